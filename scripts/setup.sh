@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Installs everything scalewise needs to build, serve and test, on a fresh Debian machine
+# with rustup, node and npm. Idempotent: each step checks first and takes well under a
+# second when its tool is already there. Only crates.io, npm and Debian are used.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+# 1. Rust target for the browser build.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. trunk (0.22 needs a newer rustc; 0.21.14 builds here). Without default features it
+#    cannot download tools, which is what we want: they come from steps 3 and 5.
+if [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
+  say "installing trunk $TRUNK_VERSION (about 10 minutes the first time)"
+  cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features
+fi
+
+# 3. wasm-bindgen-cli at exactly the version Cargo.lock resolves (they must match).
+WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+if [[ -z "$WBG_VERSION" ]]; then echo "setup: no wasm-bindgen in Cargo.lock" >&2; exit 1; fi
+if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG_VERSION" ]]; then
+  say "installing wasm-bindgen-cli $WBG_VERSION (a few minutes the first time)"
+  # Not --locked: its lockfile names a crate version the registry no longer has.
+  cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
+fi
+
+# 4. Chromium and its driver from Debian, for the browser tests.
+if ! { have chromium && have chromedriver; }; then
+  say "installing chromium and chromium-driver from Debian"
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# 5. npm packages: playwright-core (drives the Debian Chromium; never downloads a browser)
+#    and binaryen, whose wasm-opt reads current wasm-bindgen output (Debian's is too old).
+if [[ ! -x node_modules/.bin/wasm-opt || ! -d node_modules/playwright-core \
+      || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  say "installing npm packages (playwright-core, binaryen)"
+  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# 6. Every crate in the lockfile, so trunk's offline build finds them.
+if [[ ! -f target/.fetched || Cargo.lock -nt target/.fetched ]]; then
+  say "fetching crates"
+  cargo fetch --locked
+  mkdir -p target && touch target/.fetched
+fi

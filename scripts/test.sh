@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Every test: native model, CLI and purity checks; the release build; its gzipped size;
+# the browser tests against that build served on 127.0.0.1. Called by `make test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+echo "== native tests (model, CLI, purity of src/model)"
+cargo test --locked
+
+echo "== release build (trunk, offline)"
+trunk build --release
+
+echo "== browser tests (Debian Chromium via playwright-core)"
+rm -rf test-output && mkdir -p test-output
+node --test --test-reporter=spec tests/browser/*.test.mjs

@@ -1,0 +1,128 @@
+//! The native `scalewise` command: `scalewise <calculator> [FILE]` reads one JSON document
+//! from FILE (or standard input when FILE is absent or `-`) and writes one JSON document to
+//! standard output. Bad input: exit status 1 and one line on standard error naming what is
+//! wrong; bad usage: exit status 2.
+
+use std::io::Read;
+
+mod catalog;
+mod multigrid;
+
+/// One calculator of the command line.
+pub struct Subcommand {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Full help: input keys, output keys, an example.
+    pub help: &'static str,
+    pub run: fn(serde_json::Value) -> Result<serde_json::Value, String>,
+}
+
+pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND];
+
+fn main_help() -> String {
+    let mut s = String::from(
+        "scalewise — predict parallel program performance from a few cheap runs\n\n\
+         USAGE:\n    scalewise <calculator> [FILE|-] [--compact]\n    scalewise <calculator> --help\n\n\
+         Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
+         and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
+         On bad input it exits with status 1 and prints one line naming what is wrong;\n\
+         on bad usage, status 2.\n\nCALCULATORS:\n",
+    );
+    for c in SUBCOMMANDS {
+        s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
+    }
+    s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
+    s
+}
+
+/// Runs the command with the arguments after the program name; returns the exit status.
+pub fn run(args: &[String]) -> i32 {
+    let Some(first) = args.first() else {
+        eprint!("{}", main_help());
+        return 2;
+    };
+    if first == "--help" || first == "-h" || first == "help" {
+        print!("{}", main_help());
+        return 0;
+    }
+    if first == "--version" || first == "-V" {
+        println!("scalewise {}", env!("CARGO_PKG_VERSION"));
+        return 0;
+    }
+    let Some(cmd) = SUBCOMMANDS.iter().find(|c| c.name == first) else {
+        eprintln!("scalewise: unknown calculator '{first}'; run 'scalewise --help' for the list");
+        return 2;
+    };
+    let mut file: Option<&str> = None;
+    let mut compact = false;
+    for a in &args[1..] {
+        match a.as_str() {
+            "--help" | "-h" => {
+                print!("{}", cmd.help);
+                return 0;
+            }
+            "--compact" => compact = true,
+            other if other.starts_with("--") => {
+                eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
+                return 2;
+            }
+            other => {
+                if file.is_some() {
+                    eprintln!("scalewise {}: more than one input file given", cmd.name);
+                    return 2;
+                }
+                file = Some(other);
+            }
+        }
+    }
+    let text = match read_input(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("scalewise {}: {e}", cmd.name);
+            return 1;
+        }
+    };
+    let input: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
+            return 1;
+        }
+    };
+    match (cmd.run)(input) {
+        Ok(out) => {
+            let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };
+            match s {
+                Ok(s) => {
+                    println!("{s}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("scalewise {}: could not write the answer: {e}", cmd.name);
+                    1
+                }
+            }
+        }
+        Err(msg) => {
+            eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
+            1
+        }
+    }
+}
+
+fn read_input(file: Option<&str>) -> Result<String, String> {
+    match file {
+        None | Some("-") => {
+            let mut s = String::new();
+            std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+            Ok(s)
+        }
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}")),
+    }
+}
+
+/// Serialises an answer. The model returns only finite numbers (it checks before it
+/// answers); serde_json would write a stray NaN as null, never as invalid JSON.
+pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> {
+    serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
+}

@@ -1,0 +1,424 @@
+//! The catalog of clusters, switching fabrics and links between clusters that every
+//! calculator draws on, with presets taken from the seeds.
+//!
+//! Units: memory in GB per node, core peak in GFlop/s, latency in µs, bandwidth in MB/s
+//! (MB = 2^20 bytes), price in any currency unit per CPU-hour. Where a seed gives no figure
+//! for a fabric, the preset carries a nominal one and says so in `source`, so a user knows
+//! which numbers to replace with their own measurements.
+
+use serde::{Deserialize, Serialize};
+
+use super::InputError;
+
+/// A switching technology available on a cluster.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fabric {
+    /// "Fast Ethernet", "Myrinet", "InfiniBand 4x DDR"…; unique within its cluster.
+    pub name: String,
+    /// One-way small-message latency between two nodes, µs.
+    pub latency_us: f64,
+    /// Point-to-point bandwidth between two nodes, MB/s.
+    pub bandwidth_mb_s: f64,
+    /// Where the numbers come from ("seed 003, slide 9" or "nominal").
+    #[serde(default)]
+    pub source: String,
+}
+
+/// A cluster (a site, a machine room, a region).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cluster {
+    /// Stable identifier, used by links and by calculators' inputs ("wrg-a").
+    pub id: String,
+    pub name: String,
+    pub nodes: u32,
+    pub cores_per_node: u32,
+    /// Memory of one node, GB; 0 when unknown (then no memory limit can be checked).
+    pub memory_per_node_gb: f64,
+    /// Peak of one core, GFlop/s; 0 when unknown.
+    #[serde(default)]
+    pub core_gflops: f64,
+    pub price_per_cpu_hour: f64,
+    pub fabrics: Vec<Fabric>,
+    /// Facts and advice from the seeds, shown next to the cluster.
+    #[serde(default)]
+    pub notes: String,
+    /// True for the shipped presets (the user may still edit them; "reset" restores them).
+    #[serde(default)]
+    pub preset: bool,
+}
+
+/// A connection between two clusters over which one job may span both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    pub a: String,
+    pub b: String,
+    pub fabric: Fabric,
+}
+
+/// Everything the Clusters page edits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Catalog {
+    pub clusters: Vec<Cluster>,
+    pub links: Vec<Link>,
+}
+
+impl Cluster {
+    pub fn cores(&self) -> u64 {
+        u64::from(self.nodes) * u64::from(self.cores_per_node)
+    }
+
+    /// Memory one process has when every core runs one process, MB.
+    pub fn memory_per_core_mb(&self) -> f64 {
+        self.memory_per_node_gb * 1024.0 / f64::from(self.cores_per_node.max(1))
+    }
+
+    pub fn fabric(&self, name: &str) -> Option<&Fabric> {
+        self.fabrics.iter().find(|f| f.name == name)
+    }
+}
+
+impl Catalog {
+    pub fn cluster(&self, id: &str) -> Option<&Cluster> {
+        self.clusters.iter().find(|c| c.id == id)
+    }
+
+    /// Fabrics that join clusters `a` and `b` (in either order).
+    pub fn links_between<'a>(&'a self, a: &'a str, b: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
+        self.links.iter().filter(move |l| (l.a == a && l.b == b) || (l.a == b && l.b == a))
+    }
+
+    /// Checks everything a calculator relies on; returns every problem, each naming the
+    /// cluster or link and the field.
+    pub fn validate(&self) -> Result<(), Vec<InputError>> {
+        let mut errs = Vec::new();
+        let mut ids = std::collections::BTreeSet::new();
+        for (i, c) in self.clusters.iter().enumerate() {
+            let field = format!("cluster {} ({})", i + 1, if c.name.is_empty() { "unnamed" } else { &c.name });
+            if c.id.trim().is_empty() {
+                errs.push(InputError::new(&field, "id is empty"));
+            } else if !ids.insert(c.id.as_str()) {
+                errs.push(InputError::new(&field, format!("id \"{}\" is used twice", c.id)));
+            }
+            if c.name.trim().is_empty() {
+                errs.push(InputError::new(&field, "name is empty"));
+            }
+            if c.nodes == 0 {
+                errs.push(InputError::new(&field, "nodes must be at least 1"));
+            }
+            if c.cores_per_node == 0 {
+                errs.push(InputError::new(&field, "cores per node must be at least 1"));
+            }
+            check_non_negative(&mut errs, &field, "memory per node (GB)", c.memory_per_node_gb);
+            check_non_negative(&mut errs, &field, "core peak (GFlop/s)", c.core_gflops);
+            check_non_negative(&mut errs, &field, "price per CPU-hour", c.price_per_cpu_hour);
+            let mut names = std::collections::BTreeSet::new();
+            for f in &c.fabrics {
+                let ff = format!("{field}, fabric \"{}\"", f.name);
+                if f.name.trim().is_empty() {
+                    errs.push(InputError::new(&field, "a fabric has no name"));
+                } else if !names.insert(f.name.as_str()) {
+                    errs.push(InputError::new(&ff, "fabric name is used twice on this cluster"));
+                }
+                check_fabric(&mut errs, &ff, f);
+            }
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            let field = format!("link {} ({} – {})", i + 1, l.a, l.b);
+            for end in [&l.a, &l.b] {
+                if !ids.contains(end.as_str()) {
+                    errs.push(InputError::new(&field, format!("no cluster with id \"{end}\"")));
+                }
+            }
+            if l.a == l.b {
+                errs.push(InputError::new(&field, "a link joins two different clusters"));
+            }
+            check_fabric(&mut errs, &field, &l.fabric);
+        }
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(errs)
+        }
+    }
+}
+
+fn check_fabric(errs: &mut Vec<InputError>, field: &str, f: &Fabric) {
+    check_non_negative(errs, field, "latency (µs)", f.latency_us);
+    check_positive(errs, field, "bandwidth (MB/s)", f.bandwidth_mb_s);
+}
+
+fn check_positive(errs: &mut Vec<InputError>, field: &str, what: &str, x: f64) {
+    if !(x.is_finite() && x > 0.0) {
+        errs.push(InputError::new(field, format!("{what} must be a positive number")));
+    }
+}
+
+fn check_non_negative(errs: &mut Vec<InputError>, field: &str, what: &str, x: f64) {
+    if !(x.is_finite() && x >= 0.0) {
+        errs.push(InputError::new(field, format!("{what} must be zero or more")));
+    }
+}
+
+fn fabric(name: &str, latency_us: f64, bandwidth_mb_s: f64, source: &str) -> Fabric {
+    Fabric { name: name.into(), latency_us, bandwidth_mb_s, source: source.into() }
+}
+
+// Nominal figures for fabrics the seeds name without measuring: 100 Mbit/s is 11.9 MB/s on the
+// wire; MPI over TCP on Fast Ethernet of that era saw latencies near 100 µs; Myrinet 2000
+// delivered about 230 MB/s at under 10 µs.
+fn fast_ethernet() -> Fabric {
+    fabric("Fast Ethernet", 100.0, 11.9, "nominal: 100 Mbit/s; replace with your measurements")
+}
+
+fn myrinet() -> Fabric {
+    fabric("Myrinet", 7.0, 230.0, "nominal Myrinet 2000; replace with your measurements")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cluster(
+    id: &str,
+    name: &str,
+    nodes: u32,
+    cores_per_node: u32,
+    memory_per_node_gb: f64,
+    core_gflops: f64,
+    price_per_cpu_hour: f64,
+    fabrics: Vec<Fabric>,
+    notes: &str,
+) -> Cluster {
+    Cluster {
+        id: id.into(),
+        name: name.into(),
+        nodes,
+        cores_per_node,
+        memory_per_node_gb,
+        core_gflops,
+        price_per_cpu_hour,
+        fabrics,
+        notes: notes.into(),
+        preset: true,
+    }
+}
+
+fn link(a: &str, b: &str, f: Fabric) -> Link {
+    Link { a: a.into(), b: b.into(), fabric: f }
+}
+
+/// The shipped catalog: every cluster, fabric and link the seeds describe.
+pub fn presets() -> Catalog {
+    let bwgrid_note = "bwGRiD: 140 blades, each two quad-core Xeon 2.8 GHz; 16 GB per blade; \
+                       Gigabit Ethernet and 20 Gbit/s InfiniBand (seed 003).";
+    let bwgrid2_note = "Planned bwGRiD 2 (seed 003): 6 GB/s between nodes, 10–16 GFlop/s per core \
+                        (the low end is used here); node count and memory not given, bwGRiD 1's kept.";
+    let g5k_note = "Grid'5000 site of seed 002 (Table 2). The seed counts machines, not cores, and gives \
+                    no node hardware: one process per machine, memory and peak unknown (set your own).";
+    let clusters = vec![
+        cluster(
+            "wrg-a",
+            "White Rose Grid Node 2 (cluster A)",
+            128,
+            2,
+            2.0,
+            0.0,
+            1.0,
+            vec![fast_ethernet(), myrinet()],
+            "128 dual-processor nodes: 75 at 2.4 GHz and 53 at 2.2 GHz (Xeon), 2 GB per node, 512 KB L2 \
+             (seed 000). Include at least one slower 2.2 GHz node in every calibration run, or the \
+             prediction is optimistic. Price 1 unit per CPU-hour as in the paper's scenario 2.",
+        ),
+        cluster(
+            "wrg-b",
+            "White Rose Grid Node 3 (cluster B)",
+            87,
+            4,
+            8.0,
+            0.0,
+            2.0,
+            vec![fast_ethernet(), myrinet()],
+            "87 nodes of two dual-core 2.0 GHz AMD processors (348 cores), 8 GB per node (seed 000). Run \
+             sequential calibration as four copies on one node so node-level memory contention is \
+             included. Price 2 units per CPU-hour as in the paper's scenario 2.",
+        ),
+        cluster(
+            "perseus",
+            "Perseus (Adelaide)",
+            116,
+            2,
+            0.25,
+            0.5,
+            1.0,
+            vec![fabric(
+                "Fast Ethernet",
+                100.0,
+                9.66,
+                "seed 001: 81 Mbit/s (9.66 MB/s) achieved for 16 KB messages; latency nominal",
+            )],
+            "116 dual-processor nodes, 500 MHz Pentium III, 256 MB; switched 100 Mbit/s Ethernet over five \
+             24-port switches joined by 2.1 Gbit/s backplane cards; MPICH 1.2.0 (seed 001). Message times \
+             have a knee at 16 KB; the backplane saturates from about 16 KB with 64 × 1 processes.",
+        ),
+        cluster(
+            "bwgrid-ma",
+            "bwGRiD Mannheim",
+            140,
+            8,
+            16.0,
+            8.5,
+            1.0,
+            vec![
+                fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
+                fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
+            ],
+            bwgrid_note,
+        ),
+        cluster(
+            "bwgrid-hd",
+            "bwGRiD Heidelberg",
+            140,
+            8,
+            16.0,
+            8.5,
+            1.0,
+            vec![
+                fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
+                fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
+            ],
+            bwgrid_note,
+        ),
+        cluster(
+            "bwgrid2-ma",
+            "bwGRiD 2 Mannheim (planned)",
+            140,
+            8,
+            16.0,
+            10.0,
+            1.0,
+            vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")],
+            bwgrid2_note,
+        ),
+        cluster(
+            "bwgrid2-hd",
+            "bwGRiD 2 Heidelberg (planned)",
+            140,
+            8,
+            16.0,
+            10.0,
+            1.0,
+            vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")],
+            bwgrid2_note,
+        ),
+        cluster(
+            "narwhal",
+            "SHARCNET narwhal",
+            267,
+            2,
+            8.0,
+            0.0,
+            1.0,
+            vec![fabric("Myrinet G2", 3.0, 240.0, "nominal Myrinet 2G; replace with your measurements")],
+            "HP cluster of 267 nodes, each one AMD 2.2 GHz dual-core CPU with 8 GB; Myrinet G2; the thesis \
+             used one core per node (seed 004).",
+        ),
+        cluster("g5k-orsay", "Grid'5000 Orsay", 20, 1, 0.0, 0.0, 1.0, vec![g5k(48.39)], g5k_note),
+        cluster(
+            "g5k-grenoble",
+            "Grid'5000 Grenoble",
+            19,
+            1,
+            0.0,
+            0.0,
+            1.0,
+            vec![g5k(35.52)],
+            "Grid'5000 site of seed 002: splits into logical clusters of 11 machines (35.52 µs inside), \
+             7 machines (60.08 µs) and 1 machine. The seed gives no node hardware: one process per machine, \
+             memory and peak unknown (set your own).",
+        ),
+        cluster("g5k-toulouse", "Grid'5000 Toulouse", 20, 1, 0.0, 0.0, 1.0, vec![g5k(26.94)], g5k_note),
+        cluster("g5k-sophia", "Grid'5000 Sophia-Antipolis", 19, 1, 0.0, 0.0, 1.0, vec![g5k(35.04)], g5k_note),
+    ];
+    let wan = |us: f64| {
+        fabric("WAN", us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s")
+    };
+    let links = vec![
+        link("wrg-a", "wrg-b", fast_ethernet()),
+        link(
+            "bwgrid-ma",
+            "bwgrid-hd",
+            fabric("InfiniBand over 28 km fibre", 145.0, 930.0, "seed 003: MPI 145 µs, 930 MB/s (B_E ≈ 1 GB/s)"),
+        ),
+        link(
+            "bwgrid2-ma",
+            "bwgrid2-hd",
+            fabric(
+                "Planned link",
+                145.0,
+                14305.1,
+                "seed 003: planned B_E 15–45 GB/s (the low end is used here)",
+            ),
+        ),
+        link("g5k-orsay", "g5k-grenoble", wan(6577.49)),
+        link("g5k-orsay", "g5k-toulouse", wan(5211.94)),
+        link("g5k-orsay", "g5k-sophia", wan(8602.73)),
+        link("g5k-grenoble", "g5k-toulouse", wan(5387.48)),
+        link("g5k-grenoble", "g5k-sophia", wan(2736.56)),
+        link("g5k-toulouse", "g5k-sophia", wan(3630.51)),
+    ];
+    Catalog { clusters, links }
+}
+
+fn g5k(latency_us: f64) -> Fabric {
+    fabric("Site network", latency_us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_valid_and_complete() {
+        let c = presets();
+        assert_eq!(c.validate(), Ok(()));
+        for id in [
+            "wrg-a",
+            "wrg-b",
+            "perseus",
+            "bwgrid-ma",
+            "bwgrid-hd",
+            "bwgrid2-ma",
+            "bwgrid2-hd",
+            "narwhal",
+            "g5k-orsay",
+            "g5k-grenoble",
+            "g5k-toulouse",
+            "g5k-sophia",
+        ] {
+            assert!(c.cluster(id).is_some(), "missing preset {id}");
+        }
+        // Seed 000: A and B are joined over Fast Ethernet only.
+        let ab: Vec<&str> = c.links_between("wrg-b", "wrg-a").map(|l| l.fabric.name.as_str()).collect();
+        assert_eq!(ab, vec!["Fast Ethernet"]);
+        assert_eq!(c.cluster("wrg-b").map(|b| b.cores()), Some(348));
+        // Seed 000: a process on cluster A has 1 GB (2 GB per dual-processor node).
+        assert_eq!(c.cluster("wrg-a").map(|a| a.memory_per_core_mb()), Some(1024.0));
+    }
+
+    #[test]
+    fn validation_names_what_is_wrong() {
+        let mut c = presets();
+        c.clusters[0].cores_per_node = 0;
+        c.clusters[1].id = "wrg-a".into();
+        c.clusters[2].fabrics[0].bandwidth_mb_s = -1.0;
+        c.links.push(Link { a: "wrg-a".into(), b: "nowhere".into(), fabric: fast_ethernet() });
+        let errs = c.validate().expect_err("broken catalog");
+        let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        let want = [
+            "cluster 1 (White Rose Grid Node 2 (cluster A)): cores per node must be at least 1",
+            "cluster 2 (White Rose Grid Node 3 (cluster B)): id \"wrg-a\" is used twice",
+            "cluster 3 (Perseus (Adelaide)), fabric \"Fast Ethernet\": bandwidth (MB/s) must be a positive number",
+            "no cluster with id \"nowhere\"",
+        ];
+        for w in want {
+            assert!(text.iter().any(|t| t.contains(w)), "no error containing {w:?} in {text:#?}");
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! Errors about user input: every one names the field and, where the input is a table or a
+//! text, the line and column, and says what was expected.
+
+use std::fmt;
+
+/// A problem with something the user typed, pasted, imported or put in a URL.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct InputError {
+    /// The input field, as labelled on the page or named in the CLI's JSON ("parallel runs").
+    pub field: String,
+    /// 1-based line in the field's text, when the field is a text or a table.
+    pub line: Option<usize>,
+    /// 1-based column (table column, or character in a line of a formula or skeleton).
+    pub column: Option<usize>,
+    /// What is wrong and what was expected, as a sentence fragment without a final period.
+    pub message: String,
+}
+
+impl InputError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        InputError { field: field.into(), line: None, column: None, message: message.into() }
+    }
+
+    pub fn at(mut self, line: usize, column: Option<usize>) -> Self {
+        self.line = Some(line);
+        self.column = column;
+        self
+    }
+
+    /// The error without the field name, for display right under the field it belongs to.
+    pub fn local_text(&self) -> String {
+        match (self.line, self.column) {
+            (Some(l), Some(c)) => format!("line {l}, column {c}: {}", self.message),
+            (Some(l), None) => format!("line {l}: {}", self.message),
+            _ => self.message.clone(),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.local_text())
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Formats a finite number for people: never prints NaN or infinity (callers must not pass
+/// them; if one slips through it shows as an em dash rather than a misleading value).
+pub fn fmt_num(x: f64, significant: usize) -> String {
+    if !x.is_finite() {
+        return "—".to_string();
+    }
+    if x == 0.0 {
+        return "0".to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    if !(-4..9).contains(&magnitude) {
+        return format!("{:.*e}", significant.saturating_sub(1), x);
+    }
+    let decimals = (significant as i32 - 1 - magnitude).max(0) as usize;
+    let s = format!("{x:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fmt_num_cases() {
+        let cases = [
+            (1670.0, 4, "1670"),
+            (0.0244140625, 4, "0.02441"),
+            (43.875, 4, "43.88"),
+            (5.0, 3, "5"),
+            (1.0e12, 3, "1.00e12"),
+            (f64::NAN, 3, "—"),
+            (f64::INFINITY, 3, "—"),
+            (-12.345, 3, "-12.3"),
+        ];
+        for (x, sig, want) in cases {
+            assert_eq!(fmt_num(x, sig), want, "fmt_num({x}, {sig})");
+        }
+    }
+
+    #[test]
+    fn display_names_field_line_and_column() {
+        let e = InputError::new("parallel runs", "expected a number, found \"abc\"").at(3, Some(2));
+        assert_eq!(e.to_string(), "parallel runs: line 3, column 2: expected a number, found \"abc\"");
+    }
+}

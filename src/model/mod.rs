@@ -1,0 +1,12 @@
+//! The pure core: every formula, fit and simulator, and the parsing of user input into
+//! validated types. Nothing here touches the DOM, yew, gloo or plotters, or does I/O; it is
+//! tested natively with `cargo test`.
+
+pub mod catalog;
+pub mod error;
+pub mod multigrid;
+pub mod share;
+pub mod table;
+pub mod workspace;
+
+pub use error::{fmt_num, InputError};

@@ -1,0 +1,163 @@
+//! The whole workspace a user builds: the cluster catalog and the raw text of every input of
+//! every page. Inputs are kept as the text the user typed, valid or not, so nothing typed is
+//! ever lost; each page parses its own text into validated types.
+//!
+//! The same structure is autosaved in the browser, exported and imported as a JSON file, and
+//! (one page at a time) carried in share links. Everything arriving from outside goes through
+//! [`Workspace::from_json`] or [`crate::model::share::decode`], which validate it and cap its
+//! size; a failed import changes nothing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::catalog::{self, Catalog};
+use super::InputError;
+
+/// Marks a JSON file as ours, so importing some other JSON says so plainly.
+pub const FORMAT: &str = "scalewise-workspace";
+pub const VERSION: u32 = 1;
+
+/// The pages whose inputs a workspace may hold (route names).
+pub const PAGES: &[&str] = &["multigrid", "speedup", "regions", "comm", "simulate"];
+
+/// Largest workspace file accepted, bytes.
+pub const MAX_WORKSPACE_BYTES: usize = 4 << 20;
+/// Largest single input text accepted, bytes.
+pub const MAX_FIELD_BYTES: usize = 256 << 10;
+
+/// One page's inputs: field name → the text in it.
+pub type PageInputs = BTreeMap<String, String>;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Workspace {
+    pub format: String,
+    pub version: u32,
+    pub catalog: Catalog,
+    #[serde(default)]
+    pub pages: BTreeMap<String, PageInputs>,
+}
+
+impl Default for Workspace {
+    fn default() -> Self {
+        Workspace { format: FORMAT.into(), version: VERSION, catalog: catalog::presets(), pages: BTreeMap::new() }
+    }
+}
+
+impl Workspace {
+    pub fn to_json(&self) -> String {
+        // A workspace holds only strings, integers and finite floats (validated on the way
+        // in), which serde_json always encodes; the fallback is unreachable in practice.
+        serde_json::to_string_pretty(self).unwrap_or_else(|_| String::from("{}"))
+    }
+
+    /// Parses and validates a workspace file. `field` names the source in messages
+    /// ("imported file", "saved workspace").
+    pub fn from_json(field: &str, text: &str) -> Result<Workspace, InputError> {
+        if text.len() > MAX_WORKSPACE_BYTES {
+            return Err(InputError::new(
+                field,
+                format!("{} bytes is more than the {} a workspace may have", text.len(), MAX_WORKSPACE_BYTES),
+            ));
+        }
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| InputError::new(field, format!("not valid JSON: {e}")).at(e.line(), Some(e.column())))?;
+        match value.get("format").and_then(|f| f.as_str()) {
+            Some(FORMAT) => {}
+            _ => {
+                return Err(InputError::new(
+                    field,
+                    format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")"),
+                ))
+            }
+        }
+        match value.get("version").and_then(|v| v.as_u64()) {
+            Some(v) if v == u64::from(VERSION) => {}
+            Some(v) => {
+                return Err(InputError::new(
+                    field,
+                    format!("workspace version {v} is not supported (this scalewise reads version {VERSION})"),
+                ))
+            }
+            None => return Err(InputError::new(field, "the workspace has no \"version\"")),
+        }
+        let ws: Workspace =
+            serde_json::from_value(value).map_err(|e| InputError::new(field, format!("unexpected content: {e}")))?;
+        if let Err(errs) = ws.catalog.validate() {
+            let first = errs.first().map(|e| e.to_string()).unwrap_or_default();
+            return Err(InputError::new(
+                field,
+                format!("the cluster catalog has {} problem(s), the first: {first}", errs.len()),
+            ));
+        }
+        for (page, inputs) in &ws.pages {
+            validate_page(field, page, inputs)?;
+        }
+        Ok(ws)
+    }
+}
+
+/// Checks that a page is one we have, and that its field names and texts are sane.
+pub fn validate_page(field: &str, page: &str, inputs: &PageInputs) -> Result<(), InputError> {
+    if !PAGES.contains(&page) {
+        return Err(InputError::new(field, format!("unknown page \"{}\"; known: {}", clip(page), PAGES.join(", "))));
+    }
+    for (name, text) in inputs {
+        let ok_name = !name.is_empty()
+            && name.len() <= 64
+            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok_name {
+            return Err(InputError::new(field, format!("page {page}: \"{}\" is not an input name", clip(name))));
+        }
+        if text.len() > MAX_FIELD_BYTES {
+            return Err(InputError::new(
+                field,
+                format!("page {page}, input {name}: {} bytes is more than the {MAX_FIELD_BYTES} allowed", text.len()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn clip(s: &str) -> String {
+    s.chars().take(40).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let mut ws = Workspace::default();
+        ws.catalog.clusters[0].price_per_cpu_hour = 3.5;
+        ws.pages.entry("multigrid".into()).or_default().insert("sequential".into(), "2048 1500\n1024 abc".into());
+        let back = Workspace::from_json("file", &ws.to_json()).expect("own output reads back");
+        assert_eq!(back, ws);
+    }
+
+    #[test]
+    fn bad_files_say_why() {
+        let ws = Workspace::default();
+        let mut bad_catalog = ws.clone();
+        bad_catalog.catalog.clusters[0].nodes = 0;
+        let mut bad_page = ws.clone();
+        bad_page.pages.insert("nonsense".into(), PageInputs::new());
+        let mut bad_field = ws.clone();
+        bad_field.pages.entry("regions".into()).or_default().insert("Bad Name!".into(), String::new());
+        let cases = [
+            ("{\"format\": ", "not valid JSON".to_string()),
+            ("[1, 2]", "not a scalewise workspace".to_string()),
+            (&ws.to_json().replace("\"version\": 1", "\"version\": 99"), "version 99 is not supported".to_string()),
+            (&bad_catalog.to_json(), "nodes must be at least 1".to_string()),
+            (&bad_page.to_json(), "unknown page \"nonsense\"".to_string()),
+            (&bad_field.to_json(), "\"Bad Name!\" is not an input name".to_string()),
+            (&ws.to_json().replace("\"nodes\": 128", "\"nodes\": -1"), "unexpected content".to_string()),
+        ];
+        for (text, want) in cases {
+            let e = Workspace::from_json("imported file", text).expect_err("must fail");
+            assert!(e.to_string().contains(&want), "{e} does not contain {want}");
+            assert_eq!(e.field, "imported file");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! Header with navigation, footer, and app-wide notices.
+
+use yew::prelude::*;
+use yew_router::prelude::*;
+
+use super::workspace_file::WorkspaceFile;
+use crate::ui::route::{Route, CALCULATORS};
+use crate::ui::store::{use_store, Action};
+
+#[component(Header)]
+pub fn header() -> Html {
+    let current = use_route::<Route>();
+    let item = |route: Route, label: &'static str| {
+        let active = current == Some(route);
+        html! {
+            <li class={classes!(active.then_some("active"))}>
+                <Link<Route> to={route}>{ label }</Link<Route>>
+            </li>
+        }
+    };
+    html! {
+        <header class="site-header">
+            <div class="brand">
+                <Link<Route> to={Route::Home}>{ "scalewise" }</Link<Route>>
+                <span class="tagline">{ "parallel performance from a few cheap runs" }</span>
+            </div>
+            <nav aria-label="calculators">
+                <ul>
+                    { for CALCULATORS.iter().map(|c| item(c.route, c.title)) }
+                    { item(Route::Clusters, "Clusters") }
+                </ul>
+            </nav>
+            <WorkspaceFile />
+        </header>
+    }
+}
+
+#[component(Footer)]
+pub fn footer() -> Html {
+    html! {
+        <footer class="site-footer">
+            { "Everything runs in this page: your inputs are saved in this browser only. " }
+            { "Export the workspace to keep or move them." }
+        </footer>
+    }
+}
+
+/// App-wide messages, and the offer to undo a share link that replaced the user's inputs.
+#[component(Notices)]
+pub fn notices() -> Html {
+    let store = use_store();
+    let notice = store.notice.clone().map(|n| {
+        let store = store.clone();
+        let close = Callback::from(move |_| store.dispatch(Action::Notice(None)));
+        html! {
+            <div class="notice" role="status">
+                <span>{ n }</span>
+                <button class="link" onclick={close}>{ "Dismiss" }</button>
+            </div>
+        }
+    });
+    let restore = store.before_share.as_ref().map(|(page, _)| {
+        let s1 = store.clone();
+        let s2 = store.clone();
+        html! {
+            <div class="notice share-notice" role="status">
+                <span>{ format!("Loaded the inputs of a shared link into {page}. Your previous inputs are kept.") }</span>
+                <button onclick={Callback::from(move |_| s1.dispatch(Action::RestoreBeforeShare))}>
+                    { "Restore my previous inputs" }
+                </button>
+                <button class="link" onclick={Callback::from(move |_| s2.dispatch(Action::DismissBeforeShare))}>
+                    { "Keep the shared ones" }
+                </button>
+            </div>
+        }
+    });
+    html! { <>{ for notice }{ for restore }</> }
+}

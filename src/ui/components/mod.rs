@@ -1,0 +1,9 @@
+//! Reusable components: the chrome around pages, the table input every calculator uses,
+//! number fields, the share/embed panel and the chart canvas.
+
+pub mod chart;
+pub mod chrome;
+pub mod number_field;
+pub mod share_panel;
+pub mod table_input;
+pub mod workspace_file;

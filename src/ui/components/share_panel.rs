@@ -1,0 +1,65 @@
+//! "Share & embed" under every calculator: a link that carries this page's inputs, and an
+//! iframe snippet showing the calculator alone (embed mode) for documentation sites.
+
+use yew::prelude::*;
+
+use crate::model::share;
+use crate::ui::store::use_store;
+use crate::ui::url;
+
+#[derive(Properties, PartialEq)]
+pub struct SharePanelProps {
+    /// Page id in the workspace.
+    pub page: &'static str,
+}
+
+#[component(SharePanel)]
+pub fn share_panel(p: &SharePanelProps) -> Html {
+    let store = use_store();
+    let inputs = store.page_inputs(p.page);
+    let encoded = use_memo(inputs, |inputs| share::encode(p.page, inputs));
+    let link = url::link(p.page, &encoded, false);
+    let embed = url::link(p.page, &encoded, true);
+    let snippet = format!(
+        "<iframe src=\"{}\" title=\"scalewise {}\" width=\"100%\" height=\"900\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        html_escape(&embed),
+        p.page
+    );
+    let copied = use_state(|| None::<&'static str>);
+    let copy = |what: &'static str, text: String| {
+        let copied = copied.clone();
+        Callback::from(move |_| {
+            if let Some(w) = web_sys::window() {
+                let _ = w.navigator().clipboard().write_text(&text);
+            }
+            copied.set(Some(what));
+        })
+    };
+    html! {
+        <details class="share-panel">
+            <summary>{ "Share & embed" }</summary>
+            <div class="field">
+                <label for="share-link">{ "Link to this page with its inputs" }</label>
+                <div class="copy-row">
+                    <input id="share-link" type="text" readonly=true value={link.clone()} />
+                    <button onclick={copy("link", link)}>{ "Copy link" }</button>
+                </div>
+            </div>
+            <div class="field">
+                <label for="embed-snippet">{ "Embed this calculator in a documentation page" }</label>
+                <div class="copy-row">
+                    <textarea id="embed-snippet" readonly=true rows="3" value={snippet.clone()} />
+                    <button onclick={copy("snippet", snippet)}>{ "Copy snippet" }</button>
+                </div>
+            </div>
+            if let Some(what) = *copied { <div class="hint">{ format!("Copied the {what}.") }</div> }
+            <div class="hint">
+                { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) }
+            </div>
+        </details>
+    }
+}
+
+fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+}

@@ -1,0 +1,323 @@
+//! The Clusters page: the catalog of clusters, fabrics, links and prices that every
+//! calculator draws on. Every edit is validated before it reaches the catalog, so the
+//! autosaved workspace is always one that loads again.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::model::catalog::{Catalog, Cluster, Fabric, Link};
+use crate::model::fmt_num;
+use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
+use crate::ui::store::{use_store, Action};
+
+/// A catalog edit: a function applied to a copy of the catalog.
+type Edit = Rc<dyn Fn(&mut Catalog)>;
+
+#[component(Clusters)]
+pub fn clusters() -> Html {
+    let store = use_store();
+    let catalog = store.ws.catalog.clone();
+    let edit = {
+        let store = store.clone();
+        Callback::from(move |f: Edit| {
+            let mut c = store.ws.catalog.clone();
+            f(&mut c);
+            store.dispatch(Action::SetCatalog(c));
+        })
+    };
+    let add_cluster = {
+        let edit = edit.clone();
+        Callback::from(move |_| {
+            edit.emit(Rc::new(|c: &mut Catalog| {
+                let id = (1..).map(|i| format!("custom-{i}")).find(|id| c.cluster(id).is_none()).unwrap_or_default();
+                c.clusters.push(Cluster {
+                    name: format!("My cluster {}", id.trim_start_matches("custom-")),
+                    id,
+                    nodes: 16,
+                    cores_per_node: 8,
+                    memory_per_node_gb: 32.0,
+                    core_gflops: 0.0,
+                    price_per_cpu_hour: 1.0,
+                    fabrics: vec![Fabric {
+                        name: "InfiniBand".into(),
+                        latency_us: 2.0,
+                        bandwidth_mb_s: 3000.0,
+                        source: "your numbers".into(),
+                    }],
+                    notes: String::new(),
+                    preset: false,
+                });
+            }))
+        })
+    };
+    let reset = {
+        let store = store.clone();
+        Callback::from(move |_| store.dispatch(Action::ResetCatalog))
+    };
+    html! {
+        <section class="clusters">
+            <h1>{ "Clusters" }</h1>
+            <p class="lead">
+                { "The clusters, switching fabrics, links and prices per CPU-hour every calculator draws on. \
+                   Presets come from the papers; edit any of them or add your own. Changes are saved as you type." }
+            </p>
+            <div class="toolbar">
+                <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
+                <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>
+            </div>
+            { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
+            { links_table(&catalog, &edit) }
+        </section>
+    }
+}
+
+fn number(id: String, label: &str, value: f64, bounds: Bounds, edit: &Callback<Edit>, set: Rc<dyn Fn(&mut Catalog, f64)>) -> Html {
+    let edit = edit.clone();
+    let on_commit = Callback::from(move |x: f64| {
+        let set = set.clone();
+        edit.emit(Rc::new(move |c: &mut Catalog| set(c, x)));
+    });
+    html! { <NumberCell id={id} label={label.to_string()} {value} {bounds} {on_commit} /> }
+}
+
+fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
+    let id = c.id.clone();
+    let with_cluster = move |f: fn(&mut Cluster, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+        let id = id.clone();
+        Rc::new(move |cat: &mut Catalog, x: f64| {
+            if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                f(cl, x);
+            }
+        })
+    };
+    let taken_names: Vec<String> = Vec::new();
+    let rename = {
+        let edit = edit.clone();
+        let id = c.id.clone();
+        Callback::from(move |name: String| {
+            let id = id.clone();
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                    cl.name = name.clone();
+                }
+            }))
+        })
+    };
+    let remove = {
+        let edit = edit.clone();
+        let id = c.id.clone();
+        Callback::from(move |_| {
+            let id = id.clone();
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                cat.clusters.retain(|cl| cl.id != id);
+                cat.links.retain(|l| l.a != id && l.b != id);
+            }))
+        })
+    };
+    let add_fabric = {
+        let edit = edit.clone();
+        let id = c.id.clone();
+        Callback::from(move |_| {
+            let id = id.clone();
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                    let name = (1..)
+                        .map(|k| format!("Fabric {k}"))
+                        .find(|n| cl.fabric(n).is_none())
+                        .unwrap_or_default();
+                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into() });
+                }
+            }))
+        })
+    };
+    let p = format!("cluster-{i}");
+    let mem_per_core = if c.memory_per_node_gb > 0.0 {
+        format!("{} MB per core", fmt_num(c.memory_per_core_mb(), 4))
+    } else {
+        "memory unknown".into()
+    };
+    html! {
+        <article class="card cluster" id={format!("cluster-{}", c.id)}>
+            <header class="card-head">
+                <NameCell id={format!("{p}-name")} label="cluster name" value={c.name.clone()} taken={taken_names} on_commit={rename} />
+                <span class="muted">{ format!("id {}", c.id) }{ if c.preset { " · preset" } else { "" } }</span>
+                <button class="link danger" onclick={remove}>{ "Remove" }</button>
+            </header>
+            <table class="props">
+                <thead><tr>
+                    <th>{ "nodes" }</th><th>{ "cores per node" }</th><th>{ "memory per node (GB)" }</th>
+                    <th>{ "core peak (GFlop/s)" }</th><th>{ "price per CPU-hour" }</th><th>{ "total" }</th>
+                </tr></thead>
+                <tbody><tr>
+                    <td>{ number(format!("{p}-nodes"), "nodes", f64::from(c.nodes), Bounds::COUNT, edit, with_cluster(|cl, x| cl.nodes = x as u32)) }</td>
+                    <td>{ number(format!("{p}-cores"), "cores per node", f64::from(c.cores_per_node), Bounds::COUNT, edit, with_cluster(|cl, x| cl.cores_per_node = x as u32)) }</td>
+                    <td>{ number(format!("{p}-memory"), "memory per node (GB)", c.memory_per_node_gb, Bounds::NON_NEGATIVE, edit, with_cluster(|cl, x| cl.memory_per_node_gb = x)) }</td>
+                    <td>{ number(format!("{p}-gflops"), "core peak (GFlop/s)", c.core_gflops, Bounds::NON_NEGATIVE, edit, with_cluster(|cl, x| cl.core_gflops = x)) }</td>
+                    <td>{ number(format!("{p}-price"), "price per CPU-hour", c.price_per_cpu_hour, Bounds::NON_NEGATIVE, edit, with_cluster(|cl, x| cl.price_per_cpu_hour = x)) }</td>
+                    <td class="derived">{ format!("{} cores · {mem_per_core}", c.cores()) }</td>
+                </tr></tbody>
+            </table>
+            <table class="fabrics">
+                <thead><tr><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
+                <tbody>
+                    { for c.fabrics.iter().enumerate().map(|(k, f)| fabric_row(&format!("{p}-fabric-{k}"), c, k, f, edit)) }
+                </tbody>
+            </table>
+            <button class="secondary small" onclick={add_fabric}>{ "Add a fabric" }</button>
+            if !c.notes.is_empty() { <p class="notes">{ c.notes.clone() }</p> }
+        </article>
+    }
+}
+
+fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>) -> Html {
+    let id = c.id.clone();
+    let set = move |g: fn(&mut Fabric, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+        let id = id.clone();
+        Rc::new(move |cat: &mut Catalog, x: f64| {
+            if let Some(fab) = cat.clusters.iter_mut().find(|cl| cl.id == id).and_then(|cl| cl.fabrics.get_mut(k)) {
+                g(fab, x);
+            }
+        })
+    };
+    let taken: Vec<String> =
+        c.fabrics.iter().enumerate().filter(|(j, _)| *j != k).map(|(_, f)| f.name.clone()).collect();
+    let rename = {
+        let edit = edit.clone();
+        let id = c.id.clone();
+        Callback::from(move |name: String| {
+            let id = id.clone();
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if let Some(fab) = cat.clusters.iter_mut().find(|cl| cl.id == id).and_then(|cl| cl.fabrics.get_mut(k)) {
+                    fab.name = name.clone();
+                }
+            }))
+        })
+    };
+    let remove = {
+        let edit = edit.clone();
+        let id = c.id.clone();
+        Callback::from(move |_| {
+            let id = id.clone();
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                    if k < cl.fabrics.len() {
+                        cl.fabrics.remove(k);
+                    }
+                }
+            }))
+        })
+    };
+    html! {
+        <tr>
+            <td><NameCell id={format!("{p}-name")} label="fabric name" value={f.name.clone()} {taken} on_commit={rename} /></td>
+            <td>{ number(format!("{p}-latency"), "latency (µs)", f.latency_us, Bounds::NON_NEGATIVE, edit, set(|f, x| f.latency_us = x)) }</td>
+            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MB/s)", f.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
+            <td class="source">{ f.source.clone() }</td>
+            <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
+        </tr>
+    }
+}
+
+fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
+    let name = |id: &str| catalog.cluster(id).map(|c| c.name.clone()).unwrap_or_else(|| id.to_string());
+    let options: Vec<(String, String)> = catalog.clusters.iter().map(|c| (c.id.clone(), name(&c.id))).collect();
+    let rows = catalog.links.iter().enumerate().map(|(k, l)| link_row(k, l, &options, edit));
+    let add = {
+        let edit = edit.clone();
+        let first_two: Option<(String, String)> = match catalog.clusters.as_slice() {
+            [a, b, ..] => Some((a.id.clone(), b.id.clone())),
+            _ => None,
+        };
+        Callback::from(move |_| {
+            let Some((a, b)) = first_two.clone() else { return };
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                cat.links.push(Link {
+                    a: a.clone(),
+                    b: b.clone(),
+                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into() },
+                })
+            }))
+        })
+    };
+    html! {
+        <article class="card links">
+            <h2>{ "Links between clusters" }</h2>
+            <p class="hint">{ "A job may span two clusters only over a fabric that joins them." }</p>
+            <table>
+                <thead><tr><th>{ "between" }</th><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <button class="secondary small" onclick={add}>{ "Add a link" }</button>
+        </article>
+    }
+}
+
+/// A select of clusters for one end of a link; choosing the other end's cluster is refused.
+fn end_select(id: String, label: &str, current: &str, other: &str, options: &[(String, String)], edit: &Callback<Edit>, k: usize, end_a: bool) -> Html {
+    let edit = edit.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        let v = sel.value();
+        edit.emit(Rc::new(move |cat: &mut Catalog| {
+            if let Some(link) = cat.links.get_mut(k) {
+                let (this, that) = if end_a { (&mut link.a, &link.b) } else { (&mut link.b, &link.a) };
+                if *that != v {
+                    *this = v.clone();
+                }
+            }
+        }))
+    });
+    html! {
+        <select {id} aria-label={label.to_string()} {onchange}>
+            { for options.iter().filter(|(o, _)| o != other).map(|(o, n)| html! {
+                <option value={o.clone()} selected={o == current}>{ n.clone() }</option>
+            }) }
+        </select>
+    }
+}
+
+fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Edit>) -> Html {
+    let p = format!("link-{k}");
+    let set = |g: fn(&mut Fabric, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+        Rc::new(move |cat: &mut Catalog, x: f64| {
+            if let Some(link) = cat.links.get_mut(k) {
+                g(&mut link.fabric, x);
+            }
+        })
+    };
+    let rename = {
+        let edit = edit.clone();
+        Callback::from(move |name: String| {
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if let Some(link) = cat.links.get_mut(k) {
+                    link.fabric.name = name.clone();
+                }
+            }))
+        })
+    };
+    let remove = {
+        let edit = edit.clone();
+        Callback::from(move |_| {
+            edit.emit(Rc::new(move |cat: &mut Catalog| {
+                if k < cat.links.len() {
+                    cat.links.remove(k);
+                }
+            }))
+        })
+    };
+    html! {
+        <tr>
+            <td class="ends">
+                { end_select(format!("{p}-a"), "first cluster", &l.a, &l.b, options, edit, k, true) }
+                { " – " }
+                { end_select(format!("{p}-b"), "second cluster", &l.b, &l.a, options, edit, k, false) }
+            </td>
+            <td><NameCell id={format!("{p}-name")} label="link fabric name" value={l.fabric.name.clone()} on_commit={rename} /></td>
+            <td>{ number(format!("{p}-latency"), "latency (µs)", l.fabric.latency_us, Bounds::NON_NEGATIVE, edit, set(|f, x| f.latency_us = x)) }</td>
+            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MB/s)", l.fabric.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
+            <td class="source">{ l.fabric.source.clone() }</td>
+            <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
+        </tr>
+    }
+}

@@ -1,0 +1,46 @@
+//! Autosave in the browser's local storage. A saved workspace that cannot be read (damaged,
+//! or written by a newer scalewise) is moved aside, never silently overwritten.
+
+use gloo::storage::{LocalStorage, Storage};
+
+use crate::model::workspace::{PageInputs, Workspace};
+
+const KEY: &str = "scalewise.workspace";
+const UNREADABLE_KEY: &str = "scalewise.workspace.unreadable";
+const BACKUP_KEY: &str = "scalewise.before-share";
+
+/// The saved workspace, or the default one and a sentence saying why the saved one was set aside.
+pub fn load() -> (Workspace, Option<String>) {
+    let raw = LocalStorage::raw().get_item(KEY).ok().flatten();
+    let Some(text) = raw else { return (Workspace::default(), None) };
+    match Workspace::from_json("saved workspace", &text) {
+        Ok(ws) => (ws, None),
+        Err(e) => {
+            let _ = LocalStorage::raw().set_item(UNREADABLE_KEY, &text);
+            let _ = LocalStorage::raw().remove_item(KEY);
+            (
+                Workspace::default(),
+                Some(format!(
+                    "Your saved workspace could not be read ({e}). It is kept in local storage under \
+                     \"{UNREADABLE_KEY}\"; the presets are shown instead."
+                )),
+            )
+        }
+    }
+}
+
+/// Saves; returns a message when the browser refuses (storage full or disabled).
+pub fn save(ws: &Workspace) -> Option<String> {
+    match LocalStorage::raw().set_item(KEY, &ws.to_json()) {
+        Ok(()) => None,
+        Err(_) => Some("The browser refused to save your inputs (storage full or disabled): export the \
+                        workspace to keep them."
+            .into()),
+    }
+}
+
+/// Keeps a page's inputs that a share link is about to replace.
+pub fn save_backup(page: &str, inputs: &PageInputs) {
+    let value = serde_json::json!({ "page": page, "inputs": inputs });
+    let _ = LocalStorage::raw().set_item(BACKUP_KEY, &value.to_string());
+}

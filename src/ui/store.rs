@@ -1,0 +1,99 @@
+//! The workspace store: one reducer at the top of the app, handed to every page through a
+//! context. Pages read their input texts from it and dispatch edits; the app autosaves it.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::model::catalog::{self, Catalog};
+use crate::model::share::SharedPage;
+use crate::model::workspace::{PageInputs, Workspace};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Store {
+    pub ws: Rc<Workspace>,
+    /// A page's inputs as they were before a share link replaced them, for "restore".
+    pub before_share: Option<(String, PageInputs)>,
+    /// A message for the whole app (a failed import, an unreadable saved workspace).
+    pub notice: Option<String>,
+}
+
+pub enum Action {
+    SetInput { page: &'static str, field: &'static str, text: String },
+    /// Replaces one page's inputs (a preset, a reset).
+    SetPage { page: &'static str, inputs: PageInputs },
+    LoadShared(SharedPage),
+    RestoreBeforeShare,
+    DismissBeforeShare,
+    /// A validated import.
+    Replace(Workspace),
+    SetCatalog(Catalog),
+    ResetCatalog,
+    Notice(Option<String>),
+}
+
+impl Store {
+    pub fn new(ws: Workspace, notice: Option<String>) -> Self {
+        Store { ws: Rc::new(ws), before_share: None, notice }
+    }
+
+    /// The text of one input, or `default` when the user has never touched it.
+    pub fn input<'a>(&'a self, page: &str, field: &str, default: &'a str) -> &'a str {
+        self.ws.pages.get(page).and_then(|p| p.get(field)).map(String::as_str).unwrap_or(default)
+    }
+
+    pub fn page_inputs(&self, page: &str) -> PageInputs {
+        self.ws.pages.get(page).cloned().unwrap_or_default()
+    }
+}
+
+impl Reducible for Store {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            Action::SetInput { page, field, text } => {
+                Rc::make_mut(&mut next.ws).pages.entry(page.to_string()).or_default().insert(field.to_string(), text);
+            }
+            Action::SetPage { page, inputs } => {
+                Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
+            }
+            Action::LoadShared(shared) => {
+                let previous = self.page_inputs(&shared.page);
+                if !previous.is_empty() && previous != shared.inputs {
+                    super::storage::save_backup(&shared.page, &previous);
+                    next.before_share = Some((shared.page.clone(), previous));
+                }
+                Rc::make_mut(&mut next.ws).pages.insert(shared.page, shared.inputs);
+            }
+            Action::RestoreBeforeShare => {
+                if let Some((page, inputs)) = next.before_share.take() {
+                    Rc::make_mut(&mut next.ws).pages.insert(page, inputs);
+                }
+            }
+            Action::DismissBeforeShare => next.before_share = None,
+            Action::Replace(ws) => {
+                next.ws = Rc::new(ws);
+                next.notice = Some("Workspace imported.".into());
+            }
+            Action::SetCatalog(catalog) => Rc::make_mut(&mut next.ws).catalog = catalog,
+            Action::ResetCatalog => Rc::make_mut(&mut next.ws).catalog = catalog::presets(),
+            Action::Notice(n) => next.notice = n,
+        }
+        Rc::new(next)
+    }
+}
+
+pub type StoreHandle = UseReducerHandle<Store>;
+
+/// The store from the app's context. The app always provides it, so its absence is a bug in
+/// the app's structure, not something a user can cause.
+#[hook]
+pub fn use_store() -> StoreHandle {
+    use_context::<StoreHandle>().expect("App provides the store") // ok: not user-reachable
+}
+
+/// Whether the app runs in embed mode (no header, navigation or footer).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Embed(pub bool);

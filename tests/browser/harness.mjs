@@ -1,0 +1,70 @@
+// Shared set-up for the browser tests: serves dist/ (the release build) on 127.0.0.1 under
+// a sub-path, as a documentation site would, and launches Debian's Chromium headless
+// through playwright-core (which never downloads a browser of its own).
+import { createServer } from "node:http";
+import { readFile, stat, mkdir } from "node:fs/promises";
+import { join, extname, normalize } from "node:path";
+import { chromium } from "playwright-core";
+
+export const SUBPATH = "/docs/tools/scalewise/";
+const DIST = new URL("../../dist/", import.meta.url).pathname;
+export const OUT = new URL("../../test-output/", import.meta.url).pathname;
+
+const TYPES = {
+  ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
+  ".css": "text/css", ".json": "application/json", ".png": "image/png", ".svg": "image/svg+xml",
+};
+
+/** Starts a static server; resolves to { base, close, served } where served lists paths requested. */
+export async function serveDist() {
+  await stat(join(DIST, "index.html")); // fails clearly when the build is missing
+  const served = [];
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url, "http://x");
+    served.push(url.pathname);
+    if (!url.pathname.startsWith(SUBPATH)) { res.writeHead(404); res.end("not under the sub-path"); return; }
+    let rel = normalize(url.pathname.slice(SUBPATH.length)).replace(/^(\.\.[/\\])+/, "");
+    if (rel === "" || rel === ".") rel = "index.html";
+    try {
+      const body = await readFile(join(DIST, rel));
+      res.writeHead(200, { "content-type": TYPES[extname(rel)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch { res.writeHead(404); res.end("not found"); }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address();
+  return { base: `http://127.0.0.1:${port}${SUBPATH}`, origin: `http://127.0.0.1:${port}`, served, close: () => new Promise((r) => server.close(r)) };
+}
+
+export async function launch() {
+  await mkdir(OUT, { recursive: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync"],
+  });
+}
+
+/** A fresh page (fresh storage) that records console errors and requests leaving the origin. */
+export async function freshPage(browser, origin) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = { consoleErrors: [], foreignRequests: [] };
+  page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });
+  page.on("pageerror", (e) => problems.consoleErrors.push(String(e)));
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith(origin + "/") && !u.startsWith("data:") && !u.startsWith("blob:")) problems.foreignRequests.push(u);
+  });
+  return { context, page, problems };
+}
+
+/** Waits until the app has rendered (wasm loaded and the first page drawn). */
+export async function ready(page) {
+  await page.waitForSelector("main.page h1", { timeout: 20000 });
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+}

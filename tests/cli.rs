@@ -1,0 +1,65 @@
+//! The `scalewise` command as a script sees it: exit statuses, one-line errors, JSON out.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Outcome {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &str) -> Outcome {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
+    let out = child.wait_with_output().expect("the binary finishes");
+    Outcome {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn help_lists_every_calculator() {
+    let o = run(&["--help"], "");
+    assert_eq!(o.status, 0);
+    for name in ["catalog", "multigrid"] {
+        assert!(o.stdout.contains(name), "--help lacks {name}:\n{}", o.stdout);
+    }
+    let o = run(&["multigrid", "--help"], "");
+    assert_eq!(o.status, 0);
+    assert!(o.stdout.contains("gamma_s_per_mb"), "multigrid --help documents its output keys");
+}
+
+#[test]
+fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
+    let cases: &[(&[&str], &str, i32, &str)] = &[
+        (&["frobnicate"], "{}", 2, "unknown calculator 'frobnicate'"),
+        (&["multigrid", "--bogus"], "{}", 2, "unknown option '--bogus'"),
+        (&["multigrid"], "{not json", 1, "input is not valid JSON"),
+        (&["multigrid", "/no/such/file.json"], "", 1, "cannot read '/no/such/file.json'"),
+        (&["multigrid"], "{\"sequential\": [], \"parallel\": []}", 1, "multigrid"),
+    ];
+    for (args, stdin, status, want) in cases {
+        let o = run(args, stdin);
+        assert_eq!(o.status, *status, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(want), "{args:?}: stderr {:?} lacks {want:?}", o.stderr);
+        assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {:?}", o.stderr);
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
+fn catalog_prints_json() {
+    let o = run(&["catalog", "--compact"], "{}");
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON out");
+    assert!(v["clusters"].as_array().is_some_and(|c| c.len() >= 12));
+}
