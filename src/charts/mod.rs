@@ -2,6 +2,7 @@
 //! and native tests render the same function to SVG. Charts take plain data (`XyChart`),
 //! never model or UI types, so any calculator can describe what it wants drawn.
 
+pub mod multigrid;
 pub mod xy;
 
 pub use xy::{draw_xy, to_svg, Axis, Marker, Series, XyChart};

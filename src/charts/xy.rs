@@ -101,7 +101,9 @@ fn tick_label(v: f64, log: bool, decades: f64) -> String {
 
 /// Draws the chart on any plotters backend. Errors are the backend's, as text.
 pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("chart: {e:?}");
+    // The backend's error carries no more than "could not draw" for a person; formatting it
+    // with Debug would pull string-escaping code into the page for nothing.
+    let err = |_: DrawingAreaErrorKind<DB::ErrorType>| String::from("the chart could not be drawn");
     area.fill(&WHITE).map_err(err)?;
     let Some(((x0, x1), (y0, y1))) = chart.bounds() else {
         area.draw(&Text::new("nothing to plot yet", (20, 30), ("sans-serif", 14).into_font().color(&BLACK)))

@@ -5,6 +5,8 @@
 pub mod catalog;
 pub mod error;
 pub mod multigrid;
+pub mod multigrid_page;
+pub mod multigrid_presets;
 pub mod share;
 pub mod table;
 pub mod workspace;

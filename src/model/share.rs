@@ -1,7 +1,13 @@
-//! Share links: one page's inputs, as JSON, deflated and base64url-encoded into a URL
-//! parameter. A link is untrusted input: its length is capped before decoding, inflation is
-//! capped too (a small link must not expand into megabytes), and the content is validated
-//! like an imported workspace.
+//! Share links: one page's inputs as JSON, deflated (raw DEFLATE, RFC 1951) and
+//! base64url-encoded into the `s=` URL parameter. A link is untrusted input: its length is
+//! capped before decoding, the inflated size is capped, and the content is validated like an
+//! imported workspace.
+//!
+//! The compression itself belongs to the platform: the browser has a native DEFLATE
+//! (`CompressionStream("deflate-raw")`, see `ui::compress`), which costs the page nothing,
+//! while native builds use `miniz_oxide` ([`encode`], [`decode`]). Both write the same
+//! format, so links made by either read in the other. What is pure lives here: the JSON
+//! ([`pack`], [`unpack`]) and the parameter text ([`to_param`], [`from_param`]).
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -16,7 +22,7 @@ pub const MAX_ENCODED_CHARS: usize = 32_768;
 /// Most bytes a link may inflate to.
 pub const MAX_DECODED_BYTES: usize = 512 << 10;
 
-const FIELD: &str = "share link";
+pub const FIELD: &str = "share link";
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SharedPage {
@@ -26,33 +32,58 @@ pub struct SharedPage {
     pub inputs: PageInputs,
 }
 
-/// Encodes a page's inputs for the `s=` URL parameter.
-pub fn encode(page: &str, inputs: &PageInputs) -> String {
+/// The JSON a link carries, before compression.
+pub fn pack(page: &str, inputs: &PageInputs) -> Vec<u8> {
     let shared = SharedPage { v: 1, page: page.to_string(), inputs: inputs.clone() };
-    let json = serde_json::to_vec(&shared).unwrap_or_default();
-    URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(&json, 9))
+    // Strings only: serde_json cannot fail on them.
+    serde_json::to_vec(&shared).unwrap_or_default()
 }
 
-/// Decodes and validates an `s=` parameter.
-pub fn decode(param: &str) -> Result<SharedPage, InputError> {
-    if param.len() > MAX_ENCODED_CHARS {
-        return Err(InputError::new(
-            FIELD,
-            format!("the link carries {} characters, more than the {MAX_ENCODED_CHARS} accepted", param.len()),
-        ));
+/// Reads and validates the JSON of a link, after decompression.
+pub fn unpack(json: &[u8]) -> Result<SharedPage, InputError> {
+    if json.len() > MAX_DECODED_BYTES {
+        return Err(InputError::new(FIELD, "the link is damaged or expands beyond the size allowed"));
     }
-    let packed = URL_SAFE_NO_PAD
-        .decode(param.trim_end_matches('='))
-        .map_err(|e| InputError::new(FIELD, format!("the link is damaged (not base64url: {e})")))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED_BYTES)
-        .map_err(|_| InputError::new(FIELD, "the link is damaged or expands beyond the size allowed"))?;
-    let shared: SharedPage = serde_json::from_slice(&json)
+    let shared: SharedPage = serde_json::from_slice(json)
         .map_err(|e| InputError::new(FIELD, format!("the link's content is not what scalewise writes: {e}")))?;
     if shared.v != 1 {
         return Err(InputError::new(FIELD, format!("link format {} is not supported", shared.v)));
     }
     validate_page(FIELD, &shared.page, &shared.inputs)?;
     Ok(shared)
+}
+
+/// Compressed bytes → the `s=` parameter.
+pub fn to_param(deflated: &[u8]) -> String {
+    URL_SAFE_NO_PAD.encode(deflated)
+}
+
+/// The `s=` parameter → compressed bytes, refusing over-long or damaged text.
+pub fn from_param(param: &str) -> Result<Vec<u8>, InputError> {
+    if param.len() > MAX_ENCODED_CHARS {
+        return Err(InputError::new(
+            FIELD,
+            format!("the link carries {} characters, more than the {MAX_ENCODED_CHARS} accepted", param.len()),
+        ));
+    }
+    URL_SAFE_NO_PAD
+        .decode(param.trim_end_matches('='))
+        .map_err(|e| InputError::new(FIELD, format!("the link is damaged (not base64url: {e})")))
+}
+
+/// A page's inputs as an `s=` parameter (native builds).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn encode(page: &str, inputs: &PageInputs) -> String {
+    to_param(&miniz_oxide::deflate::compress_to_vec(&pack(page, inputs), 9))
+}
+
+/// An `s=` parameter read and validated (native builds).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decode(param: &str) -> Result<SharedPage, InputError> {
+    let packed = from_param(param)?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECODED_BYTES)
+        .map_err(|_| InputError::new(FIELD, "the link is damaged or expands beyond the size allowed"))?;
+    unpack(&json)
 }
 
 #[cfg(test)]
@@ -80,10 +111,10 @@ mod tests {
             "{{\"v\":1,\"page\":\"multigrid\",\"inputs\":{{\"a\":\"{}\"}}}}",
             "x".repeat(MAX_DECODED_BYTES + 10)
         );
-        let bomb = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(bomb_json.as_bytes(), 9));
+        let bomb = to_param(&miniz_oxide::deflate::compress_to_vec(bomb_json.as_bytes(), 9));
         assert!(bomb.len() < 4096, "a compressible bomb is small: {}", bomb.len());
         let wrong_page = encode("admin", &inputs());
-        let not_ours = URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2,3]", 9));
+        let not_ours = to_param(&miniz_oxide::deflate::compress_to_vec(b"[1,2,3]", 9));
         let cases = [
             ("a".repeat(MAX_ENCODED_CHARS + 1), "more than the"),
             ("%%%".to_string(), "not base64url"),
@@ -96,5 +127,8 @@ mod tests {
             let e = decode(&param).expect_err("must fail");
             assert!(e.to_string().contains(want), "{e} lacks {want}");
         }
+        // The browser path checks the inflated size itself, through `unpack`.
+        let e = unpack(bomb_json.as_bytes()).expect_err("too large");
+        assert!(e.to_string().contains("expands beyond"));
     }
 }

@@ -314,7 +314,7 @@ fn unit_factor(spec: &ColumnSpec, u: &str) -> Option<f64> {
         Quantity::Size => SIZE_UNITS,
         Quantity::Plain => return None,
     };
-    let lower = u.to_lowercase();
+    let lower = u.to_ascii_lowercase();
     table.iter().find(|(sym, _)| *sym == lower).map(|(_, f)| f / spec.unit.factor)
 }
 
@@ -326,13 +326,13 @@ fn split_header(cell: &str) -> (String, Option<String>) {
     for (open, close) in [('(', ')'), ('[', ']')] {
         if let (Some(a), Some(b)) = (c.find(open), c.rfind(close)) {
             if a < b {
-                let name = c[..a].trim().to_lowercase();
+                let name = c[..a].trim().to_ascii_lowercase();
                 let unit = c[a + open.len_utf8()..b].trim().to_string();
                 return (normalise_name(&name), (!unit.is_empty()).then_some(unit));
             }
         }
     }
-    let lower = c.to_lowercase();
+    let lower = c.to_ascii_lowercase();
     for sep in ['_', ' ', '/'] {
         if let Some(pos) = lower.rfind(sep) {
             let (name, unit) = (&lower[..pos], &lower[pos + sep.len_utf8()..]);

@@ -29,6 +29,13 @@ pub const MAX_FIELD_BYTES: usize = 256 << 10;
 /// One page's inputs: field name → the text in it.
 pub type PageInputs = BTreeMap<String, String>;
 
+/// The two keys read before the rest; any other keys are left for the second read.
+#[derive(Deserialize)]
+struct Header {
+    format: Option<String>,
+    version: Option<u64>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Workspace {
     pub format: String,
@@ -60,18 +67,18 @@ impl Workspace {
                 format!("{} bytes is more than the {} a workspace may have", text.len(), MAX_WORKSPACE_BYTES),
             ));
         }
-        let value: serde_json::Value = serde_json::from_str(text)
+        // The header first, so another program's JSON is named as such rather than reported
+        // as a missing field deep inside. Both reads go through the same deserializer (no
+        // intermediate `Value`), which keeps the page small.
+        serde_json::from_str::<serde::de::IgnoredAny>(text)
             .map_err(|e| InputError::new(field, format!("not valid JSON: {e}")).at(e.line(), Some(e.column())))?;
-        match value.get("format").and_then(|f| f.as_str()) {
-            Some(FORMAT) => {}
-            _ => {
-                return Err(InputError::new(
-                    field,
-                    format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")"),
-                ))
-            }
+        let header: Header = serde_json::from_str(text).map_err(|_| {
+            InputError::new(field, format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")"))
+        })?;
+        if header.format.as_deref() != Some(FORMAT) {
+            return Err(InputError::new(field, format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")")));
         }
-        match value.get("version").and_then(|v| v.as_u64()) {
+        match header.version {
             Some(v) if v == u64::from(VERSION) => {}
             Some(v) => {
                 return Err(InputError::new(
@@ -82,7 +89,7 @@ impl Workspace {
             None => return Err(InputError::new(field, "the workspace has no \"version\"")),
         }
         let ws: Workspace =
-            serde_json::from_value(value).map_err(|e| InputError::new(field, format!("unexpected content: {e}")))?;
+            serde_json::from_str(text).map_err(|e| InputError::new(field, format!("unexpected content: {e}")))?;
         if let Err(errs) = ws.catalog.validate() {
             let first = errs.first().map(|e| e.to_string()).unwrap_or_default();
             return Err(InputError::new(
@@ -147,6 +154,8 @@ mod tests {
         bad_field.pages.entry("regions".into()).or_default().insert("Bad Name!".into(), String::new());
         let cases = [
             ("{\"format\": ", "not valid JSON".to_string()),
+            ("{\"format\": 3", "not valid JSON".to_string()),
+            ("{\"format\": 3}", "not a scalewise workspace".to_string()),
             ("[1, 2]", "not a scalewise workspace".to_string()),
             (&ws.to_json().replace("\"version\": 1", "\"version\": 99"), "version 99 is not supported".to_string()),
             (&bad_catalog.to_json(), "nodes must be at least 1".to_string()),

@@ -1,14 +1,20 @@
 //! The app: store, autosave, share-link loading, router, and the chrome around each page.
 
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::components::chrome::{Footer, Header, Notices};
 use super::pages;
-use super::route::Route;
+use super::route::use_hash_route;
 use super::store::{Action, Embed, Store};
-use super::{storage, url};
+use super::{compress, storage, url};
 use crate::model::share;
+
+/// Reads an `s=` parameter: text checks, native inflate, then validation of the content.
+async fn load_shared(param: &str) -> Result<share::SharedPage, crate::model::InputError> {
+    let packed = share::from_param(param)?;
+    let json = compress::inflate(&packed).await.map_err(|m| crate::model::InputError::new(share::FIELD, m))?;
+    share::unpack(&json)
+}
 
 #[component(App)]
 pub fn app() -> Html {
@@ -23,11 +29,13 @@ pub fn app() -> Html {
         let store = store.clone();
         use_effect_with((), move |_| {
             if let Some(param) = url::share_param() {
-                match share::decode(&param) {
-                    Ok(shared) => store.dispatch(Action::LoadShared(shared)),
-                    Err(e) => store.dispatch(Action::Notice(Some(format!("{e}. Your own inputs are shown.")))),
-                }
                 url::drop_share_param();
+                wasm_bindgen_futures::spawn_local(async move {
+                    match load_shared(&param).await {
+                        Ok(shared) => store.dispatch(Action::LoadShared(shared)),
+                        Err(e) => store.dispatch(Action::Notice(Some(format!("{e}. Your own inputs are shown.")))),
+                    }
+                });
             }
         });
     }
@@ -42,18 +50,17 @@ pub fn app() -> Html {
         });
     }
 
+    let route = use_hash_route();
     let embed = Embed(*embed);
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
         <ContextProvider<Embed> context={embed}>
-            <HashRouter>
-                if !embed.0 { <Header /> }
-                <main class={classes!("page", embed.0.then_some("embedded"))}>
-                    <Notices />
-                    <Switch<Route> render={pages::switch} />
-                </main>
-                if !embed.0 { <Footer /> }
-            </HashRouter>
+            if !embed.0 { <Header current={route} /> }
+            <main class={classes!("page", embed.0.then_some("embedded"))}>
+                <Notices />
+                { pages::switch(route) }
+            </main>
+            if !embed.0 { <Footer /> }
         </ContextProvider<Embed>>
         </ContextProvider<UseReducerHandle<Store>>>
     }

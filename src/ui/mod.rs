@@ -3,6 +3,7 @@
 //! and draw through `crate::charts`.
 
 mod app;
+mod compress;
 mod components;
 mod pages;
 mod route;

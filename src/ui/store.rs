@@ -19,7 +19,6 @@ pub struct Store {
 }
 
 pub enum Action {
-    SetInput { page: &'static str, field: &'static str, text: String },
     /// Replaces one page's inputs (a preset, a reset).
     SetPage { page: &'static str, inputs: PageInputs },
     LoadShared(SharedPage),
@@ -37,11 +36,6 @@ impl Store {
         Store { ws: Rc::new(ws), before_share: None, notice }
     }
 
-    /// The text of one input, or `default` when the user has never touched it.
-    pub fn input<'a>(&'a self, page: &str, field: &str, default: &'a str) -> &'a str {
-        self.ws.pages.get(page).and_then(|p| p.get(field)).map(String::as_str).unwrap_or(default)
-    }
-
     pub fn page_inputs(&self, page: &str) -> PageInputs {
         self.ws.pages.get(page).cloned().unwrap_or_default()
     }
@@ -53,9 +47,6 @@ impl Reducible for Store {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::SetInput { page, field, text } => {
-                Rc::make_mut(&mut next.ws).pages.entry(page.to_string()).or_default().insert(field.to_string(), text);
-            }
             Action::SetPage { page, inputs } => {
                 Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
             }

@@ -1,27 +1,30 @@
 //! Header with navigation, footer, and app-wide notices.
 
 use yew::prelude::*;
-use yew_router::prelude::*;
 
 use super::workspace_file::WorkspaceFile;
-use crate::ui::route::{Route, CALCULATORS};
+use crate::ui::route::{Link, Route, CALCULATORS};
 use crate::ui::store::{use_store, Action};
 
+#[derive(Properties, PartialEq)]
+pub struct HeaderProps {
+    pub current: Route,
+}
+
 #[component(Header)]
-pub fn header() -> Html {
-    let current = use_route::<Route>();
+pub fn header(p: &HeaderProps) -> Html {
     let item = |route: Route, label: &'static str| {
-        let active = current == Some(route);
+        let active = p.current == route;
         html! {
             <li class={classes!(active.then_some("active"))}>
-                <Link<Route> to={route}>{ label }</Link<Route>>
+                <Link to={route}>{ label }</Link>
             </li>
         }
     };
     html! {
         <header class="site-header">
             <div class="brand">
-                <Link<Route> to={Route::Home}>{ "scalewise" }</Link<Route>>
+                <Link to={Route::Home}>{ "scalewise" }</Link>
                 <span class="tagline">{ "parallel performance from a few cheap runs" }</span>
             </div>
             <nav aria-label="calculators">

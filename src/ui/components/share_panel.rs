@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use crate::model::share;
 use crate::ui::store::use_store;
-use crate::ui::url;
+use crate::ui::{compress, url};
 
 #[derive(Properties, PartialEq)]
 pub struct SharePanelProps {
@@ -17,7 +17,21 @@ pub struct SharePanelProps {
 pub fn share_panel(p: &SharePanelProps) -> Html {
     let store = use_store();
     let inputs = store.page_inputs(p.page);
-    let encoded = use_memo(inputs, |inputs| share::encode(p.page, inputs));
+    // Compression is asynchronous in the browser: the link appears once it is ready.
+    let encoded = use_state(String::new);
+    {
+        let encoded = encoded.clone();
+        let page = p.page;
+        use_effect_with(inputs, move |inputs| {
+            let json = share::pack(page, inputs);
+            wasm_bindgen_futures::spawn_local(async move {
+                match compress::deflate(&json).await {
+                    Ok(bytes) => encoded.set(share::to_param(&bytes)),
+                    Err(_) => encoded.set(String::new()),
+                }
+            });
+        });
+    }
     let link = url::link(p.page, &encoded, false);
     let embed = url::link(p.page, &encoded, true);
     let snippet = format!(
@@ -54,7 +68,8 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
             </div>
             if let Some(what) = *copied { <div class="hint">{ format!("Copied the {what}.") }</div> }
             <div class="hint">
-                { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) }
+                if encoded.is_empty() { { "Preparing the link…" } }
+                else { { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) } }
             </div>
         </details>
     }

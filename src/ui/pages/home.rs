@@ -1,9 +1,8 @@
 //! The home page: what each calculator answers, in a sentence or two.
 
 use yew::prelude::*;
-use yew_router::prelude::*;
 
-use crate::ui::route::{Route, CALCULATORS};
+use crate::ui::route::{Link, Route, CALCULATORS};
 
 #[component(Home)]
 pub fn home() -> Html {
@@ -18,13 +17,13 @@ pub fn home() -> Html {
             <div class="cards">
                 { for CALCULATORS.iter().map(|c| html! {
                     <article class="card">
-                        <h2><Link<Route> to={c.route}>{ c.title }</Link<Route>></h2>
+                        <h2><Link to={c.route}>{ c.title }</Link></h2>
                         <p>{ c.answers }</p>
                         <p class="source">{ c.seed }</p>
                     </article>
                 }) }
                 <article class="card">
-                    <h2><Link<Route> to={Route::Clusters}>{ "Clusters" }</Link<Route>></h2>
+                    <h2><Link to={Route::Clusters}>{ "Clusters" }</Link></h2>
                     <p>{ "The catalog of clusters, switching fabrics, links and prices per CPU-hour that every \
                           calculator draws on: presets from the papers, and your own." }</p>
                 </article>

@@ -7,20 +7,22 @@ use super::route::Route;
 
 mod clusters;
 mod home;
+mod multigrid;
 mod planned;
 
 pub fn switch(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
-        Route::Multigrid | Route::Speedup | Route::Regions | Route::Comm | Route::Simulate => {
+        Route::Multigrid => html! { <multigrid::Multigrid /> },
+        Route::Speedup | Route::Regions | Route::Comm | Route::Simulate => {
             html! { <planned::Planned {route} /> }
         }
         Route::NotFound => html! {
             <section>
                 <h1>{ "Page not found" }</h1>
                 <p>{ "This address names no page of scalewise. " }
-                   <yew_router::prelude::Link<Route> to={Route::Home}>{ "Go to the home page." }</yew_router::prelude::Link<Route>></p>
+                   <super::route::Link to={Route::Home}>{ "Go to the home page." }</super::route::Link></p>
             </section>
         },
     }

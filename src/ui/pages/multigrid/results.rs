@@ -1,0 +1,275 @@
+//! The problem, the predictions at the target np, the two-cluster split, the planner
+//! ranking and resolution, and the charts.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::Setter;
+use crate::charts::multigrid::{cost_vs_time, time_vs_np};
+use crate::model::catalog::Catalog;
+use crate::model::fmt_num;
+use crate::model::multigrid::{EvenSplit, Outcome, Plan, PlannerReport};
+use crate::model::multigrid_page::{PageView, TargetRow};
+use crate::model::InputError;
+use crate::ui::components::chart::Chart;
+use crate::ui::components::number_field::TextField;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub view: Rc<PageView>,
+    pub setter: Setter,
+    pub catalog: Rc<Catalog>,
+    pub target: Option<Vec<TargetRow>>,
+    pub target_stale: bool,
+    pub split: Option<Outcome>,
+    pub split_stale: bool,
+    pub split_errors: Vec<InputError>,
+    pub planner: Option<Rc<PlannerReport>>,
+    pub planner_stale: bool,
+    pub planner_errors: Vec<InputError>,
+}
+
+fn n(x: f64) -> String {
+    fmt_num(x, 4)
+}
+
+fn stale_note(stale: bool) -> Html {
+    if stale {
+        html! { <div class="stale">{ "Stale: an input above has an error; this is the last good result." }</div> }
+    } else {
+        html! {}
+    }
+}
+
+fn errors(list: &[InputError]) -> Html {
+    html! { <ul class="field-errors" role="alert">{ for list.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul> }
+}
+
+fn field(p: &Props, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
+    html! {
+        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={p.setter.get(key)}
+            on_input={p.setter.on(key)} error={p.view.field_errors.get(key).cloned()} />
+    }
+}
+
+fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none: bool) -> Html {
+    let setter = p.setter.clone();
+    let current = setter.get(key);
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        setter.set(key, sel.value());
+    });
+    html! {
+        <div class="field">
+            <label for={key}>{ label }</label>
+            <select id={key} {onchange}>
+                if allow_none { <option value="" selected={current.is_empty()}>{ "(none)" }</option> }
+                { for p.catalog.clusters.iter().map(|c| html! {
+                    <option value={c.id.clone()} selected={c.id == current}>{ c.name.clone() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+#[component(Results)]
+pub fn results(p: &Props) -> Html {
+    let v = &p.view;
+    let work = match (&v.problem, v.np) {
+        (Some(pr), Some(np)) => format!(
+            "{} rows per process, {} MB per process at np = {np}",
+            pr.rows_per_process(np),
+            n(pr.work_mb(np))
+        ),
+        _ => String::new(),
+    };
+    let fabric_setter = p.setter.clone();
+    let on_fabric = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        fabric_setter.set("pair_fabric", sel.value());
+    });
+    let chosen_fabric = p.setter.get("pair_fabric");
+    let fits: Vec<(String, &crate::model::multigrid::Fit)> = v
+        .calibrations
+        .iter()
+        .filter_map(|c| {
+            let name = p.catalog.cluster(&c.cluster_id).map(|cl| cl.name.clone()).unwrap_or_default();
+            c.fit.as_ref().map(|f| (format!("{name}, {}", c.fabric), f))
+        })
+        .collect();
+    let time_chart = Rc::new(time_vs_np(&fits, v.np.unwrap_or(64).max(64).min(4096)));
+    let cost_chart = p.planner.as_ref().map(|r| Rc::new(cost_vs_time(&r.ranking)));
+
+    html! {
+        <>
+            <h2>{ "Problem" }</h2>
+            <div class="form-row">
+                { field(p, "grid_n", "grid side N", None) }
+                { field(p, "bytes_per_point", "bytes per grid point", Some("B")) }
+                { field(p, "np", "target np", None) }
+            </div>
+            <p class="hint" id="work-per-process">{ work }</p>
+
+            <h3>{ "Predicted at the target np, each calibrated cluster and fabric alone" }</h3>
+            { stale_note(p.target_stale) }
+            <table id="target-table" class="results">
+                <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
+                    <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num">{ "T (s)" }</th>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th><th>{ "notes" }</th></tr></thead>
+                <tbody>{ for p.target.iter().flatten().map(target_row) }</tbody>
+            </table>
+
+            <h2>{ "One job over two clusters" }</h2>
+            <div class="form-row">
+                { cluster_select(p, "pair_a", "cluster A", false) }
+                { cluster_select(p, "pair_b", "cluster B", true) }
+                <div class="field">
+                    <label for="pair_fabric">{ "fabric joining them" }</label>
+                    <select id="pair_fabric" onchange={on_fabric} disabled={v.pair_fabrics.is_empty()}>
+                        { for v.pair_fabrics.iter().map(|f| html! { <option value={f.clone()} selected={*f == chosen_fabric}>{ f.clone() }</option> }) }
+                    </select>
+                </div>
+                { field(p, "np_a", "processes on A", None) }
+                { field(p, "np_b", "processes on B", None) }
+                { field(p, "ppn_a", "processes per node on A", None) }
+                { field(p, "ppn_b", "processes per node on B", None) }
+            </div>
+            if v.pair_fabrics.is_empty() && !p.setter.get("pair_b").is_empty() {
+                <p class="hint">{ "No fabric both joins these clusters (see Clusters → links) and is calibrated on both." }</p>
+            }
+            { stale_note(p.split_stale) }
+            { errors(&p.split_errors) }
+            if let Some(o) = &p.split { { split_view(o) } }
+
+            <h2>{ "Planner" }</h2>
+            <div class="form-row">
+                { field(p, "free_a", "free processes on A", None) }
+                { field(p, "free_b", "free processes on B", None) }
+            </div>
+            { stale_note(p.planner_stale) }
+            { errors(&p.planner_errors) }
+            if let Some(r) = &p.planner { { planner_view(r) } }
+
+            <h2>{ "Charts" }</h2>
+            <div class="grid-2">
+                <Chart id="chart-time-np" chart={time_chart} />
+                if let Some(c) = cost_chart { <Chart id="chart-cost-time" chart={c} /> }
+            </div>
+        </>
+    }
+}
+
+fn target_row(r: &TargetRow) -> Html {
+    match &r.outcome {
+        Ok(Outcome::Feasible(plan)) => {
+            let part = plan.parts.first();
+            let pred = part.map(|x| &x.prediction);
+            let notes: Vec<&str> = pred.map(|p| p.notes.iter().map(|n| n.text()).collect()).unwrap_or_default();
+            html! {
+                <tr>
+                    <td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
+                    <td class="num">{ pred.map(|p| n(p.work_mb)).unwrap_or_default() }</td>
+                    <td class="num">{ pred.map(|p| n(p.tcomp_s)).unwrap_or_default() }</td>
+                    <td class="num">{ pred.map(|p| n(p.tcomm_s)).unwrap_or_default() }</td>
+                    <td class="num time"><b>{ n(plan.time_s) }</b></td>
+                    <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ fmt_num(plan.cost, 4) }</td>
+                    <td class="hint">{ notes.join("; ") }</td>
+                </tr>
+            }
+        }
+        Ok(Outcome::Infeasible(inf)) => html! {
+            <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
+                <td colspan="7"><b>{ "infeasible: " }</b>{ inf.reason.text() }</td></tr>
+        },
+        Err(errs) => html! {
+            <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
+                <td colspan="7" class="field-error">{ errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ") }</td></tr>
+        },
+    }
+}
+
+fn describe(plan: &Plan) -> String {
+    plan.parts.iter().map(|p| format!("{} × {}", p.np, p.cluster)).collect::<Vec<_>>().join(" + ")
+}
+
+fn split_view(o: &Outcome) -> Html {
+    match o {
+        Outcome::Infeasible(inf) => html! { <p class="infeasible" id="split-result"><b>{ "Infeasible: " }</b>{ inf.reason.text() }</p> },
+        Outcome::Feasible(plan) => {
+            let even = match &plan.even_split {
+                Some(EvenSplit::Feasible { rows_per_process, time_s, cpu_hours, cost }) => html! {
+                    <tr><td>{ "even split" }</td><td class="num">{ format!("{rows_per_process} / {rows_per_process}") }</td>
+                        <td class="num">{ "" }</td><td class="num">{ n(*time_s) }</td><td class="num">{ n(*cpu_hours) }</td><td class="num">{ n(*cost) }</td></tr>
+                },
+                Some(EvenSplit::Infeasible { rows_per_process, reason }) => html! {
+                    <tr class="infeasible"><td>{ "even split" }</td><td class="num">{ format!("{rows_per_process} / {rows_per_process}") }</td>
+                        <td colspan="4">{ format!("infeasible: {}", reason.text()) }</td></tr>
+                },
+                None => html! {},
+            };
+            let rows: Vec<String> = plan.parts.iter().map(|p| p.rows_per_process.to_string()).collect();
+            let times: Vec<String> = plan.parts.iter().map(|p| n(p.prediction.time_s)).collect();
+            html! {
+                <table id="split-result" class="results">
+                    <thead><tr><th>{ format!("{} over {}", describe(plan), plan.fabric) }</th><th class="num">{ "rows per process (A / B)" }</th>
+                        <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
+                    <tbody>
+                        <tr class="best"><td>{ "best split" }</td><td class="num">{ rows.join(" / ") }</td><td class="num">{ times.join(" / ") }</td>
+                            <td class="num"><b>{ n(plan.time_s) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td></tr>
+                        { even }
+                    </tbody>
+                </table>
+            }
+        }
+    }
+}
+
+fn planner_view(r: &PlannerReport) -> Html {
+    const SHOWN: usize = 12;
+    let resolution = r.resolution.as_ref().map(|res| {
+        let smaller = res.smaller.as_ref().map(|s| html! {
+            <li>{ format!("Best at N = {}: {} over {}, {} s, cost {}", s.n, describe(&s.best), s.best.fabric, n(s.best.time_s), n(s.best.cost)) }</li>
+        });
+        let ratios = match (res.time_ratio, res.cost_ratio) {
+            (Some(t), Some(c)) => format!("The larger grid takes {}× the time and {}× the cost.", fmt_num(t, 3), fmt_num(c, 3)),
+            (Some(t), None) => format!("The larger grid takes {}× the time.", fmt_num(t, 3)),
+            _ => String::new(),
+        };
+        html! {
+            <div id="resolution">
+                <h3>{ "Largest grid that fits the free processes (scenario 2)" }</h3>
+                <ul>
+                    <li><b>{ format!("N = {}: {} over {}, {} s, cost {}", res.largest.n, describe(&res.largest.best), res.largest.best.fabric, n(res.largest.best.time_s), n(res.largest.best.cost)) }</b></li>
+                    { for smaller }
+                </ul>
+                <p>{ ratios }</p>
+            </div>
+        }
+    });
+    html! {
+        <>
+            { for r.notes.iter().map(|t| html! { <p class="hint">{ t.clone() }</p> }) }
+            <h3>{ format!("Fastest options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
+            <table id="ranking" class="results">
+                <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
+                <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
+                    <tr class={classes!((k == 0).then_some("best"))}>
+                        <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
+                        <td class="num">{ n(plan.time_s) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
+                    </tr>
+                }) }</tbody>
+            </table>
+            if r.ranking.len() > SHOWN { <p class="hint">{ format!("{} more options, slower.", r.ranking.len() - SHOWN) }</p> }
+            if !r.infeasible.is_empty() {
+                <details><summary>{ format!("{} infeasible options and why", r.infeasible.len()) }</summary>
+                    <ul>{ for r.infeasible.iter().take(50).map(|o| html! {
+                        <li>{ format!("{} over {}: {}", o.assignments.iter().map(|a| format!("{} × {}", a.np, a.cluster)).collect::<Vec<_>>().join(" + "), o.fabric, o.reason.text()) }</li>
+                    }) }</ul>
+                </details>
+            }
+            { for resolution }
+        </>
+    }
+}

@@ -1,0 +1,118 @@
+// The multi-cluster planner as a person uses it: paste the worked example, read 1670 s,
+// break a table and see the named error with the last result kept (stale), load the White
+// Rose preset, switch a fabric and see the ranking change; share and embed this page.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+const SEQ = "work (MB)\ttime (s)\n2048\t1500\n1024\t740\n";
+const PAR = "np,work_mb,time_s\n4,2048,1580\n4,1024,800\n8,2048,1610\n8,1024,825\n";
+
+async function targetTime(page) {
+  return (await page.locator("#target-table td.time").first().textContent()).trim();
+}
+
+test("paste the worked example and read T(64) = 1670 s; bad input is named and the result goes stale", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}#/multigrid`);
+  await ready(page);
+  // Start from empty tables, as a new user pasting their own runs would.
+  await page.fill("#cal1_seq", "");
+  await page.fill("#cal1_par", "");
+  await page.fill("#cal1_seq", SEQ);
+  await page.fill("#cal1_par", PAR);
+  await page.selectOption("#cal1_cluster", "wrg-b");
+  await page.selectOption("#cal1_fabric", "Myrinet");
+  await page.fill("#grid_n", "65536");
+  await page.fill("#bytes_per_point", "32");
+  await page.fill("#np", "64");
+  assert.equal(await targetTime(page), "1670");
+  assert.equal(await page.locator("#fit-1 .d").textContent(), "20");
+  assert.equal(await page.locator("#fit-1 .c").textContent(), "0");
+  await shot(page, "multigrid-worked-example");
+
+  // A non-number in row 3 of the parallel runs: the error names line and column, the fit and
+  // the prediction stay on screen marked stale.
+  await page.fill("#cal1_par", PAR.replace("4,1024,800", "4,1024,eight hundred"));
+  const err = await page.locator("#cal1_par-error").textContent();
+  assert.match(err, /line 3, column 3: expected a number for time \(s\), found "eight hundred"/);
+  assert.equal(await targetTime(page), "1670", "the last good result is kept");
+  assert.ok(await page.locator(".stale").first().isVisible(), "marked stale");
+  // A parallel run faster than its sequential part.
+  await page.fill("#cal1_par", PAR.replace("4,1024,800", "4,1024,700"));
+  assert.match(await page.locator("#cal1_par-error").textContent(), /Tcomm|faster/i);
+  // np < 2, a single work size.
+  await page.fill("#cal1_par", "np work time\n1 2048 1580\n8 2048 1610\n");
+  assert.match(await page.locator("#cal1_par-error").textContent(), /np/);
+  await page.fill("#cal1_seq", "2048 1500\n");
+  assert.match(await page.locator("#cal1_seq-error").textContent(), /work size/);
+  await shot(page, "multigrid-errors");
+  const text = await page.locator("main").textContent();
+  assert.ok(!/NaN|inf(inity)?\b/i.test(text.replace(/infeasible/gi, "")), "no NaN or infinity on screen");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("White Rose preset: switching a calibration's fabric changes the ranking", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}#/multigrid`);
+  await ready(page);
+  await page.click("text=Load: White Rose Grid A and B");
+  await page.waitForSelector("#ranking tbody tr");
+  const before = await page.locator("#ranking tbody").textContent();
+  assert.ok(await page.locator("#split-result").isVisible(), "a split over two clusters is shown");
+  assert.ok(await page.locator("#resolution").isVisible(), "scenario 2 is shown");
+  // Every option on A over Myrinet disappears when that calibration is relabelled.
+  const labels = await page.$$eval("select[id$=_fabric]", (els) => els.map((e) => [e.id, e.value]));
+  const clusters = await page.$$eval("select[id$=_cluster]", (els) => els.map((e) => e.value));
+  const idx = labels.findIndex(([id, v], k) => v === "Myrinet" && clusters[k] === "wrg-a" && id.startsWith("cal"));
+  assert.ok(idx >= 0, "the preset calibrates A over Myrinet");
+  await page.selectOption(`#${labels[idx][0]}`, "Fast Ethernet");
+  const after = await page.locator("#ranking tbody").textContent();
+  assert.notEqual(after, before, "the ranking changed");
+  await shot(page, "multigrid-white-rose");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("autosave, share link and embed mode on the planner page", async () => {
+  const first = await freshPage(browser, server.origin);
+  await first.page.goto(`${server.base}#/multigrid`);
+  await ready(first.page);
+  await first.page.fill("#np", "128");
+  await first.page.reload();
+  await ready(first.page);
+  assert.equal(await first.page.inputValue("#np"), "128", "autosave survives a reload");
+  await first.page.click("summary:has-text('Share & embed')");
+  const link = await first.page.inputValue("#share-link");
+  const snippet = await first.page.inputValue("#embed-snippet");
+  assert.ok(link.startsWith(server.base + "?s="), link);
+  assert.match(snippet, /<iframe src="[^"]*embed=1&amp;s=/);
+  await first.context.close();
+
+  // A new browser profile opening the link sees the same inputs.
+  const second = await freshPage(browser, server.origin);
+  await second.page.goto(link);
+  await ready(second.page);
+  assert.equal(await second.page.inputValue("#np"), "128", "the share link restores the inputs");
+  assert.ok(!second.page.url().includes("s="), "the s= parameter is dropped after loading");
+  // A damaged link says so and keeps the page working.
+  await second.page.goto(`${server.base}?s=AAAA#/multigrid`);
+  await ready(second.page);
+  assert.match(await second.page.locator(".notice").first().textContent(), /share link.*damaged/);
+  assert.equal(await second.page.inputValue("#np"), "128");
+  // Embed mode: the calculator without header, navigation or footer.
+  await second.page.goto(`${server.base}?embed=1#/multigrid`);
+  await ready(second.page);
+  assert.equal(await second.page.locator("header.site-header").count(), 0);
+  assert.equal(await second.page.locator("footer.site-footer").count(), 0);
+  assert.ok(await second.page.locator("#target-table").isVisible());
+  await shot(second.page, "multigrid-embed");
+  assert.deepEqual(second.problems.consoleErrors, []);
+  assert.deepEqual(second.problems.foreignRequests, []);
+  await second.context.close();
+});
