@@ -2,7 +2,8 @@
 # `make test` runs every test; `make dist` writes a static site to dist/.
 # Each first runs scripts/setup.sh, which installs whatever is missing.
 SHELL := bash
-export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
+export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 
 .PHONY: setup serve dist test cli bench
 

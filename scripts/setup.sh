@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
-export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 # 1. Rust target for the browser build.
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then

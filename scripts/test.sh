@@ -3,7 +3,7 @@
 # the browser tests against that build served on 127.0.0.1. Called by `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 echo "== native tests (model, CLI, purity of src/model)"
 cargo test --locked
