@@ -24,4 +24,4 @@ test: setup
 	@scripts/test.sh
 
 bench: setup
-	cargo test --release --bin scalewise -- --ignored --nocapture bench
+	cargo test --release --test bench_planner -- --ignored --nocapture

@@ -92,8 +92,12 @@ fn tick_label(v: f64, log: bool, decades: f64) -> String {
     let x = 10f64.powf(v);
     let mantissa = x / 10f64.powf(v.floor());
     let nice = [1.0, 2.0, 5.0, 10.0].iter().any(|m| (mantissa / m - 1.0).abs() < 0.02);
-    if decades < 1.0 || nice {
+    if nice {
         crate::model::fmt_num(x, 3)
+    } else if decades < 1.0 {
+        // Ticks sit at round logarithms, not round numbers: show two significant digits.
+        let step = 10f64.powf(x.log10().floor() - 1.0);
+        crate::model::fmt_num((x / step).round() * step, 3)
     } else {
         String::new()
     }

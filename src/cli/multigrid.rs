@@ -776,44 +776,4 @@ mod tests {
             assert!(COMMAND.help.contains(key), "help lacks {key}");
         }
     }
-
-    /// The planner benchmark with its figures printed: `cargo test --release --bin scalewise
-    /// -- --ignored --nocapture bench` (`make bench`).
-    #[test]
-    #[ignore]
-    fn bench_planner_all_np() {
-        let both = || vec!["Fast Ethernet", "Myrinet"];
-        // The third run is the most pairs allowed: 128 × 128 per shared fabric.
-        for (shared, pairs) in
-            [(vec!["Fast Ethernet"], None), (both(), None), (both(), Some((2..=129).collect::<Vec<u32>>()))]
-        {
-            let mut t = table1();
-            if let Some(p) = &pairs {
-                t["pair_candidate_np"] = json!(p);
-            }
-            t["clusters"][0]["free_procs"] = json!(1024);
-            t["clusters"][1]["free_procs"] = json!(1024);
-            t["candidate_np"] = json!((2..=1024).collect::<Vec<u32>>());
-            t["shared_fabrics"] = json!(shared);
-            let input = read_planner(t).expect("valid");
-            let mut times: Vec<f64> = (0..21)
-                .map(|_| {
-                    let start = std::time::Instant::now();
-                    let report = mg::plan(&input).expect("valid");
-                    let ms = start.elapsed().as_secs_f64() * 1e3;
-                    assert!(report.ranking.len() > 3000);
-                    ms
-                })
-                .collect();
-            times.sort_by(f64::total_cmp);
-            println!(
-                "multigrid planner, 2 clusters × 2 fabrics, np 2..=1024 alone, {} shared fabric(s), {} pairs each: median {:.2} ms (min {:.2}, max {:.2}) of 21 runs",
-                shared.len(),
-                pairs.map_or("default".to_string(), |p| (p.len() * p.len()).to_string()),
-                times[10],
-                times[0],
-                times[20]
-            );
-        }
-    }
 }

@@ -74,6 +74,9 @@ pub struct PageView {
     /// The chosen pair at np_a + np_b, over the chosen fabric.
     pub split: Option<Result<Outcome, Vec<InputError>>>,
     pub planner: Option<Result<PlannerReport, Vec<InputError>>>,
+    /// Bytes per grid point derived from a run the user describes (`derive_rows` rows per
+    /// process × `derive_cols` columns in `derive_mb` MB); None while those are empty.
+    pub derived_bytes_per_point: Option<Result<f64, String>>,
 }
 
 fn get<'a>(inputs: &'a PageInputs, key: &str) -> &'a str {
@@ -313,7 +316,15 @@ pub fn evaluate(inputs: &PageInputs, catalog: &Catalog) -> PageView {
         }
     }
 
-    PageView { calibrations, field_errors, problem, np, target, pair_fabrics, split, planner }
+    let derive = ["derive_rows", "derive_cols", "derive_mb"].map(|k| get(inputs, k).trim());
+    let derived_bytes_per_point = (!derive.iter().all(|t| t.is_empty())).then(|| {
+        let rows = derive[0].parse::<u64>().map_err(|_| "rows per process: expected a whole number".to_string())?;
+        let cols = derive[1].parse::<u32>().map_err(|_| "columns: expected a whole number".to_string())?;
+        let mb = super::table::parse_number(derive[2]).ok_or_else(|| "work: expected a number of MB".to_string())?;
+        mg::bytes_per_point(mb, rows, cols).map_err(|e| e.to_string())
+    });
+
+    PageView { calibrations, field_errors, problem, np, target, pair_fabrics, split, planner, derived_bytes_per_point }
 }
 
 fn side_of(c: &PlannerCluster, fabric: &str, np: u32) -> ClusterSide {
@@ -402,6 +413,19 @@ mod tests {
     }
 
     #[test]
+    fn bytes_per_point_from_a_run() {
+        let mut inputs = default_inputs();
+        assert_eq!(evaluate(&inputs, &presets()).derived_bytes_per_point, None);
+        // The paper: 1024 rows × 65536 columns in 2048 MB is 32 bytes per point.
+        inputs.insert("derive_rows".into(), "1024".into());
+        inputs.insert("derive_cols".into(), "65536".into());
+        inputs.insert("derive_mb".into(), "2048".into());
+        assert_eq!(evaluate(&inputs, &presets()).derived_bytes_per_point, Some(Ok(32.0)));
+        inputs.insert("derive_cols".into(), "lots".into());
+        assert!(matches!(evaluate(&inputs, &presets()).derived_bytes_per_point, Some(Err(m)) if m.contains("columns")));
+    }
+
+    #[test]
     fn white_rose_preset_ranks_and_splits() {
         let view = evaluate(&preset_inputs(&PRESETS[1]), &presets());
         assert_eq!(view.pair_fabrics, vec!["Fast Ethernet".to_string()], "A and B join over Fast Ethernet only");
@@ -454,5 +478,50 @@ mod pareto_tests {
         let opts = [(10.0, 9.0), (20.0, 8.0), (15.0, 5.0), (30.0, 1.0), (40.0, 2.0)];
         assert_eq!(pareto_front(&opts), vec![0, 2, 3]);
         assert_eq!(pareto_front(&[]), Vec::<usize>::new());
+    }
+}
+
+/// The planner benchmark of issue 3: the White Rose calibrations (2 clusters × 2 fabrics),
+/// 1024 free processes on each, every np from 2 to 1024 on each cluster alone, both fabrics
+/// shared, N = 65536. Used by `make bench` natively and by the page's `bench_planner` export
+/// in the browser, so both time the same work.
+pub fn benchmark_planner_input() -> Option<PlannerInput> {
+    let preset = super::multigrid_presets::PRESETS.get(1)?;
+    let mut clusters: Vec<PlannerCluster> = Vec::new();
+    for (id, ppn) in [(preset.cluster_a, 1), (preset.cluster_b, 4)] {
+        let mut fabrics = Vec::new();
+        for c in preset.calibrations.iter().filter(|c| c.cluster_id == id) {
+            let (cal, se, pe) = parse_calibration(c.sequential, c.parallel);
+            if !se.is_empty() || !pe.is_empty() {
+                return None;
+            }
+            fabrics.push(FabricFit { fabric: c.fabric.to_string(), fit: mg::fit(&cal).ok()? });
+        }
+        clusters.push(PlannerCluster {
+            name: id.to_string(),
+            free_procs: 1024,
+            procs_per_node: ppn,
+            memory_per_node_mb: 8192.0,
+            price_per_cpu_hour: 1.0,
+            fabrics,
+        });
+    }
+    Some(PlannerInput {
+        clusters,
+        shared_fabrics: vec!["Fast Ethernet".into(), "Myrinet".into()],
+        problem: Problem { n: 65536, bytes_per_point: 32.0 },
+        candidate_np: Some((2..=1024).collect()),
+        pair_candidate_np: None,
+    })
+}
+
+#[cfg(test)]
+mod benchmark_tests {
+    #[test]
+    fn benchmark_input_plans() {
+        let input = super::benchmark_planner_input().expect("the preset builds a benchmark");
+        assert_eq!(input.clusters.iter().map(|c| c.fabrics.len()).sum::<usize>(), 4);
+        let report = super::mg::plan(&input).expect("plans");
+        assert!(report.ranking.len() > 2000, "{} options", report.ranking.len());
     }
 }

@@ -57,6 +57,11 @@ pub fn app() -> Html {
         <ContextProvider<Embed> context={embed}>
             if !embed.0 { <Header current={route} /> }
             <main class={classes!("page", embed.0.then_some("embedded"))}>
+                if embed.0 {
+                    <div class="embed-bar">
+                        <a href={format!("{}{}", url::base(), route.href())} target="_blank" rel="noopener">{ "Open in scalewise ↗" }</a>
+                    </div>
+                }
                 <Notices />
                 { pages::switch(route) }
             </main>

@@ -3,6 +3,7 @@
 //! and draw through `crate::charts`.
 
 mod app;
+mod bench;
 mod compress;
 mod components;
 mod pages;

@@ -13,6 +13,8 @@ use crate::ui::store::{use_store, Action};
 
 /// A catalog edit: a function applied to a copy of the catalog.
 type Edit = Rc<dyn Fn(&mut Catalog)>;
+/// Writes one number into the catalog.
+type SetNumber = Rc<dyn Fn(&mut Catalog, f64)>;
 
 #[component(Clusters)]
 pub fn clusters() -> Html {
@@ -72,7 +74,7 @@ pub fn clusters() -> Html {
     }
 }
 
-fn number(id: String, label: &str, value: f64, bounds: Bounds, edit: &Callback<Edit>, set: Rc<dyn Fn(&mut Catalog, f64)>) -> Html {
+fn number(id: String, label: &str, value: f64, bounds: Bounds, edit: &Callback<Edit>, set: SetNumber) -> Html {
     let edit = edit.clone();
     let on_commit = Callback::from(move |x: f64| {
         let set = set.clone();
@@ -83,7 +85,7 @@ fn number(id: String, label: &str, value: f64, bounds: Bounds, edit: &Callback<E
 
 fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
     let id = c.id.clone();
-    let with_cluster = move |f: fn(&mut Cluster, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+    let with_cluster = move |f: fn(&mut Cluster, f64)| -> SetNumber {
         let id = id.clone();
         Rc::new(move |cat: &mut Catalog, x: f64| {
             if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
@@ -172,7 +174,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
 
 fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>) -> Html {
     let id = c.id.clone();
-    let set = move |g: fn(&mut Fabric, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+    let set = move |g: fn(&mut Fabric, f64)| -> SetNumber {
         let id = id.clone();
         Rc::new(move |cat: &mut Catalog, x: f64| {
             if let Some(fab) = cat.clusters.iter_mut().find(|cl| cl.id == id).and_then(|cl| cl.fabrics.get_mut(k)) {
@@ -253,8 +255,19 @@ fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
     }
 }
 
+/// One end of link `k`: which end, and the clusters at both ends.
+struct LinkEnd<'a> {
+    k: usize,
+    end_a: bool,
+    current: &'a str,
+    other: &'a str,
+}
+
 /// A select of clusters for one end of a link; choosing the other end's cluster is refused.
-fn end_select(id: String, label: &str, current: &str, other: &str, options: &[(String, String)], edit: &Callback<Edit>, k: usize, end_a: bool) -> Html {
+fn end_select(end: LinkEnd, options: &[(String, String)], edit: &Callback<Edit>) -> Html {
+    let LinkEnd { k, end_a, current, other } = end;
+    let id = format!("link-{k}-{}", if end_a { "a" } else { "b" });
+    let label = if end_a { "first cluster" } else { "second cluster" };
     let edit = edit.clone();
     let onchange = Callback::from(move |e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
@@ -279,7 +292,7 @@ fn end_select(id: String, label: &str, current: &str, other: &str, options: &[(S
 
 fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Edit>) -> Html {
     let p = format!("link-{k}");
-    let set = |g: fn(&mut Fabric, f64)| -> Rc<dyn Fn(&mut Catalog, f64)> {
+    let set = |g: fn(&mut Fabric, f64)| -> SetNumber {
         Rc::new(move |cat: &mut Catalog, x: f64| {
             if let Some(link) = cat.links.get_mut(k) {
                 g(&mut link.fabric, x);
@@ -309,9 +322,9 @@ fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Ed
     html! {
         <tr>
             <td class="ends">
-                { end_select(format!("{p}-a"), "first cluster", &l.a, &l.b, options, edit, k, true) }
+                { end_select(LinkEnd { k, end_a: true, current: &l.a, other: &l.b }, options, edit) }
                 { " – " }
-                { end_select(format!("{p}-b"), "second cluster", &l.b, &l.a, options, edit, k, false) }
+                { end_select(LinkEnd { k, end_a: false, current: &l.b, other: &l.a }, options, edit) }
             </td>
             <td><NameCell id={format!("{p}-name")} label="link fabric name" value={l.fabric.name.clone()} on_commit={rename} /></td>
             <td>{ number(format!("{p}-latency"), "latency (µs)", l.fabric.latency_us, Bounds::NON_NEGATIVE, edit, set(|f, x| f.latency_us = x)) }</td>

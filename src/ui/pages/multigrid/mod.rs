@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::multigrid::{Fit, Outcome, PlannerReport};
-use crate::model::multigrid_page::{self as page, PageView, TargetRow, MAX_CALIBRATIONS, PAGE};
+use crate::model::multigrid::Fit;
+use crate::model::multigrid_page::{self as page, PageView, MAX_CALIBRATIONS, PAGE};
 use crate::model::multigrid_presets::PRESETS;
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
@@ -48,28 +48,39 @@ impl Setter {
     }
 }
 
-/// Last good results per section, to show (marked stale) while an input has an error.
+/// A computed page shared between sections without copying; props compare it by identity
+/// (a new evaluation is a new value), which keeps each keystroke's render cheap.
+#[derive(Clone)]
+pub struct ViewRef(pub Rc<PageView>);
+
+impl PartialEq for ViewRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Last good evaluation per section, to show (marked stale) while an input has an error.
 #[derive(Default)]
 pub struct LastGood {
     pub fits: BTreeMap<usize, Fit>,
-    pub target: Option<Vec<TargetRow>>,
-    pub split: Option<Outcome>,
-    pub planner: Option<PlannerReport>,
+    pub target: Option<ViewRef>,
+    pub split: Option<ViewRef>,
+    pub planner: Option<ViewRef>,
 }
 
-/// What a section shows: the current result, or the last good one marked stale.
-pub struct Shown<T> {
-    pub value: Option<T>,
+/// What a section shows: the evaluation it comes from (current or last good), and whether
+/// that is stale.
+pub struct Shown {
+    pub view: Option<ViewRef>,
     pub stale: bool,
 }
 
-fn remember<T: Clone>(slot: &mut Option<T>, current: Option<T>) -> Shown<T> {
-    match current {
-        Some(v) => {
-            *slot = Some(v.clone());
-            Shown { value: Some(v), stale: false }
-        }
-        None => Shown { value: slot.clone(), stale: slot.is_some() },
+fn remember(slot: &mut Option<ViewRef>, current: &ViewRef, good: bool) -> Shown {
+    if good {
+        *slot = Some(current.clone());
+        Shown { view: Some(current.clone()), stale: false }
+    } else {
+        Shown { view: slot.clone(), stale: slot.is_some() }
     }
 }
 
@@ -99,26 +110,23 @@ pub fn multigrid() -> Html {
             lg.fits.insert(c.index, f.clone());
         }
     }
+    let current = ViewRef(view.clone());
     let target_ok = !(cal_broken || problem_broken || field_broken(&["np"]));
-    let target = remember(&mut lg.target, target_ok.then(|| view.target.clone()));
-    let split_now = match &view.split {
-        Some(Ok(o)) if !(cal_broken || problem_broken || field_broken(&["np_a", "np_b", "ppn_a", "ppn_b"])) => Some(o.clone()),
-        _ => None,
-    };
+    let target = remember(&mut lg.target, &current, target_ok);
+    let split_ok = matches!(view.split, Some(Ok(_)))
+        && !(cal_broken || problem_broken || field_broken(&["np_a", "np_b", "ppn_a", "ppn_b"]));
+    let split = remember(&mut lg.split, &current, split_ok);
     let split_errors: Vec<InputError> = match &view.split {
         Some(Err(e)) => e.clone(),
         _ => Vec::new(),
     };
-    let split = remember(&mut lg.split, split_now);
-    let planner_now = match &view.planner {
-        Some(Ok(r)) if !(cal_broken || problem_broken || field_broken(&["free_a", "free_b", "ppn_a", "ppn_b"])) => Some(r.clone()),
-        _ => None,
-    };
+    let planner_ok = matches!(view.planner, Some(Ok(_)))
+        && !(cal_broken || problem_broken || field_broken(&["free_a", "free_b", "ppn_a", "ppn_b"]));
+    let planner = remember(&mut lg.planner, &current, planner_ok);
     let planner_errors: Vec<InputError> = match &view.planner {
         Some(Err(e)) => e.clone(),
         _ => Vec::new(),
     };
-    let planner = remember(&mut lg.planner, planner_now);
     let stale_fits = lg.fits.clone();
     drop(lg);
 
@@ -174,12 +182,12 @@ pub fn multigrid() -> Html {
             }
 
             <results::Results
-                view={view.clone()}
+                view={current}
                 setter={setter.clone()}
                 catalog={catalog.clone()}
-                target={target.value.clone()} target_stale={target.stale}
-                split={split.value.clone()} split_stale={split.stale} split_errors={split_errors}
-                planner={planner.value.map(Rc::new)} planner_stale={planner.stale} planner_errors={planner_errors} />
+                target={target.view} target_stale={target.stale}
+                split={split.view} split_stale={split.stale} split_errors={split_errors}
+                planner={planner.view} planner_stale={planner.stale} planner_errors={planner_errors} />
 
             <SharePanel page={PAGE} />
         </section>

@@ -5,27 +5,28 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::Setter;
+use super::{Setter, ViewRef};
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::multigrid::{EvenSplit, Outcome, Plan, PlannerReport};
-use crate::model::multigrid_page::{PageView, TargetRow};
+use crate::model::multigrid_page::TargetRow;
 use crate::model::InputError;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::TextField;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub view: Rc<PageView>,
+    pub view: ViewRef,
     pub setter: Setter,
     pub catalog: Rc<Catalog>,
-    pub target: Option<Vec<TargetRow>>,
+    /// The evaluations each section shows (the current one, or the last good one).
+    pub target: Option<ViewRef>,
     pub target_stale: bool,
-    pub split: Option<Outcome>,
+    pub split: Option<ViewRef>,
     pub split_stale: bool,
     pub split_errors: Vec<InputError>,
-    pub planner: Option<Rc<PlannerReport>>,
+    pub planner: Option<ViewRef>,
     pub planner_stale: bool,
     pub planner_errors: Vec<InputError>,
 }
@@ -49,7 +50,7 @@ fn errors(list: &[InputError]) -> Html {
 fn field(p: &Props, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
     html! {
         <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={p.setter.get(key)}
-            on_input={p.setter.on(key)} error={p.view.field_errors.get(key).cloned()} />
+            on_input={p.setter.on(key)} error={p.view.0.field_errors.get(key).cloned()} />
     }
 }
 
@@ -75,7 +76,16 @@ fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none:
 
 #[component(Results)]
 pub fn results(p: &Props) -> Html {
-    let v = &p.view;
+    let v = &p.view.0;
+    let target: Option<&Vec<TargetRow>> = p.target.as_ref().map(|t| &t.0.target);
+    let split: Option<&Outcome> = p.split.as_ref().and_then(|s| match &s.0.split {
+        Some(Ok(o)) => Some(o),
+        _ => None,
+    });
+    let planner: Option<&PlannerReport> = p.planner.as_ref().and_then(|s| match &s.0.planner {
+        Some(Ok(r)) => Some(r),
+        _ => None,
+    });
     let work = match (&v.problem, v.np) {
         (Some(pr), Some(np)) => format!(
             "{} rows per process, {} MB per process at np = {np}",
@@ -98,8 +108,8 @@ pub fn results(p: &Props) -> Html {
             c.fit.as_ref().map(|f| (format!("{name}, {}", c.fabric), f))
         })
         .collect();
-    let time_chart = Rc::new(time_vs_np(&fits, v.np.unwrap_or(64).max(64).min(4096)));
-    let cost_chart = p.planner.as_ref().map(|r| Rc::new(cost_vs_time(&r.ranking)));
+    let time_chart = Rc::new(time_vs_np(&fits, v.np.unwrap_or(64).clamp(64, 4096)));
+    let cost_chart = planner.map(|r| Rc::new(cost_vs_time(&r.ranking)));
 
     html! {
         <>
@@ -110,6 +120,7 @@ pub fn results(p: &Props) -> Html {
                 { field(p, "np", "target np", None) }
             </div>
             <p class="hint" id="work-per-process">{ work }</p>
+            { derive_form(p) }
 
             <h3>{ "Predicted at the target np, each calibrated cluster and fabric alone" }</h3>
             { stale_note(p.target_stale) }
@@ -117,7 +128,7 @@ pub fn results(p: &Props) -> Html {
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
                     <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num">{ "T (s)" }</th>
                     <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th><th>{ "notes" }</th></tr></thead>
-                <tbody>{ for p.target.iter().flatten().map(target_row) }</tbody>
+                <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
 
             <h2>{ "One job over two clusters" }</h2>
@@ -140,7 +151,7 @@ pub fn results(p: &Props) -> Html {
             }
             { stale_note(p.split_stale) }
             { errors(&p.split_errors) }
-            if let Some(o) = &p.split { { split_view(o) } }
+            if let Some(o) = split { { split_view(o) } }
 
             <h2>{ "Planner" }</h2>
             <div class="form-row">
@@ -149,7 +160,7 @@ pub fn results(p: &Props) -> Html {
             </div>
             { stale_note(p.planner_stale) }
             { errors(&p.planner_errors) }
-            if let Some(r) = &p.planner { { planner_view(r) } }
+            if let Some(r) = planner { { planner_view(r) } }
 
             <h2>{ "Charts" }</h2>
             <div class="grid-2">
@@ -157,6 +168,30 @@ pub fn results(p: &Props) -> Html {
                 if let Some(c) = cost_chart { <Chart id="chart-cost-time" chart={c} /> }
             </div>
         </>
+    }
+}
+
+/// Bytes per grid point from a run the user knows the size of.
+fn derive_form(p: &Props) -> Html {
+    let derived = p.view.0.derived_bytes_per_point.clone();
+    let use_it = derived.as_ref().and_then(|d| d.as_ref().ok()).map(|b| {
+        let setter = p.setter.clone();
+        let text = fmt_num(*b, 6);
+        let label = format!("Use {text} B per point");
+        let onclick = Callback::from(move |_| setter.set("bytes_per_point", text.clone()));
+        html! { <button id="use-derived" class="secondary small" {onclick}>{ label }</button> }
+    });
+    html! {
+        <details class="derive" open={derived.is_some()}>
+            <summary>{ "Derive bytes per grid point from a run" }</summary>
+            <div class="form-row">
+                { field(p, "derive_rows", "rows per process", None) }
+                { field(p, "derive_cols", "columns (N)", None) }
+                { field(p, "derive_mb", "work per process", Some("MB")) }
+                { for use_it }
+            </div>
+            if let Some(Err(m)) = &derived { <div class="field-error" role="alert">{ m.clone() }</div> }
+        </details>
     }
 }
 

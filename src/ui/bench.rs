@@ -1,0 +1,28 @@
+//! Benchmarks callable from the browser console or a test (`window.wasmBindings`), so speed
+//! targets are measured in the browser on the same code and input as natively.
+
+use wasm_bindgen::prelude::*;
+
+use crate::model::multigrid::plan;
+use crate::model::multigrid_page::benchmark_planner_input;
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Median milliseconds of `runs` full planner runs (see `benchmark_planner_input`), or -1
+/// when the benchmark input cannot be built.
+#[wasm_bindgen]
+pub fn bench_planner(runs: u32) -> f64 {
+    let Some(input) = benchmark_planner_input() else { return -1.0 };
+    let mut ms: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let t = now_ms();
+            let n = plan(&input).map(|r| r.ranking.len()).unwrap_or(0);
+            let dt = now_ms() - t;
+            if n == 0 { f64::NAN } else { dt }
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    ms[ms.len() / 2]
+}
