@@ -131,6 +131,7 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
         .x_label_formatter(&fx)
         .y_label_formatter(&fy)
         .light_line_style(RGBColor(238, 238, 238))
+        .max_light_lines(2)
         .draw()
         .map_err(err)?;
     for s in &chart.series {

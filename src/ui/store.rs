@@ -21,6 +21,8 @@ pub struct Store {
 pub enum Action {
     /// Replaces one page's inputs (a preset, a reset).
     SetPage { page: &'static str, inputs: PageInputs },
+    /// Edits one page's inputs; an untouched page starts from its defaults.
+    EditPage { page: &'static str, defaults: fn() -> PageInputs, edit: Rc<dyn Fn(&mut PageInputs)> },
     LoadShared(SharedPage),
     RestoreBeforeShare,
     DismissBeforeShare,
@@ -48,6 +50,11 @@ impl Reducible for Store {
         let mut next = (*self).clone();
         match action {
             Action::SetPage { page, inputs } => {
+                Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
+            }
+            Action::EditPage { page, defaults, edit } => {
+                let mut inputs = self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults);
+                edit(&mut inputs);
                 Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
             }
             Action::LoadShared(shared) => {

@@ -14,6 +14,9 @@ use crate::ui::components::table_input::TableInput;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: CalibrationView,
+    /// The texts of the two tables.
+    pub seq: AttrValue,
+    pub par: AttrValue,
     pub stale_fit: Option<Fit>,
     pub catalog: Rc<Catalog>,
     pub setter: Setter,
@@ -32,17 +35,24 @@ pub fn calibration_card(p: &Props) -> Html {
     let on_cluster = {
         let setter = p.setter.clone();
         let catalog = p.catalog.clone();
+        let current = p.view.fabric.clone();
         Callback::from(move |e: Event| {
             let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
             let id = sel.value();
             // Keep the fabric when the new cluster has one of that name, else take its first.
-            let fabric = catalog.cluster(&id).map(|c| {
-                let current = setter.get(&format!("cal{i}_fabric"));
-                if c.fabric(&current).is_some() { current } else { c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default() }
-            });
-            setter.update(|m| {
-                m.insert(format!("cal{i}_cluster"), id);
-                m.insert(format!("cal{i}_fabric"), fabric.unwrap_or_default());
+            let fabric = catalog
+                .cluster(&id)
+                .map(|c| {
+                    if c.fabric(&current).is_some() {
+                        current.clone()
+                    } else {
+                        c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()
+                    }
+                })
+                .unwrap_or_default();
+            setter.update(move |m| {
+                m.insert(format!("cal{i}_cluster"), id.clone());
+                m.insert(format!("cal{i}_fabric"), fabric.clone());
             });
         })
     };
@@ -56,7 +66,7 @@ pub fn calibration_card(p: &Props) -> Html {
     let remove = {
         let setter = p.setter.clone();
         Callback::from(move |_| {
-            setter.update(|m| {
+            setter.update(move |m| {
                 let count: usize = m.get("cal_count").and_then(|c| c.parse().ok()).unwrap_or(1);
                 // Shift the later calibrations down one slot.
                 for j in i..count {
@@ -102,10 +112,10 @@ pub fn calibration_card(p: &Props) -> Html {
             if !notes.is_empty() { <p class="notes">{ notes }</p> }
             <div class="grid-2">
                 <TableInput id={key("seq")} label="Sequential runs (one processor)" columns={SEQUENTIAL_COLUMNS}
-                    value={p.setter.get(&key("seq"))} on_input={p.setter.on(&key("seq"))}
+                    value={p.seq.clone()} on_input={p.setter.on(&key("seq"))}
                     errors={p.view.sequential_errors.clone()} rows={4} />
                 <TableInput id={key("par")} label="Parallel runs (np0 processes, same per-process sizes)" columns={PARALLEL_COLUMNS}
-                    value={p.setter.get(&key("par"))} on_input={p.setter.on(&key("par"))}
+                    value={p.par.clone()} on_input={p.setter.on(&key("par"))}
                     errors={p.view.parallel_errors.clone()} rows={6} />
             </div>
             if let Some(f) = fit { { fit_summary(i, f, stale) } }

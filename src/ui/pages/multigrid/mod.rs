@@ -14,31 +14,28 @@ use crate::model::multigrid_presets::PRESETS;
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::store::{use_store, Action};
+use crate::ui::store::{use_store, Action, Store};
 
 mod calibration;
 mod results;
 
-/// Sets one input; the first edit of an untouched page stores the defaults with it.
+/// Edits the page's inputs through the store. It holds no input values, so it stays equal
+/// from render to render and components that receive it re-render only when their own
+/// inputs change.
 #[derive(Clone, PartialEq)]
 pub struct Setter {
-    inputs: Rc<PageInputs>,
-    dispatch: Callback<PageInputs>,
+    dispatch: UseReducerDispatcher<Store>,
 }
 
 impl Setter {
-    pub fn get(&self, key: &str) -> String {
-        self.inputs.get(key).cloned().unwrap_or_default()
-    }
     pub fn set(&self, key: &str, value: String) {
-        let mut m = (*self.inputs).clone();
-        m.insert(key.to_string(), value);
-        self.dispatch.emit(m);
+        let key = key.to_string();
+        self.update(move |m| {
+            m.insert(key.clone(), value.clone());
+        });
     }
-    pub fn update(&self, f: impl FnOnce(&mut PageInputs)) {
-        let mut m = (*self.inputs).clone();
-        f(&mut m);
-        self.dispatch.emit(m);
+    pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
+        self.dispatch.dispatch(Action::EditPage { page: PAGE, defaults: page::default_inputs, edit: Rc::new(f) });
     }
     /// A callback that sets `key` to whatever text it is given.
     pub fn on(&self, key: &str) -> Callback<String> {
@@ -46,6 +43,11 @@ impl Setter {
         let key = key.to_string();
         Callback::from(move |v: String| this.set(&key, v))
     }
+}
+
+/// The text of one input.
+pub fn text(inputs: &PageInputs, key: &str) -> AttrValue {
+    AttrValue::from(inputs.get(key).cloned().unwrap_or_default())
 }
 
 /// A computed page shared between sections without copying; props compare it by identity
@@ -92,13 +94,7 @@ pub fn multigrid() -> Html {
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::evaluate(i, c));
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
 
-    let setter = Setter {
-        inputs: inputs.clone(),
-        dispatch: {
-            let store = store.clone();
-            Callback::from(move |m: PageInputs| store.dispatch(Action::SetPage { page: PAGE, inputs: m }))
-        },
-    };
+    let setter = Setter { dispatch: store.dispatcher() };
 
     let cal_broken = view.calibrations.iter().any(|c| c.fit.is_none());
     let field_broken = |keys: &[&str]| keys.iter().any(|k| view.field_errors.contains_key(*k));
@@ -141,11 +137,12 @@ pub fn multigrid() -> Html {
         let first_cluster = catalog.clusters.first().map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
         Callback::from(move |_| {
             let Some((cid, fab)) = first_cluster.clone() else { return };
-            setter.update(|m| {
+            let (cid, fab) = (cid.clone(), fab.clone());
+            setter.update(move |m| {
                 let i = count + 1;
                 m.insert("cal_count".into(), i.to_string());
-                m.insert(format!("cal{i}_cluster"), cid);
-                m.insert(format!("cal{i}_fabric"), fab);
+                m.insert(format!("cal{i}_cluster"), cid.clone());
+                m.insert(format!("cal{i}_fabric"), fab.clone());
                 m.insert(format!("cal{i}_seq"), "work (MB)\ttime (s)\n".into());
                 m.insert(format!("cal{i}_par"), "np\twork (MB)\ttime (s)\n".into());
             })
@@ -172,6 +169,8 @@ pub fn multigrid() -> Html {
             { for view.calibrations.iter().map(|c| html! {
                 <calibration::CalibrationCard
                     view={c.clone()}
+                    seq={text(&inputs, &format!("cal{}_seq", c.index))}
+                    par={text(&inputs, &format!("cal{}_par", c.index))}
                     stale_fit={stale_fits.get(&c.index).cloned()}
                     catalog={catalog.clone()}
                     setter={setter.clone()}
@@ -183,6 +182,7 @@ pub fn multigrid() -> Html {
 
             <results::Results
                 view={current}
+                inputs={inputs.clone()}
                 setter={setter.clone()}
                 catalog={catalog.clone()}
                 target={target.view} target_stale={target.stale}

@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{Setter, ViewRef};
+use super::{text, Setter, ViewRef};
+use crate::model::workspace::PageInputs;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
@@ -18,6 +19,7 @@ use crate::ui::components::number_field::TextField;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub view: ViewRef,
+    pub inputs: Rc<PageInputs>,
     pub setter: Setter,
     pub catalog: Rc<Catalog>,
     /// The evaluations each section shows (the current one, or the last good one).
@@ -49,14 +51,14 @@ fn errors(list: &[InputError]) -> Html {
 
 fn field(p: &Props, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
     html! {
-        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={p.setter.get(key)}
+        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(&p.inputs, key)}
             on_input={p.setter.on(key)} error={p.view.0.field_errors.get(key).cloned()} />
     }
 }
 
 fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none: bool) -> Html {
     let setter = p.setter.clone();
-    let current = setter.get(key);
+    let current = text(&p.inputs, key);
     let onchange = Callback::from(move |e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
         setter.set(key, sel.value());
@@ -67,7 +69,7 @@ fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none:
             <select id={key} {onchange}>
                 if allow_none { <option value="" selected={current.is_empty()}>{ "(none)" }</option> }
                 { for p.catalog.clusters.iter().map(|c| html! {
-                    <option value={c.id.clone()} selected={c.id == current}>{ c.name.clone() }</option>
+                    <option value={c.id.clone()} selected={c.id.as_str() == current.as_str()}>{ c.name.clone() }</option>
                 }) }
             </select>
         </div>
@@ -99,7 +101,7 @@ pub fn results(p: &Props) -> Html {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
         fabric_setter.set("pair_fabric", sel.value());
     });
-    let chosen_fabric = p.setter.get("pair_fabric");
+    let chosen_fabric = text(&p.inputs, "pair_fabric");
     let fits: Vec<(String, &crate::model::multigrid::Fit)> = v
         .calibrations
         .iter()
@@ -138,7 +140,7 @@ pub fn results(p: &Props) -> Html {
                 <div class="field">
                     <label for="pair_fabric">{ "fabric joining them" }</label>
                     <select id="pair_fabric" onchange={on_fabric} disabled={v.pair_fabrics.is_empty()}>
-                        { for v.pair_fabrics.iter().map(|f| html! { <option value={f.clone()} selected={*f == chosen_fabric}>{ f.clone() }</option> }) }
+                        { for v.pair_fabrics.iter().map(|f| html! { <option value={f.clone()} selected={f.as_str() == chosen_fabric.as_str()}>{ f.clone() }</option> }) }
                     </select>
                 </div>
                 { field(p, "np_a", "processes on A", None) }
@@ -146,7 +148,7 @@ pub fn results(p: &Props) -> Html {
                 { field(p, "ppn_a", "processes per node on A", None) }
                 { field(p, "ppn_b", "processes per node on B", None) }
             </div>
-            if v.pair_fabrics.is_empty() && !p.setter.get("pair_b").is_empty() {
+            if v.pair_fabrics.is_empty() && !text(&p.inputs, "pair_b").is_empty() {
                 <p class="hint">{ "No fabric both joins these clusters (see Clusters → links) and is calibrated on both." }</p>
             }
             { stale_note(p.split_stale) }
