@@ -82,6 +82,10 @@ impl Catalog {
         self.clusters.iter().find(|c| c.id == id)
     }
 
+    pub fn cluster_mut(&mut self, id: &str) -> Option<&mut Cluster> {
+        self.clusters.iter_mut().find(|c| c.id == id)
+    }
+
     /// Fabrics that join clusters `a` and `b` (in either order).
     pub fn links_between<'a>(&'a self, a: &'a str, b: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
         self.links.iter().filter(move |l| (l.a == a && l.b == b) || (l.a == b && l.b == a))
@@ -200,6 +204,22 @@ fn cluster(
     }
 }
 
+/// A bwGRiD site (seed 003): 140 blades of 8 cores and 16 GB each.
+fn bwgrid(id: &str, name: &str, core_gflops: f64, fabrics: Vec<Fabric>, notes: &str) -> Cluster {
+    cluster(id, name, 140, 8, 16.0, core_gflops, 1.0, fabrics, notes)
+}
+
+fn bwgrid1_fabrics() -> Vec<Fabric> {
+    vec![
+        fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
+        fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
+    ]
+}
+
+fn bwgrid2_fabrics() -> Vec<Fabric> {
+    vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")]
+}
+
 fn link(a: &str, b: &str, f: Fabric) -> Link {
     Link { a: a.into(), b: b.into(), fabric: f }
 }
@@ -257,56 +277,10 @@ pub fn presets() -> Catalog {
              24-port switches joined by 2.1 Gbit/s backplane cards; MPICH 1.2.0 (seed 001). Message times \
              have a knee at 16 KB; the backplane saturates from about 16 KB with 64 × 1 processes.",
         ),
-        cluster(
-            "bwgrid-ma",
-            "bwGRiD Mannheim",
-            140,
-            8,
-            16.0,
-            8.5,
-            1.0,
-            vec![
-                fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
-                fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
-            ],
-            bwgrid_note,
-        ),
-        cluster(
-            "bwgrid-hd",
-            "bwGRiD Heidelberg",
-            140,
-            8,
-            16.0,
-            8.5,
-            1.0,
-            vec![
-                fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
-                fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
-            ],
-            bwgrid_note,
-        ),
-        cluster(
-            "bwgrid2-ma",
-            "bwGRiD 2 Mannheim (planned)",
-            140,
-            8,
-            16.0,
-            10.0,
-            1.0,
-            vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")],
-            bwgrid2_note,
-        ),
-        cluster(
-            "bwgrid2-hd",
-            "bwGRiD 2 Heidelberg (planned)",
-            140,
-            8,
-            16.0,
-            10.0,
-            1.0,
-            vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")],
-            bwgrid2_note,
-        ),
+        bwgrid("bwgrid-ma", "bwGRiD Mannheim", 8.5, bwgrid1_fabrics(), bwgrid_note),
+        bwgrid("bwgrid-hd", "bwGRiD Heidelberg", 8.5, bwgrid1_fabrics(), bwgrid_note),
+        bwgrid("bwgrid2-ma", "bwGRiD 2 Mannheim (planned)", 10.0, bwgrid2_fabrics(), bwgrid2_note),
+        bwgrid("bwgrid2-hd", "bwGRiD 2 Heidelberg (planned)", 10.0, bwgrid2_fabrics(), bwgrid2_note),
         cluster(
             "narwhal",
             "SHARCNET narwhal",

@@ -88,7 +88,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
     let with_cluster = move |f: fn(&mut Cluster, f64)| -> SetNumber {
         let id = id.clone();
         Rc::new(move |cat: &mut Catalog, x: f64| {
-            if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+            if let Some(cl) = cat.cluster_mut(&id) {
                 f(cl, x);
             }
         })
@@ -100,7 +100,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
         Callback::from(move |name: String| {
             let id = id.clone();
             edit.emit(Rc::new(move |cat: &mut Catalog| {
-                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                if let Some(cl) = cat.cluster_mut(&id) {
                     cl.name = name.clone();
                 }
             }))
@@ -123,7 +123,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
         Callback::from(move |_| {
             let id = id.clone();
             edit.emit(Rc::new(move |cat: &mut Catalog| {
-                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                if let Some(cl) = cat.cluster_mut(&id) {
                     let name = (1..)
                         .map(|k| format!("Fabric {k}"))
                         .find(|n| cl.fabric(n).is_none())
@@ -177,7 +177,7 @@ fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>)
     let set = move |g: fn(&mut Fabric, f64)| -> SetNumber {
         let id = id.clone();
         Rc::new(move |cat: &mut Catalog, x: f64| {
-            if let Some(fab) = cat.clusters.iter_mut().find(|cl| cl.id == id).and_then(|cl| cl.fabrics.get_mut(k)) {
+            if let Some(fab) = cat.cluster_mut(&id).and_then(|cl| cl.fabrics.get_mut(k)) {
                 g(fab, x);
             }
         })
@@ -190,7 +190,7 @@ fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>)
         Callback::from(move |name: String| {
             let id = id.clone();
             edit.emit(Rc::new(move |cat: &mut Catalog| {
-                if let Some(fab) = cat.clusters.iter_mut().find(|cl| cl.id == id).and_then(|cl| cl.fabrics.get_mut(k)) {
+                if let Some(fab) = cat.cluster_mut(&id).and_then(|cl| cl.fabrics.get_mut(k)) {
                     fab.name = name.clone();
                 }
             }))
@@ -202,7 +202,7 @@ fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>)
         Callback::from(move |_| {
             let id = id.clone();
             edit.emit(Rc::new(move |cat: &mut Catalog| {
-                if let Some(cl) = cat.clusters.iter_mut().find(|cl| cl.id == id) {
+                if let Some(cl) = cat.cluster_mut(&id) {
                     if k < cl.fabrics.len() {
                         cl.fabrics.remove(k);
                     }
