@@ -27,6 +27,12 @@ fn n(x: f64) -> String {
     fmt_num(x, 4)
 }
 
+/// A residual in seconds: rounding noise from the least-squares arithmetic (1e-14 s) is
+/// shown as the 0 it is.
+fn residual(x: f64) -> String {
+    n(if x.abs() < 1e-6 { 0.0 } else { x })
+}
+
 #[component(CalibrationCard)]
 pub fn calibration_card(p: &Props) -> Html {
     let i = p.view.index;
@@ -143,8 +149,8 @@ fn fit_summary(i: usize, f: &Fit, stale: bool) -> Html {
                 <table class="np0">
                     <thead><tr><th class="num">{ "np0" }</th><th class="num">{ "α(np0) (s)" }</th><th class="num">{ "γ(np0) (s/MB)" }</th><th class="num">{ "α residual (s)" }</th><th class="num">{ "Tcomm residuals (s)" }</th></tr></thead>
                     <tbody>{ for f.per_np0.iter().map(|q| {
-                        let res = f.alpha.points.iter().find(|a| a.np0 == q.np0).map(|a| n(a.residual_s)).unwrap_or_default();
-                        let tres: Vec<String> = q.points.iter().map(|pt| n(pt.residual_s)).collect();
+                        let res = f.alpha.points.iter().find(|a| a.np0 == q.np0).map(|a| residual(a.residual_s)).unwrap_or_default();
+                        let tres: Vec<String> = q.points.iter().map(|pt| residual(pt.residual_s)).collect();
                         html! { <tr><td class="num">{ q.np0 }</td><td class="num">{ n(q.alpha_s) }</td><td class="num">{ fmt_num(q.gamma_s_per_mb, 5) }</td>
                             <td class="num">{ res }</td><td class="num">{ tres.join(", ") }</td></tr> }
                     }) }</tbody>

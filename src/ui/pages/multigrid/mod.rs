@@ -124,6 +124,16 @@ pub fn multigrid() -> Html {
         _ => Vec::new(),
     };
     let stale_fits = lg.fits.clone();
+    // The chart of T against np shows each calibration's current fit, or its last good one.
+    let chart_fits: Vec<(String, Fit)> = view
+        .calibrations
+        .iter()
+        .filter_map(|c| {
+            let fit = c.fit.clone().or_else(|| stale_fits.get(&c.index).cloned())?;
+            let name = catalog.cluster(&c.cluster_id).map(|cl| cl.name.clone()).unwrap_or_default();
+            Some((format!("{name}, {}", c.fabric), fit))
+        })
+        .collect();
     drop(lg);
 
     let presets = PRESETS.iter().map(|p| {
@@ -187,7 +197,8 @@ pub fn multigrid() -> Html {
                 catalog={catalog.clone()}
                 target={target.view} target_stale={target.stale}
                 split={split.view} split_stale={split.stale} split_errors={split_errors}
-                planner={planner.view} planner_stale={planner.stale} planner_errors={planner_errors} />
+                planner={planner.view} planner_stale={planner.stale} planner_errors={planner_errors}
+                fits={Rc::new(chart_fits)} />
 
             <SharePanel page={PAGE} />
         </section>

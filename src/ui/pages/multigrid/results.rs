@@ -10,7 +10,7 @@ use crate::model::workspace::PageInputs;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
-use crate::model::multigrid::{EvenSplit, Outcome, Plan, PlannerReport};
+use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::multigrid_page::TargetRow;
 use crate::model::InputError;
 use crate::ui::components::chart::Chart;
@@ -31,6 +31,8 @@ pub struct Props {
     pub planner: Option<ViewRef>,
     pub planner_stale: bool,
     pub planner_errors: Vec<InputError>,
+    /// (label, fit) per calibration for the chart of T against np.
+    pub fits: Rc<Vec<(String, Fit)>>,
 }
 
 fn n(x: f64) -> String {
@@ -102,14 +104,7 @@ pub fn results(p: &Props) -> Html {
         fabric_setter.set("pair_fabric", sel.value());
     });
     let chosen_fabric = text(&p.inputs, "pair_fabric");
-    let fits: Vec<(String, &crate::model::multigrid::Fit)> = v
-        .calibrations
-        .iter()
-        .filter_map(|c| {
-            let name = p.catalog.cluster(&c.cluster_id).map(|cl| cl.name.clone()).unwrap_or_default();
-            c.fit.as_ref().map(|f| (format!("{name}, {}", c.fabric), f))
-        })
-        .collect();
+    let fits: Vec<(String, &Fit)> = p.fits.iter().map(|(l, f)| (l.clone(), f)).collect();
     let time_chart = Rc::new(time_vs_np(&fits, v.np.unwrap_or(64).clamp(64, 4096)));
     let cost_chart = planner.map(|r| Rc::new(cost_vs_time(&r.ranking)));
 
