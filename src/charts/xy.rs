@@ -132,37 +132,60 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
         .y_label_formatter(&fy)
         .light_line_style(RGBColor(238, 238, 238))
         .max_light_lines(2)
+        // Each label costs plotters a forced page layout in the browser (it measures text
+        // with a temporary element), so keep them few.
+        .x_labels(6)
+        .y_labels(6)
         .draw()
         .map_err(err)?;
     for s in &chart.series {
         let pts = chart.plotted(s);
         let c = color(s.color);
         let width = if s.emphasis { 3 } else { 2 };
-        let legend_style = c.stroke_width(width);
         if matches!(s.marker, Marker::Line | Marker::LineAndPoints) {
-            ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(width)))
-                .map_err(err)?
-                .label(s.label.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], legend_style));
+            ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(width))).map_err(err)?;
         }
         if matches!(s.marker, Marker::Points | Marker::LineAndPoints) {
             let r = if s.emphasis { 5 } else { 4 };
-            let series = ctx.draw_series(pts.iter().map(|&p| Circle::new(p, r, c.filled()))).map_err(err)?;
-            if s.marker == Marker::Points {
-                series.label(s.label.as_str()).legend(move |(x, y)| Circle::new((x + 8, y), r, c.filled()));
-            }
+            ctx.draw_series(pts.iter().map(|&p| Circle::new(p, r, c.filled()))).map_err(err)?;
         }
     }
-    if chart.series.iter().any(|s| !s.label.is_empty()) {
-        ctx.configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(200, 200, 200))
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 12))
-            .draw()
-            .map_err(err)?;
-    }
+    let (x_px, y_px) = ctx.plotting_area().get_pixel_range();
+    draw_legend(area, (x_px.start + 8, y_px.start + 8), &chart.series).map_err(err)?;
     area.present().map_err(err)
+}
+
+/// The legend, drawn with text sizes from the backend. (plotters' own legend measures text
+/// through the page's layout in the browser, which is slow; see ui's `MeasuredCanvas`.)
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x0, y0): (i32, i32),
+    series: &[Series],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let entries: Vec<&Series> = series.iter().filter(|s| !s.label.is_empty()).collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    let font: TextStyle = ("sans-serif", 12).into_font().color(&BLACK);
+    const LINE: i32 = 17;
+    let mut width = 0;
+    for s in &entries {
+        width = width.max(area.estimate_text_size(&s.label, &font)?.0 as i32);
+    }
+    let bottom = y0 + LINE * entries.len() as i32 + 6;
+    area.draw(&Rectangle::new([(x0, y0), (x0 + width + 40, bottom)], WHITE.mix(0.85).filled()))?;
+    area.draw(&Rectangle::new([(x0, y0), (x0 + width + 40, bottom)], RGBColor(200, 200, 200)))?;
+    for (k, s) in entries.iter().enumerate() {
+        let y = y0 + 12 + LINE * k as i32;
+        let c = color(s.color);
+        if s.marker == Marker::Points {
+            area.draw(&Circle::new((x0 + 16, y), 4, c.filled()))?;
+        } else {
+            area.draw(&PathElement::new(vec![(x0 + 6, y), (x0 + 26, y)], c.stroke_width(if s.emphasis { 3 } else { 2 })))?;
+        }
+        area.draw(&Text::new(s.label.as_str(), (x0 + 32, y - 7), font.clone()))?;
+    }
+    Ok(())
 }
 
 /// The chart as an SVG document, for export and for native tests.

@@ -3,10 +3,10 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::measured_canvas::MeasuredCanvas;
 use super::workspace_file::download;
 use crate::charts::{draw_xy, to_svg, XyChart};
 
@@ -29,7 +29,7 @@ pub fn chart(p: &ChartProps) -> Html {
         let error = error.clone();
         use_effect_with(p.chart.clone(), move |chart| {
             if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
-                let result = CanvasBackend::with_canvas_object(el)
+                let result = MeasuredCanvas::new(el)
                     .ok_or_else(|| "this browser gave no 2D canvas".to_string())
                     .and_then(|backend| draw_xy(&backend.into_drawing_area(), chart));
                 error.set(result.err());

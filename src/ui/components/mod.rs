@@ -3,6 +3,7 @@
 
 pub mod chart;
 pub mod chrome;
+mod measured_canvas;
 pub mod number_field;
 pub mod share_panel;
 pub mod table_input;

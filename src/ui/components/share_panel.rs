@@ -17,12 +17,17 @@ pub struct SharePanelProps {
 pub fn share_panel(p: &SharePanelProps) -> Html {
     let store = use_store();
     let inputs = store.page_inputs(p.page);
-    // Compression is asynchronous in the browser: the link appears once it is ready.
+    // The link is made only while the panel is open (not on every keystroke), and
+    // compression is asynchronous: it appears once it is ready.
+    let open = use_state(|| false);
     let encoded = use_state(String::new);
     {
         let encoded = encoded.clone();
         let page = p.page;
-        use_effect_with(inputs, move |inputs| {
+        use_effect_with((inputs, *open), move |(inputs, open)| {
+            if !*open {
+                return;
+            }
             let json = share::pack(page, inputs);
             wasm_bindgen_futures::spawn_local(async move {
                 match compress::deflate(&json).await {
@@ -49,9 +54,19 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
             copied.set(Some(what));
         })
     };
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let details: web_sys::HtmlDetailsElement = e.target_unchecked_into();
+            open.set(details.open());
+        })
+    };
     html! {
-        <details class="share-panel">
+        <details class="share-panel" {ontoggle}>
             <summary>{ "Share & embed" }</summary>
+            if encoded.is_empty() {
+                <div class="hint">{ "Preparing the link…" }</div>
+            } else {
             <div class="field">
                 <label for="share-link">{ "Link to this page with its inputs" }</label>
                 <div class="copy-row">
@@ -66,11 +81,13 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
                     <button onclick={copy("snippet", snippet)}>{ "Copy snippet" }</button>
                 </div>
             </div>
+            }
             if let Some(what) = *copied { <div class="hint">{ format!("Copied the {what}.") }</div> }
-            <div class="hint">
-                if encoded.is_empty() { { "Preparing the link…" } }
-                else { { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) } }
-            </div>
+            if !encoded.is_empty() {
+                <div class="hint">
+                    { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) }
+                </div>
+            }
         </details>
     }
 }
