@@ -2,6 +2,7 @@
 //! data on a linear axis and labelling ticks with the powers back, which keeps one
 //! coordinate type for every chart.
 
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -83,24 +84,89 @@ impl XyChart {
     }
 }
 
-/// Tick text. On a log axis spanning a decade or more, only ticks at 1, 2 and 5 times a
-/// power of ten are labelled (the others would read 3.98, 6.31, …).
-fn tick_label(v: f64, log: bool, decades: f64) -> String {
-    if !log {
-        return crate::model::fmt_num(v, 3);
+/// Tick positions (in plotted units: log10 of the value on a log axis) at 1, 2 and 5 times
+/// powers of ten, about `target` of them. Chosen here rather than by plotters so that log
+/// axes read 1, 2, 5, 10, 20, … instead of 3.98, 6.31, ….
+fn ticks(lo: f64, hi: f64, log: bool, target: usize) -> Vec<f64> {
+    if !(lo.is_finite() && hi.is_finite()) || hi <= lo {
+        return vec![lo];
     }
-    let x = 10f64.powf(v);
-    let mantissa = x / 10f64.powf(v.floor());
-    let nice = [1.0, 2.0, 5.0, 10.0].iter().any(|m| (mantissa / m - 1.0).abs() < 0.02);
-    if nice {
-        crate::model::fmt_num(x, 3)
-    } else if decades < 1.0 {
-        // Ticks sit at round logarithms, not round numbers: show two significant digits.
-        let step = 10f64.powf(x.log10().floor() - 1.0);
-        crate::model::fmt_num((x / step).round() * step, 3)
-    } else {
-        String::new()
+    if log {
+        let mut out = Vec::new();
+        for mantissas in [&[1.0][..], &[1.0, 2.0, 5.0], &[1.0, 2.0, 3.0, 5.0, 7.0]] {
+            out.clear();
+            for k in (lo.floor() as i32)..=(hi.ceil() as i32) {
+                for m in mantissas {
+                    let v = (m * 10f64.powi(k)).log10();
+                    if v >= lo - 1e-9 && v <= hi + 1e-9 {
+                        out.push(v);
+                    }
+                }
+            }
+            if out.len() > target / 2 {
+                break;
+            }
+        }
+        if out.len() >= 2 {
+            // Thin a long list to about `target`, keeping decades.
+            let keep = out.len().div_ceil(target + 2);
+            return out.into_iter().enumerate().filter(|(i, _)| i % keep == 0).map(|(_, v)| v).collect();
+        }
+        // A narrow range: round values evenly spaced, placed on the log axis.
+        let (a, b) = (10f64.powf(lo), 10f64.powf(hi));
+        return linear_ticks(a, b, target).into_iter().filter(|v| *v > 0.0).map(f64::log10).collect();
     }
+    linear_ticks(lo, hi, target)
+}
+
+/// About `target` round values (1, 2 or 5 times a power of ten apart) between lo and hi.
+fn linear_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    let raw = (hi - lo) / target.max(1) as f64;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|i| i as f64 * step).collect()
+}
+
+/// Height of one legend entry, pixels.
+const LEGEND_LINE: i32 = 17;
+
+/// A linear axis over plotted units whose grid lines and labels sit at our own `ticks`.
+struct TickedAxis {
+    lo: f64,
+    hi: f64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for TickedAxis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        let t = (value - self.lo) / (self.hi - self.lo);
+        limit.0 + (t * f64::from(limit.1 - limit.0)).round() as i32
+    }
+
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        // Bold lines and labels at the ticks; no light lines between them.
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+fn tick_label(v: f64, log: bool) -> String {
+    let x = if log { 10f64.powf(v) } else { v };
+    // Two significant digits are enough for a tick, and hide float noise (0.30000000000000004).
+    let mag = 10f64.powf(x.abs().log10().floor() - 2.0);
+    crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, 3)
 }
 
 /// Draws the chart on any plotters backend. Errors are the backend's, as text.
@@ -114,28 +180,33 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
             .map_err(err)?;
         return area.present().map_err(err);
     };
+    let (xl, yl) = (chart.x.log, chart.y.log);
+    let x_axis = TickedAxis { lo: x0, hi: x1, ticks: ticks(x0, x1, xl, 6) };
+    let y_axis = TickedAxis { lo: y0, hi: y1, ticks: ticks(y0, y1, yl, 6) };
+    // The legend sits between the title and the plot, so it never hides a curve.
+    let legend_rows = chart.series.iter().filter(|s| !s.label.is_empty()).count() as i32;
+    let legend_height = if legend_rows > 0 { LEGEND_LINE * legend_rows + 6 } else { 0 };
+    // The title, centred, then the legend, then the plot.
+    let title_style: TextStyle = ("sans-serif", 15).into_font().color(&BLACK);
+    let (title_w, _) = area.estimate_text_size(&chart.title, &title_style).map_err(err)?;
+    let width = area.dim_in_pixel().0 as i32;
+    area.draw(&Text::new(chart.title.as_str(), ((width - title_w as i32) / 2, 8), title_style)).map_err(err)?;
+    const TITLE: i32 = 28;
     let mut ctx = ChartBuilder::on(area)
-        .caption(&chart.title, ("sans-serif", 15))
         .margin(12)
+        .margin_top(TITLE + legend_height + 6)
         .x_label_area_size(40)
         .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, y0..y1)
+        .build_cartesian_2d(x_axis, y_axis)
         .map_err(err)?;
-    let (xl, yl) = (chart.x.log, chart.y.log);
-    let (xd, yd) = (x1 - x0, y1 - y0);
-    let fx = move |v: &f64| tick_label(*v, xl, xd);
-    let fy = move |v: &f64| tick_label(*v, yl, yd);
+    let fx = move |v: &f64| tick_label(*v, xl);
+    let fy = move |v: &f64| tick_label(*v, yl);
     ctx.configure_mesh()
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
         .x_label_formatter(&fx)
         .y_label_formatter(&fy)
-        .light_line_style(RGBColor(238, 238, 238))
-        .max_light_lines(2)
-        // Each label costs plotters a forced page layout in the browser (it measures text
-        // with a temporary element), so keep them few.
-        .x_labels(6)
-        .y_labels(6)
+        .bold_line_style(RGBColor(225, 225, 225))
         .draw()
         .map_err(err)?;
     for s in &chart.series {
@@ -150,8 +221,8 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
             ctx.draw_series(pts.iter().map(|&p| Circle::new(p, r, c.filled()))).map_err(err)?;
         }
     }
-    let (x_px, y_px) = ctx.plotting_area().get_pixel_range();
-    draw_legend(area, (x_px.start + 8, y_px.start + 8), &chart.series).map_err(err)?;
+    let (x_px, _) = ctx.plotting_area().get_pixel_range();
+    draw_legend(area, (x_px.start, TITLE), &chart.series).map_err(err)?;
     area.present().map_err(err)
 }
 
@@ -167,16 +238,15 @@ fn draw_legend<DB: DrawingBackend>(
         return Ok(());
     }
     let font: TextStyle = ("sans-serif", 12).into_font().color(&BLACK);
-    const LINE: i32 = 17;
     let mut width = 0;
     for s in &entries {
         width = width.max(area.estimate_text_size(&s.label, &font)?.0 as i32);
     }
-    let bottom = y0 + LINE * entries.len() as i32 + 6;
+    let bottom = y0 + LEGEND_LINE * entries.len() as i32 + 6;
     area.draw(&Rectangle::new([(x0, y0), (x0 + width + 40, bottom)], WHITE.mix(0.85).filled()))?;
     area.draw(&Rectangle::new([(x0, y0), (x0 + width + 40, bottom)], RGBColor(200, 200, 200)))?;
     for (k, s) in entries.iter().enumerate() {
-        let y = y0 + 12 + LINE * k as i32;
+        let y = y0 + 12 + LEGEND_LINE * k as i32;
         let c = color(s.color);
         if s.marker == Marker::Points {
             area.draw(&Circle::new((x0 + 16, y), 4, c.filled()))?;
@@ -219,11 +289,26 @@ mod tests {
         for text in ["T against np", "cluster A", "time (s)"] {
             assert!(svg.contains(text), "svg lacks {text}");
         }
-        // Log axis: tick labels are the powers back (10, 100), not their logarithms.
+        // Log axis: tick labels are the powers back at 1, 2, 5 (5, 10, 20, 50), not logarithms.
         let compact = svg.replace(['\n', ' '], "");
-        assert!(compact.contains(">10<"), "log tick 10 missing");
-        assert!(!compact.contains(">6.31<"), "log ticks off the 1-2-5 sequence are not labelled");
+        for t in [">10<", ">20<", ">50<"] {
+            assert!(compact.contains(t), "log tick {t} missing");
+        }
+        assert!(!compact.contains(">6.31<"), "no ticks off the 1-2-5 sequence");
         assert!(svg.matches("<circle").count() >= 3, "three points drawn");
+    }
+
+    #[test]
+    fn ticks_by_hand() {
+        let log = |v: &[f64]| v.iter().map(|x| (10f64.powf(*x) * 1000.0).round() / 1000.0).collect::<Vec<_>>();
+        // np from 2 to 1024 on a log axis: 2, 5, 10, 20, … thinned to about six.
+        assert_eq!(log(&ticks(2f64.log10(), 1024f64.log10(), true, 6)), vec![2.0, 10.0, 50.0, 200.0, 1000.0]);
+        // Within a factor of eight: 1-2-5 gives three ticks, the finer set four.
+        assert_eq!(log(&ticks(1000f64.log10(), 8000f64.log10(), true, 6)), vec![1000.0, 2000.0, 3000.0, 5000.0, 7000.0]);
+        assert_eq!(ticks(0.0, 1700.0, false, 6), vec![0.0, 500.0, 1000.0, 1500.0]);
+        // Less than a factor of two on a log axis: round values, not round logarithms.
+        assert_eq!(log(&ticks(890f64.log10(), 1700f64.log10(), true, 6)), vec![1000.0, 1200.0, 1400.0, 1600.0]);
+        assert_eq!(tick_label(0.30000000000000004, false), "0.3");
     }
 
     #[test]
