@@ -82,6 +82,10 @@ test("White Rose preset: switching a calibration's fabric changes the ranking", 
   const after = await page.locator("#ranking tbody").textContent();
   assert.notEqual(after, before, "the ranking changed");
   await shot(page, "multigrid-white-rose");
+  // Without a second cluster there is no split to show, not a stale one.
+  await page.selectOption("#pair_b", "");
+  assert.equal(await page.locator("#split-result").count(), 0, "no split without cluster B");
+  assert.equal(await page.locator(".stale").count(), 0, "nothing is stale");
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });

@@ -77,12 +77,38 @@ pub struct Shown {
     pub stale: bool,
 }
 
-fn remember(slot: &mut Option<ViewRef>, current: &ViewRef, good: bool) -> Shown {
-    if good {
-        *slot = Some(current.clone());
-        Shown { view: Some(current.clone()), stale: false }
-    } else {
-        Shown { view: slot.clone(), stale: slot.is_some() }
+/// How a section's inputs stand in the current evaluation.
+#[derive(Clone, Copy, PartialEq)]
+enum Section {
+    /// It has a result.
+    Good,
+    /// Nothing to show, and nothing wrong (e.g. no second cluster chosen).
+    Absent,
+    /// An input it depends on has an error.
+    Broken,
+}
+
+fn remember(slot: &mut Option<ViewRef>, current: &ViewRef, section: Section) -> Shown {
+    match section {
+        Section::Good => {
+            *slot = Some(current.clone());
+            Shown { view: Some(current.clone()), stale: false }
+        }
+        Section::Absent => {
+            *slot = None;
+            Shown { view: None, stale: false }
+        }
+        Section::Broken => Shown { view: slot.clone(), stale: slot.is_some() },
+    }
+}
+
+/// How a section stands, from its result and whether an input it depends on is broken.
+fn section<T, E>(result: &Option<Result<T, E>>, broken: bool) -> Section {
+    match result {
+        _ if broken => Section::Broken,
+        Some(Ok(_)) => Section::Good,
+        Some(Err(_)) => Section::Broken,
+        None => Section::Absent,
     }
 }
 
@@ -101,24 +127,23 @@ pub fn multigrid() -> Html {
     let problem_broken = field_broken(&["grid_n", "bytes_per_point"]);
 
     let mut lg = last.borrow_mut();
+    lg.fits.retain(|i, _| *i <= view.calibrations.len());
     for c in &view.calibrations {
         if let Some(f) = &c.fit {
             lg.fits.insert(c.index, f.clone());
         }
     }
     let current = ViewRef(view.clone());
-    let target_ok = !(cal_broken || problem_broken || field_broken(&["np"]));
-    let target = remember(&mut lg.target, &current, target_ok);
-    let split_ok = matches!(view.split, Some(Ok(_)))
-        && !(cal_broken || problem_broken || field_broken(&["np_a", "np_b", "ppn_a", "ppn_b"]));
-    let split = remember(&mut lg.split, &current, split_ok);
+    let target_broken = cal_broken || problem_broken || field_broken(&["np"]);
+    let target = remember(&mut lg.target, &current, if target_broken { Section::Broken } else { Section::Good });
+    let split_broken = cal_broken || problem_broken || field_broken(&["np_a", "np_b", "ppn_a", "ppn_b"]);
+    let split = remember(&mut lg.split, &current, section(&view.split, split_broken));
     let split_errors: Vec<InputError> = match &view.split {
         Some(Err(e)) => e.clone(),
         _ => Vec::new(),
     };
-    let planner_ok = matches!(view.planner, Some(Ok(_)))
-        && !(cal_broken || problem_broken || field_broken(&["free_a", "free_b", "ppn_a", "ppn_b"]));
-    let planner = remember(&mut lg.planner, &current, planner_ok);
+    let planner_broken = cal_broken || problem_broken || field_broken(&["free_a", "free_b", "ppn_a", "ppn_b"]);
+    let planner = remember(&mut lg.planner, &current, section(&view.planner, planner_broken));
     let planner_errors: Vec<InputError> = match &view.planner {
         Some(Err(e)) => e.clone(),
         _ => Vec::new(),
@@ -147,7 +172,6 @@ pub fn multigrid() -> Html {
         let first_cluster = catalog.clusters.first().map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
         Callback::from(move |_| {
             let Some((cid, fab)) = first_cluster.clone() else { return };
-            let (cid, fab) = (cid.clone(), fab.clone());
             setter.update(move |m| {
                 let i = count + 1;
                 m.insert("cal_count".into(), i.to_string());
