@@ -7,6 +7,7 @@ use std::io::Read;
 
 mod catalog;
 mod multigrid;
+mod regions;
 
 /// One calculator of the command line.
 pub struct Subcommand {
@@ -17,7 +18,7 @@ pub struct Subcommand {
     pub run: fn(serde_json::Value) -> Result<serde_json::Value, String>,
 }
 
-pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND];
+pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND, regions::COMMAND];
 
 fn main_help() -> String {
     let mut s = String::from(

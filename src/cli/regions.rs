@@ -1,0 +1,576 @@
+//! `scalewise regions`: speed-up on one cluster region or two interconnected ones, the optimal
+//! region size, n½, bandwidth sweeps and the bandwidth between regions a job needs (seed 003).
+//! The model is `model::regions`; this file only reads the JSON, names the key of every
+//! problem, and writes the answer.
+
+use serde_json::{json, Map, Value};
+
+use scalewise::model::regions::{
+    Application, Balance, LoadFactor, Optimum, Regions, Requirement, System, SYSTEM_PRESETS,
+};
+use scalewise::model::InputError;
+
+use super::{to_json, Subcommand};
+
+pub const COMMAND: Subcommand = Subcommand {
+    name: "regions",
+    summary: "speed-up on one or two cluster regions, optimal region size, link bandwidth (seed 003)",
+    help: HELP,
+    run,
+};
+
+const HELP: &str = r#"scalewise regions — speed-up of a job on one cluster region or on two regions joined by a
+shared link, from the roofline-type model of seed 003 (Kredel et al., ISC'12, bwGRiD):
+    Sp(n)  = (1 + X)/(1 + X/n),  X = x'·z                         one region of n cores
+    Sp2(n) = (2 + (1 + X)z')/(2p(n) + (1 + X/n)z'),  p(n) = α·n    two regions of n cores each
+n is the number of cores of ONE region; a two-region job runs on 2n cores. Sp2 is relative to
+two one-core regions. The two-region formulas hold X = x'·z, the balance of a core at the node
+bandwidth (the slides' two-region x'); with z = 1 they are the spec's formulas as printed.
+
+USAGE:
+    scalewise regions [FILE|-] [--compact]
+
+INPUT (one JSON object), either the balance factors directly:
+    x_prime           x' = (#op/#b)·(b0_l/l_th), balance of one core at the reference
+                      bandwidth (> 0; LinPack at N = 40000 on bwGRiD 1: N/204 = 196.08)
+    z                 z = b_l/b0_l, node bandwidth over the reference bandwidth (> 0)
+    z_prime           z' = (#b/#x)·(B_E/b_l), between-region over within-region balance (> 0)
+    alpha             load factor slope, p(n) = α·n (≥ 0; the slides: 1/20; 0 = no contention)
+    region_bandwidth_gb_s  optional: the B_E (GB/s) z_prime holds at; needed for a sweep and
+                      to answer the required bandwidth in GB/s
+or an application on a system:
+    application       "linpack" (#op = 2/3*N^3, #b = 2*N^2*8, #x = N^2*8/2 bytes), or
+                      {"name", "ops", "bytes", "exchanged_bytes"}: #op (flop), #b (bytes
+                      moved inside a region), #x (bytes exchanged between the regions) as
+                      formulas of N: numbers (2/3, 1e9), + - * / ^, parentheses, N
+    N                 problem size the formulas are evaluated at (the slides: 10000–40000)
+    system            "bwgrid1" (l_th 8.5 GFlop/s, b_l 1.5 GB/s, B_E 1 GB/s), "bwgrid2-15" or
+                      "bwgrid2-45" (planned: l_th 10, b_l 6, B_E 15 or 45), all with b0_l = 1
+                      and α = 1/20; or {"name", "peak_gflops_per_core" (l_th, GFlop/s),
+                      "node_bandwidth_gb_s" (b_l), "reference_bandwidth_gb_s" (b0_l, default
+                      1), "region_bandwidth_gb_s" (B_E), "alpha"}
+    alpha             optional: replaces the system's α
+and in both forms:
+    n                 list of region sizes, cores per region (each ≥ 1)
+    sweep             optional {"bandwidth_gb_s": [B_E, ...]} (GB/s, e.g. 0.1 to 100)
+    required_bandwidth  optional {"n": cores per region, "fraction": 0.9 (default; 0 < f ≤ 1)}:
+                      the smallest B_E at which Sp2(n) ≥ fraction·Sp(n)
+
+OUTPUT:
+    one_region        [{n, speedup, speedup_overlapping}]: Sp(n) additive and overlapping
+                      (Sp_ov = min(n, X)/min(1, X))
+    two_regions       [{n, speedup, speedup_overlapping}]: Sp2(n), additive and overlapping
+                      (t = max of computation, traffic in a region, traffic between them)
+    n_star            optimal cores per region √(X·z'/(2α)); null when α = 0
+    sp2_max           (2 + (1 + X)z')/(z' + 2√(2αXz')); null when α = 0
+    optimum           {kind: "peak", n_star, sp2_max, text} or, for α = 0, {kind:
+                      "no_optimum", limit: (2 + (1 + X)z')/z', text}: Sp2 rises toward it
+    n_half            {one_region: X, two_regions, two_regions_upper}: the region sizes at
+                      half the largest speed-up (lower bounds on a useful region; the upper
+                      one is where Sp2 has fallen back to half, null for α = 0)
+    balance           {x_prime, z, z_prime, x_in_region (X = x'·z)}, alpha, and
+                      region_bandwidth_gb_s when known
+    workload          application form: {N, ops, bytes, exchanged_bytes}
+    sweep             [{bandwidth_gb_s, z_prime, two_regions [{n, speedup}], n_star,
+                      sp2_max, optimum}]
+    required_bandwidth  {n, fraction, one_region_speedup, target_speedup, kind, text,
+                      met_by_current (does the current B_E or z' reach it)} with kind
+                      "bandwidth" (z_prime, bandwidth_gb_s when known), "any_bandwidth"
+                      (even B_E → 0 reaches it) or "unreachable" (limit: Sp2 only
+                      approaches Sp(n) as B_E → ∞)
+    warnings          [{field, message}]: magnitudes that look like a unit mistake (a
+                      bandwidth above 1000 GB/s, perhaps MB/s; below 1 MB/s)
+
+EXAMPLE:
+    {"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}
+    answers one_region speedup 52.74 at n = 64 and 137.33 at 256, two_regions 47.36 and
+    62.72, n_star 171.5, sp2_max 66.66 (with z = 1: n_star 140.0, sp2_max 51.91).
+    {"application": "linpack", "N": 40000, "system": "bwgrid2-15", "n": [64, 1120],
+     "required_bandwidth": {"n": 1120}} says whether 15 GB/s lets two regions of 1120 cores
+    reach 90 % of one region's speed-up.
+
+ERRORS:
+    One line naming the key, e.g. "n[1]: must be a number of cores from 1 to 1e12, found 0"
+    or "application.ops: column 4: expected a number, N or '(', found the end". Exit status 1.
+"#;
+
+const KEYS: [&str; 11] = [
+    "x_prime",
+    "z",
+    "z_prime",
+    "alpha",
+    "region_bandwidth_gb_s",
+    "application",
+    "N",
+    "system",
+    "n",
+    "sweep",
+    "required_bandwidth",
+];
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
+    let Value::Object(m) = v else {
+        return Err(format!("{path}: expected an object, found {}", kind(&v)));
+    };
+    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
+    }
+    Ok(m)
+}
+
+fn number(v: &Value, path: &str) -> Result<f64, String> {
+    v.as_f64().ok_or_else(|| format!("{path}: expected a number, found {}", kind(v)))
+}
+
+/// A required number of an object; `obj` is its path ("" for the top level).
+fn required(m: &Map<String, Value>, obj: &str, key: &str) -> Result<f64, String> {
+    let Some(v) = m.get(key) else {
+        return Err(format!("{}: missing key \"{key}\"", if obj.is_empty() { "input" } else { obj }));
+    };
+    number(v, &if obj.is_empty() { key.to_string() } else { format!("{obj}.{key}") })
+}
+
+fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
+    let Value::Array(a) = v else {
+        return Err(format!("{path}: expected a list of numbers, found {}", kind(v)));
+    };
+    if a.is_empty() {
+        return Err(format!("{path}: the list is empty"));
+    }
+    a.iter().enumerate().map(|(i, x)| number(x, &format!("{path}[{i}]"))).collect()
+}
+
+/// "path: message", with the column of a formula.
+fn error_at(path: &str, e: &InputError) -> String {
+    match e.column {
+        Some(c) => format!("{path}: column {c}: {}", e.message),
+        None => format!("{path}: {}", e.message),
+    }
+}
+
+/// A whole number of cores as a JSON integer (as the user wrote it), otherwise as it is.
+fn count(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9e15 {
+        json!(n as i64)
+    } else {
+        json!(n)
+    }
+}
+
+fn optimum_json(o: &Optimum) -> Result<Value, String> {
+    let mut v = to_json(o)?;
+    v["text"] = json!(o.text());
+    Ok(v)
+}
+
+fn application(v: &Value) -> Result<Application, String> {
+    match v {
+        Value::String(s) if s.eq_ignore_ascii_case("linpack") => Ok(Application::linpack()),
+        Value::String(s) => Err(format!("application: unknown preset \"{s}\"; expected \"linpack\" or an object")),
+        other => {
+            let m = object(other.clone(), "application", &["name", "ops", "bytes", "exchanged_bytes"])?;
+            let text = |key: &str| match m.get(key) {
+                Some(Value::String(s)) => Ok(s.clone()),
+                Some(v) => Err(format!("application.{key}: expected a formula of N as text, found {}", kind(v))),
+                None => Err(format!("application: missing key \"{key}\"")),
+            };
+            Ok(Application {
+                name: m.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+                ops: text("ops")?,
+                bytes: text("bytes")?,
+                exchanged_bytes: text("exchanged_bytes")?,
+            })
+        }
+    }
+}
+
+fn system(v: &Value) -> Result<System, String> {
+    if let Value::String(s) = v {
+        return System::preset(s).ok_or_else(|| {
+            format!("system: unknown preset \"{s}\"; expected {} or an object", SYSTEM_PRESETS.join(", "))
+        });
+    }
+    let keys = [
+        "name",
+        "peak_gflops_per_core",
+        "node_bandwidth_gb_s",
+        "reference_bandwidth_gb_s",
+        "region_bandwidth_gb_s",
+        "alpha",
+    ];
+    let m = object(v.clone(), "system", &keys)?;
+    Ok(System {
+        name: m.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
+        peak_gflops_per_core: required(&m, "system", "peak_gflops_per_core")?,
+        node_bandwidth_gb_s: required(&m, "system", "node_bandwidth_gb_s")?,
+        reference_bandwidth_gb_s: match m.get("reference_bandwidth_gb_s") {
+            Some(v) => number(v, "system.reference_bandwidth_gb_s")?,
+            None => 1.0,
+        },
+        region_bandwidth_gb_s: required(&m, "system", "region_bandwidth_gb_s")?,
+        alpha: required(&m, "system", "alpha")?,
+    })
+}
+
+/// The model from either input form, its warnings, and the workload of the application form.
+fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>), String> {
+    let direct = ["x_prime", "z", "z_prime", "region_bandwidth_gb_s"].iter().find(|k| top.contains_key(**k));
+    let app = ["application", "N", "system"].iter().find(|k| top.contains_key(**k));
+    let alpha = top.get("alpha").map(|v| number(v, "alpha")).transpose()?;
+    match (direct, app) {
+        (Some(d), Some(a)) => {
+            Err(format!("{a}: give x_prime, z, z_prime or application, N, system, not both ({d} is also given)"))
+        }
+        (None, None) => Err(
+            "input: give x_prime, z, z_prime and alpha, or application, N and system; see 'scalewise regions --help'"
+                .into(),
+        ),
+        (Some(_), None) => {
+            let balance = Balance {
+                x_prime: required(top, "", "x_prime")?,
+                z: required(top, "", "z")?,
+                z_prime: required(top, "", "z_prime")?,
+            };
+            let alpha = alpha.ok_or("input: missing key \"alpha\"")?;
+            let mut m = Regions::new(balance, LoadFactor { alpha }).map_err(|e| error_at(&e.field, &e))?;
+            let mut warnings = Vec::new();
+            if let Some(v) = top.get("region_bandwidth_gb_s") {
+                let b = number(v, "region_bandwidth_gb_s")?;
+                m = m.with_region_bandwidth(b).map_err(|e| error_at(&e.field, &e))?;
+                warnings.extend(scalewise::model::regions::bandwidth_warning("region_bandwidth_gb_s", b));
+            }
+            Ok((m, warnings.iter().map(to_json).collect::<Result<_, _>>()?, None))
+        }
+        (None, Some(_)) => {
+            let app = application(top.get("application").ok_or("input: missing key \"application\"")?)?;
+            let big_n = required(top, "", "N")?;
+            let mut sys = system(top.get("system").ok_or("input: missing key \"system\"")?)?;
+            let alpha_path = if let Some(a) = alpha {
+                sys.alpha = a;
+                "alpha"
+            } else {
+                "system.alpha"
+            };
+            let (m, w) = Regions::from_application(&app, big_n, &sys).map_err(|e| {
+                let path = match e.field.as_str() {
+                    "N" | "x_prime" | "z" | "z_prime" => e.field.clone(),
+                    "ops" | "bytes" | "exchanged_bytes" => format!("application.{}", e.field),
+                    "alpha" => alpha_path.to_string(),
+                    other => format!("system.{other}"),
+                };
+                error_at(&path, &e)
+            })?;
+            let warnings = sys
+                .warnings()
+                .into_iter()
+                .map(|mut w| {
+                    w.field = format!("system.{}", w.field);
+                    to_json(&w)
+                })
+                .collect::<Result<_, _>>()?;
+            let workload = json!({"N": count(w.problem_size_n), "ops": w.ops, "bytes": w.bytes,
+                                  "exchanged_bytes": w.exchanged_bytes});
+            Ok((m, warnings, Some(workload)))
+        }
+    }
+}
+
+fn run(input: Value) -> Result<Value, String> {
+    let top = object(input, "input", &KEYS)?;
+    let ns = numbers(top.get("n").ok_or("input: missing key \"n\" (cores per region)")?, "n")?;
+    let (model, warnings, workload) = build(&top)?;
+    let curve = model.curve(&ns).map_err(|e| error_at(&e.field, &e))?;
+    let b = model.balance();
+    let optimum = model.optimum();
+    let mut out = Map::new();
+    out.insert(
+        "one_region".into(),
+        curve
+            .iter()
+            .map(|p| {
+                json!({"n": count(p.n), "speedup": p.one_region,
+                                    "speedup_overlapping": p.one_region_overlapping})
+            })
+            .collect(),
+    );
+    out.insert(
+        "two_regions".into(),
+        curve
+            .iter()
+            .map(|p| {
+                json!({"n": count(p.n), "speedup": p.two_regions,
+                                    "speedup_overlapping": p.two_regions_overlapping})
+            })
+            .collect(),
+    );
+    out.insert("n_star".into(), json!(optimum.n_star()));
+    out.insert("sp2_max".into(), json!(optimum.sp2_max()));
+    out.insert("optimum".into(), optimum_json(&optimum)?);
+    out.insert("n_half".into(), to_json(&model.n_half())?);
+    out.insert(
+        "balance".into(),
+        json!({"x_prime": b.x_prime, "z": b.z, "z_prime": b.z_prime, "x_in_region": b.in_region()}),
+    );
+    out.insert("alpha".into(), json!(model.load().alpha));
+    if let Some(bw) = model.region_bandwidth_gb_s() {
+        out.insert("region_bandwidth_gb_s".into(), json!(bw));
+    }
+    if let Some(w) = workload {
+        out.insert("workload".into(), w);
+    }
+    if let Some(v) = top.get("sweep") {
+        let m = object(v.clone(), "sweep", &["bandwidth_gb_s"])?;
+        let bws =
+            numbers(m.get("bandwidth_gb_s").ok_or("sweep: missing key \"bandwidth_gb_s\"")?, "sweep.bandwidth_gb_s")?;
+        let points = model.sweep(&ns, &bws).map_err(|e| error_at(&format!("sweep.{}", e.field), &e))?;
+        let mut list = Vec::with_capacity(points.len());
+        for p in &points {
+            let two: Vec<Value> = p.speedups.iter().map(|s| json!({"n": count(s.n), "speedup": s.speedup})).collect();
+            list.push(json!({"bandwidth_gb_s": p.bandwidth_gb_s, "z_prime": p.z_prime, "two_regions": two,
+                             "n_star": p.optimum.n_star(), "sp2_max": p.optimum.sp2_max(),
+                             "optimum": optimum_json(&p.optimum)?}));
+        }
+        out.insert("sweep".into(), Value::Array(list));
+    }
+    if let Some(v) = top.get("required_bandwidth") {
+        let path = "required_bandwidth";
+        let m = object(v.clone(), path, &["n", "fraction"])?;
+        let n = required(&m, path, "n")?;
+        let fraction = match m.get("fraction") {
+            Some(f) => number(f, "required_bandwidth.fraction")?,
+            None => 0.9,
+        };
+        let r = model.required_bandwidth(n, fraction).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
+        let mut v = json!({"n": count(r.n), "fraction": r.fraction, "one_region_speedup": r.one_region_speedup,
+                           "target_speedup": r.target_speedup, "text": r.text(),
+                           "met_by_current": r.met_at(b.z_prime)});
+        if let Value::Object(k) = to_json(&r.requirement)? {
+            if let Value::Object(o) = &mut v {
+                o.extend(k);
+            }
+        }
+        if let Requirement::Bandwidth { bandwidth_gb_s: None, .. } = r.requirement {
+            v["bandwidth_gb_s"] = Value::Null;
+        }
+        out.insert(path.into(), v);
+    }
+    out.insert("warnings".into(), Value::Array(warnings));
+    Ok(Value::Object(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn num(v: &Value) -> f64 {
+        v.as_f64().unwrap_or(f64::NAN)
+    }
+
+    fn close(name: &str, got: &Value, want: f64, tol: f64) {
+        assert!((num(got) - want).abs() <= tol, "{name}: got {got}, want {want}");
+    }
+
+    #[test]
+    fn contract_example() {
+        let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}))
+            .expect("valid");
+        for key in ["one_region", "two_regions", "n_star", "sp2_max", "optimum", "n_half", "warnings"] {
+            assert!(out.get(key).is_some(), "answer lacks {key}: {out}");
+        }
+        assert_eq!(out["one_region"][0]["n"], json!(64));
+        assert_eq!(out["two_regions"][1]["n"], json!(256));
+        // Spec: Sp(64) ≈ 52.74, Sp(256) ≈ 137.33 (x' = 196.08, z = 1.5).
+        close("Sp(64)", &out["one_region"][0]["speedup"], 52.74, 0.005);
+        close("Sp(256)", &out["one_region"][1]["speedup"], 137.33, 0.005);
+        // Two regions hold X = x'·z = 294.12: n* = √(294.12·10/0.1), Sp2_max by the closed form.
+        let x = 196.08 * 1.5;
+        close("n*", &out["n_star"], (x * 10.0 / 0.1f64).sqrt(), 1e-9);
+        close("Sp2_max", &out["sp2_max"], (2.0 + (1.0 + x) * 10.0) / (10.0 + 2.0 * (0.1 * x * 10.0f64).sqrt()), 1e-9);
+        close(
+            "Sp2(64)",
+            &out["two_regions"][0]["speedup"],
+            (2.0 + (1.0 + x) * 10.0) / (6.4 + (1.0 + x / 64.0) * 10.0),
+            1e-9,
+        );
+        close("Sp2(64), as in the help", &out["two_regions"][0]["speedup"], 47.36, 0.005);
+        close("Sp2(256), as in the help", &out["two_regions"][1]["speedup"], 62.72, 0.005);
+        assert_eq!(out["optimum"]["kind"], json!("peak"));
+        assert_eq!(out["warnings"], json!([]));
+    }
+
+    #[test]
+    fn spec_optimum_table() {
+        for (zp, n_star, sp2_max) in [(1.0, 44.3, 20.20), (10.0, 140.0, 51.91), (100.0, 442.8, 104.53)] {
+            let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1, "z_prime": zp, "alpha": 0.05, "n": [64]}))
+                .expect("valid");
+            close(&format!("n*(z'={zp})"), &out["n_star"], n_star, 0.05);
+            close(&format!("Sp2_max(z'={zp})"), &out["sp2_max"], sp2_max, 0.005);
+        }
+    }
+
+    #[test]
+    fn no_contention() {
+        let out =
+            (COMMAND.run)(json!({"x_prime": 196.08, "z": 1, "z_prime": 10, "alpha": 0, "n": [64]})).expect("valid");
+        assert_eq!((&out["n_star"], &out["sp2_max"]), (&Value::Null, &Value::Null));
+        assert_eq!(out["optimum"]["kind"], json!("no_optimum"));
+        close("limit", &out["optimum"]["limit"], (2.0 + 197.08 * 10.0) / 10.0, 1e-9);
+        assert!(out["optimum"]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("no optimum: Sp2 rises toward its limit")));
+        close("n½ = X", &out["n_half"]["two_regions"], 196.08, 1e-9);
+        assert_eq!(out["n_half"]["two_regions_upper"], Value::Null);
+    }
+
+    #[test]
+    fn linpack_on_bwgrid() {
+        let input = json!({"application": "linpack", "N": 40000, "system": "bwgrid1", "n": [64, 256, 1120],
+                           "sweep": {"bandwidth_gb_s": [1, 15, 45]}, "required_bandwidth": {"n": 64}});
+        let out = (COMMAND.run)(input).expect("valid");
+        close("x' = N/204", &out["balance"]["x_prime"], 40000.0 / 204.0, 1e-9);
+        close("z' = 4/1.5", &out["balance"]["z_prime"], 4.0 / 1.5, 1e-12);
+        close("Sp(1120)", &out["one_region"][2]["speedup"], 233.74, 0.005);
+        assert_eq!(out["workload"]["N"], json!(40000));
+        close("sweep z' at 45 GB/s", &out["sweep"][2]["z_prime"], 4.0 * 45.0 / 1.5, 1e-9);
+        assert_eq!(out["sweep"][0]["two_regions"][1]["speedup"], out["two_regions"][1]["speedup"]);
+        let r = &out["required_bandwidth"];
+        assert_eq!(r["kind"], json!("bandwidth"));
+        close("B_E = z'·1.5/4", &r["bandwidth_gb_s"], num(&r["z_prime"]) * 1.5 / 4.0, 1e-9);
+        assert_eq!(r["met_by_current"], json!(num(&r["bandwidth_gb_s"]) <= 1.0));
+
+        let custom = json!({"application": {"ops": "2/3*N^3", "bytes": "2*N^2*8", "exchanged_bytes": "N^2*4"},
+                            "N": 40000, "n": [64], "alpha": 0,
+                            "system": {"peak_gflops_per_core": 8.5, "node_bandwidth_gb_s": 1500,
+                                       "region_bandwidth_gb_s": 1.0, "alpha": 0.05}});
+        let out = (COMMAND.run)(custom).expect("valid");
+        assert_eq!(out["alpha"], json!(0.0));
+        assert_eq!(out["warnings"][0]["field"], json!("system.node_bandwidth_gb_s"));
+        assert!(out["warnings"][0]["message"].as_str().is_some_and(|m| m.contains("MB/s")));
+    }
+
+    #[test]
+    fn required_bandwidth_outcomes() {
+        let base = json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64]});
+        let with = |r: Value| {
+            let mut v = base.clone();
+            v["required_bandwidth"] = r;
+            (COMMAND.run)(v).expect("valid")
+        };
+        let out = with(json!({"n": 256, "fraction": 1}));
+        assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
+        assert_eq!(out["required_bandwidth"]["met_by_current"], json!(false));
+        let out = with(json!({"n": 4}));
+        assert_eq!(out["required_bandwidth"]["kind"], json!("any_bandwidth"));
+        let out = with(json!({"n": 256}));
+        assert_eq!(out["required_bandwidth"]["kind"], json!("bandwidth"));
+        assert_eq!(out["required_bandwidth"]["bandwidth_gb_s"], Value::Null, "no B_E given");
+        close("fraction default", &out["required_bandwidth"]["fraction"], 0.9, 0.0);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let base = json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]});
+        let edit = |key: &str, v: Value| {
+            let mut b = base.clone();
+            b[key] = v;
+            b
+        };
+        let app = |ops: &str| {
+            json!({"application": {"ops": ops, "bytes": "16*N^2", "exchanged_bytes": "4*N^2"},
+                                      "N": 1000, "system": "bwgrid1", "n": [8]})
+        };
+        let cases = [
+            ("bad n", edit("n", json!([64, 0])), "n[1]: must be a number of cores from 1 to 1e12, found 0"),
+            ("n text", edit("n", json!([64, "a"])), "n[1]: expected a number, found a string"),
+            ("n empty", edit("n", json!([])), "n: the list is empty"),
+            ("zero x'", edit("x_prime", json!(0)), "x_prime: must be greater than 0, found 0"),
+            ("negative z'", edit("z_prime", json!(-1)), "z_prime: must be greater than 0, found -1"),
+            ("negative alpha", edit("alpha", json!(-0.1)), "alpha: must be 0 or from 1e-12 to 1e6"),
+            ("unknown key", edit("xprime", json!(1)), "input: unknown key \"xprime\""),
+            ("both forms", edit("system", json!("bwgrid1")), "system: give x_prime, z, z_prime or application"),
+            ("formula", app("2/3*N^"), "application.ops: column 7: expected a number, N or '(', found the end"),
+            ("formula name", app("2*n^3"), "application.ops: column 3: unknown name 'n'"),
+            ("no system", json!({"application": "linpack", "N": 1000, "n": [8]}), "input: missing key \"system\""),
+            (
+                "system field",
+                json!({"application": "linpack", "N": 1000, "n": [8], "system": {"peak_gflops_per_core": 8.5,
+                       "node_bandwidth_gb_s": 0, "region_bandwidth_gb_s": 1, "alpha": 0.05}}),
+                "system.node_bandwidth_gb_s: must be greater than 0, found 0",
+            ),
+            (
+                "system missing",
+                json!({"application": "linpack", "N": 1000, "n": [8], "system": {"peak_gflops_per_core": 8.5}}),
+                "system: missing key \"node_bandwidth_gb_s\"",
+            ),
+            (
+                "preset",
+                json!({"application": "hpcg", "N": 1000, "n": [8], "system": "bwgrid1"}),
+                "application: unknown preset",
+            ),
+            (
+                "bad N",
+                json!({"application": "linpack", "N": -1, "n": [8], "system": "bwgrid1"}),
+                "N: must be greater than 0",
+            ),
+            ("sweep without B_E", edit("sweep", json!({"bandwidth_gb_s": [1]})), "sweep.bandwidth_gb_s: needs the B_E"),
+            (
+                "required n",
+                edit("required_bandwidth", json!({"n": 0.5})),
+                "required_bandwidth.n: must be a number of cores",
+            ),
+            (
+                "fraction",
+                edit("required_bandwidth", json!({"n": 64, "fraction": 2})),
+                "required_bandwidth.fraction: must be",
+            ),
+            ("nothing", json!({"n": [8]}), "input: give x_prime, z, z_prime and alpha"),
+            ("no n", json!({"x_prime": 1}), "input: missing key \"n\""),
+        ];
+        for (name, input, want) in cases {
+            let err = (COMMAND.run)(input).expect_err(name);
+            assert!(err.contains(want), "{name}: {err}");
+            assert!(!err.contains('\n'), "{name}: one line: {err}");
+        }
+        let mut swept = edit("region_bandwidth_gb_s", json!(1.0));
+        swept["sweep"] = json!({"bandwidth_gb_s": [1, -2]});
+        let err = (COMMAND.run)(swept).expect_err("negative B_E");
+        assert!(err.starts_with("sweep.bandwidth_gb_s[1]: must be greater than 0"), "{err}");
+    }
+
+    #[test]
+    fn help_documents_every_key() {
+        for key in KEYS.iter().chain(&[
+            "one_region",
+            "two_regions",
+            "n_star",
+            "sp2_max",
+            "no_optimum",
+            "n_half",
+            "required_bandwidth",
+            "fraction",
+            "bandwidth_gb_s",
+            "ops",
+            "exchanged_bytes",
+            "peak_gflops_per_core",
+            "node_bandwidth_gb_s",
+            "reference_bandwidth_gb_s",
+            "unreachable",
+            "any_bandwidth",
+            "warnings",
+            "speedup_overlapping",
+        ]) {
+            assert!(COMMAND.help.contains(key), "help lacks {key}");
+        }
+    }
+}
