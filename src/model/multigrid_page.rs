@@ -525,3 +525,55 @@ mod benchmark_tests {
         assert!(report.ranking.len() > 2000, "{} options", report.ranking.len());
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use crate::model::catalog::presets;
+    use crate::model::multigrid_presets::PRESETS;
+    use proptest::prelude::*;
+
+    /// Every number the page would show, collected from a view.
+    fn numbers(v: &PageView) -> Vec<f64> {
+        let mut out = Vec::new();
+        for c in &v.calibrations {
+            if let Some(f) = &c.fit {
+                out.extend([f.alpha.c_s, f.alpha.d_s, f.gamma_s_per_mb, f.tcomp.intercept_s, f.tcomp.slope_s_per_mb]);
+                out.extend(f.runs.iter().map(|r| r.tcomm_s));
+            }
+        }
+        let mut plan = |p: &mg::Plan| out.extend([p.time_s, p.cost, p.cpu_hours]);
+        for t in &v.target {
+            if let Ok(Outcome::Feasible(p)) = &t.outcome {
+                plan(p);
+            }
+        }
+        if let Some(Ok(Outcome::Feasible(p))) = &v.split {
+            plan(p);
+        }
+        if let Some(Ok(r)) = &v.planner {
+            r.ranking.iter().for_each(&mut plan);
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Whatever is typed into any field of the White Rose preset, the page evaluates
+        /// without panicking and shows only finite numbers.
+        #[test]
+        fn any_text_in_any_field(
+            key in prop::sample::select(vec!["cal1_seq", "cal2_par", "grid_n", "bytes_per_point", "np", "np_a", "np_b",
+                                              "ppn_a", "free_b", "pair_a", "pair_fabric", "cal3_fabric", "cal_count", "derive_mb"]),
+            text in "[0-9eE.,;\\t \\n+-]{0,30}|[a-z]{0,8}|[0-9]{1,12}",
+        ) {
+            let mut inputs = preset_inputs(&PRESETS[1]);
+            inputs.insert(key.to_string(), text);
+            let view = evaluate(&inputs, &presets());
+            for x in numbers(&view) {
+                prop_assert!(x.is_finite(), "{key}: {x}");
+            }
+        }
+    }
+}

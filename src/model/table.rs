@@ -463,4 +463,21 @@ mod tests {
             assert_eq!(t.rows[0].values[2], Some(1.5), "{h}");
         }
     }
+
+    proptest::proptest! {
+        /// Any pasted text gives a table or an error with a line inside the text, never a panic.
+        #[test]
+        fn any_text_parses_or_names_a_line(text in "[0-9a-zµ()\\[\\]_.,;\"#eE+\t \n-]{0,80}") {
+            match parse_table("runs", &text, COLS) {
+                Ok(t) => for r in &t.rows {
+                    proptest::prop_assert!(r.line >= 1 && r.line <= text.lines().count());
+                    proptest::prop_assert!(r.values.iter().flatten().all(|v| v.is_finite()));
+                },
+                Err(e) => {
+                    let lines = text.lines().count().max(1);
+                    proptest::prop_assert!(e.line.is_none_or(|l| l >= 1 && l <= lines), "{e}");
+                }
+            }
+        }
+    }
 }
