@@ -66,3 +66,15 @@ fn catalog_prints_json() {
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON out");
     assert!(v["clusters"].as_array().is_some_and(|c| c.len() >= 12));
 }
+
+#[test]
+fn catalog_needs_no_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(["catalog", "--compact"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON out");
+    assert_eq!(v["links"][0]["a"], "wrg-a");
+}

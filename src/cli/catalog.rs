@@ -11,7 +11,7 @@ pub const COMMAND: Subcommand = Subcommand {
 
 USAGE:
     scalewise catalog [FILE|-] [--compact]
-    (the input is ignored; pass '{}' or nothing on a terminal-less stdin)
+    (takes no input; a FILE, if given, must hold JSON and is ignored)
 
 OUTPUT:
     {\"clusters\": [{\"id\", \"name\", \"nodes\", \"cores_per_node\", \"memory_per_node_gb\" (0 = unknown),
@@ -25,6 +25,7 @@ EXAMPLE:
     echo '{}' | scalewise catalog --compact
 ",
     run: |_| to_json(&catalog::presets()),
+    reads_input: false,
 };
 
 #[cfg(test)]

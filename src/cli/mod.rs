@@ -16,6 +16,8 @@ pub struct Subcommand {
     /// Full help: input keys, output keys, an example.
     pub help: &'static str,
     pub run: fn(serde_json::Value) -> Result<serde_json::Value, String>,
+    /// False for calculators that take no input (they do not wait for standard input).
+    pub reads_input: bool,
 }
 
 pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND, regions::COMMAND];
@@ -76,12 +78,16 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let text = match read_input(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("scalewise {}: {e}", cmd.name);
-            return 1;
+    let text = if cmd.reads_input || file.is_some() {
+        match read_input(file) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("scalewise {}: {e}", cmd.name);
+                return 1;
+            }
         }
+    } else {
+        String::from("{}")
     };
     let input: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,

@@ -19,6 +19,7 @@ pub const COMMAND: Subcommand = Subcommand {
     summary: "run time and cost on one or two clusters from np = 4 and 8 runs (seed 000)",
     help: HELP,
     run,
+    reads_input: true,
 };
 
 const HELP: &str = r#"scalewise multigrid — run time and cost of a multigrid solver on one or two clusters,

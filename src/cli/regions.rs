@@ -17,6 +17,7 @@ pub const COMMAND: Subcommand = Subcommand {
     summary: "speed-up on one or two cluster regions, optimal region size, link bandwidth (seed 003)",
     help: HELP,
     run,
+    reads_input: true,
 };
 
 const HELP: &str = r#"scalewise regions — speed-up of a job on one cluster region or on two regions joined by a
