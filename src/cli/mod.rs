@@ -5,6 +5,8 @@
 
 use std::io::Read;
 
+use serde_json::{Map, Value};
+
 mod catalog;
 mod multigrid;
 mod regions;
@@ -132,4 +134,27 @@ fn read_input(file: Option<&str>) -> Result<String, String> {
 /// answers); serde_json would write a stray NaN as null, never as invalid JSON.
 pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> {
     serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
+}
+
+/// How a JSON value is called in messages ("a list", "a number").
+pub fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// An object whose keys are all among `allowed`; `path` names it in messages.
+pub fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
+    let Value::Object(m) = v else {
+        return Err(format!("{path}: expected an object, found {}", kind(&v)));
+    };
+    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
+    }
+    Ok(m)
 }

@@ -12,7 +12,7 @@ use scalewise::model::multigrid::{
 };
 use scalewise::model::InputError;
 
-use super::{to_json, Subcommand};
+use super::{kind, object, to_json, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
@@ -145,27 +145,7 @@ fn run(input: Value) -> Result<Value, String> {
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
 
-/// An object whose keys are all among `allowed`.
-fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
-    let Value::Object(m) = v else {
-        return Err(format!("{path}: expected an object, found {}", kind(&v)));
-    };
-    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
-    }
-    Ok(m)
-}
 
 fn items(v: Value, path: &str) -> Result<Vec<Value>, String> {
     match v {

@@ -10,7 +10,7 @@ use scalewise::model::regions::{
 };
 use scalewise::model::InputError;
 
-use super::{to_json, Subcommand};
+use super::{kind, object, to_json, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "regions",
@@ -109,26 +109,7 @@ const KEYS: [&str; 11] = [
     "required_bandwidth",
 ];
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
 
-fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
-    let Value::Object(m) = v else {
-        return Err(format!("{path}: expected an object, found {}", kind(&v)));
-    };
-    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
-    }
-    Ok(m)
-}
 
 fn number(v: &Value, path: &str) -> Result<f64, String> {
     v.as_f64().ok_or_else(|| format!("{path}: expected a number, found {}", kind(v)))
