@@ -5,7 +5,7 @@ use yew::prelude::*;
 use super::components::chrome::{Footer, Header, Notices};
 use super::pages;
 use super::route::use_hash_route;
-use super::store::{Action, Embed, Store};
+use super::store::{Action, Store};
 use super::{compress, storage, url};
 use crate::model::share;
 
@@ -51,13 +51,12 @@ pub fn app() -> Html {
     }
 
     let route = use_hash_route();
-    let embed = Embed(*embed);
+    let embed = *embed;
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
-        <ContextProvider<Embed> context={embed}>
-            if !embed.0 { <Header current={route} /> }
-            <main class={classes!("page", embed.0.then_some("embedded"))}>
-                if embed.0 {
+            if !embed { <Header current={route} /> }
+            <main class={classes!("page", embed.then_some("embedded"))}>
+                if embed {
                     <div class="embed-bar">
                         <a href={format!("{}{}", url::base(), route.href())} target="_blank" rel="noopener">{ "Open in scalewise ↗" }</a>
                     </div>
@@ -65,8 +64,7 @@ pub fn app() -> Html {
                 <Notices />
                 { pages::switch(route) }
             </main>
-            if !embed.0 { <Footer /> }
-        </ContextProvider<Embed>>
+            if !embed { <Footer /> }
         </ContextProvider<UseReducerHandle<Store>>>
     }
 }

@@ -91,7 +91,3 @@ pub type StoreHandle = UseReducerHandle<Store>;
 pub fn use_store() -> StoreHandle {
     use_context::<StoreHandle>().expect("App provides the store") // ok: not user-reachable
 }
-
-/// Whether the app runs in embed mode (no header, navigation or footer).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Embed(pub bool);
