@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use scalewise::model::regions::{
-    Application, Balance, LoadFactor, Optimum, Regions, Requirement, System, SYSTEM_PRESETS,
+    Application, Balance, LoadFactor, Optimum, Regions, Requirement, System, TwoRegionX, SYSTEM_PRESETS,
 };
 use scalewise::model::InputError;
 
@@ -25,8 +25,9 @@ shared link, from the roofline-type model of seed 003 (Kredel et al., ISC'12, bw
     Sp(n)  = (1 + X)/(1 + X/n),  X = x'·z                         one region of n cores
     Sp2(n) = (2 + (1 + X)z')/(2p(n) + (1 + X/n)z'),  p(n) = α·n    two regions of n cores each
 n is the number of cores of ONE region; a two-region job runs on 2n cores. Sp2 is relative to
-two one-core regions. The two-region formulas hold X = x'·z, the balance of a core at the node
-bandwidth (the slides' two-region x'); with z = 1 they are the spec's formulas as printed.
+two one-core regions. In the two-region formulas X = x', as the slides print them (default,
+"two_region_x": "slides"), or X = x'·z ("scaled"), the balance of a core at the node bandwidth
+that the time model gives; then Sp2 → Sp as B_E → ∞. With z = 1 the two agree.
 
 USAGE:
     scalewise regions [FILE|-] [--compact]
@@ -53,6 +54,8 @@ or an application on a system:
     alpha             optional: replaces the system's α
 and in both forms:
     n                 list of region sizes, cores per region (each ≥ 1)
+    two_region_x      optional: "slides" (default: x' in Sp2, n*, Sp2_max, two-region n½) or
+                      "scaled" (x'·z there)
     sweep             optional {"bandwidth_gb_s": [B_E, ...]} (GB/s, e.g. 0.1 to 100)
     required_bandwidth  optional {"n": cores per region, "fraction": 0.9 (default; 0 < f ≤ 1)}:
                       the smallest B_E at which Sp2(n) ≥ fraction·Sp(n)
@@ -69,23 +72,24 @@ OUTPUT:
     n_half            {one_region: X, two_regions, two_regions_upper}: the region sizes at
                       half the largest speed-up (lower bounds on a useful region; the upper
                       one is where Sp2 has fallen back to half, null for α = 0)
-    balance           {x_prime, z, z_prime, x_in_region (X = x'·z)}, alpha, and
-                      region_bandwidth_gb_s when known
+    balance           {x_prime, z, z_prime, x_in_region (x'·z), x_two_regions (the X of the
+                      two-region formulas)}, two_region_x, alpha, and region_bandwidth_gb_s
+                      when known
     workload          application form: {N, ops, bytes, exchanged_bytes}
     sweep             [{bandwidth_gb_s, z_prime, two_regions [{n, speedup}], n_star,
                       sp2_max, optimum}]
     required_bandwidth  {n, fraction, one_region_speedup, target_speedup, kind, text,
                       met_by_current (does the current B_E or z' reach it)} with kind
                       "bandwidth" (z_prime, bandwidth_gb_s when known), "any_bandwidth"
-                      (even B_E → 0 reaches it) or "unreachable" (limit: Sp2 only
-                      approaches Sp(n) as B_E → ∞)
+                      (even B_E → 0 reaches it) or "unreachable" (limit: what Sp2
+                      approaches as B_E → ∞, (1 + X)/(1 + X/n))
     warnings          [{field, message}]: magnitudes that look like a unit mistake (a
                       bandwidth above 1000 GB/s, perhaps MB/s; below 1 MB/s)
 
 EXAMPLE:
     {"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}
-    answers one_region speedup 52.74 at n = 64 and 137.33 at 256, two_regions 47.36 and
-    62.72, n_star 171.5, sp2_max 66.66 (with z = 1: n_star 140.0, sp2_max 51.91).
+    answers one_region speedup 52.74 at n = 64 and 137.33 at 256, n_star 140.0 and sp2_max
+    51.91 (with "two_region_x": "scaled": n_star 171.5, sp2_max 66.66).
     {"application": "linpack", "N": 40000, "system": "bwgrid2-15", "n": [64, 1120],
      "required_bandwidth": {"n": 1120}} says whether 15 GB/s lets two regions of 1120 cores
     reach 90 % of one region's speed-up.
@@ -95,7 +99,8 @@ ERRORS:
     or "application.ops: column 4: expected a number, N or '(', found the end". Exit status 1.
 "#;
 
-const KEYS: [&str; 11] = [
+const KEYS: [&str; 12] = [
+    "two_region_x",
     "x_prime",
     "z",
     "z_prime",
@@ -272,6 +277,12 @@ fn run(input: Value) -> Result<Value, String> {
     let top = object(input, "input", &KEYS)?;
     let ns = numbers(top.get("n").ok_or("input: missing key \"n\" (cores per region)")?, "n")?;
     let (model, warnings, workload) = build(&top)?;
+    let choice = match top.get("two_region_x") {
+        None => TwoRegionX::Slides,
+        Some(Value::String(s)) => TwoRegionX::parse("two_region_x", s).map_err(|e| error_at(&e.field, &e))?,
+        Some(v) => return Err(format!("two_region_x: expected \"slides\" or \"scaled\", found {}", kind(v))),
+    };
+    let model = model.with_two_region_x(choice);
     let curve = model.curve(&ns).map_err(|e| error_at(&e.field, &e))?;
     let b = model.balance();
     let optimum = model.optimum();
@@ -302,8 +313,10 @@ fn run(input: Value) -> Result<Value, String> {
     out.insert("n_half".into(), to_json(&model.n_half())?);
     out.insert(
         "balance".into(),
-        json!({"x_prime": b.x_prime, "z": b.z, "z_prime": b.z_prime, "x_in_region": b.in_region()}),
+        json!({"x_prime": b.x_prime, "z": b.z, "z_prime": b.z_prime, "x_in_region": b.in_region(),
+               "x_two_regions": model.two_region_balance()}),
     );
+    out.insert("two_region_x".into(), json!(choice.key()));
     out.insert("alpha".into(), json!(model.load().alpha));
     if let Some(bw) = model.region_bandwidth_gb_s() {
         out.insert("region_bandwidth_gb_s".into(), json!(bw));
@@ -375,18 +388,31 @@ mod tests {
         // Spec: Sp(64) ≈ 52.74, Sp(256) ≈ 137.33 (x' = 196.08, z = 1.5).
         close("Sp(64)", &out["one_region"][0]["speedup"], 52.74, 0.005);
         close("Sp(256)", &out["one_region"][1]["speedup"], 137.33, 0.005);
-        // Two regions hold X = x'·z = 294.12: n* = √(294.12·10/0.1), Sp2_max by the closed form.
-        let x = 196.08 * 1.5;
+        // As the slides print it, two regions hold x' (the spec's z' = 10 row): n* ≈ 140.0,
+        // Sp2_max ≈ 51.91.
+        let x = 196.08;
         close("n*", &out["n_star"], (x * 10.0 / 0.1f64).sqrt(), 1e-9);
-        close("Sp2_max", &out["sp2_max"], (2.0 + (1.0 + x) * 10.0) / (10.0 + 2.0 * (0.1 * x * 10.0f64).sqrt()), 1e-9);
+        close("n*, as in the spec", &out["n_star"], 140.0, 0.05);
+        close("Sp2_max, as in the spec", &out["sp2_max"], 51.91, 0.005);
         close(
             "Sp2(64)",
             &out["two_regions"][0]["speedup"],
             (2.0 + (1.0 + x) * 10.0) / (6.4 + (1.0 + x / 64.0) * 10.0),
             1e-9,
         );
-        close("Sp2(64), as in the help", &out["two_regions"][0]["speedup"], 47.36, 0.005);
-        close("Sp2(256), as in the help", &out["two_regions"][1]["speedup"], 62.72, 0.005);
+        assert_eq!(out["two_region_x"], json!("slides"));
+        // The scaled reading holds X = x'·z = 294.12, as in the help.
+        let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
+                                       "two_region_x": "scaled"}))
+        .expect("valid");
+        let x = 196.08 * 1.5;
+        close("scaled n*", &out["n_star"], (x * 10.0 / 0.1f64).sqrt(), 1e-9);
+        close("scaled n*, as in the help", &out["n_star"], 171.5, 0.05);
+        close("scaled Sp2_max, as in the help", &out["sp2_max"], 66.66, 0.005);
+        close("x_two_regions", &out["balance"]["x_two_regions"], x, 1e-9);
+        let e = (COMMAND.run)(json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}))
+            .expect_err("bad choice");
+        assert!(e.starts_with("two_region_x: expected"), "{e}");
         assert_eq!(out["optimum"]["kind"], json!("peak"));
         assert_eq!(out["warnings"], json!([]));
     }
@@ -454,7 +480,11 @@ mod tests {
         assert_eq!(out["required_bandwidth"]["met_by_current"], json!(false));
         let out = with(json!({"n": 4}));
         assert_eq!(out["required_bandwidth"]["kind"], json!("any_bandwidth"));
+        // As the slides print it, 90 % of Sp(256) with z = 1.5 is out of reach; of Sp(64) not.
         let out = with(json!({"n": 256}));
+        assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
+        close("limit", &out["required_bandwidth"]["limit"], 197.08 / (1.0 + 196.08 / 256.0), 1e-9);
+        let out = with(json!({"n": 64}));
         assert_eq!(out["required_bandwidth"]["kind"], json!("bandwidth"));
         assert_eq!(out["required_bandwidth"]["bandwidth_gb_s"], Value::Null, "no B_E given");
         close("fraction default", &out["required_bandwidth"]["fraction"], 0.9, 0.0);

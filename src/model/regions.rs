@@ -47,14 +47,17 @@
 //! numerator x' + y' + x'y' is the additive denominator at n = 1, p = 1). Sp2_ov is the
 //! overlapping time above divided into the same time at n = 1, p = 1.
 //!
-//! **Which x' the two-region formulas hold.** The slides write x = x'/n and
-//! y = ½·(x'/n)·(#b/#x)·(B_E/b_l) for two regions. From the definitions, x = X/n and
-//! y = (#op/#x)·B_E/(2n·l_th) = ½·(X/n)·r·(B_E/b_l): the slides' two-region x' is X = x'·z,
-//! the balance of a core at the node bandwidth (with x' taken at b0_l, x and y would both be
-//! off by the factor z). This module therefore puts X = x'·z into Sp2, n*, Sp2_max and n½.
-//! With z = 1 (b_l = b0_l) it is the spec's formula as printed, and the spec's checks
-//! (x' = 196.08, α = 1/20, z' = 1, 10, 100) hold as given. It makes the two models agree in
-//! the limit: Sp2(n) → Sp(n) as B_E → ∞, for every n.
+//! **Which x' the two-region formulas hold.** The slides (and the spec) print the two-region
+//! formulas with x', and their checked numbers (x' = 196.08, α = 1/20, z' = 1, 10, 100 →
+//! n* = 44.3, 140.0, 442.8) come from that reading whatever z is. This is the default
+//! ([`TwoRegionX::Slides`]). From the definitions, though, x = X/n and
+//! y = (#op/#x)·B_E/(2n·l_th) = ½·(X/n)·r·(B_E/b_l) with X = x'·z: the time model behind the
+//! slides holds the balance of a core at the node bandwidth. [`TwoRegionX::Scaled`] puts
+//! X = x'·z into Sp2, n*, Sp2_max and the two-region n½; then Sp2(n) → Sp(n) as B_E → ∞.
+//! With z = 1 both readings agree. With z ≠ 1 the slides' reading compares two regions whose
+//! nodes move data at b0_l with one region whose nodes move it at b_l, so Sp2 tends to
+//! (1 + x')/(1 + x'/n) rather than Sp(n), and a target fraction of Sp(n) can be unreachable.
+//! Below, X is the two-region balance of the chosen reading.
 //!
 //! Sp2 is monotone in z', between 1/p(n) (B_E → 0) and Sp(n) (B_E → ∞): dSp2/dz' has the sign
 //! of p(n)·(1 + X) − (1 + X/n). Hence, comparing two regions of n cores each (2n cores in
@@ -178,9 +181,37 @@ impl Balance {
         Ok(())
     }
 
-    /// X = x'·z, the balance of one core at the node bandwidth (the slides' two-region x').
+    /// X = x'·z, the balance of one core at the node bandwidth (the one-region formula's x'z).
     pub fn in_region(&self) -> f64 {
         self.x_prime * self.z
+    }
+}
+
+/// Which balance factor of a core the two-region formulas hold (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TwoRegionX {
+    /// x', as the slides and the spec print the formulas (their checked numbers).
+    #[default]
+    Slides,
+    /// X = x'·z, the balance at the node bandwidth, which the time model itself gives.
+    Scaled,
+}
+
+impl TwoRegionX {
+    pub fn parse(field: &str, text: &str) -> Result<Self, InputError> {
+        match text.trim() {
+            "" | "slides" => Ok(TwoRegionX::Slides),
+            "scaled" => Ok(TwoRegionX::Scaled),
+            other => Err(InputError::new(field, format!("must be \"slides\" or \"scaled\", found \"{}\"", other))),
+        }
+    }
+
+    pub fn key(self) -> &'static str {
+        match self {
+            TwoRegionX::Slides => "slides",
+            TwoRegionX::Scaled => "scaled",
+        }
     }
 }
 
@@ -326,7 +357,8 @@ pub enum Requirement {
     Bandwidth { z_prime: f64, bandwidth_gb_s: Option<f64> },
     /// Reached at every bandwidth: Sp2 ≥ 1/p(n) ≥ target even as B_E → 0.
     AnyBandwidth,
-    /// Not reached even as B_E → ∞, where Sp2 approaches `limit` = Sp(n).
+    /// Not reached even as B_E → ∞, where Sp2 approaches `limit` = (1 + X)/(1 + X/n) with the
+    /// two-region X (= Sp(n) when X = x'·z).
     Unreachable { limit: f64 },
 }
 
@@ -403,13 +435,32 @@ pub struct Regions {
     load: LoadFactor,
     /// z' per GB/s of B_E (z' = r·B_E/b_l is linear in B_E), when known.
     z_prime_per_gb_s: Option<f64>,
+    two_region_x: TwoRegionX,
 }
 
 impl Regions {
     pub fn new(balance: Balance, load: LoadFactor) -> Result<Self, InputError> {
         balance.validate()?;
         load.validate()?;
-        Ok(Regions { balance, load, z_prime_per_gb_s: None })
+        Ok(Regions { balance, load, z_prime_per_gb_s: None, two_region_x: TwoRegionX::Slides })
+    }
+
+    /// Chooses the balance factor the two-region formulas hold.
+    pub fn with_two_region_x(mut self, choice: TwoRegionX) -> Self {
+        self.two_region_x = choice;
+        self
+    }
+
+    pub fn two_region_choice(&self) -> TwoRegionX {
+        self.two_region_x
+    }
+
+    /// The balance factor in Sp2, n*, Sp2_max and the two-region n½: x' or x'·z.
+    pub fn two_region_balance(&self) -> f64 {
+        match self.two_region_x {
+            TwoRegionX::Slides => self.balance.x_prime,
+            TwoRegionX::Scaled => self.balance.in_region(),
+        }
     }
 
     /// Says that `balance.z_prime` holds at B_E = `bandwidth_gb_s`, which makes sweeps and the
@@ -483,13 +534,13 @@ impl Regions {
     /// Sp2(n), two regions of n cores each, additive.
     pub fn speedup_two(&self, n: f64) -> Result<f64, InputError> {
         let n = check_cores("n", n)?;
-        Ok(sp2(self.balance.in_region(), self.balance.z_prime, self.load.p(n), n))
+        Ok(sp2(self.two_region_balance(), self.balance.z_prime, self.load.p(n), n))
     }
 
     /// Sp2_ov(n), two regions of n cores each, overlapping.
     pub fn speedup_two_overlapping(&self, n: f64) -> Result<f64, InputError> {
         let n = check_cores("n", n)?;
-        Ok(sp2_ov(self.balance.in_region(), self.balance.z_prime, self.load.p(n), n))
+        Ok(sp2_ov(self.two_region_balance(), self.balance.z_prime, self.load.p(n), n))
     }
 
     /// All four speed-ups at every n; an error names the position (`n[2]`).
@@ -511,7 +562,7 @@ impl Regions {
     }
 
     pub fn optimum(&self) -> Optimum {
-        let (x, zp, a) = (self.balance.in_region(), self.balance.z_prime, self.load.alpha);
+        let (x, zp, a) = (self.two_region_balance(), self.balance.z_prime, self.load.alpha);
         let top = 2.0 + (1.0 + x) * zp;
         if a == 0.0 {
             Optimum::NoOptimum { limit: top / zp }
@@ -521,10 +572,14 @@ impl Regions {
     }
 
     pub fn n_half(&self) -> NHalf {
-        let (x, zp, a) = (self.balance.in_region(), self.balance.z_prime, self.load.alpha);
+        let (x, zp, a) = (self.two_region_balance(), self.balance.z_prime, self.load.alpha);
         let s = (2.0 * a * x * zp).sqrt();
         let lower = 2.0 * x * zp / ((zp + 4.0 * s) + ((zp + 2.0 * s) * (zp + 6.0 * s)).sqrt());
-        NHalf { one_region: x, two_regions: lower, two_regions_upper: (a > 0.0).then(|| x * zp / (2.0 * a) / lower) }
+        NHalf {
+            one_region: self.balance.in_region(),
+            two_regions: lower,
+            two_regions_upper: (a > 0.0).then(|| x * zp / (2.0 * a) / lower),
+        }
     }
 
     /// Sp2 at every n and the optimum, at every B_E in `bandwidths_gb_s`.
@@ -558,17 +613,21 @@ impl Regions {
                 format!("must be greater than 0 and at most 1, found {}", num(fraction)),
             ));
         }
-        let x = self.balance.in_region();
+        let x = self.two_region_balance();
         let p = self.load.p(n);
-        let one = sp1(x, n);
+        let one = sp1(self.balance.in_region(), n);
         let target = fraction * one;
+        // Sp2 ≥ T ⇔ z'·c ≥ need, with c = (1 + X) − T·(1 + X/n) and need = 2(T·p − 1).
         let need = 2.0 * (target * p - 1.0);
+        let c = (1.0 + x) - target * (1.0 + x / n);
+        // As B_E → ∞, Sp2 → (1 + X)/(1 + X/n).
+        let limit = sp1(x, n);
         let requirement = if need <= 0.0 {
             Requirement::AnyBandwidth
-        } else if fraction >= 1.0 {
-            Requirement::Unreachable { limit: one }
+        } else if c <= 0.0 || (fraction >= 1.0 && self.two_region_x == TwoRegionX::Scaled) {
+            Requirement::Unreachable { limit }
         } else {
-            let mut zp = need / ((1.0 + x) * (1.0 - fraction));
+            let mut zp = need / c;
             // The closed form can land a rounding error below the target; step up to it.
             for _ in 0..8 {
                 if sp2(x, zp, p, n) >= target {
@@ -576,10 +635,10 @@ impl Regions {
                 }
                 zp *= 1.0 + 4.0 * f64::EPSILON;
             }
-            if zp.is_finite() && sp2(x, zp, p, n) >= target {
+            if zp.is_finite() && zp <= MAX_INPUT && sp2(x, zp, p, n) >= target {
                 Requirement::Bandwidth { z_prime: zp, bandwidth_gb_s: self.z_prime_per_gb_s.map(|k| zp / k) }
             } else {
-                Requirement::Unreachable { limit: one }
+                Requirement::Unreachable { limit }
             }
         };
         Ok(RequiredBandwidth { n, fraction, one_region_speedup: one, target_speedup: target, requirement })
@@ -948,7 +1007,13 @@ mod tests {
         assert!((got - want).abs() <= tol * want.abs().max(1.0), "{name}: got {got}, want {want}");
     }
 
+    /// The model with X = x'·z in the two-region formulas, the reading the physics tests check.
     fn model(x_prime: f64, z: f64, z_prime: f64, alpha: f64) -> Regions {
+        slides(x_prime, z, z_prime, alpha).with_two_region_x(TwoRegionX::Scaled)
+    }
+
+    /// The model as the slides print it (the default).
+    fn slides(x_prime: f64, z: f64, z_prime: f64, alpha: f64) -> Regions {
         Regions::new(Balance { x_prime, z, z_prime }, LoadFactor { alpha }).expect("valid model")
     }
 
@@ -997,6 +1062,38 @@ mod tests {
             check("scan max", scan_max, got_max, 1e-9);
             check("scan argmax", scan_n, got_n, 1e-3);
         }
+    }
+
+    #[test]
+    fn slides_reading_is_the_default() {
+        // The example: x' = 196.08, z = 1.5, z' = 10, α = 0.05. As printed, the
+        // two-region formulas hold x', so n* and Sp2_max are the spec's z' = 10 row while the
+        // one-region Sp(64) uses x'z.
+        let m = slides(196.08, 1.5, 10.0, 0.05);
+        assert_eq!(m.two_region_choice(), TwoRegionX::Slides);
+        check("Sp(64)", m.speedup_one(64.0).expect("n"), 52.74, 1e-4);
+        check("n*", m.optimum().n_star().expect("peak"), 140.0, 0.05 / 140.0);
+        check("Sp2_max", m.optimum().sp2_max().expect("peak"), 51.91, 0.005 / 51.91);
+        check("two-region n½ uses x'", m.n_half().two_regions, slides(196.08, 1.0, 10.0, 0.05).n_half().two_regions, 1e-15);
+        check("one-region n½ = x'z", m.n_half().one_region, 196.08 * 1.5, 1e-15);
+        // Scaled: X = x'·z = 294.12, n* = √(294.12·10/0.1).
+        let s = m.clone().with_two_region_x(TwoRegionX::Scaled);
+        check("scaled n*", s.optimum().n_star().expect("peak"), (294.12f64 * 100.0).sqrt(), 1e-12);
+        // With z = 1.5 the slides' Sp2 tends to (1 + x')/(1 + x'/n) < Sp(n): 90 % of Sp(256)
+        // is out of reach at any bandwidth, while the scaled reading reaches it.
+        let r = m.clone().with_region_bandwidth(1.0).expect("valid").required_bandwidth(256.0, 0.9).expect("valid");
+        let Requirement::Unreachable { limit } = r.requirement else { panic!("unreachable: {r:?}") };
+        check("limit", limit, 197.08 / (1.0 + 196.08 / 256.0), 1e-12);
+        let r = s.with_region_bandwidth(1.0).expect("valid").required_bandwidth(256.0, 0.9).expect("valid");
+        assert!(matches!(r.requirement, Requirement::Bandwidth { .. }), "{r:?}");
+        // At n = 64 the slides' reading reaches 90 %, at a finite bandwidth.
+        let r = m.with_region_bandwidth(1.0).expect("valid").required_bandwidth(64.0, 0.9).expect("valid");
+        let Requirement::Bandwidth { z_prime, .. } = r.requirement else { panic!("reachable: {r:?}") };
+        let at = slides(196.08, 1.5, z_prime, 0.05).speedup_two(64.0).expect("n");
+        check("Sp2 at the required z'", at, r.target_speedup, 1e-12);
+        assert_eq!(TwoRegionX::parse("f", "scaled"), Ok(TwoRegionX::Scaled));
+        assert_eq!(TwoRegionX::parse("f", "").map(TwoRegionX::key), Ok("slides"));
+        assert_eq!(TwoRegionX::parse("two_region_x", "x").expect_err("bad").field, "two_region_x");
     }
 
     #[test]
@@ -1058,9 +1155,11 @@ mod tests {
         let pts = m.sweep(&[64.0, 256.0], &[1.0, 15.0, 45.0]).expect("valid");
         for (p, b) in pts.iter().zip([1.0, 15.0, 45.0]) {
             check("z' = 4·B_E/1.5", p.z_prime, 4.0 * b / 1.5, 1e-12);
-            let direct = model(X40K, 1.5, 4.0 * b / 1.5, 0.05);
+            let direct = slides(X40K, 1.5, 4.0 * b / 1.5, 0.05);
             check("Sp2(256)", p.speedups[1].speedup, direct.speedup_two(256.0).expect("n"), 1e-12);
-            assert_eq!(p.optimum, direct.optimum());
+            let (got, want) = (&p.optimum, direct.optimum());
+            check("n*", got.n_star().expect("peak"), want.n_star().expect("peak"), 1e-12);
+            check("Sp2_max", got.sp2_max().expect("peak"), want.sp2_max().expect("peak"), 1e-12);
         }
         let e = m.sweep(&[64.0], &[1.0, -2.0]).expect_err("negative bandwidth");
         assert_eq!(e.field, "bandwidth_gb_s[1]");
@@ -1255,8 +1354,9 @@ mod tests {
 
         #[test]
         fn required_bandwidth_is_the_smallest(xp in 1.0f64..1e4, z in 0.1f64..10.0, a in 1e-3f64..1.0,
-                                              n in 1.0f64..1e4, f in 0.05f64..0.999) {
-            let m = model(xp, z, 1.0, a).with_region_bandwidth(2.0).unwrap();
+                                              n in 1.0f64..1e4, f in 0.05f64..0.999, scaled: bool) {
+            let m = if scaled { model(xp, z, 1.0, a) } else { slides(xp, z, 1.0, a) };
+            let m = m.with_region_bandwidth(2.0).unwrap();
             let r = m.required_bandwidth(n, f).unwrap();
             match r.requirement {
                 Requirement::Bandwidth { z_prime, bandwidth_gb_s } => {
@@ -1267,7 +1367,13 @@ mod tests {
                     prop_assert!(reach(b * 0.999) < r.target_speedup);
                 }
                 Requirement::AnyBandwidth => prop_assert!(r.target_speedup * a * n <= 1.0),
-                Requirement::Unreachable { .. } => prop_assert!(false, "f < 1 is always reachable"),
+                // Only the slides' reading with z > 1 can fall short, and then only because its
+                // limit (1 + x')/(1 + x'/n) is below the target.
+                Requirement::Unreachable { limit } => {
+                    prop_assert!(!scaled && z > 1.0, "f < 1 is reachable when X = x'z");
+                    prop_assert!(limit <= r.target_speedup * (1.0 + 1e-9));
+                    prop_assert!(m.at_bandwidth(1e9).and_then(|m| m.speedup_two(n)).unwrap() < r.target_speedup);
+                }
             }
         }
 
