@@ -25,9 +25,10 @@ shared link, from the roofline-type model of seed 003 (Kredel et al., ISC'12, bw
     Sp(n)  = (1 + X)/(1 + X/n),  X = x'·z                         one region of n cores
     Sp2(n) = (2 + (1 + X)z')/(2p(n) + (1 + X/n)z'),  p(n) = α·n    two regions of n cores each
 n is the number of cores of ONE region; a two-region job runs on 2n cores. Sp2 is relative to
-two one-core regions. In the two-region formulas X = x', as the slides print them (default,
-"two_region_x": "slides"), or X = x'·z ("scaled"), the balance of a core at the node bandwidth
-that the time model gives; then Sp2 → Sp as B_E → ∞. With z = 1 the two agree.
+two one-core regions. In the two-region formulas X = x'·z by default ("two_region_x":
+"scaled"): the balance of a core at the node bandwidth, which the slides' time model gives, so
+that Sp2 → Sp as B_E → ∞. "slides" puts x' there whatever z is, as the slides print the
+formulas. With z = 1 the two agree (and give the spec's n* = 44.3, 140.0, 442.8).
 
 USAGE:
     scalewise regions [FILE|-] [--compact]
@@ -54,8 +55,8 @@ or an application on a system:
     alpha             optional: replaces the system's α
 and in both forms:
     n                 list of region sizes, cores per region (each ≥ 1)
-    two_region_x      optional: "slides" (default: x' in Sp2, n*, Sp2_max, two-region n½) or
-                      "scaled" (x'·z there)
+    two_region_x      optional: "scaled" (default: x'·z in Sp2, n*, Sp2_max, two-region n½)
+                      or "slides" (x' there, whatever z is)
     sweep             optional {"bandwidth_gb_s": [B_E, ...]} (GB/s, e.g. 0.1 to 100)
     required_bandwidth  optional {"n": cores per region, "fraction": 0.9 (default; 0 < f ≤ 1)}:
                       the smallest B_E at which Sp2(n) ≥ fraction·Sp(n)
@@ -88,8 +89,9 @@ OUTPUT:
 
 EXAMPLE:
     {"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}
-    answers one_region speedup 52.74 at n = 64 and 137.33 at 256, n_star 140.0 and sp2_max
-    51.91 (with "two_region_x": "scaled": n_star 171.5, sp2_max 66.66).
+    answers one_region speedup 52.74 at n = 64 and 137.33 at 256, two_regions 47.36 and
+    62.72, n_star 171.5, sp2_max 66.66; with "two_region_x": "slides" (x' = 196.08 in the
+    two-region formulas) n_star 140.0 and sp2_max 51.91, the spec's numbers.
     {"application": "linpack", "N": 40000, "system": "bwgrid2-15", "n": [64, 1120],
      "required_bandwidth": {"n": 1120}} says whether 15 GB/s lets two regions of 1120 cores
     reach 90 % of one region's speed-up.
@@ -278,7 +280,7 @@ fn run(input: Value) -> Result<Value, String> {
     let ns = numbers(top.get("n").ok_or("input: missing key \"n\" (cores per region)")?, "n")?;
     let (model, warnings, workload) = build(&top)?;
     let choice = match top.get("two_region_x") {
-        None => TwoRegionX::Slides,
+        None => TwoRegionX::Scaled,
         Some(Value::String(s)) => TwoRegionX::parse("two_region_x", s).map_err(|e| error_at(&e.field, &e))?,
         Some(v) => return Err(format!("two_region_x: expected \"slides\" or \"scaled\", found {}", kind(v))),
     };
@@ -388,28 +390,29 @@ mod tests {
         // Spec: Sp(64) ≈ 52.74, Sp(256) ≈ 137.33 (x' = 196.08, z = 1.5).
         close("Sp(64)", &out["one_region"][0]["speedup"], 52.74, 0.005);
         close("Sp(256)", &out["one_region"][1]["speedup"], 137.33, 0.005);
-        // As the slides print it, two regions hold x' (the spec's z' = 10 row): n* ≈ 140.0,
-        // Sp2_max ≈ 51.91.
-        let x = 196.08;
+        // By default two regions hold X = x'·z = 294.12: n* = √(294.12·10/0.1), Sp2_max by the
+        // closed form, as in the help.
+        let x = 196.08 * 1.5;
         close("n*", &out["n_star"], (x * 10.0 / 0.1f64).sqrt(), 1e-9);
-        close("n*, as in the spec", &out["n_star"], 140.0, 0.05);
-        close("Sp2_max, as in the spec", &out["sp2_max"], 51.91, 0.005);
+        close("Sp2_max", &out["sp2_max"], (2.0 + (1.0 + x) * 10.0) / (10.0 + 2.0 * (0.1 * x * 10.0f64).sqrt()), 1e-9);
         close(
             "Sp2(64)",
             &out["two_regions"][0]["speedup"],
             (2.0 + (1.0 + x) * 10.0) / (6.4 + (1.0 + x / 64.0) * 10.0),
             1e-9,
         );
-        assert_eq!(out["two_region_x"], json!("slides"));
-        // The scaled reading holds X = x'·z = 294.12, as in the help.
-        let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
-                                       "two_region_x": "scaled"}))
-        .expect("valid");
-        let x = 196.08 * 1.5;
-        close("scaled n*", &out["n_star"], (x * 10.0 / 0.1f64).sqrt(), 1e-9);
-        close("scaled n*, as in the help", &out["n_star"], 171.5, 0.05);
-        close("scaled Sp2_max, as in the help", &out["sp2_max"], 66.66, 0.005);
+        close("n*, as in the help", &out["n_star"], 171.5, 0.05);
+        close("Sp2(64), as in the help", &out["two_regions"][0]["speedup"], 47.36, 0.005);
+        close("Sp2(256), as in the help", &out["two_regions"][1]["speedup"], 62.72, 0.005);
         close("x_two_regions", &out["balance"]["x_two_regions"], x, 1e-9);
+        assert_eq!(out["two_region_x"], json!("scaled"));
+        // Read literally, the slides' formula holds x': the spec's z' = 10 row.
+        let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
+                                       "two_region_x": "slides"}))
+        .expect("valid");
+        close("slides n*", &out["n_star"], 140.0, 0.05);
+        close("slides Sp2_max", &out["sp2_max"], 51.91, 0.005);
+        assert_eq!(out["two_region_x"], json!("slides"));
         let e = (COMMAND.run)(json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}))
             .expect_err("bad choice");
         assert!(e.starts_with("two_region_x: expected"), "{e}");
@@ -480,14 +483,17 @@ mod tests {
         assert_eq!(out["required_bandwidth"]["met_by_current"], json!(false));
         let out = with(json!({"n": 4}));
         assert_eq!(out["required_bandwidth"]["kind"], json!("any_bandwidth"));
-        // As the slides print it, 90 % of Sp(256) with z = 1.5 is out of reach; of Sp(64) not.
         let out = with(json!({"n": 256}));
-        assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
-        close("limit", &out["required_bandwidth"]["limit"], 197.08 / (1.0 + 196.08 / 256.0), 1e-9);
-        let out = with(json!({"n": 64}));
         assert_eq!(out["required_bandwidth"]["kind"], json!("bandwidth"));
         assert_eq!(out["required_bandwidth"]["bandwidth_gb_s"], Value::Null, "no B_E given");
         close("fraction default", &out["required_bandwidth"]["fraction"], 0.9, 0.0);
+        // Read literally (x' in Sp2 with z = 1.5), 90 % of Sp(256) is out of reach.
+        let mut v = base.clone();
+        v["two_region_x"] = json!("slides");
+        v["required_bandwidth"] = json!({"n": 256});
+        let out = (COMMAND.run)(v).expect("valid");
+        assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
+        close("limit", &out["required_bandwidth"]["limit"], 197.08 / (1.0 + 196.08 / 256.0), 1e-9);
     }
 
     #[test]

@@ -48,15 +48,18 @@
 //! overlapping time above divided into the same time at n = 1, p = 1.
 //!
 //! **Which x' the two-region formulas hold.** The slides (and the spec) print the two-region
-//! formulas with x', and their checked numbers (x' = 196.08, α = 1/20, z' = 1, 10, 100 →
-//! n* = 44.3, 140.0, 442.8) come from that reading whatever z is. This is the default
-//! ([`TwoRegionX::Slides`]). From the definitions, though, x = X/n and
+//! formulas with x' and x = x'/n. From the definitions, though, x = a/a* = X/n and
 //! y = (#op/#x)·B_E/(2n·l_th) = ½·(X/n)·r·(B_E/b_l) with X = x'·z: the time model behind the
-//! slides holds the balance of a core at the node bandwidth. [`TwoRegionX::Scaled`] puts
-//! X = x'·z into Sp2, n*, Sp2_max and the two-region n½; then Sp2(n) → Sp(n) as B_E → ∞.
-//! With z = 1 both readings agree. With z ≠ 1 the slides' reading compares two regions whose
-//! nodes move data at b0_l with one region whose nodes move it at b_l, so Sp2 tends to
-//! (1 + x')/(1 + x'/n) rather than Sp(n), and a target fraction of Sp(n) can be unreachable.
+//! slides holds the balance of a core at the node bandwidth, and its z' = r·B_E/b_l (the
+//! spec's z'' = B_E/b_l) says the same. So by default ([`TwoRegionX::Scaled`]) X = x'·z goes
+//! into Sp2, n*, Sp2_max and the two-region n½; then Sp2(n) → Sp(n) as B_E → ∞, and "what
+//! fraction of the one-region speed-up does the link allow" has an answer. With z = 1 this is
+//! the printed formula, and the spec's checks (x' = 196.08, α = 1/20, z' = 1, 10, 100 →
+//! n* = 44.3, 140.0, 442.8) hold as given. [`TwoRegionX::Slides`] reads the printed formula
+//! literally whatever z is (x' in the two-region formulas). With z ≠ 1 it compares two regions
+//! whose nodes move data at b0_l with one region whose nodes move it at b_l: Sp2 tends to
+//! (1 + x')/(1 + x'/n) rather than Sp(n), so a fraction of Sp(n) can be out of reach at any
+//! bandwidth (for bwGRiD 2, z = 6, 90 % is out of reach from n ≈ 64 on).
 //! Below, X is the two-region balance of the chosen reading.
 //!
 //! Sp2 is monotone in z', between 1/p(n) (B_E → 0) and Sp(n) (B_E → ∞): dSp2/dz' has the sign
@@ -191,18 +194,18 @@ impl Balance {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TwoRegionX {
-    /// x', as the slides and the spec print the formulas (their checked numbers).
-    #[default]
-    Slides,
     /// X = x'·z, the balance at the node bandwidth, which the time model itself gives.
+    #[default]
     Scaled,
+    /// x', as the slides and the spec print the formulas, whatever z is.
+    Slides,
 }
 
 impl TwoRegionX {
     pub fn parse(field: &str, text: &str) -> Result<Self, InputError> {
         match text.trim() {
-            "" | "slides" => Ok(TwoRegionX::Slides),
-            "scaled" => Ok(TwoRegionX::Scaled),
+            "" | "scaled" => Ok(TwoRegionX::Scaled),
+            "slides" => Ok(TwoRegionX::Slides),
             other => Err(InputError::new(field, format!("must be \"slides\" or \"scaled\", found \"{}\"", other))),
         }
     }
@@ -442,7 +445,7 @@ impl Regions {
     pub fn new(balance: Balance, load: LoadFactor) -> Result<Self, InputError> {
         balance.validate()?;
         load.validate()?;
-        Ok(Regions { balance, load, z_prime_per_gb_s: None, two_region_x: TwoRegionX::Slides })
+        Ok(Regions { balance, load, z_prime_per_gb_s: None, two_region_x: TwoRegionX::Scaled })
     }
 
     /// Chooses the balance factor the two-region formulas hold.
@@ -1007,14 +1010,14 @@ mod tests {
         assert!((got - want).abs() <= tol * want.abs().max(1.0), "{name}: got {got}, want {want}");
     }
 
-    /// The model with X = x'·z in the two-region formulas, the reading the physics tests check.
+    /// The model with X = x'·z in the two-region formulas (the default).
     fn model(x_prime: f64, z: f64, z_prime: f64, alpha: f64) -> Regions {
-        slides(x_prime, z, z_prime, alpha).with_two_region_x(TwoRegionX::Scaled)
+        Regions::new(Balance { x_prime, z, z_prime }, LoadFactor { alpha }).expect("valid model")
     }
 
-    /// The model as the slides print it (the default).
+    /// The model as the slides print it, x' in the two-region formulas whatever z is.
     fn slides(x_prime: f64, z: f64, z_prime: f64, alpha: f64) -> Regions {
-        Regions::new(Balance { x_prime, z, z_prime }, LoadFactor { alpha }).expect("valid model")
+        model(x_prime, z, z_prime, alpha).with_two_region_x(TwoRegionX::Slides)
     }
 
     /// x' of LinPack at N = 40000 on bwGRiD 1: N/204.
@@ -1065,10 +1068,11 @@ mod tests {
     }
 
     #[test]
-    fn slides_reading_is_the_default() {
-        // The issue's example: x' = 196.08, z = 1.5, z' = 10, α = 0.05. As printed, the
+    fn two_readings_of_the_slides() {
+        // The issue's example: x' = 196.08, z = 1.5, z' = 10, α = 0.05. Read literally, the
         // two-region formulas hold x', so n* and Sp2_max are the spec's z' = 10 row while the
         // one-region Sp(64) uses x'z.
+        assert_eq!(model(1.0, 1.0, 1.0, 0.0).two_region_choice(), TwoRegionX::Scaled, "the default");
         let m = slides(196.08, 1.5, 10.0, 0.05);
         assert_eq!(m.two_region_choice(), TwoRegionX::Slides);
         check("Sp(64)", m.speedup_one(64.0).expect("n"), 52.74, 1e-4);
@@ -1091,8 +1095,8 @@ mod tests {
         let Requirement::Bandwidth { z_prime, .. } = r.requirement else { panic!("reachable: {r:?}") };
         let at = slides(196.08, 1.5, z_prime, 0.05).speedup_two(64.0).expect("n");
         check("Sp2 at the required z'", at, r.target_speedup, 1e-12);
-        assert_eq!(TwoRegionX::parse("f", "scaled"), Ok(TwoRegionX::Scaled));
-        assert_eq!(TwoRegionX::parse("f", "").map(TwoRegionX::key), Ok("slides"));
+        assert_eq!(TwoRegionX::parse("f", "slides"), Ok(TwoRegionX::Slides));
+        assert_eq!(TwoRegionX::parse("f", "").map(TwoRegionX::key), Ok("scaled"));
         assert_eq!(TwoRegionX::parse("two_region_x", "x").expect_err("bad").field, "two_region_x");
     }
 
@@ -1155,7 +1159,7 @@ mod tests {
         let pts = m.sweep(&[64.0, 256.0], &[1.0, 15.0, 45.0]).expect("valid");
         for (p, b) in pts.iter().zip([1.0, 15.0, 45.0]) {
             check("z' = 4·B_E/1.5", p.z_prime, 4.0 * b / 1.5, 1e-12);
-            let direct = slides(X40K, 1.5, 4.0 * b / 1.5, 0.05);
+            let direct = model(X40K, 1.5, 4.0 * b / 1.5, 0.05);
             check("Sp2(256)", p.speedups[1].speedup, direct.speedup_two(256.0).expect("n"), 1e-12);
             let (got, want) = (&p.optimum, direct.optimum());
             check("n*", got.n_star().expect("peak"), want.n_star().expect("peak"), 1e-12);
