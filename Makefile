@@ -1,5 +1,5 @@
-# scalewise: `make serve` builds and serves the app at http://127.0.0.1:8080;
-# `make test` runs every test; `make dist` writes a static site to dist/.
+# scalewise: `make serve` builds the site and serves it at http://127.0.0.1:8080;
+# `make test` runs every test; `make dist` writes the static site to dist/.
 # Each first runs scripts/setup.sh, which installs whatever is missing.
 SHELL := bash
 CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
@@ -10,11 +10,11 @@ export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 setup:
 	@scripts/setup.sh
 
-serve: setup
-	trunk serve --release
+serve: dist
+	python3 -m http.server 8080 --bind 127.0.0.1 --directory dist
 
 dist: setup
-	trunk build --release
+	@scripts/build-site.sh
 
 # The native command-line tool, installed into ~/.cargo/bin.
 cli:

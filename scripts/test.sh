@@ -8,8 +8,8 @@ export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 echo "== native tests (model, CLI, purity of src/model)"
 cargo test --locked
 
-echo "== release build (trunk, offline)"
-trunk build --release
+echo "== release build of every page (trunk, offline)"
+scripts/build-site.sh
 
 echo "== browser tests (Debian Chromium via playwright-core)"
 rm -rf test-output && mkdir -p test-output

@@ -1,9 +1,9 @@
-//! The browser app (wasm32) and the `scalewise` command (everywhere else) share one binary
-//! target, so trunk and `cargo install` build the same crate.
+//! The `scalewise` command natively; compiled to wasm32 it is the site's `index.html` entry
+//! (home, Clusters). Each calculator page has its own entry in `src/bin/` (see `ui::Site`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    scalewise::ui::start();
+    scalewise::ui::start(scalewise::ui::INDEX);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -3,9 +3,10 @@
 //! never model or UI types, so any calculator can describe what it wants drawn.
 
 pub mod multigrid;
+pub mod regions;
 pub mod xy;
 
-pub use xy::{draw_xy, to_svg, Axis, Marker, Series, XyChart};
+pub use xy::{draw_xy, to_svg, Axis, Frame, Marker, Series, XyChart};
 
 /// Colours for series, in order; chosen to stay distinguishable for common colour blindness.
 pub const PALETTE: &[(u8, u8, u8)] = &[

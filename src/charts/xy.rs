@@ -13,6 +13,8 @@ pub enum Marker {
     Line,
     Points,
     LineAndPoints,
+    /// Small dots along a dense curve: a dotted line.
+    Dots,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -169,8 +171,31 @@ fn tick_label(v: f64, log: bool) -> String {
     crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, 3)
 }
 
-/// Draws the chart on any plotters backend. Errors are the backend's, as text.
-pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart) -> Result<(), String> {
+/// Where a drawn chart's plot sits, so a page can draw over it (a marker that moves without
+/// redrawing the chart).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Frame {
+    /// Pixel columns and rows of the plotting area.
+    pub x_px: (i32, i32),
+    pub y_px: (i32, i32),
+    /// The x axis' data range (log10 of it on a log axis).
+    pub x: (f64, f64),
+    pub log_x: bool,
+}
+
+impl Frame {
+    /// The pixel column of data value `v`, when it is inside the plot.
+    pub fn x_pixel(&self, v: f64) -> Option<i32> {
+        let t = if self.log_x { (v > 0.0).then(|| v.log10())? } else { v };
+        let f = (t - self.x.0) / (self.x.1 - self.x.0);
+        (f.is_finite() && (0.0..=1.0).contains(&f))
+            .then(|| self.x_px.0 + (f * f64::from(self.x_px.1 - self.x_px.0)).round() as i32)
+    }
+}
+
+/// Draws the chart on any plotters backend; answers where the plot is (None when there was
+/// nothing to plot). Errors are the backend's, as text.
+pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart) -> Result<Option<Frame>, String> {
     // The backend's error carries no more than "could not draw" for a person; formatting it
     // with Debug would pull string-escaping code into the page for nothing.
     let err = |_: DrawingAreaErrorKind<DB::ErrorType>| String::from("the chart could not be drawn");
@@ -178,7 +203,7 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
     let Some(((x0, x1), (y0, y1))) = chart.bounds() else {
         area.draw(&Text::new("nothing to plot yet", (20, 30), ("sans-serif", 14).into_font().color(&BLACK)))
             .map_err(err)?;
-        return area.present().map_err(err);
+        return area.present().map(|_| None).map_err(err);
     };
     let (xl, yl) = (chart.x.log, chart.y.log);
     let x_axis = TickedAxis { lo: x0, hi: x1, ticks: ticks(x0, x1, xl, 6) };
@@ -216,14 +241,21 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
         if matches!(s.marker, Marker::Line | Marker::LineAndPoints) {
             ctx.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(width))).map_err(err)?;
         }
-        if matches!(s.marker, Marker::Points | Marker::LineAndPoints) {
-            let r = if s.emphasis { 5 } else { 4 };
-            ctx.draw_series(pts.iter().map(|&p| Circle::new(p, r, c.filled()))).map_err(err)?;
+        if matches!(s.marker, Marker::Points | Marker::LineAndPoints | Marker::Dots) {
+            let r = match s.marker {
+                Marker::Dots => 1,
+                _ if s.emphasis => 5,
+                _ => 4,
+            };
+            // Dots along a dense curve: about 80 of them, so they read as a dotted line.
+            let step = if s.marker == Marker::Dots { pts.len().div_ceil(80).max(1) } else { 1 };
+            ctx.draw_series(pts.iter().step_by(step).map(|&p| Circle::new(p, r, c.filled()))).map_err(err)?;
         }
     }
-    let (x_px, _) = ctx.plotting_area().get_pixel_range();
+    let (x_px, y_px) = ctx.plotting_area().get_pixel_range();
     draw_legend(area, (x_px.start, TITLE), &chart.series).map_err(err)?;
-    area.present().map_err(err)
+    area.present().map_err(err)?;
+    Ok(Some(Frame { x_px: (x_px.start, x_px.end), y_px: (y_px.start, y_px.end), x: (x0, x1), log_x: xl }))
 }
 
 /// The legend, drawn with text sizes from the backend. (plotters' own legend measures text
@@ -250,6 +282,10 @@ fn draw_legend<DB: DrawingBackend>(
         let c = color(s.color);
         if s.marker == Marker::Points {
             area.draw(&Circle::new((x0 + 16, y), 4, c.filled()))?;
+        } else if s.marker == Marker::Dots {
+            for x in [8, 13, 18, 23] {
+                area.draw(&Circle::new((x0 + x, y), 1, c.filled()))?;
+            }
         } else {
             area.draw(&PathElement::new(vec![(x0 + 6, y), (x0 + 26, y)], c.stroke_width(if s.emphasis { 3 } else { 2 })))?;
         }

@@ -8,6 +8,7 @@ pub mod multigrid;
 pub mod multigrid_page;
 pub mod multigrid_presets;
 pub mod regions;
+pub mod regions_page;
 pub mod share;
 pub mod table;
 pub mod workspace;

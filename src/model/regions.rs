@@ -398,6 +398,14 @@ impl RequiredBandwidth {
         }
     }
 
+    /// The required B_E in GB/s, when there is one and the mapping to GB/s is known.
+    pub fn requirement_bandwidth(&self) -> Option<f64> {
+        match self.requirement {
+            Requirement::Bandwidth { bandwidth_gb_s, .. } => bandwidth_gb_s,
+            _ => None,
+        }
+    }
+
     /// Whether a model with this z' reaches the target.
     pub fn met_at(&self, z_prime: f64) -> bool {
         match &self.requirement {

@@ -3,7 +3,6 @@
 use yew::prelude::*;
 
 use super::components::chrome::{Footer, Header, Notices};
-use super::pages;
 use super::route::use_hash_route;
 use super::store::{Action, Store};
 use super::{compress, storage, url};
@@ -16,18 +15,46 @@ async fn load_shared(param: &str) -> Result<share::SharedPage, crate::model::Inp
     share::unpack(&json)
 }
 
+#[derive(Properties)]
+pub struct AppProps {
+    /// The pages of this entry.
+    pub render: fn(super::route::Route) -> Html,
+}
+
+impl PartialEq for AppProps {
+    /// One entry renders one set of pages for its whole life.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
 #[component(App)]
-pub fn app() -> Html {
+pub fn app(p: &AppProps) -> Html {
     let store = use_reducer(|| {
         let (ws, notice) = storage::load();
         Store::new(ws, notice)
     });
     let embed = use_memo((), |_| url::is_embed());
+    let route = use_hash_route();
+    // A route of another entry (an old link, a typed fragment): go there, query included.
+    let elsewhere = route.file() != super::route::entry() && route != super::route::Route::NotFound;
+    use_effect_with(route, move |route| {
+        if elsewhere {
+            if let Some(loc) = web_sys::window().map(|w| w.location()) {
+                let query = loc.search().unwrap_or_default();
+                let path = route.href().trim_start_matches(route.file()).to_string();
+                let _ = loc.replace(&format!("{}{query}{path}", route.file()));
+            }
+        }
+    });
 
     // A share link in the address: load its inputs once, then drop it from the address.
     {
         let store = store.clone();
         use_effect_with((), move |_| {
+            if elsewhere {
+                return;
+            }
             if let Some(param) = url::share_param() {
                 url::drop_share_param();
                 wasm_bindgen_futures::spawn_local(async move {
@@ -50,8 +77,10 @@ pub fn app() -> Html {
         });
     }
 
-    let route = use_hash_route();
     let embed = *embed;
+    if elsewhere {
+        return html! { <main class="page"><p>{ "Opening the page…" }</p></main> };
+    }
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
             if !embed { <Header current={route} /> }
@@ -62,7 +91,7 @@ pub fn app() -> Html {
                     </div>
                 }
                 <Notices />
-                { pages::switch(route) }
+                { (p.render)(route) }
             </main>
             if !embed { <Footer /> }
         </ContextProvider<UseReducerHandle<Store>>>

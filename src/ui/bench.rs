@@ -1,7 +1,6 @@
-//! Benchmarks callable from the browser console or a test (`window.wasmBindings`), so speed
-//! targets are measured in the browser on the same code and input as natively.
-
-use wasm_bindgen::prelude::*;
+//! Benchmarks for the browser, so speed targets are measured there on the same code and
+//! input as natively. Each entry's binary exports the ones of its page to
+//! `window.wasmBindings` (an export here would link the model into every entry).
 
 use crate::model::multigrid::plan;
 use crate::model::multigrid_page::benchmark_planner_input;
@@ -12,8 +11,7 @@ fn now_ms() -> f64 {
 
 /// Median milliseconds of `runs` full planner runs (see `benchmark_planner_input`), or -1
 /// when the benchmark input cannot be built.
-#[wasm_bindgen]
-pub fn bench_planner(runs: u32) -> f64 {
+pub fn planner(runs: u32) -> f64 {
     let Some(input) = benchmark_planner_input() else { return -1.0 };
     let mut ms: Vec<f64> = (0..runs.max(1))
         .map(|_| {

@@ -3,16 +3,35 @@
 //! and draw through `crate::charts`.
 
 mod app;
-mod bench;
+pub mod bench;
 mod compress;
 mod components;
 mod pages;
-mod route;
+pub mod route;
 mod storage;
 mod store;
 mod url;
 
-/// Mounts the app on the document body.
-pub fn start() {
-    yew::Renderer::<app::App>::new().render();
+use route::Route;
+
+/// One HTML entry of the site: its file, the route an empty fragment shows there, and the
+/// pages it renders. Each entry's binary names one `Site`, so only its pages are linked in.
+#[derive(Clone, Copy)]
+pub struct Site {
+    pub file: &'static str,
+    pub home: Route,
+    pub render: fn(Route) -> yew::Html,
+}
+
+/// `index.html`: home, Clusters, and calculators not built yet.
+pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pages::index };
+/// `multigrid.html`: the multi-cluster planner.
+pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigrid, render: pages::multigrid };
+/// `regions.html`: two regions.
+pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, render: pages::regions };
+
+/// Mounts the app of one entry on the document body.
+pub fn start(site: Site) {
+    route::set_entry(site.file, site.home);
+    yew::Renderer::<app::App>::with_props(app::AppProps { render: site.render }).render();
 }

@@ -1,5 +1,10 @@
 //! Routes, carried in the URL fragment (`#/multigrid`) so any static file server, under any
-//! sub-path, serves every page from the one index.html.
+//! sub-path, serves every page. Each calculator is its own HTML entry with its own wasm
+//! (`multigrid.html`, `regions.html`, …), so a page loads only its own calculator; the home
+//! page, the Clusters page and calculators not built yet live in `index.html`. A route opened
+//! in the wrong entry (an old `index.html#/regions` link) is sent on to its own.
+
+use std::cell::Cell;
 
 use gloo::events::EventListener;
 use yew::prelude::*;
@@ -30,20 +35,51 @@ const PATHS: &[(Route, &str)] = &[
     (Route::Simulate, "/simulate"),
 ];
 
+thread_local! {
+    /// The HTML entry this wasm was loaded by, and the route of an empty fragment there.
+    static ENTRY: Cell<(&'static str, Route)> = const { Cell::new(("index.html", Route::Home)) };
+}
+
+/// Says which entry is running (called once at start).
+pub fn set_entry(file: &'static str, home: Route) {
+    ENTRY.with(|e| e.set((file, home)));
+}
+
+/// The HTML entry this wasm runs in.
+pub fn entry() -> &'static str {
+    ENTRY.with(|e| e.get().0)
+}
+
 impl Route {
-    /// The route of a location fragment ("#/multigrid"); an empty fragment is the home page.
+    /// The route of a location fragment ("#/multigrid"); an empty fragment is the entry's own
+    /// page (the home page in index.html).
     pub fn from_hash(hash: &str) -> Route {
         let path = hash.trim_start_matches('#');
         let path = path.split(['?', '&']).next().unwrap_or("");
         let trimmed = path.trim_end_matches('/');
-        let path = if trimmed.is_empty() { "/" } else { trimmed };
-        PATHS.iter().find(|(_, p)| *p == path).map(|(r, _)| *r).unwrap_or(Route::NotFound)
+        if trimmed.is_empty() {
+            return ENTRY.with(|e| e.get().1);
+        }
+        PATHS.iter().find(|(_, p)| *p == trimmed).map(|(r, _)| *r).unwrap_or(Route::NotFound)
     }
 
-    /// The fragment link to this route.
+    /// The HTML entry that shows this route.
+    pub fn file(self) -> &'static str {
+        match self {
+            Route::Multigrid => "multigrid.html",
+            Route::Regions => "regions.html",
+            _ => "index.html",
+        }
+    }
+
+    /// The link to this route: a fragment within this entry, or the other entry's file.
     pub fn href(self) -> String {
         let path = PATHS.iter().find(|(r, _)| *r == self).map(|(_, p)| *p).unwrap_or("/404");
-        format!("#{path}")
+        if self.file() == entry() {
+            format!("#{path}")
+        } else {
+            format!("{}#{path}", self.file())
+        }
     }
 }
 

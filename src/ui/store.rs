@@ -91,3 +91,46 @@ pub type StoreHandle = UseReducerHandle<Store>;
 pub fn use_store() -> StoreHandle {
     use_context::<StoreHandle>().expect("App provides the store") // ok: not user-reachable
 }
+
+/// Edits one page's inputs through the store. It holds no input values, so it stays equal
+/// from render to render and components that receive it re-render only when their own
+/// inputs change.
+#[derive(Clone)]
+pub struct Setter {
+    dispatch: UseReducerDispatcher<Store>,
+    page: &'static str,
+    defaults: fn() -> PageInputs,
+}
+
+impl PartialEq for Setter {
+    /// The same page of the same store (each page has one `defaults`).
+    fn eq(&self, other: &Self) -> bool {
+        self.page == other.page && self.dispatch == other.dispatch
+    }
+}
+
+impl Setter {
+    pub fn new(dispatch: UseReducerDispatcher<Store>, page: &'static str, defaults: fn() -> PageInputs) -> Self {
+        Setter { dispatch, page, defaults }
+    }
+    pub fn set(&self, key: &str, value: String) {
+        let key = key.to_string();
+        self.update(move |m| {
+            m.insert(key.clone(), value.clone());
+        });
+    }
+    pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
+        self.dispatch.dispatch(Action::EditPage { page: self.page, defaults: self.defaults, edit: Rc::new(f) });
+    }
+    /// A callback that sets `key` to whatever text it is given.
+    pub fn on(&self, key: &str) -> Callback<String> {
+        let this = self.clone();
+        let key = key.to_string();
+        Callback::from(move |v: String| this.set(&key, v))
+    }
+}
+
+/// The text of one input.
+pub fn text(inputs: &PageInputs, key: &str) -> AttrValue {
+    AttrValue::from(inputs.get(key).cloned().unwrap_or_default())
+}

@@ -102,7 +102,7 @@ test("autosave, share link and embed mode on the planner page", async () => {
   await first.page.waitForSelector("#share-link");
   const link = await first.page.inputValue("#share-link");
   const snippet = await first.page.inputValue("#embed-snippet");
-  assert.ok(link.startsWith(server.base + "?s="), link);
+  assert.ok(link.startsWith(server.base + "multigrid.html?s="), link);
   assert.match(snippet, /<iframe src="[^"]*embed=1&amp;s=/);
   await first.context.close();
 

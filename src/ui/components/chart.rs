@@ -3,12 +3,13 @@
 use std::rc::Rc;
 
 use plotters::prelude::*;
-use web_sys::HtmlCanvasElement;
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::measured_canvas::MeasuredCanvas;
 use super::workspace_file::download;
-use crate::charts::{draw_xy, to_svg, XyChart};
+use crate::charts::{draw_xy, to_svg, Frame, XyChart};
 
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
@@ -18,21 +19,68 @@ pub struct ChartProps {
     pub width: u32,
     #[prop_or(400)]
     pub height: u32,
+    /// A vertical marker at this x, labelled, drawn over the chart: moving it does not redraw
+    /// the chart itself.
+    #[prop_or_default]
+    pub marker: Option<(f64, AttrValue)>,
+}
+
+/// Draws the marker on the overlay canvas (cleared first).
+fn draw_marker(overlay: &HtmlCanvasElement, frame: Option<Frame>, marker: &Option<(f64, AttrValue)>) -> Option<()> {
+    let ctx: CanvasRenderingContext2d = overlay.get_context("2d").ok()??.dyn_into().ok()?;
+    ctx.clear_rect(0.0, 0.0, f64::from(overlay.width()), f64::from(overlay.height()));
+    let (x, label) = marker.as_ref()?;
+    let frame = frame?;
+    let px = f64::from(frame.x_pixel(*x)?) + 0.5;
+    ctx.set_stroke_style_str("#555");
+    ctx.set_line_width(1.5);
+    ctx.set_line_dash(&js_sys::Array::of2(&6.0.into(), &4.0.into())).ok()?;
+    ctx.begin_path();
+    ctx.move_to(px, f64::from(frame.y_px.0));
+    ctx.line_to(px, f64::from(frame.y_px.1));
+    ctx.stroke();
+    ctx.set_fill_style_str("#333");
+    ctx.set_font("12px sans-serif");
+    let right = px + 120.0 > f64::from(frame.x_px.1);
+    ctx.set_text_align(if right { "right" } else { "left" });
+    ctx.fill_text(label, if right { px - 4.0 } else { px + 4.0 }, f64::from(frame.y_px.0) + 12.0).ok()
 }
 
 #[component(Chart)]
 pub fn chart(p: &ChartProps) -> Html {
     let canvas = use_node_ref();
+    let overlay = use_node_ref();
     let error = use_state(|| None::<String>);
+    let frame = use_mut_ref(|| None::<Frame>);
+    let marker = use_mut_ref(|| None::<(f64, AttrValue)>);
+    *marker.borrow_mut() = p.marker.clone();
     {
-        let canvas = canvas.clone();
+        // The chart is redrawn only when its data changed, not when the marker moved.
+        let (canvas, overlay, frame, marker) = (canvas.clone(), overlay.clone(), frame.clone(), marker.clone());
         let error = error.clone();
         use_effect_with(p.chart.clone(), move |chart| {
             if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
                 let result = MeasuredCanvas::new(el)
                     .ok_or_else(|| "this browser gave no 2D canvas".to_string())
                     .and_then(|backend| draw_xy(&backend.into_drawing_area(), chart));
-                error.set(result.err());
+                match result {
+                    Ok(f) => {
+                        *frame.borrow_mut() = f;
+                        error.set(None);
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            }
+            if let Some(o) = overlay.cast::<HtmlCanvasElement>() {
+                draw_marker(&o, *frame.borrow(), &marker.borrow());
+            }
+        });
+    }
+    {
+        let (overlay, frame) = (overlay.clone(), frame.clone());
+        use_effect_with(p.marker.clone(), move |marker| {
+            if let Some(o) = overlay.cast::<HtmlCanvasElement>() {
+                draw_marker(&o, *frame.borrow(), marker);
             }
         });
     }
@@ -61,8 +109,13 @@ pub fn chart(p: &ChartProps) -> Html {
     };
     html! {
         <figure class="chart-figure">
-            <canvas id={p.id.clone()} class="chart" ref={canvas} width={p.width.to_string()} height={p.height.to_string()}
-                role="img" aria-label={p.chart.title.clone()} />
+            <div class="chart-stack">
+                <canvas id={p.id.clone()} class="chart" ref={canvas} width={p.width.to_string()} height={p.height.to_string()}
+                    role="img" aria-label={p.chart.title.clone()} />
+                if p.marker.is_some() {
+                    <canvas class="chart-overlay" ref={overlay} width={p.width.to_string()} height={p.height.to_string()} aria-hidden="true" />
+                }
+            </div>
             <figcaption>
                 <button class="link" onclick={export_png}>{ "PNG" }</button>
                 <button class="link" onclick={export_svg}>{ "SVG" }</button>

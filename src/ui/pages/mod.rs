@@ -9,21 +9,40 @@ mod clusters;
 mod home;
 mod multigrid;
 mod planned;
+mod regions;
 
-pub fn switch(route: Route) -> Html {
+/// The pages of `index.html`.
+pub fn index(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
+        Route::Speedup | Route::Comm | Route::Simulate => html! { <planned::Planned {route} /> },
+        _ => not_found(),
+    }
+}
+
+/// The page of `multigrid.html`.
+pub fn multigrid(route: Route) -> Html {
+    match route {
         Route::Multigrid => html! { <multigrid::Multigrid /> },
-        Route::Speedup | Route::Regions | Route::Comm | Route::Simulate => {
-            html! { <planned::Planned {route} /> }
-        }
-        Route::NotFound => html! {
-            <section>
-                <h1>{ "Page not found" }</h1>
-                <p>{ "This address names no page of scalewise. " }
-                   <super::route::Link to={Route::Home}>{ "Go to the home page." }</super::route::Link></p>
-            </section>
-        },
+        _ => not_found(),
+    }
+}
+
+/// The page of `regions.html`.
+pub fn regions(route: Route) -> Html {
+    match route {
+        Route::Regions => html! { <regions::Regions /> },
+        _ => not_found(),
+    }
+}
+
+fn not_found() -> Html {
+    html! {
+        <section>
+            <h1>{ "Page not found" }</h1>
+            <p>{ "This address names no page of scalewise. " }
+               <super::route::Link to={Route::Home}>{ "Go to the home page." }</super::route::Link></p>
+        </section>
     }
 }

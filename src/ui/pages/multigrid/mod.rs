@@ -11,44 +11,15 @@ use yew::prelude::*;
 use crate::model::multigrid::Fit;
 use crate::model::multigrid_page::{self as page, PageView, MAX_CALIBRATIONS, PAGE};
 use crate::model::multigrid_presets::PRESETS;
-use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::store::{use_store, Action, Store};
+use crate::ui::store::{use_store, Action};
 
 mod calibration;
 mod results;
 
-/// Edits the page's inputs through the store. It holds no input values, so it stays equal
-/// from render to render and components that receive it re-render only when their own
-/// inputs change.
-#[derive(Clone, PartialEq)]
-pub struct Setter {
-    dispatch: UseReducerDispatcher<Store>,
-}
-
-impl Setter {
-    pub fn set(&self, key: &str, value: String) {
-        let key = key.to_string();
-        self.update(move |m| {
-            m.insert(key.clone(), value.clone());
-        });
-    }
-    pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
-        self.dispatch.dispatch(Action::EditPage { page: PAGE, defaults: page::default_inputs, edit: Rc::new(f) });
-    }
-    /// A callback that sets `key` to whatever text it is given.
-    pub fn on(&self, key: &str) -> Callback<String> {
-        let this = self.clone();
-        let key = key.to_string();
-        Callback::from(move |v: String| this.set(&key, v))
-    }
-}
-
-/// The text of one input.
-pub fn text(inputs: &PageInputs, key: &str) -> AttrValue {
-    AttrValue::from(inputs.get(key).cloned().unwrap_or_default())
-}
+pub type Setter = crate::ui::store::Setter;
+pub use crate::ui::store::text;
 
 /// A computed page shared between sections without copying; props compare it by identity
 /// (a new evaluation is a new value), which keeps each keystroke's render cheap.
@@ -120,7 +91,7 @@ pub fn multigrid() -> Html {
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::evaluate(i, c));
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
 
-    let setter = Setter { dispatch: store.dispatcher() };
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     let cal_broken = view.calibrations.iter().any(|c| c.fit.is_none());
     let field_broken = |keys: &[&str]| keys.iter().any(|k| view.field_errors.contains_key(*k));

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the static site into dist/: one HTML entry per page set, each with its own wasm, so
+# a page loads only its own calculator (see ui::Site). trunk builds each entry into its own
+# directory under target/site/, then the entries are gathered into dist/. Called by
+# `make dist`, `make serve` and scripts/test.sh, with the tools of scripts/setup.sh on PATH.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# entry HTML file : extra trunk arguments
+ENTRIES=(index.html multigrid.html regions.html)
+
+rm -rf target/site dist.new
+for entry in "${ENTRIES[@]}"; do
+    name="${entry%.html}"
+    echo "-- $entry"
+    trunk build "$entry" --release --dist "target/site/$name" --html-output "$entry" "$@"
+done
+mkdir -p dist.new
+for entry in "${ENTRIES[@]}"; do
+    cp -p "target/site/${entry%.html}"/* dist.new/
+done
+rm -rf dist
+mv dist.new dist
+ls -l dist

@@ -1,0 +1,276 @@
+//! The two-regions page (seed 003). It reads its input texts from the store, calls
+//! `model::regions_page::evaluate`, and renders what comes back. While an input the curves
+//! need has an error, it keeps showing the last good result, marked stale.
+
+use std::rc::Rc;
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
+use crate::model::fmt_num;
+use crate::model::workspace::PageInputs;
+use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
+use crate::ui::components::chart::Chart;
+use crate::ui::components::number_field::TextField;
+use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::workspace_file::download;
+use crate::ui::store::{text, use_store, Setter};
+
+/// Positions of the bandwidth slider (log scale between the sweep's ends).
+const SLIDER_STEPS: f64 = 1000.0;
+
+fn field(inputs: &PageInputs, view: &PageView, setter: &Setter, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
+    html! {
+        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(inputs, key)}
+            on_input={setter.on(key)} error={view.errors.get(key).map(|e| e.local_text())} />
+    }
+}
+
+fn n(x: f64) -> String {
+    fmt_num(x, 4)
+}
+
+fn csv_button(id: &'static str, label: &'static str, file: &'static str, csv: impl Fn() -> String + 'static) -> Html {
+    let onclick = Callback::from(move |_| {
+        let _ = download(file, "text/csv", &csv());
+    });
+    html! { <button {id} class="secondary small" {onclick}>{ label }</button> }
+}
+
+fn case_row(c: &Case) -> Html {
+    let upper = c.n_half.two_regions_upper.map(|u| format!(" … {}", n(u))).unwrap_or_default();
+    let last = c.curve.last();
+    html! {
+        <tr>
+            <td>{ c.label.clone() }</td>
+            <td class="num">{ n(c.model.balance().x_prime) }</td>
+            <td class="num">{ n(c.model.balance().z_prime) }</td>
+            <td class="num">{ last.map(|p| n(p.one_region)).unwrap_or_default() }</td>
+            <td class="num">{ last.map(|p| n(p.two_regions)).unwrap_or_default() }</td>
+            <td class="num"><b>{ c.optimum.n_star().map(n).unwrap_or_else(|| "none".into()) }</b></td>
+            <td class="num"><b>{ c.optimum.sp2_max().map(n).unwrap_or_else(|| "—".into()) }</b></td>
+            <td class="num">{ n(c.n_half.one_region) }</td>
+            <td class="num">{ format!("{}{upper}", n(c.n_half.two_regions)) }</td>
+        </tr>
+    }
+}
+
+fn verdict(k: usize, c: &Case) -> Html {
+    let (class, body) = match &c.verdict {
+        Some(Ok(v)) => (if v.met_now { "verdict met" } else { "verdict unmet" }, v.text.clone()),
+        Some(Err(e)) => ("verdict", e.to_string()),
+        None => ("verdict", "Fix the inputs above to see the required bandwidth.".to_string()),
+    };
+    html! { <li id={format!("verdict-{k}")} class={class}><b>{ format!("{}: ", c.label) }</b>{ body }</li> }
+}
+
+#[component(Regions)]
+pub fn regions() -> Html {
+    let store = use_store();
+    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let view: Rc<PageView> = use_memo(inputs.clone(), |i| page::evaluate(i));
+    let last = use_mut_ref(|| None::<Rc<PageView>>);
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
+
+    // What the results show: the current evaluation, or the last good one (stale).
+    let stale = view.broken() && last.borrow().is_some();
+    let shown: Rc<PageView> = if view.broken() {
+        last.borrow().clone().unwrap_or_else(|| view.clone())
+    } else {
+        *last.borrow_mut() = Some(view.clone());
+        view.clone()
+    };
+    let charts = use_memo(shown.clone(), |v| {
+        (Rc::new(speedup_vs_n(v, false)), Rc::new(speedup_vs_n(v, true)), Rc::new(sweep_speedup(v)), Rc::new(sweep_n_star(v)))
+    });
+    let application = text(&inputs, "form").as_str() != "balance";
+    let f = |key: &'static str, label: &'static str, unit: Option<&'static str>| field(&inputs, &view, &setter, key, label, unit);
+
+    let presets = SYSTEM_PRESETS.iter().map(|p| {
+        let setter = setter.clone();
+        let onclick = Callback::from(move |_| {
+            setter.update(move |m| {
+                for (k, v) in p.fields {
+                    m.insert(k.into(), v.into());
+                }
+            })
+        });
+        html! { <button class="secondary" {onclick}>{ format!("System: {}", p.name) }</button> }
+    });
+    let links = Rc::new(link_systems(&store.ws.catalog));
+    let on_link = {
+        let (setter, links) = (setter.clone(), links.clone());
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            let Some(l) = sel.value().parse::<usize>().ok().and_then(|i| links.get(i)) else { return };
+            let fields = l.fields.clone();
+            setter.update(move |m| {
+                for (k, v) in &fields {
+                    m.insert(k.to_string(), v.clone());
+                }
+            });
+            sel.set_value("");
+        })
+    };
+    let on_select = |key: &'static str| {
+        let setter = setter.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            setter.set(key, sel.value());
+        })
+    };
+    let overlap = view.overlap;
+    let on_overlap = {
+        let setter = setter.clone();
+        Callback::from(move |_| setter.set("overlap", if overlap { String::new() } else { "1".into() }))
+    };
+
+    // The bandwidth slider: log scale between the sweep's ends (or 0.1–100 GB/s).
+    let (lo, hi) = match shown.cases.first().map(|c| &c.sweep) {
+        Some(s) if s.len() > 1 => (s[0].bandwidth_gb_s, s[s.len() - 1].bandwidth_gb_s),
+        _ => (0.1, 100.0),
+    };
+    let pos = view.bandwidth_gb_s.map_or(0.0, |b| (SLIDER_STEPS * (b / lo).ln() / (hi / lo).ln()).clamp(0.0, SLIDER_STEPS));
+    let on_slide = {
+        let setter = setter.clone();
+        Callback::from(move |e: InputEvent| {
+            let el: HtmlInputElement = e.target_unchecked_into();
+            let Ok(p) = el.value().parse::<f64>() else { return };
+            let b = lo * (hi / lo).powf(p / SLIDER_STEPS);
+            setter.set("region_bw", fmt_num(b, 3));
+        })
+    };
+    let choice = text(&inputs, "two_region_x");
+    let form = text(&inputs, "form");
+    let (c1, c1ov, c2, c3) = (*charts).clone();
+    let sweep_view = shown.clone();
+    let sweep_range = match shown.cases.first().map(|c| &c.sweep) {
+        Some(s) if s.len() > 1 => format!("{} bandwidths from {} to {} GB/s, on a log scale.", s.len(), fmt_num(s[0].bandwidth_gb_s, 4), fmt_num(s[s.len() - 1].bandwidth_gb_s, 4)),
+        _ => String::new(),
+    };
+    // The current bandwidth, marked over the sweep charts.
+    let marker = view.bandwidth_gb_s.map(|b| (b, AttrValue::from(format!("B_E = {} GB/s", fmt_num(b, 3)))));
+    let curve_view = shown.clone();
+
+    html! {
+        <section class="regions">
+            <h1>{ "Two regions" }</h1>
+            <p class="lead">
+                { "Can one parallel job span two computing centres joined by a long link, what bandwidth between them \
+                   makes it worthwhile, and how large should a region be? Roofline-type model of seed 003 \
+                   (bwGRiD Mannheim–Heidelberg): Sp(n) = (1 + x'z)/(1 + x'z/n) for one region of n cores; \
+                   Sp2(n) = (2 + (1 + X)z')/(2p(n) + (1 + X/n)z') for two regions of n cores each, p(n) = α·n." }
+            </p>
+            <div class="toolbar">
+                { for presets }
+                <select id="from-link" aria-label="system from a Clusters link" onchange={on_link}>
+                    <option value="" selected=true>{ "System from a Clusters link…" }</option>
+                    { for links.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()}>{ l.label.clone() }</option> }) }
+                </select>
+            </div>
+
+            <h2>{ "Application" }</h2>
+            <div class="form-row">
+                <div class="field">
+                    <label for="form">{ "described by" }</label>
+                    <select id="form" onchange={on_select("form")}>
+                        <option value="application" selected={form.as_str() != "balance"}>{ "counts #op, #b, #x as formulas of N" }</option>
+                        <option value="balance" selected={form.as_str() == "balance"}>{ "balance factors x', z, z'" }</option>
+                    </select>
+                </div>
+            </div>
+            if application {
+                <div class="form-row">
+                    { f("ops", "#op, operations", Some("flop")) }
+                    { f("bytes", "#b, bytes moved inside a region", Some("B")) }
+                    { f("exchanged", "#x, bytes exchanged between regions", Some("B")) }
+                    { f("sizes", "problem sizes N (one curve each)", None) }
+                </div>
+            } else {
+                <div class="form-row">
+                    { f("x_prime", "x' (one curve each)", None) }
+                    { f("z", "z = b_l/b0_l", None) }
+                    { f("z_prime", "z'", None) }
+                    { f("zp_bw", "B_E at which z' holds", Some("GB/s")) }
+                </div>
+            }
+
+            <h2>{ "System" }</h2>
+            <div class="form-row">
+                if application {
+                    { f("peak", "peak of one core l_th", Some("GFlop/s")) }
+                    { f("node_bw", "bandwidth between nodes b_l", Some("GB/s")) }
+                    { f("ref_bw", "reference bandwidth b0_l", Some("GB/s")) }
+                }
+                { f("alpha", "load factor α, p(n) = α·n", None) }
+            </div>
+            <div class="form-row bandwidth">
+                { f("region_bw", "bandwidth between the regions B_E", Some("GB/s")) }
+                <div class="field slider">
+                    <label for="bw-slider">{ format!("drag: {}–{} GB/s, log scale", fmt_num(lo, 3), fmt_num(hi, 3)) }</label>
+                    <input id="bw-slider" type="range" min="0" max={SLIDER_STEPS.to_string()} step="1"
+                        value={format!("{pos:.0}")} oninput={on_slide} />
+                </div>
+            </div>
+            if !view.warnings.is_empty() {
+                <ul class="warnings" id="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ format!("{}: {}", w.field, w.message) }</li> }) }</ul>
+            }
+
+            <h2>{ "Speed-up, one region and two" }</h2>
+            <div class="form-row">
+                { f("n_max", "curves up to n cores per region", None) }
+                <div class="field">
+                    <label for="two_region_x">{ "two-region balance X" }</label>
+                    <select id="two_region_x" onchange={on_select("two_region_x")}>
+                        <option value="scaled" selected={choice.as_str() != "slides"}>{ "x'·z (Sp2 → Sp as B_E → ∞)" }</option>
+                        <option value="slides" selected={choice.as_str() == "slides"}>{ "x' (the slides' formula as printed)" }</option>
+                    </select>
+                    if let Some(e) = view.errors.get("two_region_x") { <div class="field-error">{ e.local_text() }</div> }
+                </div>
+                <div class="field check">
+                    <label><input id="overlap" type="checkbox" checked={overlap} onclick={on_overlap} />{ " also overlapping (t = max)" }</label>
+                </div>
+            </div>
+            if stale { <div class="stale">{ "Stale: an input above has an error; this is the last good result." }</div> }
+            <table id="cases" class="results">
+                <thead><tr><th>{ "case" }</th><th class="num">{ "x'" }</th><th class="num">{ "z' now" }</th>
+                    <th class="num">{ "Sp(n max)" }</th><th class="num">{ "Sp2(n max)" }</th><th class="num">{ "n*" }</th>
+                    <th class="num">{ "Sp2_max" }</th><th class="num">{ "n½, one region" }</th><th class="num">{ "n½, two regions" }</th></tr></thead>
+                <tbody>{ for shown.cases.iter().map(case_row) }</tbody>
+            </table>
+            <p class="hint">{ "n* maximises Sp2 (α = 0: no optimum, Sp2 rises toward its limit). n½: the region size at half \
+                the largest speed-up, a lower bound on a useful region; for two regions, up to where Sp2 falls back to half." }</p>
+            { for shown.cases.iter().filter(|c| c.optimum.n_star().is_none()).take(1).map(|c| html! { <p class="hint">{ c.optimum.text() }</p> }) }
+            <div class="grid-2">
+                <Chart id="chart-speedup" chart={c1} />
+                if overlap { <Chart id="chart-speedup-overlapping" chart={c1ov} /> }
+            </div>
+            { csv_button("csv-curves", "Curves as CSV", "regions-curves.csv", move || curves_csv(&curve_view)) }
+
+            <h2>{ "Required bandwidth" }</h2>
+            <div class="form-row">
+                { f("req_n", "cores per region n", None) }
+                { f("req_fraction", "of the one-region speed-up", Some("%")) }
+                { f("planned_min", "planned link from", Some("GB/s")) }
+                { f("planned_max", "to", Some("GB/s")) }
+            </div>
+            <ul id="verdicts" class="verdicts">{ for shown.cases.iter().enumerate().map(|(k, c)| verdict(k, c)) }</ul>
+
+            <h2>{ "Bandwidth sweep" }</h2>
+            <div class="form-row">
+                { f("sweep_min", "from", Some("GB/s")) }
+                { f("sweep_max", "to", Some("GB/s")) }
+                { f("sweep_points", "bandwidths", None) }
+            </div>
+            <div class="grid-2">
+                <Chart id="chart-sweep" chart={c2} marker={marker.clone()} />
+                <Chart id="chart-nstar" chart={c3} {marker} />
+            </div>
+            <p class="hint" id="csv-sweep-range">{ sweep_range }</p>
+            { csv_button("csv-sweep", "Sweep as CSV", "regions-sweep.csv", move || sweep_csv(&sweep_view)) }
+
+            <SharePanel page={PAGE} />
+        </section>
+    }
+}

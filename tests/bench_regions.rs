@@ -1,0 +1,40 @@
+//! `cargo test --release --test bench_regions -- --ignored --nocapture`: how long the
+//! two-regions page takes to evaluate and to draw its charts (to SVG) natively, for the
+//! default 4 problem sizes × 1,000 bandwidths.
+
+use std::time::Instant;
+
+use scalewise::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
+use scalewise::charts::to_svg;
+use scalewise::model::regions_page::{default_inputs, evaluate};
+
+fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
+    let mut ms: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    ms[runs / 2]
+}
+
+#[test]
+#[ignore]
+fn regions_page_speed() {
+    let mut inputs = default_inputs();
+    let mut k = 0;
+    let eval = median_ms(41, || {
+        k += 1;
+        inputs.insert("region_bw".into(), format!("{}", 1.0 + k as f64 / 10.0));
+        assert_eq!(evaluate(&inputs).cases.len(), 4);
+    });
+    let view = evaluate(&default_inputs());
+    let charts = median_ms(21, || {
+        for c in [speedup_vs_n(&view, false), sweep_speedup(&view), sweep_n_star(&view)] {
+            assert!(to_svg(&c, 640, 400).is_ok());
+        }
+    });
+    println!("regions page, 4 sizes × 1000 bandwidths: evaluate median {eval:.2} ms of 41; three charts to SVG median {charts:.2} ms of 21");
+}
