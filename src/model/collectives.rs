@@ -130,7 +130,8 @@ pub fn broadcast(split: &Split, algorithm: Algorithm, procs: u32, size_bytes: f6
                 let mut s = 1.0;
                 while s < m {
                     let t = chain(s);
-                    if t < best.0 {
+                    // Ties (within rounding) keep the larger segment: fewer messages.
+                    if t < best.0 * (1.0 - 1e-12) {
                         best = (t, s);
                     }
                     s *= 2.0;
@@ -146,7 +147,8 @@ pub fn broadcast(split: &Split, algorithm: Algorithm, procs: u32, size_bytes: f6
 /// Every algorithm for one model, and the fastest (the first on ties).
 pub fn all_algorithms(split: &Split, procs: u32, size_bytes: f64) -> ([Broadcast; 4], Algorithm) {
     let all = ALGORITHMS.map(|a| broadcast(split, a, procs, size_bytes));
-    let best = all.iter().fold(all[0], |b, x| if x.time_us < b.time_us { *x } else { b });
+    // Ties within rounding go to the earlier algorithm.
+    let best = all.iter().fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b });
     (all, best.algorithm)
 }
 

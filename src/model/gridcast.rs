@@ -215,7 +215,8 @@ pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
             edges.push((m.get(i, j), i as u32, j as u32));
         }
     }
-    edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // A total order (latency, then nodes), so the result does not depend on the sort used.
+    edges.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     // Per group (indexed by its root): members, smallest and largest latency inside; between
     // two groups: smallest and largest latency across, kept for roots only.
     let mut root: Vec<usize> = (0..n).collect();
