@@ -504,7 +504,9 @@ pub fn find_knee(pts: &[(f64, f64)]) -> Option<Knee> {
     if (one / n as f64).sqrt() <= 0.02 {
         return None;
     }
-    let mut best: Option<(f64, usize, (f64, f64), (f64, f64))> = None;
+    // (residual, split index, left line, right line)
+    type Split = (f64, usize, (f64, f64), (f64, f64));
+    let mut best: Option<Split> = None;
     for k in 2..=n - 2 {
         let (Some((l, lf)), Some((r, rf))) = (weighted_sse(&pts[..k]), weighted_sse(&pts[k..])) else { continue };
         if best.is_none_or(|b| l + r < b.0) {
