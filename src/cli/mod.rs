@@ -8,6 +8,7 @@ use std::io::Read;
 use serde_json::{Map, Value};
 
 mod catalog;
+mod comm;
 mod multigrid;
 mod regions;
 
@@ -22,14 +23,34 @@ pub struct Subcommand {
     pub reads_input: bool,
 }
 
-pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND, regions::COMMAND];
+pub const SUBCOMMANDS: &[Subcommand] = &[
+    catalog::COMMAND,
+    multigrid::COMMAND,
+    regions::COMMAND,
+    comm::COMMAND,
+    comm::BROADCAST,
+    comm::CLUSTERS,
+    comm::GRID_BROADCAST,
+];
+
+/// A calculator that also reads raw text (benchmark output) instead of JSON, chosen with
+/// `--format NAME`.
+pub struct RawInput {
+    pub command: &'static str,
+    pub formats: &'static [&'static str],
+    /// (format, text) → the same answer as the JSON input would give.
+    pub run: fn(&str, &str) -> Result<Value, String>,
+}
+
+const RAW_INPUTS: &[RawInput] = &[comm::RAW];
 
 fn main_help() -> String {
     let mut s = String::from(
         "scalewise — predict parallel program performance from a few cheap runs\n\n\
-         USAGE:\n    scalewise <calculator> [FILE|-] [--compact]\n    scalewise <calculator> --help\n\n\
+         USAGE:\n    scalewise <calculator> [FILE|-] [--compact] [--format NAME]\n    scalewise <calculator> --help\n\n\
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
+         --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table).\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -60,13 +81,23 @@ pub fn run(args: &[String]) -> i32 {
     };
     let mut file: Option<&str> = None;
     let mut compact = false;
-    for a in &args[1..] {
+    let mut format: Option<&str> = None;
+    let mut rest = args[1..].iter();
+    while let Some(a) = rest.next() {
         match a.as_str() {
             "--help" | "-h" => {
                 print!("{}", cmd.help);
                 return 0;
             }
             "--compact" => compact = true,
+            "--format" => match rest.next() {
+                Some(f) => format = Some(f.as_str()),
+                None => {
+                    eprintln!("scalewise {}: --format needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
+                    return 2;
+                }
+            },
+            other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
             other if other.starts_with("--") => {
                 eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
                 return 2;
@@ -80,6 +111,20 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
+    let raw = match format {
+        None => None,
+        Some(f) => match RAW_INPUTS.iter().find(|r| r.command == cmd.name) {
+            Some(r) if r.formats.contains(&f) => Some((r, f)),
+            Some(r) => {
+                eprintln!("scalewise {}: unknown format '{f}'; expected {}", cmd.name, r.formats.join(", "));
+                return 2;
+            }
+            None => {
+                eprintln!("scalewise {}: this calculator reads JSON only (no --format)", cmd.name);
+                return 2;
+            }
+        },
+    };
     let text = if cmd.reads_input || file.is_some() {
         match read_input(file) {
             Ok(t) => t,
@@ -91,14 +136,17 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         String::from("{}")
     };
-    let input: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => {
-            eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
-            return 1;
-        }
+    let answer = match raw {
+        Some((r, f)) => (r.run)(f, &text),
+        None => match serde_json::from_str(&text) {
+            Ok(input) => (cmd.run)(input),
+            Err(e) => {
+                eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
+                return 1;
+            }
+        },
     };
-    match (cmd.run)(input) {
+    match answer {
         Ok(out) => {
             let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };
             match s {

@@ -3,7 +3,11 @@
 //! tested natively with `cargo test`.
 
 pub mod catalog;
+pub mod collectives;
+pub mod comm;
+pub mod comm_page;
 pub mod error;
+pub mod gridcast;
 pub mod multigrid;
 pub mod multigrid_page;
 pub mod multigrid_presets;

@@ -1,0 +1,465 @@
+//! `scalewise comm`, `broadcast`, `clusters` and `grid-broadcast` (seed 002): point-to-point
+//! model fits, broadcast predictions, logical clusters from a latency matrix, and the ECEF
+//! inter-cluster schedules. The models are `model::comm`, `model::collectives` and
+//! `model::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
+//! every problem, and writes the answer.
+
+use serde_json::{json, Map, Value};
+
+use scalewise::model::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
+use scalewise::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES, MAX_TIME_US};
+use scalewise::model::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
+
+use super::{kind, object, to_json, RawInput, Subcommand};
+
+pub const COMMAND: Subcommand = Subcommand {
+    name: "comm",
+    summary: "fit Hockney, LogP, LogGP and pLogP to ping-pong times; the best model, the knee (seed 002)",
+    help: COMM_HELP,
+    run: run_comm,
+    reads_input: true,
+};
+
+pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw };
+
+pub const BROADCAST: Subcommand = Subcommand {
+    name: "broadcast",
+    summary: "broadcast time per algorithm (linear, binomial, binary, pipeline) in a fitted model",
+    help: BROADCAST_HELP,
+    run: run_broadcast,
+    reads_input: true,
+};
+
+pub const CLUSTERS: Subcommand = Subcommand {
+    name: "clusters",
+    summary: "logical homogeneous clusters from a latency matrix (seed 002)",
+    help: CLUSTERS_HELP,
+    run: run_clusters,
+    reads_input: true,
+};
+
+pub const GRID_BROADCAST: Subcommand = Subcommand {
+    name: "grid-broadcast",
+    summary: "ECEF and ECEF-LAt inter-cluster broadcast schedules, against a binomial tree",
+    help: GRID_HELP,
+    run: run_grid,
+    reads_input: true,
+};
+
+const COMM_HELP: &str = r#"scalewise comm — which point-to-point model describes your network (seed 002):
+    Hockney  T(m) = α + β·m                       least squares over every size
+    LogP     T(m) = (L + 2o) + (⌈m/w⌉ − 1)·max(g, o)   fitted below the protocol knee;
+             w = the smallest non-empty size measured
+    LogGP    T(m) = (L + 2o) + (m − 1)·G           L + 2o at the smallest size, G from the
+             sizes above the knee
+    pLogP    T(m) = L + g(m), g(m) piecewise linear between the measured sizes
+Times in µs, sizes in bytes. Models are ranked by leave-one-out error (each size predicted
+from the others), since pLogP passes through every measurement. The knee (eager →
+rendezvous) is the best split into two straight segments, reported when it cuts the squared
+relative residual 4× and one line misses by more than 2 %.
+
+USAGE:
+    scalewise comm [FILE|-] [--compact]
+    scalewise comm [FILE|-] --format osu|osu_bw|imb|table
+
+INPUT (JSON):
+    points     list of {size_bytes (0 to 2^40, whole), time_us (one-way, > 0)}; repeated
+               sizes are averaged; Hockney, LogP and LogGP need 2 sizes, pLogP 3
+    predict    optional list of sizes (bytes) to predict in every model
+With --format the input is raw text instead: osu (osu_latency output), osu_bw (osu_bw:
+time = size / bandwidth, MB = 10^6 B), imb (IMB PingPong: t[usec]) or table (size, time;
+units in the header, e.g. "size (KB)  time (us)"). Predictions are then made at the
+measured sizes. Output cut off mid-table is read up to the bad line, which is named in
+"warnings".
+
+OUTPUT:
+    models     [{model: "hockney"|"logp"|"loggp"|"plogp", params {..}, rel_error (mean
+               relative error at the measured sizes), loo_rel_error (leave-one-out, null with
+               too few sizes), rel_errors [{size_bytes, rel_error}], predictions
+               [{size_bytes, time_us}]}]
+               params: hockney {alpha_us, beta_us_per_byte, bandwidth_mb_s}; logp
+               {l_plus_2o_us, gap_us, w_bytes}; loggp {l_plus_2o_us, big_g_us_per_byte,
+               bandwidth_mb_s}; plogp {t_smallest_us, bandwidth_mb_s, knots}
+               (bandwidth in MB/s, MB = 2^20 B, as in the catalog)
+    best       the model with the smallest leave-one-out error, best_reason why
+    knee       {size_bytes (first rendezvous size), last_eager_bytes, jump_us,
+               residual_ratio} or null
+    skipped    [{model, reason}]: models that need more sizes
+    format     what the input was read as; warnings: problems in raw text
+
+EXAMPLE:
+    {"points": [{"size_bytes": 1, "time_us": 50.01}, {"size_bytes": 1024, "time_us": 60.24},
+                {"size_bytes": 65536, "time_us": 705.4}], "predict": [131072]}
+    scalewise comm --format osu osu_latency.txt
+
+ERRORS:
+    One line naming the key, e.g. "points[2].time_us: must be greater than 0". Exit status 1.
+"#;
+
+const BROADCAST_HELP: &str = r#"scalewise broadcast — time to broadcast m bytes to P processes (seed 002, Table 3):
+    linear     L + (P − 1)·g(m)
+    binomial   ⌈log₂P⌉·L + ⌊log₂P⌋·g(m)
+    binary     ⌈log₂P⌉·(2·g(m) + L)                      (the seed's upper bound)
+    pipeline   (P − 1)·(g(s) + L) + g(s)·(k − 1), k = ⌈m/s⌉, s the best power of two or m
+Every model gives T(m) = L + g(m); L = latency_share × T(0) and g(m) = T(m) − L (a ping-pong
+cannot separate the wire latency from the sender's gap). P = 1 takes 0 (linear on ties).
+
+USAGE:
+    scalewise broadcast [FILE|-] [--compact]
+
+INPUT (one JSON object):
+    model           "hockney", "logp", "loggp" or "plogp" (default: the best fitted one)
+    params          the model's parameters as `scalewise comm` writes them:
+                    hockney {alpha_us, beta_us_per_byte}; logp {l_plus_2o_us, gap_us,
+                    w_bytes}; loggp {l_plus_2o_us, big_g_us_per_byte}
+    points          instead of params: [{size_bytes, time_us}] to fit (needed for plogp)
+    procs           P, processes (1 to 16777216)
+    size_bytes      m, bytes
+    latency_share   optional, 0 to 1 (default 0.5)
+
+OUTPUT:
+    model, procs, size_bytes, latency_us (L), gap_us (g(m)),
+    algorithms      [{algorithm: "linear"|"binomial"|"binary"|"pipeline", time_us,
+                    segment_bytes (pipeline only)}]
+    best            the fastest algorithm
+
+EXAMPLE:
+    {"model": "hockney", "params": {"alpha_us": 10, "beta_us_per_byte": 0.01},
+     "procs": 8, "size_bytes": 1000}
+    answers linear 110, binomial 60, binary 105, pipeline 110.6 (s = 256): best binomial.
+"#;
+
+const CLUSTERS_HELP: &str = r#"scalewise clusters — logical homogeneous clusters from node-to-node latencies (seed 002):
+node pairs are taken by increasing latency; two groups merge when every latency inside the
+merged group stays within (1 + rho) × its smallest latency.
+
+USAGE:
+    scalewise clusters [FILE|-] [--compact]
+
+INPUT (one JSON object):
+    latency_us   square matrix, one row per node, µs (≥ 0; the diagonal is not used)
+    rho          optional bound, 0 to 10 (default 0.2)
+    symmetrise   optional boolean: use the mean of each pair when the matrix is not
+                 symmetric (otherwise that is an error naming the entry)
+
+OUTPUT:
+    groups            [[node, ...], ...]: node indices from 0, each group sorted, groups
+                      in order of their smallest index
+    order             the nodes group after group (a heat map's order)
+    group_latency_us  mean latency inside each group (0 for a single node)
+
+EXAMPLE:
+    {"latency_us": [[0, 10, 12, 12], [10, 0, 12, 12], [12, 12, 0, 11], [12, 12, 11, 0]],
+     "rho": 0.1}   answers {"groups": [[0, 1], [2, 3]], ...}
+"#;
+
+const GRID_HELP: &str = r#"scalewise grid-broadcast — inter-cluster broadcast schedules (seed 002, §4.3):
+ECEF repeatedly sends from a coordinator i that has the message to one j that has not,
+choosing the pair with the smallest RT_i + g_ij + L_ij; the sender is then busy g_ij.
+ECEF-LAt serves first the waiting cluster that would finish last (its earliest arrival +
+local broadcast time T_j). Completion = max over clusters of arrival + T_j.
+
+USAGE:
+    scalewise grid-broadcast [FILE|-] [--compact]
+
+INPUT (one JSON object), k clusters, times in µs for the message being broadcast:
+    latency_us         k × k latency between coordinators (L_ij)
+    gap_us             k × k gap of the message between coordinators (g_ij(m))
+    local_us           k local broadcast times T_j
+    root               the root's cluster (0-based, default 0)
+    procs              optional: processes per cluster, with intra_latency_us and
+    intra_latency_us   intra_gap_us (per cluster, µs) for the grid-unaware binomial tree
+    intra_gap_us       over every process (ranks numbered cluster by cluster)
+
+OUTPUT:
+    ecef, ecef_lat     {transfers [{from, to, start_us, arrival_us, local_end_us}],
+                       inter_us (last arrival), completion_us}
+    binomial_us        the grid-unaware binomial tree, or null without procs
+    best               "ecef" or "ecef_lat", the earlier completion
+
+EXAMPLE:
+    {"latency_us": [[0, 10, 30], [10, 0, 5], [30, 5, 0]],
+     "gap_us": [[0, 2, 2], [2, 0, 2], [2, 2, 0]], "local_us": [5, 1, 50], "root": 0}
+    answers ecef 0→1 (arrival 12), 1→2 (19), completion 69; ecef_lat 0→2, 0→1, 82.
+"#;
+
+fn number(v: &Value, path: &str) -> Result<f64, String> {
+    v.as_f64().ok_or_else(|| format!("{path}: expected a number, found {}", kind(v)))
+}
+
+fn in_range(v: &Value, path: &str, lo: f64, hi: f64) -> Result<f64, String> {
+    let x = number(v, path)?;
+    if (lo..=hi).contains(&x) {
+        Ok(x)
+    } else {
+        Err(format!("{path}: must be from {lo} to {hi}, found {x}"))
+    }
+}
+
+fn list<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, String> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => Err(format!("{path}: expected a list, found {}", kind(other))),
+    }
+}
+
+fn points(v: &Value) -> Result<Vec<Point>, String> {
+    let mut out = Vec::new();
+    for (i, p) in list(v, "points")?.iter().enumerate() {
+        let path = format!("points[{i}]");
+        let m = object(p.clone(), &path, &["size_bytes", "time_us"])?;
+        let size = in_range(m.get("size_bytes").ok_or(format!("{path}: missing key \"size_bytes\""))?, &format!("{path}.size_bytes"), 0.0, MAX_SIZE_BYTES)?;
+        let t = number(m.get("time_us").ok_or(format!("{path}: missing key \"time_us\""))?, &format!("{path}.time_us"))?;
+        if !(t > 0.0 && t <= MAX_TIME_US) {
+            return Err(format!("{path}.time_us: must be greater than 0 (and at most 1e12), found {t}"));
+        }
+        out.push(Point { size_bytes: size, time_us: t, line: None });
+    }
+    Ok(out)
+}
+
+fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<String>) -> Result<Value, String> {
+    let models: Vec<Value> = fit
+        .models
+        .iter()
+        .map(|f| {
+            let params: Map<String, Value> = f.model.params().into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+            json!({
+                "model": f.model.kind().key(),
+                "params": params,
+                "rel_error": f.mean_rel_error,
+                "loo_rel_error": f.loo_rel_error,
+                "rel_errors": fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(m, e)| json!({"size_bytes": m, "rel_error": e})).collect::<Vec<_>>(),
+                "predictions": predict.iter().map(|&m| json!({"size_bytes": m, "time_us": f.model.time_us(m)})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "models": models,
+        "best": fit.best.map(ModelKind::key),
+        "best_reason": fit.best_reason,
+        "knee": to_json(&fit.knee)?,
+        "skipped": fit.skipped.iter().map(|(k, r)| json!({"model": k.key(), "reason": r})).collect::<Vec<_>>(),
+        "format": to_json(&format)?,
+        "warnings": warnings,
+    }))
+}
+
+fn run_comm(input: Value) -> Result<Value, String> {
+    let m = object(input, "input", &["points", "predict"])?;
+    let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
+    let predict = match m.get("predict") {
+        None => Vec::new(),
+        Some(v) => list(v, "predict")?
+            .iter()
+            .enumerate()
+            .map(|(i, x)| in_range(x, &format!("predict[{i}]"), 0.0, MAX_SIZE_BYTES))
+            .collect::<Result<_, _>>()?,
+    };
+    let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
+    comm_answer(&fit, &predict, Format::Table, Vec::new())
+}
+
+fn run_comm_raw(format: &str, text: &str) -> Result<Value, String> {
+    let format = match format {
+        "osu" => Format::OsuLatency,
+        "osu_bw" => Format::OsuBandwidth,
+        "imb" => Format::ImbPingPong,
+        _ => Format::Table,
+    };
+    let parsed = comm::parse_p2p(text, Some(format));
+    let warnings: Vec<String> = parsed.error.iter().map(|e| e.local_text()).collect();
+    if parsed.points.is_empty() {
+        return Err(match parsed.error {
+            Some(e) => e.local_text(),
+            None => "no measurements found".into(),
+        });
+    }
+    let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
+    let sizes = fit.sizes_bytes.clone();
+    comm_answer(&fit, &sizes, format, warnings)
+}
+
+fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {
+    let keys: &[&str] = match kind {
+        ModelKind::Hockney => &["alpha_us", "beta_us_per_byte", "bandwidth_mb_s"],
+        ModelKind::LogP => &["l_plus_2o_us", "gap_us", "w_bytes"],
+        ModelKind::LogGP => &["l_plus_2o_us", "big_g_us_per_byte", "bandwidth_mb_s"],
+        ModelKind::PLogP => return Err("params: pLogP has no closed form; give \"points\" instead".into()),
+    };
+    let m = object(v.clone(), "params", keys)?;
+    let get = |k: &str, lo: f64| -> Result<f64, String> {
+        in_range(m.get(k).ok_or(format!("params: missing key \"{k}\""))?, &format!("params.{k}"), lo, 1e12)
+    };
+    Ok(match kind {
+        ModelKind::Hockney => Model::Hockney { alpha_us: get("alpha_us", -1e12)?, beta_us_per_byte: get("beta_us_per_byte", 0.0)? },
+        ModelKind::LogP => Model::LogP { l_2o_us: get("l_plus_2o_us", -1e12)?, gap_us: get("gap_us", 0.0)?, w_bytes: get("w_bytes", 1.0)? },
+        _ => Model::LogGP { l_2o_us: get("l_plus_2o_us", -1e12)?, g_us_per_byte: get("big_g_us_per_byte", 0.0)? },
+    })
+}
+
+fn run_broadcast(input: Value) -> Result<Value, String> {
+    let m = object(input, "input", &["model", "params", "points", "procs", "size_bytes", "latency_share"])?;
+    let kind = match m.get("model") {
+        None => None,
+        Some(Value::String(s)) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected hockney, logp, loggp or plogp"))?),
+        Some(v) => return Err(format!("model: expected a model name, found {}", kind(v))),
+    };
+    let model = match (m.get("params"), m.get("points")) {
+        (Some(_), Some(_)) => return Err("input: give params or points, not both".into()),
+        (Some(p), None) => params_model(kind.ok_or("model: needed with params")?, p)?,
+        (None, Some(p)) => {
+            let fit = fit_all(&points(p)?).map_err(|e| format!("points: {}", e.message))?;
+            let k = kind.or(fit.best).ok_or("points: no model could be fitted")?;
+            match fit.model(k) {
+                Some(model) => model.clone(),
+                None => {
+                    let why = fit.skipped.iter().find(|s| s.0 == k).map(|s| s.1.clone()).unwrap_or_default();
+                    return Err(format!("points: {why}"));
+                }
+            }
+        }
+        (None, None) => return Err("input: missing key \"params\" (or \"points\")".into()),
+    };
+    let procs = in_range(m.get("procs").ok_or("input: missing key \"procs\"")?, "procs", 1.0, f64::from(MAX_PROCS))?;
+    if procs.fract() != 0.0 {
+        return Err(format!("procs: expected a whole number, found {procs}"));
+    }
+    let size = in_range(m.get("size_bytes").ok_or("input: missing key \"size_bytes\"")?, "size_bytes", 0.0, MAX_SIZE_BYTES)?;
+    let share = match m.get("latency_share") {
+        Some(v) => in_range(v, "latency_share", 0.0, 1.0)?,
+        None => DEFAULT_LATENCY_SHARE,
+    };
+    let split = Split::new(&model, share);
+    let (times, best) = all_algorithms(&split, procs as u32, size);
+    Ok(json!({
+        "model": model.kind().key(),
+        "procs": procs as u32,
+        "size_bytes": size,
+        "latency_us": split.latency_us,
+        "gap_us": split.gap_us(size),
+        "algorithms": times.iter().map(|t| json!({"algorithm": t.algorithm, "time_us": t.time_us, "segment_bytes": t.segment_bytes})).collect::<Vec<_>>(),
+        "best": best,
+    }))
+}
+
+fn matrix(v: &Value, path: &str) -> Result<Vec<Vec<f64>>, String> {
+    list(v, path)?
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            list(r, &format!("{path}[{i}]"))?.iter().enumerate().map(|(j, x)| number(x, &format!("{path}[{i}][{j}]"))).collect()
+        })
+        .collect()
+}
+
+fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
+    list(v, path)?.iter().enumerate().map(|(i, x)| number(x, &format!("{path}[{i}]"))).collect()
+}
+
+fn run_clusters(input: Value) -> Result<Value, String> {
+    let m = object(input, "input", &["latency_us", "rho", "symmetrise"])?;
+    let rows = matrix(m.get("latency_us").ok_or("input: missing key \"latency_us\"")?, "latency_us")?;
+    let mut lat = LatencyMatrix::from_rows(&rows).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
+    let rho = match m.get("rho") {
+        Some(v) => in_range(v, "rho", 0.0, 10.0)?,
+        None => gridcast::DEFAULT_RHO,
+    };
+    let symmetrise = match m.get("symmetrise") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(v) => return Err(format!("symmetrise: expected true or false, found {}", kind(v))),
+    };
+    if let Some((i, j)) = lat.asymmetry() {
+        if !symmetrise {
+            return Err(format!(
+                "latency_us[{i}][{j}]: not symmetric ({} vs {} at [{j}][{i}]); set \"symmetrise\": true to use the mean of each pair",
+                lat.get(i, j),
+                lat.get(j, i)
+            ));
+        }
+        lat = lat.symmetrise();
+    }
+    let groups = gridcast::clusters(&lat, rho);
+    let group_latency: Vec<f64> = groups
+        .iter()
+        .map(|g| {
+            let pairs: Vec<f64> = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j))).map(|(i, j)| lat.get(i, j)).collect();
+            if pairs.is_empty() { 0.0 } else { pairs.iter().sum::<f64>() / pairs.len() as f64 }
+        })
+        .collect();
+    Ok(json!({
+        "order": groups.iter().flatten().collect::<Vec<_>>(),
+        "groups": groups,
+        "group_latency_us": group_latency,
+    }))
+}
+
+fn run_grid(input: Value) -> Result<Value, String> {
+    let keys = ["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us"];
+    let m = object(input, "input", &keys)?;
+    let need = |k: &str| m.get(k).ok_or(format!("input: missing key \"{k}\""));
+    let c = Coordinators {
+        latency_us: matrix(need("latency_us")?, "latency_us")?,
+        gap_us: matrix(need("gap_us")?, "gap_us")?,
+        local_us: numbers(need("local_us")?, "local_us")?,
+    };
+    c.validate()?;
+    let k = c.local_us.len();
+    if k > 256 {
+        return Err(format!("local_us: at most 256 clusters, found {k}"));
+    }
+    let root = match m.get("root") {
+        Some(v) => in_range(v, "root", 0.0, (k - 1) as f64)?,
+        None => 0.0,
+    };
+    if root.fract() != 0.0 {
+        return Err(format!("root: expected a cluster index, found {root}"));
+    }
+    let root = root as usize;
+    let binomial = match m.get("procs") {
+        None => None,
+        Some(p) => {
+            let procs = numbers(p, "procs")?;
+            let intra = |key: &str| -> Result<Vec<f64>, String> {
+                let v = numbers(m.get(key).ok_or(format!("input: \"{key}\" is needed with procs"))?, key)?;
+                match v.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
+                    Some(i) => Err(format!("{key}[{i}]: expected µs from 0 to 1e12")),
+                    None if v.len() != k => Err(format!("{key}: {} values but {k} clusters", v.len())),
+                    None => Ok(v),
+                }
+            };
+            if procs.len() != k {
+                return Err(format!("procs: {} values but {k} clusters", procs.len()));
+            }
+            if let Some(i) = procs.iter().position(|x| !(x.fract() == 0.0 && (0.0..=1048576.0).contains(x))) {
+                return Err(format!("procs[{i}]: expected a whole number of processes up to 1048576"));
+            }
+            let cp = ClusterProcs { procs: procs.iter().map(|&x| x as u32).collect(), latency_us: intra("intra_latency_us")?, gap_us: intra("intra_gap_us")? };
+            Some(binomial_all(&c, &cp, root).ok_or("procs: between 1 and 1048576 processes in all")?)
+        }
+    };
+    let e = gridcast::ecef(&c, root, false);
+    let lat = gridcast::ecef(&c, root, true);
+    let best = if lat.completion_us < e.completion_us { "ecef_lat" } else { "ecef" };
+    Ok(json!({"ecef": to_json(&e)?, "ecef_lat": to_json(&lat)?, "binomial_us": binomial, "best": best}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_documents_every_key() {
+        for (help, keys) in [
+            (COMM_HELP, &["points", "predict", "models", "params", "rel_error", "predictions", "best", "knee", "skipped", "warnings"][..]),
+            (BROADCAST_HELP, &["model", "params", "points", "procs", "size_bytes", "latency_share", "algorithms", "segment_bytes", "best"]),
+            (CLUSTERS_HELP, &["latency_us", "rho", "symmetrise", "groups", "order", "group_latency_us"]),
+            (GRID_HELP, &["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us", "ecef_lat", "binomial_us", "completion_us"]),
+        ] {
+            for k in keys {
+                assert!(help.contains(k), "help lacks {k}");
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! Broadcast of m bytes to P processes in every point-to-point model, and the two levels of
+//! adaptation of seed 002 (Table 3, §4.3; spec `collectives.md`).
+//!
+//! The seed writes the algorithms in pLogP terms, with L the latency and g(m) the time the
+//! sender is busy with one message of m bytes (times in µs, P ≥ 1 processes):
+//! - linear (flat tree): L + (P − 1)·g(m)
+//! - segmented chain (pipeline), k = ⌈m/s⌉ segments of s bytes: (P − 1)·(g(s) + L) + g(s)·(k − 1),
+//!   with s the power of two (or m itself) that minimises the time
+//! - binary tree: ⌈log₂P⌉·(2·g(m) + L) (the seed's upper bound, used as the prediction)
+//! - binomial tree: ⌈log₂P⌉·L + ⌊log₂P⌋·g(m)
+//!
+//! Every model gives a one-way time T(m) = L + g(m). A ping-pong cannot tell the wire latency
+//! from the sender's gap, so the split is an explicit assumption, the same for every model:
+//! L = `latency_share` × T(0) and g(m) = T(m) − L. With the default share ½ the sender is busy
+//! for half of a small message's time; 1 makes small sends free for the sender, 0 makes the
+//! sender wait for every delivery (Hockney's reading). P = 1 sends nothing: every algorithm
+//! takes 0 and ties go to the first algorithm, linear (seed Table 4's one-machine cluster).
+//!
+//! Poly-adapt-1 picks, per algorithm, the model whose predictions fall closest (mean relative
+//! error) to the user's measured broadcasts; Poly-adapt-2 picks per message size the
+//! algorithm that finishes first, each algorithm predicted by its Poly-adapt-1 model.
+
+use serde::Serialize;
+
+use super::comm::{CommFit, Model, ModelKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    Linear,
+    Binomial,
+    Binary,
+    Pipeline,
+}
+
+pub const ALGORITHMS: [Algorithm; 4] = [Algorithm::Linear, Algorithm::Binomial, Algorithm::Binary, Algorithm::Pipeline];
+
+impl Algorithm {
+    pub fn key(self) -> &'static str {
+        match self {
+            Algorithm::Linear => "linear",
+            Algorithm::Binomial => "binomial",
+            Algorithm::Binary => "binary",
+            Algorithm::Pipeline => "pipeline",
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Linear => "linear (flat tree)",
+            Algorithm::Binomial => "binomial tree",
+            Algorithm::Binary => "binary tree",
+            Algorithm::Pipeline => "segmented chain (pipeline)",
+        }
+    }
+    /// Reads "linear", "flat", "binomial", "binary", "pipeline", "chain" (any case).
+    pub fn from_key(s: &str) -> Option<Algorithm> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "linear" | "flat" | "flat_tree" => Some(Algorithm::Linear),
+            "binomial" | "binomial_tree" => Some(Algorithm::Binomial),
+            "binary" | "binary_tree" => Some(Algorithm::Binary),
+            "pipeline" | "chain" | "segmented" => Some(Algorithm::Pipeline),
+            _ => None,
+        }
+    }
+}
+
+/// Largest process count accepted.
+pub const MAX_PROCS: u32 = 1 << 24;
+/// Default share of a small message's time that is wire latency (see the module docs).
+pub const DEFAULT_LATENCY_SHARE: f64 = 0.5;
+
+/// A model split into latency and sender gap.
+#[derive(Debug, Clone, Copy)]
+pub struct Split<'a> {
+    pub model: &'a Model,
+    pub latency_us: f64,
+}
+
+impl<'a> Split<'a> {
+    /// `share` is clamped to [0, 1].
+    pub fn new(model: &'a Model, share: f64) -> Self {
+        let share = if share.is_finite() { share.clamp(0.0, 1.0) } else { DEFAULT_LATENCY_SHARE };
+        Split { model, latency_us: share * model.time_us(0.0) }
+    }
+    /// g(m), µs.
+    pub fn gap_us(&self, m: f64) -> f64 {
+        (self.model.time_us(m) - self.latency_us).max(0.0)
+    }
+}
+
+/// One predicted broadcast.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Broadcast {
+    pub algorithm: Algorithm,
+    pub time_us: f64,
+    /// The pipeline's best segment size, bytes (None for the other algorithms).
+    pub segment_bytes: Option<f64>,
+}
+
+fn ceil_log2(p: u32) -> f64 {
+    f64::from(32 - p.saturating_sub(1).leading_zeros())
+}
+
+fn floor_log2(p: u32) -> f64 {
+    f64::from(31u32.saturating_sub(p.max(1).leading_zeros()))
+}
+
+/// Time of one algorithm broadcasting `size_bytes` (≥ 0) to `procs` processes (≥ 1).
+pub fn broadcast(split: &Split, algorithm: Algorithm, procs: u32, size_bytes: f64) -> Broadcast {
+    let m = size_bytes.max(0.0);
+    let l = split.latency_us;
+    let p1 = f64::from(procs.max(1) - 1);
+    let mut segment_bytes = None;
+    let time_us = if procs <= 1 {
+        segment_bytes = (algorithm == Algorithm::Pipeline).then_some(m);
+        0.0
+    } else {
+        match algorithm {
+            Algorithm::Linear => l + p1 * split.gap_us(m),
+            Algorithm::Binomial => ceil_log2(procs) * l + floor_log2(procs) * split.gap_us(m),
+            Algorithm::Binary => ceil_log2(procs) * (2.0 * split.gap_us(m) + l),
+            Algorithm::Pipeline => {
+                let chain = |s: f64| {
+                    let k = if s > 0.0 { (m / s).ceil().max(1.0) } else { 1.0 };
+                    let g = split.gap_us(s);
+                    p1 * (g + l) + g * (k - 1.0)
+                };
+                // Powers of two below m, then m itself (one segment); ties keep the larger s.
+                let mut best = (chain(m), m);
+                let mut s = 1.0;
+                while s < m {
+                    let t = chain(s);
+                    // Ties (within rounding) keep the larger segment: fewer messages.
+                    if t < best.0 * (1.0 - 1e-12) {
+                        best = (t, s);
+                    }
+                    s *= 2.0;
+                }
+                segment_bytes = Some(best.1);
+                best.0
+            }
+        }
+    };
+    Broadcast { algorithm, time_us, segment_bytes }
+}
+
+/// Every algorithm for one model, and the fastest (the first on ties).
+pub fn all_algorithms(split: &Split, procs: u32, size_bytes: f64) -> ([Broadcast; 4], Algorithm) {
+    let all = ALGORITHMS.map(|a| broadcast(split, a, procs, size_bytes));
+    // Ties within rounding go to the earlier algorithm.
+    let best = all.iter().fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b });
+    (all, best.algorithm)
+}
+
+/// One measured broadcast.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MeasuredBroadcast {
+    pub size_bytes: f64,
+    pub procs: u32,
+    pub algorithm: Algorithm,
+    pub time_us: f64,
+}
+
+/// Poly-adapt-1 for one algorithm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelChoice {
+    pub algorithm: Algorithm,
+    /// The model closest to the measurements; for an algorithm without measurements, the
+    /// best point-to-point model.
+    pub model: ModelKind,
+    /// Mean relative error of each model against this algorithm's measurements (empty when
+    /// there are none).
+    pub errors: Vec<(ModelKind, f64)>,
+    pub measurements: usize,
+}
+
+/// Poly-adapt-1: per algorithm, the fitted model closest to the measured broadcasts.
+/// None when no model is fitted.
+pub fn poly_adapt1(fit: &CommFit, share: f64, measured: &[MeasuredBroadcast]) -> Option<Vec<ModelChoice>> {
+    let fallback = fit.best?;
+    Some(
+        ALGORITHMS
+            .iter()
+            .map(|&algorithm| {
+                let rows: Vec<&MeasuredBroadcast> = measured.iter().filter(|r| r.algorithm == algorithm).collect();
+                let errors: Vec<(ModelKind, f64)> = if rows.is_empty() {
+                    Vec::new()
+                } else {
+                    fit.models
+                        .iter()
+                        .map(|f| {
+                            let split = Split::new(&f.model, share);
+                            let sum: f64 = rows
+                                .iter()
+                                .map(|r| {
+                                    let t = broadcast(&split, algorithm, r.procs, r.size_bytes).time_us;
+                                    ((t - r.time_us) / r.time_us).abs()
+                                })
+                                .sum();
+                            (f.model.kind(), sum / rows.len() as f64)
+                        })
+                        .collect()
+                };
+                let model = errors.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map(|e| e.0).unwrap_or(fallback);
+                ModelChoice { algorithm, model, errors, measurements: rows.len() }
+            })
+            .collect(),
+    )
+}
+
+/// Poly-adapt-2 for one (size, procs): each algorithm by its chosen model, and the fastest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AdaptRow {
+    pub size_bytes: f64,
+    pub procs: u32,
+    /// (algorithm, model used, prediction) for the four algorithms.
+    pub candidates: Vec<(ModelKind, Broadcast)>,
+    pub algorithm: Algorithm,
+    pub model: ModelKind,
+    pub time_us: f64,
+}
+
+pub fn poly_adapt2(fit: &CommFit, share: f64, choices: &[ModelChoice], size_bytes: f64, procs: u32) -> Option<AdaptRow> {
+    let candidates: Vec<(ModelKind, Broadcast)> = choices
+        .iter()
+        .filter_map(|c| {
+            let model = fit.model(c.model)?;
+            Some((c.model, broadcast(&Split::new(model, share), c.algorithm, procs, size_bytes)))
+        })
+        .collect();
+    let &(model, best) = candidates.iter().reduce(|a, b| if b.1.time_us < a.1.time_us { b } else { a })?;
+    Some(AdaptRow { size_bytes, procs, algorithm: best.algorithm, model, time_us: best.time_us, candidates })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::comm::{fit_all, Point};
+
+    fn hockney(alpha: f64, beta: f64) -> Model {
+        Model::Hockney { alpha_us: alpha, beta_us_per_byte: beta }
+    }
+
+    fn check(split: &Split, procs: u32, m: f64, want: [f64; 4], want_segment: f64) {
+        for (a, w) in ALGORITHMS.iter().zip(want) {
+            let b = broadcast(split, *a, procs, m);
+            assert!((b.time_us - w).abs() < 1e-9, "{a:?} P={procs} m={m}: {} vs {w}", b.time_us);
+            if *a == Algorithm::Pipeline {
+                assert_eq!(b.segment_bytes, Some(want_segment), "segment for P={procs} m={m}");
+            }
+        }
+    }
+
+    #[test]
+    fn formulas_by_hand() {
+        // T(m) = 10 + 0.01 m, share ½: L = 5, g(m) = 5 + 0.01 m.
+        let model = hockney(10.0, 0.01);
+        let split = Split::new(&model, 0.5);
+        // P = 8, m = 1000: g = 15. Linear 5 + 7·15 = 110. Binomial 3·5 + 3·15 = 60.
+        // Binary 3·(30 + 5) = 105. Pipeline: s = 1000 → 7·20 = 140; s = 512 (k = 2, g = 10.12)
+        // → 7·15.12 + 10.12 = 115.96; s = 256 (k = 4, g = 7.56) → 7·12.56 + 3·7.56 = 110.6;
+        // s = 128 (k = 8, g = 6.28) → 7·11.28 + 7·6.28 = 122.92; smaller s cost more.
+        check(&split, 8, 1000.0, [110.0, 60.0, 105.0, 110.6], 256.0);
+        // P = 5: ⌈log₂5⌉ = 3, ⌊log₂5⌋ = 2. m = 0: g = 5. Linear 5 + 4·5 = 25; binomial
+        // 15 + 10 = 25; binary 3·15 = 45; pipeline one empty segment: 4·10 = 40.
+        check(&split, 5, 0.0, [25.0, 25.0, 45.0, 40.0], 0.0);
+        // P = 1 sends nothing.
+        check(&split, 1, 1e6, [0.0; 4], 1e6);
+        assert_eq!(all_algorithms(&split, 1, 1e6).1, Algorithm::Linear);
+        assert_eq!(all_algorithms(&split, 8, 1000.0).1, Algorithm::Binomial);
+        // Share 0 is Hockney's reading: L = 0, g = T. P = 2: every algorithm sends once.
+        let h = Split::new(&model, 0.0);
+        check(&h, 2, 100.0, [11.0, 11.0, 22.0, 11.0], 100.0);
+    }
+
+    #[test]
+    fn seed_table4_pattern_on_a_gigabit_cluster() {
+        // Orsay-like: 48.39 µs latency (Table 2), 119 MB/s; 20 processes.
+        let model = hockney(48.39, 1.0 / (119.0 * 1.048576));
+        let split = Split::new(&model, 0.5);
+        assert_eq!(all_algorithms(&split, 20, 8192.0).1, Algorithm::Binomial, "8 kB");
+        assert_eq!(all_algorithms(&split, 20, 524288.0).1, Algorithm::Pipeline, "512 kB");
+        assert_eq!(all_algorithms(&split, 1, 524288.0).1, Algorithm::Linear, "one machine");
+    }
+
+    #[test]
+    fn poly_adapt_picks_the_closest_model_and_the_fastest_algorithm() {
+        // Eager 50 + m/100 µs; a 100 µs rendezvous handshake from 64 KB.
+        let points: Vec<Point> = (0..=22)
+            .map(|j| {
+                let m = f64::from(1u32 << j);
+                Point { size_bytes: m, time_us: 50.0 + m / 100.0 + if m >= 65536.0 { 100.0 } else { 0.0 }, line: None }
+            })
+            .collect();
+        let fit = fit_all(&points).expect("fits");
+        // Measured binomial broadcasts generated by pLogP itself: Poly-adapt-1 must pick it.
+        let plogp = fit.model(ModelKind::PLogP).expect("plogp");
+        let split = Split::new(plogp, 0.5);
+        let measured: Vec<MeasuredBroadcast> = [1024.0, 100_000.0, 1e6]
+            .iter()
+            .map(|&m| MeasuredBroadcast {
+                size_bytes: m,
+                procs: 16,
+                algorithm: Algorithm::Binomial,
+                time_us: broadcast(&split, Algorithm::Binomial, 16, m).time_us,
+            })
+            .collect();
+        let choices = poly_adapt1(&fit, 0.5, &measured).expect("choices");
+        assert_eq!(choices.len(), 4);
+        let binomial = &choices[1];
+        assert_eq!((binomial.algorithm, binomial.model, binomial.measurements), (Algorithm::Binomial, ModelKind::PLogP, 3));
+        assert_eq!(choices[0].model, fit.best.expect("best"), "no measurements: the best p2p model");
+        let row = poly_adapt2(&fit, 0.5, &choices, 1e6, 16).expect("row");
+        let fastest = row.candidates.iter().map(|c| c.1.time_us).fold(f64::INFINITY, f64::min);
+        assert_eq!(row.time_us, fastest);
+        assert_eq!(row.algorithm, Algorithm::Pipeline);
+    }
+
+    proptest::proptest! {
+        /// Broadcast times are finite, ≥ 0, and never below one message's delivery for P ≥ 2.
+        #[test]
+        fn times_are_finite(alpha in 0.0f64..1e6, beta in 0.0f64..1e3, share in 0.0f64..=1.0,
+                            procs in 1u32..MAX_PROCS, m in 0.0f64..1e12) {
+            let model = hockney(alpha, beta);
+            let split = Split::new(&model, share);
+            for a in ALGORITHMS {
+                let b = broadcast(&split, a, procs, m);
+                proptest::prop_assert!(b.time_us.is_finite() && b.time_us >= 0.0);
+                if procs >= 2 && a != Algorithm::Pipeline {
+                    proptest::prop_assert!(b.time_us >= model.time_us(m) * (1.0 - 1e-12) - 1e-9, "{a:?}");
+                }
+            }
+        }
+    }
+}

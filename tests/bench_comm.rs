@@ -1,0 +1,39 @@
+//! Native timings for the communication page (ignored in the normal test run; prints its
+//! figures): clustering the 1000-node benchmark matrix (`gridcast::benchmark_matrix`, the same
+//! input a browser benchmark would time) and the page's whole `evaluate` on its default inputs.
+
+use scalewise::model::gridcast::{benchmark_matrix, clusters};
+
+fn median_ms(runs: usize, mut f: impl FnMut()) -> (f64, f64, f64) {
+    let mut ms: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            f();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    (ms[runs / 2], ms[0], ms[runs - 1])
+}
+
+#[test]
+#[ignore]
+fn bench_clusters_1000() {
+    let m = benchmark_matrix(1000);
+    let (med, lo, hi) = median_ms(11, || {
+        std::hint::black_box(clusters(&m, 0.2).len());
+    });
+    println!("clusters of a 1000-node matrix, native: median {med:.1} ms, min {lo:.1}, max {hi:.1} of 11 runs");
+}
+
+#[test]
+#[ignore]
+fn bench_comm_page_evaluate() {
+    use scalewise::model::catalog::presets;
+    use scalewise::model::comm_page::{default_inputs, evaluate};
+    let (inputs, catalog) = (default_inputs(), presets());
+    let (med, lo, hi) = median_ms(11, || {
+        std::hint::black_box(evaluate(&inputs, &catalog));
+    });
+    println!("comm page evaluate (OSU sample, 78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
+}

@@ -1,0 +1,158 @@
+//! `scalewise comm`, `broadcast`, `clusters` and `grid-broadcast` as a script sees them.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Outcome {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &str) -> Outcome {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut pipe) = child.stdin.take() {
+        let _ = pipe.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("the binary finishes");
+    Outcome {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn answer(args: &[&str], stdin: &str) -> Value {
+    let o = run(args, stdin);
+    assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
+    serde_json::from_str(&o.stdout).expect("JSON out")
+}
+
+fn close(got: &Value, want: f64) {
+    let x = got.as_f64().unwrap_or(f64::NAN);
+    assert!((x - want).abs() <= 1e-9 * want.abs().max(1.0), "got {got}, want {want}");
+}
+
+#[test]
+fn comm_contract() {
+    // T = 20 + 0.01 m exactly: Hockney recovers it; every model predicts 1330.72 at 131072.
+    let points: Vec<Value> =
+        [1.0, 64.0, 1024.0, 8192.0, 65536.0].iter().map(|&m: &f64| json!({"size_bytes": m, "time_us": 20.0 + 0.01 * m})).collect();
+    let out = answer(&["comm", "--compact"], &json!({"points": points, "predict": [131072]}).to_string());
+    let models = out["models"].as_array().expect("models");
+    let names: Vec<&str> = models.iter().filter_map(|m| m["model"].as_str()).collect();
+    assert_eq!(names, vec!["hockney", "logp", "loggp", "plogp"]);
+    close(&models[0]["params"]["alpha_us"], 20.0);
+    close(&models[0]["params"]["beta_us_per_byte"], 0.01);
+    for m in models {
+        close(&m["predictions"][0]["time_us"], 20.0 + 0.01 * 131072.0);
+        assert_eq!(m["predictions"][0]["size_bytes"], json!(131072.0));
+        assert!(m["rel_error"].as_f64().is_some_and(|e| e < 1e-9));
+    }
+    assert!(out["best"].is_string());
+    assert_eq!(out["knee"], Value::Null);
+}
+
+#[test]
+fn comm_reads_raw_osu_and_imb() {
+    let osu = "# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n";
+    let out = answer(&["comm", "--format", "osu"], osu);
+    assert_eq!(out["format"], json!("osu_latency"));
+    assert_eq!(out["models"][0]["predictions"].as_array().map(Vec::len), Some(6));
+    assert_eq!(out["warnings"], json!([]));
+    // Cut off mid-table: the rows above are used and the line is named.
+    let out = answer(&["comm", "--format=osu"], &format!("{osu}32"));
+    assert_eq!(out["warnings"][0].as_str().map(|w| w.starts_with("line 9")), Some(true), "{}", out["warnings"]);
+    assert_eq!(out["models"][0]["rel_errors"].as_array().map(Vec::len), Some(6));
+    let imb = "# Benchmarking PingPong\n       #bytes #repetitions      t[usec]   Mbytes/sec\n 0 1000 0.23 0\n 1 1000 0.24 4.17\n 8 1000 0.30 26.7\n";
+    let out = answer(&["comm", "--format", "imb", "--compact"], imb);
+    close(&out["models"][3]["predictions"][2]["time_us"], 0.30);
+}
+
+#[test]
+fn broadcast_by_hand() {
+    let out = answer(
+        &["broadcast"],
+        r#"{"model": "hockney", "params": {"alpha_us": 10, "beta_us_per_byte": 0.01}, "procs": 8, "size_bytes": 1000}"#,
+    );
+    let t: Vec<f64> = out["algorithms"].as_array().expect("list").iter().filter_map(|a| a["time_us"].as_f64()).collect();
+    assert_eq!(t.len(), 4);
+    for (got, want) in t.iter().zip([110.0, 60.0, 105.0, 110.6]) {
+        assert!((got - want).abs() < 1e-9, "{t:?}");
+    }
+    assert_eq!(out["algorithms"][3]["segment_bytes"], json!(256.0));
+    assert_eq!(out["best"], json!("binomial"));
+    // From points: pLogP through the measurements.
+    let out = answer(
+        &["broadcast"],
+        r#"{"model": "plogp", "points": [{"size_bytes": 0, "time_us": 10}, {"size_bytes": 1000, "time_us": 20}, {"size_bytes": 2000, "time_us": 30}], "procs": 2, "size_bytes": 1000, "latency_share": 1}"#,
+    );
+    // L = 10, g(1000) = 10: every algorithm sends once; binary is 2g + L = 30.
+    assert_eq!(out["algorithms"][2]["time_us"], json!(30.0));
+    assert_eq!(out["best"], json!("linear"));
+}
+
+#[test]
+fn clusters_and_grid_broadcast() {
+    let out = answer(&["clusters", "--compact"], r#"{"latency_us": [[0, 10, 12, 12], [10, 0, 12, 12], [12, 12, 0, 11], [12, 12, 11, 0]], "rho": 0.1}"#);
+    assert_eq!(out["groups"], json!([[0, 1], [2, 3]]));
+    let out = answer(&["clusters"], r#"{"latency_us": [[0, 1, 2], [1, 0, 3], [2, 4, 0]], "symmetrise": true}"#);
+    // Mean of 3 and 4 is 3.5 > 1.2 × 1: node 2 stays alone.
+    assert_eq!(out["groups"], json!([[0, 1], [2]]));
+    let input = r#"{"latency_us": [[0, 10, 30], [10, 0, 5], [30, 5, 0]], "gap_us": [[0, 2, 2], [2, 0, 2], [2, 2, 0]],
+                    "local_us": [5, 1, 50], "root": 0, "procs": [1, 1, 1], "intra_latency_us": [1, 1, 1], "intra_gap_us": [1, 1, 1]}"#;
+    let out = answer(&["grid-broadcast"], input);
+    assert_eq!(out["ecef"]["completion_us"], json!(69.0));
+    assert_eq!(out["ecef"]["transfers"][1], json!({"from": 1, "to": 2, "start_us": 12.0, "arrival_us": 19.0, "local_end_us": 69.0}));
+    assert_eq!(out["ecef_lat"]["completion_us"], json!(82.0));
+    assert_eq!(out["binomial_us"], json!(32.0));
+    assert_eq!(out["best"], json!("ecef"));
+}
+
+#[test]
+fn errors_are_one_line_naming_the_key() {
+    let cases: &[(&[&str], &str, i32, &str)] = &[
+        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 0}]}"#, 1, "points[0].time_us: must be greater than 0"),
+        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 1}], "predict": [-1]}"#, 1, "predict[0]: must be from 0"),
+        (&["comm"], r#"{"pts": []}"#, 1, "input: unknown key \"pts\""),
+        (&["comm", "--format", "csv"], "", 2, "unknown format 'csv'; expected osu, osu_bw, imb, table"),
+        (&["clusters", "--format", "osu"], "", 2, "reads JSON only"),
+        (&["comm", "--format"], "", 2, "--format needs a name"),
+        (&["comm", "--format", "osu"], "# OSU MPI Latency Test\n# Size Latency (us)\n8 x\n", 1, "line 3, column 2: expected a number"),
+        (&["broadcast"], r#"{"model": "plogp", "params": {}, "procs": 4, "size_bytes": 8}"#, 1, "params: pLogP has no closed form"),
+        (&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": 0}, "procs": 0, "size_bytes": 8}"#, 1, "procs: must be from 1"),
+        (&["clusters"], r#"{"latency_us": [[0, 1], [1]]}"#, 1, "latency_us[1]: 1 values in this row but 2 rows"),
+        (&["clusters"], r#"{"latency_us": [[0, -1], [-1, 0]]}"#, 1, "latency_us[0][1]: a latency is a number of µs, 0 or more"),
+        (&["clusters"], r#"{"latency_us": [[0, 1, 2], [1, 0, 3], [2, 4, 0]]}"#, 1, "latency_us[1][2]: not symmetric"),
+        (&["grid-broadcast"], r#"{"latency_us": [[0]], "gap_us": [[0, 1]], "local_us": [1]}"#, 1, "gap_us[0]: 2 values but 1 clusters"),
+        (&["grid-broadcast"], r#"{"latency_us": [[0]], "gap_us": [[0]], "local_us": [1], "root": 3}"#, 1, "root: must be from 0 to 0"),
+    ];
+    for (args, stdin, status, want) in cases {
+        let o = run(args, stdin);
+        assert_eq!(o.status, *status, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(want), "{args:?}: stderr {:?} lacks {want:?}", o.stderr);
+        assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {:?}", o.stderr);
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn help_for_every_subcommand() {
+    for (cmd, key) in [("comm", "--format osu"), ("broadcast", "segment_bytes"), ("clusters", "group_latency_us"), ("grid-broadcast", "ecef_lat")] {
+        let o = run(&[cmd, "--help"], "");
+        assert_eq!(o.status, 0);
+        assert!(o.stdout.contains(key), "{cmd} --help lacks {key}");
+    }
+    let o = run(&["--help"], "");
+    for cmd in ["comm", "broadcast", "clusters", "grid-broadcast", "--format"] {
+        assert!(o.stdout.contains(cmd), "--help lacks {cmd}");
+    }
+}
