@@ -9,6 +9,7 @@ pub mod multigrid_page;
 pub mod multigrid_presets;
 pub mod regions;
 pub mod share;
+pub mod speedup;
 pub mod table;
 pub mod workspace;
 
