@@ -10,6 +10,7 @@ pub mod multigrid_presets;
 pub mod regions;
 pub mod share;
 pub mod speedup;
+pub mod speedup_page;
 pub mod table;
 pub mod workspace;
 

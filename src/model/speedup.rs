@@ -33,6 +33,9 @@
 //! fall (Downey, Amdahl, Chiang, Smirni), as the thesis advises (chapter 6.6); USL always
 //! sees every point. Model comparison: AICc, then leave-one-out error, then squared error.
 
+// Dense k×k algebra (k ≤ 4) reads best with indices.
+#![allow(clippy::needless_range_loop)]
+
 use super::{fmt_num, InputError};
 
 /// A speed-up model.
@@ -493,7 +496,7 @@ impl Problem<'_> {
                 free[j] = !((p[j] <= self.lo[j] && g[j] < 0.0) || (p[j] >= self.hi[j] && g[j] > 0.0));
             }
             let gnorm = (0..k).filter(|&j| free[j]).map(|j| g[j] * g[j] / h[j][j].max(1e-300)).sum::<f64>();
-            if !(f > 0.0) || gnorm <= 1e-24 * f {
+            if f.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) || gnorm <= 1e-24 * f {
                 return LmRun { p, sse: f, iterations: it, converged: f.is_finite() };
             }
             let mut stepped = false;
@@ -641,7 +644,7 @@ fn amdahl_linear(space: Space, ns: &[f64], ys: &[f64], ws: &[f64]) -> (f64, f64)
 fn solve(mut m: [[f64; 4]; 4], mut b: [f64; 4], k: usize) -> Option<[f64; 4]> {
     for c in 0..k {
         let piv = (c..k).max_by(|&i, &j| m[i][c].abs().total_cmp(&m[j][c].abs()))?;
-        if !(m[piv][c].abs() > 1e-300) {
+        if m[piv][c].abs().partial_cmp(&1e-300) != Some(std::cmp::Ordering::Greater) {
             return None;
         }
         m.swap(c, piv);
@@ -942,7 +945,7 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         let (ns, ys, ws) = if model.can_decline() { (&an, &ay, &aw) } else { (&mn, &my, &mw) };
         match fit_model(model, space, ns, ys, ws, t1_measured, opts.leave_one_out) {
             Ok(mut f) => {
-                f.ranked = model.can_decline() == false || past.is_empty() || opts.include_past_peak;
+                f.ranked = !model.can_decline() || past.is_empty() || opts.include_past_peak;
                 if !f.ranked {
                     f.notes.push(
                         "fitted to every point, the past-peak ones too, so it is not ranked against the models fitted without them; include the past-peak points to compare all"
