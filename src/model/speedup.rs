@@ -1029,6 +1029,10 @@ fn choose_best(fits: &[Fit], space: Space) -> (Option<Model>, String) {
             _ => String::new(),
         }
     };
+    if let [only] = ranked[..] {
+        let what = only.aicc.map(|a| format!(" (AICc {})", fmt_num(a, 4))).unwrap_or_default();
+        return (Some(only.model), format!("the only model fitted and ranked{what}"));
+    }
     let aic = by(&|f| f.aicc);
     if let Some((b, v)) = aic.first() {
         let mut s = format!("lowest AICc ({})", fmt_num(*v, 4));
