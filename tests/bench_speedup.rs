@@ -30,7 +30,7 @@ fn bench_fits_per_second() {
         sets.iter().filter(|d| analyse("points", d, Measure::Speedup, &opts).is_ok()).count()
     };
     let rows: [(&str, &dyn Fn() -> usize); 5] = [
-        ("Downey fit alone (multi-start LM, 18 starts)", &|| xy.iter().filter(|(n, s)| fit_speedups(Model::Downey, n, s).is_some()).count()),
+        ("Downey fit alone (8 LM starts and the ridge search)", &|| xy.iter().filter(|(n, s)| fit_speedups(Model::Downey, n, s).is_some()).count()),
         ("all five model fits (LM only)", &|| xy.iter().filter(|(n, s)| MODELS.iter().all(|m| fit_speedups(*m, n, s).is_some())).count()),
         ("full analysis, Downey only, with leave-one-out", &|| analysis(&[Model::Downey], true)),
         ("full analysis, all five models, without leave-one-out", &|| analysis(&MODELS, false)),

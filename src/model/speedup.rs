@@ -647,12 +647,18 @@ impl Problem<'_> {
             let w = (hi - lo) / SCAN as f64;
             let (mut x0, mut x1) = ((bt - w).max(lo), (bt + w).min(hi));
             let g = 0.5 * (5f64.sqrt() - 1.0);
-            for _ in 0..40 {
-                let (c, d) = (x1 - g * (x1 - x0), x0 + g * (x1 - x0));
-                if eval(c).0 < eval(d).0 {
-                    x1 = d;
+            let (mut c, mut d) = (x1 - g * (x1 - x0), x0 + g * (x1 - x0));
+            let (mut fc, mut fd) = (eval(c).0, eval(d).0);
+            // 30 steps shrink the cell to 1e-6 of itself; Levenberg–Marquardt polishes after.
+            for _ in 0..30 {
+                if fc < fd {
+                    (x1, d, fd) = (d, c, fc);
+                    c = x1 - g * (x1 - x0);
+                    fc = eval(c).0;
                 } else {
-                    x0 = c;
+                    (x0, c, fc) = (c, d, fd);
+                    d = x0 + g * (x1 - x0);
+                    fd = eval(d).0;
                 }
             }
             for t in [bt, 0.5 * (x0 + x1)] {
