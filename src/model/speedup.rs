@@ -344,7 +344,10 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
                 values[j].push(r.value); // ok: values and pts grow together
             }
             None => {
-                pts.push(PointView {
+                // Kept in order of n as they come (no sort: it would cost the page size).
+                let at = pts.iter().position(|p| p.n > n).unwrap_or(pts.len());
+                values.insert(at, vec![r.value]);
+                pts.insert(at, PointView {
                     n,
                     value: r.value,
                     weight: w,
@@ -358,7 +361,6 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
                     lines: r.line.into_iter().collect(),
                     in_monotone_fits: true,
                 });
-                values.push(vec![r.value]);
             }
         }
     }
@@ -382,7 +384,6 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
             }
         }
     }
-    pts.sort_by_key(|p| p.n);
     Ok(pts)
 }
 
@@ -1018,9 +1019,7 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
             )
         });
     }
-    let mut models = opts.models.clone();
-    models.sort();
-    models.dedup();
+    let models: Vec<Model> = MODELS.iter().copied().filter(|m| opts.models.contains(m)).collect();
     let all: Vec<&PointView> = points.iter().collect();
     let mono: Vec<&PointView> = points.iter().filter(|p| p.in_monotone_fits).collect();
     let cols = |set: &[&PointView]| -> (Vec<f64>, Vec<f64>, Vec<f64>) {
@@ -1103,9 +1102,18 @@ fn choose_best(fits: &[Fit], space: Space) -> (Option<Model>, String) {
     let ranked: Vec<&Fit> = fits.iter().filter(|f| f.ranked).collect();
     let unit = if space == Space::Time { " s" } else { "" };
     let by = |key: &dyn Fn(&Fit) -> Option<f64>| -> Vec<(&Fit, f64)> {
-        let mut v: Vec<(&Fit, f64)> = ranked.iter().filter_map(|f| key(f).map(|x| (*f, x))).collect();
-        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.model.cmp(&b.0.model)));
-        v
+        // The lowest and the runner-up (fits come in the order of MODELS, so ties go to the
+        // first), found by two passes rather than a sort.
+        let v: Vec<(&Fit, f64)> = ranked.iter().filter_map(|f| key(f).map(|x| (*f, x))).collect();
+        let low = |skip: Option<usize>| {
+            (0..v.len()).filter(|i| Some(*i) != skip).fold(None, |b: Option<usize>, i| match b {
+                Some(j) if v[j].1 <= v[i].1 => Some(j),
+                _ => Some(i),
+            })
+        };
+        let first = low(None);
+        let second = first.and_then(|f| low(Some(f)));
+        [first, second].into_iter().flatten().filter_map(|i| v.get(i).copied()).collect::<Vec<_>>()
     };
     let loo_cmp = |best: &Fit, other: &Fit| -> String {
         match (best.loo, other.loo) {
