@@ -11,6 +11,7 @@ mod catalog;
 mod comm;
 mod multigrid;
 mod regions;
+mod speedup;
 
 /// One calculator of the command line.
 pub struct Subcommand {
@@ -27,6 +28,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     catalog::COMMAND,
     multigrid::COMMAND,
     regions::COMMAND,
+    speedup::COMMAND,
     comm::COMMAND,
     comm::BROADCAST,
     comm::CLUSTERS,

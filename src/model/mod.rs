@@ -14,6 +14,8 @@ pub mod multigrid_presets;
 pub mod regions;
 pub mod regions_page;
 pub mod share;
+pub mod speedup;
+pub mod speedup_page;
 pub mod table;
 pub mod workspace;
 

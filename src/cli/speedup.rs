@@ -1,0 +1,235 @@
+//! `scalewise speedup`: fits Downey's speed-up model and its rivals to measured points and
+//! predicts at other process counts (seed 004). The model is `model::speedup`; this file reads
+//! the JSON, names the key of every problem, and writes the answer.
+
+use serde_json::{json, Map, Value};
+
+use scalewise::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
+
+use super::{kind, object, Subcommand};
+
+pub const COMMAND: Subcommand = Subcommand {
+    name: "speedup",
+    summary: "fit Downey, Amdahl, Chiang, Smirni and USL speed-up curves; predict with a range (seed 004)",
+    help: HELP,
+    run,
+    reads_input: true,
+};
+
+const HELP: &str = r#"scalewise speedup — fit speed-up curves to a few measured runs and predict the others
+(seed 004: Lan 2007, Downey's model tuned by Levenberg–Marquardt, with its rivals).
+
+Models (all fitted by weighted least squares on the same residuals):
+    downey   A (average parallelism ≥ 1), sigma (≥ 0): low variance for sigma ≤ 1, high above
+    amdahl   Amdahl/Dowdy T(n) = c1 + c2/n; for speed-ups S = 1/(c1 + c2/n) (c in units of T(1))
+    chiang   S = (1 + beta)·n/(n + beta), beta ≥ 0
+    smirni   S = (1 − r^n)/(1 − r), 0 ≤ r ≤ 1
+    usl      S = n/(1 + sigma(n−1) + kappa·n(n−1)), sigma, kappa ≥ 0 (can fall after a peak)
+Speed-ups are fitted as given. Times with a run at n = 1 become speed-ups T(1)/T(n). Times
+without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
+
+USAGE:
+    scalewise speedup [FILE|-] [--compact]
+
+INPUT: one JSON object, or a JSON array of such objects (answered by an array in the same
+order; an element with a problem gets {"error": "..."} in its place, and the exit status
+stays 0 — only a top level that is neither an object nor an array is exit status 1):
+    points            [{"n": 2, "speedup": 2.0}, ...] or [{"n": 4, "time_s": 169.6}, ...]:
+                      n a whole number ≥ 1; speedup or time_s > 0 (the same one in every
+                      point); optional "weight" > 0 (default 1). A repeated n is averaged
+                      (weighted) and said in warnings.
+    predict           optional list of whole n to predict at, e.g. [32, 64]
+    models            optional list of names (default all five): "downey", "amdahl",
+                      "chiang", "smirni", "usl"
+    include_past_peak optional boolean (default false): points after the speed-up peak are
+                      left out of the downey, amdahl, chiang and smirni fits unless true;
+                      usl always fits every point
+    leave_one_out     optional boolean (default true): false skips the leave-one-out refits
+
+OUTPUT:
+    fits              [{model, params {name: value}, uncertainty {name: standard error or
+                      null}, sse, aicc (null below k + 3 points), loo (leave-one-out error,
+                      null when not computed), points_used, converged, iterations, ranked,
+                      notes [..], residuals [{n, residual}], predictions [{n, speedup, low,
+                      high, efficiency, and where times were given time_s, time_low_s,
+                      time_high_s}]}]; params: downey A, sigma; amdahl c1, c2; chiang beta;
+                      smirni r; usl sigma, kappa; plus T1 (s) when fitted. sse, residuals and
+                      loo are in speed-up, or in seconds when T1 is fitted. low/high are ±2
+                      standard errors of the fitted curve (Jacobian covariance at the optimum).
+    best              the chosen model's name (null when none could be fitted)
+    best_reason       why: lowest AICc, else lowest leave-one-out error, else lowest squared
+                      error; with the runner-up
+    fitted_space      "speedup" or "time"
+    t1_s              T(1) as measured (times with an n = 1 run), or null
+    skipped           [{model, reason}]: models not fitted (e.g. fewer points than parameters)
+    warnings          [..]: repeated n, points past the peak, super-linear speed-ups, …
+    points            [{n, speedup, time_s, weight, efficiency, karp_flatt, past_peak,
+                      super_linear, merged_rows, in_non_declining_fits}] (null where unknown)
+    karp_flatt        [{n, e}]: serial fraction (1/S − 1/n)/(1 − 1/n) for n > 1
+    advice            {text, n [..], suggestions [{n, role (linear, transition, peak),
+                      already_measured, text}]}: where to measure next, from the best curve
+
+EXAMPLE:
+    {"points": [{"n": 2, "speedup": 2.00}, {"n": 4, "speedup": 3.92},
+                {"n": 8, "speedup": 7.25}, {"n": 16, "speedup": 13.29},
+                {"n": 32, "speedup": 20.23}, {"n": 64, "speedup": 24.95}],
+     "predict": [128], "models": ["downey"]}
+    gives downey A = 24.87, sigma = 0.806, sse 0.294 (the thesis's A = 24.70, sigma = 0.74 has
+    0.407), and a speed-up of 24.87 at n = 128.
+
+ERRORS:
+    One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1
+    to 1e9, found 2.5". Exit status 1 (for a single object).
+"#;
+
+const KEYS: [&str; 5] = ["points", "predict", "models", "include_past_peak", "leave_one_out"];
+
+fn boolean(m: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
+    match m.get(key) {
+        None => Ok(default),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(format!("{key}: expected true or false, found {}", kind(v))),
+    }
+}
+
+fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
+    let Value::Array(list) = v else {
+        return Err(format!("points: expected a list of {{n, speedup}} or {{n, time_s}}, found {}", kind(v)));
+    };
+    let mut measure = None;
+    let mut raw = Vec::with_capacity(list.len());
+    for (i, p) in list.iter().enumerate() {
+        let path = format!("points[{i}]");
+        let m = object(p.clone(), &path, &["n", "speedup", "time_s", "weight"])?;
+        let num = |key: &str| -> Result<Option<f64>, String> {
+            match m.get(key) {
+                None => Ok(None),
+                Some(v) => v.as_f64().map(Some).ok_or_else(|| format!("{path}.{key}: expected a number, found {}", kind(v))),
+            }
+        };
+        let n = num("n")?.ok_or_else(|| format!("{path}: missing key \"n\""))?;
+        let (value, this) = match (num("speedup")?, num("time_s")?) {
+            (Some(s), None) => (s, Measure::Speedup),
+            (None, Some(t)) => (t, Measure::TimeS),
+            (Some(_), Some(_)) => return Err(format!("{path}: give speedup or time_s, not both")),
+            (None, None) => return Err(format!("{path}: missing key \"speedup\" or \"time_s\"")),
+        };
+        match measure {
+            Some(m) if m != this => {
+                return Err(format!("{path}: every point must give the same one of speedup and time_s as points[0]"))
+            }
+            _ => measure = Some(this),
+        }
+        raw.push(RawPoint { n, value, weight: num("weight")?, line: None });
+    }
+    Ok((raw, measure.unwrap_or(Measure::Speedup)))
+}
+
+fn prediction(p: &Prediction) -> Value {
+    let mut v = json!({"n": p.n, "speedup": p.speedup, "low": p.speedup_low, "high": p.speedup_high,
+                       "efficiency": p.efficiency});
+    if let Some((t, lo, hi)) = p.time_s {
+        v["time_s"] = json!(t);
+        v["time_low_s"] = json!(lo);
+        v["time_high_s"] = json!(hi);
+    }
+    v
+}
+
+fn answer(a: &Analysis) -> Value {
+    let fits: Vec<Value> = a
+        .fits
+        .iter()
+        .map(|f| {
+            let params: Map<String, Value> = f.params.iter().map(|p| (p.name.to_string(), json!(p.value))).collect();
+            let unc: Map<String, Value> = f.params.iter().map(|p| (p.name.to_string(), json!(p.std_err))).collect();
+            json!({
+                "model": f.model.name(), "params": params, "uncertainty": unc, "sse": f.sse, "aicc": f.aicc,
+                "loo": f.loo, "points_used": f.points, "converged": f.converged, "iterations": f.iterations,
+                "ranked": f.ranked, "notes": f.notes,
+                "residuals": f.residuals.iter().map(|(n, r)| json!({"n": n, "residual": r})).collect::<Vec<_>>(),
+                "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let points: Vec<Value> = a
+        .points
+        .iter()
+        .map(|p| {
+            json!({"n": p.n, "speedup": p.speedup, "time_s": p.time_s, "weight": p.weight,
+                   "efficiency": p.efficiency, "karp_flatt": p.karp_flatt, "past_peak": p.past_peak,
+                   "super_linear": p.super_linear, "merged_rows": p.merged_rows,
+                   "in_non_declining_fits": p.in_monotone_fits})
+        })
+        .collect();
+    let kf: Vec<Value> =
+        a.points.iter().filter_map(|p| p.karp_flatt.map(|e| json!({"n": p.n, "e": e}))).collect();
+    let suggestions: Vec<Value> = a
+        .advice
+        .iter()
+        .map(|s| json!({"n": s.n, "role": s.role, "already_measured": s.already_measured, "text": s.text}))
+        .collect();
+    json!({
+        "fits": fits,
+        "best": a.best.map(Model::name),
+        "best_reason": a.best_reason,
+        "fitted_space": if a.space == Space::Time { "time" } else { "speedup" },
+        "t1_s": a.t1_measured,
+        "skipped": a.skipped.iter().map(|s| json!({"model": s.model.name(), "reason": s.reason})).collect::<Vec<_>>(),
+        "warnings": a.warnings,
+        "points": points,
+        "karp_flatt": kf,
+        "advice": {"text": a.advice_text, "n": a.advice.iter().filter(|s| !s.already_measured).map(|s| s.n).collect::<Vec<_>>(),
+                   "suggestions": suggestions},
+    })
+}
+
+/// One input object to its answer.
+fn one(input: Value) -> Result<Value, String> {
+    let top = object(input, "input", &KEYS)?;
+    let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
+    let mut targets = Vec::new();
+    if let Some(v) = top.get("predict") {
+        let Value::Array(list) = v else {
+            return Err(format!("predict: expected a list of whole numbers, found {}", kind(v)));
+        };
+        for (i, x) in list.iter().enumerate() {
+            match x.as_f64() {
+                Some(n) if n.fract() == 0.0 && (1.0..=1e9).contains(&n) => targets.push(n as u32),
+                _ => return Err(format!("predict[{i}]: expected a whole number from 1 to 1e9, found {x}")),
+            }
+        }
+    }
+    let models = match top.get("models") {
+        None => MODELS.to_vec(),
+        Some(Value::Array(list)) if !list.is_empty() => list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.as_str().and_then(Model::from_name).ok_or_else(|| {
+                    let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
+                    format!("models[{i}]: expected one of {}, found {v}", names.join(", "))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(v) => return Err(format!("models: expected a non-empty list of model names, found {}", kind(v))),
+    };
+    let opts = Options {
+        models,
+        include_past_peak: boolean(&top, "include_past_peak", false)?,
+        targets,
+        leave_one_out: boolean(&top, "leave_one_out", true)?,
+    };
+    let a = analyse("points", &raw, measure, &opts).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
+    Ok(answer(&a))
+}
+
+fn run(input: Value) -> Result<Value, String> {
+    match input {
+        Value::Array(list) => Ok(Value::Array(
+            list.into_iter().map(|v| one(v).unwrap_or_else(|e| json!({"error": e}))).collect(),
+        )),
+        Value::Object(_) => one(input),
+        other => Err(format!("input: expected an object or a list of objects, found {}", kind(&other))),
+    }
+}

@@ -1,0 +1,43 @@
+//! Speed-up fitting benchmark: fits per second for 6-point data sets, natively (the browser
+//! runs the same `benchmark_datasets`). Ignored in the normal test run; run with
+//! `cargo test --release --test bench_speedup -- --ignored --nocapture`.
+
+use scalewise::model::speedup::{analyse, benchmark_datasets, fit_speedups, Measure, Model, Options, MODELS};
+
+/// Median of `runs` timings of `work`, each repeated until it takes ≥ 50 ms; per call in µs.
+fn median_us(runs: usize, work: &dyn Fn() -> usize) -> f64 {
+    let mut per_call: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let mut calls = 0;
+            while t.elapsed().as_secs_f64() < 0.05 {
+                calls += std::hint::black_box(work());
+            }
+            t.elapsed().as_secs_f64() * 1e6 / calls as f64
+        })
+        .collect();
+    per_call.sort_by(f64::total_cmp);
+    per_call[runs / 2]
+}
+
+#[test]
+#[ignore]
+fn bench_fits_per_second() {
+    let sets = benchmark_datasets();
+    let xy: Vec<(Vec<f64>, Vec<f64>)> = sets.iter().map(|d| (d.iter().map(|p| p.n).collect(), d.iter().map(|p| p.value).collect())).collect();
+    let analysis = |models: &[Model], loo: bool| {
+        let opts = Options { models: models.to_vec(), targets: vec![128, 256], leave_one_out: loo, ..Options::default() };
+        sets.iter().filter(|d| analyse("points", d, Measure::Speedup, &opts).is_ok()).count()
+    };
+    let rows: [(&str, &dyn Fn() -> usize); 5] = [
+        ("Downey fit alone (8 LM starts and the ridge search)", &|| xy.iter().filter(|(n, s)| fit_speedups(Model::Downey, n, s).is_some()).count()),
+        ("all five model fits (LM only)", &|| xy.iter().filter(|(n, s)| MODELS.iter().all(|m| fit_speedups(*m, n, s).is_some())).count()),
+        ("full analysis, Downey only, with leave-one-out", &|| analysis(&[Model::Downey], true)),
+        ("full analysis, all five models, without leave-one-out", &|| analysis(&MODELS, false)),
+        ("full analysis, all five models, with leave-one-out (the page)", &|| analysis(&MODELS, true)),
+    ];
+    for (label, work) in rows {
+        let us = median_us(11, work);
+        println!("speedup bench, 6-point data sets, {label}: median {us:.1} µs per data set, {:.0} per second (native, 11 runs)", 1e6 / us);
+    }
+}

@@ -1,0 +1,138 @@
+//! `scalewise speedup` as a script sees it: the contract keys, arrays of jobs, errors.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut pipe) = child.stdin.take() {
+        let _ = pipe.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("the binary finishes");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn answer(input: &Value) -> Value {
+    let (status, out, err) = run(&["speedup", "--compact"], &input.to_string());
+    assert_eq!(status, 0, "{err}");
+    serde_json::from_str(&out).expect("JSON out")
+}
+
+fn example() -> Value {
+    let pts: Vec<Value> = [(2, 2.00), (4, 3.92), (8, 7.25), (16, 13.29), (32, 20.23), (64, 24.95)]
+        .iter()
+        .map(|(n, s)| json!({"n": n, "speedup": s}))
+        .collect();
+    json!({"points": pts, "predict": [32, 64]})
+}
+
+fn fit<'a>(v: &'a Value, model: &str) -> &'a Value {
+    v["fits"].as_array().and_then(|f| f.iter().find(|f| f["model"] == model)).unwrap_or_else(|| panic!("no {model} fit in {v}"))
+}
+
+#[test]
+fn example_5_1_contract_keys() {
+    let v = answer(&example());
+    let d = fit(&v, "downey");
+    let a = d["params"]["A"].as_f64().expect("A");
+    let s = d["params"]["sigma"].as_f64().expect("sigma");
+    assert!((a - 24.87).abs() < 0.01 && (s - 0.806).abs() < 0.002, "A {a}, sigma {s}");
+    assert!(d["sse"].as_f64().is_some_and(|e| e < 0.407 && e > 0.29));
+    let p = &d["predictions"][0];
+    assert_eq!(p["n"], 32);
+    for k in ["speedup", "low", "high"] {
+        assert!(p[k].as_f64().is_some(), "{k} in {p}");
+    }
+    assert!(p.get("time_s").is_none(), "no times given, no time_s");
+    assert!(v["best"].as_str().is_some() && v["best_reason"].as_str().is_some_and(|r| r.contains("AICc")));
+    assert_eq!(v["fits"].as_array().map(Vec::len), Some(5));
+    for k in ["aicc", "loo", "uncertainty"] {
+        assert!(!d[k].is_null(), "{k}");
+    }
+    assert_eq!(v["karp_flatt"].as_array().map(Vec::len), Some(6));
+    assert!(v["advice"]["text"].as_str().is_some_and(|t| t.contains("n = ")));
+}
+
+#[test]
+fn times_give_time_predictions() {
+    let pts: Vec<Value> = [(4, 169.6), (8, 90.1), (16, 51.0), (32, 31.9)].iter().map(|(n, t)| json!({"n": n, "time_s": t})).collect();
+    let v = answer(&json!({"points": pts, "predict": [64], "models": ["amdahl", "downey"]}));
+    assert_eq!(v["fitted_space"], "time");
+    let am = fit(&v, "amdahl");
+    let p = &am["predictions"][0];
+    let t = p["time_s"].as_f64().expect("time_s with times");
+    assert!(p["time_low_s"].as_f64().is_some_and(|l| l <= t) && p["time_high_s"].as_f64().is_some_and(|h| h >= t));
+    assert!(fit(&v, "downey")["params"]["T1"].as_f64().is_some_and(|t1| t1 > 169.6), "T1 fitted");
+}
+
+#[test]
+fn an_array_is_answered_in_order_with_errors_in_place() {
+    let bad_n = json!({"points": [{"n": 2.5, "speedup": 2.0}]});
+    let input = json!([example(), bad_n, {"points": []}, 7, {"points": [{"n": 1, "speedup": 1}, {"n": 4, "speedup": 3.5}], "models": ["chiang"]}]);
+    let v = answer(&input);
+    let list = v.as_array().expect("an array");
+    assert_eq!(list.len(), 5);
+    assert!(list[0]["fits"].is_array());
+    assert!(list[1]["error"].as_str().is_some_and(|e| e.starts_with("points[0].n:") && e.contains("whole number")), "{}", list[1]);
+    assert!(list[2]["error"].as_str().is_some_and(|e| e.contains("no points")), "{}", list[2]);
+    assert!(list[3]["error"].as_str().is_some_and(|e| e.contains("expected an object")), "{}", list[3]);
+    assert_eq!(list[4]["best"], "chiang");
+}
+
+#[test]
+fn skipped_models_duplicates_and_past_peak_are_reported() {
+    let v = answer(&json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}));
+    let skipped: Vec<&str> = v["skipped"].as_array().expect("list").iter().filter_map(|s| s["model"].as_str()).collect();
+    assert_eq!(skipped, vec!["downey", "amdahl", "usl"]);
+    assert!(v["skipped"][0]["reason"].as_str().is_some_and(|r| r.contains("needs at least 2 points")));
+    assert!(v["warnings"].as_array().expect("list").iter().any(|w| w.as_str().is_some_and(|w| w.contains("averaged"))));
+    let pts: Vec<Value> = [(1, 1.0), (2, 1.9), (4, 3.6), (8, 6.0), (16, 7.1), (32, 6.2)].iter().map(|(n, s)| json!({"n": n, "speedup": s})).collect();
+    let v = answer(&json!({"points": pts}));
+    assert_eq!(fit(&v, "downey")["points_used"], 5);
+    assert_eq!(fit(&v, "usl")["points_used"], 6);
+    assert_eq!(v["points"][5]["past_peak"], true);
+    let v = answer(&json!({"points": pts, "include_past_peak": true}));
+    assert_eq!(fit(&v, "downey")["points_used"], 6);
+}
+
+#[test]
+fn errors_exit_1_with_one_line_naming_the_key() {
+    let cases: &[(&str, &str)] = &[
+        (r#"{"points": [{"n": 0, "speedup": 1}]}"#, "points[0].n:"),
+        (r#"{"points": [{"n": 2, "time_s": -1}]}"#, "points[0].time_s:"),
+        (r#"{"points": [{"n": 2, "speedup": 1, "weight": "x"}]}"#, "points[0].weight: expected a number"),
+        (r#"{"points": [{"n": 2, "speedup": 1}, {"n": 4, "time_s": 1}]}"#, "points[1]: every point"),
+        (r#"{"points": [{"n": 2, "speedup": 1}], "models": ["gauss"]}"#, "models[0]"),
+        (r#"{"points": [{"n": 2, "speedup": 1}], "predict": [0]}"#, "predict[0]"),
+        (r#"{"points": [], "colour": 1}"#, "unknown key \"colour\""),
+        (r#""text""#, "expected an object or a list"),
+    ];
+    for (input, want) in cases {
+        let (status, out, err) = run(&["speedup"], input);
+        assert_eq!(status, 1, "{input}: {err}");
+        assert!(err.contains(want), "{input}: {err:?} lacks {want:?}");
+        assert_eq!(err.trim_end().lines().count(), 1);
+        assert!(out.is_empty());
+    }
+}
+
+#[test]
+fn help_documents_the_keys() {
+    let (status, out, _) = run(&["speedup", "--help"], "");
+    assert_eq!(status, 0);
+    for k in ["points", "predict", "models", "include_past_peak", "best_reason", "karp_flatt", "time_s", "EXAMPLE", "error"] {
+        assert!(out.contains(k), "--help lacks {k}");
+    }
+}
