@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# entry HTML file : extra trunk arguments
-ENTRIES=(index.html multigrid.html regions.html)
+# The HTML entries, one per page set (see ui::Site).
+ENTRIES=(index.html multigrid.html regions.html speedup.html)
 
 rm -rf target/site dist.new
 for entry in "${ENTRIES[@]}"; do

@@ -4,6 +4,7 @@
 
 pub mod multigrid;
 pub mod regions;
+pub mod speedup;
 pub mod xy;
 
 pub use xy::{draw_xy, to_svg, Axis, Frame, Marker, Series, XyChart};

@@ -24,3 +24,30 @@ pub fn planner(runs: u32) -> f64 {
     ms.sort_by(f64::total_cmp);
     ms[ms.len() / 2]
 }
+
+/// Median over `runs` of the 6-point speed-up data sets (`benchmark_datasets`) fitted per
+/// second, each run fitting for at least 100 ms: the Downey fit alone, or (`full`) the page's
+/// whole analysis (five models with leave-one-out).
+pub fn speedup_fits(full: bool, runs: u32) -> f64 {
+    use crate::model::speedup::{benchmark_datasets, benchmark_run, fit_speedups, Model, MODELS};
+    let sets: Vec<(Vec<f64>, Vec<f64>)> = benchmark_datasets()
+        .iter()
+        .map(|d| (d.iter().map(|p| p.n).collect(), d.iter().map(|p| p.value).collect()))
+        .collect();
+    let mut rates: Vec<f64> = (0..runs.max(1))
+        .map(|_| {
+            let t = now_ms();
+            let mut done = 0usize;
+            while now_ms() - t < 100.0 {
+                done += if full {
+                    benchmark_run(&MODELS)
+                } else {
+                    sets.iter().filter(|(n, s)| fit_speedups(Model::Downey, n, s).is_some()).count()
+                };
+            }
+            done as f64 * 1000.0 / (now_ms() - t)
+        })
+        .collect();
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}

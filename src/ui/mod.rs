@@ -30,6 +30,9 @@ pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigri
 /// `regions.html`: two regions.
 pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, render: pages::regions };
 
+/// `speedup.html`: the speed-up curve.
+pub const SPEEDUP: Site = Site { file: "speedup.html", home: Route::Speedup, render: pages::speedup };
+
 /// Mounts the app of one entry on the document body.
 pub fn start(site: Site) {
     route::set_entry(site.file, site.home);

@@ -6,6 +6,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::model::table::parse_number;
+use crate::model::workspace::PageInputs;
+use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
 pub struct TextFieldProps {
@@ -187,5 +189,57 @@ pub fn name_cell(p: &NameCellProps) -> Html {
                 aria-invalid={invalid.to_string()} value={(*text).clone()} {oninput} />
             if let Some(e) = &*error { <span class="field-error" role="alert">{ e.clone() }</span> }
         </span>
+    }
+}
+
+/// A `TextField` bound to one input of a page.
+pub fn page_field(
+    inputs: &PageInputs,
+    setter: &Setter,
+    key: &'static str,
+    label: &'static str,
+    unit: Option<&'static str>,
+    error: Option<String>,
+) -> Html {
+    html! {
+        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(inputs, key)}
+            on_input={setter.on(key)} {error} />
+    }
+}
+
+/// A select bound to one input of a page: (value, label) options; the first is the default.
+pub fn page_select(
+    inputs: &PageInputs,
+    setter: &Setter,
+    key: &'static str,
+    label: &'static str,
+    options: &[(&'static str, &'static str)],
+) -> Html {
+    let current = text(inputs, key);
+    let chosen = options.iter().position(|(v, _)| *v == current.as_str()).unwrap_or(0);
+    let setter = setter.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        setter.set(key, sel.value());
+    });
+    html! {
+        <div class="field">
+            <label for={key}>{ label }</label>
+            <select id={key} {onchange}>
+                { for options.iter().enumerate().map(|(i, (v, l))| html! { <option value={*v} selected={i == chosen}>{ *l }</option> }) }
+            </select>
+        </div>
+    }
+}
+
+/// A checkbox bound to one input of a page ("1" when ticked, empty when not).
+pub fn page_check(inputs: &PageInputs, setter: &Setter, key: &'static str, label: &'static str) -> Html {
+    let on = !text(inputs, key).trim().is_empty() && text(inputs, key).as_str() != "0";
+    let setter = setter.clone();
+    let onclick = Callback::from(move |_| setter.set(key, if on { String::new() } else { "1".into() }));
+    html! {
+        <div class="field check">
+            <label><input id={key} type="checkbox" checked={on} {onclick} />{ label }</label>
+        </div>
     }
 }

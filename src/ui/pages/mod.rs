@@ -10,13 +10,14 @@ mod home;
 mod multigrid;
 mod planned;
 mod regions;
+mod speedup;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
-        Route::Speedup | Route::Comm | Route::Simulate => html! { <planned::Planned {route} /> },
+        Route::Comm | Route::Simulate => html! { <planned::Planned {route} /> },
         _ => not_found(),
     }
 }
@@ -33,6 +34,14 @@ pub fn multigrid(route: Route) -> Html {
 pub fn regions(route: Route) -> Html {
     match route {
         Route::Regions => html! { <regions::Regions /> },
+        _ => not_found(),
+    }
+}
+
+/// The page of `speedup.html`.
+pub fn speedup(route: Route) -> Html {
+    match route {
+        Route::Speedup => html! { <speedup::Speedup /> },
         _ => not_found(),
     }
 }

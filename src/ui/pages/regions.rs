@@ -12,7 +12,7 @@ use crate::model::fmt_num;
 use crate::model::workspace::PageInputs;
 use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
 use crate::ui::components::chart::Chart;
-use crate::ui::components::number_field::TextField;
+use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::workspace_file::download;
 use crate::ui::store::{text, use_store, Setter};
@@ -21,10 +21,7 @@ use crate::ui::store::{text, use_store, Setter};
 const SLIDER_STEPS: f64 = 1000.0;
 
 fn field(inputs: &PageInputs, view: &PageView, setter: &Setter, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
-    html! {
-        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(inputs, key)}
-            on_input={setter.on(key)} error={view.errors.get(key).map(|e| e.local_text())} />
-    }
+    page_field(inputs, setter, key, label, unit, view.errors.get(key).map(|e| e.local_text()))
 }
 
 fn n(x: f64) -> String {
@@ -113,18 +110,6 @@ pub fn regions() -> Html {
             sel.set_value("");
         })
     };
-    let on_select = |key: &'static str| {
-        let setter = setter.clone();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            setter.set(key, sel.value());
-        })
-    };
-    let overlap = view.overlap;
-    let on_overlap = {
-        let setter = setter.clone();
-        Callback::from(move |_| setter.set("overlap", if overlap { String::new() } else { "1".into() }))
-    };
 
     // The bandwidth slider: log scale between the sweep's ends (or 0.1–100 GB/s).
     let (lo, hi) = match shown.cases.first().map(|c| &c.sweep) {
@@ -141,8 +126,6 @@ pub fn regions() -> Html {
             setter.set("region_bw", fmt_num(b, 3));
         })
     };
-    let choice = text(&inputs, "two_region_x");
-    let form = text(&inputs, "form");
     let (c1, c1ov, c2, c3) = (*charts).clone();
     let sweep_view = shown.clone();
     let sweep_range = match shown.cases.first().map(|c| &c.sweep) {
@@ -172,13 +155,7 @@ pub fn regions() -> Html {
 
             <h2>{ "Application" }</h2>
             <div class="form-row">
-                <div class="field">
-                    <label for="form">{ "described by" }</label>
-                    <select id="form" onchange={on_select("form")}>
-                        <option value="application" selected={form.as_str() != "balance"}>{ "counts #op, #b, #x as formulas of N" }</option>
-                        <option value="balance" selected={form.as_str() == "balance"}>{ "balance factors x', z, z'" }</option>
-                    </select>
-                </div>
+                { page_select(&inputs, &setter, "form", "described by", &[("application", "counts #op, #b, #x as formulas of N"), ("balance", "balance factors x', z, z'")]) }
             </div>
             if application {
                 <div class="form-row">
@@ -220,18 +197,10 @@ pub fn regions() -> Html {
             <h2>{ "Speed-up, one region and two" }</h2>
             <div class="form-row">
                 { f("n_max", "curves up to n cores per region", None) }
-                <div class="field">
-                    <label for="two_region_x">{ "two-region balance X" }</label>
-                    <select id="two_region_x" onchange={on_select("two_region_x")}>
-                        <option value="scaled" selected={choice.as_str() != "slides"}>{ "x'·z (Sp2 → Sp as B_E → ∞)" }</option>
-                        <option value="slides" selected={choice.as_str() == "slides"}>{ "x' (the slides' formula as printed)" }</option>
-                    </select>
-                    if let Some(e) = view.errors.get("two_region_x") { <div class="field-error">{ e.local_text() }</div> }
-                </div>
-                <div class="field check">
-                    <label><input id="overlap" type="checkbox" checked={overlap} onclick={on_overlap} />{ " also overlapping (t = max)" }</label>
-                </div>
+                { page_select(&inputs, &setter, "two_region_x", "two-region balance X", &[("scaled", "x'·z (Sp2 → Sp as B_E → ∞)"), ("slides", "x' (the slides' formula as printed)")]) }
+                { page_check(&inputs, &setter, "overlap", " also overlapping (t = max)") }
             </div>
+            if let Some(e) = view.errors.get("two_region_x") { <div class="field-error">{ e.local_text() }</div> }
             if stale { <div class="stale">{ "Stale: an input above has an error; this is the last good result." }</div> }
             <table id="cases" class="results">
                 <thead><tr><th>{ "case" }</th><th class="num">{ "x'" }</th><th class="num">{ "z' now" }</th>
@@ -244,7 +213,7 @@ pub fn regions() -> Html {
             { for shown.cases.iter().filter(|c| c.optimum.n_star().is_none()).take(1).map(|c| html! { <p class="hint">{ c.optimum.text() }</p> }) }
             <div class="grid-2">
                 <Chart id="chart-speedup" chart={c1} />
-                if overlap { <Chart id="chart-speedup-overlapping" chart={c1ov} /> }
+                if view.overlap { <Chart id="chart-speedup-overlapping" chart={c1ov} /> }
             </div>
             { csv_button("csv-curves", "Curves as CSV", "regions-curves.csv", move || curves_csv(&curve_view)) }
 

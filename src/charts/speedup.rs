@@ -1,0 +1,67 @@
+//! The speed-up page's chart, as `XyChart` data built from `speedup_page::ChartData`.
+
+use super::{Axis, Marker, Series, XyChart};
+use crate::model::speedup::Model;
+use crate::model::speedup_page::ChartData;
+
+/// Palette index per model (4, grey, is kept for measured points).
+fn color(m: Model) -> usize {
+    [0, 1, 2, 3, 5][m as usize]
+}
+
+fn xy(x: &[f64], y: &[f64]) -> Vec<(f64, f64)> {
+    x.iter().copied().zip(y.iter().copied()).collect()
+}
+
+/// Measured points, every fitted curve (the best one thicker), and the best one's range as
+/// dotted lines.
+pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
+    let mut series = Vec::new();
+    for s in &c.curves {
+        let Some(m) = s.model else { continue };
+        let best = best == Some(m);
+        let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
+        series.push(Series { label, points: xy(&s.x, &s.y), marker: Marker::Line, color: color(m), emphasis: best });
+    }
+    if let Some(b) = &c.band {
+        for (k, y) in [&b.low, &b.high].into_iter().enumerate() {
+            let label = if k == 0 { "range of the best model".to_string() } else { String::new() };
+            series.push(Series { label, points: xy(&b.x, y), marker: Marker::Dots, color: color(b.model), emphasis: false });
+        }
+    }
+    series.push(Series { label: "measured".into(), points: xy(&c.measured.x, &c.measured.y), marker: Marker::Points, color: 4, emphasis: true });
+    if !c.excluded.x.is_empty() {
+        series.push(Series {
+            label: "past the peak (left out)".into(),
+            points: xy(&c.excluded.x, &c.excluded.y),
+            marker: Marker::Points,
+            color: 6,
+            emphasis: false,
+        });
+    }
+    XyChart {
+        title: if c.y_is_time { "Run time against processes".into() } else { "Speed-up against processes".into() },
+        x: Axis { label: c.x_label.into(), log: c.log_axes },
+        y: Axis { label: c.y_label.into(), log: c.log_axes },
+        series,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::to_svg;
+    use crate::model::speedup_page::{default_inputs, evaluate};
+
+    #[test]
+    fn every_fit_and_the_points() {
+        let v = evaluate(&default_inputs());
+        let c = fits(v.chart.as_ref().expect("chart"), v.best);
+        let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
+        assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted);
+        assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 1, "one best");
+        let measured = c.series.iter().find(|s| s.label == "measured").expect("points");
+        assert_eq!(measured.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
+        assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));
+    }
+}

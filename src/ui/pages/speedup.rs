@@ -1,0 +1,208 @@
+//! The speed-up curve page (seed 004). It reads its input texts from the store, calls
+//! `model::speedup_page::evaluate`, and renders what comes back. While the points table has
+//! an error, the results are the last good ones, marked stale.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use crate::charts::speedup::fits;
+use crate::model::fmt_num;
+use crate::model::speedup::{PointView, Prediction};
+use crate::model::speedup_page::{self as page, ModelRow, PageView, PAGE, POINT_COLUMNS, PRESETS};
+use crate::ui::components::chart::Chart;
+use crate::ui::components::number_field::{page_check, page_field, page_select};
+use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::table_input::TableInput;
+use crate::ui::store::{text, use_store, Action, Setter};
+
+fn n(x: f64) -> String {
+    fmt_num(x, 4)
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map(n).unwrap_or_default()
+}
+
+fn model_row(m: &ModelRow) -> Html {
+    let id = format!("model-{}", m.model.name());
+    if let Some(reason) = &m.skipped_reason {
+        return html! { <tr {id} class="skipped"><td>{ m.label }</td><td colspan="6" class="hint">{ format!("skipped: {reason}") }</td></tr> };
+    }
+    let params = m.params.iter().map(|p| {
+        let shown = match p.name {
+            "sigma" => "σ",
+            "kappa" => "κ",
+            "beta" => "β",
+            other => other,
+        };
+        html! { <span id={format!("param-{}-{}", m.model.name(), p.name)} class="param">{ format!("{shown} = {}", p.text) }</span> }
+    });
+    let mut notes = m.notes.clone();
+    if !m.ranked {
+        notes.push("not ranked (fitted to other points)".into());
+    }
+    html! {
+        <tr {id} class={classes!(m.is_best.then_some("best"))}>
+            <td>{ m.label }{ if m.is_best { " ★" } else { "" } }</td>
+            <td>{ for params }</td>
+            <td class="num">{ opt(m.sse) }</td>
+            <td class="num">{ opt(m.aicc) }</td>
+            <td class="num">{ opt(m.loo) }</td>
+            <td class="num">{ m.points_used }</td>
+            <td class="hint">{ notes.join("; ") }</td>
+        </tr>
+    }
+}
+
+fn range(v: f64, lo: f64, hi: f64) -> String {
+    format!("{} ({}–{})", n(v), n(lo), n(hi))
+}
+
+fn prediction_row(p: &Prediction) -> Html {
+    html! {
+        <tr>
+            <td class="num">{ p.n }</td>
+            <td class="num"><b>{ range(p.speedup, p.speedup_low, p.speedup_high) }</b></td>
+            <td class="num">{ format!("{} %", fmt_num(p.efficiency * 100.0, 3)) }</td>
+            <td class="num">{ p.time_s.map(|(t, lo, hi)| range(t, lo, hi)).unwrap_or_else(|| "—".into()) }</td>
+        </tr>
+    }
+}
+
+fn point_row(p: &PointView) -> Html {
+    let mut flags = Vec::new();
+    if p.past_peak {
+        flags.push(if p.in_monotone_fits { "past the peak (included)".to_string() } else { "past the peak: left out".to_string() });
+    }
+    if p.super_linear {
+        flags.push("super-linear".into());
+    }
+    if p.merged_rows > 1 {
+        flags.push(format!("mean of {} rows", p.merged_rows));
+    }
+    html! {
+        <tr class={classes!(p.past_peak.then_some("flagged"))}>
+            <td class="num">{ p.n }</td>
+            <td class="num">{ opt(p.speedup) }</td>
+            <td class="num">{ opt(p.time_s) }</td>
+            <td class="num">{ p.efficiency.map(|e| format!("{} %", fmt_num(e * 100.0, 3))).unwrap_or_default() }</td>
+            <td class="num">{ opt(p.karp_flatt) }</td>
+            <td class="num">{ n(p.weight) }</td>
+            <td class="hint">{ flags.join("; ") }</td>
+        </tr>
+    }
+}
+
+/// A table head; cells starting with '#' are numeric columns (right-aligned), the '#' dropped.
+fn head(cells: &[&str]) -> Html {
+    html! { <thead><tr>{ for cells.iter().map(|c| match c.strip_prefix('#') {
+        Some(c) => html! { <th class="num">{ c }</th> },
+        None => html! { <th>{ *c }</th> },
+    }) }</tr></thead> }
+}
+
+#[component(Speedup)]
+pub fn speedup() -> Html {
+    let store = use_store();
+    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let view: Rc<PageView> = use_memo(inputs.clone(), |i| page::evaluate(i));
+    let last = use_mut_ref(|| None::<Rc<PageView>>);
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
+
+    // The results: the current evaluation, or the last good one (stale) while the points
+    // have an error.
+    let broken = view.points_error.is_some() || view.models.is_empty();
+    let stale = broken && last.borrow().is_some();
+    let shown: Rc<PageView> = if broken {
+        last.borrow().clone().unwrap_or_else(|| view.clone())
+    } else {
+        *last.borrow_mut() = Some(view.clone());
+        view.clone()
+    };
+    let chart = use_memo(shown.clone(), |v| v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))));
+    let err = |key: &str| view.field_errors.get(key).cloned();
+    let f = |key: &'static str, label: &'static str| page_field(&inputs, &setter, key, label, None, err(key));
+
+    let presets = PRESETS.iter().map(|p| {
+        let store = store.clone();
+        let onclick = Callback::from(move |_| {
+            if let Some(inputs) = page::preset_inputs(p.key) {
+                store.dispatch(Action::SetPage { page: PAGE, inputs });
+            }
+        });
+        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.label) }</button> }
+    });
+    let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
+    let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
+
+    html! {
+        <section class="speedup">
+            <h1>{ "Speed-up curve" }</h1>
+            <p class="lead">
+                { "Paste run times or speed-ups measured at a few process counts; see Downey's model (A = average \
+                   parallelism, σ = variance of parallelism) fitted next to Amdahl/Dowdy, Chiang, Smirni and the \
+                   universal scalability law, with their uncertainty, and the curve predicted where you have not \
+                   measured (seed 004)." }
+            </p>
+            <div class="toolbar">{ for presets }</div>
+
+            <h2>{ "Measurements" }</h2>
+            <div class="grid-2">
+                <TableInput id="points" label="n and time (or speed-up), optional weight" columns={POINT_COLUMNS}
+                    value={text(&inputs, "points")} on_input={setter.on("points")} errors={points_errors} rows={9}
+                    hint="A header row names the columns: n, time (s, ms, µs…) or speedup, weight. Without one: n, then what the next field says." />
+                <div>
+                    <div class="form-row">
+                        { page_select(&inputs, &setter, "second_column", "second column without a header", &[("speedup", "speed-up"), ("time", "time (s)")]) }
+                        { f("target", "predict at n (comma separated)") }
+                    </div>
+                    <div class="form-row">
+                        { f("models", "models (empty: all five)") }
+                        { page_check(&inputs, &setter, "include_past_peak", " fit the points past the peak too") }
+                    </div>
+                    if !view.warnings.is_empty() {
+                        <ul id="warnings" class="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                    }
+                </div>
+            </div>
+
+            <h2>{ "Fits" }</h2>
+            if stale { <div class="stale">{ "Stale: the points have an error; these are the last good fits." }</div> }
+            <table id="fits" class="results">
+                { head(&["model", "parameters (± standard error)", "#squared error", "#AICc", "#leave-one-out error", "#points", "notes"]) }
+                <tbody>{ for shown.models.iter().map(model_row) }</tbody>
+            </table>
+            <p id="best-reason">
+                if let Some(l) = best_label { <b>{ format!("Best: {l}. ") }</b> }
+                { shown.best_reason.clone() }
+            </p>
+
+            <h3>{ "Predicted by the best model" }</h3>
+            <table id="predictions" class="results">
+                { head(&["#n", "#speed-up (range)", "#efficiency", "#time, s (range)"]) }
+                <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
+            </table>
+            <p class="hint">{ "Ranges: ± 2 standard errors of the fitted curve, from the fit's covariance." }</p>
+
+            <div class="form-row">
+                { page_select(&inputs, &setter, "chart_y", "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
+                { page_select(&inputs, &setter, "chart_axes", "axes", &[("log", "log–log"), ("linear", "linear")]) }
+            </div>
+            if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-fits" chart={c} /> }
+
+            <h2>{ "Points" }</h2>
+            <table id="points-table" class="results">
+                { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "flags"]) }
+                <tbody>{ for shown.points.iter().map(point_row) }</tbody>
+            </table>
+            <p class="hint">{ "Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n): a serial fraction that grows with n points to overhead, not to a serial part." }</p>
+
+            <h2>{ "Where to measure next" }</h2>
+            <p id="advice">{ shown.advice_text.clone() }</p>
+            <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+
+            <SharePanel page={PAGE} />
+        </section>
+    }
+}

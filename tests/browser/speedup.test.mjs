@@ -1,0 +1,85 @@
+// The speed-up page in a real browser: paste the thesis's Example 5.1 and read the fitted A
+// and σ, switch presets and options, bad input named with the rest kept, exports, and fits
+// per second in the browser.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open() {
+  const p = await freshPage(browser, server.origin);
+  await p.page.goto(`${server.base}speedup.html`);
+  await ready(p.page);
+  await p.page.waitForSelector("#fits tbody tr");
+  return p;
+}
+
+const num = (s) => Number(/-?[0-9.]+(e[-+]?[0-9]+)?/.exec(s)[0]);
+
+test("paste Example 5.1 and read Downey's A and σ from the page", async () => {
+  const { context, page, problems } = await open();
+  // Start from another data set, then paste the thesis's table (n, speed-up) as plain text.
+  await page.click("text=Load: Linear part only");
+  await page.waitForFunction(() => document.getElementById("points").value.includes("1800"));
+  await page.fill("#points", "2 2.00\n4 3.92\n8 7.25\n16 13.29\n32 20.23\n64 24.95\n");
+  await page.selectOption("#second_column", "speedup");
+  await page.waitForFunction(() => /24\.8/.test(document.getElementById("param-downey-A")?.textContent ?? ""));
+  const a = num((await page.locator("#param-downey-A").textContent()).split("=")[1]);
+  const sigma = num((await page.locator("#param-downey-sigma").textContent()).split("=")[1]);
+  const sse = num(await page.locator("#model-downey td").nth(2).textContent());
+  console.log(`browser: Example 5.1 fitted A = ${a}, σ = ${sigma}, squared error ${sse}`);
+  assert.ok(Math.abs(a - 24.87) < 0.01, `A = ${a}`);
+  assert.ok(Math.abs(sigma - 0.806) < 0.002, `σ = ${sigma}`);
+  assert.ok(sse < 0.407, `beats the thesis's 0.407: ${sse}`);
+  assert.match(await page.locator("#param-downey-A").textContent(), /±/);
+  // The best model is highlighted with its reason; the prediction at n = 128 has a range.
+  assert.equal(await page.locator("#fits tr.best").count(), 1);
+  assert.match(await page.locator("#best-reason").textContent(), /Best: .*AICc/);
+  assert.match(await page.locator("#predictions tbody tr").first().textContent(), /^64[0-9.]+ \([0-9.]+–[0-9.]+\)/);
+  await shot(page, "speedup-example-5-1");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
+
+test("presets, past-peak points, bad input and exports", async () => {
+  const { context, page, problems } = await open();
+  await page.click("text=Load: With a decline after the peak");
+  await page.waitForSelector("#points-table >> text=past the peak: left out");
+  assert.equal(await page.locator("#points-table tr.flagged").count(), 3);
+  await page.click("#include_past_peak");
+  await page.waitForSelector("#points-table >> text=past the peak (included)");
+  // Times without a 1-process run: T1 is fitted and shown with the parameters.
+  await page.click("text=Load: Linear and nonlinear parts, no 1-process run");
+  await page.waitForSelector("#param-downey-T1");
+  assert.match(await page.locator("#predictions tbody tr").first().textContent(), /^256/);
+  // Bad input: named with line and column; the last fits stay, marked stale.
+  await page.fill("#points", "n\ttime (s)\n2\t1829.8\n4\tabc\n");
+  await page.waitForSelector(".stale");
+  assert.match(await page.locator(".field-error, .field-errors").first().textContent(), /line 3/);
+  assert.ok((await page.locator("#fits tbody tr").count()) === 5, "last good fits kept");
+  await page.fill("#target", "64, x");
+  await page.waitForSelector("#target + .field-error");
+  await shot(page, "speedup-errors");
+  await page.click("text=Load: Thesis Example 5.1 (NAS LU, class W)");
+  await page.selectOption("#chart_y", "time");
+  await page.waitForSelector("#chart-speedup-fits");
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click("figure:has(#chart-speedup-fits) >> text=SVG")]);
+  assert.match(await readFile(await svg.path(), "utf8"), /<svg/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("speed in the browser: fits per second for 6-point data sets", async () => {
+  const { context, page } = await open();
+  await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.bench_speedup);
+  const downey = await page.evaluate(() => window.wasmBindings.bench_speedup(false, 5));
+  const full = await page.evaluate(() => window.wasmBindings.bench_speedup(true, 5));
+  assert.ok(downey > 0 && full > 0, `ran: ${downey}, ${full}`);
+  console.log(`browser: 6-point data sets, Downey fit alone ${downey.toFixed(0)} per second; the page's whole analysis (five models, leave-one-out) ${full.toFixed(0)} per second (median of 5 runs of ≥ 100 ms)`);
+  await context.close();
+});
