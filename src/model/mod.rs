@@ -7,6 +7,7 @@ pub mod error;
 pub mod multigrid;
 pub mod multigrid_page;
 pub mod multigrid_presets;
+pub mod pevpm;
 pub mod regions;
 pub mod share;
 pub mod table;
