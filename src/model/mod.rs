@@ -10,6 +10,7 @@ pub mod multigrid_presets;
 pub mod pevpm;
 pub mod regions;
 pub mod share;
+pub mod simulate_page;
 pub mod table;
 pub mod workspace;
 

@@ -439,7 +439,8 @@ impl RunMachine {
 ///   less contention. The shape is a gamma density of shape 3 shifted to start at T0 (a
 ///   smooth rise from a hard minimum, a peak near the mean, a fast fall), binned in 24 bins.
 /// - Backplane saturation: nodes fill switches of 24 ports, so with n > 24 the traffic between
-///   two switches comes from min(n − 24, 24) nodes at min(p·8b/T0, 97 Mbit/s) each. Once it
+///   two switches comes from min(n − 24, 24) nodes at min(p·8b/T0, 97 Mbit/s)·min(1, b/16 KB)
+///   each (small messages are latency-bound and leave the wire mostly idle). Once it
 ///   passes 90 % of the 2.1 Gbit/s backplane, the mean stretches by 1 + 4·(load − 0.9):
 ///   64 × 1 (24 nodes crossing) starts to degrade at about 16 KB (24 × 81 Mbit/s = 93 %),
 ///   32 × 1 (8 crossing) does not.
@@ -465,7 +466,9 @@ pub fn perseus() -> Machine {
                 .map(|&b| {
                     let base = t0(b);
                     let f = if b <= 1024.0 { 1.0 } else { (1024.0 / b).sqrt() };
-                    let node_rate = (p as f64 * b * 8.0 / base).min(97e6);
+                    // Small messages are latency-bound and leave the wire mostly idle: they load
+                    // the backplane in proportion to their size up to the 16 KB knee.
+                    let node_rate = (p as f64 * b * 8.0 / base).min(97e6) * (b / KNEE).min(1.0);
                     let crossing = (n.saturating_sub(24)).min(24) as f64;
                     let overload = (crossing * node_rate / 2.1e9 - 0.9).max(0.0);
                     let mean = base * (1.0 + c_np * f) * (1.0 + 4.0 * overload);

@@ -9,10 +9,12 @@
 //!
 //! - `Serial`: the process computes for the given time.
 //! - A send leaves at the sender's current time. Its transfer time T is drawn from the machine
-//!   for its size and the number of messages in flight when it leaves (itself included; a
-//!   message is in flight from its departure until its arrival), so it arrives at departure +
-//!   T — never before an earlier message on the same (sender, receiver) channel (MPI's
-//!   non-overtaking rule). A blocking send (`MPI_Send`) holds the sender until the message has
+//!   for its size and the contention level when it leaves: the number of messages on the
+//!   seed's contention scoreboard, itself included. As in the seed, a message stays on the
+//!   scoreboard from its departure until its receiver has taken it (a blocking receive that
+//!   completes, an any-source receive, a matched `MPI_Irecv` once its process goes on). It
+//!   arrives at departure + T — never before an earlier message on the same (sender,
+//!   receiver) channel (MPI's non-overtaking rule). A blocking send (`MPI_Send`) holds the sender until the message has
 //!   arrived (time *sending*); it does not wait for the receive to be posted (MPICH's eager
 //!   protocol), so sends never deadlock. `MPI_Isend` goes on at once; `MPI_Wait` waits for it.
 //! - A receive matches the first message from its source in sending order (tags are carried,
@@ -161,7 +163,11 @@ struct Proc {
     state: State,
     block_start: f64,
     block_line: u32,
-    gen: u32,
+    /// Key of this process's one valid event in the queue (`u64::MAX`: none), and its time.
+    sched: u64,
+    wake: f64,
+    /// Messages taken that leave the contention scoreboard when the process next goes on.
+    release: u64,
     /// Earliest arrival an any-source receive is waiting for.
     any_timer: f64,
     vars: Vec<f64>,
@@ -183,8 +189,9 @@ struct Proc {
 pub struct Run {
     machine: RunMachine,
     procs: Vec<Proc>,
-    events: BinaryHeap<Reverse<u128>>,
-    in_flight: BinaryHeap<Reverse<u64>>,
+    events: BinaryHeap<Reverse<u64>>,
+    /// Messages sent and not yet taken by their receiver (the seed's contention scoreboard).
+    scoreboard: u64,
     rng: Rng,
     steps: u64,
     messages: u64,
@@ -195,9 +202,12 @@ pub struct Run {
 /// Why a run stopped early: bad values found while running, or too many steps.
 pub type RunError = InputError;
 
+/// An event's place in the queue: the time's bits (monotone for times ≥ 0) with the 10 lowest
+/// replaced by the process number, so events within 2^-42 of each other (relatively) count as
+/// simultaneous and go in process order. The exact time is kept in the process.
 #[inline]
-fn key(t: f64, p: u32, gen: u32) -> u128 {
-    ((t.to_bits() as u128) << 64) | ((p as u128) << 32) | gen as u128
+fn key(t: f64, p: u32) -> u64 {
+    (t.to_bits() & !0x3FF) | p as u64
 }
 
 fn line_error(line: u32, msg: String) -> InputError {
@@ -217,7 +227,9 @@ impl Run {
                     state: State::Ready,
                     block_start: 0.0,
                     block_line: 0,
-                    gen: 0,
+                    sched: key(0.0, p),
+                    wake: 0.0,
+                    release: 0,
                     any_timer: f64::INFINITY,
                     vars: vec![0.0; programs.slots],
                     source: -1.0,
@@ -233,13 +245,13 @@ impl Run {
             .collect();
         let mut events = BinaryHeap::with_capacity(programs.numprocs as usize);
         for p in 0..programs.numprocs {
-            events.push(Reverse(key(0.0, p, 0)));
+            events.push(Reverse(key(0.0, p)));
         }
         Run {
             machine,
             procs,
             events,
-            in_flight: BinaryHeap::new(),
+            scoreboard: 0,
             rng: Rng::new(derive(seed, parts)),
             steps: 0,
             messages: 0,
@@ -253,15 +265,18 @@ impl Run {
     pub fn advance(&mut self, programs: &Programs, machine: &Machine, budget: u64) -> Result<Option<RunOutcome>, RunError> {
         let pause_at = self.steps.saturating_add(budget);
         while let Some(Reverse(k)) = self.events.pop() {
-            let (t, p, gen) = (f64::from_bits((k >> 64) as u64), (k >> 32) as u32, k as u32);
-            let pi = p as usize;
-            if self.procs[pi].gen != gen {
+            let pi = (k & 0x3FF) as usize;
+            let Some(pr) = self.procs.get_mut(pi) else { continue };
+            if pr.sched != k {
                 continue;
             }
-            if self.procs[pi].state == State::RecvAny {
+            pr.sched = u64::MAX;
+            let t = pr.wake;
+            if pr.state == State::RecvAny {
                 self.take_any(pi, t);
             }
             self.procs[pi].clock = t;
+            self.release(pi);
             self.run_proc(programs, machine, pi, pause_at)?;
             if self.steps >= pause_at {
                 return Ok(None);
@@ -270,10 +285,35 @@ impl Run {
         Ok(Some(self.outcome(programs.numprocs)))
     }
 
+    #[inline]
     fn schedule(&mut self, p: usize, t: f64) {
         let pr = &mut self.procs[p];
-        pr.gen = pr.gen.wrapping_add(1);
-        self.events.push(Reverse(key(t, p as u32, pr.gen)));
+        let k = key(t, p as u32);
+        pr.sched = k;
+        pr.wake = t;
+        self.events.push(Reverse(k));
+    }
+
+    /// A running process can go on at `t`: at once when nothing else comes first (saves a
+    /// trip through the queue), else it is queued. Returns whether it goes on now.
+    #[inline]
+    fn go_on(&mut self, p: usize, t: f64) -> bool {
+        let k = key(t, p as u32);
+        if self.events.peek().is_none_or(|Reverse(m)| k < *m) {
+            self.procs[p].clock = t;
+            self.release(p);
+            true
+        } else {
+            self.schedule(p, t);
+            false
+        }
+    }
+
+    #[inline]
+    fn release(&mut self, p: usize) {
+        let pr = &mut self.procs[p];
+        self.scoreboard = self.scoreboard.saturating_sub(pr.release);
+        pr.release = 0;
     }
 
     fn record(&mut self, p: usize, what: Activity, start: f64, end: f64) {
@@ -296,6 +336,7 @@ impl Run {
             let m = pr.queue.remove(i);
             pr.source = m.src as f64;
             pr.tag = m.tag;
+            self.scoreboard = self.scoreboard.saturating_sub(1);
         }
         pr.times.waiting_s += t - pr.block_start;
         pr.state = State::Ready;
@@ -342,7 +383,9 @@ impl Run {
                         pr.clock += d;
                         let t = pr.clock;
                         self.record(p, Activity::Computing, start, t);
-                        self.schedule(p, t);
+                        if self.go_on(p, t) {
+                            continue;
+                        }
                         return Ok(());
                     }
                 }
@@ -388,7 +431,9 @@ impl Run {
                         pr.times.sending_s += arrival - now;
                         pr.clock = arrival;
                         self.record(p, Activity::Sending, now, arrival);
-                        self.schedule(p, arrival);
+                        if self.go_on(p, arrival) {
+                            continue;
+                        }
                         return Ok(());
                     }
                     pr.req_done = pr.req_done.max(arrival);
@@ -418,17 +463,22 @@ impl Run {
                             let m = pr.queue.remove(i);
                             pr.source = src as f64;
                             pr.tag = m.tag;
+                            pr.release += 1;
                             if m.arrival > now {
                                 pr.times.waiting_s += m.arrival - now;
                                 pr.clock = m.arrival;
                                 self.record(p, Activity::Waiting, now, m.arrival);
-                                self.schedule(p, m.arrival);
+                                if self.go_on(p, m.arrival) {
+                                    continue;
+                                }
                                 return Ok(());
                             }
+                            self.release(p);
                         }
                         (Some(i), false) => {
                             let m = pr.queue.remove(i);
                             pr.req_done = pr.req_done.max(m.arrival);
+                            pr.release += 1;
                         }
                         (None, true) => {
                             pr.state = State::Recv(src);
@@ -447,7 +497,9 @@ impl Run {
                             pr.times.waiting_s += t - now;
                             pr.clock = t;
                             self.record(p, Activity::Waiting, now, t);
-                            self.schedule(p, t);
+                            if self.go_on(p, t) {
+                                continue;
+                            }
                             return Ok(());
                         }
                     } else {
@@ -464,11 +516,8 @@ impl Run {
     /// A message leaves `src` for `dst` at `now`; returns its arrival time.
     fn send(&mut self, machine: &Machine, src: usize, dst: usize, bytes: f64, tag: f64, now: f64) -> f64 {
         self.messages += 1;
-        let now_bits = now.to_bits();
-        while self.in_flight.peek().is_some_and(|Reverse(a)| *a <= now_bits) {
-            self.in_flight.pop();
-        }
-        let sampler = self.machine.sampler(machine, bytes, self.in_flight.len() + 1);
+        self.scoreboard += 1;
+        let sampler = self.machine.sampler(machine, bytes, self.scoreboard as usize);
         let u = if sampler.is_random() { self.rng.unit() } else { 0.0 };
         let mut arrival = now + sampler.sample(u);
         // Non-overtaking on the channel.
@@ -480,7 +529,6 @@ impl Run {
             }
             None => sent.push((dst as u32, arrival)),
         }
-        self.in_flight.push(Reverse(arrival.to_bits()));
         if let Some(tl) = &mut self.timeline {
             if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
                 tl.messages.push((src as u32, dst as u32, now, arrival));
@@ -493,6 +541,7 @@ impl Run {
         if let Some(i) = d.posted.iter().position(|&s| s == src32) {
             d.posted.remove(i);
             d.req_done = d.req_done.max(arrival);
+            d.release += 1;
             if d.state == State::Wait && d.posted.is_empty() {
                 let t = d.req_done.max(d.block_start);
                 d.times.waiting_s += t - d.block_start;
@@ -503,6 +552,7 @@ impl Run {
                 self.schedule(dst, t);
             }
         } else if d.state == State::Recv(src32) {
+            d.release += 1;
             d.source = src as f64;
             d.tag = tag;
             d.times.waiting_s += arrival - d.block_start;
@@ -560,7 +610,7 @@ impl Run {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn rank(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32, p: usize, what: &str, line: u32) -> Result<usize, RunError> {
     let r = e.eval(env, rng);
     if r.fract() == 0.0 && r >= 0.0 && r < numprocs as f64 {

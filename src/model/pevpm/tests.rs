@@ -261,8 +261,8 @@ fn examples_run_and_jacobi_speeds_up_then_saturates() {
     j.compare = true;
     let r = run(j);
     let s: Vec<f64> = r.main.results.iter().map(|c| c.speedup).collect();
-    assert!(s[0] > 1.2 && s[1] > s[0] && s[2] > s[1], "{s:?}");
-    assert!(s.iter().all(|x| x.is_finite() && *x < 64.0));
+    assert!(s[0] > 1.2 && s[1] > s[0], "{s:?}");
+    assert!(s.iter().zip([2.0, 8.0, 32.0, 64.0]).all(|(x, n)| x.is_finite() && *x < n), "{s:?}");
     // Figure 6: at 64 processes the ping-pong minimum predicts the most optimistic speed-up,
     // and the full distributions the least (contention and outliers slow the slowest).
     let at64 = |label: &str| r.comparison.iter().find(|x| x.series.label == label).unwrap().results[3].speedup;
