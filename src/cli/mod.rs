@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 mod catalog;
 mod multigrid;
 mod regions;
+mod simulate;
 
 /// One calculator of the command line.
 pub struct Subcommand {
@@ -22,7 +23,7 @@ pub struct Subcommand {
     pub reads_input: bool,
 }
 
-pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND, regions::COMMAND];
+pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, multigrid::COMMAND, regions::COMMAND, simulate::COMMAND];
 
 fn main_help() -> String {
     let mut s = String::from(
