@@ -68,3 +68,18 @@ fn bench_simulate() {
     }
     println!("Jacobi study ({} message events): median {:.3} s", messages, median(times));
 }
+
+#[test]
+#[ignore]
+fn bench_by_count() {
+    let only: Vec<u32> = std::env::var("ONLY").ok().and_then(|s| s.parse().ok()).into_iter().collect();
+    for (ppn, n) in [(1u32, 2u32), (1, 16), (1, 64), (2, 4), (2, 32), (2, 128)] {
+        if !only.is_empty() && !only.contains(&n) {
+            continue;
+        }
+        let t = Instant::now();
+        let r = run(jacobi(ppn, vec![n], 20));
+        let s = t.elapsed().as_secs_f64();
+        println!("{n} procs ({ppn}/node): {:.3} s, {:.1} M messages/s, {:.1} M steps/s", s, r.messages as f64 / s / 1e6, r.steps as f64 / s / 1e6);
+    }
+}

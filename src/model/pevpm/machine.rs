@@ -123,6 +123,7 @@ impl Quantile {
         self.in_segment(i, u)
     }
 
+    #[inline(always)]
     fn in_segment(&self, i: usize, u: f64) -> f64 {
         let (a, b) = (self.start(i), self.cum[i]);
         let f = if b > a { ((u - a) / (b - a)).clamp(0.0, 1.0) } else { 0.0 };
@@ -224,12 +225,13 @@ impl Machine {
         if table.rows.len() > MAX_BINS {
             return Err(InputError::new(field, format!("more than {MAX_BINS} bins")));
         }
-        // (n, p, size) → bins (low s, high s, count, line).
-        let mut groups: BTreeMap<(u32, u32, u64), Vec<(f64, f64, f64, usize)>> = BTreeMap::new();
+        // (n, p, size bits) → bins (low s, high s, count, line).
+        type Bins = Vec<(f64, f64, f64, usize)>;
+        let mut groups: BTreeMap<(u32, u32, u64), Bins> = BTreeMap::new();
         for r in &table.rows {
             let [Some(size), Some(n), Some(p), Some(lo), Some(hi), Some(count)] = r.values[..] else { continue };
             let bad = |col: usize, msg: &str| Err(InputError::new(field, msg.to_string()).at(r.line, Some(col)));
-            if size < 0.0 || size > 1e12 {
+            if !(0.0..=1e12).contains(&size) {
                 return bad(1, "message size must be from 0 to 1e12 bytes");
             }
             if !(1.0..=1e6).contains(&n) {
@@ -248,11 +250,7 @@ impl Machine {
                 return bad(6, "count must be from 0 to 1e15");
             }
             let bins = groups.entry((n as u32, p as u32, size.to_bits())).or_default();
-            if count > 0.0 {
-                bins.push((lo * 1e-6, hi * 1e-6, count, r.line));
-            } else {
-                bins.push((lo * 1e-6, hi * 1e-6, 0.0, r.line));
-            }
+            bins.push((lo * 1e-6, hi * 1e-6, count, r.line));
         }
         let mut by_config: BTreeMap<(u32, u32), Vec<(f64, Quantile)>> = BTreeMap::new();
         for ((n, p, size_bits), mut bins) in groups {
@@ -340,7 +338,7 @@ impl Sampler {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn sample(&self, u: f64) -> f64 {
         match self {
             Sampler::Const(t) => *t,
@@ -388,7 +386,7 @@ impl RunMachine {
     }
 
     /// The level for a message leaving with `in_flight` messages on the network (itself included).
-    #[inline]
+    #[inline(always)]
     fn level(&self, in_flight: usize) -> usize {
         match self.fixed_level {
             Some(l) => l,
@@ -397,7 +395,7 @@ impl RunMachine {
     }
 
     /// The sampler for a message of `size` bytes leaving with `in_flight` messages in flight.
-    #[inline]
+    #[inline(always)]
     pub fn sampler(&mut self, machine: &Machine, size: f64, in_flight: usize) -> &Sampler {
         let bits = size.to_bits();
         let level = self.level(in_flight);

@@ -45,7 +45,7 @@ pub struct Env<'a> {
 }
 
 impl CExpr {
-    #[inline]
+    #[inline(always)]
     pub fn eval(&self, env: &Env, rng: &mut super::rng::Rng) -> f64 {
         match self {
             CExpr::Num(x) => *x,
