@@ -11,6 +11,7 @@ mod catalog;
 mod comm;
 mod multigrid;
 mod regions;
+mod simulate;
 mod speedup;
 
 /// One calculator of the command line.
@@ -29,6 +30,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     multigrid::COMMAND,
     regions::COMMAND,
     speedup::COMMAND,
+    simulate::COMMAND,
     comm::COMMAND,
     comm::BROADCAST,
     comm::CLUSTERS,

@@ -1,0 +1,23 @@
+//! PEVPM, the Performance Evaluating Virtual Parallel Machine (seed 001: Grove and
+//! Coddington, MPIBench and PEVPM; spec `shared/spec/pevpm.md`): predict a message-passing
+//! program's run time by simulating its skeleton on a virtual machine whose message times are
+//! sampled from measured distributions, under the contention of the moment.
+//!
+//! - [`lang`] — the skeleton language (and the seed's `// PEVPM` comments in C).
+//! - [`program`] — a skeleton specialised into one flat program per process; collectives.
+//! - [`machine`] — message-time histograms, the fitted line, the Perseus-like preset, modes.
+//! - [`sim`] — the discrete-event engine, replications, statistics, the Figure 6 series.
+//! - [`rng`] — the seeded generator (identical natively and in wasm).
+//! - [`examples`] — the shipped skeletons: Jacobi (Figure 5), FFT, bag of tasks.
+//!
+//! Units: Serial times in milliseconds in skeletons, seconds everywhere else; sizes in bytes.
+
+pub mod examples;
+pub mod lang;
+pub mod machine;
+pub mod program;
+pub mod rng;
+pub mod sim;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,923 @@
+//! The virtual parallel machine: a discrete-event simulation of every process of a program
+//! skeleton, in virtual time (seed 001, section 5; spec "The virtual machine").
+//!
+//! # Semantics
+//!
+//! Events are taken in order of virtual time (ties: lower process first), so the contention a
+//! message meets is the traffic of that moment. A process runs its ops until one takes time or
+//! waits; then it is scheduled again at the time it can go on.
+//!
+//! - `Serial`: the process computes for the given time.
+//! - A send leaves at the sender's current time. Its transfer time T is drawn from the machine
+//!   for its size and the contention level when it leaves: the number of messages on the
+//!   seed's contention scoreboard, itself included. As in the seed, a message stays on the
+//!   scoreboard from its departure until its receiver has taken it (a blocking receive that
+//!   completes, an any-source receive, a matched `MPI_Irecv` once its process goes on). It
+//!   arrives at departure + T — never before an earlier message on the same (sender,
+//!   receiver) channel (MPI's non-overtaking rule). A blocking send (`MPI_Send`) holds the sender until the message has
+//!   arrived (time *sending*); it does not wait for the receive to be posted (MPICH's eager
+//!   protocol), so sends never deadlock. `MPI_Isend` goes on at once; `MPI_Wait` waits for it.
+//! - A receive matches the first message from its source in sending order (tags are carried,
+//!   not matched). A blocking receive waits until that message has arrived (time *waiting*).
+//!   `from = any` takes the message that arrives first, whatever its source, and sets
+//!   `source` and `tag`. `MPI_Irecv` posts a receive; `MPI_Wait` waits until every posted
+//!   receive has been matched and arrived and every `MPI_Isend` has arrived.
+//! - A process ends at the end of its program; the run time is the last process's end.
+//! - When no process can go on and some have not ended, the run is deadlocked: each blocked
+//!   process and what it waits for is reported, as a result.
+//!
+//! This is the paper's sweep/match algorithm in event order: a message's arrival time is
+//! fixed when it leaves (from the contention scoreboard of that moment), and matching
+//! happens when the receiver asks for it.
+//!
+//! # Reproducibility and bounds
+//!
+//! Each replication of each process count draws message times from its own xoshiro256**
+//! stream, and each process its random computation times from its own, all derived from the
+//! seed, the process count and the replication — so a result does not depend on the other
+//! process counts in the list, and the three modes share their computation times. A run stops
+//! with an error after `max_steps_per_run` ops (a loop that would run for hours). Memory does
+//! not grow with iterations: only per-process state, messages in flight and, when asked for,
+//! a bounded timeline are kept.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::lang::Skeleton;
+use super::machine::{Contention, Machine, Mode, RunMachine};
+use super::program::{compile, parameters, CExpr, Env, Op, Programs};
+use super::rng::{derive, Rng};
+use super::super::InputError;
+
+/// Most timeline entries kept for one replication.
+pub const MAX_TIMELINE: usize = 20_000;
+/// Largest process count whose first replication gets a timeline.
+pub const TIMELINE_MAX_PROCS: u32 = 32;
+
+/// Everything a simulation needs, validated.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub skeleton: Skeleton,
+    /// Parameters given outside the skeleton (they override its `Param` defaults).
+    pub params: Vec<(String, super::lang::Expr)>,
+    pub numprocs: Vec<u32>,
+    pub procs_per_node: u32,
+    pub machine: Machine,
+    pub mode: Mode,
+    pub contention: Contention,
+    pub replications: u32,
+    pub seed: u64,
+    /// Also run the seed's Figure 6 series (distribution, averages, minimum).
+    pub compare: bool,
+    /// Sequential time for the speed-up, seconds; `None`: the total computing time of all
+    /// processes at the smallest process count (see [`Report`]).
+    pub sequential_s: Option<f64>,
+    pub limits: Limits,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Ops one replication may execute.
+    pub max_steps_per_run: u64,
+    /// Ops the whole job may be expected to execute (checked before it starts, where loop
+    /// counts are known).
+    pub max_steps_per_job: f64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e10 }
+    }
+}
+
+/// What one process did in one replication, seconds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct ProcTimes {
+    pub computing_s: f64,
+    pub sending_s: f64,
+    pub waiting_s: f64,
+    pub end_s: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Activity {
+    Computing,
+    Sending,
+    Waiting,
+}
+
+/// A bounded record of one replication, for a chart.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Timeline {
+    /// (process, activity, start s, end s).
+    pub segments: Vec<(u32, Activity, f64, f64)>,
+    /// (from, to, departure s, arrival s).
+    pub messages: Vec<(u32, u32, f64, f64)>,
+    /// Entries were dropped after [`MAX_TIMELINE`].
+    pub truncated: bool,
+}
+
+/// One blocked process of a deadlocked run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Blocked {
+    pub proc: u32,
+    pub waiting_for: String,
+    /// Line of the directive it is blocked in.
+    pub line: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Deadlock {
+    pub numprocs: u32,
+    pub time_s: f64,
+    pub blocked: Vec<Blocked>,
+}
+
+/// The outcome of one replication.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunOutcome {
+    Finished { time_s: f64, procs: Vec<ProcTimes>, messages: u64, unreceived: u64, timeline: Option<Timeline> },
+    Deadlock(Deadlock),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum State {
+    Ready,
+    Recv(u32),
+    RecvAny,
+    Wait,
+    Done,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Msg {
+    src: u32,
+    arrival: f64,
+    tag: f64,
+}
+
+struct Proc {
+    pc: u32,
+    clock: f64,
+    state: State,
+    block_start: f64,
+    block_line: u32,
+    /// Key of this process's one valid event in the queue (`u64::MAX`: none), and its time.
+    sched: u64,
+    wake: f64,
+    /// Messages taken that leave the contention scoreboard when the process next goes on.
+    release: u64,
+    /// Earliest arrival an any-source receive is waiting for.
+    any_timer: f64,
+    vars: Vec<f64>,
+    source: f64,
+    tag: f64,
+    /// Sources of posted, unmatched non-blocking receives, in posting order.
+    posted: Vec<u32>,
+    /// Latest completion of outstanding non-blocking operations.
+    req_done: f64,
+    /// Messages addressed here and not yet matched (in flight or arrived).
+    queue: Vec<Msg>,
+    /// Last arrival per receiver this process sent to: (receiver, arrival).
+    sent: Vec<(u32, f64)>,
+    rng: Rng,
+    times: ProcTimes,
+}
+
+/// One replication in progress; `advance` runs it in slices.
+pub struct Run {
+    machine: RunMachine,
+    procs: Vec<Proc>,
+    events: BinaryHeap<Reverse<u64>>,
+    /// Messages sent and not yet taken by their receiver (the seed's contention scoreboard).
+    scoreboard: u64,
+    rng: Rng,
+    steps: u64,
+    messages: u64,
+    max_steps: u64,
+    timeline: Option<Timeline>,
+}
+
+/// Why a run stopped early: bad values found while running, or too many steps.
+pub type RunError = InputError;
+
+/// An event's place in the queue: the time's bits (monotone for times ≥ 0) with the 10 lowest
+/// replaced by the process number, so events within 2^-42 of each other (relatively) count as
+/// simultaneous and go in process order. The exact time is kept in the process.
+#[inline(always)]
+fn key(t: f64, p: u32) -> u64 {
+    (t.to_bits() & !0x3FF) | p as u64
+}
+
+fn line_error(line: u32, msg: String) -> InputError {
+    InputError::new(super::lang::FIELD, msg).at(line as usize, None)
+}
+
+impl Run {
+    pub fn new(programs: &Programs, machine: RunMachine, seeds: (u64, &[u64]), max_steps: u64, timeline: bool) -> Self {
+        let (seed, parts) = seeds;
+        let procs = (0..programs.numprocs)
+            .map(|p| {
+                let mut path = parts.to_vec();
+                path.push(1 + p as u64);
+                Proc {
+                    pc: 0,
+                    clock: 0.0,
+                    state: State::Ready,
+                    block_start: 0.0,
+                    block_line: 0,
+                    sched: key(0.0, p),
+                    wake: 0.0,
+                    release: 0,
+                    any_timer: f64::INFINITY,
+                    vars: vec![0.0; programs.slots],
+                    source: -1.0,
+                    tag: 0.0,
+                    posted: Vec::new(),
+                    req_done: 0.0,
+                    queue: Vec::new(),
+                    sent: Vec::new(),
+                    rng: Rng::new(derive(seed, &path)),
+                    times: ProcTimes::default(),
+                }
+            })
+            .collect();
+        let mut events = BinaryHeap::with_capacity(programs.numprocs as usize);
+        for p in 0..programs.numprocs {
+            events.push(Reverse(key(0.0, p)));
+        }
+        Run {
+            machine,
+            procs,
+            events,
+            scoreboard: 0,
+            rng: Rng::new(derive(seed, parts)),
+            steps: 0,
+            messages: 0,
+            max_steps,
+            timeline: timeline.then(Timeline::default),
+        }
+    }
+
+    /// Runs until `budget` more ops have executed (returns `None`) or the run ends.
+    /// `programs` and `machine` must be the ones the run was made for.
+    pub fn advance(&mut self, programs: &Programs, machine: &Machine, budget: u64) -> Result<Option<RunOutcome>, RunError> {
+        let pause_at = self.steps.saturating_add(budget);
+        while let Some(Reverse(k)) = self.events.pop() {
+            let pi = (k & 0x3FF) as usize;
+            let Some(pr) = self.procs.get_mut(pi) else { continue };
+            if pr.sched != k {
+                continue;
+            }
+            pr.sched = u64::MAX;
+            let t = pr.wake;
+            if pr.state == State::RecvAny {
+                self.take_any(pi, t);
+            }
+            self.procs[pi].clock = t;
+            self.release(pi);
+            self.run_proc(programs, machine, pi, pause_at)?;
+            if self.steps >= pause_at {
+                return Ok(None);
+            }
+        }
+        Ok(Some(self.outcome(programs.numprocs)))
+    }
+
+    #[inline(always)]
+    fn schedule(&mut self, p: usize, t: f64) {
+        let pr = &mut self.procs[p];
+        let k = key(t, p as u32);
+        pr.sched = k;
+        pr.wake = t;
+        self.events.push(Reverse(k));
+    }
+
+    /// A running process can go on at `t`: at once when nothing else comes first (saves a
+    /// trip through the queue), else it is queued. Returns whether it goes on now.
+    #[inline(always)]
+    fn go_on(&mut self, p: usize, t: f64) -> bool {
+        let k = key(t, p as u32);
+        if self.events.peek().is_none_or(|Reverse(m)| k < *m) {
+            self.procs[p].clock = t;
+            self.release(p);
+            true
+        } else {
+            self.schedule(p, t);
+            false
+        }
+    }
+
+    #[inline(always)]
+    fn release(&mut self, p: usize) {
+        let pr = &mut self.procs[p];
+        self.scoreboard = self.scoreboard.saturating_sub(pr.release);
+        pr.release = 0;
+    }
+
+    #[inline(always)]
+    fn record(&mut self, p: usize, what: Activity, start: f64, end: f64) {
+        if let Some(tl) = &mut self.timeline {
+            if end > start {
+                if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
+                    tl.segments.push((p as u32, what, start, end));
+                } else {
+                    tl.truncated = true;
+                }
+            }
+        }
+    }
+
+    /// An any-source receive resumes at `t`: it takes the message that arrived first.
+    fn take_any(&mut self, p: usize, t: f64) {
+        let pr = &mut self.procs[p];
+        let best = pr.queue.iter().enumerate().min_by(|a, b| a.1.arrival.total_cmp(&b.1.arrival)).map(|(i, _)| i);
+        if let Some(i) = best {
+            let m = pr.queue.remove(i);
+            pr.source = m.src as f64;
+            pr.tag = m.tag;
+            self.scoreboard = self.scoreboard.saturating_sub(1);
+        }
+        pr.times.waiting_s += t - pr.block_start;
+        pr.state = State::Ready;
+        pr.any_timer = f64::INFINITY;
+        let start = pr.block_start;
+        self.record(p, Activity::Waiting, start, t);
+    }
+
+    fn run_proc(&mut self, programs: &Programs, machine: &Machine, p: usize, pause_at: u64) -> Result<(), RunError> {
+        let ops = &programs.procs[p];
+        loop {
+            if self.steps >= pause_at {
+                let t = self.procs[p].clock;
+                self.schedule(p, t);
+                return Ok(());
+            }
+            self.steps += 1;
+            if self.steps > self.max_steps {
+                return Err(InputError::new(
+                    super::lang::FIELD,
+                    format!(
+                        "a run of {} processes took more than {} steps; lower the loop counts (or raise the limit)",
+                        programs.numprocs, self.max_steps
+                    ),
+                ));
+            }
+            let pr = &mut self.procs[p];
+            let Some(op) = ops.get(pr.pc as usize) else {
+                pr.state = State::Done;
+                pr.times.end_s = pr.clock;
+                return Ok(());
+            };
+            pr.pc += 1;
+            let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
+            match op {
+                Op::Compute { time, line } => {
+                    let d = time.eval(&env, &mut pr.rng);
+                    if !(0.0..=1e6).contains(&d) {
+                        return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
+                    }
+                    if d > 0.0 {
+                        let start = pr.clock;
+                        pr.times.computing_s += d;
+                        pr.clock += d;
+                        let t = pr.clock;
+                        self.record(p, Activity::Computing, start, t);
+                        if self.go_on(p, t) {
+                            continue;
+                        }
+                        return Ok(());
+                    }
+                }
+                Op::Loop { count, slot, end, line } => {
+                    let n = count.eval(&env, &mut pr.rng);
+                    if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
+                        return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", super::super::fmt_num(n, 6))));
+                    }
+                    let s = *slot as usize;
+                    if n == 0.0 {
+                        pr.pc = *end;
+                    } else if let [c, k] = &mut pr.vars[s..s + 2] {
+                        *c = 0.0;
+                        *k = n;
+                    }
+                }
+                Op::Next { slot, body } => {
+                    let s = *slot as usize;
+                    if let [c, k] = &mut pr.vars[s..s + 2] {
+                        *c += 1.0;
+                        if *c < *k {
+                            pr.pc = *body;
+                        }
+                    }
+                }
+                Op::Branch { cond, target } => {
+                    if cond.eval(&env, &mut pr.rng) == 0.0 {
+                        pr.pc = *target;
+                    }
+                }
+                Op::Jump { target } => pr.pc = *target,
+                Op::Send { to, size, tag, blocking, line } => {
+                    let dst = rank(to, &env, &mut pr.rng, programs.numprocs, p, "sends to", *line)?;
+                    let bytes = size.eval(&env, &mut pr.rng);
+                    if !(0.0..=1e12).contains(&bytes) {
+                        return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
+                    }
+                    let tag = tag.eval(&env, &mut pr.rng);
+                    let (now, blocking) = (pr.clock, *blocking);
+                    let arrival = self.send(machine, p, dst, bytes, tag, now);
+                    let pr = &mut self.procs[p];
+                    if blocking {
+                        pr.times.sending_s += arrival - now;
+                        pr.clock = arrival;
+                        self.record(p, Activity::Sending, now, arrival);
+                        if self.go_on(p, arrival) {
+                            continue;
+                        }
+                        return Ok(());
+                    }
+                    pr.req_done = pr.req_done.max(arrival);
+                }
+                Op::Recv { from, blocking, line } => {
+                    let now = pr.clock;
+                    let Some(from) = from else {
+                        // Any source: blocking only.
+                        pr.block_start = now;
+                        pr.block_line = *line;
+                        let first = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
+                        if first <= now {
+                            self.take_any(p, now);
+                            continue;
+                        }
+                        pr.state = State::RecvAny;
+                        pr.any_timer = first;
+                        if first.is_finite() {
+                            self.schedule(p, first);
+                        }
+                        return Ok(());
+                    };
+                    let src = rank(from, &env, &mut pr.rng, programs.numprocs, p, "receives from", *line)? as u32;
+                    let found = pr.queue.iter().position(|m| m.src == src);
+                    match (found, *blocking) {
+                        (Some(i), true) => {
+                            let m = pr.queue.remove(i);
+                            pr.source = src as f64;
+                            pr.tag = m.tag;
+                            pr.release += 1;
+                            if m.arrival > now {
+                                pr.times.waiting_s += m.arrival - now;
+                                pr.clock = m.arrival;
+                                self.record(p, Activity::Waiting, now, m.arrival);
+                                if self.go_on(p, m.arrival) {
+                                    continue;
+                                }
+                                return Ok(());
+                            }
+                            self.release(p);
+                        }
+                        (Some(i), false) => {
+                            let m = pr.queue.remove(i);
+                            pr.req_done = pr.req_done.max(m.arrival);
+                            pr.release += 1;
+                        }
+                        (None, true) => {
+                            pr.state = State::Recv(src);
+                            pr.block_start = now;
+                            pr.block_line = *line;
+                            return Ok(());
+                        }
+                        (None, false) => pr.posted.push(src),
+                    }
+                }
+                Op::Wait { line } => {
+                    let now = pr.clock;
+                    if pr.posted.is_empty() {
+                        if pr.req_done > now {
+                            let t = pr.req_done;
+                            pr.times.waiting_s += t - now;
+                            pr.clock = t;
+                            self.record(p, Activity::Waiting, now, t);
+                            if self.go_on(p, t) {
+                                continue;
+                            }
+                            return Ok(());
+                        }
+                    } else {
+                        pr.state = State::Wait;
+                        pr.block_start = now;
+                        pr.block_line = *line;
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+
+    /// A message leaves `src` for `dst` at `now`; returns its arrival time.
+    fn send(&mut self, machine: &Machine, src: usize, dst: usize, bytes: f64, tag: f64, now: f64) -> f64 {
+        self.messages += 1;
+        self.scoreboard += 1;
+        let sampler = self.machine.sampler(machine, bytes, self.scoreboard as usize);
+        let u = if sampler.is_random() { self.rng.unit() } else { 0.0 };
+        let mut arrival = now + sampler.sample(u);
+        // Non-overtaking on the channel.
+        let sent = &mut self.procs[src].sent;
+        match sent.iter_mut().find(|(d, _)| *d as usize == dst) {
+            Some((_, last)) => {
+                if *last > arrival {
+                    arrival = *last;
+                }
+                *last = arrival;
+            }
+            None => sent.push((dst as u32, arrival)),
+        }
+        if let Some(tl) = &mut self.timeline {
+            if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
+                tl.messages.push((src as u32, dst as u32, now, arrival));
+            } else {
+                tl.truncated = true;
+            }
+        }
+        let d = &mut self.procs[dst];
+        let src32 = src as u32;
+        if let Some(i) = d.posted.iter().position(|&s| s == src32) {
+            d.posted.remove(i);
+            d.req_done = d.req_done.max(arrival);
+            d.release += 1;
+            if d.state == State::Wait && d.posted.is_empty() {
+                let t = d.req_done.max(d.block_start);
+                d.times.waiting_s += t - d.block_start;
+                d.clock = t;
+                d.state = State::Ready;
+                let start = d.block_start;
+                self.record(dst, Activity::Waiting, start, t);
+                self.schedule(dst, t);
+            }
+        } else if d.state == State::Recv(src32) {
+            d.release += 1;
+            d.source = src as f64;
+            d.tag = tag;
+            d.times.waiting_s += arrival - d.block_start;
+            d.state = State::Ready;
+            let start = d.block_start;
+            self.record(dst, Activity::Waiting, start, arrival);
+            self.schedule(dst, arrival);
+        } else {
+            d.queue.push(Msg { src: src32, arrival, tag });
+            if d.state == State::RecvAny && arrival < d.any_timer {
+                d.any_timer = arrival;
+                self.schedule(dst, arrival);
+            }
+        }
+        arrival
+    }
+
+    fn outcome(&mut self, numprocs: u32) -> RunOutcome {
+        let time_s = self.procs.iter().map(|p| p.clock).fold(0.0, f64::max);
+        let blocked: Vec<Blocked> = self
+            .procs
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.state != State::Done)
+            .map(|(i, p)| {
+                let waiting_for = match p.state {
+                    State::Recv(s) => format!("a message from process {s} (MPI_Recv)"),
+                    State::RecvAny => "a message from any process (MPI_Recv from = any)".to_string(),
+                    _ => {
+                        let list: Vec<String> = p.posted.iter().map(|s| s.to_string()).collect();
+                        format!("messages from process{} {} (MPI_Wait on MPI_Irecv)", if list.len() == 1 { "" } else { "es" }, list.join(", "))
+                    }
+                };
+                Blocked { proc: i as u32, waiting_for, line: p.block_line }
+            })
+            .collect();
+        if !blocked.is_empty() {
+            return RunOutcome::Deadlock(Deadlock { numprocs, time_s, blocked });
+        }
+        RunOutcome::Finished {
+            time_s,
+            procs: self.procs.iter().map(|p| p.times).collect(),
+            messages: self.messages,
+            unreceived: self.procs.iter().map(|p| p.queue.len() as u64).sum(),
+            timeline: self.timeline.take(),
+        }
+    }
+
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    pub fn messages(&self) -> u64 {
+        self.messages
+    }
+}
+
+#[inline(always)]
+fn rank(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32, p: usize, what: &str, line: u32) -> Result<usize, RunError> {
+    let r = e.eval(env, rng);
+    // A cast and a compare instead of fract(): this is on every message's path.
+    if r >= 0.0 && r < numprocs as f64 && (r as u32) as f64 == r {
+        Ok(r as usize)
+    } else {
+        Err(line_error(
+            line,
+            format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", super::super::fmt_num(r, 6)),
+        ))
+    }
+}
+
+/// One line of the comparison: how message times were drawn.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Series {
+    pub label: &'static str,
+    pub mode: Mode,
+    pub contention: Contention,
+}
+
+/// The seed's Figure 6: full distributions against averages (of n × p and of ping-pong)
+/// against ping-pong minimums.
+pub const FIGURE6: [Series; 4] = [
+    Series { label: "distribution", mode: Mode::Distribution, contention: Contention::Moment },
+    Series { label: "average n × p", mode: Mode::Average, contention: Contention::Configuration },
+    Series { label: "average 2 × 1", mode: Mode::Average, contention: Contention::None },
+    Series { label: "minimum 2 × 1", mode: Mode::Minimum, contention: Contention::None },
+];
+
+/// Results for one process count of one series.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CountResult {
+    pub numprocs: u32,
+    pub nodes: u32,
+    pub mean_s: f64,
+    /// 95 % confidence interval of the mean (Student's t); zero width for one replication.
+    pub ci95_s: [f64; 2],
+    pub sd_s: f64,
+    pub min_s: f64,
+    pub max_s: f64,
+    pub speedup: f64,
+    /// Run time of every replication, for a histogram.
+    pub run_times_s: Vec<f64>,
+    /// Per process, averaged over replications.
+    pub procs: Vec<ProcTimes>,
+    pub messages_per_run: f64,
+    /// Messages sent but never received, per run.
+    pub unreceived_per_run: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<Timeline>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SeriesResult {
+    pub series: Series,
+    pub results: Vec<CountResult>,
+}
+
+/// Everything a job produced.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Report {
+    /// The job's own mode and contention.
+    pub main: SeriesResult,
+    /// The Figure 6 series, when asked for (the main series appears among them as well).
+    pub comparison: Vec<SeriesResult>,
+    /// The first deadlock met; the job stops there.
+    pub deadlock: Option<Deadlock>,
+    /// The time speed-ups are relative to, seconds.
+    pub sequential_s: f64,
+    pub messages: u64,
+    pub steps: u64,
+}
+
+/// Progress of a job run in slices (for a Web Worker's progress bar and cancel button).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    Running { fraction: f64 },
+    Done(Box<Report>),
+}
+
+/// Partial sums for one process count of one series.
+#[derive(Default)]
+struct Acc {
+    times: Vec<f64>,
+    procs: Vec<ProcTimes>,
+    messages: f64,
+    unreceived: f64,
+    timeline: Option<Timeline>,
+}
+
+/// A job being run: [`Simulation::step`] advances it by a bounded number of ops.
+pub struct Simulation {
+    job: Job,
+    programs: Vec<Programs>,
+    series: Vec<Series>,
+    /// Index of the current (series, count, replication) in the flattened plan.
+    next: usize,
+    current: Option<Run>,
+    acc: Vec<Vec<Acc>>,
+    deadlock: Option<Deadlock>,
+    messages: u64,
+    steps: u64,
+}
+
+impl Simulation {
+    /// Checks the job (compiles the skeleton for every process count) before anything runs.
+    pub fn new(job: Job) -> Result<Simulation, InputError> {
+        if job.numprocs.is_empty() {
+            return Err(InputError::new("numprocs", "no process counts given"));
+        }
+        if !(1..=10_000).contains(&job.replications) {
+            return Err(InputError::new("replications", "expected 1 to 10000 replications"));
+        }
+        let mut programs = Vec::new();
+        let mut steps = 0.0;
+        for &n in &job.numprocs {
+            let params = parameters(&job.skeleton, &job.params, n)?;
+            let p = compile(&job.skeleton, &params, n)?;
+            steps += p.estimated_steps;
+            programs.push(p);
+        }
+        let mut series = vec![Series { label: "main", mode: job.mode, contention: job.contention }];
+        if job.compare {
+            series.extend(FIGURE6.iter().filter(|s| !(s.mode == job.mode && s.contention == job.contention)));
+        }
+        let total = steps * job.replications as f64 * series.len() as f64;
+        if total > job.limits.max_steps_per_job {
+            return Err(InputError::new(
+                super::lang::FIELD,
+                format!(
+                    "this job would take about {} steps (limit {}); lower the loop counts, replications or process counts",
+                    super::super::fmt_num(total, 3),
+                    super::super::fmt_num(job.limits.max_steps_per_job, 3)
+                ),
+            ));
+        }
+        let acc = series.iter().map(|_| job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
+        Ok(Simulation { job, programs, series, next: 0, current: None, acc, deadlock: None, messages: 0, steps: 0 })
+    }
+
+    fn plan_len(&self) -> usize {
+        self.series.len() * self.job.numprocs.len() * self.job.replications as usize
+    }
+
+    /// Runs at most about `max_steps` ops, then reports progress or the finished report.
+    pub fn step(&mut self, max_steps: u64) -> Result<Progress, RunError> {
+        let mut budget = max_steps.max(1);
+        while self.deadlock.is_none() && self.next < self.plan_len() {
+            let reps = self.job.replications as usize;
+            let counts = self.job.numprocs.len();
+            let (s, rest) = (self.next / (counts * reps), self.next % (counts * reps));
+            let (c, r) = (rest / reps, rest % reps);
+            if self.current.is_none() {
+                self.current = Some(self.start_run(s, c, r));
+            }
+            let Some(run) = self.current.as_mut() else { break };
+            let before = run.steps();
+            let outcome = run.advance(&self.programs[c], &self.job.machine, budget)?;
+            let used = run.steps() - before;
+            budget = budget.saturating_sub(used);
+            let Some(outcome) = outcome else {
+                return Ok(Progress::Running { fraction: self.fraction() });
+            };
+            self.steps += run.steps();
+            self.messages += run.messages();
+            self.current = None;
+            self.next += 1;
+            match outcome {
+                RunOutcome::Deadlock(d) => self.deadlock = Some(d),
+                RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => {
+                    let a = &mut self.acc[s][c];
+                    a.times.push(time_s);
+                    if a.procs.is_empty() {
+                        a.procs = vec![ProcTimes::default(); procs.len()];
+                    }
+                    for (sum, p) in a.procs.iter_mut().zip(&procs) {
+                        sum.computing_s += p.computing_s;
+                        sum.sending_s += p.sending_s;
+                        sum.waiting_s += p.waiting_s;
+                        sum.end_s += p.end_s;
+                    }
+                    a.messages += messages as f64;
+                    a.unreceived += unreceived as f64;
+                    if timeline.is_some() {
+                        a.timeline = timeline;
+                    }
+                }
+            }
+            if budget == 0 {
+                return Ok(Progress::Running { fraction: self.fraction() });
+            }
+        }
+        Ok(Progress::Done(Box::new(self.report())))
+    }
+
+    /// Runs the whole job at once (the command line).
+    pub fn run_to_end(mut self) -> Result<Report, RunError> {
+        loop {
+            if let Progress::Done(r) = self.step(u64::MAX)? {
+                return Ok(*r);
+            }
+        }
+    }
+
+    pub fn fraction(&self) -> f64 {
+        (self.next as f64 / self.plan_len().max(1) as f64).clamp(0.0, 1.0)
+    }
+
+    fn start_run(&self, s: usize, c: usize, r: usize) -> Run {
+        let programs = &self.programs[c];
+        let series = self.series[s];
+        let n = programs.numprocs;
+        let rm = RunMachine::new(&self.job.machine, n, self.job.procs_per_node, series.mode, series.contention);
+        let timeline = s == 0 && r == 0 && n <= TIMELINE_MAX_PROCS;
+        Run::new(programs, rm, (self.job.seed, &[n as u64, r as u64]), self.job.limits.max_steps_per_run, timeline)
+    }
+
+    fn report(&self) -> Report {
+        let sequential_s = self.job.sequential_s.unwrap_or_else(|| {
+            let a = &self.acc[0][0];
+            let reps = a.times.len().max(1) as f64;
+            a.procs.iter().map(|p| p.computing_s).sum::<f64>() / reps
+        });
+        let ppn = self.job.procs_per_node.max(1);
+        let results = |acc: &[Acc]| -> Vec<CountResult> {
+            acc.iter()
+                .zip(&self.job.numprocs)
+                .filter(|(a, _)| !a.times.is_empty())
+                .map(|(a, &n)| {
+                    let k = a.times.len() as f64;
+                    let (mean, sd, half) = mean_ci(&a.times);
+                    CountResult {
+                        numprocs: n,
+                        nodes: n.div_ceil(ppn),
+                        mean_s: mean,
+                        ci95_s: [mean - half, mean + half],
+                        sd_s: sd,
+                        min_s: a.times.iter().copied().fold(f64::INFINITY, f64::min),
+                        max_s: a.times.iter().copied().fold(0.0, f64::max),
+                        speedup: if mean > 0.0 { sequential_s / mean } else { 0.0 },
+                        run_times_s: a.times.clone(),
+                        procs: a
+                            .procs
+                            .iter()
+                            .map(|p| ProcTimes {
+                                computing_s: p.computing_s / k,
+                                sending_s: p.sending_s / k,
+                                waiting_s: p.waiting_s / k,
+                                end_s: p.end_s / k,
+                            })
+                            .collect(),
+                        messages_per_run: a.messages / k,
+                        unreceived_per_run: a.unreceived / k,
+                        timeline: a.timeline.clone(),
+                    }
+                })
+                .collect()
+        };
+        let all: Vec<SeriesResult> =
+            self.series.iter().zip(&self.acc).map(|(s, a)| SeriesResult { series: *s, results: results(a) }).collect();
+        let mut main = all[0].clone(); // ok: there is always the main series
+        main.series.label = FIGURE6.iter().find(|f| f.mode == main.series.mode && f.contention == main.series.contention).map_or("main", |f| f.label);
+        let comparison = if self.job.compare {
+            let mut c = Vec::new();
+            for f in FIGURE6 {
+                if let Some(s) = all.iter().find(|s| s.series.mode == f.mode && s.series.contention == f.contention) {
+                    let mut s = s.clone();
+                    s.series.label = f.label;
+                    for r in &mut s.results {
+                        r.timeline = None;
+                    }
+                    c.push(s);
+                }
+            }
+            c
+        } else {
+            Vec::new()
+        };
+        Report { main, comparison, deadlock: self.deadlock.clone(), sequential_s, messages: self.messages, steps: self.steps }
+    }
+}
+
+/// Mean, standard deviation and the half-width of the 95 % confidence interval of the mean.
+pub fn mean_ci(xs: &[f64]) -> (f64, f64, f64) {
+    let n = xs.len();
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let mean = xs.iter().sum::<f64>() / n as f64;
+    if n == 1 {
+        return (mean, 0.0, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1) as f64;
+    let sd = var.sqrt();
+    (mean, sd, t975(n - 1) * sd / (n as f64).sqrt())
+}
+
+/// Student's t, 97.5 % quantile, for `df` degrees of freedom (table to 30, then
+/// 1.96 + 2.4/df, within 0.002 of the exact value).
+fn t975(df: usize) -> f64 {
+    const T: [f64; 30] = [
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+    ];
+    T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96 + 2.4 / df as f64)
+}

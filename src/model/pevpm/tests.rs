@@ -1,0 +1,316 @@
+//! Engine tests: deterministic machines with answers worked out by hand, deadlocks, modes,
+//! sampling against the histogram, reproducibility.
+
+use super::examples::{BAG_OF_TASKS, FFT, JACOBI};
+use super::lang;
+use super::machine::{perseus, Contention, Machine, Mode, RunMachine};
+use super::program::{compile, parameters};
+use super::sim::*;
+
+fn job(text: &str, numprocs: &[u32], machine: Machine, mode: Mode) -> Job {
+    Job {
+        skeleton: lang::parse(text).unwrap(),
+        params: Vec::new(),
+        numprocs: numprocs.to_vec(),
+        procs_per_node: 1,
+        machine,
+        mode,
+        contention: Contention::Moment,
+        replications: 3,
+        seed: 1,
+        compare: false,
+        sequential_s: None,
+        limits: Limits::default(),
+    }
+}
+
+/// A machine where every message takes `t` seconds.
+fn fixed(t: f64) -> Machine {
+    Machine::fitted(t, 1e15).unwrap()
+}
+
+fn run(j: Job) -> Report {
+    Simulation::new(j).unwrap().run_to_end().unwrap()
+}
+
+fn time(text: &str, np: u32, machine: Machine) -> f64 {
+    let r = run(job(text, &[np], machine, Mode::Distribution));
+    assert!(r.deadlock.is_none(), "{:?}", r.deadlock);
+    r.main.results[0].mean_s
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+}
+
+#[test]
+fn two_processes_exchanging() {
+    // Both send at 0 (blocking: each sender holds until its message arrives at T = 1 ms), then
+    // receive the other's, which arrived at 1 ms; then 2 ms of work: 3 ms.
+    let text = "Message type = MPI_Send, to = 1 - procnum\nMessage type = MPI_Recv, from = 1 - procnum\nSerial time = 2";
+    let r = run(job(text, &[2], fixed(1e-3), Mode::Distribution));
+    let c = &r.main.results[0];
+    assert!(close(c.mean_s, 3e-3), "{}", c.mean_s);
+    assert!(close(c.procs[0].sending_s, 1e-3) && close(c.procs[0].waiting_s, 0.0) && close(c.procs[1].computing_s, 2e-3));
+    assert_eq!(c.messages_per_run, 2.0);
+    assert!(close(c.ci95_s[0], c.mean_s) && close(c.ci95_s[1], c.mean_s));
+    // A ping-pong, 10 round trips of 0.5 ms each way: 10 ms; the receiver waits 0.5 ms first.
+    let pp = "Loop iterations = 10 {\n Runon procnum == 0 { Message type = MPI_Send, to = 1\n Message type = MPI_Recv, from = 1 }\n { Message type = MPI_Recv, from = 0\n Message type = MPI_Send, to = 0 } }";
+    assert!(close(time(pp, 2, fixed(0.5e-3)), 10e-3));
+}
+
+#[test]
+fn a_ring() {
+    // Process 0 starts a token round a ring of P processes; each hop takes 1 ms and each holder
+    // works 2 ms before passing it on: P hops and P − 1 work steps, then 0 works 2 ms: 3P ms.
+    let text = "Loop iterations = 3 {\nRunon procnum == 0 {\n Serial time = 2\n Message type = MPI_Send, to = 1 % numprocs\n Message type = MPI_Recv, from = numprocs - 1\n} {\n Message type = MPI_Recv, from = procnum - 1\n Serial time = 2\n Message type = MPI_Send, to = (procnum + 1) % numprocs\n}\n}";
+    for p in [2u32, 3, 5, 8] {
+        // Per round: 0 works 2, then P hops of 1 ms and P − 1 works of 2 ms: 3P ms per round.
+        let want = 3.0 * (3 * p) as f64 * 1e-3;
+        assert!(close(time(text, p, fixed(1e-3)), want), "P = {p}: {}", time(text, p, fixed(1e-3)));
+    }
+}
+
+#[test]
+fn a_pipeline() {
+    // k items through P stages; each stage works w = 2 ms per item and passes it on (m = 1 ms,
+    // non-blocking so a stage does not wait for delivery). Stage i finishes item j at
+    // (i + j + 1)·w + i·m for w ≥ m: the last stage ends at (P + k − 1)·w + (P − 1)·m.
+    let text = "Loop j iterations = 5 {\n Runon procnum > 0 { Message type = MPI_Recv, from = procnum - 1 }\n Serial time = 2\n Runon procnum < numprocs - 1 { Message type = MPI_Isend, to = procnum + 1 }\n}\nMessage type = MPI_Wait";
+    for p in [1u32, 2, 4, 7] {
+        let want = ((p + 5 - 1) as f64 * 2.0 + (p - 1) as f64 * 1.0) * 1e-3;
+        assert!(close(time(text, p, fixed(1e-3)), want), "P = {p}: {}", time(text, p, fixed(1e-3)));
+    }
+}
+
+#[test]
+fn collectives_on_a_fixed_machine() {
+    // A binomial broadcast over 8 processes: 3 rounds of 1 ms each along the longest path, but
+    // the root's sends are blocking, one after the other: 0→4 (1 ms), 0→2 (2 ms), 0→1 (3 ms);
+    // 4→6 at 2, 4→5 at 3; 2→3 at 3; 6→7 at 3. All done at 3 ms.
+    assert!(close(time("Message type = MPI_Bcast, size = 100", 8, fixed(1e-3)), 3e-3));
+    // Barrier = reduce + broadcast: 3 + 3 rounds.
+    assert!(close(time("Message type = MPI_Barrier", 8, fixed(1e-3)), 6e-3));
+    // Alltoall: every message leaves at 0 and arrives at 1 ms.
+    assert!(close(time("Message type = MPI_Alltoall, size = 10", 5, fixed(1e-3)), 1e-3));
+}
+
+#[test]
+fn deadlock_is_a_result() {
+    let text = "Serial time = 1\nMessage type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum";
+    let r = run(job(text, &[2], fixed(1e-3), Mode::Distribution));
+    let d = r.deadlock.expect("deadlock");
+    assert_eq!(d.numprocs, 2);
+    assert_eq!(d.blocked.len(), 2);
+    assert_eq!(d.blocked[0].proc, 0);
+    assert!(d.blocked[0].waiting_for.contains("from process 1"), "{}", d.blocked[0].waiting_for);
+    assert_eq!(d.blocked[1].line, 2);
+    assert!(close(d.time_s, 1e-3));
+    // A wait on a receive nobody sends, and an any-source receive with no senders.
+    let r = run(job("Message type = MPI_Irecv, from = 0\nMessage type = MPI_Wait", &[1], fixed(1e-3), Mode::Distribution));
+    assert!(r.deadlock.unwrap().blocked[0].waiting_for.contains("MPI_Wait"));
+    let r = run(job(BAG_OF_TASKS, &[1], fixed(1e-3), Mode::Distribution));
+    assert!(r.deadlock.unwrap().blocked[0].waiting_for.contains("any process"));
+}
+
+#[test]
+fn runaway_loops_are_stopped_with_a_clear_error() {
+    // Known before the run: refused at once.
+    let j = job("Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", &[2], fixed(1e-3), Mode::Distribution);
+    let e = Simulation::new(j).err().expect("refused");
+    assert!(e.message.contains("would take about"), "{e}");
+    // Known only while running (a counter-dependent count): stopped at the step limit.
+    let mut j = job("Loop i iterations = 3 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", &[1], fixed(1e-3), Mode::Distribution);
+    j.limits.max_steps_per_run = 1_000_000;
+    let e = Simulation::new(j).unwrap().run_to_end().unwrap_err();
+    assert!(e.message.contains("more than 1000000 steps"), "{e}");
+    // A send to a process computed at run time that does not exist.
+    let j = job("Loop i iterations = 3 { Message type = MPI_Isend, to = i }", &[2], fixed(1e-3), Mode::Distribution);
+    let e = Simulation::new(j).unwrap().run_to_end().unwrap_err();
+    assert!(e.message.contains("process 0 sends to 2") && e.line == Some(1), "{e}");
+}
+
+#[test]
+fn steps_in_slices_give_the_same_answer_as_one_go() {
+    let mut j = job(JACOBI, &[4, 8], perseus(), Mode::Distribution);
+    j.params = lang::parse_params("parameters", "iterations = 50").unwrap();
+    let whole = run(j.clone());
+    let mut sim = Simulation::new(j).unwrap();
+    let mut fractions = Vec::new();
+    let report = loop {
+        match sim.step(199).unwrap() {
+            Progress::Running { fraction } => fractions.push(fraction),
+            Progress::Done(r) => break *r,
+        }
+    };
+    assert!(fractions.len() > 10 && fractions.windows(2).all(|w| w[0] <= w[1]));
+    assert_eq!(report, whole);
+}
+
+#[test]
+fn same_seed_same_answer_other_seed_other_answer() {
+    let mut j = job(JACOBI, &[8], perseus(), Mode::Distribution);
+    j.params = lang::parse_params("parameters", "iterations = 100").unwrap();
+    let a = run(j.clone());
+    assert_eq!(a, run(j.clone()));
+    // A result for 8 processes does not depend on the other counts in the list.
+    let mut both = j.clone();
+    both.numprocs = vec![4, 8];
+    assert_eq!(run(both).main.results[1].run_times_s, a.main.results[0].run_times_s);
+    j.seed = 2;
+    assert_ne!(a.main.results[0].run_times_s, run(j).main.results[0].run_times_s);
+}
+
+#[test]
+fn golden_values_pin_the_random_stream() {
+    // Pins the whole chain (seeding, sampling, event order) so a platform difference shows.
+    let mut j = job(JACOBI, &[4], perseus(), Mode::Distribution);
+    j.params = lang::parse_params("parameters", "iterations = 20").unwrap();
+    j.replications = 2;
+    let t = run(j).main.results[0].run_times_s.clone();
+    let bits: Vec<String> = t.iter().map(|x| format!("{x:.12}")).collect();
+    assert_eq!(bits, GOLDEN_JACOBI4, "update only for a deliberate change of the engine");
+}
+
+const GOLDEN_JACOBI4: [&str; 2] = ["0.026211899842", "0.026211533898"];
+
+#[test]
+fn minimum_never_slower_than_distribution() {
+    for (text, np) in [(JACOBI, 16u32), (FFT, 8), (JACOBI, 6)] {
+        let mut j = job(text, &[np], perseus(), Mode::Distribution);
+        j.params = lang::parse_params("parameters", "iterations = 30\ntransforms = 3").unwrap_or_default();
+        j.params.retain(|(n, _)| text.contains(n.as_str()));
+        j.compare = true;
+        let r = run(j);
+        let get = |label: &str| r.comparison.iter().find(|s| s.series.label == label).unwrap().results[0].run_times_s.clone();
+        let (dist, min) = (get("distribution"), get("minimum 2 × 1"));
+        for (d, m) in dist.iter().zip(&min) {
+            assert!(m <= d, "{np}: min {m} > distribution {d}");
+        }
+    }
+}
+
+#[test]
+fn sampled_times_match_the_histogram() {
+    // Chi-square test of 40 000 draws against a three-bin histogram (weights 1 : 2 : 5), and
+    // uniformity inside the widest bin. 1 % critical values: 2 dof 9.21, 3 dof 11.34 (the seed
+    // is fixed, so the test is deterministic; a broken sampler gives values in the hundreds).
+    let m = Machine::from_histograms("h", "t", "64 2 1 100 110 1\n64 2 1 120 130 2\n64 2 1 200 400 5\n").unwrap();
+    let mut rm = RunMachine::new(&m, 2, 1, Mode::Distribution, Contention::Moment);
+    let mut rng = super::rng::Rng::new(2024);
+    let n = 40_000;
+    let (mut counts, mut sub) = ([0f64; 3], [0f64; 4]);
+    for _ in 0..n {
+        let t = rm.sampler(&m, 64.0, 1).sample(rng.unit()) * 1e6;
+        let bin = if t < 110.0 { 0 } else if t < 130.0 { 1 } else { 2 };
+        assert!((100.0..110.0).contains(&t) || (120.0..130.0).contains(&t) || (200.0..400.0).contains(&t), "{t}");
+        counts[bin] += 1.0;
+        if bin == 2 {
+            sub[(((t - 200.0) / 50.0) as usize).min(3)] += 1.0;
+        }
+    }
+    let expected = [n as f64 / 8.0, n as f64 * 2.0 / 8.0, n as f64 * 5.0 / 8.0];
+    let chi: f64 = counts.iter().zip(expected).map(|(o, e)| (o - e) * (o - e) / e).sum();
+    assert!(chi < 9.21, "chi-square {chi}: {counts:?}");
+    let e = counts[2] / 4.0;
+    let chi: f64 = sub.iter().map(|o| (o - e) * (o - e) / e).sum();
+    assert!(chi < 11.34, "chi-square inside the bin {chi}: {sub:?}");
+    // The modes: the mean and the minimum of the histogram.
+    let mut avg = RunMachine::new(&m, 2, 1, Mode::Average, Contention::Moment);
+    let want = (105.0 + 2.0 * 125.0 + 5.0 * 300.0) / 8.0 * 1e-6;
+    assert!((avg.sampler(&m, 64.0, 1).sample(0.3) - want).abs() < 1e-15);
+    let mut min = RunMachine::new(&m, 2, 1, Mode::Minimum, Contention::Moment);
+    assert!((min.sampler(&m, 64.0, 1).sample(0.9) - 100e-6).abs() < 1e-18);
+}
+
+#[test]
+fn contention_of_the_moment_counts_messages_in_flight() {
+    // 1 message in flight costs 1 ms (config 1 × 1), 2–4 cost 5 ms (config 4 × 1). Process 0
+    // sends one message alone, then all four processes send at once.
+    let m = Machine::from_histograms("h", "t", "0 1 1 1000 1000.001 1\n0 4 1 5000 5000.001 1\n").unwrap();
+    let text = "Runon procnum == 0 { Message type = MPI_Send, to = 1 } { Runon procnum == 1 { Message type = MPI_Recv, from = 0 } }\n\
+                Serial time = 10\nMessage type = MPI_Isend, to = (procnum + 1) % numprocs\nMessage type = MPI_Recv, from = (procnum + 3) % numprocs\nMessage type = MPI_Wait";
+    let r = run(job(text, &[4], m.clone(), Mode::Minimum));
+    // 1 ms, then 10 ms of work (processes 0 and 1 start it at 1 ms, the others at 0), then the
+    // four sends: 2's at 10 ms alone (1 ms), 3's at 10 ms with 2's in flight (5 ms, arrives at
+    // 15), 0's at 11 ms (2's has arrived; 2 in flight: 5 ms) and 1's (3 in flight: 5 ms), both
+    // arriving at 16 ms. With no contention every message takes 1 ms: 12 ms.
+    assert!(close(r.main.results[0].mean_s, 16e-3), "{}", r.main.results[0].mean_s);
+    let mut j = job(text, &[4], m, Mode::Minimum);
+    j.contention = Contention::None;
+    assert!(close(run(j).main.results[0].mean_s, 12e-3));
+}
+
+#[test]
+fn any_source_takes_the_first_arrival_not_the_first_departure() {
+    // Process 1 sends at 0 on a slow path (size 1000: 100 ms); process 2 sends at 1 ms a small
+    // message (size 0: 1 ms), arriving at 2 ms. Process 0 gets 2's first.
+    let m = Machine::fitted(1e-3, 1e4).unwrap();
+    let text = "Runon procnum == 0 {\n Message type = MPI_Recv, from = any\n Runon source == 2 { Serial time = 1000 }\n Message type = MPI_Recv, from = any\n}\n\
+                Runon procnum == 1 { Message type = MPI_Send, size = 990, to = 0 }\n\
+                Runon procnum == 2 { Serial time = 1\n Message type = MPI_Send, size = 0, to = 0 }";
+    // 0 receives from 2 at 2 ms, works 1 s, then takes 1's message (arrived at 100 ms).
+    let t = time(text, 3, m);
+    assert!(close(t, 1.002), "{t}");
+}
+
+#[test]
+fn examples_run_and_jacobi_speeds_up_then_saturates() {
+    let mut j = job(JACOBI, &[2, 8, 32, 64], perseus(), Mode::Distribution);
+    j.params = lang::parse_params("parameters", "iterations = 200").unwrap();
+    j.compare = true;
+    let r = run(j);
+    let s: Vec<f64> = r.main.results.iter().map(|c| c.speedup).collect();
+    assert!(s[0] > 1.2 && s[1] > s[0], "{s:?}");
+    assert!(s.iter().zip([2.0, 8.0, 32.0, 64.0]).all(|(x, n)| x.is_finite() && *x < n), "{s:?}");
+    // Figure 6: at 64 processes the ping-pong minimum predicts the most optimistic speed-up,
+    // and the full distributions the least (contention and outliers slow the slowest).
+    let at64 = |label: &str| r.comparison.iter().find(|x| x.series.label == label).unwrap().results[3].speedup;
+    assert!(at64("minimum 2 × 1") > at64("average 2 × 1"));
+    assert!(at64("average 2 × 1") > at64("distribution"), "{} {}", at64("average 2 × 1"), at64("distribution"));
+    assert!(r.main.results[0].timeline.is_some());
+    for text in [FFT, BAG_OF_TASKS] {
+        let mut j = job(text, &[2, 4, 16], perseus(), Mode::Distribution);
+        j.params = lang::parse_params("parameters", "transforms = 2\ntasks = 50").unwrap();
+        j.params.retain(|(n, _)| text.contains(n.as_str()));
+        let r = run(j);
+        assert!(r.deadlock.is_none(), "{:?}", r.deadlock);
+        for c in &r.main.results {
+            assert!(c.mean_s > 0.0 && c.speedup.is_finite(), "{c:?}");
+            assert_eq!(c.unreceived_per_run, 0.0);
+        }
+    }
+}
+
+#[test]
+fn programs_of_the_seeds_annotated_c_match_the_native_jacobi() {
+    // The seed's Figure 5 (abridged to its directives and some C), pasted as is.
+    let c = "int i;\n// PEVPM Loop iterations = 1000\n// PEVPM {\nfor (i = 0; i < iterations; i++){\n\
+// PEVPM Runon c1 = procnum%2 == 0\n// PEVPM &      c2 = procnum%2 != 0\n// PEVPM {\n    if (procnum%2 == 0){\n\
+// PEVPM Runon c1 = procnum != 0\n// PEVPM {\n// PEVPM Message type = MPI_Send\n// PEVPM &      size = xsize*sizeof(float)\n\
+// PEVPM &      from = procnum\n// PEVPM &      to = procnum-1\n        MPI_Send(grid[1], xsize, ... , procnum-1, ... );\n// PEVPM }\n\
+// PEVPM Message type = MPI_Send\n// PEVPM &      size = xsize*sizeof(float)\n// PEVPM &      from = procnum\n// PEVPM &      to = procnum+1\n\
+// PEVPM Message type = MPI_Recv\n// PEVPM &      size = xsize*sizeof(float)\n// PEVPM &      from = procnum+1\n// PEVPM &      to = procnum\n\
+// PEVPM Runon c1 = procnum != 0\n// PEVPM {\n// PEVPM Message type = MPI_Recv\n// PEVPM &      size = xsize*sizeof(float)\n\
+// PEVPM &      from = procnum-1\n// PEVPM &      to = procnum\n// PEVPM }\n    }\n// PEVPM }\n// PEVPM {\n  else{\n\
+// PEVPM Runon c1 = procnum != numprocs-1\n// PEVPM {\n// PEVPM Message type = MPI_Recv\n// PEVPM &      size = xsize*sizeof(float)\n\
+// PEVPM &      from = procnum+1\n// PEVPM &      to = procnum\n// PEVPM }\n// PEVPM Message type = MPI_Recv\n// PEVPM &      size = xsize*sizeof(float)\n\
+// PEVPM &      from = procnum-1\n// PEVPM &      to = procnum\n// PEVPM Message type = MPI_Send\n// PEVPM &      size = xsize*sizeof(float)\n\
+// PEVPM &      from = procnum\n// PEVPM &      to = procnum-1\n// PEVPM Runon c1 = procnum != numprocs-1\n// PEVPM {\n\
+// PEVPM Message type = MPI_Send\n// PEVPM &      size = xsize*sizeof(float)\n// PEVPM &      from = procnum\n// PEVPM &      to = procnum+1\n\
+// PEVPM }\n  }\n// PEVPM }\n// PEVPM Serial on perseus time = 3.24/numprocs\n  for(j = 1; j < ysize-1; j++){ }\n}\n// PEVPM }\n";
+    let a = lang::parse(c).unwrap();
+    assert!(a.from_annotated_c);
+    let b = lang::parse(JACOBI).unwrap();
+    let given = lang::parse_params("parameters", "xsize = 256").unwrap();
+    for np in [2u32, 4, 6] {
+        let pa = compile(&a, &parameters(&a, &given, np).unwrap(), np).unwrap();
+        let pb = compile(&b, &parameters(&b, &given, np).unwrap(), np).unwrap();
+        let strip = |ops: &[super::program::Op]| -> Vec<String> {
+            ops.iter().map(|o| format!("{o:?}")).map(|s| s.split(", line").next().unwrap_or("").to_string()).collect()
+        };
+        for p in 0..np as usize {
+            assert_eq!(strip(&pa.procs[p]), strip(&pb.procs[p]), "process {p} of {np}");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `scalewise simulate` as a script sees it: the contract's keys, hand-computed answers,
+//! deadlocks as results, one-line errors naming the key.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+struct Outcome {
+    status: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], stdin: &str) -> Outcome {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    if let Some(mut pipe) = child.stdin.take() {
+        let _ = pipe.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().expect("the binary finishes");
+    Outcome {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn simulate(input: Value) -> Value {
+    let o = run(&["simulate", "--compact"], &input.to_string());
+    assert_eq!(o.status, 0, "stderr: {}", o.stderr);
+    serde_json::from_str(&o.stdout).expect("JSON out")
+}
+
+fn error(input: Value) -> String {
+    let o = run(&["simulate"], &input.to_string());
+    assert_eq!(o.status, 1, "stdout: {}", o.stdout);
+    assert_eq!(o.stderr.lines().count(), 1, "{}", o.stderr);
+    o.stderr
+}
+
+const EXCHANGE: &str = "Loop iterations = 100 {\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n Message type = MPI_Recv, from = 1 - procnum\n Serial time = 1\n}";
+
+#[test]
+fn help_is_full_and_listed() {
+    let o = run(&["simulate", "--help"], "");
+    assert_eq!(o.status, 0);
+    for key in ["skeleton", "params", "numprocs", "procs_per_node", "machine", "mode", "replications", "seed", "ci95_s", "deadlock", "waiting_for"] {
+        assert!(o.stdout.contains(key), "help lacks {key}");
+    }
+    assert!(run(&["--help"], "").stdout.contains("simulate"));
+}
+
+#[test]
+fn the_helps_example_is_right() {
+    // 100 × (1 ms + 100 µs + 1024·8 bits / 80 Mbit/s) = 0.12024 s, exactly (a fixed machine).
+    let out = simulate(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}}));
+    let r = &out["results"][0];
+    assert_eq!(r["numprocs"], 2);
+    assert!((r["mean_s"].as_f64().unwrap() - 0.12024).abs() < 1e-12, "{r}");
+    let ci = r["ci95_s"].as_array().unwrap();
+    assert_eq!(ci.len(), 2);
+    // Speed-up relative to the total computing time at 2 processes: 0.2 s / 0.12024 s.
+    assert!((r["speedup"].as_f64().unwrap() - 0.2 / 0.12024).abs() < 1e-9);
+    assert_eq!(r["run_times_s"].as_array().unwrap().len(), 20);
+    assert_eq!(r["procs"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn the_contract_example_on_perseus() {
+    let input = json!({"skeleton": scalewise::model::pevpm::examples::JACOBI, "params": {"xsize": 256, "iterations": 100},
+        "numprocs": [2, 4, 8], "procs_per_node": 1, "machine": "perseus", "mode": "distribution", "replications": 5, "seed": 1});
+    let a = simulate(input.clone());
+    let results = a["results"].as_array().unwrap();
+    assert_eq!(results.len(), 3);
+    for (r, n) in results.iter().zip([2, 4, 8]) {
+        assert_eq!(r["numprocs"], n);
+        let (mean, lo, hi) = (r["mean_s"].as_f64().unwrap(), r["ci95_s"][0].as_f64().unwrap(), r["ci95_s"][1].as_f64().unwrap());
+        assert!(lo <= mean && mean <= hi && mean > 0.0);
+        assert!(r["speedup"].as_f64().unwrap() > 1.0);
+    }
+    // Same seed, same answer.
+    assert_eq!(a, simulate(input));
+}
+
+#[test]
+fn modes_and_the_figure6_comparison() {
+    let base = json!({"skeleton": scalewise::model::pevpm::examples::JACOBI, "params": {"iterations": 50}, "numprocs": [16], "replications": 3, "compare": true});
+    let out = simulate(base);
+    let labels: Vec<&str> = out["comparison"].as_array().unwrap().iter().map(|s| s["label"].as_str().unwrap()).collect();
+    assert_eq!(labels, ["distribution", "average n × p", "average 2 × 1", "minimum 2 × 1"]);
+    let mean = |i: usize| out["comparison"][i]["results"][0]["mean_s"].as_f64().unwrap();
+    assert!(mean(3) <= mean(0));
+}
+
+#[test]
+fn deadlock_is_an_answer() {
+    let out = simulate(json!({"skeleton": "Message type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum", "numprocs": [2]}));
+    let blocked = out["deadlock"]["blocked"].as_array().unwrap();
+    assert_eq!(blocked.len(), 2);
+    assert_eq!(blocked[0]["proc"], 0);
+    assert!(blocked[0]["waiting_for"].as_str().unwrap().contains("process 1"));
+    assert_eq!(out["deadlock"]["numprocs"], 2);
+}
+
+#[test]
+fn histograms_machine() {
+    let h = "size,n,p,low (us),high (us),count\n1024,2,1,100,110,3\n1024,2,1,110,200,1\n";
+    let out = simulate(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": h}, "mode": "minimum", "replications": 2}));
+    // Minimum mode: every message 100 µs: 100 × 1.1 ms.
+    assert!((out["results"][0]["mean_s"].as_f64().unwrap() - 0.11).abs() < 1e-9, "{out}");
+}
+
+#[test]
+fn bad_input_names_the_key() {
+    let cases = [
+        (json!({"numprocs": [2]}), "missing key \"skeleton\""),
+        (json!({"skeleton": "Loop iterations = 3 {", "numprocs": [2]}), "skeleton: line 1, column 22: expected \"}\""),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2, 0]}), "numprocs: item 2"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2, -1]}), "numprocs[1]"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [3]}), "process 2: to = -1 is not a process"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "mode": "median"}), "mode:"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": -1, "bandwidth_mbit_s": 10}}), "machine.latency_us"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": "1024 2 1 10 20 5\n1024 2 1 15 30 5"}}), "machine.histograms: line 2"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "colour": 1}), "unknown key \"colour\""),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "params": {"x y": 1}}), "params:"),
+        (json!({"skeleton": "Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", "numprocs": [2]}), "would take about"),
+        (json!({"skeleton": "Loop i iterations = 2 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", "numprocs": [1], "max_steps": 100000}), "more than 100000 steps"),
+        (json!({"skeleton": "Serial time = -2", "numprocs": [1]}), "time = -2"),
+    ];
+    for (input, want) in cases {
+        let e = error(input.clone());
+        assert!(e.contains(want), "{input}: {e}");
+    }
+}
