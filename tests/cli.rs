@@ -78,3 +78,30 @@ fn catalog_needs_no_input() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON out");
     assert_eq!(v["links"][0]["a"], "wrg-a");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_no_error() {
+    // A sweep over 20,000 bandwidths answers with far more than a pipe holds; the reader takes
+    // 100 bytes and goes away, as `scalewise regions | head -c 100` would.
+    let bandwidths: Vec<String> = (1..=20_000).map(|i| format!("{}", f64::from(i) / 100.0)).collect();
+    let job = format!(
+        r#"{{"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256], "region_bandwidth_gb_s": 1, "sweep": {{"bandwidth_gb_s": [{}]}}}}"#,
+        bandwidths.join(",")
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .arg("regions")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child.stdin.take().expect("stdin").write_all(job.as_bytes()).expect("writes");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut first).expect("some output");
+    drop(stdout);
+    let out = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

@@ -65,6 +65,15 @@ fn main_help() -> String {
     s
 }
 
+/// Writes to standard output. A reader that has gone away (`scalewise … | head`) is not an
+/// error of ours: the rest of the output is dropped quietly instead of panicking as
+/// `print!` does.
+fn write_out(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+}
+
 /// Runs the command with the arguments after the program name; returns the exit status.
 pub fn run(args: &[String]) -> i32 {
     let Some(first) = args.first() else {
@@ -72,11 +81,11 @@ pub fn run(args: &[String]) -> i32 {
         return 2;
     };
     if first == "--help" || first == "-h" || first == "help" {
-        print!("{}", main_help());
+        write_out(&main_help());
         return 0;
     }
     if first == "--version" || first == "-V" {
-        println!("scalewise {}", env!("CARGO_PKG_VERSION"));
+        write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION")));
         return 0;
     }
     let Some(cmd) = SUBCOMMANDS.iter().find(|c| c.name == first) else {
@@ -90,7 +99,7 @@ pub fn run(args: &[String]) -> i32 {
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--help" | "-h" => {
-                print!("{}", cmd.help);
+                write_out(cmd.help);
                 return 0;
             }
             "--compact" => compact = true,
@@ -155,7 +164,7 @@ pub fn run(args: &[String]) -> i32 {
             let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };
             match s {
                 Ok(s) => {
-                    println!("{s}");
+                    write_out(&format!("{s}\n"));
                     0
                 }
                 Err(e) => {
