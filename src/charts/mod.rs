@@ -4,6 +4,7 @@
 
 pub mod multigrid;
 pub mod regions;
+pub mod simulate;
 pub mod speedup;
 pub mod xy;
 

@@ -179,7 +179,7 @@ pub fn prepare(inputs: &PageInputs) -> Result<Job, Vec<InputError>> {
 }
 
 /// One row of the results table.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RowView {
     pub numprocs: u32,
     pub nodes: u32,
@@ -196,15 +196,16 @@ pub struct RowView {
 }
 
 /// One line of the speed-up chart.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CurveView {
     pub label: String,
     /// (numprocs, speed-up, mean run time s).
     pub points: Vec<(u32, f64, f64)>,
 }
 
-/// Everything the results part of the page shows.
-#[derive(Debug, Clone, PartialEq)]
+/// Everything the results part of the page shows. It crosses from the page's Web Worker as
+/// JSON.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ResultView {
     pub rows: Vec<RowView>,
     /// The main series first, then the Figure 6 series when asked for.
@@ -220,7 +221,7 @@ pub struct ResultView {
     pub summary: String,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DeadlockView {
     pub numprocs: u32,
     pub time_s: f64,

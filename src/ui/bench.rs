@@ -5,8 +5,9 @@
 use crate::model::multigrid::plan;
 use crate::model::multigrid_page::benchmark_planner_input;
 
+/// Milliseconds from the page's clock; in a worker (no window), the date's.
 fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
 }
 
 /// Median milliseconds of `runs` full planner runs (see `benchmark_planner_input`), or -1
@@ -50,4 +51,24 @@ pub fn speedup_fits(full: bool, runs: u32) -> f64 {
         .collect();
     rates.sort_by(f64::total_cmp);
     rates[rates.len() / 2]
+}
+
+/// Milliseconds to run the Jacobi study of issue 7 on the calling thread: the Jacobi example
+/// on the Perseus-like machine, 2–64 nodes with 1 and with 2 processes per node, 1,000
+/// iterations, 20 replications, distribution mode; -1 if a job does not prepare or run.
+pub fn jacobi_study() -> f64 {
+    use crate::model::pevpm::sim::Simulation;
+    use crate::model::simulate_page::{default_inputs, prepare};
+    let t = now_ms();
+    for (ppn, counts) in [("1", "2 4 8 16 32 64"), ("2", "4 8 16 32 64 128")] {
+        let mut inputs = default_inputs();
+        for (k, v) in [("numprocs", counts), ("procs_per_node", ppn), ("params", "xsize = 256\niterations = 1000"), ("compare", ""), ("replications", "20"), ("mode", "distribution")] {
+            inputs.insert(k.into(), v.into());
+        }
+        let Ok(job) = prepare(&inputs) else { return -1.0 };
+        if Simulation::new(job).and_then(|s| s.run_to_end()).is_err() {
+            return -1.0;
+        }
+    }
+    now_ms() - t
 }

@@ -8,6 +8,7 @@ mod compress;
 mod components;
 mod pages;
 pub mod route;
+pub mod sim_worker;
 mod storage;
 mod store;
 mod url;
@@ -32,6 +33,9 @@ pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, ren
 
 /// `speedup.html`: the speed-up curve.
 pub const SPEEDUP: Site = Site { file: "speedup.html", home: Route::Speedup, render: pages::speedup };
+
+/// `simulate.html`: the virtual parallel machine (its runs in `sw-simulate-worker`).
+pub const SIMULATE: Site = Site { file: "simulate.html", home: Route::Simulate, render: pages::simulate };
 
 /// Mounts the app of one entry on the document body.
 pub fn start(site: Site) {

@@ -69,6 +69,7 @@ impl Route {
             Route::Multigrid => "multigrid.html",
             Route::Regions => "regions.html",
             Route::Speedup => "speedup.html",
+            Route::Simulate => "simulate.html",
             _ => "index.html",
         }
     }

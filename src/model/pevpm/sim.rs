@@ -99,7 +99,7 @@ pub struct ProcTimes {
     pub end_s: f64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Activity {
     Computing,
@@ -108,7 +108,7 @@ pub enum Activity {
 }
 
 /// A bounded record of one replication, for a chart.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline {
     /// (process, activity, start s, end s).
     pub segments: Vec<(u32, Activity, f64, f64)>,

@@ -10,6 +10,7 @@ mod home;
 mod multigrid;
 mod planned;
 mod regions;
+mod simulate;
 mod speedup;
 
 /// The pages of `index.html`.
@@ -17,7 +18,7 @@ pub fn index(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
-        Route::Comm | Route::Simulate => html! { <planned::Planned {route} /> },
+        Route::Comm => html! { <planned::Planned {route} /> },
         _ => not_found(),
     }
 }
@@ -42,6 +43,14 @@ pub fn regions(route: Route) -> Html {
 pub fn speedup(route: Route) -> Html {
     match route {
         Route::Speedup => html! { <speedup::Speedup /> },
+        _ => not_found(),
+    }
+}
+
+/// The page of `simulate.html`.
+pub fn simulate(route: Route) -> Html {
+    match route {
+        Route::Simulate => html! { <simulate::Simulate /> },
         _ => not_found(),
     }
 }

@@ -1,0 +1,319 @@
+//! The virtual parallel machine page (seed 001). The inputs are checked as they are typed
+//! (`simulate_page::prepare`); Run hands them to a Web Worker (`ui::sim_worker`), which posts
+//! back progress and the finished results; Cancel terminates the worker. The page's own
+//! thread only renders.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlTextAreaElement, MessageEvent, Worker};
+use yew::prelude::*;
+
+use crate::charts::simulate::{run_times, speedup, timeline};
+use crate::model::fmt_num;
+use crate::model::simulate_page::{self as page, ResultView, RowView, PAGE, PRESETS};
+use crate::model::workspace::PageInputs;
+use crate::model::InputError;
+use crate::ui::components::chart::Chart;
+use crate::ui::components::number_field::{page_check, page_field, page_select};
+use crate::ui::components::share_panel::SharePanel;
+use crate::ui::store::{text, use_store, Action, Setter};
+
+/// The worker script trunk writes next to the page (`data-loader-shim`).
+const WORKER: &str = "sw-simulate-worker_loader.js";
+
+#[derive(Clone, PartialEq)]
+enum RunState {
+    Idle,
+    Running(f64),
+    Done { view: Rc<ResultView>, ms: f64, inputs: Rc<PageInputs> },
+    Failed(String),
+    Cancelled,
+}
+
+type WorkerSlot = Rc<RefCell<Option<(Worker, Closure<dyn FnMut(MessageEvent)>)>>>;
+
+fn stop(slot: &WorkerSlot) {
+    if let Some((w, _)) = slot.borrow_mut().take() {
+        w.terminate();
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// What a message from the worker means for the page.
+fn on_message(msg: &Value, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
+    if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
+        return Some(RunState::Running(f));
+    }
+    if let Some(done) = msg.get("done") {
+        return Some(match serde_json::from_value::<ResultView>(done.clone()) {
+            Ok(v) => RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() },
+            Err(e) => RunState::Failed(format!("the worker's results could not be read: {e}")),
+        });
+    }
+    if let Some(list) = msg.get("errors").and_then(Value::as_array) {
+        let text: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+        return Some(RunState::Failed(text.join("; ")));
+    }
+    msg.get("error").and_then(Value::as_str).map(|e| RunState::Failed(e.to_string()))
+}
+
+/// Starts a worker on `inputs`, reporting into `state`.
+fn start(slot: &WorkerSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInputs>) {
+    stop(slot);
+    let worker = match Worker::new(WORKER) {
+        Ok(w) => w,
+        Err(_) => return state.set(RunState::Failed("this browser could not start a Web Worker".into())),
+    };
+    let json = serde_json::to_string(&*inputs).unwrap_or_default();
+    let started = now_ms();
+    let (w, state2) = (worker.clone(), state.clone());
+    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let Some(msg) = e.data().as_string().and_then(|t| serde_json::from_str::<Value>(&t).ok()) else { return };
+        if msg.get("ready").is_some() {
+            let _ = w.post_message(&JsValue::from_str(&json));
+        } else if let Some(next) = on_message(&msg, started, &inputs) {
+            if !matches!(next, RunState::Running(_)) {
+                w.terminate();
+            }
+            state2.set(next);
+        }
+    });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    let state3 = state.clone();
+    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+        state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
+    });
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    onerror.forget();
+    *slot.borrow_mut() = Some((worker, onmessage));
+    state.set(RunState::Running(0.0));
+}
+
+/// The skeleton editor: line numbers beside the text, the error's line marked and its column
+/// pointed at under the box.
+fn code_editor(value: &AttrValue, on_input: Callback<String>, error: Option<&InputError>) -> Html {
+    let lines = value.lines().count().max(1) + 1;
+    let bad = error.and_then(|e| e.line);
+    let gutter = (1..=lines).map(|i| {
+        let class = classes!((Some(i) == bad).then_some("err-line"));
+        html! { <span {class}>{ format!("{i}\n") }</span> }
+    });
+    let oninput = Callback::from(move |e: InputEvent| {
+        let el: HtmlTextAreaElement = e.target_unchecked_into();
+        on_input.emit(el.value());
+    });
+    let snippet = error.map(|e| {
+        let line = e.line.and_then(|l| value.lines().nth(l.saturating_sub(1))).unwrap_or("");
+        let caret = e.column.map(|c| format!("{}^", " ".repeat(c.saturating_sub(1)))).unwrap_or_default();
+        html! {
+            <div class="field-error" role="alert">
+                { e.local_text() }
+                if !line.is_empty() { <pre class="err-snippet">{ format!("{line}\n") }<span class="caret">{ caret }</span></pre> }
+            </div>
+        }
+    });
+    html! {
+        <div class={classes!("field", "code-editor", error.is_some().then_some("invalid"))}>
+            <label for="skeleton">{ "program skeleton (directives, or C with // PEVPM comments)" }</label>
+            <div class="code">
+                <pre class="gutter" aria-hidden="true">{ for gutter }</pre>
+                <textarea id="skeleton" spellcheck="false" rows={lines.max(12).to_string()} value={value.clone()} {oninput} />
+            </div>
+            { for snippet }
+        </div>
+    }
+}
+
+/// A text box bound to one input of the page, with its error (line and column) under it.
+fn text_area(inputs: &PageInputs, setter: &Setter, key: &'static str, label: &'static str, rows: u32, error: Option<&InputError>) -> Html {
+    let setter = setter.clone();
+    let oninput = Callback::from(move |e: InputEvent| {
+        let el: HtmlTextAreaElement = e.target_unchecked_into();
+        setter.set(key, el.value());
+    });
+    html! {
+        <div class={classes!("field", error.is_some().then_some("invalid"))}>
+            <label for={key}>{ label }</label>
+            <textarea id={key} rows={rows.to_string()} spellcheck="false" value={text(inputs, key)} {oninput} />
+            if let Some(e) = error { <div class="field-error" role="alert">{ e.local_text() }</div> }
+        </div>
+    }
+}
+
+fn row(r: &RowView) -> Html {
+    html! {
+        <tr>
+            <td class="num">{ r.numprocs }</td>
+            <td class="num">{ r.nodes }</td>
+            <td class="num"><b>{ fmt_num(r.mean_s, 4) }</b></td>
+            <td class="num">{ format!("{} – {}", fmt_num(r.ci95_s[0], 4), fmt_num(r.ci95_s[1], 4)) }</td>
+            <td class="num">{ fmt_num(r.sd_s, 3) }</td>
+            <td class="num"><b>{ fmt_num(r.speedup, 3) }</b></td>
+            <td class="num">{ fmt_num(r.messages_per_run, 4) }</td>
+        </tr>
+    }
+}
+
+fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
+    let deadlock = v.deadlock.as_ref().map(|d| html! {
+        <div id="deadlock" class="infeasible">
+            <b>{ format!("Deadlock on {} processes at {} s:", d.numprocs, fmt_num(d.time_s, 4)) }</b>
+            <ul>{ for d.blocked.iter().map(|(p, what, line)| html! { <li>{ format!("process {p} waits for {what} (skeleton line {line})") }</li> }) }</ul>
+        </div>
+    });
+    let k = (**detail).min(v.rows.len().saturating_sub(1));
+    let on_detail = {
+        let detail = detail.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            detail.set(sel.value().parse().unwrap_or(0));
+        })
+    };
+    let procs = v.rows.get(k).map(|r| html! {
+        <table id="per-process" class="results">
+            <thead><tr><th class="num">{ "process" }</th><th class="num">{ "computing (s)" }</th><th class="num">{ "sending (s)" }</th><th class="num">{ "waiting (s)" }</th></tr></thead>
+            <tbody>{ for r.procs.iter().enumerate().map(|(p, t)| html! {
+                <tr><td class="num">{ p }</td>{ for t.iter().map(|x| html! { <td class="num">{ fmt_num(*x, 4) }</td> }) }</tr>
+            }) }</tbody>
+        </table>
+    });
+    html! {
+        <>
+            <p id="sim-summary"><b>{ v.summary.clone() }</b>{ format!(" Speed-ups are relative to {} s of computing on one process.", fmt_num(v.sequential_s, 4)) }</p>
+            { for deadlock }
+            <table id="sim-results" class="results">
+                <thead><tr><th class="num">{ "processes" }</th><th class="num">{ "nodes" }</th><th class="num">{ "mean run time (s)" }</th>
+                    <th class="num">{ "95 % confidence (s)" }</th><th class="num">{ "std. dev. (s)" }</th><th class="num">{ "speed-up" }</th><th class="num">{ "messages a run" }</th></tr></thead>
+                <tbody>{ for v.rows.iter().map(row) }</tbody>
+            </table>
+            <div class="grid-2">
+                <Chart id="chart-sim-speedup" chart={Rc::new(speedup(v))} />
+                <Chart id="chart-sim-times" chart={Rc::new(run_times(v))} />
+            </div>
+            if let Some((n, t)) = &v.timeline { <Chart id="chart-sim-timeline" chart={Rc::new(timeline(*n, t))} /> }
+            <h3>{ "Where the time goes, per process" }</h3>
+            <div class="form-row"><div class="field">
+                <label for="detail">{ "process count" }</label>
+                <select id="detail" onchange={on_detail}>
+                    { for v.rows.iter().enumerate().map(|(i, r)| html! { <option value={i.to_string()} selected={i == k}>{ r.numprocs }</option> }) }
+                </select>
+            </div></div>
+            { for procs }
+        </>
+    }
+}
+
+#[component(Simulate)]
+pub fn simulate() -> Html {
+    let store = use_store();
+    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let errors: Rc<Vec<InputError>> = use_memo(inputs.clone(), |i| page::prepare(i).err().unwrap_or_default());
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
+    let state = use_state(|| RunState::Idle);
+    let detail = use_state(|| 0usize);
+    let slot: WorkerSlot = use_mut_ref(|| None);
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| move || stop(&slot));
+    }
+    let err = |key: &str| errors.iter().find(|e| e.field == key);
+    let f = |key: &'static str, label: &'static str| page_field(&inputs, &setter, key, label, None, err(key).map(|e| e.local_text()));
+
+    let presets = PRESETS.iter().map(|e| {
+        let store = store.clone();
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: page::preset_inputs(e) }));
+        html! { <button class="secondary" title={e.description} {onclick}>{ format!("Load: {}", e.name) }</button> }
+    });
+    let run = {
+        let (slot, state, inputs) = (slot.clone(), state.clone(), inputs.clone());
+        Callback::from(move |_| start(&slot, &state, inputs.clone()))
+    };
+    let cancel = {
+        let (slot, state) = (slot.clone(), state.clone());
+        Callback::from(move |_| {
+            stop(&slot);
+            state.set(RunState::Cancelled);
+        })
+    };
+    let running = matches!(*state, RunState::Running(_));
+    let machine = text(&inputs, "machine");
+    let status = match &*state {
+        RunState::Idle => html! { <span class="hint">{ "Not run yet." }</span> },
+        RunState::Running(f) => html! {
+            <span id="sim-progress"><progress max="1" value={f.to_string()} />{ format!(" {} %", fmt_num(f * 100.0, 3)) }</span>
+        },
+        RunState::Done { ms, inputs: ran, .. } => html! {
+            <span id="sim-status" class="hint">
+                { format!("Finished in {} s.", fmt_num(ms / 1000.0, 3)) }
+                if **ran != *inputs { <b>{ " The inputs have changed since: run again to update." }</b> }
+            </span>
+        },
+        RunState::Failed(m) => html! { <span id="sim-status" class="field-error" role="alert">{ m.clone() }</span> },
+        RunState::Cancelled => html! { <span id="sim-status" class="hint">{ "Cancelled." }</span> },
+    };
+
+    html! {
+        <section class="simulate">
+            <h1>{ "Virtual parallel machine" }</h1>
+            <p class="lead">
+                { "Describe your program's skeleton — its loops, messages and computation times — pick a machine, and see \
+                   its run time and speed-up simulated with message times drawn from measured distributions under the \
+                   contention of the moment, against the same simulation fed with averages or minimums (seed 001: \
+                   MPIBench and PEVPM)." }
+            </p>
+            <div class="toolbar">{ for presets }</div>
+
+            <h2>{ "Program" }</h2>
+            <div class="grid-2">
+                { code_editor(&text(&inputs, "skeleton"), setter.on("skeleton"), err("skeleton")) }
+                <div>
+                    { text_area(&inputs, &setter, "params", "parameters (name = value, one a line)", 4, err("params")) }
+                    <div class="form-row">
+                        { f("numprocs", "process counts") }
+                        { f("procs_per_node", "processes per node") }
+                    </div>
+                </div>
+            </div>
+
+            <h2>{ "Machine" }</h2>
+            <div class="form-row">
+                { page_select(&inputs, &setter, "machine", "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
+                { page_select(&inputs, &setter, "mode", "mode", &[("distribution", "sample the distributions"), ("average", "averages"), ("minimum", "minimums (ping-pong)")]) }
+                { page_select(&inputs, &setter, "contention", "contention", &[("moment", "of the moment"), ("configuration", "of the configuration"), ("none", "none")]) }
+                if machine.as_str() == "fitted" {
+                    { f("latency_us", "latency (µs)") }
+                    { f("bandwidth_mbit_s", "bandwidth (Mbit/s)") }
+                }
+            </div>
+            if machine.as_str() == "histograms" {
+                { text_area(&inputs, &setter, "histograms", "MPIBench histograms: message size (B), n, p, bin low (s), bin high (s), count — one bin a line", 8, err("histograms")) }
+            }
+            if let Some(e) = err("machine") { <div class="field-error" role="alert">{ e.local_text() }</div> }
+
+            <h2>{ "Run" }</h2>
+            <div class="form-row">
+                { f("replications", "replications") }
+                { f("seed", "random seed") }
+                { page_check(&inputs, &setter, "compare", " also with averages and minimums (Figure 6)") }
+            </div>
+            <div class="toolbar run-bar">
+                <button id="run" onclick={run} disabled={running || !errors.is_empty()}>{ "Run" }</button>
+                <button id="cancel" class="secondary" onclick={cancel} disabled={!running}>{ "Cancel" }</button>
+                { status }
+            </div>
+            if !errors.is_empty() {
+                <ul class="field-errors" role="alert">{ for errors.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul>
+            }
+            if let RunState::Done { view, .. } = &*state { { results(view, &detail) } }
+
+            <SharePanel page={PAGE} />
+        </section>
+    }
+}

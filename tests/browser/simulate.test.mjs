@@ -1,0 +1,106 @@
+// The virtual parallel machine page in a real browser: run Jacobi in the Web Worker and read
+// the speed-up from the page, cancel a long run, a deadlock shown as a result, a syntax error
+// named at line and column, and the Jacobi study timed in the worker.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open() {
+  const p = await freshPage(browser, server.origin);
+  await p.page.goto(`${server.base}simulate.html`);
+  await ready(p.page);
+  await p.page.waitForSelector("#run");
+  return p;
+}
+
+test("run Jacobi in the worker and read the speed-up from the page", async () => {
+  const { context, page, problems } = await open();
+  // A small study so the test is quick: 2, 4 and 8 processes, 100 iterations, 10 replications.
+  await page.fill("#numprocs", "2 4 8");
+  await page.fill("#params", "xsize = 256\niterations = 100");
+  await page.fill("#replications", "10");
+  await page.click("#run");
+  await page.waitForSelector("#sim-results tbody tr", { timeout: 60000 });
+  const rows = await page.locator("#sim-results tbody tr").allTextContents();
+  assert.equal(rows.length, 3);
+  const cells = await page.locator("#sim-results tbody tr").nth(2).locator("td").allTextContents();
+  assert.equal(cells[0], "8");
+  const speedup = Number(cells[5]);
+  console.log(`browser: Jacobi (xsize 256, 100 iterations, 10 replications) speed-up on 8 processes ${speedup}; ${await page.locator("#sim-status").textContent()}`);
+  assert.ok(speedup > 1 && speedup < 8, `speed-up ${speedup}`);
+  assert.match(await page.locator("#sim-summary").textContent(), /Best speed-up/);
+  // The Figure 6 comparison is on the chart; the per-process breakdown and a timeline exist.
+  await page.waitForSelector("#chart-sim-speedup");
+  await page.waitForSelector("#chart-sim-timeline");
+  assert.equal(await page.locator("#per-process tbody tr").count(), 2);
+  await page.selectOption("#detail", { value: "2" });
+  await page.waitForFunction(() => document.querySelectorAll("#per-process tbody tr").length === 8);
+  // Changing an input marks the results as out of date.
+  await page.fill("#replications", "11");
+  await page.waitForSelector("#sim-status >> text=The inputs have changed");
+  await shot(page, "simulate-jacobi");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
+
+test("a long run shows progress and can be cancelled; the page stays responsive", async () => {
+  const { context, page } = await open();
+  await page.fill("#numprocs", "2 4 8 16 32 64");
+  await page.fill("#replications", "200");
+  await page.click("#run");
+  await page.waitForSelector("#sim-progress progress");
+  // The main thread is free while the worker runs: typing still updates the page.
+  await page.fill("#seed", "2x");
+  await page.waitForSelector("#seed + .field-error");
+  await page.fill("#seed", "2");
+  await page.click("#cancel");
+  await page.waitForSelector("#sim-status >> text=Cancelled");
+  assert.equal(await page.locator("#sim-progress").count(), 0);
+  await context.close();
+});
+
+test("a deadlock is a result, and a syntax error is named at line and column", async () => {
+  const { context, page } = await open();
+  // Both processes receive before they send: nobody ever sends.
+  await page.fill("#skeleton", "Serial time = 1\nMessage type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum\n");
+  const problem = page.locator(".code-editor .field-error");
+  await page.fill("#numprocs", "2");
+  await page.fill("#replications", "1");
+  await page.fill("#params", "");
+  assert.equal(await problem.count(), 0);
+  await page.click("#run");
+  await page.waitForSelector("#deadlock", { timeout: 30000 });
+  const text = await page.locator("#deadlock").textContent();
+  assert.match(text, /Deadlock on 2 processes/);
+  assert.match(text, /process 0 waits for .*from process 1.*line 2/);
+  await shot(page, "simulate-deadlock");
+  // A syntax error: the gutter marks the line and the message names line and column.
+  await page.fill("#skeleton", "Loop 3 {\n  Serial time = 1\n  Loop {\n}\n");
+  await problem.waitFor();
+  assert.match(await problem.textContent(), /line \d+, column \d+/);
+  assert.equal(await page.locator(".gutter .err-line").count(), 1);
+  assert.ok(await page.locator("#run").isDisabled(), "no run with a broken skeleton");
+  await shot(page, "simulate-syntax-error");
+  await context.close();
+});
+
+test("speed in the browser: the Jacobi study in the worker", async () => {
+  const { context, page } = await open();
+  const ms = await page.evaluate(() => new Promise((resolve, reject) => {
+    const w = new Worker("sw-simulate-worker_loader.js");
+    w.onerror = (e) => reject(new Error(String(e.message)));
+    w.onmessage = (e) => {
+      const m = JSON.parse(e.data);
+      if (m.ready) w.postMessage("bench");
+      if (m.bench_ms !== undefined) { w.terminate(); resolve(m.bench_ms); }
+    };
+  }));
+  assert.ok(ms > 0, `ran: ${ms}`);
+  console.log(`browser: Jacobi study (2–64 nodes × 1–2 processes per node, 1,000 iterations, 20 replications) in the worker: ${(ms / 1000).toFixed(2)} s`);
+  await context.close();
+});
