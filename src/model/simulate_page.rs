@@ -49,6 +49,38 @@ pub fn preset_inputs(e: &Example) -> PageInputs {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
+/// A machine from the cluster catalog: a cluster's fabric (measured, or fitted on the
+/// communication page and saved there) as the fitted line, with the cluster's cores per node
+/// as processes per node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogMachine {
+    pub label: String,
+    pub fields: Vec<(&'static str, String)>,
+}
+
+/// Every fabric of every cluster in the catalog, as page fields (MB = 2^20 bytes, so
+/// Mbit/s = MB/s · 8 · 1.048576).
+pub fn catalog_machines(catalog: &super::catalog::Catalog) -> Vec<CatalogMachine> {
+    let mut out = Vec::new();
+    for c in &catalog.clusters {
+        for f in &c.fabrics {
+            if !(f.latency_us.is_finite() && f.latency_us >= 0.0 && f.bandwidth_mb_s.is_finite() && f.bandwidth_mb_s > 0.0) {
+                continue;
+            }
+            out.push(CatalogMachine {
+                label: format!("{} — {}", c.name, f.name),
+                fields: vec![
+                    ("machine", "fitted".into()),
+                    ("latency_us", super::fmt_num(f.latency_us, 6)),
+                    ("bandwidth_mbit_s", super::fmt_num(f.bandwidth_mb_s * 8.0 * 1.048576, 8)),
+                    ("procs_per_node", c.cores_per_node.clamp(1, 64).to_string()),
+                ],
+            });
+        }
+    }
+    out
+}
+
 /// The Jacobi example.
 pub fn default_inputs() -> PageInputs {
     preset_inputs(&EXAMPLES[0])
@@ -319,6 +351,26 @@ mod tests {
     fn run(inputs: &PageInputs) -> Report {
         let job = prepare(inputs).unwrap();
         Simulation::new(job).unwrap().run_to_end().unwrap()
+    }
+
+    #[test]
+    fn catalog_fabrics_become_machines() {
+        let machines = catalog_machines(&crate::model::catalog::presets());
+        let ma = machines.iter().find(|m| m.label == "bwGRiD Mannheim — InfiniBand 20 Gbit/s").expect("listed");
+        let get = |k: &str| ma.fields.iter().find(|(f, _)| *f == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("machine"), Some("fitted"));
+        assert_eq!(get("latency_us"), Some("2"));
+        // 1430.5 MB/s of 2^20 bytes is 12000 Mbit/s (1.5 GB/s), to the catalog's rounding.
+        let mbit: f64 = get("bandwidth_mbit_s").and_then(|v| v.parse().ok()).expect("a number");
+        assert!((mbit - 12000.0).abs() < 0.1, "{mbit}");
+        assert_eq!(get("procs_per_node"), Some("8"));
+        // The fields prepare into a job on that line.
+        let mut inputs = default_inputs();
+        for (k, v) in &ma.fields {
+            inputs.insert(k.to_string(), v.clone());
+        }
+        inputs.insert("numprocs".into(), "8 16".into());
+        assert!(prepare(&inputs).is_ok());
     }
 
     #[test]

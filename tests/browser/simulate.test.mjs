@@ -48,6 +48,16 @@ test("run Jacobi in the worker and read the speed-up from the page", async () =>
   await context.close();
 });
 
+test("a cluster and fabric from the Clusters page become the machine", async () => {
+  const { context, page } = await open();
+  await page.selectOption("#from-catalog", { label: "bwGRiD Mannheim — InfiniBand 20 Gbit/s" });
+  await page.waitForSelector("#latency_us");
+  assert.equal(await page.inputValue("#machine"), "fitted");
+  assert.equal(await page.inputValue("#latency_us"), "2");
+  assert.equal(await page.inputValue("#procs_per_node"), "8");
+  await context.close();
+});
+
 test("a long run shows progress and can be cancelled; the page stays responsive", async () => {
   const { context, page } = await open();
   await page.fill("#numprocs", "2 4 8 16 32 64");

@@ -243,6 +243,21 @@ pub fn simulate() -> Html {
         })
     };
     let running = matches!(*state, RunState::Running(_));
+    let machines = Rc::new(page::catalog_machines(&store.ws.catalog));
+    let on_machine = {
+        let (setter, machines) = (setter.clone(), machines.clone());
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let Some(m) = sel.value().parse::<usize>().ok().and_then(|i| machines.get(i)) else { return };
+            let fields = m.fields.clone();
+            setter.update(move |inputs| {
+                for (k, v) in &fields {
+                    inputs.insert(k.to_string(), v.clone());
+                }
+            });
+            sel.set_value("");
+        })
+    };
     let machine = text(&inputs, "machine");
     let status = match &*state {
         RunState::Idle => html! { <span class="hint">{ "Not run yet." }</span> },
@@ -283,6 +298,12 @@ pub fn simulate() -> Html {
             </div>
 
             <h2>{ "Machine" }</h2>
+            <div class="toolbar">
+                <select id="from-catalog" aria-label="machine from a Clusters fabric" onchange={on_machine}>
+                    <option value="" selected=true>{ "A cluster and fabric from the Clusters page…" }</option>
+                    { for machines.iter().enumerate().map(|(i, m)| html! { <option value={i.to_string()}>{ m.label.clone() }</option> }) }
+                </select>
+            </div>
             <div class="form-row">
                 { page_select(&inputs, &setter, "machine", "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
                 { page_select(&inputs, &setter, "mode", "mode", &[("distribution", "sample the distributions"), ("average", "averages"), ("minimum", "minimums (ping-pong)")]) }
