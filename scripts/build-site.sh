@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # entry HTML file : extra trunk arguments
-ENTRIES=(index.html multigrid.html regions.html)
+ENTRIES=(index.html multigrid.html regions.html comm.html)
 
 rm -rf target/site dist.new
 for entry in "${ENTRIES[@]}"; do

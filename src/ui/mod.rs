@@ -29,6 +29,8 @@ pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pa
 pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigrid, render: pages::multigrid };
 /// `regions.html`: two regions.
 pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, render: pages::regions };
+/// `comm.html`: communication models, broadcasts, logical clusters and grid broadcast.
+pub const COMM: Site = Site { file: "comm.html", home: Route::Comm, render: pages::comm };
 
 /// Mounts the app of one entry on the document body.
 pub fn start(site: Site) {

@@ -68,6 +68,7 @@ impl Route {
         match self {
             Route::Multigrid => "multigrid.html",
             Route::Regions => "regions.html",
+            Route::Comm => "comm.html",
             _ => "index.html",
         }
     }

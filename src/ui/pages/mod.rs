@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::route::Route;
 
 mod clusters;
+mod comm;
 mod home;
 mod multigrid;
 mod planned;
@@ -16,7 +17,7 @@ pub fn index(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
-        Route::Speedup | Route::Comm | Route::Simulate => html! { <planned::Planned {route} /> },
+        Route::Speedup | Route::Simulate => html! { <planned::Planned {route} /> },
         _ => not_found(),
     }
 }
@@ -33,6 +34,14 @@ pub fn multigrid(route: Route) -> Html {
 pub fn regions(route: Route) -> Html {
     match route {
         Route::Regions => html! { <regions::Regions /> },
+        _ => not_found(),
+    }
+}
+
+/// The page of `comm.html`.
+pub fn comm(route: Route) -> Html {
+    match route {
+        Route::Comm => html! { <comm::Comm /> },
         _ => not_found(),
     }
 }
