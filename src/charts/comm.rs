@@ -55,6 +55,10 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
             emphasis: is_best,
         });
     }
+    // The measurements are drawn last, over the curves.
+    if !out.is_empty() {
+        out.rotate_left(1);
+    }
     let times = series.first().map(|s| s.points.iter().map(|p| p.1)).into_iter().flatten();
     let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t), hi.max(t)));
     if let (Some(m), true) = (knee_bytes, lo <= hi) {
@@ -354,7 +358,8 @@ mod tests {
         let v = evaluate(&default_inputs(), &catalog());
         let fit = v.fit.as_ref().expect("fit");
         let c = p2p_chart(&v.chart, fit.best.map(|k| k.name()), fit.knee.map(|k| k.size_bytes));
-        assert_eq!(c.series.len(), 6, "measured, four models, the knee");
+        assert_eq!(c.series.len(), 6, "four models, measured, the knee");
+        assert_eq!(c.series[4].label, "measured");
         assert!(c.series[5].label.contains("64 KB"));
         let svg = to_svg(&c, 640, 400).expect("draws");
         assert!(svg.contains("protocol knee") && svg.contains("(best)"));

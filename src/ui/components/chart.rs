@@ -112,6 +112,7 @@ pub fn chart<D: Drawing>(p: &ChartProps<D>) -> Html {
         <figure class="chart-figure">
             <div class="chart-stack">
                 <canvas id={p.id.clone()} class="chart" ref={canvas} width={p.width.to_string()} height={p.height.to_string()}
+                    style={format!("aspect-ratio: {} / {}", p.width, p.height)}
                     role="img" aria-label={p.chart.title().to_string()} />
                 if p.marker.is_some() {
                     <canvas class="chart-overlay" ref={overlay} width={p.width.to_string()} height={p.height.to_string()} aria-hidden="true" />

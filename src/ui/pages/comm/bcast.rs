@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{keep, pct, stale_note, table, Ctx};
+use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
 use crate::charts::XyChart;
 use crate::model::collectives::{broadcast, Algorithm, Split, ALGORITHMS, DEFAULT_LATENCY_SHARE};
@@ -19,13 +19,13 @@ use crate::ui::store::text;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub ctx: Ctx,
-    pub current: Rc<PageView>,
+    pub current: View,
 }
 
 /// The view a section shows, with the process count and latency share it was computed at.
 #[derive(Clone, PartialEq)]
 struct Basis {
-    view: Rc<PageView>,
+    view: View,
     procs: u32,
     share: f64,
 }
@@ -48,9 +48,13 @@ fn curves(b: &Basis, kind: ModelKind) -> Vec<Series> {
 }
 
 fn time_cell(t: f64, best: bool, segment: Option<f64>) -> Html {
-    let seg = segment.map(|s| format!(" (segments of {})", size_text(s))).unwrap_or_default();
-    let body = format!("{}{seg}", time_text(t));
-    html! { <td class="num">if best { <b>{ body }</b> } else { { body } }</td> }
+    let body = time_text(t);
+    html! {
+        <td class="num">
+            if best { <b>{ body }</b> } else { { body } }
+            if let Some(s) = segment { <div class="muted">{ format!("segments of {}", size_text(s)) }</div> }
+        </td>
+    }
 }
 
 fn broadcast_row(r: &BroadcastRow) -> Html {
@@ -102,7 +106,7 @@ pub fn bcast(p: &Props) -> Html {
             </div>
             { stale_note(shown.stale) }
             <div class="grid-2">
-                { table("broadcast", &["size", "linear", "binomial tree", "binary tree", "pipeline", "fastest"], rows) }
+                <div>{ table("broadcast", &["size", "linear", "binomial tree", "binary tree", "pipeline", "fastest"], rows) }</div>
                 <Chart<XyChart> id="chart-broadcast" chart={(*chart).clone()} />
             </div>
             <h3>{ "Measured broadcasts: Poly-adapt" }</h3>

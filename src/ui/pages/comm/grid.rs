@@ -10,10 +10,10 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::{set_matrix, stale_note, table, Ctx, Shown};
+use super::{View, set_matrix, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
-use crate::model::comm_page::{ClustersView, GridView, PageView};
-use crate::model::fmt_num;
+use crate::model::comm_page::{ClustersView, GridView};
+use crate::model::{fmt_num, InputError};
 use crate::model::gridcast::table2_text;
 use crate::model::workspace::MAX_FIELD_BYTES;
 use crate::ui::components::chart::Chart;
@@ -42,8 +42,8 @@ fn ranges(nodes: &[usize]) -> String {
 #[derive(Properties, PartialEq)]
 pub struct ClustersProps {
     pub ctx: Ctx,
-    pub current: Rc<PageView>,
-    pub shown: Shown<Rc<PageView>>,
+    pub current: View,
+    pub shown: Shown<View>,
     pub big: UseStateHandle<Option<Rc<String>>>,
 }
 
@@ -90,7 +90,6 @@ pub fn clusters(p: &ClustersProps) -> Html {
         Callback::from(move |_| setter.set("symmetrise", if symmetrise { String::new() } else { "yes".into() }))
     };
     let heat = use_memo(p.shown.value.clone(), |v| v.clusters.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE))));
-    let value = p.big.as_ref().map(|b| AttrValue::from(b.to_string())).unwrap_or_else(|| text(inputs, "matrix"));
     let errors: Vec<_> = p.current.matrix_error.iter().cloned().collect();
     html! {
         <>
@@ -101,12 +100,13 @@ pub fn clusters(p: &ClustersProps) -> Html {
                     <input id="matrix-file" type="file" accept=".csv,.tsv,.txt,text/csv,text/plain" onchange={on_file} hidden=true />
                 </label>
             </div>
-            <TableInput id="matrix" label="Latency matrix (µs): one row per node" columns={&[][..]} {value} {on_input} {errors} rows={8}
-                hint={AttrValue::from("Tabs, commas, semicolons or spaces between values; header lines and row labels are skipped.")} />
-            if let Some(e) = &*file_error { <div class="field-error" role="alert">{ e.clone() }</div> }
             if let Some(b) = p.big.as_ref() {
-                <p class="hint" id="matrix-not-saved">{ format!("This matrix ({} KB) is larger than a saved input may be ({} KB): it is used in this tab but not saved.", b.len() / 1024, MAX_FIELD_BYTES / 1024) }</p>
+                { big_preview(b, &p.big, &errors) }
+            } else {
+                <TableInput id="matrix" label="Latency matrix (µs): one row per node" columns={&[][..]} value={text(inputs, "matrix")} {on_input} {errors} rows={8}
+                    hint={AttrValue::from("Tabs, commas, semicolons or spaces between values; header lines and row labels are skipped.")} />
             }
+            if let Some(e) = &*file_error { <div class="field-error" role="alert">{ e.clone() }</div> }
             <div class="form-row">
                 { p.ctx.field("rho", "bound ρ: a group's latencies within (1 + ρ) of its smallest", None) }
                 if p.current.asymmetric || symmetrise {
@@ -123,6 +123,27 @@ pub fn clusters(p: &ClustersProps) -> Html {
                 </div>
             }
         </>
+    }
+}
+
+/// An uploaded matrix too large for a saved input: its first lines, and a way back.
+fn big_preview(text: &str, big: &UseStateHandle<Option<Rc<String>>>, errors: &[InputError]) -> Html {
+    let head: Vec<String> = text.lines().take(4).map(|l| l.chars().take(90).collect()).collect();
+    let discard = {
+        let big = big.clone();
+        Callback::from(move |_| big.set(None))
+    };
+    html! {
+        <div class="table-input">
+            <label>{ "Latency matrix (µs): uploaded" }</label>
+            <pre class="preview">{ head.join("\n") }{ " …" }</pre>
+            <p class="hint" id="matrix-not-saved">
+                { format!("{} KB: larger than a saved input may be ({} KB), so it is used in this tab but not saved. ",
+                    text.len() / 1024, MAX_FIELD_BYTES / 1024) }
+                <button id="matrix-discard" class="link" onclick={discard}>{ "Back to the saved matrix" }</button>
+            </p>
+            <ul id="matrix-error" class="field-errors" role="alert">{ for errors.iter().map(|e| html! { <li>{ e.local_text() }</li> }) }</ul>
+        </div>
     }
 }
 
@@ -148,7 +169,7 @@ fn groups_table(c: &ClustersView) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct GridProps {
     pub ctx: Ctx,
-    pub shown: Shown<Rc<PageView>>,
+    pub shown: Shown<View>,
 }
 
 #[component(GridCast)]

@@ -36,6 +36,25 @@ fn subset(inputs: &PageInputs, keys: &[&str], matrix: Option<&Rc<String>>) -> Pa
     out
 }
 
+/// A view shared between sections, compared by identity: a view is evaluated again only when
+/// its inputs change, so the same `Rc` is the same view, while comparing by value would walk
+/// every entry of a large matrix on each render.
+#[derive(Clone)]
+pub struct View(pub Rc<PageView>);
+
+impl PartialEq for View {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for View {
+    type Target = PageView;
+    fn deref(&self) -> &PageView {
+        &self.0
+    }
+}
+
 /// The result a section shows: the current one, or (while its input is broken) the last good
 /// one, marked stale.
 #[derive(Clone, PartialEq)]
@@ -131,11 +150,11 @@ pub fn comm() -> Html {
     // tab only; the workspace keeps the last one that fits.
     let big_matrix = use_state(|| None::<Rc<String>>);
     let catalog = store.ws.catalog.clone();
-    let a: Rc<PageView> = {
+    let a = {
         let catalog = catalog.clone();
-        use_memo(subset(&inputs, P2P_KEYS, None), move |i| page::evaluate(i, &catalog))
+        View(use_memo(subset(&inputs, P2P_KEYS, None), move |i| page::evaluate(i, &catalog)))
     };
-    let b: Rc<PageView> = use_memo(subset(&inputs, GRID_KEYS, big_matrix.as_ref()), move |i| page::evaluate(i, &catalog));
+    let b = View(use_memo(subset(&inputs, GRID_KEYS, big_matrix.as_ref()), move |i| page::evaluate(i, &catalog)));
     let mut errors = a.field_errors.clone();
     errors.extend(b.field_errors.iter().map(|(k, v)| (k.clone(), v.clone())));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(errors) };

@@ -6,11 +6,11 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::{pct, stale_note, table, Ctx, Shown};
+use super::{View, pct, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{p2p_chart, size_text, time_text};
 use crate::charts::XyChart;
 use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
-use crate::model::comm_page::{fitted_fabric, PageView};
+use crate::model::comm_page::fitted_fabric;
 use crate::model::fmt_num;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
@@ -28,8 +28,8 @@ const FORMATS: &[(&str, &str)] = &[
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub ctx: Ctx,
-    pub current: Rc<PageView>,
-    pub shown: Shown<Rc<PageView>>,
+    pub current: View,
+    pub shown: Shown<View>,
 }
 
 fn param_text(key: &str, v: f64) -> String {
@@ -102,7 +102,7 @@ pub fn p2p(p: &Props) -> Html {
                         { format!("Read as {}; {} sizes.", p.current.format.text(), p.current.fit.as_ref().map_or(0, |f| f.sizes_bytes.len())) }
                     </p>
                 </div>
-                <Chart<XyChart> id="chart-p2p" chart={(*chart).clone()} />
+                <Chart<XyChart> id="chart-p2p" chart={(*chart).clone()} height={460} />
             </div>
             { stale_note(p.shown.stale) }
             if let Some(fit) = &view.fit { { fit_results(fit, view) } }
@@ -110,7 +110,7 @@ pub fn p2p(p: &Props) -> Html {
     }
 }
 
-fn fit_results(fit: &CommFit, view: &Rc<PageView>) -> Html {
+fn fit_results(fit: &CommFit, view: &View) -> Html {
     let best = fit.best.map(|k| html! { <p id="best-model" class="verdict">{ format!("Best: {}. ", k.name()) }<span class="muted">{ format!("{}.", fit.best_reason) }</span></p> });
     let knee = match &fit.knee {
         Some(k) => format!(
@@ -140,7 +140,7 @@ fn fit_results(fit: &CommFit, view: &Rc<PageView>) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct SaveProps {
-    view: Rc<PageView>,
+    view: View,
 }
 
 /// Adds a fitted model to a cluster of the catalog, as a fabric the other pages can use.
@@ -195,7 +195,7 @@ fn save_fabric(p: &SaveProps) -> Html {
         })
     };
     html! {
-        <div class="card save-fabric">
+        <div class="save-fabric">
             <h3>{ "Save as a fabric" }</h3>
             <p class="hint">{ "Adds the model's latency (its time for an empty message) and long-message bandwidth to a cluster's fabrics, for the other calculators." }</p>
             <div class="form-row">
