@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # The HTML entries, one per page set (see ui::Site).
-ENTRIES=(index.html multigrid.html regions.html speedup.html simulate.html)
+ENTRIES=(index.html multigrid.html regions.html speedup.html comm.html simulate.html)
 
 rm -rf target/site dist.new
 for entry in "${ENTRIES[@]}"; do

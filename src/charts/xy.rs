@@ -8,6 +8,9 @@ use plotters::prelude::*;
 
 use super::PALETTE;
 
+#[cfg(test)]
+use super::to_svg;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Marker {
     Line,
@@ -122,7 +125,7 @@ fn ticks(lo: f64, hi: f64, log: bool, target: usize) -> Vec<f64> {
 }
 
 /// About `target` round values (1, 2 or 5 times a power of ten apart) between lo and hi.
-fn linear_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     let raw = (hi - lo) / target.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
@@ -292,17 +295,6 @@ fn draw_legend<DB: DrawingBackend>(
         area.draw(&Text::new(s.label.as_str(), (x0 + 32, y - 7), font.clone()))?;
     }
     Ok(())
-}
-
-/// The chart as an SVG document, for export and for native tests.
-pub fn to_svg(chart: &XyChart, width: u32, height: u32) -> Result<String, String> {
-    let mut out = String::new();
-    {
-        let backend = SVGBackend::with_string(&mut out, (width, height));
-        let area = backend.into_drawing_area();
-        draw_xy(&area, chart)?;
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

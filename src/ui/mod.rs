@@ -30,6 +30,8 @@ pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pa
 pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigrid, render: pages::multigrid };
 /// `regions.html`: two regions.
 pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, render: pages::regions };
+/// `comm.html`: communication models, broadcasts, logical clusters and grid broadcast.
+pub const COMM: Site = Site { file: "comm.html", home: Route::Comm, render: pages::comm };
 
 /// `speedup.html`: the speed-up curve.
 pub const SPEEDUP: Site = Site { file: "speedup.html", home: Route::Speedup, render: pages::speedup };

@@ -70,6 +70,7 @@ impl Route {
             Route::Regions => "regions.html",
             Route::Speedup => "speedup.html",
             Route::Simulate => "simulate.html",
+            Route::Comm => "comm.html",
             _ => "index.html",
         }
     }
@@ -163,7 +164,3 @@ pub const CALCULATORS: &[Calculator] = &[
         seed: "seed 001: MPIBench and PEVPM",
     },
 ];
-
-pub fn calculator(route: Route) -> Option<&'static Calculator> {
-    CALCULATORS.iter().find(|c| c.route == route)
-}

@@ -3,7 +3,7 @@
 
 use gloo::storage::{LocalStorage, Storage};
 
-use crate::model::workspace::{PageInputs, Workspace};
+use crate::model::workspace::{validate_page, PageInputs, Workspace, MAX_WORKSPACE_BYTES};
 
 const KEY: &str = "scalewise.workspace";
 const UNREADABLE_KEY: &str = "scalewise.workspace.unreadable";
@@ -29,9 +29,24 @@ pub fn load() -> (Workspace, Option<String>) {
     }
 }
 
-/// Saves; returns a message when the browser refuses (storage full or disabled).
+/// Saves; returns a message when the browser refuses (storage full or disabled), or when the
+/// workspace would not read back (an input or the whole beyond the sizes a saved workspace
+/// may have): then the last save stays, and the inputs live on in this tab.
 pub fn save(ws: &Workspace) -> Option<String> {
-    match LocalStorage::raw().set_item(KEY, &ws.to_json()) {
+    for (page, inputs) in &ws.pages {
+        if let Err(e) = validate_page("saved workspace", page, inputs) {
+            return Some(format!("Not saved in this browser: {}. It is used in this tab; export the workspace to keep it.", e.message));
+        }
+    }
+    let json = ws.to_json();
+    if json.len() > MAX_WORKSPACE_BYTES {
+        return Some(format!(
+            "Not saved in this browser: the workspace is {} KB, more than the {} KB a saved one may be. It is used in this tab; export the workspace to keep it.",
+            json.len() / 1024,
+            MAX_WORKSPACE_BYTES / 1024
+        ));
+    }
+    match LocalStorage::raw().set_item(KEY, &json) {
         Ok(()) => None,
         Err(_) => Some("The browser refused to save your inputs (storage full or disabled): export the \
                         workspace to keep them."

@@ -102,7 +102,7 @@ test("workspace export and import: a bad file changes nothing and says why", asy
 
 // Each entry (index.html, and one HTML file per calculator) loads only its own wasm: measure
 // what each loads, from a fresh page, and hold every one to the budget.
-const ENTRIES = ["", "multigrid.html", "regions.html", "speedup.html", "simulate.html"];
+const ENTRIES = ["", "multigrid.html", "regions.html", "speedup.html", "comm.html", "simulate.html"];
 
 test("every page loads under 300 KB gzipped", async () => {
   const report = [];
@@ -129,4 +129,21 @@ test("every page loads under 300 KB gzipped", async () => {
     await context.close();
   }
   console.log(`size of what each page loads (budget 307200 bytes gzipped):\n${report.join("\n")}`);
+});
+
+test("an input too large to save is kept in the tab, said so, and never breaks the saved workspace", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}speedup.html`);
+  await ready(page);
+  await page.fill("#target", "64");
+  const big = "n\tspeedup\n" + Array.from({ length: 30000 }, (_, i) => `${i + 2}\t1.5`).join("\n");
+  await page.fill("#points", big);
+  await page.waitForSelector(".notice:has-text('Not saved in this browser')");
+  assert.equal((await page.inputValue("#points")).length, big.length, "the text stays in the tab");
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.locator(".notice:has-text('could not be read')").count(), 0, "the saved workspace still reads");
+  assert.equal(await page.inputValue("#target"), "64", "the last good save is kept");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
 });

@@ -1,4 +1,5 @@
 //! A plotters chart on a canvas, redrawn whenever its data changes, with PNG and SVG export.
+//! Generic over what it draws (`charts::Drawing`): x–y charts, a heat map, a timeline.
 
 use std::rc::Rc;
 
@@ -9,12 +10,12 @@ use yew::prelude::*;
 
 use super::measured_canvas::MeasuredCanvas;
 use super::workspace_file::download;
-use crate::charts::{draw_xy, to_svg, Frame, XyChart};
+use crate::charts::{to_svg, Drawing, Frame};
 
 #[derive(Properties, PartialEq)]
-pub struct ChartProps {
+pub struct ChartProps<D: Drawing> {
     pub id: AttrValue,
-    pub chart: Rc<XyChart>,
+    pub chart: Rc<D>,
     #[prop_or(640)]
     pub width: u32,
     #[prop_or(400)]
@@ -47,7 +48,7 @@ fn draw_marker(overlay: &HtmlCanvasElement, frame: Option<Frame>, marker: &Optio
 }
 
 #[component(Chart)]
-pub fn chart(p: &ChartProps) -> Html {
+pub fn chart<D: Drawing>(p: &ChartProps<D>) -> Html {
     let canvas = use_node_ref();
     let overlay = use_node_ref();
     let error = use_state(|| None::<String>);
@@ -62,7 +63,7 @@ pub fn chart(p: &ChartProps) -> Html {
             if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
                 let result = MeasuredCanvas::new(el)
                     .ok_or_else(|| "this browser gave no 2D canvas".to_string())
-                    .and_then(|backend| draw_xy(&backend.into_drawing_area(), chart));
+                    .and_then(|backend| chart.draw(&backend.into_drawing_area()));
                 match result {
                     Ok(f) => {
                         *frame.borrow_mut() = f;
@@ -88,7 +89,7 @@ pub fn chart(p: &ChartProps) -> Html {
         let chart = p.chart.clone();
         let (w, h, id) = (p.width, p.height, p.id.clone());
         Callback::from(move |_| {
-            if let Ok(svg) = to_svg(&chart, w, h) {
+            if let Ok(svg) = to_svg(&*chart, w, h) {
                 let _ = download(&format!("{id}.svg"), "image/svg+xml", &svg);
             }
         })
@@ -111,7 +112,8 @@ pub fn chart(p: &ChartProps) -> Html {
         <figure class="chart-figure">
             <div class="chart-stack">
                 <canvas id={p.id.clone()} class="chart" ref={canvas} width={p.width.to_string()} height={p.height.to_string()}
-                    role="img" aria-label={p.chart.title.clone()} />
+                    style={format!("aspect-ratio: {} / {}", p.width, p.height)}
+                    role="img" aria-label={p.chart.title().to_string()} />
                 if p.marker.is_some() {
                     <canvas class="chart-overlay" ref={overlay} width={p.width.to_string()} height={p.height.to_string()} aria-hidden="true" />
                 }

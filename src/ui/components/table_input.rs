@@ -13,6 +13,7 @@ pub struct TableInputProps {
     /// DOM id, also used by tests.
     pub id: AttrValue,
     pub label: AttrValue,
+    /// The columns, named in a hint above the box (none: no hint, e.g. for a matrix).
     pub columns: &'static [ColumnSpec],
     pub value: AttrValue,
     pub on_input: Callback<String>,
@@ -39,10 +40,12 @@ pub fn table_input(p: &TableInputProps) -> Html {
     html! {
         <div class={classes!("table-input", invalid.then_some("invalid"))}>
             <label for={p.id.clone()}>{ p.label.clone() }</label>
-            <div class="columns-hint">
-                { "Columns: " }<code>{ columns.join(", ") }</code>
-                { " — paste from a spreadsheet, CSV or plain text; a header row (with units such as ms, µs, GB) is optional." }
-            </div>
+            if !columns.is_empty() {
+                <div class="columns-hint">
+                    { "Columns: " }<code>{ columns.join(", ") }</code>
+                    { " — paste from a spreadsheet, CSV or plain text; a header row (with units such as ms, µs, GB) is optional." }
+                </div>
+            }
             <textarea
                 id={p.id.clone()}
                 rows={p.rows.to_string()}

@@ -6,9 +6,9 @@ use yew::prelude::*;
 use super::route::Route;
 
 mod clusters;
+mod comm;
 mod home;
 mod multigrid;
-mod planned;
 mod regions;
 mod simulate;
 mod speedup;
@@ -18,7 +18,6 @@ pub fn index(route: Route) -> Html {
     match route {
         Route::Home => html! { <home::Home /> },
         Route::Clusters => html! { <clusters::Clusters /> },
-        Route::Comm => html! { <planned::Planned {route} /> },
         _ => not_found(),
     }
 }
@@ -51,6 +50,14 @@ pub fn speedup(route: Route) -> Html {
 pub fn simulate(route: Route) -> Html {
     match route {
         Route::Simulate => html! { <simulate::Simulate /> },
+        _ => not_found(),
+    }
+}
+
+/// The page of `comm.html`.
+pub fn comm(route: Route) -> Html {
+    match route {
+        Route::Comm => html! { <comm::Comm /> },
         _ => not_found(),
     }
 }

@@ -8,6 +8,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
+use crate::charts::XyChart;
 use crate::model::fmt_num;
 use crate::model::workspace::PageInputs;
 use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
@@ -212,8 +213,8 @@ pub fn regions() -> Html {
                 the largest speed-up, a lower bound on a useful region; for two regions, up to where Sp2 falls back to half." }</p>
             { for shown.cases.iter().filter(|c| c.optimum.n_star().is_none()).take(1).map(|c| html! { <p class="hint">{ c.optimum.text() }</p> }) }
             <div class="grid-2">
-                <Chart id="chart-speedup" chart={c1} />
-                if view.overlap { <Chart id="chart-speedup-overlapping" chart={c1ov} /> }
+                <Chart<XyChart> id="chart-speedup" chart={c1} />
+                if view.overlap { <Chart<XyChart> id="chart-speedup-overlapping" chart={c1ov} /> }
             </div>
             { csv_button("csv-curves", "Curves as CSV", "regions-curves.csv", move || curves_csv(&curve_view)) }
 
@@ -233,8 +234,8 @@ pub fn regions() -> Html {
                 { f("sweep_points", "bandwidths", None) }
             </div>
             <div class="grid-2">
-                <Chart id="chart-sweep" chart={c2} marker={marker.clone()} />
-                <Chart id="chart-nstar" chart={c3} {marker} />
+                <Chart<XyChart> id="chart-sweep" chart={c2} marker={marker.clone()} />
+                <Chart<XyChart> id="chart-nstar" chart={c3} {marker} />
             </div>
             <p class="hint" id="csv-sweep-range">{ sweep_range }</p>
             { csv_button("csv-sweep", "Sweep as CSV", "regions-sweep.csv", move || sweep_csv(&sweep_view)) }

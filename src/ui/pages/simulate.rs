@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlTextAreaElement, MessageEvent, Worker};
 use yew::prelude::*;
 
+use crate::charts::XyChart;
 use crate::charts::simulate::{run_times, speedup, timeline};
 use crate::model::fmt_num;
 use crate::model::simulate_page::{self as page, ResultView, RowView, PAGE, PRESETS};
@@ -194,10 +195,10 @@ fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
                 <tbody>{ for v.rows.iter().map(row) }</tbody>
             </table>
             <div class="grid-2">
-                <Chart id="chart-sim-speedup" chart={Rc::new(speedup(v))} />
-                <Chart id="chart-sim-times" chart={Rc::new(run_times(v))} />
+                <Chart<XyChart> id="chart-sim-speedup" chart={Rc::new(speedup(v))} />
+                <Chart<XyChart> id="chart-sim-times" chart={Rc::new(run_times(v))} />
             </div>
-            if let Some((n, t)) = &v.timeline { <Chart id="chart-sim-timeline" chart={Rc::new(timeline(*n, t))} /> }
+            if let Some((n, t)) = &v.timeline { <Chart<XyChart> id="chart-sim-timeline" chart={Rc::new(timeline(*n, t))} /> }
             <h3>{ "Where the time goes, per process" }</h3>
             <div class="form-row"><div class="field">
                 <label for="detail">{ "process count" }</label>

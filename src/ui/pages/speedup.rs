@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::charts::XyChart;
 use crate::charts::speedup::fits;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
@@ -189,7 +190,7 @@ pub fn speedup() -> Html {
                 { page_select(&inputs, &setter, "chart_y", "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
                 { page_select(&inputs, &setter, "chart_axes", "axes", &[("log", "log–log"), ("linear", "linear")]) }
             </div>
-            if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-fits" chart={c} /> }
+            if let Some(c) = (*chart).clone() { <Chart<XyChart> id="chart-speedup-fits" chart={c} /> }
 
             <h2>{ "Points" }</h2>
             <table id="points-table" class="results">

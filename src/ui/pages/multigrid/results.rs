@@ -8,6 +8,7 @@ use yew::prelude::*;
 use super::{text, Setter, ViewRef};
 use crate::model::workspace::PageInputs;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
+use crate::charts::XyChart;
 use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
@@ -161,8 +162,8 @@ pub fn results(p: &Props) -> Html {
 
             <h2>{ "Charts" }</h2>
             <div class="grid-2">
-                <Chart id="chart-time-np" chart={time_chart} />
-                if let Some(c) = cost_chart { <Chart id="chart-cost-time" chart={c} /> }
+                <Chart<XyChart> id="chart-time-np" chart={time_chart} />
+                if let Some(c) = cost_chart { <Chart<XyChart> id="chart-cost-time" chart={c} /> }
             </div>
         </>
     }

@@ -1,0 +1,400 @@
+//! The communication page's charts: the point-to-point fits and the broadcasts as `XyChart`s,
+//! and two drawings of their own, the latency heat map (nodes reordered by logical cluster,
+//! the clusters outlined) and the grid-broadcast timeline (one row per cluster).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::xy::linear_ticks;
+use super::{Axis, Drawing, Frame, Marker, Series, XyChart, PALETTE};
+use crate::model::comm_page::{ClustersView, GridView, Series as PageSeries};
+use crate::model::fmt_num;
+
+/// A message size for people: "8 B", "64 KB", "1.5 MB" (KB = 1024 bytes).
+pub fn size_text(bytes: f64) -> String {
+    for (unit, f) in [("GB", 1073741824.0), ("MB", 1048576.0), ("KB", 1024.0)] {
+        if bytes >= f {
+            return format!("{} {unit}", fmt_num(bytes / f, 4));
+        }
+    }
+    format!("{} B", fmt_num(bytes, 4))
+}
+
+/// A time for people, from µs: "47.7 µs", "9.04 ms", "1.2 s".
+pub fn time_text(us: f64) -> String {
+    if us >= 1e6 {
+        format!("{} s", fmt_num(us / 1e6, 4))
+    } else if us >= 1e3 {
+        format!("{} ms", fmt_num(us / 1e3, 4))
+    } else {
+        format!("{} µs", fmt_num(us, 4))
+    }
+}
+
+/// Palette index of curve `k`, skipping the grey kept for measurements and keys.
+fn curve_color(k: usize) -> usize {
+    if k >= 4 {
+        k + 1
+    } else {
+        k
+    }
+}
+
+/// Measured one-way times (points) against each fitted model (lines, the best thicker), with
+/// the protocol knee as a vertical line. `series` is the page's: "measured" first.
+pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f64>) -> XyChart {
+    let mut out = Vec::new();
+    for (k, s) in series.iter().enumerate() {
+        let measured = k == 0;
+        let is_best = best == Some(s.name.as_str());
+        out.push(Series {
+            label: if is_best { format!("{} (best)", s.name) } else { s.name.clone() },
+            points: s.points.clone(),
+            marker: if measured { Marker::Points } else { Marker::Line },
+            color: if measured { 4 } else { curve_color(k - 1) },
+            emphasis: is_best,
+        });
+    }
+    // The measurements are drawn last, over the curves.
+    if !out.is_empty() {
+        out.rotate_left(1);
+    }
+    let times = series.first().map(|s| s.points.iter().map(|p| p.1)).into_iter().flatten();
+    let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    if let (Some(m), true) = (knee_bytes, lo <= hi) {
+        out.push(Series {
+            label: format!("protocol knee, {}", size_text(m)),
+            points: vec![(m, lo), (m, hi)],
+            marker: Marker::Line,
+            color: 6,
+            emphasis: false,
+        });
+    }
+    XyChart {
+        title: "One-way time against message size: measured and fitted".into(),
+        x: Axis { label: "message size (bytes)".into(), log: true },
+        y: Axis { label: "time (µs)".into(), log: true },
+        series: out,
+    }
+}
+
+/// Broadcast completion time against message size, one line per algorithm.
+pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChart {
+    XyChart {
+        title: format!("Broadcast to {procs} processes in {model}"),
+        x: Axis { label: "message size (bytes)".into(), log: true },
+        y: Axis { label: "completion time (µs)".into(), log: true },
+        series: curves
+            .iter()
+            .enumerate()
+            .map(|(k, s)| Series { label: s.name.clone(), points: s.points.clone(), marker: Marker::Line, color: curve_color(k), emphasis: false })
+            .collect(),
+    }
+}
+
+type Area<'a, DB> = DrawingArea<DB, Shift>;
+
+fn fail<E>(_: E) -> String {
+    // The backend's error says no more than this to a person (see `draw_xy`).
+    String::from("the chart could not be drawn")
+}
+
+fn font(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(&BLACK)
+}
+
+/// Draws the title centred at the top.
+fn title<DB: DrawingBackend>(area: &Area<DB>, text: &str) -> Result<(), String> {
+    let style = font(15);
+    let (w, _) = area.estimate_text_size(text, &style).map_err(fail)?;
+    let width = area.dim_in_pixel().0 as i32;
+    area.draw(&Text::new(text, ((width - w as i32) / 2, 8), style)).map_err(fail)
+}
+
+/// The latency matrix reordered by logical cluster, averaged into blocks when it is large.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatMap {
+    pub title: String,
+    /// Nodes in the matrix.
+    pub n: usize,
+    /// Blocks per side; `cells` is side × side mean latencies, µs, in heat-map order.
+    pub side: usize,
+    pub cells: Vec<f64>,
+    /// Where each group ends, as a fraction of the side (last is 1).
+    pub bounds: Vec<f64>,
+}
+
+impl HeatMap {
+    /// At most `max_side` blocks per side, so a 1,000-node matrix draws as fast as a small one.
+    pub fn new(cv: &ClustersView, max_side: usize) -> HeatMap {
+        let n = cv.order.len();
+        let side = n.min(max_side.max(1));
+        let mut sum = vec![0.0; side * side];
+        let mut count = vec![0u32; side * side];
+        let block = |p: usize| p * side / n.max(1);
+        for (pi, &i) in cv.order.iter().enumerate() {
+            let (bi, row) = (block(pi), i * cv.n);
+            for (pj, &j) in cv.order.iter().enumerate() {
+                let k = bi * side + block(pj);
+                if let (Some(s), Some(c)) = (sum.get_mut(k), count.get_mut(k)) {
+                    *s += cv.latency_us.get(row + j).copied().unwrap_or(0.0);
+                    *c += 1;
+                }
+            }
+        }
+        let cells = sum.iter().zip(&count).map(|(s, &c)| if c > 0 { s / f64::from(c) } else { 0.0 }).collect();
+        let mut end = 0;
+        let bounds = cv.groups.iter().map(|g| {
+            end += g.len();
+            end as f64 / n.max(1) as f64
+        });
+        let blocks = if side < n { format!(", {side} × {side} blocks") } else { String::new() };
+        HeatMap {
+            title: format!("Latency between {n} nodes, ordered by logical cluster{blocks}"),
+            n,
+            side,
+            cells,
+            bounds: bounds.collect(),
+        }
+    }
+}
+
+/// A light-to-dark blue ramp (ColorBrewer YlGnBu), readable with common colour blindness.
+const RAMP: [(f64, f64, f64); 5] = [(255.0, 255.0, 217.0), (199.0, 233.0, 180.0), (65.0, 182.0, 196.0), (34.0, 94.0, 168.0), (8.0, 29.0, 88.0)];
+
+fn ramp(t: f64) -> RGBColor {
+    let x = t.clamp(0.0, 1.0) * (RAMP.len() - 1) as f64;
+    let k = (x.floor() as usize).min(RAMP.len() - 2);
+    let f = x - k as f64;
+    let (a, b) = (RAMP[k], RAMP[k + 1]); // ok: k ≤ len − 2
+    let mix = |p: f64, q: f64| (p + (q - p) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
+
+impl Drawing for HeatMap {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>) -> Result<Option<Frame>, String> {
+        area.fill(&WHITE).map_err(fail)?;
+        title(area, &self.title)?;
+        let (w, h) = area.dim_in_pixel();
+        let (x0, y0) = (44, 56);
+        let size = (w as i32 - x0 - 110).min(h as i32 - y0 - 12).max(10);
+        let positive = self.cells.iter().copied().filter(|v| *v > 0.0);
+        let (lo, hi) = positive.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        if self.side == 0 || lo > hi {
+            area.draw(&Text::new("no latencies to show", (20, 40), font(14))).map_err(fail)?;
+            return Ok(None);
+        }
+        let span = (hi / lo).ln().max(1e-12);
+        let edge = |k: usize| (k as f64 * f64::from(size) / self.side as f64).round() as i32;
+        for (k, &v) in self.cells.iter().enumerate() {
+            let (r, c) = (k / self.side, k % self.side);
+            let color = if v > 0.0 { ramp((v / lo).ln() / span) } else { RGBColor(245, 245, 245) };
+            let rect = [(x0 + edge(c), y0 + edge(r)), (x0 + edge(c + 1), y0 + edge(r + 1))];
+            area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
+        }
+        // Each group's block on the diagonal, outlined and named.
+        let px = |f: f64| (f * f64::from(size)).round() as i32;
+        let mut start = 0.0;
+        for (g, &end) in self.bounds.iter().enumerate() {
+            let (a, b) = (px(start), px(end));
+            let rect = [(x0 + a, y0 + a), (x0 + b, y0 + b)];
+            area.draw(&Rectangle::new(rect, RGBColor(200, 30, 30).stroke_width(2))).map_err(fail)?;
+            if b - a >= 12 || self.bounds.len() <= 12 {
+                let label = format!("G{}", g + 1);
+                let mid = (a + b) / 2;
+                area.draw(&Text::new(label.clone(), (x0 - 30, y0 + mid - 6), font(11))).map_err(fail)?;
+                area.draw(&Text::new(label, (x0 + mid - 7, y0 - 16), font(11))).map_err(fail)?;
+            }
+            start = end;
+        }
+        area.draw(&Rectangle::new([(x0, y0), (x0 + size, y0 + size)], RGBColor(120, 120, 120))).map_err(fail)?;
+        // The colour key: a log scale from the smallest to the largest latency.
+        let (bx, steps) = (x0 + size + 20, 64);
+        for s in 0..steps {
+            let (ya, yb) = (y0 + size * s / steps, y0 + size * (s + 1) / steps);
+            let color = ramp(1.0 - f64::from(s) / f64::from(steps));
+            area.draw(&Rectangle::new([(bx, ya), (bx + 16, yb)], color.filled())).map_err(fail)?;
+        }
+        for (t, y) in [(1.0, y0), (0.5, y0 + size / 2), (0.0, y0 + size)] {
+            let v = lo * (span * t).exp();
+            area.draw(&Text::new(format!("{} µs", fmt_num(v, 3)), (bx + 20, y - 6), font(11))).map_err(fail)?;
+        }
+        area.present().map_err(fail)?;
+        Ok(None)
+    }
+}
+
+/// One schedule of the grid broadcast as a timeline: a row per logical cluster, a bar for
+/// the message reaching its coordinator and one for its local broadcast, a line from sender
+/// to receiver, and the completion times marked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timeline {
+    pub title: String,
+    pub rows: Vec<String>,
+    /// (row, start µs, end µs, local broadcast rather than a transfer).
+    pub bars: Vec<(usize, f64, f64, bool)>,
+    /// (from row, to row, start µs, arrival µs).
+    pub sends: Vec<(usize, usize, f64, f64)>,
+    /// Vertical lines: (µs, label).
+    pub marks: Vec<(f64, String)>,
+    /// The time axis runs from 0 to this, µs (shared by both schedules so they compare).
+    pub t_max: f64,
+}
+
+impl Timeline {
+    pub fn new(g: &GridView, sizes: &[usize], look_ahead: bool) -> Timeline {
+        let s = if look_ahead { &g.ecef_lat } else { &g.ecef };
+        let name = if look_ahead { "ECEF-LAt" } else { "ECEF" };
+        let rows = g.coordinators.iter().zip(sizes).enumerate().map(|(k, (c, n))| format!("G{} · {n} at node {c}", k + 1)).collect();
+        let mut bars = vec![(g.root_group, 0.0, g.local.get(g.root_group).map_or(0.0, |l| l.1), true)];
+        let mut sends = Vec::new();
+        for t in &s.transfers {
+            bars.push((t.to, t.start_us, t.arrival_us, false));
+            bars.push((t.to, t.arrival_us, t.local_end_us, true));
+            sends.push((t.from, t.to, t.start_us, t.arrival_us));
+        }
+        let mut marks = vec![(s.completion_us, format!("{name}: {}", time_text(s.completion_us)))];
+        if let Some(b) = g.binomial_us {
+            marks.push((b, format!("binomial tree: {}", time_text(b))));
+        }
+        let t_max = [g.ecef.completion_us, g.ecef_lat.completion_us, g.binomial_us.unwrap_or(0.0)].into_iter().fold(1e-9, f64::max);
+        Timeline {
+            title: format!("{name} schedule of {} from G{}", size_text(g.size_bytes), g.root_group + 1),
+            rows,
+            bars,
+            sends,
+            marks,
+            t_max: t_max * 1.04,
+        }
+    }
+}
+
+impl Drawing for Timeline {
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>) -> Result<Option<Frame>, String> {
+        area.fill(&WHITE).map_err(fail)?;
+        title(area, &self.title)?;
+        let (w, h) = area.dim_in_pixel();
+        let small = font(11);
+        let mut label_w = 0;
+        for r in &self.rows {
+            label_w = label_w.max(area.estimate_text_size(r, &small).map_err(fail)?.0 as i32);
+        }
+        let (x0, x1, y0, y1) = (label_w + 14, w as i32 - 16, 58, h as i32 - 40);
+        let rows = self.rows.len().max(1) as i32;
+        let band = ((y1 - y0) / rows).max(2);
+        let x = |t: f64| x0 + ((t / self.t_max).clamp(0.0, 1.0) * f64::from(x1 - x0)).round() as i32;
+        let mid = |r: usize| y0 + band * r as i32 + band / 2;
+        // Key, under the title.
+        let (transfer, local) = (RGBColor(PALETTE[0].0, PALETTE[0].1, PALETTE[0].2), RGBColor(PALETTE[1].0, PALETTE[1].1, PALETTE[1].2));
+        let mut kx = x0;
+        for (color, text) in [(transfer, "message to the coordinator"), (local, "broadcast inside the cluster")] {
+            area.draw(&Rectangle::new([(kx, 32), (kx + 14, 42)], color.filled())).map_err(fail)?;
+            area.draw(&Text::new(text, (kx + 18, 31), small.clone())).map_err(fail)?;
+            kx += 36 + area.estimate_text_size(text, &small).map_err(fail)?.0 as i32;
+        }
+        area.draw(&Text::new("lines: sender → receiver", (kx, 31), small.clone())).map_err(fail)?;
+        // Rows, their labels and the time axis.
+        for (r, label) in self.rows.iter().enumerate() {
+            let y = y0 + band * r as i32;
+            area.draw(&PathElement::new(vec![(x0, y + band), (x1, y + band)], RGBColor(230, 230, 230))).map_err(fail)?;
+            if band >= 9 {
+                area.draw(&Text::new(label.as_str(), (4, mid(r) - 6), small.clone())).map_err(fail)?;
+            }
+        }
+        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], BLACK)).map_err(fail)?;
+        for t in linear_ticks(0.0, self.t_max, 6) {
+            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], BLACK)).map_err(fail)?;
+            area.draw(&Text::new(time_text(t), (x(t) - 14, y1 + 7), small.clone())).map_err(fail)?;
+        }
+        area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(fail)?;
+        let bar = (band * 3 / 10).max(1);
+        for &(r, a, b, is_local) in &self.bars {
+            let color = if is_local { local } else { transfer };
+            let rect = [(x(a), mid(r) - bar), (x(b).max(x(a) + 1), mid(r) + bar)];
+            area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
+        }
+        for &(from, to, a, b) in &self.sends {
+            let line = PathElement::new(vec![(x(a), mid(from)), (x(b), mid(to))], RGBColor(60, 60, 60).stroke_width(1));
+            area.draw(&line).map_err(fail)?;
+            area.draw(&Circle::new((x(b), mid(to)), 3, RGBColor(60, 60, 60).filled())).map_err(fail)?;
+        }
+        for (k, (t, label)) in self.marks.iter().enumerate() {
+            let color = if k == 0 { RGBColor(30, 123, 52) } else { RGBColor(170, 51, 119) };
+            area.draw(&PathElement::new(vec![(x(*t), y0 - 4), (x(*t), y1)], color.stroke_width(2))).map_err(fail)?;
+            let (tw, _) = area.estimate_text_size(label, &small).map_err(fail)?;
+            let tx = (x(*t) - tw as i32 - 4).max(x0);
+            area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color))).map_err(fail)?;
+        }
+        area.present().map_err(fail)?;
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::charts::to_svg;
+    use crate::model::catalog::presets as catalog;
+    use crate::model::comm_page::{default_inputs, evaluate};
+
+    #[test]
+    fn texts() {
+        assert_eq!(size_text(65536.0), "64 KB");
+        assert_eq!(size_text(8.0), "8 B");
+        assert_eq!(size_text(1572864.0), "1.5 MB");
+        assert_eq!(time_text(9042.8), "9.043 ms");
+    }
+
+    #[test]
+    fn default_page_draws_every_chart() {
+        let v = evaluate(&default_inputs(), &catalog());
+        let fit = v.fit.as_ref().expect("fit");
+        let c = p2p_chart(&v.chart, fit.best.map(|k| k.name()), fit.knee.map(|k| k.size_bytes));
+        assert_eq!(c.series.len(), 6, "four models, measured, the knee");
+        assert_eq!(c.series[4].label, "measured");
+        assert!(c.series[5].label.contains("64 KB"));
+        let svg = to_svg(&c, 640, 400).expect("draws");
+        assert!(svg.contains("protocol knee") && svg.contains("(best)"));
+
+        let cv = v.clusters.as_ref().expect("clusters");
+        let map = HeatMap::new(cv, 200);
+        assert_eq!((map.n, map.side, map.cells.len()), (78, 78, 78 * 78));
+        assert_eq!(map.bounds.len(), 6);
+        assert!((map.bounds[5] - 1.0).abs() < 1e-12);
+        // Inside the first group (Orsay) the latency is Table 2's 48.39 µs off the diagonal.
+        assert_eq!(map.cells[1], 48.39);
+        let svg = to_svg(&map, 640, 560).expect("draws");
+        assert!(svg.contains("G6") && svg.matches("<rect").count() >= 78 * 78);
+
+        // Blocks: a 1,000-node matrix at most 160 per side, every node counted once.
+        let big = crate::model::gridcast::benchmark_matrix(1000);
+        let groups = crate::model::gridcast::clusters(&big, 0.2);
+        let cv = ClustersView { order: groups.iter().flatten().copied().collect(), groups, n: 1000, latency_us: big.values.clone(), group_latency_us: vec![] };
+        let map = HeatMap::new(&cv, 160);
+        assert_eq!(map.side, 160);
+        let mean_all = big.values.iter().sum::<f64>() / 1e6;
+        // Blocks hold 6 or 7 nodes a side, so their plain mean is near, not equal to, the mean.
+        let mean_blocks = map.cells.iter().sum::<f64>() / (160.0 * 160.0);
+        assert!((mean_blocks / mean_all - 1.0).abs() < 0.05, "{mean_blocks} vs {mean_all}");
+
+        let g = v.grid.as_ref().expect("grid");
+        let sizes: Vec<usize> = v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
+        for look_ahead in [false, true] {
+            let t = Timeline::new(g, &sizes, look_ahead);
+            assert_eq!(t.rows.len(), 6);
+            assert_eq!(t.sends.len(), 5);
+            assert_eq!(t.bars.len(), 1 + 2 * 5);
+            assert!(t.bars.iter().all(|b| b.1 <= b.2 && b.2 <= t.t_max));
+            let svg = to_svg(&t, 640, 360).expect("draws");
+            assert!(svg.contains("binomial tree") && svg.contains("G1 · 20 at node 0"));
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! Broadcasts: every algorithm predicted in a chosen model per message size, the chart against
+//! size, and measured broadcasts driving Poly-adapt-1 (a model per algorithm) and Poly-adapt-2
+//! (the fastest algorithm per size: the seed's Table 4 for the user's platform).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::{View, keep, pct, stale_note, table, Ctx};
+use crate::charts::comm::{broadcast_chart, size_text, time_text};
+use crate::charts::XyChart;
+use crate::model::collectives::{broadcast, Algorithm, Split, ALGORITHMS, DEFAULT_LATENCY_SHARE};
+use crate::model::comm::{ModelKind, MODEL_KINDS};
+use crate::model::comm_page::{BroadcastRow, PageView, Series, MEASURED_COLUMNS};
+use crate::ui::components::chart::Chart;
+use crate::ui::components::table_input::TableInput;
+use crate::ui::store::text;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub ctx: Ctx,
+    pub current: View,
+}
+
+/// The view a section shows, with the process count and latency share it was computed at.
+#[derive(Clone, PartialEq)]
+struct Basis {
+    view: View,
+    procs: u32,
+    share: f64,
+}
+
+/// Completion time against size (log-spaced from 1 B to `hi`) per algorithm, in one model.
+fn curves(b: &Basis, kind: ModelKind) -> Vec<Series> {
+    let Some(fit) = b.view.fit.as_ref() else { return Vec::new() };
+    let Some(model) = fit.model(kind) else { return Vec::new() };
+    let split = Split::new(model, b.share);
+    let sizes = b.view.broadcast.iter().map(|r| r.size_bytes);
+    let hi = fit.sizes_bytes.iter().copied().chain(sizes).fold(2.0, f64::max).log2();
+    let xs: Vec<f64> = (0..=40).map(|i| (hi * f64::from(i) / 40.0).exp2()).collect();
+    ALGORITHMS
+        .iter()
+        .map(|&a| Series {
+            name: a.key().into(),
+            points: xs.iter().map(|&m| (m, broadcast(&split, a, b.procs, m).time_us)).filter(|p| p.1 > 0.0).collect(),
+        })
+        .collect()
+}
+
+fn time_cell(t: f64, best: bool, segment: Option<f64>) -> Html {
+    let body = time_text(t);
+    html! {
+        <td class="num">
+            if best { <b>{ body }</b> } else { { body } }
+            if let Some(s) = segment { <div class="muted">{ format!("segments of {}", size_text(s)) }</div> }
+        </td>
+    }
+}
+
+fn broadcast_row(r: &BroadcastRow) -> Html {
+    html! {
+        <tr>
+            <td>{ size_text(r.size_bytes) }</td>
+            { for r.times.iter().map(|t| time_cell(t.time_us, t.algorithm == r.best, t.segment_bytes.filter(|_| t.algorithm == Algorithm::Pipeline))) }
+            <td class="best-alg"><b>{ r.best.key() }</b></td>
+        </tr>
+    }
+}
+
+#[component(Bcast)]
+pub fn bcast(p: &Props) -> Html {
+    let ctx = &p.ctx;
+    let cur = &p.current;
+    let broken = cur.fit.is_none() || ["procs", "sizes", "latency_share"].iter().any(|k| ctx.errors.contains_key(*k));
+    let basis = Basis {
+        view: cur.clone(),
+        procs: ctx.number("procs", 20.0).clamp(1.0, f64::from(u32::MAX)) as u32,
+        share: ctx.number("latency_share", DEFAULT_LATENCY_SHARE),
+    };
+    let slot = use_mut_ref(|| None);
+    let shown = keep(&mut slot.borrow_mut(), basis, broken);
+    let b = &shown.value;
+    let fit = b.view.fit.as_ref();
+    let chosen = text(&ctx.inputs, "bcast_model");
+    let kind = ModelKind::from_key(&chosen).filter(|k| fit.and_then(|f| f.model(*k)).is_some()).or(fit.and_then(|f| f.best));
+    let chart = use_memo((b.clone(), kind), |(b, kind)| {
+        let name = kind.map_or("", |k| k.name());
+        Rc::new(broadcast_chart(&kind.map(|k| curves(b, k)).unwrap_or_default(), name, b.procs))
+    });
+    let best = fit.and_then(|f| f.best);
+    let labelled: Vec<(&str, String)> = MODEL_KINDS
+        .iter()
+        .filter(|k| fit.and_then(|f| f.model(**k)).is_some())
+        .map(|k| (k.key(), if best == Some(*k) { format!("{} (best)", k.name()) } else { k.name().to_string() }))
+        .collect();
+    let opts: Vec<(&str, &str)> = labelled.iter().map(|(k, l)| (*k, l.as_str())).collect();
+    let rows = b.view.broadcast.iter().filter(|r| Some(r.model) == kind).map(broadcast_row);
+    let measured_errors: Vec<_> = cur.measured_error.iter().cloned().collect();
+    html! {
+        <>
+            <h2>{ "Broadcast" }</h2>
+            <div class="form-row">
+                { ctx.field("procs", "processes P", None) }
+                { ctx.field("sizes", "message sizes", Some("e.g. 8KB 512KB")) }
+                { ctx.select("bcast_model", "in the model", &opts, kind.map_or("", |k| k.key())) }
+            </div>
+            { stale_note(shown.stale) }
+            <div class="grid-2">
+                <div>{ table("broadcast", &["size", "linear", "binomial tree", "binary tree", "pipeline", "fastest"], rows) }</div>
+                <Chart<XyChart> id="chart-broadcast" chart={(*chart).clone()} />
+            </div>
+            <h3>{ "Measured broadcasts: Poly-adapt" }</h3>
+            <TableInput id="measured" label="Measured broadcasts (optional)" columns={MEASURED_COLUMNS}
+                value={text(&ctx.inputs, "measured")} on_input={ctx.setter.on("measured")} errors={measured_errors} rows={5}
+                hint={AttrValue::from("algorithm: linear, binomial, binary or pipeline. E.g. size (KB), procs, algorithm, time (ms) / 8, 20, binomial, 0.61")} />
+            if !b.view.adapt1.is_empty() && !b.view.measured.is_empty() {
+                <div class="grid-2">
+                    <div>
+                        <p class="hint">{ "Poly-adapt-1: for each algorithm, the model whose prediction is closest to its measurements (mean relative error)." }</p>
+                        { adapt1(&b.view) }
+                    </div>
+                    <div>
+                        <p class="hint">{ "Poly-adapt-2: at each size, the fastest algorithm, each predicted in its own model (the seed's Table 4)." }</p>
+                        { adapt2(&b.view) }
+                    </div>
+                </div>
+            }
+        </>
+    }
+}
+
+fn adapt1(v: &PageView) -> Html {
+    let mut heads = vec!["algorithm", "measured", "model chosen"];
+    heads.extend(MODEL_KINDS.iter().map(|k| k.name()));
+    let rows = v.adapt1.iter().map(|c| {
+        let err = |k: &ModelKind| c.errors.iter().find(|e| e.0 == *k).map(|e| e.1);
+        html! {
+            <tr>
+                <td>{ c.algorithm.key() }</td>
+                <td class="num">{ c.measurements }</td>
+                <td class="num"><b>{ c.model.name() }</b>{ if c.measurements == 0 { " (no measurements)" } else { "" } }</td>
+                { for MODEL_KINDS.iter().map(|k| match err(k) {
+                    Some(e) if *k == c.model => html! { <td class="num"><b>{ pct(e) }</b></td> },
+                    Some(e) => html! { <td class="num">{ pct(e) }</td> },
+                    None => html! { <td class="num">{ "—" }</td> },
+                }) }
+            </tr>
+        }
+    });
+    table("adapt1", &heads, rows)
+}
+
+fn adapt2(v: &PageView) -> Html {
+    let rows = v.adapt2.iter().map(|r| {
+        html! {
+            <tr>
+                <td>{ size_text(r.size_bytes) }</td>
+                <td class="num">{ r.procs }</td>
+                <td class="num"><b>{ r.algorithm.key() }</b></td>
+                <td class="num">{ r.model.name() }</td>
+                <td class="num">{ time_text(r.time_us) }</td>
+            </tr>
+        }
+    });
+    table("adapt2", &["size", "procs", "fastest", "its model", "predicted"], rows)
+}

@@ -1,0 +1,212 @@
+//! The communication page (seed 002): point-to-point model fits, broadcast algorithms and
+//! Poly-adapt, logical clusters of a latency matrix, and the grid broadcast. It renders what
+//! `model::comm_page::evaluate` returns.
+//!
+//! The page is evaluated in two halves, each from only the inputs it reads (the point-to-point
+//! and broadcast fields; the matrix and grid fields), so a keystroke in one half does not
+//! re-read and re-cluster a large matrix. Each section whose input has an error keeps its last
+//! good result, marked stale.
+
+use std::rc::Rc;
+
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use crate::model::comm_page::{self as page, PageView, PAGE};
+use crate::model::table::parse_number;
+use crate::model::workspace::{PageInputs, MAX_FIELD_BYTES};
+use crate::ui::components::number_field::TextField;
+use crate::ui::components::share_panel::SharePanel;
+use crate::ui::store::{text, use_store, Setter};
+
+mod bcast;
+mod grid;
+mod p2p;
+
+/// Inputs the point-to-point and broadcast sections read.
+const P2P_KEYS: &[&str] = &["p2p", "p2p_format", "latency_share", "procs", "sizes", "measured"];
+/// Inputs the clusters and grid-broadcast sections read.
+const GRID_KEYS: &[&str] = &["matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s", "latency_share"];
+
+fn subset(inputs: &PageInputs, keys: &[&str], matrix: Option<&Rc<String>>) -> PageInputs {
+    let mut out: PageInputs = keys.iter().filter_map(|k| Some((k.to_string(), inputs.get(*k)?.clone()))).collect();
+    if let (Some(m), true) = (matrix, keys.contains(&"matrix")) {
+        out.insert("matrix".into(), m.to_string());
+    }
+    out
+}
+
+/// A view shared between sections, compared by identity: a view is evaluated again only when
+/// its inputs change, so the same `Rc` is the same view, while comparing by value would walk
+/// every entry of a large matrix on each render.
+#[derive(Clone)]
+pub struct View(pub Rc<PageView>);
+
+impl PartialEq for View {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for View {
+    type Target = PageView;
+    fn deref(&self) -> &PageView {
+        &self.0
+    }
+}
+
+/// The result a section shows: the current one, or (while its input is broken) the last good
+/// one, marked stale.
+#[derive(Clone, PartialEq)]
+pub struct Shown<T: Clone> {
+    pub value: T,
+    pub stale: bool,
+}
+
+fn keep<T: Clone>(slot: &mut Option<T>, current: T, broken: bool) -> Shown<T> {
+    match (broken, slot.as_ref()) {
+        (true, Some(old)) => Shown { value: old.clone(), stale: true },
+        (true, None) => Shown { value: current, stale: false },
+        (false, _) => {
+            *slot = Some(current.clone());
+            Shown { value: current, stale: false }
+        }
+    }
+}
+
+/// What every section needs to draw its fields.
+#[derive(Clone, PartialEq)]
+pub struct Ctx {
+    pub inputs: Rc<PageInputs>,
+    pub setter: Setter,
+    /// Errors of single-value fields, from both halves.
+    pub errors: Rc<std::collections::BTreeMap<String, String>>,
+}
+
+impl Ctx {
+    /// A single-value field with its error under it.
+    pub fn field(&self, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
+        html! {
+            <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(&self.inputs, key)}
+                on_input={self.setter.on(key)} error={self.errors.get(key).cloned()} />
+        }
+    }
+
+    /// A select whose choice is kept in the page's inputs.
+    pub fn select(&self, key: &'static str, label: &str, options: &[(&str, &str)], current: &str) -> Html {
+        let setter = self.setter.clone();
+        let onchange = Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            setter.set(key, sel.value());
+        });
+        html! {
+            <div class="field">
+                <label for={key}>{ label.to_string() }</label>
+                <select id={key} {onchange}>
+                    { for options.iter().map(|(v, t)| html! { <option value={v.to_string()} selected={*v == current}>{ t.to_string() }</option> }) }
+                </select>
+            </div>
+        }
+    }
+
+    /// A number from a field, or `default` when it is blank or broken (its error shows).
+    pub fn number(&self, key: &str, default: f64) -> f64 {
+        self.inputs.get(key).and_then(|t| parse_number(t.trim())).unwrap_or(default)
+    }
+}
+
+/// A results table: header cells, then rows.
+pub fn table(id: &str, heads: &[&str], rows: impl IntoIterator<Item = Html>) -> Html {
+    html! {
+        <table id={id.to_string()} class="results">
+            <thead><tr>{ for heads.iter().enumerate().map(|(k, h)| html! {
+                <th class={classes!((k > 0).then_some("num"))}>{ h.to_string() }</th>
+            }) }</tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
+
+pub fn stale_note(stale: bool) -> Html {
+    if stale {
+        html! { <div class="stale">{ "Stale: an input of this section has an error; this is the last good result." }</div> }
+    } else {
+        Html::default()
+    }
+}
+
+/// A percentage of a relative error.
+pub fn pct(e: f64) -> String {
+    format!("{} %", crate::model::fmt_num(100.0 * e, 3))
+}
+
+#[component(Comm)]
+pub fn comm() -> Html {
+    let store = use_store();
+    let stored = store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs);
+    let inputs = Rc::new(stored);
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
+    // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this
+    // tab only; the workspace keeps the last one that fits.
+    let big_matrix = use_state(|| None::<Rc<String>>);
+    let catalog = store.ws.catalog.clone();
+    let a = {
+        let catalog = catalog.clone();
+        View(use_memo(subset(&inputs, P2P_KEYS, None), move |i| page::evaluate(i, &catalog)))
+    };
+    let b = View(use_memo(subset(&inputs, GRID_KEYS, big_matrix.as_ref()), move |i| page::evaluate(i, &catalog)));
+    let mut errors = a.field_errors.clone();
+    errors.extend(b.field_errors.iter().map(|(k, v)| (k.clone(), v.clone())));
+    let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(errors) };
+
+    let slots = use_mut_ref(|| (None, None, None));
+    let (p2p_shown, clusters_shown, grid_shown) = {
+        let mut s = slots.borrow_mut();
+        (
+            keep(&mut s.0, a.clone(), a.fit.is_none()),
+            keep(&mut s.1, b.clone(), b.clusters.is_none()),
+            keep(&mut s.2, b.clone(), b.grid.is_none()),
+        )
+    };
+
+    let presets = page::presets().into_iter().map(|(id, label, preset)| {
+        let (setter, big) = (setter.clone(), big_matrix.clone());
+        let onclick = Callback::from(move |_| {
+            let preset = preset.clone();
+            big.set(None);
+            setter.update(move |m| *m = preset.clone());
+        });
+        html! { <button id={format!("preset-{id}")} class="secondary" {onclick}>{ label }</button> }
+    });
+    let warnings: Vec<&String> = a.warnings.iter().chain(&b.warnings).collect();
+
+    html! {
+        <section class="comm">
+            <h1>{ "Communication & broadcast" }</h1>
+            <p class="lead">
+                { "Which communication model fits your benchmark output (Hockney, LogP, LogGP, pLogP), which broadcast \
+                   algorithm is fastest for your message sizes, how a grid splits into homogeneous clusters, and how to \
+                   broadcast across sites. Adaptive poly-models of seed 002 (Grid'5000)." }
+            </p>
+            <div class="toolbar">{ for presets }</div>
+            if !warnings.is_empty() {
+                <ul class="warnings" id="warnings">{ for warnings.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
+            }
+            <p2p::P2p ctx={ctx.clone()} current={a.clone()} shown={p2p_shown} />
+            <bcast::Bcast ctx={ctx.clone()} current={a.clone()} />
+            <grid::Clusters ctx={ctx.clone()} current={b.clone()} shown={clusters_shown} big={big_matrix.clone()} />
+            <grid::GridCast ctx={ctx} shown={grid_shown} />
+            <SharePanel page={PAGE} />
+        </section>
+    }
+}
+
+/// Sets the matrix: in the workspace when it fits there, else for this tab only.
+pub fn set_matrix(setter: &Setter, big: &UseStateHandle<Option<Rc<String>>>, text: String) {
+    if text.len() > MAX_FIELD_BYTES {
+        big.set(Some(Rc::new(text)));
+    } else {
+        big.set(None);
+        setter.set("matrix", text);
+    }
+}

@@ -1,0 +1,215 @@
+// The communication page in a real browser: an OSU output pasted and its best model read,
+// the Grid'5000 matrix's six logical clusters, a broken matrix (error with line and column,
+// the rest of the page still working), the ECEF timeline and its SVG, a fitted fabric saved
+// to the Clusters page, a 1,000-node CSV uploaded, and the clustering benchmark.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open() {
+  const p = await freshPage(browser, server.origin);
+  // An old index.html link goes on to the page's own entry.
+  await p.page.goto(`${server.base}#/comm`);
+  await ready(p.page);
+  await p.page.waitForSelector("#best-model");
+  assert.ok(p.page.url().endsWith("/comm.html#/comm"), p.page.url());
+  return p;
+}
+
+// osu_latency's layout (v5.x): a header, then size and latency in µs. The numbers are an
+// InfiniBand-like curve written for this test (not a measurement): 1.6 µs, 12 GB/s, a
+// rendezvous step from 16 KB.
+const OSU = `# OSU MPI Latency Test v5.8
+# Size          Latency (us)
+0                       1.62
+1                       1.60
+2                       1.61
+4                       1.61
+8                       1.62
+16                      1.63
+32                      1.66
+64                      1.79
+128                     1.86
+256                     2.28
+512                     2.41
+1024                    2.69
+2048                    3.30
+4096                    4.39
+8192                    6.18
+16384                   9.69
+32768                  12.60
+65536                  17.91
+131072                 28.52
+262144                 49.87
+524288                 93.10
+1048576               178.85
+2097152               353.40
+4194304               700.15
+`;
+
+const text = (page, sel) => page.locator(sel).textContent();
+
+test("an OSU output pasted gives fitted models and the best one", async () => {
+  const { context, page, problems } = await open();
+  assert.match(await text(page, "#p2p-format-read"), /OSU latency output; 24 sizes/);
+  await page.fill("#p2p", OSU);
+  await page.waitForFunction(() => /OSU latency output; 24 sizes/.test(document.getElementById("p2p-format-read").textContent)
+    && /1\.6/.test(document.getElementById("models").textContent));
+  const best = await text(page, "#best-model");
+  const name = /^Best: (Hockney|LogP|LogGP|pLogP)\./.exec(best)?.[1];
+  assert.ok(name, best);
+  console.log(`browser: best model of the pasted OSU output: ${best}`);
+  assert.equal(await page.locator("#models tbody tr").count(), 4, "four models fitted");
+  assert.equal(await page.locator("#models tr.best").count(), 1, "the best highlighted");
+  assert.match(await page.locator("#models tr.best").textContent(), new RegExp(name));
+  assert.match(await text(page, "#knee"), /knee/);
+  assert.equal(await page.locator("#errors-per-size tbody tr").count(), 24);
+  // Broadcasts follow the new fit; another model can be chosen.
+  await page.selectOption("#bcast_model", "hockney");
+  await page.waitForFunction(() => /Hockney/.test(document.getElementById("chart-broadcast").getAttribute("aria-label")));
+  assert.equal(await page.locator("#broadcast tbody tr").count(), 4, "one row per size");
+  // A truncated output: the error names the line, the rows above it are still used.
+  await page.fill("#p2p", OSU.split("\n").slice(0, 12).join("\n") + "\n512   2.4x1\n");
+  await page.waitForSelector("#p2p-error li");
+  assert.match(await text(page, "#p2p-error"), /line 13/);
+  assert.match(await text(page, "#p2p-format-read"), /10 sizes/);
+  await shot(page, "comm-osu");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
+
+test("Grid'5000 gives six groups; a bad matrix says where and the rest keeps working", async () => {
+  const { context, page, problems } = await open();
+  const summary = () => text(page, "#groups-summary");
+  assert.match(await summary(), /6 logical clusters of 78 nodes/);
+  assert.equal(await page.locator("#groups tbody tr").count(), 6);
+  // A loose bound merges the Grenoble groups and more.
+  await page.fill("#rho", "2");
+  await page.waitForFunction(() => !/^6 /.test(document.getElementById("groups-summary").textContent));
+  assert.match(await summary(), /^[1-5] logical clusters/);
+  await page.fill("#rho", "0.2");
+  await page.waitForFunction(() => /^6 logical/.test(document.getElementById("groups-summary").textContent));
+
+  // A row too short: the error names line and column; the last good groups stay, stale.
+  await page.fill("#matrix", "0 10 900\n10 0\n900 900 0");
+  const err = page.locator("#matrix-error li");
+  await err.waitFor();
+  assert.match(await err.textContent(), /line 2, column 3/);
+  assert.ok(await page.locator("h2:has-text('Logical clusters') ~ .stale").first().isVisible(), "clusters marked stale");
+  assert.match(await summary(), /6 logical clusters/, "last good result kept");
+  // The rest of the page still works.
+  await page.fill("#procs", "64");
+  await page.waitForFunction(() => /64 processes/.test(document.getElementById("chart-broadcast").getAttribute("aria-label")));
+  await shot(page, "comm-bad-matrix");
+  // Not symmetric: said where, and symmetrising offered.
+  await page.fill("#matrix", "0 10 900\n12 0 900\n900 900 0");
+  await page.waitForFunction(() => /not symmetric/.test(document.getElementById("matrix-error").textContent));
+  assert.match(await err.textContent(), /line 1, column 2: not symmetric: node 0 to 1 is 10 µs but 1 to 0 is 12 µs/);
+  await page.click("#symmetrise");
+  await page.waitForFunction(() => /2 logical clusters of 3 nodes/.test(document.getElementById("groups-summary").textContent));
+  assert.equal(await page.locator("#matrix-error li").count(), 0);
+  // Back to Grid'5000 with the preset button.
+  await page.click("#preset-grid5000");
+  await page.waitForFunction(() => /6 logical clusters of 78/.test(document.getElementById("groups-summary").textContent));
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("the ECEF timeline renders and exports; the charts export as SVG", async () => {
+  const { context, page, problems } = await open();
+  await page.waitForSelector("#chart-ecef");
+  assert.match(await text(page, "#grid-times"), /ECEF .*ECEF-LAt .*binomial tree over every node/);
+  assert.equal(await page.locator("#coordinators tbody tr").count(), 6);
+  // Something was drawn in the transfer colour (the palette's first blue).
+  const blue = await page.evaluate(() => {
+    const c = document.getElementById("chart-ecef");
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 31 && d[i + 1] === 95 && d[i + 2] === 191) n++;
+    return n;
+  });
+  assert.ok(blue > 100, `transfer bars drawn (${blue} px)`);
+  const [svg] = await Promise.all([page.waitForEvent("download"), page.click("figure:has(#chart-ecef-lat) >> text=SVG")]);
+  const body = await readFile(await svg.path(), "utf8");
+  assert.match(body, /<svg[\s\S]*ECEF-LAt schedule[\s\S]*binomial tree/);
+  const [heat] = await Promise.all([page.waitForEvent("download"), page.click("figure:has(#chart-heatmap) >> text=SVG")]);
+  assert.match(await readFile(await heat.path(), "utf8"), /<svg[\s\S]*G6/);
+  const [p2p] = await Promise.all([page.waitForEvent("download"), page.click("figure:has(#chart-p2p) >> text=SVG")]);
+  assert.match(await readFile(await p2p.path(), "utf8"), /protocol knee/);
+  await page.locator("#chart-ecef").scrollIntoViewIfNeeded();
+  await shot(page, "comm-default");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("a fitted fabric saved here appears on the Clusters page", async () => {
+  const { context, page, problems } = await open();
+  await page.selectOption("#fabric-model", "loggp");
+  await page.click("#save-fabric");
+  const saved = await text(page, "#fabric-saved");
+  assert.match(saved, /Added fabric "fitted LogGP \(OSU latency\)" to .*latency [0-9.]+ µs, bandwidth [0-9.]+ MB\/s/);
+  await page.click("#fabric-saved >> text=See it on the Clusters page");
+  await page.waitForSelector("#add-cluster");
+  assert.ok(page.url().endsWith("index.html#/clusters"), page.url());
+  await page.waitForSelector("input[aria-label='fabric name']");
+  const names = await page.$$eval("input[aria-label='fabric name']", (els) => els.map((e) => e.value));
+  assert.equal(names.filter((n) => n === "fitted LogGP (OSU latency)").length, 1, `the fabric is in the catalog: ${names}`);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+/** A 1,000-node matrix as CSV: six sites (Table 2's sizes, scaled), ±2 % noise. */
+function bigCsv(n) {
+  const sites = [256, 141, 90, 13, 256, 244];
+  const site = [];
+  sites.forEach((k, s) => { for (let i = 0; i < k; i++) site.push(s); });
+  const base = [[48, 6577, 6586, 6592, 5212, 8603], [6577, 36, 60, 60, 5387, 2737], [6586, 60, 60, 80, 5394, 2740],
+    [6592, 60, 80, 30, 5406, 2746], [5212, 5387, 5394, 5406, 27, 3631], [8603, 2737, 2740, 2746, 3631, 35]];
+  let seed = 7;
+  const rnd = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const m = Array.from({ length: n }, () => new Array(n).fill(0));
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) {
+    const v = +(base[site[i]][site[j]] * (0.98 + 0.04 * rnd())).toFixed(1);
+    m[i][j] = v; m[j][i] = v;
+  }
+  return m.map((r) => r.join(",")).join("\n") + "\n";
+}
+
+test("a 1,000-node CSV uploaded, and clustering 1,000 nodes in the browser", async () => {
+  const { context, page, problems } = await open();
+  await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.bench_clusters);
+  const runs = 7;
+  const ms = await page.evaluate((runs) => window.wasmBindings.bench_clusters(1000, runs), runs);
+  assert.ok(ms > 0, `benchmark ran: ${ms}`);
+  console.log(`browser: clustering a 1,000-node matrix (benchmark_matrix(1000), ρ = 0.2): median ${ms.toFixed(1)} ms of ${runs} runs`);
+
+  const csv = bigCsv(1000);
+  const start = Date.now();
+  await page.setInputFiles("#matrix-file", { name: "latency.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.waitForFunction(() => / of 1000 nodes/.test(document.getElementById("groups-summary").textContent), null, { timeout: 30000 });
+  const upload = Date.now() - start;
+  assert.match(await text(page, "#groups-summary"), /^6 logical clusters of 1000 nodes/);
+  assert.match(await text(page, "#matrix-not-saved"), /not saved/);
+  console.log(`browser: a ${(csv.length / 1e6).toFixed(1)} MB CSV of 1,000 nodes uploaded to six groups, heat map and timelines drawn: ${upload} ms`);
+  // Typing elsewhere does not re-read the matrix.
+  const t0 = await page.evaluate(async () => {
+    const el = document.getElementById("procs");
+    const start = performance.now();
+    el.value = "48";
+    el.dispatchEvent(new InputEvent("input", { bubbles: true }));
+    await new Promise((r) => setTimeout(r, 0));
+    void document.body.offsetHeight;
+    return performance.now() - start;
+  });
+  console.log(`browser: a keystroke in the broadcast section with the 1,000-node matrix loaded: ${t0.toFixed(1)} ms`);
+  await page.locator("#chart-heatmap").scrollIntoViewIfNeeded();
+  await shot(page, "comm-1000-nodes");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
