@@ -48,6 +48,11 @@ pub enum Model {
     Usl,
 }
 
+/// Most measured points (rows) one analysis takes.
+pub const MAX_POINTS: usize = 500;
+/// Most points for which leave-one-out errors are computed.
+pub const MAX_LOO_POINTS: usize = 16;
+
 pub const MODELS: [Model; 5] = [Model::Downey, Model::Amdahl, Model::Chiang, Model::Smirni, Model::Usl];
 
 impl Model {
@@ -972,6 +977,13 @@ fn leave_one_out(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64])
 /// predicts at the targets and advises where to measure next. `field` names the points in
 /// errors ("points").
 pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) -> Result<Analysis, InputError> {
+    // Leave-one-out refits every model once per point: bound the work a paste can ask for.
+    if raw.len() > MAX_POINTS {
+        return Err(InputError::new(
+            field,
+            format!("{} points is more than the {MAX_POINTS} a fit takes; keep a few per process count", raw.len()),
+        ));
+    }
     let mut warnings = Vec::new();
     let mut points = prepare(field, raw, measure, &mut warnings)?;
     let t1_measured = match measure {
@@ -1029,9 +1041,15 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
     let (mn, my, mw) = cols(&mono);
     let mut fits = Vec::new();
     let mut skipped = Vec::new();
+    // Leave-one-out refits each model once per point: above MAX_LOO_POINTS it is skipped
+    // (and said so), so a long table still fits within a keystroke.
+    let loo = opts.leave_one_out && all.len() <= MAX_LOO_POINTS;
+    if opts.leave_one_out && !loo {
+        warnings.push(format!("leave-one-out errors are not computed above {MAX_LOO_POINTS} points"));
+    }
     for model in models {
         let (ns, ys, ws) = if model.can_decline() { (&an, &ay, &aw) } else { (&mn, &my, &mw) };
-        match fit_model(model, space, ns, ys, ws, t1_measured, opts.leave_one_out) {
+        match fit_model(model, space, ns, ys, ws, t1_measured, loo) {
             Ok(mut f) => {
                 f.ranked = !model.can_decline() || past.is_empty() || opts.include_past_peak;
                 if !f.ranked {
@@ -1272,6 +1290,17 @@ pub fn benchmark_run(models: &[Model]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn too_many_points_are_refused_not_fitted() {
+        let raw: Vec<RawPoint> =
+            (1..=MAX_POINTS + 1).map(|n| RawPoint { n: n as f64, value: 1.0, weight: None, line: None }).collect();
+        let e = analyse("points", &raw, Measure::Speedup, &Options::default()).expect_err("too many");
+        assert!(e.message.contains("more than the 500"), "{e}");
+        let ok = analyse("points", &raw[..MAX_POINTS], Measure::Speedup, &Options::default()).expect("fits");
+        assert!(ok.warnings.iter().any(|w| w.contains("leave-one-out errors are not computed above 16")), "{:?}", ok.warnings);
+        assert!(ok.fits.iter().all(|f| f.loo.is_none()));
+    }
 
     fn pts(ns: &[f64], ys: &[f64]) -> Vec<RawPoint> {
         ns.iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect()
