@@ -311,17 +311,36 @@ pub struct RunMachine {
     /// Indices into the configs, least loaded first, with their n·p.
     levels: Vec<(usize, u64)>,
     fixed_level: Option<usize>,
+    /// The level for each number of messages in flight, as far as the table goes (a message's
+    /// path looks it up instead of searching the levels).
+    level_at: Box<[u16]>,
     mode: Mode,
-    /// Per distinct size: its bits and one sampler per level, built on first use.
-    cache: Vec<(u64, Vec<Option<Sampler>>)>,
+    /// The distinct sizes met so far (their bits), and for size i and level l the sampler at
+    /// `i * levels + l`, built on first use.
+    sizes: Vec<u64>,
+    samplers: Vec<Option<Sampler>>,
+    /// The size of the last message (most messages of a program have one or two sizes).
     last: usize,
+}
+
+/// Most entries of [`RunMachine`]'s level table; busier moments search the levels.
+const LEVEL_TABLE: usize = 4096;
+
+/// One piece of an inverse CDF: u in [a, b) maps linearly onto [lo, hi]. The four numbers
+/// sampling needs, side by side.
+#[derive(Debug, Clone, Copy)]
+pub struct Seg {
+    a: f64,
+    b: f64,
+    lo: f64,
+    hi: f64,
 }
 
 /// A quantile function with a guide table for O(1) lookup of u's segment, or a constant.
 #[derive(Debug, Clone)]
 pub enum Sampler {
     Const(f64),
-    Table { q: Quantile, guide: Vec<u32> },
+    Table { segs: Box<[Seg]>, guide: Box<[u32]> },
 }
 
 impl Sampler {
@@ -333,23 +352,28 @@ impl Sampler {
             Mode::Distribution => {
                 let k = 2 * q.cum.len();
                 let guide = (0..k).map(|g| q.cum.partition_point(|&c| c <= g as f64 / k as f64) as u32).collect();
-                Sampler::Table { q, guide }
+                let segs = (0..q.cum.len()).map(|i| Seg { a: q.start(i), b: q.cum[i], lo: q.lo[i], hi: q.hi[i] }).collect();
+                Sampler::Table { segs, guide }
             }
         }
     }
 
+    /// The time at quantile u in [0, 1) (the same arithmetic as [`Quantile::at`]).
     #[inline(always)]
     pub fn sample(&self, u: f64) -> f64 {
         match self {
             Sampler::Const(t) => *t,
-            Sampler::Table { q, guide } => {
-                let g = (u * guide.len() as f64) as usize;
+            Sampler::Table { segs, guide } => {
+                // u32, not usize: float conversions of 64-bit unsigned integers are long on x86.
+                let g = (u * guide.len() as u32 as f64) as u32 as usize;
                 let mut i = guide.get(g).map_or(0, |&i| i as usize);
-                let last = q.cum.len() - 1;
-                while i < last && q.cum[i] <= u {
+                let last = segs.len().saturating_sub(1);
+                while i < last && segs.get(i).is_some_and(|s| s.b <= u) {
                     i += 1;
                 }
-                q.in_segment(i.min(last), u).max(0.0)
+                let Some(s) = segs.get(i) else { return 0.0 };
+                let f = if s.b > s.a { ((u - s.a) / (s.b - s.a)).clamp(0.0, 1.0) } else { 0.0 };
+                (s.lo + (s.hi - s.lo) * f).max(0.0)
             }
         }
     }
@@ -382,15 +406,35 @@ impl RunMachine {
                 }
             };
         }
-        RunMachine { levels, fixed_level, mode, cache: Vec::new(), last: 0 }
+        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last: 0 };
+        let top = m.levels.last().map_or(0, |l| l.1 as usize);
+        m.level_at = (0..=top.min(LEVEL_TABLE)).map(|k| m.level_search(k) as u16).collect();
+        m
+    }
+
+    fn level_search(&self, in_flight: usize) -> usize {
+        match self.fixed_level {
+            Some(l) => l,
+            None => self.levels.partition_point(|l| l.1 < in_flight as u64).min(self.levels.len().saturating_sub(1)),
+        }
     }
 
     /// The level for a message leaving with `in_flight` messages on the network (itself included).
     #[inline(always)]
     fn level(&self, in_flight: usize) -> usize {
-        match self.fixed_level {
-            Some(l) => l,
-            None => self.levels.partition_point(|l| l.1 < in_flight as u64).min(self.levels.len().saturating_sub(1)),
+        match self.level_at.get(in_flight) {
+            Some(&l) => l as usize,
+            None => self.level_search(in_flight),
+        }
+    }
+
+    /// The time of a message of `size` bytes leaving with `in_flight` messages in flight (a
+    /// draw from `rng` only when the time is random).
+    #[inline(always)]
+    pub fn draw(&mut self, machine: &Machine, size: f64, in_flight: usize, rng: &mut super::rng::Rng) -> f64 {
+        match self.sampler(machine, size, in_flight) {
+            Sampler::Const(t) => *t,
+            s => s.sample(rng.unit()),
         }
     }
 
@@ -398,21 +442,21 @@ impl RunMachine {
     #[inline(always)]
     pub fn sampler(&mut self, machine: &Machine, size: f64, in_flight: usize) -> &Sampler {
         let bits = size.to_bits();
-        let level = self.level(in_flight);
-        let slot = match self.cache.get(self.last) {
-            Some((b, _)) if *b == bits => self.last,
-            _ => match self.cache.iter().position(|(b, _)| *b == bits) {
+        let per_size = self.levels.len().max(1);
+        let level = self.level(in_flight).min(per_size - 1);
+        if self.sizes.get(self.last) != Some(&bits) {
+            self.last = match self.sizes.iter().position(|&b| b == bits) {
                 Some(i) => i,
                 None => {
-                    self.cache.push((bits, vec![None; self.levels.len().max(1)]));
-                    self.cache.len() - 1
+                    self.sizes.push(bits);
+                    self.samplers.resize(self.sizes.len() * per_size, None);
+                    self.sizes.len() - 1
                 }
-            },
-        };
-        self.last = slot;
+            };
+        }
         let mode = self.mode;
         let cfg = self.levels.get(level).map(|l| l.0);
-        let entry = &mut self.cache[slot].1[level.min(self.levels.len().saturating_sub(1))]; // ok: slot and level are in range by construction
+        let entry = &mut self.samplers[self.last * per_size + level]; // ok: in range by construction (sizes.len() * per_size entries)
         entry.get_or_insert_with(|| match (machine, cfg) {
             (Machine::Fitted { latency_s, bandwidth_bytes_s }, _) => Sampler::Const(latency_s + size / bandwidth_bytes_s),
             (Machine::Histograms { configs, .. }, Some(c)) => match configs.get(c) {

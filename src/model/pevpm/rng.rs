@@ -32,7 +32,7 @@ impl Rng {
         Rng { s }
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn next_u64(&mut self) -> u64 {
         let s = &mut self.s;
         let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
@@ -47,7 +47,7 @@ impl Rng {
     }
 
     /// Uniform in [0, 1).
-    #[inline]
+    #[inline(always)]
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }

@@ -40,9 +40,6 @@
 //! not grow with iterations: only per-process state, messages in flight and, when asked for,
 //! a bounded timeline are kept.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::lang::Skeleton;
 use super::machine::{Contention, Machine, Mode, RunMachine};
 use super::program::{compile, parameters, CExpr, Env, Op, Programs};
@@ -163,8 +160,7 @@ struct Proc {
     state: State,
     block_start: f64,
     block_line: u32,
-    /// Key of this process's one valid event in the queue (`u64::MAX`: none), and its time.
-    sched: u64,
+    /// Time of this process's pending wake-up (its key is in [`Events`]).
     wake: f64,
     /// Messages taken that leave the contention scoreboard when the process next goes on.
     release: u64,
@@ -185,18 +181,24 @@ struct Proc {
     times: ProcTimes,
 }
 
-/// One replication in progress; `advance` runs it in slices.
-pub struct Run {
+/// What the processes of a run share: the pending wake-ups, the network and the records. Kept
+/// apart from the processes so that the running one is borrowed once, not looked up per use.
+struct Net {
     machine: RunMachine,
-    procs: Vec<Proc>,
-    events: BinaryHeap<Reverse<u64>>,
+    events: Events,
     /// Messages sent and not yet taken by their receiver (the seed's contention scoreboard).
     scoreboard: u64,
     rng: Rng,
-    steps: u64,
     messages: u64,
-    max_steps: u64,
     timeline: Option<Timeline>,
+}
+
+/// One replication in progress; `advance` runs it in slices.
+pub struct Run {
+    procs: Vec<Proc>,
+    net: Net,
+    steps: u64,
+    max_steps: u64,
 }
 
 /// Why a run stopped early: bad values found while running, or too many steps.
@@ -227,7 +229,6 @@ impl Run {
                     state: State::Ready,
                     block_start: 0.0,
                     block_line: 0,
-                    sched: key(0.0, p),
                     wake: 0.0,
                     release: 0,
                     any_timer: f64::INFINITY,
@@ -243,40 +244,30 @@ impl Run {
                 }
             })
             .collect();
-        let mut events = BinaryHeap::with_capacity(programs.numprocs as usize);
+        let mut events = Events::new(programs.numprocs);
         for p in 0..programs.numprocs {
-            events.push(Reverse(key(0.0, p)));
+            events.set(p as usize, key(0.0, p));
         }
-        Run {
-            machine,
-            procs,
-            events,
-            scoreboard: 0,
-            rng: Rng::new(derive(seed, parts)),
-            steps: 0,
-            messages: 0,
-            max_steps,
-            timeline: timeline.then(Timeline::default),
-        }
+        let net = Net { machine, events, scoreboard: 0, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
+        Run { procs, net, steps: 0, max_steps }
     }
 
     /// Runs until `budget` more ops have executed (returns `None`) or the run ends.
     /// `programs` and `machine` must be the ones the run was made for.
     pub fn advance(&mut self, programs: &Programs, machine: &Machine, budget: u64) -> Result<Option<RunOutcome>, RunError> {
         let pause_at = self.steps.saturating_add(budget);
-        while let Some(Reverse(k)) = self.events.pop() {
+        loop {
+            let k = self.net.events.first();
             let pi = (k & 0x3FF) as usize;
-            let Some(pr) = self.procs.get_mut(pi) else { continue };
-            if pr.sched != k {
-                continue;
-            }
-            pr.sched = u64::MAX;
+            let Some(pr) = self.procs.get_mut(pi).filter(|_| k != u64::MAX) else { break };
+            // The process keeps its key in the tree while it runs (the least of all); every way
+            // out of `run_proc` replaces it: one walk up the tree per slice of a process's run.
             let t = pr.wake;
             if pr.state == State::RecvAny {
-                self.take_any(pi, t);
+                self.net.take_any(pr, pi, t);
             }
-            self.procs[pi].clock = t;
-            self.release(pi);
+            pr.clock = t;
+            self.net.release(pr);
             self.run_proc(programs, machine, pi, pause_at)?;
             if self.steps >= pause_at {
                 return Ok(None);
@@ -285,89 +276,31 @@ impl Run {
         Ok(Some(self.outcome(programs.numprocs)))
     }
 
-    #[inline(always)]
-    fn schedule(&mut self, p: usize, t: f64) {
-        let pr = &mut self.procs[p];
-        let k = key(t, p as u32);
-        pr.sched = k;
-        pr.wake = t;
-        self.events.push(Reverse(k));
-    }
-
-    /// A running process can go on at `t`: at once when nothing else comes first (saves a
-    /// trip through the queue), else it is queued. Returns whether it goes on now.
-    #[inline(always)]
-    fn go_on(&mut self, p: usize, t: f64) -> bool {
-        let k = key(t, p as u32);
-        if self.events.peek().is_none_or(|Reverse(m)| k < *m) {
-            self.procs[p].clock = t;
-            self.release(p);
-            true
-        } else {
-            self.schedule(p, t);
-            false
-        }
-    }
-
-    #[inline(always)]
-    fn release(&mut self, p: usize) {
-        let pr = &mut self.procs[p];
-        self.scoreboard = self.scoreboard.saturating_sub(pr.release);
-        pr.release = 0;
-    }
-
-    #[inline(always)]
-    fn record(&mut self, p: usize, what: Activity, start: f64, end: f64) {
-        if let Some(tl) = &mut self.timeline {
-            if end > start {
-                if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
-                    tl.segments.push((p as u32, what, start, end));
-                } else {
-                    tl.truncated = true;
-                }
-            }
-        }
-    }
-
-    /// An any-source receive resumes at `t`: it takes the message that arrived first.
-    fn take_any(&mut self, p: usize, t: f64) {
-        let pr = &mut self.procs[p];
-        let best = pr.queue.iter().enumerate().min_by(|a, b| a.1.arrival.total_cmp(&b.1.arrival)).map(|(i, _)| i);
-        if let Some(i) = best {
-            let m = pr.queue.remove(i);
-            pr.source = m.src as f64;
-            pr.tag = m.tag;
-            self.scoreboard = self.scoreboard.saturating_sub(1);
-        }
-        pr.times.waiting_s += t - pr.block_start;
-        pr.state = State::Ready;
-        pr.any_timer = f64::INFINITY;
-        let start = pr.block_start;
-        self.record(p, Activity::Waiting, start, t);
-    }
-
+    /// Runs process `p` until it waits, ends, or the step budget is spent; it leaves with its
+    /// wake-up, or none, in the tree.
     fn run_proc(&mut self, programs: &Programs, machine: &Machine, p: usize, pause_at: u64) -> Result<(), RunError> {
-        let ops = &programs.procs[p];
+        let numprocs = programs.numprocs;
+        let Some(ops) = programs.procs.get(p) else { return Ok(()) };
+        // One compare per op for both the pause and the runaway bound; pausing wins a tie.
+        let limit = pause_at.min(self.max_steps);
+        let Run { procs, net, steps, max_steps } = self;
+        let Some(mut pr) = procs.get_mut(p) else { return Ok(()) };
         loop {
-            if self.steps >= pause_at {
-                let t = self.procs[p].clock;
-                self.schedule(p, t);
-                return Ok(());
-            }
-            self.steps += 1;
-            if self.steps > self.max_steps {
+            if *steps >= limit {
+                if *steps >= pause_at {
+                    net.schedule(pr, p, pr.clock);
+                    return Ok(());
+                }
                 return Err(InputError::new(
                     super::lang::FIELD,
-                    format!(
-                        "a run of {} processes took more than {} steps; lower the loop counts (or raise the limit)",
-                        programs.numprocs, self.max_steps
-                    ),
+                    format!("a run of {numprocs} processes took more than {max_steps} steps; lower the loop counts (or raise the limit)"),
                 ));
             }
-            let pr = &mut self.procs[p];
+            *steps += 1;
             let Some(op) = ops.get(pr.pc as usize) else {
                 pr.state = State::Done;
                 pr.times.end_s = pr.clock;
+                net.events.set(p, u64::MAX);
                 return Ok(());
             };
             pr.pc += 1;
@@ -375,7 +308,7 @@ impl Run {
             match op {
                 Op::Compute { time, line } => {
                     let d = time.eval(&env, &mut pr.rng);
-                    if !(0.0..=1e6).contains(&d) {
+                    if !within(d, 0.0, 1e6) {
                         return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
                     }
                     if d > 0.0 {
@@ -383,11 +316,10 @@ impl Run {
                         pr.times.computing_s += d;
                         pr.clock += d;
                         let t = pr.clock;
-                        self.record(p, Activity::Computing, start, t);
-                        if self.go_on(p, t) {
-                            continue;
+                        net.record(p, Activity::Computing, start, t);
+                        if !net.go_on(pr, p, t) {
+                            return Ok(());
                         }
-                        return Ok(());
                     }
                 }
                 Op::Loop { count, slot, end, line } => {
@@ -398,14 +330,14 @@ impl Run {
                     let s = *slot as usize;
                     if n == 0.0 {
                         pr.pc = *end;
-                    } else if let [c, k] = &mut pr.vars[s..s + 2] {
+                    } else if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
                         *c = 0.0;
                         *k = n;
                     }
                 }
                 Op::Next { slot, body } => {
                     let s = *slot as usize;
-                    if let [c, k] = &mut pr.vars[s..s + 2] {
+                    if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
                         *c += 1.0;
                         if *c < *k {
                             pr.pc = *body;
@@ -419,25 +351,31 @@ impl Run {
                 }
                 Op::Jump { target } => pr.pc = *target,
                 Op::Send { to, size, tag, blocking, line } => {
-                    let dst = rank(to, &env, &mut pr.rng, programs.numprocs, p, "sends to", *line)?;
+                    let dst = match peer(to, &env, &mut pr.rng, numprocs) {
+                        Ok(d) => d,
+                        Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
+                    };
                     let bytes = size.eval(&env, &mut pr.rng);
-                    if !(0.0..=1e12).contains(&bytes) {
+                    if !within(bytes, 0.0, 1e12) {
                         return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
                     }
                     let tag = tag.eval(&env, &mut pr.rng);
-                    let (now, blocking) = (pr.clock, *blocking);
-                    let arrival = self.send(machine, p, dst, bytes, tag, now);
-                    let pr = &mut self.procs[p];
-                    if blocking {
+                    let now = pr.clock;
+                    let arrival = net.depart(machine, pr, p, dst, bytes, now);
+                    let Some(d) = procs.get_mut(dst) else { return Ok(()) };
+                    net.deliver(d, dst, p as u32, arrival, tag);
+                    let Some(back) = procs.get_mut(p) else { return Ok(()) };
+                    pr = back;
+                    if *blocking {
                         pr.times.sending_s += arrival - now;
                         pr.clock = arrival;
-                        self.record(p, Activity::Sending, now, arrival);
-                        if self.go_on(p, arrival) {
-                            continue;
+                        net.record(p, Activity::Sending, now, arrival);
+                        if !net.go_on(pr, p, arrival) {
+                            return Ok(());
                         }
-                        return Ok(());
+                    } else {
+                        pr.req_done = pr.req_done.max(arrival);
                     }
-                    pr.req_done = pr.req_done.max(arrival);
                 }
                 Op::Recv { from, blocking, line } => {
                     let now = pr.clock;
@@ -447,37 +385,39 @@ impl Run {
                         pr.block_line = *line;
                         let first = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
                         if first <= now {
-                            self.take_any(p, now);
+                            net.take_any(pr, p, now);
                             continue;
                         }
                         pr.state = State::RecvAny;
                         pr.any_timer = first;
                         if first.is_finite() {
-                            self.schedule(p, first);
+                            net.schedule(pr, p, first);
+                        } else {
+                            net.events.set(p, u64::MAX);
                         }
                         return Ok(());
                     };
-                    let src = rank(from, &env, &mut pr.rng, programs.numprocs, p, "receives from", *line)? as u32;
-                    let found = pr.queue.iter().position(|m| m.src == src);
-                    match (found, *blocking) {
-                        (Some(i), true) => {
-                            let m = pr.queue.remove(i);
+                    let src = match peer(from, &env, &mut pr.rng, numprocs) {
+                        Ok(s) => s as u32,
+                        Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
+                    };
+                    match (take_from(&mut pr.queue, src), *blocking) {
+                        (Some(m), true) => {
                             pr.source = src as f64;
                             pr.tag = m.tag;
                             pr.release += 1;
                             if m.arrival > now {
                                 pr.times.waiting_s += m.arrival - now;
                                 pr.clock = m.arrival;
-                                self.record(p, Activity::Waiting, now, m.arrival);
-                                if self.go_on(p, m.arrival) {
-                                    continue;
+                                net.record(p, Activity::Waiting, now, m.arrival);
+                                if !net.go_on(pr, p, m.arrival) {
+                                    return Ok(());
                                 }
-                                return Ok(());
+                            } else {
+                                net.release(pr);
                             }
-                            self.release(p);
                         }
-                        (Some(i), false) => {
-                            let m = pr.queue.remove(i);
+                        (Some(m), false) => {
                             pr.req_done = pr.req_done.max(m.arrival);
                             pr.release += 1;
                         }
@@ -485,6 +425,7 @@ impl Run {
                             pr.state = State::Recv(src);
                             pr.block_start = now;
                             pr.block_line = *line;
+                            net.events.set(p, u64::MAX);
                             return Ok(());
                         }
                         (None, false) => pr.posted.push(src),
@@ -497,80 +438,21 @@ impl Run {
                             let t = pr.req_done;
                             pr.times.waiting_s += t - now;
                             pr.clock = t;
-                            self.record(p, Activity::Waiting, now, t);
-                            if self.go_on(p, t) {
-                                continue;
+                            net.record(p, Activity::Waiting, now, t);
+                            if !net.go_on(pr, p, t) {
+                                return Ok(());
                             }
-                            return Ok(());
                         }
                     } else {
                         pr.state = State::Wait;
                         pr.block_start = now;
                         pr.block_line = *line;
+                        net.events.set(p, u64::MAX);
                         return Ok(());
                     }
                 }
             }
         }
-    }
-
-    /// A message leaves `src` for `dst` at `now`; returns its arrival time.
-    fn send(&mut self, machine: &Machine, src: usize, dst: usize, bytes: f64, tag: f64, now: f64) -> f64 {
-        self.messages += 1;
-        self.scoreboard += 1;
-        let sampler = self.machine.sampler(machine, bytes, self.scoreboard as usize);
-        let u = if sampler.is_random() { self.rng.unit() } else { 0.0 };
-        let mut arrival = now + sampler.sample(u);
-        // Non-overtaking on the channel.
-        let sent = &mut self.procs[src].sent;
-        match sent.iter_mut().find(|(d, _)| *d as usize == dst) {
-            Some((_, last)) => {
-                if *last > arrival {
-                    arrival = *last;
-                }
-                *last = arrival;
-            }
-            None => sent.push((dst as u32, arrival)),
-        }
-        if let Some(tl) = &mut self.timeline {
-            if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
-                tl.messages.push((src as u32, dst as u32, now, arrival));
-            } else {
-                tl.truncated = true;
-            }
-        }
-        let d = &mut self.procs[dst];
-        let src32 = src as u32;
-        if let Some(i) = d.posted.iter().position(|&s| s == src32) {
-            d.posted.remove(i);
-            d.req_done = d.req_done.max(arrival);
-            d.release += 1;
-            if d.state == State::Wait && d.posted.is_empty() {
-                let t = d.req_done.max(d.block_start);
-                d.times.waiting_s += t - d.block_start;
-                d.clock = t;
-                d.state = State::Ready;
-                let start = d.block_start;
-                self.record(dst, Activity::Waiting, start, t);
-                self.schedule(dst, t);
-            }
-        } else if d.state == State::Recv(src32) {
-            d.release += 1;
-            d.source = src as f64;
-            d.tag = tag;
-            d.times.waiting_s += arrival - d.block_start;
-            d.state = State::Ready;
-            let start = d.block_start;
-            self.record(dst, Activity::Waiting, start, arrival);
-            self.schedule(dst, arrival);
-        } else {
-            d.queue.push(Msg { src: src32, arrival, tag });
-            if d.state == State::RecvAny && arrival < d.any_timer {
-                d.any_timer = arrival;
-                self.schedule(dst, arrival);
-            }
-        }
-        arrival
     }
 
     fn outcome(&mut self, numprocs: u32) -> RunOutcome {
@@ -598,9 +480,9 @@ impl Run {
         RunOutcome::Finished {
             time_s,
             procs: self.procs.iter().map(|p| p.times).collect(),
-            messages: self.messages,
+            messages: self.net.messages,
             unreceived: self.procs.iter().map(|p| p.queue.len() as u64).sum(),
-            timeline: self.timeline.take(),
+            timeline: self.net.timeline.take(),
         }
     }
 
@@ -609,21 +491,234 @@ impl Run {
     }
 
     pub fn messages(&self) -> u64 {
-        self.messages
+        self.net.messages
     }
 }
 
+impl Net {
+    #[inline(always)]
+    fn schedule(&mut self, pr: &mut Proc, p: usize, t: f64) {
+        pr.wake = t;
+        self.events.set(p, key(t, p as u32));
+    }
+
+    /// Schedules a waiting process (no wake-up, or a later one) at `t`.
+    #[inline(always)]
+    fn wake(&mut self, pr: &mut Proc, p: usize, t: f64) {
+        pr.wake = t;
+        self.events.lower(p, key(t, p as u32));
+    }
+
+    /// The running process `p` can go on at `t`: at once when no other process comes first,
+    /// else it waits for its turn. Returns whether it goes on now.
+    #[inline(always)]
+    fn go_on(&mut self, pr: &mut Proc, p: usize, t: f64) -> bool {
+        let k = key(t, p as u32);
+        pr.wake = t;
+        self.events.set(p, k);
+        if self.events.first() == k {
+            pr.clock = t;
+            self.release(pr);
+            true
+        } else {
+            false
+        }
+    }
+
+    #[inline(always)]
+    fn release(&mut self, pr: &mut Proc) {
+        self.scoreboard = self.scoreboard.saturating_sub(pr.release);
+        pr.release = 0;
+    }
+
+    #[inline(always)]
+    fn record(&mut self, p: usize, what: Activity, start: f64, end: f64) {
+        if let Some(tl) = &mut self.timeline {
+            if end > start {
+                if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
+                    tl.segments.push((p as u32, what, start, end));
+                } else {
+                    tl.truncated = true;
+                }
+            }
+        }
+    }
+
+    /// An any-source receive resumes at `t`: it takes the message that arrived first.
+    fn take_any(&mut self, pr: &mut Proc, p: usize, t: f64) {
+        let best = pr.queue.iter().enumerate().min_by(|a, b| a.1.arrival.total_cmp(&b.1.arrival)).map(|(i, _)| i);
+        if let Some(i) = best {
+            let m = pr.queue.remove(i);
+            pr.source = m.src as f64;
+            pr.tag = m.tag;
+            self.scoreboard = self.scoreboard.saturating_sub(1);
+        }
+        pr.times.waiting_s += t - pr.block_start;
+        pr.state = State::Ready;
+        pr.any_timer = f64::INFINITY;
+        self.record(p, Activity::Waiting, pr.block_start, t);
+    }
+
+    /// A message leaves `src` (the running process, `pr`) for `dst` at `now`: it joins the
+    /// scoreboard and gets its arrival time.
+    #[inline(always)]
+    fn depart(&mut self, machine: &Machine, pr: &mut Proc, src: usize, dst: usize, bytes: f64, now: f64) -> f64 {
+        self.messages += 1;
+        self.scoreboard += 1;
+        let mut arrival = now + self.machine.draw(machine, bytes, self.scoreboard as usize, &mut self.rng);
+        // Non-overtaking on the channel.
+        match pr.sent.iter_mut().find(|(d, _)| *d as usize == dst) {
+            Some((_, last)) => {
+                if *last > arrival {
+                    arrival = *last;
+                }
+                *last = arrival;
+            }
+            None => pr.sent.push((dst as u32, arrival)),
+        }
+        if let Some(tl) = &mut self.timeline {
+            if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
+                tl.messages.push((src as u32, dst as u32, now, arrival));
+            } else {
+                tl.truncated = true;
+            }
+        }
+        arrival
+    }
+
+    /// The message from `src` reaches `d` (process `dst`) at `arrival`: it completes a posted
+    /// or blocked receive, or waits in `d`'s queue.
+    #[inline(always)]
+    fn deliver(&mut self, d: &mut Proc, dst: usize, src: u32, arrival: f64, tag: f64) {
+        if let Some(i) = d.posted.iter().position(|&s| s == src) {
+            d.posted.remove(i);
+            d.req_done = d.req_done.max(arrival);
+            d.release += 1;
+            if d.state == State::Wait && d.posted.is_empty() {
+                let t = d.req_done.max(d.block_start);
+                d.times.waiting_s += t - d.block_start;
+                d.clock = t;
+                d.state = State::Ready;
+                self.record(dst, Activity::Waiting, d.block_start, t);
+                self.wake(d, dst, t);
+            }
+        } else if d.state == State::Recv(src) {
+            d.release += 1;
+            d.source = src as f64;
+            d.tag = tag;
+            d.times.waiting_s += arrival - d.block_start;
+            d.state = State::Ready;
+            self.record(dst, Activity::Waiting, d.block_start, arrival);
+            self.wake(d, dst, arrival);
+        } else {
+            d.queue.push(Msg { src, arrival, tag });
+            if d.state == State::RecvAny && arrival < d.any_timer {
+                d.any_timer = arrival;
+                self.wake(d, dst, arrival);
+            }
+        }
+    }
+}
+
+/// `lo ≤ x ≤ hi`, false for NaN. `RangeInclusive::contains` stays an out-of-line call at
+/// opt-level "z" (measured), and these checks are on every op's path.
 #[inline(always)]
-fn rank(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32, p: usize, what: &str, line: u32) -> Result<usize, RunError> {
-    let r = e.eval(env, rng);
-    // A cast and a compare instead of fract(): this is on every message's path.
-    if r >= 0.0 && r < numprocs as f64 && (r as u32) as f64 == r {
-        Ok(r as usize)
+#[allow(clippy::manual_range_contains)]
+fn within(x: f64, lo: f64, hi: f64) -> bool {
+    x >= lo && x <= hi
+}
+
+/// Takes the first message from `src` (messages from one source are matched in sending order).
+#[inline(always)]
+fn take_from(queue: &mut Vec<Msg>, src: u32) -> Option<Msg> {
+    let i = queue.iter().position(|m| m.src == src)?;
+    // The last one (often the only one) without moving the others.
+    if i + 1 == queue.len() {
+        queue.pop()
     } else {
-        Err(line_error(
-            line,
-            format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", super::super::fmt_num(r, 6)),
-        ))
+        Some(queue.remove(i))
+    }
+}
+
+/// The process a message goes to or comes from, or the value that is not one.
+#[inline(always)]
+fn peer(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32) -> Result<usize, f64> {
+    // A constant was checked when the program was compiled (`program::Ctx::rank`).
+    if let CExpr::Num(r) = e {
+        return Ok(*r as u32 as usize);
+    }
+    let r = e.eval(env, rng);
+    // A cast and a compare instead of fract().
+    if r >= 0.0 && r < numprocs as f64 && (r as u32) as f64 == r {
+        Ok(r as u32 as usize)
+    } else {
+        Err(r)
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunError {
+    line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", super::super::fmt_num(r, 6)))
+}
+
+/// Leaves of the event tree: one per possible process (the low 10 bits of a key).
+const LEAVES: usize = super::program::MAX_PROCS as usize;
+const NODES: usize = 2 * LEAVES;
+
+/// The pending wake-up of every process, as a tournament (winner) tree: leaf p holds process
+/// p's event key (`u64::MAX`: none) and every inner node the least key below it, so the next
+/// event is at the root. A process has at most one pending wake-up, so changing it is one walk
+/// from its leaf towards the root, which stops at the first node whose value stays the same —
+/// instead of a binary heap with an entry per wake-up and stale entries left behind.
+struct Events {
+    /// Node 1 is the root; node i has children 2i and 2i + 1; leaves start at `leaves`. A fixed
+    /// size, so that masked indices need no bounds checks.
+    tree: Box<[u64; NODES]>,
+    leaves: usize,
+}
+
+impl Events {
+    fn new(numprocs: u32) -> Events {
+        let leaves = (numprocs as usize).next_power_of_two().clamp(2, LEAVES);
+        Events { tree: Box::new([u64::MAX; NODES]), leaves }
+    }
+
+    /// The least key (`u64::MAX`: nothing pending).
+    #[inline(always)]
+    fn first(&self) -> u64 {
+        self.tree[1]
+    }
+
+    /// Sets process p's key to `k`, whatever it was.
+    #[inline(always)]
+    fn set(&mut self, p: usize, k: u64) {
+        let t = &mut *self.tree;
+        let mut i = (self.leaves + p) & (NODES - 1);
+        t[i] = k;
+        let mut m = k;
+        while i > 1 {
+            m = m.min(t[(i ^ 1) & (NODES - 1)]);
+            i >>= 1;
+            t[i & (NODES - 1)] = m;
+        }
+    }
+
+    /// Sets process p's key to `k`, no greater than it was: only the nodes above that held
+    /// more than `k` change, and the walk stops at the first that does not.
+    #[inline(always)]
+    fn lower(&mut self, p: usize, k: u64) {
+        let t = &mut *self.tree;
+        let mut i = (self.leaves + p) & (NODES - 1);
+        t[i] = k;
+        while i > 1 {
+            i >>= 1;
+            let node = &mut t[i & (NODES - 1)];
+            if *node <= k {
+                break;
+            }
+            *node = k;
+        }
     }
 }
 
@@ -920,4 +1015,35 @@ fn t975(df: usize) -> f64 {
         2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96 + 2.4 / df as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The tree's root is the least key, checked against a plain scan after every change
+        /// (raises, lowers, removals, process counts that are not powers of two).
+        #[test]
+        fn event_tree_root_is_the_least_key(
+            np in 1u32..70,
+            changes in prop::collection::vec((0usize..70, 0u64..=1000, any::<bool>()), 1..300),
+        ) {
+            let mut events = Events::new(np);
+            let mut keys = vec![u64::MAX; np as usize];
+            for (p, t, lower) in changes {
+                let p = p % np as usize;
+                // Keys as the engine makes them: distinct low bits per process; 1000 is "none".
+                let k = if t == 1000 { u64::MAX } else { (t << 10) | p as u64 };
+                if lower && k <= keys[p] {
+                    events.lower(p, k);
+                } else {
+                    events.set(p, k);
+                }
+                keys[p] = k;
+                prop_assert_eq!(events.first(), *keys.iter().min().unwrap());
+            }
+        }
+    }
 }
