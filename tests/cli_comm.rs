@@ -1,34 +1,10 @@
 //! `scalewise comm`, `broadcast`, `clusters` and `grid-broadcast` as a script sees them.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
-struct Outcome {
-    status: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(args: &[&str], stdin: &str) -> Outcome {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(mut pipe) = child.stdin.take() {
-        let _ = pipe.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("the binary finishes");
-    Outcome {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+mod common;
+use common::run;
 
 fn answer(args: &[&str], stdin: &str) -> Value {
     let o = run(args, stdin);

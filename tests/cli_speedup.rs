@@ -1,27 +1,13 @@
 //! `scalewise speedup` as a script sees it: the contract keys, arrays of jobs, errors.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 use serde_json::{json, Value};
 
+mod common;
+
 fn run(args: &[&str], stdin: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    if let Some(mut pipe) = child.stdin.take() {
-        let _ = pipe.write_all(stdin.as_bytes());
-    }
-    let out = child.wait_with_output().expect("the binary finishes");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let o = common::run(args, stdin);
+    (o.status, o.stdout, o.stderr)
 }
 
 fn answer(input: &Value) -> Value {

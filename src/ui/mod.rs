@@ -24,7 +24,7 @@ pub struct Site {
     pub render: fn(Route) -> yew::Html,
 }
 
-/// `index.html`: home, Clusters, and calculators not built yet.
+/// `index.html`: the home page and the Clusters page.
 pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pages::index };
 /// `multigrid.html`: the multi-cluster planner.
 pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigrid, render: pages::multigrid };

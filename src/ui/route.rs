@@ -1,7 +1,7 @@
 //! Routes, carried in the URL fragment (`#/multigrid`) so any static file server, under any
 //! sub-path, serves every page. Each calculator is its own HTML entry with its own wasm
 //! (`multigrid.html`, `regions.html`, …), so a page loads only its own calculator; the home
-//! page, the Clusters page and calculators not built yet live in `index.html`. A route opened
+//! page and the Clusters page live in `index.html`. A route opened
 //! in the wrong entry (an old `index.html#/regions` link) is sent on to its own.
 
 use std::cell::Cell;

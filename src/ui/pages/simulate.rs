@@ -185,6 +185,9 @@ fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
             }) }</tbody>
         </table>
     });
+    if v.rows.is_empty() {
+        return html! { <><p id="sim-summary"><b>{ v.summary.clone() }</b></p>{ for deadlock }</> };
+    }
     html! {
         <>
             <p id="sim-summary"><b>{ v.summary.clone() }</b>{ format!(" Speed-ups are relative to {} s of computing on one process.", fmt_num(v.sequential_s, 4)) }</p>
