@@ -188,9 +188,6 @@ struct Net {
     events: Events,
     /// Messages sent and not yet taken by their receiver (the seed's contention scoreboard).
     scoreboard: u64,
-    /// While a process runs: the least key of all the others. Its own leaf keeps the key it was
-    /// taken with until it stops, so that going on at once costs a compare, not a walk.
-    others: u64,
     rng: Rng,
     messages: u64,
     timeline: Option<Timeline>,
@@ -251,7 +248,7 @@ impl Run {
         for p in 0..programs.numprocs {
             events.set(p as usize, key(0.0, p));
         }
-        let net = Net { machine, events, scoreboard: 0, others: u64::MAX, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
+        let net = Net { machine, events, scoreboard: 0, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
         Run { procs, net, steps: 0, max_steps }
     }
 
@@ -265,15 +262,12 @@ impl Run {
             let Some(pr) = self.procs.get_mut(pi).filter(|_| k != u64::MAX) else { break };
             // The process keeps its key in the tree while it runs (the least of all); every way
             // out of `run_proc` replaces it: one walk up the tree per slice of a process's run.
-            // Until then a `lower` of another process may stop early at a common ancestor that
-            // still holds this stale key; the final `set` rebuilds that path from the siblings.
             let t = pr.wake;
             if pr.state == State::RecvAny {
                 self.net.take_any(pr, pi, t);
             }
             pr.clock = t;
             self.net.release(pr);
-            self.net.others = self.net.events.others(pi);
             self.run_proc(programs, machine, pi, pause_at)?;
             if self.steps >= pause_at {
                 return Ok(None);
@@ -512,23 +506,21 @@ impl Net {
     #[inline(always)]
     fn wake(&mut self, pr: &mut Proc, p: usize, t: f64) {
         pr.wake = t;
-        let k = key(t, p as u32);
-        self.others = self.others.min(k);
-        self.events.lower(p, k);
+        self.events.lower(p, key(t, p as u32));
     }
 
     /// The running process `p` can go on at `t`: at once when no other process comes first,
-    /// else it waits for its turn (its key goes into the tree). Returns whether it goes on now.
+    /// else it waits for its turn. Returns whether it goes on now.
     #[inline(always)]
     fn go_on(&mut self, pr: &mut Proc, p: usize, t: f64) -> bool {
         let k = key(t, p as u32);
         pr.wake = t;
-        if k < self.others {
+        self.events.set(p, k);
+        if self.events.first() == k {
             pr.clock = t;
             self.release(pr);
             true
         } else {
-            self.events.set(p, k);
             false
         }
     }
@@ -710,19 +702,6 @@ impl Events {
             i >>= 1;
             t[i & (NODES - 1)] = m;
         }
-    }
-
-    /// The least key of every process but p: the minimum of the siblings on p's path to the root.
-    #[inline(always)]
-    fn others(&self, p: usize) -> u64 {
-        let t = &*self.tree;
-        let mut i = (self.leaves + p) & (NODES - 1);
-        let mut m = u64::MAX;
-        while i > 1 {
-            m = m.min(t[(i ^ 1) & (NODES - 1)]);
-            i >>= 1;
-        }
-        m
     }
 
     /// Sets process p's key to `k`, no greater than it was: only the nodes above that held
@@ -1064,8 +1043,6 @@ mod tests {
                 }
                 keys[p] = k;
                 prop_assert_eq!(events.first(), *keys.iter().min().unwrap());
-                let others = keys.iter().enumerate().filter(|(q, _)| *q != p).map(|(_, k)| *k).min().unwrap_or(u64::MAX);
-                prop_assert_eq!(events.others(p), others);
             }
         }
     }
