@@ -380,8 +380,15 @@ impl Sampler {
                     i += 1;
                 }
                 let Some(s) = segs.get(i) else { return 0.0 };
-                // u ≥ a here (the guide and the scan above); the upper bound guards rounding.
-                (s.lo + (u - s.a).max(0.0) * s.slope).min(s.hi).max(0.0)
+                // u ≥ a here (the guide and the scan above); the bound at hi guards rounding.
+                // Compares, not f64::min: that stays a library call at opt-level "z" (measured).
+                let t = s.lo + (u - s.a) * s.slope;
+                let t = if t < s.hi { t } else { s.hi };
+                if t > 0.0 {
+                    t
+                } else {
+                    0.0
+                }
             }
         }
     }
