@@ -41,6 +41,11 @@ impl Store {
     pub fn page_inputs(&self, page: &str) -> PageInputs {
         self.ws.pages.get(page).cloned().unwrap_or_default()
     }
+
+    /// A page's inputs, or its defaults while the user has not touched it.
+    pub fn inputs_or(&self, page: &str, defaults: fn() -> PageInputs) -> PageInputs {
+        self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults)
+    }
 }
 
 impl Reducible for Store {
@@ -53,7 +58,7 @@ impl Reducible for Store {
                 Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
             }
             Action::EditPage { page, defaults, edit } => {
-                let mut inputs = self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults);
+                let mut inputs = self.inputs_or(page, defaults);
                 edit(&mut inputs);
                 Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
             }

@@ -66,7 +66,7 @@ fn verdict(k: usize, c: &Case) -> Html {
 #[component(Regions)]
 pub fn regions() -> Html {
     let store = use_store();
-    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
     let view: Rc<PageView> = use_memo(inputs.clone(), |i| page::evaluate(i));
     let last = use_mut_ref(|| None::<Rc<PageView>>);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);

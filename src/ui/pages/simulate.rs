@@ -217,7 +217,7 @@ fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
 #[component(Simulate)]
 pub fn simulate() -> Html {
     let store = use_store();
-    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
     let errors: Rc<Vec<InputError>> = use_memo(inputs.clone(), |i| page::prepare(i).err().unwrap_or_default());
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);

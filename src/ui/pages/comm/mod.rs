@@ -143,7 +143,7 @@ pub fn pct(e: f64) -> String {
 #[component(Comm)]
 pub fn comm() -> Html {
     let store = use_store();
-    let stored = store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs);
+    let stored = store.inputs_or(PAGE, page::default_inputs);
     let inputs = Rc::new(stored);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this

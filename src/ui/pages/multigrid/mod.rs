@@ -86,7 +86,7 @@ fn section<T, E>(result: &Option<Result<T, E>>, broken: bool) -> Section {
 #[component(Multigrid)]
 pub fn multigrid() -> Html {
     let store = use_store();
-    let inputs = Rc::new(store.ws.pages.get(PAGE).filter(|m| !m.is_empty()).cloned().unwrap_or_else(page::default_inputs));
+    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
     let catalog = Rc::new(store.ws.catalog.clone());
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::evaluate(i, c));
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
