@@ -15,6 +15,7 @@ use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_c
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::workspace_file::download;
 use crate::ui::store::{text, use_store, Setter};
 
@@ -72,13 +73,7 @@ pub fn regions() -> Html {
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     // What the results show: the current evaluation, or the last good one (stale).
-    let stale = view.broken() && last.borrow().is_some();
-    let shown: Rc<PageView> = if view.broken() {
-        last.borrow().clone().unwrap_or_else(|| view.clone())
-    } else {
-        *last.borrow_mut() = Some(view.clone());
-        view.clone()
-    };
+    let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), view.broken());
     let charts = use_memo(shown.clone(), |v| {
         (Rc::new(speedup_vs_n(v, false)), Rc::new(speedup_vs_n(v, true)), Rc::new(sweep_speedup(v)), Rc::new(sweep_n_star(v)))
     });
@@ -202,7 +197,7 @@ pub fn regions() -> Html {
                 { page_check(&inputs, &setter, "overlap", " also overlapping (t = max)") }
             </div>
             if let Some(e) = view.errors.get("two_region_x") { <div class="field-error">{ e.local_text() }</div> }
-            if stale { <div class="stale">{ "Stale: an input above has an error; this is the last good result." }</div> }
+            { stale_note(stale, "Stale: an input above has an error; this is the last good result.") }
             <table id="cases" class="results">
                 <thead><tr><th>{ "case" }</th><th class="num">{ "x'" }</th><th class="num">{ "z' now" }</th>
                     <th class="num">{ "Sp(n max)" }</th><th class="num">{ "Sp2(n max)" }</th><th class="num">{ "n*" }</th>

@@ -14,6 +14,7 @@ use crate::model::speedup_page::{self as page, ModelRow, PageView, PAGE, POINT_C
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, use_store, Action, Setter};
 
@@ -114,13 +115,7 @@ pub fn speedup() -> Html {
     // The results: the current evaluation, or the last good one (stale) while the points
     // have an error.
     let broken = view.points_error.is_some() || view.models.is_empty();
-    let stale = broken && last.borrow().is_some();
-    let shown: Rc<PageView> = if broken {
-        last.borrow().clone().unwrap_or_else(|| view.clone())
-    } else {
-        *last.borrow_mut() = Some(view.clone());
-        view.clone()
-    };
+    let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), broken);
     let chart = use_memo(shown.clone(), |v| v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))));
     let err = |key: &str| view.field_errors.get(key).cloned();
     let f = |key: &'static str, label: &'static str| page_field(&inputs, &setter, key, label, None, err(key));
@@ -169,7 +164,7 @@ pub fn speedup() -> Html {
             </div>
 
             <h2>{ "Fits" }</h2>
-            if stale { <div class="stale">{ "Stale: the points have an error; these are the last good fits." }</div> }
+            { stale_note(stale, "Stale: the points have an error; these are the last good fits.") }
             <table id="fits" class="results">
                 { head(&["model", "parameters (± standard error)", "#squared error", "#AICc", "#leave-one-out error", "#points", "notes"]) }
                 <tbody>{ for shown.models.iter().map(model_row) }</tbody>

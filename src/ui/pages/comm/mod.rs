@@ -55,24 +55,7 @@ impl std::ops::Deref for View {
     }
 }
 
-/// The result a section shows: the current one, or (while its input is broken) the last good
-/// one, marked stale.
-#[derive(Clone, PartialEq)]
-pub struct Shown<T: Clone> {
-    pub value: T,
-    pub stale: bool,
-}
-
-fn keep<T: Clone>(slot: &mut Option<T>, current: T, broken: bool) -> Shown<T> {
-    match (broken, slot.as_ref()) {
-        (true, Some(old)) => Shown { value: old.clone(), stale: true },
-        (true, None) => Shown { value: current, stale: false },
-        (false, _) => {
-            *slot = Some(current.clone());
-            Shown { value: current, stale: false }
-        }
-    }
-}
+pub use crate::ui::components::stale::{keep, Shown};
 
 /// What every section needs to draw its fields.
 #[derive(Clone, PartialEq)]
@@ -128,11 +111,7 @@ pub fn table(id: &str, heads: &[&str], rows: impl IntoIterator<Item = Html>) -> 
 }
 
 pub fn stale_note(stale: bool) -> Html {
-    if stale {
-        html! { <div class="stale">{ "Stale: an input of this section has an error; this is the last good result." }</div> }
-    } else {
-        Html::default()
-    }
+    crate::ui::components::stale::stale_note(stale, "Stale: an input of this section has an error; this is the last good result.")
 }
 
 /// A percentage of a relative error.

@@ -41,11 +41,7 @@ fn n(x: f64) -> String {
 }
 
 fn stale_note(stale: bool) -> Html {
-    if stale {
-        html! { <div class="stale">{ "Stale: an input above has an error; this is the last good result." }</div> }
-    } else {
-        html! {}
-    }
+    crate::ui::components::stale::stale_note(stale, "Stale: an input above has an error; this is the last good result.")
 }
 
 fn errors(list: &[InputError]) -> Html {
