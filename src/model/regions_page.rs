@@ -26,7 +26,7 @@ use super::regions::{
     RequiredBandwidth, Requirement, System, TwoRegionX, Warning,
 };
 use super::table::parse_number;
-use super::workspace::PageInputs;
+use super::workspace::{FieldSet, PageInputs};
 
 pub const PAGE: &str = "regions";
 /// Most problem sizes (or x' values) drawn at once.
@@ -98,16 +98,9 @@ pub fn default_inputs() -> PageInputs {
     m
 }
 
-/// A pair of clusters joined by a link in the catalog, as system fields.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LinkSystem {
-    pub label: String,
-    pub fields: Vec<(&'static str, String)>,
-}
-
 /// Every catalog link between two clusters whose core peak is known: l_th from the first
 /// cluster, b_l its fastest fabric, B_E the link.
-pub fn link_systems(catalog: &Catalog) -> Vec<LinkSystem> {
+pub fn link_systems(catalog: &Catalog) -> Vec<FieldSet> {
     catalog
         .links
         .iter()
@@ -119,7 +112,7 @@ pub fn link_systems(catalog: &Catalog) -> Vec<LinkSystem> {
                 return None;
             }
             let gb = |mb: f64| fmt_num(mb * GB_PER_MB, 4);
-            Some(LinkSystem {
+            Some(FieldSet {
                 label: format!("{} – {} ({})", a.name, b.name, l.fabric.name),
                 fields: vec![
                     ("peak", fmt_num(a.core_gflops, 6)),

@@ -17,7 +17,7 @@ use super::pevpm::machine::{perseus, Contention, Machine, Mode};
 use super::pevpm::program::MAX_PROCS;
 use super::pevpm::sim::{Activity, Job, Limits, Report, Timeline};
 use super::table::parse_number;
-use super::workspace::PageInputs;
+use super::workspace::{FieldSet, PageInputs};
 use super::InputError;
 
 pub const PAGE: &str = "simulate";
@@ -49,25 +49,17 @@ pub fn preset_inputs(e: &Example) -> PageInputs {
     pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-/// A machine from the cluster catalog: a cluster's fabric (measured, or fitted on the
-/// communication page and saved there) as the fitted line, with the cluster's cores per node
-/// as processes per node.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CatalogMachine {
-    pub label: String,
-    pub fields: Vec<(&'static str, String)>,
-}
-
-/// Every fabric of every cluster in the catalog, as page fields (MB = 2^20 bytes, so
-/// Mbit/s = MB/s · 8 · 1.048576).
-pub fn catalog_machines(catalog: &super::catalog::Catalog) -> Vec<CatalogMachine> {
+/// Every fabric of every cluster in the catalog as a machine: the fabric (measured, or fitted on
+/// the communication page and saved there) as the fitted line, with the cluster's cores per
+/// node as processes per node (MB = 2^20 bytes, so Mbit/s = MB/s · 8 · 1.048576).
+pub fn catalog_machines(catalog: &super::catalog::Catalog) -> Vec<FieldSet> {
     let mut out = Vec::new();
     for c in &catalog.clusters {
         for f in &c.fabrics {
             if !(f.latency_us.is_finite() && f.latency_us >= 0.0 && f.bandwidth_mb_s.is_finite() && f.bandwidth_mb_s > 0.0) {
                 continue;
             }
-            out.push(CatalogMachine {
+            out.push(FieldSet {
                 label: format!("{} — {}", c.name, f.name),
                 fields: vec![
                     ("machine", "fitted".into()),

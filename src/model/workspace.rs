@@ -29,6 +29,14 @@ pub const MAX_FIELD_BYTES: usize = 256 << 10;
 /// One page's inputs: field name → the text in it.
 pub type PageInputs = BTreeMap<String, String>;
 
+/// Values for some of a page's inputs under one name, e.g. a system or a machine taken from
+/// the cluster catalog, which the page fills in when the user picks it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSet {
+    pub label: String,
+    pub fields: Vec<(&'static str, String)>,
+}
+
 /// The two keys read before the rest; any other keys are left for the second read.
 #[derive(Deserialize)]
 struct Header {

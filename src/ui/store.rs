@@ -127,6 +127,14 @@ impl Setter {
     pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
         self.dispatch.dispatch(Action::EditPage { page: self.page, defaults: self.defaults, edit: Rc::new(f) });
     }
+    /// Sets several inputs at once (one edit, one autosave).
+    pub fn set_many(&self, fields: Vec<(&'static str, String)>) {
+        self.update(move |m| {
+            for (k, v) in &fields {
+                m.insert(k.to_string(), v.clone());
+            }
+        });
+    }
     /// A callback that sets `key` to whatever text it is given.
     pub fn on(&self, key: &str) -> Callback<String> {
         let this = self.clone();

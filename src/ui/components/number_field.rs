@@ -6,7 +6,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::model::table::parse_number;
-use crate::model::workspace::PageInputs;
+use std::rc::Rc;
+
+use crate::model::workspace::{FieldSet, PageInputs};
 use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
@@ -229,6 +231,26 @@ pub fn page_select(
                 { for options.iter().enumerate().map(|(i, (v, l))| html! { <option value={*v} selected={i == chosen}>{ *l }</option> }) }
             </select>
         </div>
+    }
+}
+
+/// A select that fills in one of `sets` when picked, then shows `prompt` again.
+pub fn field_set_select(id: &'static str, prompt: &'static str, sets: Rc<Vec<FieldSet>>, setter: &Setter) -> Html {
+    let options: Vec<Html> =
+        sets.iter().enumerate().map(|(i, s)| html! { <option value={i.to_string()}>{ s.label.clone() }</option> }).collect();
+    let setter = setter.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        if let Some(s) = sel.value().parse::<usize>().ok().and_then(|i| sets.get(i)) {
+            setter.set_many(s.fields.clone());
+        }
+        sel.set_value("");
+    });
+    html! {
+        <select {id} aria-label={prompt} {onchange}>
+            <option value="" selected=true>{ prompt }</option>
+            { for options }
+        </select>
     }
 }
 

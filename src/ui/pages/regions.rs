@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
@@ -13,7 +13,7 @@ use crate::model::fmt_num;
 use crate::model::workspace::PageInputs;
 use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
 use crate::ui::components::chart::Chart;
-use crate::ui::components::number_field::{page_check, page_field, page_select};
+use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::workspace_file::download;
@@ -82,30 +82,10 @@ pub fn regions() -> Html {
 
     let presets = SYSTEM_PRESETS.iter().map(|p| {
         let setter = setter.clone();
-        let onclick = Callback::from(move |_| {
-            setter.update(move |m| {
-                for (k, v) in p.fields {
-                    m.insert(k.into(), v.into());
-                }
-            })
-        });
+        let onclick = Callback::from(move |_| setter.set_many(p.fields.iter().map(|&(k, v)| (k, v.to_string())).collect()));
         html! { <button class="secondary" {onclick}>{ format!("System: {}", p.name) }</button> }
     });
     let links = Rc::new(link_systems(&store.ws.catalog));
-    let on_link = {
-        let (setter, links) = (setter.clone(), links.clone());
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            let Some(l) = sel.value().parse::<usize>().ok().and_then(|i| links.get(i)) else { return };
-            let fields = l.fields.clone();
-            setter.update(move |m| {
-                for (k, v) in &fields {
-                    m.insert(k.to_string(), v.clone());
-                }
-            });
-            sel.set_value("");
-        })
-    };
 
     // The bandwidth slider: log scale between the sweep's ends (or 0.1–100 GB/s).
     let (lo, hi) = match shown.cases.first().map(|c| &c.sweep) {
@@ -143,10 +123,7 @@ pub fn regions() -> Html {
             </p>
             <div class="toolbar">
                 { for presets }
-                <select id="from-link" aria-label="system from a Clusters link" onchange={on_link}>
-                    <option value="" selected=true>{ "System from a Clusters link…" }</option>
-                    { for links.iter().enumerate().map(|(i, l)| html! { <option value={i.to_string()}>{ l.label.clone() }</option> }) }
-                </select>
+                { field_set_select("from-link", "System from a Clusters link…", links, &setter) }
             </div>
 
             <h2>{ "Application" }</h2>

@@ -19,7 +19,7 @@ use crate::model::simulate_page::{self as page, ResultView, RowView, PAGE, PRESE
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 use crate::ui::components::chart::Chart;
-use crate::ui::components::number_field::{page_check, page_field, page_select};
+use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::store::{text, use_store, Action, Setter};
 
@@ -248,20 +248,6 @@ pub fn simulate() -> Html {
     };
     let running = matches!(*state, RunState::Running(_));
     let machines = Rc::new(page::catalog_machines(&store.ws.catalog));
-    let on_machine = {
-        let (setter, machines) = (setter.clone(), machines.clone());
-        Callback::from(move |e: Event| {
-            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            let Some(m) = sel.value().parse::<usize>().ok().and_then(|i| machines.get(i)) else { return };
-            let fields = m.fields.clone();
-            setter.update(move |inputs| {
-                for (k, v) in &fields {
-                    inputs.insert(k.to_string(), v.clone());
-                }
-            });
-            sel.set_value("");
-        })
-    };
     let machine = text(&inputs, "machine");
     let status = match &*state {
         RunState::Idle => html! { <span class="hint">{ "Not run yet." }</span> },
@@ -303,10 +289,7 @@ pub fn simulate() -> Html {
 
             <h2>{ "Machine" }</h2>
             <div class="toolbar">
-                <select id="from-catalog" aria-label="machine from a Clusters fabric" onchange={on_machine}>
-                    <option value="" selected=true>{ "A cluster and fabric from the Clusters page…" }</option>
-                    { for machines.iter().enumerate().map(|(i, m)| html! { <option value={i.to_string()}>{ m.label.clone() }</option> }) }
-                </select>
+                { field_set_select("from-catalog", "A cluster and fabric from the Clusters page…", machines, &setter) }
             </div>
             <div class="form-row">
                 { page_select(&inputs, &setter, "machine", "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
