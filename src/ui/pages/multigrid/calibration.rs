@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::Setter;
+use crate::ui::store::Setter;
 use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::multigrid::Fit;

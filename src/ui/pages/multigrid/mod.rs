@@ -13,13 +13,11 @@ use crate::model::multigrid_page::{self as page, PageView, MAX_CALIBRATIONS, PAG
 use crate::model::multigrid_presets::PRESETS;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::store::{use_store, Action};
+use crate::ui::store::{text, use_store, Action, Setter};
 
 mod calibration;
 mod results;
 
-pub type Setter = crate::ui::store::Setter;
-pub use crate::ui::store::text;
 
 /// A computed page shared between sections without copying; props compare it by identity
 /// (a new evaluation is a new value), which keeps each keystroke's render cheap.

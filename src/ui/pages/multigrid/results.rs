@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{text, Setter, ViewRef};
+use super::ViewRef;
+use crate::ui::store::{text, Setter};
 use crate::model::workspace::PageInputs;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::charts::XyChart;
@@ -15,7 +16,7 @@ use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::multigrid_page::TargetRow;
 use crate::model::InputError;
 use crate::ui::components::chart::Chart;
-use crate::ui::components::number_field::TextField;
+use crate::ui::components::number_field::page_field;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -49,10 +50,7 @@ fn errors(list: &[InputError]) -> Html {
 }
 
 fn field(p: &Props, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
-    html! {
-        <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(&p.inputs, key)}
-            on_input={p.setter.on(key)} error={p.view.0.field_errors.get(key).cloned()} />
-    }
+    page_field(&p.inputs, &p.setter, key, label, unit, p.view.0.field_errors.get(key).cloned())
 }
 
 fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none: bool) -> Html {
