@@ -7,7 +7,7 @@ use crate::model::multigrid::plan;
 use crate::model::multigrid_page::benchmark_planner_input;
 
 /// Milliseconds from the page's clock; in a worker (no window), the date's.
-fn now_ms() -> f64 {
+pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
 }
 

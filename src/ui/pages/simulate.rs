@@ -15,6 +15,7 @@ use yew::prelude::*;
 use crate::charts::XyChart;
 use crate::charts::simulate::{run_times, speedup, timeline};
 use crate::model::fmt_num;
+use crate::ui::bench::now_ms;
 use crate::model::simulate_page::{self as page, ResultView, RowView, PAGE, PRESETS};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
@@ -41,10 +42,6 @@ fn stop(slot: &WorkerSlot) {
     if let Some((w, _)) = slot.borrow_mut().take() {
         w.terminate();
     }
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 
 /// What a message from the worker means for the page.
