@@ -73,6 +73,11 @@ pub fn download(filename: &str, mime: &str, content: &str) -> Result<(), String>
     a.set_href(&url);
     a.set_download(filename);
     a.click();
-    let _ = web_sys::Url::revoke_object_url(&url);
+    // The browser fetches the object URL after this returns: revoking it at once can cancel
+    // the download. Let it go after a while instead.
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
     Ok(())
 }
