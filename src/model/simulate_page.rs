@@ -1,7 +1,8 @@
 //! The simulation page: from the texts in its inputs to a job ready to run ([`prepare`]), and
 //! from a finished report to everything the page shows ([`view`]). Running happens between the
-//! two, in slices: `Simulation::new(job)?` then `step(max_steps)` until `Progress::Done`, so a
-//! Web Worker can report progress and be cancelled (drop the simulation).
+//! two: `Simulation::new(job)?`, then its parts run in slices (`Stepper::step` until
+//! `Progress::Done`), possibly in several Web Workers, and merged (`Simulation::merge`), so the
+//! page can report progress and cancel (terminate the workers).
 //!
 //! Inputs (field names of the page, also the keys of the command line's JSON):
 //! `skeleton` (text), `params` (`name = value` lines), `numprocs` (process counts, e.g.
@@ -338,7 +339,7 @@ pub fn activity_name(a: Activity) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::sim::{Progress, Simulation};
+    use crate::model::pevpm::sim::{Progress, Simulation, Stepper};
 
     fn run(inputs: &PageInputs) -> Report {
         let job = prepare(inputs).unwrap();
@@ -457,9 +458,10 @@ mod tests {
                 inputs.insert("histograms".into(), "1024 2 1 100 200 3\n1024 2 1 200 300 1".into());
                 inputs.insert(key.to_string(), text);
                 if let Ok(job) = prepare(&inputs) {
-                    if let Ok(mut sim) = Simulation::new(job) {
-                        if let Ok(Progress::Done(report)) = sim.step(200_000) {
-                            for x in numbers(&view(&report)) {
+                    if let Ok(sim) = Simulation::new(job) {
+                        let mut sim = Stepper::new(sim);
+                        if let Ok(Progress::Done) = sim.step(200_000) {
+                            for x in numbers(&view(&sim.report())) {
                                 prop_assert!(x.is_finite(), "{key}: {x}");
                             }
                         }

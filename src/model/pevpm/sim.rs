@@ -88,7 +88,7 @@ impl Default for Limits {
 }
 
 /// What one process did in one replication, seconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProcTimes {
     pub computing_s: f64,
     pub sending_s: f64,
@@ -116,7 +116,7 @@ pub struct Timeline {
 }
 
 /// One blocked process of a deadlocked run.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Blocked {
     pub proc: u32,
     pub waiting_for: String,
@@ -124,7 +124,7 @@ pub struct Blocked {
     pub line: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Deadlock {
     pub numprocs: u32,
     pub time_s: f64,
@@ -268,7 +268,12 @@ impl Run {
             }
             pr.clock = t;
             self.net.release(pr);
-            self.run_proc(programs, machine, pi, pause_at)?;
+            // The timeline's bookkeeping is compiled out of the run without one.
+            if self.net.timeline.is_some() {
+                self.run_proc::<true>(programs, machine, pi, pause_at)?;
+            } else {
+                self.run_proc::<false>(programs, machine, pi, pause_at)?;
+            }
             if self.steps >= pause_at {
                 return Ok(None);
             }
@@ -278,7 +283,7 @@ impl Run {
 
     /// Runs process `p` until it waits, ends, or the step budget is spent; it leaves with its
     /// wake-up, or none, in the tree.
-    fn run_proc(&mut self, programs: &Programs, machine: &Machine, p: usize, pause_at: u64) -> Result<(), RunError> {
+    fn run_proc<const TL: bool>(&mut self, programs: &Programs, machine: &Machine, p: usize, pause_at: u64) -> Result<(), RunError> {
         let numprocs = programs.numprocs;
         let Some(ops) = programs.procs.get(p) else { return Ok(()) };
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
@@ -304,26 +309,33 @@ impl Run {
                 return Ok(());
             };
             pr.pc += 1;
-            let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
+            // Expressions known before the run were folded to constants and checked then; only
+            // the others are evaluated and checked here.
             match op {
                 Op::Compute { time, line } => {
-                    let d = time.eval(&env, &mut pr.rng);
-                    if !within(d, 0.0, 1e6) {
-                        return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
-                    }
+                    let d = match time {
+                        CExpr::Num(d) => *d,
+                        e => {
+                            let d = e.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
+                            if !within(d, 0.0, 1e6) {
+                                return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
+                            }
+                            d
+                        }
+                    };
                     if d > 0.0 {
                         let start = pr.clock;
                         pr.times.computing_s += d;
                         pr.clock += d;
                         let t = pr.clock;
-                        net.record(p, Activity::Computing, start, t);
-                        if !net.go_on(pr, p, t) {
+                        net.record::<TL>(p, Activity::Computing, start, t);
+                        if !net.go_on::<TL>(pr, p, t) {
                             return Ok(());
                         }
                     }
                 }
                 Op::Loop { count, slot, end, line } => {
-                    let n = count.eval(&env, &mut pr.rng);
+                    let n = count.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
                     if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
                         return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", super::super::fmt_num(n, 6))));
                     }
@@ -345,32 +357,38 @@ impl Run {
                     }
                 }
                 Op::Branch { cond, target } => {
-                    if cond.eval(&env, &mut pr.rng) == 0.0 {
+                    if cond.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng) == 0.0 {
                         pr.pc = *target;
                     }
                 }
                 Op::Jump { target } => pr.pc = *target,
                 Op::Send { to, size, tag, blocking, line } => {
-                    let dst = match peer(to, &env, &mut pr.rng, numprocs) {
-                        Ok(d) => d,
-                        Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
+                    let (dst, bytes, tag) = match (to, size, tag) {
+                        (CExpr::Num(d), CExpr::Num(b), CExpr::Num(t)) => (*d as u32 as usize, *b, *t),
+                        _ => {
+                            let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
+                            let dst = match peer(to, &env, &mut pr.rng, numprocs) {
+                                Ok(d) => d,
+                                Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
+                            };
+                            let bytes = size.eval(&env, &mut pr.rng);
+                            if !within(bytes, 0.0, 1e12) {
+                                return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
+                            }
+                            (dst, bytes, tag.eval(&env, &mut pr.rng))
+                        }
                     };
-                    let bytes = size.eval(&env, &mut pr.rng);
-                    if !within(bytes, 0.0, 1e12) {
-                        return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
-                    }
-                    let tag = tag.eval(&env, &mut pr.rng);
                     let now = pr.clock;
-                    let arrival = net.depart(machine, pr, p, dst, bytes, now);
+                    let arrival = net.depart::<TL>(machine, pr, p, dst, bytes, now);
                     let Some(d) = procs.get_mut(dst) else { return Ok(()) };
-                    net.deliver(d, dst, p as u32, arrival, tag);
+                    net.deliver::<TL>(d, dst, p as u32, arrival, tag);
                     let Some(back) = procs.get_mut(p) else { return Ok(()) };
                     pr = back;
                     if *blocking {
                         pr.times.sending_s += arrival - now;
                         pr.clock = arrival;
-                        net.record(p, Activity::Sending, now, arrival);
-                        if !net.go_on(pr, p, arrival) {
+                        net.record::<TL>(p, Activity::Sending, now, arrival);
+                        if !net.go_on::<TL>(pr, p, arrival) {
                             return Ok(());
                         }
                     } else {
@@ -397,9 +415,12 @@ impl Run {
                         }
                         return Ok(());
                     };
-                    let src = match peer(from, &env, &mut pr.rng, numprocs) {
-                        Ok(s) => s as u32,
-                        Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
+                    let src = match from {
+                        CExpr::Num(s) => *s as u32,
+                        from => match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
+                            Ok(s) => s as u32,
+                            Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
+                        },
                     };
                     match (take_from(&mut pr.queue, src), *blocking) {
                         (Some(m), true) => {
@@ -409,8 +430,8 @@ impl Run {
                             if m.arrival > now {
                                 pr.times.waiting_s += m.arrival - now;
                                 pr.clock = m.arrival;
-                                net.record(p, Activity::Waiting, now, m.arrival);
-                                if !net.go_on(pr, p, m.arrival) {
+                                net.record::<TL>(p, Activity::Waiting, now, m.arrival);
+                                if !net.go_on::<TL>(pr, p, m.arrival) {
                                     return Ok(());
                                 }
                             } else {
@@ -438,8 +459,8 @@ impl Run {
                             let t = pr.req_done;
                             pr.times.waiting_s += t - now;
                             pr.clock = t;
-                            net.record(p, Activity::Waiting, now, t);
-                            if !net.go_on(pr, p, t) {
+                            net.record::<TL>(p, Activity::Waiting, now, t);
+                            if !net.go_on::<TL>(pr, p, t) {
                                 return Ok(());
                             }
                         }
@@ -512,7 +533,7 @@ impl Net {
     /// The running process `p` can go on at `t`: at once when no other process comes first,
     /// else it waits for its turn. Returns whether it goes on now.
     #[inline(always)]
-    fn go_on(&mut self, pr: &mut Proc, p: usize, t: f64) -> bool {
+    fn go_on<const TL: bool>(&mut self, pr: &mut Proc, p: usize, t: f64) -> bool {
         let k = key(t, p as u32);
         pr.wake = t;
         self.events.set(p, k);
@@ -532,7 +553,10 @@ impl Net {
     }
 
     #[inline(always)]
-    fn record(&mut self, p: usize, what: Activity, start: f64, end: f64) {
+    fn record<const TL: bool>(&mut self, p: usize, what: Activity, start: f64, end: f64) {
+        if !TL {
+            return;
+        }
         if let Some(tl) = &mut self.timeline {
             if end > start {
                 if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
@@ -556,13 +580,13 @@ impl Net {
         pr.times.waiting_s += t - pr.block_start;
         pr.state = State::Ready;
         pr.any_timer = f64::INFINITY;
-        self.record(p, Activity::Waiting, pr.block_start, t);
+        self.record::<true>(p, Activity::Waiting, pr.block_start, t);
     }
 
     /// A message leaves `src` (the running process, `pr`) for `dst` at `now`: it joins the
     /// scoreboard and gets its arrival time.
     #[inline(always)]
-    fn depart(&mut self, machine: &Machine, pr: &mut Proc, src: usize, dst: usize, bytes: f64, now: f64) -> f64 {
+    fn depart<const TL: bool>(&mut self, machine: &Machine, pr: &mut Proc, src: usize, dst: usize, bytes: f64, now: f64) -> f64 {
         self.messages += 1;
         self.scoreboard += 1;
         let mut arrival = now + self.machine.draw(machine, bytes, self.scoreboard as usize, &mut self.rng);
@@ -575,6 +599,9 @@ impl Net {
                 *last = arrival;
             }
             None => pr.sent.push((dst as u32, arrival)),
+        }
+        if !TL {
+            return arrival;
         }
         if let Some(tl) = &mut self.timeline {
             if tl.segments.len() + tl.messages.len() < MAX_TIMELINE {
@@ -589,7 +616,7 @@ impl Net {
     /// The message from `src` reaches `d` (process `dst`) at `arrival`: it completes a posted
     /// or blocked receive, or waits in `d`'s queue.
     #[inline(always)]
-    fn deliver(&mut self, d: &mut Proc, dst: usize, src: u32, arrival: f64, tag: f64) {
+    fn deliver<const TL: bool>(&mut self, d: &mut Proc, dst: usize, src: u32, arrival: f64, tag: f64) {
         if let Some(i) = d.posted.iter().position(|&s| s == src) {
             d.posted.remove(i);
             d.req_done = d.req_done.max(arrival);
@@ -599,7 +626,7 @@ impl Net {
                 d.times.waiting_s += t - d.block_start;
                 d.clock = t;
                 d.state = State::Ready;
-                self.record(dst, Activity::Waiting, d.block_start, t);
+                self.record::<TL>(dst, Activity::Waiting, d.block_start, t);
                 self.wake(d, dst, t);
             }
         } else if d.state == State::Recv(src) {
@@ -608,7 +635,7 @@ impl Net {
             d.tag = tag;
             d.times.waiting_s += arrival - d.block_start;
             d.state = State::Ready;
-            self.record(dst, Activity::Waiting, d.block_start, arrival);
+            self.record::<TL>(dst, Activity::Waiting, d.block_start, arrival);
             self.wake(d, dst, arrival);
         } else {
             d.queue.push(Msg { src, arrival, tag });
@@ -787,11 +814,11 @@ pub struct Report {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Progress {
     Running { fraction: f64 },
-    Done(Box<Report>),
+    Done,
 }
 
-/// Partial sums for one process count of one series.
-#[derive(Default)]
+/// Partial sums for one process count of one series, over some replications.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Acc {
     times: Vec<f64>,
     procs: Vec<ProcTimes>,
@@ -800,18 +827,76 @@ struct Acc {
     timeline: Option<Timeline>,
 }
 
-/// A job being run: [`Simulation::step`] advances it by a bounded number of ops.
+impl Acc {
+    fn add_run(&mut self, time_s: f64, procs: &[ProcTimes], messages: u64, unreceived: u64, timeline: Option<Timeline>) {
+        self.times.push(time_s);
+        self.add_procs(procs);
+        self.messages += messages as f64;
+        self.unreceived += unreceived as f64;
+        if timeline.is_some() {
+            self.timeline = timeline;
+        }
+    }
+
+    fn add_procs(&mut self, procs: &[ProcTimes]) {
+        if self.procs.len() < procs.len() {
+            self.procs.resize(procs.len(), ProcTimes::default());
+        }
+        for (sum, p) in self.procs.iter_mut().zip(procs) {
+            sum.computing_s += p.computing_s;
+            sum.sending_s += p.sending_s;
+            sum.waiting_s += p.waiting_s;
+            sum.end_s += p.end_s;
+        }
+    }
+
+    /// Adds a later part's sums (its replications follow this one's).
+    fn add(&mut self, other: &Acc) {
+        self.times.extend_from_slice(&other.times);
+        self.add_procs(&other.procs);
+        self.messages += other.messages;
+        self.unreceived += other.unreceived;
+        if self.timeline.is_none() {
+            self.timeline.clone_from(&other.timeline);
+        }
+    }
+}
+
+/// Most parts a job's replications are split into.
+pub const PARTS: usize = 8;
+
+/// What one part of a job produced: its sums per series and process count. Parts are fixed
+/// by the job (not by the threads or workers that run them) and merged in part order, so a
+/// report is the same to the last bit however many run at once.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Partial {
+    pub part: usize,
+    /// `[series][count]`.
+    acc: Vec<Vec<Acc>>,
+    /// The part's first deadlock, with its series and count (the part stops there).
+    deadlock: Option<(usize, usize, Deadlock)>,
+    messages: u64,
+    steps: u64,
+}
+
+/// A job checked and compiled, ready to run: its replications are split into
+/// [`Simulation::parts`] parts of consecutive replications, each run on its own
+/// ([`Simulation::run_part`], [`Stepper`]) and merged ([`Simulation::merge`]).
 pub struct Simulation {
     job: Job,
     programs: Vec<Programs>,
     series: Vec<Series>,
-    /// Index of the current (series, count, replication) in the flattened plan.
+}
+
+/// One part being run in slices.
+struct Part {
+    partial: Partial,
+    /// First replication and number of replications.
+    r0: usize,
+    reps: usize,
+    /// Index of the current (series, count, replication) in this part's plan.
     next: usize,
     current: Option<Run>,
-    acc: Vec<Vec<Acc>>,
-    deadlock: Option<Deadlock>,
-    messages: u64,
-    steps: u64,
 }
 
 impl Simulation {
@@ -846,76 +931,125 @@ impl Simulation {
                 ),
             ));
         }
-        let acc = series.iter().map(|_| job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
-        Ok(Simulation { job, programs, series, next: 0, current: None, acc, deadlock: None, messages: 0, steps: 0 })
+        Ok(Simulation { job, programs, series })
     }
 
-    fn plan_len(&self) -> usize {
-        self.series.len() * self.job.numprocs.len() * self.job.replications as usize
+    pub fn job(&self) -> &Job {
+        &self.job
     }
 
-    /// Runs at most about `max_steps` ops, then reports progress or the finished report.
-    pub fn step(&mut self, max_steps: u64) -> Result<Progress, RunError> {
+    /// How many parts the replications are split into (at most [`PARTS`]).
+    pub fn parts(&self) -> usize {
+        (self.job.replications as usize).clamp(1, PARTS)
+    }
+
+    /// The replications of part `j`: first and count (balanced: counts differ by at most one).
+    fn part_range(&self, j: usize) -> (usize, usize) {
+        let (reps, parts) = (self.job.replications as usize, self.parts());
+        let start = |j: usize| j.min(parts) * reps / parts;
+        (start(j), start(j + 1) - start(j))
+    }
+
+    fn start_part(&self, j: usize) -> Part {
+        let (r0, reps) = self.part_range(j);
+        let acc = self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
+        Part { partial: Partial { part: j, acc, ..Partial::default() }, r0, reps, next: 0, current: None }
+    }
+
+    /// Runs part `j` whole.
+    pub fn run_part(&self, j: usize) -> Result<Partial, RunError> {
+        let mut part = self.start_part(j);
+        while !self.step_part(&mut part, u64::MAX)? {}
+        Ok(part.partial)
+    }
+
+    /// Runs the whole job: natively its parts on as many threads as the machine has (the
+    /// report does not depend on how many), in wasm one after another.
+    pub fn run_to_end(self) -> Result<Report, RunError> {
+        #[cfg(not(target_arch = "wasm32"))]
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        #[cfg(target_arch = "wasm32")]
+        let threads = 1;
+        self.run_on(threads)
+    }
+
+    /// Runs the whole job on `threads` threads (one: on this thread).
+    pub fn run_on(&self, threads: usize) -> Result<Report, RunError> {
+        let parts = self.parts();
+        let mut done: Vec<(usize, Result<Partial, RunError>)> = Vec::with_capacity(parts);
+        #[cfg(target_arch = "wasm32")]
+        let _ = threads;
+        #[cfg(not(target_arch = "wasm32"))]
+        if threads > 1 {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let work = || {
+                let mut mine = Vec::new();
+                loop {
+                    let j = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if j >= parts {
+                        return mine;
+                    }
+                    mine.push((j, self.run_part(j)));
+                }
+            };
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads.min(parts)).map(|_| s.spawn(work)).collect();
+                for h in handles {
+                    match h.join() {
+                        Ok(mine) => done.extend(mine),
+                        Err(_) => done.push((0, Err(InputError::new(super::lang::FIELD, "a simulation thread stopped unexpectedly")))),
+                    }
+                }
+            });
+        }
+        if done.is_empty() {
+            done = (0..parts).map(|j| (j, self.run_part(j))).collect();
+        }
+        // The first error in part order, whatever finished first.
+        done.sort_by_key(|d| d.0);
+        let partials = done.into_iter().map(|(_, r)| r).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.merge(partials))
+    }
+
+    /// Runs `part` by at most about `max_steps` ops; returns whether the part has finished.
+    fn step_part(&self, part: &mut Part, max_steps: u64) -> Result<bool, RunError> {
         let mut budget = max_steps.max(1);
-        while self.deadlock.is_none() && self.next < self.plan_len() {
-            let reps = self.job.replications as usize;
-            let counts = self.job.numprocs.len();
-            let (s, rest) = (self.next / (counts * reps), self.next % (counts * reps));
-            let (c, r) = (rest / reps, rest % reps);
-            if self.current.is_none() {
-                self.current = Some(self.start_run(s, c, r));
-            }
-            let Some(run) = self.current.as_mut() else { break };
+        let counts = self.job.numprocs.len();
+        let plan = self.series.len() * counts * part.reps;
+        while part.partial.deadlock.is_none() && part.next < plan {
+            let (s, rest) = (part.next / (counts * part.reps), part.next % (counts * part.reps));
+            let (c, r) = (rest / part.reps, part.r0 + rest % part.reps);
+            let run = part.current.get_or_insert_with(|| self.start_run(s, c, r));
             let before = run.steps();
             let outcome = run.advance(&self.programs[c], &self.job.machine, budget)?;
             let used = run.steps() - before;
             budget = budget.saturating_sub(used);
-            let Some(outcome) = outcome else {
-                return Ok(Progress::Running { fraction: self.fraction() });
-            };
-            self.steps += run.steps();
-            self.messages += run.messages();
-            self.current = None;
-            self.next += 1;
+            let Some(outcome) = outcome else { return Ok(false) };
+            part.partial.steps += run.steps();
+            part.partial.messages += run.messages();
+            part.current = None;
+            part.next += 1;
             match outcome {
-                RunOutcome::Deadlock(d) => self.deadlock = Some(d),
+                RunOutcome::Deadlock(d) => part.partial.deadlock = Some((s, c, d)),
                 RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => {
-                    let a = &mut self.acc[s][c];
-                    a.times.push(time_s);
-                    if a.procs.is_empty() {
-                        a.procs = vec![ProcTimes::default(); procs.len()];
-                    }
-                    for (sum, p) in a.procs.iter_mut().zip(&procs) {
-                        sum.computing_s += p.computing_s;
-                        sum.sending_s += p.sending_s;
-                        sum.waiting_s += p.waiting_s;
-                        sum.end_s += p.end_s;
-                    }
-                    a.messages += messages as f64;
-                    a.unreceived += unreceived as f64;
-                    if timeline.is_some() {
-                        a.timeline = timeline;
+                    if let Some(a) = part.partial.acc.get_mut(s).and_then(|row| row.get_mut(c)) {
+                        a.add_run(time_s, &procs, messages, unreceived, timeline);
                     }
                 }
             }
             if budget == 0 {
-                return Ok(Progress::Running { fraction: self.fraction() });
+                return Ok(part.partial.deadlock.is_some() || part.next >= plan);
             }
         }
-        Ok(Progress::Done(Box::new(self.report())))
+        Ok(true)
     }
 
-    /// Runs the whole job at once (the command line).
-    pub fn run_to_end(mut self) -> Result<Report, RunError> {
-        loop {
-            if let Progress::Done(r) = self.step(u64::MAX)? {
-                return Ok(*r);
-            }
+    fn part_fraction(&self, part: &Part) -> f64 {
+        let plan = self.series.len() * self.job.numprocs.len() * part.reps;
+        if part.partial.deadlock.is_some() {
+            return 1.0;
         }
-    }
-
-    pub fn fraction(&self) -> f64 {
-        (self.next as f64 / self.plan_len().max(1) as f64).clamp(0.0, 1.0)
+        (part.next as f64 / plan.max(1) as f64).clamp(0.0, 1.0)
     }
 
     fn start_run(&self, s: usize, c: usize, r: usize) -> Run {
@@ -927,9 +1061,33 @@ impl Simulation {
         Run::new(programs, rm, (self.job.seed, &[n as u64, r as u64]), self.job.limits.max_steps_per_run, timeline)
     }
 
-    fn report(&self) -> Report {
+    /// The report from the parts' results (any order; a missing part's replications are
+    /// simply absent). A deadlock ends the job where it happened: the first in plan order
+    /// (series, then process count) is reported, with the results of the counts before it.
+    pub fn merge(&self, mut partials: Vec<Partial>) -> Report {
+        partials.sort_by_key(|p| p.part);
+        let counts = self.job.numprocs.len();
+        let first = partials.iter().filter_map(|p| p.deadlock.as_ref()).min_by_key(|(s, c, _)| (*s, *c));
+        let cut = first.map_or(usize::MAX, |(s, c, _)| s * counts + c);
+        let deadlock = first.map(|(_, _, d)| d.clone());
+        let mut acc: Vec<Vec<Acc>> = self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
+        for p in &partials {
+            for (s, (sums, row)) in acc.iter_mut().zip(&p.acc).enumerate() {
+                for (c, (sum, a)) in sums.iter_mut().zip(row).enumerate() {
+                    if s * counts + c < cut {
+                        sum.add(a);
+                    }
+                }
+            }
+        }
+        let messages = partials.iter().map(|p| p.messages).sum();
+        let steps = partials.iter().map(|p| p.steps).sum();
+        self.report(&acc, deadlock, messages, steps)
+    }
+
+    fn report(&self, acc: &[Vec<Acc>], deadlock: Option<Deadlock>, messages: u64, steps: u64) -> Report {
         let sequential_s = self.job.sequential_s.unwrap_or_else(|| {
-            let a = &self.acc[0][0];
+            let Some(a) = acc.first().and_then(|row| row.first()) else { return 0.0 };
             let reps = a.times.len().max(1) as f64;
             a.procs.iter().map(|p| p.computing_s).sum::<f64>() / reps
         });
@@ -969,8 +1127,8 @@ impl Simulation {
                 .collect()
         };
         let all: Vec<SeriesResult> =
-            self.series.iter().zip(&self.acc).map(|(s, a)| SeriesResult { series: *s, results: results(a) }).collect();
-        let mut main = all[0].clone(); // ok: there is always the main series
+            self.series.iter().zip(acc).map(|(s, a)| SeriesResult { series: *s, results: results(a) }).collect();
+        let mut main = all.first().cloned().unwrap_or(SeriesResult { series: self.series[0], results: Vec::new() });
         main.series.label = FIGURE6.iter().find(|f| f.mode == main.series.mode && f.contention == main.series.contention).map_or("main", |f| f.label);
         let comparison = if self.job.compare {
             let mut c = Vec::new();
@@ -988,7 +1146,76 @@ impl Simulation {
         } else {
             Vec::new()
         };
-        Report { main, comparison, deadlock: self.deadlock.clone(), sequential_s, messages: self.messages, steps: self.steps }
+        Report { main, comparison, deadlock, sequential_s, messages, steps }
+    }
+}
+
+/// Runs some parts of a job (by default all) one after another, in slices: for a Web
+/// Worker's progress bar and cancel button.
+pub struct Stepper {
+    sim: Simulation,
+    parts: Vec<usize>,
+    /// Index into `parts` of the part being run.
+    i: usize,
+    current: Option<Part>,
+    partials: Vec<Partial>,
+}
+
+impl Stepper {
+    /// Every part of the job.
+    pub fn new(sim: Simulation) -> Stepper {
+        let parts = (0..sim.parts()).collect();
+        Stepper::for_parts(sim, parts)
+    }
+
+    /// The given parts (indices past [`Simulation::parts`] are ignored).
+    pub fn for_parts(sim: Simulation, mut parts: Vec<usize>) -> Stepper {
+        parts.retain(|&j| j < sim.parts());
+        Stepper { sim, parts, i: 0, current: None, partials: Vec::new() }
+    }
+
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// Runs at most about `max_steps` ops, then reports progress, or `Done` when every part is.
+    pub fn step(&mut self, max_steps: u64) -> Result<Progress, RunError> {
+        while let Some(&j) = self.parts.get(self.i) {
+            let sim = &self.sim;
+            let part = self.current.get_or_insert_with(|| sim.start_part(j));
+            if !sim.step_part(part, max_steps)? {
+                return Ok(Progress::Running { fraction: self.fraction() });
+            }
+            if let Some(p) = self.current.take() {
+                self.partials.push(p.partial);
+            }
+            self.i += 1;
+            if max_steps != u64::MAX {
+                return Ok(if self.i < self.parts.len() { Progress::Running { fraction: self.fraction() } } else { Progress::Done });
+            }
+        }
+        Ok(Progress::Done)
+    }
+
+    /// The fraction of this stepper's replications done.
+    pub fn fraction(&self) -> f64 {
+        let current = self.current.as_ref().map_or(0.0, |p| self.sim.part_fraction(p));
+        ((self.i as f64 + current) / self.parts.len().max(1) as f64).clamp(0.0, 1.0)
+    }
+
+    /// The results of the parts finished so far.
+    pub fn into_partials(self) -> Vec<Partial> {
+        self.partials
+    }
+
+    /// The results of the parts finished so far, taken out (the stepper keeps its job).
+    pub fn take_partials(&mut self) -> Vec<Partial> {
+        std::mem::take(&mut self.partials)
+    }
+
+    /// The report of the parts finished so far (all of them, once `step` said `Done`).
+    pub fn report(&self) -> Report {
+        self.sim.merge(self.partials.clone())
     }
 }
 

@@ -135,12 +135,12 @@ fn steps_in_slices_give_the_same_answer_as_one_go() {
     let mut j = job(JACOBI, &[4, 8], perseus(), Mode::Distribution);
     j.params = lang::parse_params("parameters", "iterations = 50").unwrap();
     let whole = run(j.clone());
-    let mut sim = Simulation::new(j).unwrap();
+    let mut sim = Stepper::new(Simulation::new(j).unwrap());
     let mut fractions = Vec::new();
     let report = loop {
         match sim.step(199).unwrap() {
             Progress::Running { fraction } => fractions.push(fraction),
-            Progress::Done(r) => break *r,
+            Progress::Done => break sim.report(),
         }
     };
     assert!(fractions.len() > 10 && fractions.windows(2).all(|w| w[0] <= w[1]));
@@ -313,4 +313,53 @@ fn programs_of_the_seeds_annotated_c_match_the_native_jacobi() {
             assert_eq!(strip(&pa.procs[p]), strip(&pb.procs[p]), "process {p} of {np}");
         }
     }
+}
+
+#[test]
+fn the_report_does_not_depend_on_how_the_parts_are_run() {
+    // 11 replications in 8 parts of 1 or 2; the Figure 6 series too, and two process counts.
+    let mut j = job(JACOBI, &[4, 6], perseus(), Mode::Distribution);
+    j.params = lang::parse_params("parameters", "iterations = 30").unwrap();
+    j.replications = 11;
+    j.compare = true;
+    let sim = Simulation::new(j).unwrap();
+    assert_eq!(sim.parts(), PARTS);
+    let one = sim.run_on(1).unwrap();
+    assert_eq!(one.main.results[0].run_times_s.len(), 11);
+    for threads in [2, 3, 8] {
+        assert_eq!(sim.run_on(threads).unwrap(), one, "{threads} threads");
+    }
+    // As the page's workers do: worker w of 3 steps through parts w, w + 3, …; their
+    // results pass as JSON (floats must come back to the same bits) and merge in any order.
+    let mut partials = Vec::new();
+    for w in 0..3 {
+        let sim = Simulation::new(sim_job(&sim)).unwrap();
+        let mut stepper = Stepper::for_parts(sim, (0..PARTS).filter(|p| p % 3 == w).collect());
+        while stepper.step(5_000).unwrap() != Progress::Done {}
+        let text = serde_json::to_string(&stepper.into_partials()).unwrap();
+        partials.extend(serde_json::from_str::<Vec<Partial>>(&text).unwrap());
+    }
+    partials.reverse();
+    assert_eq!(sim.merge(partials), one);
+}
+
+/// The job a simulation was made from (a fresh copy for another "worker").
+fn sim_job(sim: &Simulation) -> Job {
+    sim.job().clone()
+}
+
+#[test]
+fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
+    // 4 processes run; 3 deadlock (1 receives from 2, which receives from 1). With 5
+    // replications in 5 parts, every part meets the deadlock; the counts before it report.
+    let text = "Runon numprocs == 3 { Message type = MPI_Recv, from = (procnum + 1) % numprocs }\nSerial time = 1";
+    let mut j = job(text, &[4, 3, 2], fixed(1e-3), Mode::Distribution);
+    j.replications = 5;
+    let sim = Simulation::new(j).unwrap();
+    let r = sim.run_on(1).unwrap();
+    assert_eq!(r.deadlock.as_ref().map(|d| d.numprocs), Some(3));
+    let counts: Vec<u32> = r.main.results.iter().map(|c| c.numprocs).collect();
+    assert_eq!(counts, vec![4]);
+    assert_eq!(r.main.results[0].run_times_s.len(), 5);
+    assert_eq!(sim.run_on(2).unwrap(), r);
 }
