@@ -36,19 +36,23 @@ enum RunState {
     Cancelled,
 }
 
-type WorkerSlot = Rc<RefCell<Option<(Worker, Closure<dyn FnMut(MessageEvent)>)>>>;
+/// The running workers (worker 0 collects) and their message handlers.
+type WorkerSlot = Rc<RefCell<Vec<(Worker, Closure<dyn FnMut(MessageEvent)>)>>>;
 
 fn stop(slot: &WorkerSlot) {
-    if let Some((w, _)) = slot.borrow_mut().take() {
+    halt(slot);
+    slot.borrow_mut().clear();
+}
+
+/// Terminates the workers but keeps their handlers (one of them may be running this).
+fn halt(slot: &WorkerSlot) {
+    for (w, _) in slot.borrow().iter() {
         w.terminate();
     }
 }
 
-/// What a message from the worker means for the page.
+/// What a message from a worker means for the page.
 fn on_message(msg: &Value, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
-    if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
-        return Some(RunState::Running(f));
-    }
     if let Some(done) = msg.get("done") {
         return Some(match serde_json::from_value::<ResultView>(done.clone()) {
             Ok(v) => RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() },
@@ -62,35 +66,65 @@ fn on_message(msg: &Value, started: f64, inputs: &Rc<PageInputs>) -> Option<RunS
     msg.get("error").and_then(Value::as_str).map(|e| RunState::Failed(e.to_string()))
 }
 
-/// Starts a worker on `inputs`, reporting into `state`.
+/// How many workers share a job: one per core the browser reports, at most
+/// `sim_worker::MAX_WORKERS`.
+fn worker_count() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, crate::ui::sim_worker::MAX_WORKERS)
+}
+
+/// Starts the workers on `inputs`, reporting into `state`. Each worker runs its share of
+/// the job; the others' results are handed to worker 0, which answers with the whole.
 fn start(slot: &WorkerSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInputs>) {
     stop(slot);
-    let worker = match Worker::new(WORKER) {
-        Ok(w) => w,
-        Err(_) => return state.set(RunState::Failed("this browser could not start a Web Worker".into())),
-    };
-    let json = serde_json::to_string(&*inputs).unwrap_or_default();
-    let started = now_ms();
-    let (w, state2) = (worker.clone(), state.clone());
-    let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(msg) = e.data().as_string().and_then(|t| serde_json::from_str::<Value>(&t).ok()) else { return };
-        if msg.get("ready").is_some() {
-            let _ = w.post_message(&JsValue::from_str(&json));
-        } else if let Some(next) = on_message(&msg, started, &inputs) {
-            if !matches!(next, RunState::Running(_)) {
-                w.terminate();
+    let k = worker_count();
+    let mut workers = Vec::with_capacity(k);
+    for _ in 0..k {
+        match Worker::new(WORKER) {
+            Ok(w) => workers.push(w),
+            Err(_) => {
+                workers.iter().for_each(Worker::terminate);
+                return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
             }
-            state2.set(next);
         }
-    });
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    let state3 = state.clone();
-    let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-        state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
-    });
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    onerror.forget();
-    *slot.borrow_mut() = Some((worker, onmessage));
+    }
+    let started = now_ms();
+    let progress = Rc::new(RefCell::new(vec![0.0; k]));
+    for (i, worker) in workers.iter().enumerate() {
+        let start = serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
+        let (w, all, slot2, state2, inputs2, progress) = (worker.clone(), workers.clone(), slot.clone(), state.clone(), inputs.clone(), progress.clone());
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(text) = e.data().as_string() else { return };
+            // Another worker's share, passed on to worker 0 as it is.
+            if text.starts_with("{\"partials\"") {
+                if let Some(first) = all.first() {
+                    let _ = first.post_message(&JsValue::from_str(&text));
+                }
+                return;
+            }
+            let Ok(msg) = serde_json::from_str::<Value>(&text) else { return };
+            if msg.get("ready").is_some() {
+                let _ = w.post_message(&JsValue::from_str(&start));
+            } else if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
+                let mut p = progress.borrow_mut();
+                if let Some(mine) = p.get_mut(i) {
+                    *mine = f;
+                }
+                state2.set(RunState::Running(p.iter().sum::<f64>() / p.len().max(1) as f64));
+            } else if let Some(next) = on_message(&msg, started, &inputs2) {
+                halt(&slot2);
+                state2.set(next);
+            }
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        let state3 = state.clone();
+        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+        slot.borrow_mut().push((worker.clone(), onmessage));
+    }
     state.set(RunState::Running(0.0));
 }
 
@@ -219,7 +253,7 @@ pub fn simulate() -> Html {
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);
     let detail = use_state(|| 0usize);
-    let slot: WorkerSlot = use_mut_ref(|| None);
+    let slot: WorkerSlot = use_mut_ref(Vec::new);
     {
         let slot = slot.clone();
         use_effect_with((), move |_| move || stop(&slot));
