@@ -1,7 +1,7 @@
 //! The simulation page's Web Worker. The page starts one or more (one per core, up to
 //! [`MAX_WORKERS`]); each receives the page's inputs as JSON, prepares the job and runs its
 //! share of the job's parts ([`crate::model::pevpm::sim::Simulation::parts`]: worker w of k
-//! takes parts w, w + k, …) in slices. Worker 0 also collects: the page hands it the other
+//! takes the w-th of k runs of consecutive parts) in slices. Worker 0 also collects: the page hands it the other
 //! workers' results, and it merges them with its own, so the report does not depend on how
 //! many workers ran it. The page cancels a run by terminating the workers. Built as its own
 //! binary (`src/bin/sw-simulate-worker.rs`), so the page's main thread never freezes.
@@ -63,7 +63,9 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
         Err(e) => return reply(json!({ "error": e.to_string() })),
     };
     let k = start.workers.clamp(1, MAX_WORKERS);
-    let mine = (0..sim.parts()).filter(|j| j % k == start.worker).collect();
+    // Consecutive parts, so each worker gets about the same number of replications.
+    let parts = sim.parts();
+    let mine = (start.worker * parts / k..(start.worker + 1) * parts / k).collect();
     let mut stepper = Stepper::for_parts(sim, mine);
     let mut last = js_sys::Date::now();
     loop {

@@ -1,6 +1,7 @@
 // The virtual parallel machine page in a real browser: run Jacobi in the Web Worker and read
 // the speed-up from the page, cancel a long run, a deadlock shown as a result, a syntax error
-// named at line and column, and the Jacobi study timed in the worker.
+// named at line and column, the same results from one worker as from several, and the Jacobi
+// study timed in one worker and as the page runs it (one worker per core).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
@@ -9,8 +10,10 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-async function open() {
+// `cores`: what the page is told navigator.hardwareConcurrency is (it starts one worker per core).
+async function open(cores) {
   const p = await freshPage(browser, server.origin);
+  if (cores) await p.page.addInitScript((n) => Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => n }), cores);
   await p.page.goto(`${server.base}simulate.html`);
   await ready(p.page);
   await p.page.waitForSelector("#run");
@@ -113,4 +116,56 @@ test("speed in the browser: the Jacobi study in the worker", async () => {
   assert.ok(ms > 0, `ran: ${ms}`);
   console.log(`browser: Jacobi study (2–64 nodes × 1–2 processes per node, 1,000 iterations, 20 replications) in the worker: ${(ms / 1000).toFixed(2)} s`);
   await context.close();
+});
+
+/** Runs the page's current inputs and returns the results table's text and the status. */
+async function runOnPage(page) {
+  await page.click("#run");
+  await page.waitForSelector("#sim-status >> text=Finished in", { timeout: 120000 });
+  return {
+    rows: await page.locator("#sim-results tbody tr").allTextContents(),
+    status: await page.locator("#sim-status").textContent(),
+  };
+}
+
+async function setJob(page, { numprocs, ppn, params, replications, compare }) {
+  await page.fill("#numprocs", numprocs);
+  await page.setChecked("#compare", compare !== false);
+  if (ppn) await page.fill("#procs_per_node", ppn);
+  await page.fill("#params", params);
+  await page.fill("#replications", replications);
+}
+
+test("one worker or several: the same results", async () => {
+  const job = { numprocs: "2 4 6 8", params: "xsize = 256\niterations = 60", replications: "11" };
+  const results = [];
+  for (const cores of [1, 3]) {
+    const { context, page, problems } = await open(cores);
+    assert.equal(await page.evaluate(() => navigator.hardwareConcurrency), cores);
+    await setJob(page, job);
+    results.push((await runOnPage(page)).rows);
+    assert.deepEqual(problems.consoleErrors, []);
+    await context.close();
+  }
+  assert.equal(results[0].length, 4);
+  assert.deepEqual(results[1], results[0]);
+});
+
+test("speed in the browser: the Jacobi study as the page runs it, one worker per core", async () => {
+  const cores = await (async () => {
+    const { context, page } = await open();
+    const n = await page.evaluate(() => navigator.hardwareConcurrency);
+    await context.close();
+    return n;
+  })();
+  let total = 0;
+  for (const [ppn, numprocs] of [["1", "2 4 8 16 32 64"], ["2", "4 8 16 32 64 128"]]) {
+    const { context, page } = await open();
+    await setJob(page, { numprocs, ppn, params: "xsize = 256\niterations = 1000", replications: "20", compare: false });
+    const { rows, status } = await runOnPage(page);
+    assert.equal(rows.length, 6);
+    total += Number(/Finished in ([0-9.]+) s/.exec(status)[1]);
+    await context.close();
+  }
+  console.log(`browser: Jacobi study (2–64 nodes × 1–2 processes per node, 1,000 iterations, 20 replications) on the page, ${Math.min(cores, 4)} workers (${cores} cores), from Run to results shown: ${total.toFixed(2)} s`);
 });
