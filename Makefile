@@ -24,4 +24,4 @@ test: setup
 	@scripts/test.sh
 
 bench: setup
-	cargo test --release --test bench_planner --test bench_regions -- --ignored --nocapture
+	cargo test --release --test bench_planner --test bench_regions --test bench_simulate -- --ignored --nocapture --test-threads=1

@@ -1,7 +1,8 @@
 //! Native timings of the PEVPM simulator (not timed tests; ignored by `cargo test`):
 //!     cargo test --release --test bench_simulate -- --ignored --nocapture
-//! Prints the median of several runs: simulated message events per second, and the seed's
-//! Jacobi study (2–64 nodes × 1–2 processes per node, 1000 iterations, 20 replications).
+//! Prints the median of five runs, on one thread and on every core: simulated message events
+//! per second, and the seed's Jacobi study (2–64 nodes × 1–2 processes per node, 1000
+//! iterations, 20 replications).
 
 use std::time::Instant;
 
@@ -31,6 +32,10 @@ fn run(job: Job) -> Report {
     Simulation::new(job).unwrap().run_to_end().unwrap()
 }
 
+fn run_on(job: Job, threads: usize) -> Report {
+    Simulation::new(job).unwrap().run_on(threads).unwrap()
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -39,34 +44,37 @@ fn median(mut xs: Vec<f64>) -> f64 {
 #[test]
 #[ignore]
 fn bench_simulate() {
-    // Message events per second: Jacobi on 64 processes, 20 replications.
-    let mut rates = Vec::new();
-    for _ in 0..5 {
-        let t = Instant::now();
-        let r = run(jacobi(1, vec![64], 20));
-        rates.push(r.messages as f64 / t.elapsed().as_secs_f64());
-        println!("steps {} messages {} time {:.3}", r.steps, r.messages, t.elapsed().as_secs_f64());
-    }
-    println!("message events per second (Jacobi, 64 processes): median {:.1} million", median(rates) / 1e6);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [1, cores] {
+        println!("-- {threads} thread(s)");
+        // Message events per second: Jacobi on 64 processes, 20 replications.
+        let mut rates = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            let r = run_on(jacobi(1, vec![64], 20), threads);
+            rates.push(r.messages as f64 / t.elapsed().as_secs_f64());
+        }
+        println!("message events per second (Jacobi, 64 processes): median {:.1} million", median(rates) / 1e6);
 
-    // The seed's study: 2–64 nodes × 1–2 processes per node.
-    let nodes = [2u32, 4, 8, 16, 32, 64];
-    let mut times = Vec::new();
-    let mut messages = 0;
-    for _ in 0..5 {
-        let t = Instant::now();
-        let a = run(jacobi(1, nodes.to_vec(), 20));
-        let b = run(jacobi(2, nodes.iter().map(|n| 2 * n).collect(), 20));
-        times.push(t.elapsed().as_secs_f64());
-        messages = a.messages + b.messages;
-        if times.len() == 1 {
-            for (r, label) in [(&a, "× 1"), (&b, "× 2")] {
-                let s: Vec<String> = r.main.results.iter().map(|c| format!("{}:{:.2}", c.nodes, c.speedup)).collect();
-                println!("speed-up, nodes {label}: {}", s.join(" "));
+        // The seed's study: 2–64 nodes × 1–2 processes per node.
+        let nodes = [2u32, 4, 8, 16, 32, 64];
+        let mut times = Vec::new();
+        let mut messages = 0;
+        for _ in 0..5 {
+            let t = Instant::now();
+            let a = run_on(jacobi(1, nodes.to_vec(), 20), threads);
+            let b = run_on(jacobi(2, nodes.iter().map(|n| 2 * n).collect(), 20), threads);
+            times.push(t.elapsed().as_secs_f64());
+            messages = a.messages + b.messages;
+            if times.len() == 1 && threads == 1 {
+                for (r, label) in [(&a, "× 1"), (&b, "× 2")] {
+                    let s: Vec<String> = r.main.results.iter().map(|c| format!("{}:{:.2}", c.nodes, c.speedup)).collect();
+                    println!("speed-up, nodes {label}: {}", s.join(" "));
+                }
             }
         }
+        println!("Jacobi study ({} message events): median {:.3} s", messages, median(times));
     }
-    println!("Jacobi study ({} message events): median {:.3} s", messages, median(times));
 }
 
 #[test]
