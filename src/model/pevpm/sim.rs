@@ -256,220 +256,217 @@ impl Run {
     /// `programs` and `machine` must be the ones the run was made for.
     pub fn advance(&mut self, programs: &Programs, machine: &Machine, budget: u64) -> Result<Option<RunOutcome>, RunError> {
         let pause_at = self.steps.saturating_add(budget);
-        loop {
-            let k = self.net.events.first();
-            let pi = (k & 0x3FF) as usize;
-            let Some(pr) = self.procs.get_mut(pi).filter(|_| k != u64::MAX) else { break };
-            // The process keeps its key in the tree while it runs (the least of all); every way
-            // out of `run_proc` replaces it: one walk up the tree per slice of a process's run.
-            let t = pr.wake;
-            if pr.state == State::RecvAny {
-                self.net.take_any(pr, pi, t);
-            }
-            pr.clock = t;
-            self.net.release(pr);
-            // The timeline's bookkeeping is compiled out of the run without one.
-            if self.net.timeline.is_some() {
-                self.run_proc::<true>(programs, machine, pi, pause_at)?;
-            } else {
-                self.run_proc::<false>(programs, machine, pi, pause_at)?;
-            }
-            if self.steps >= pause_at {
-                return Ok(None);
-            }
-        }
-        Ok(Some(self.outcome(programs.numprocs)))
+        // The timeline's bookkeeping is compiled out of the run without one.
+        let ended = if self.net.timeline.is_some() {
+            self.run_events::<true>(programs, machine, pause_at)?
+        } else {
+            self.run_events::<false>(programs, machine, pause_at)?
+        };
+        Ok(ended.then(|| self.outcome(programs.numprocs)))
     }
 
-    /// Runs process `p` until it waits, ends, or the step budget is spent; it leaves with its
-    /// wake-up, or none, in the tree.
-    fn run_proc<const TL: bool>(&mut self, programs: &Programs, machine: &Machine, p: usize, pause_at: u64) -> Result<(), RunError> {
+    /// Takes events in order: the process at the root of the tree runs its ops until it
+    /// waits or ends, then the next. Returns whether the run has ended (nothing pending), or
+    /// `false` when paused after `pause_at` steps (the running process scheduled again).
+    fn run_events<const TL: bool>(&mut self, programs: &Programs, machine: &Machine, pause_at: u64) -> Result<bool, RunError> {
         let numprocs = programs.numprocs;
-        let Some(ops) = programs.procs.get(p) else { return Ok(()) };
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
         let limit = pause_at.min(self.max_steps);
         let Run { procs, net, steps, max_steps } = self;
-        let Some(mut pr) = procs.get_mut(p) else { return Ok(()) };
-        loop {
-            if *steps >= limit {
-                if *steps >= pause_at {
-                    net.schedule(pr, p, pr.clock);
-                    return Ok(());
-                }
-                return Err(InputError::new(
-                    super::lang::FIELD,
-                    format!("a run of {numprocs} processes took more than {max_steps} steps; lower the loop counts (or raise the limit)"),
-                ));
+        'pop: loop {
+            let k = net.events.first();
+            let p = (k & 0x3FF) as usize;
+            let Some(mut pr) = procs.get_mut(p).filter(|_| k != u64::MAX) else { return Ok(true) };
+            let Some(ops) = programs.procs.get(p) else { return Ok(true) };
+            // The process keeps its key in the tree while it runs (the least of all); every
+            // way out of its slice replaces it: one walk up the tree per slice.
+            let t = pr.wake;
+            if pr.state == State::RecvAny {
+                net.take_any(pr, p, t);
             }
-            *steps += 1;
-            let Some(op) = ops.get(pr.pc as usize) else {
-                pr.state = State::Done;
-                pr.times.end_s = pr.clock;
-                net.events.set(p, u64::MAX);
-                return Ok(());
-            };
-            pr.pc += 1;
-            // Expressions known before the run were folded to constants and checked then; only
-            // the others are evaluated and checked here.
-            match op {
-                Op::Compute { time, line } => {
-                    let d = match time {
-                        CExpr::Num(d) => *d,
-                        e => {
-                            let d = e.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
-                            if !within(d, 0.0, 1e6) {
-                                return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
-                            }
-                            d
-                        }
-                    };
-                    if d > 0.0 {
-                        let start = pr.clock;
-                        pr.times.computing_s += d;
-                        pr.clock += d;
-                        let t = pr.clock;
-                        net.record::<TL>(p, Activity::Computing, start, t);
-                        if !net.go_on::<TL>(pr, p, t) {
-                            return Ok(());
-                        }
+            pr.clock = t;
+            net.release(pr);
+            loop {
+                if *steps >= limit {
+                    if *steps >= pause_at {
+                        net.schedule(pr, p, pr.clock);
+                        return Ok(false);
                     }
+                    return Err(InputError::new(
+                        super::lang::FIELD,
+                        format!("a run of {numprocs} processes took more than {max_steps} steps; lower the loop counts (or raise the limit)"),
+                    ));
                 }
-                Op::Loop { count, slot, end, line } => {
-                    let n = count.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
-                    if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
-                        return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", super::super::fmt_num(n, 6))));
-                    }
-                    let s = *slot as usize;
-                    if n == 0.0 {
-                        pr.pc = *end;
-                    } else if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
-                        *c = 0.0;
-                        *k = n;
-                    }
-                }
-                Op::Next { slot, body } => {
-                    let s = *slot as usize;
-                    if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
-                        *c += 1.0;
-                        if *c < *k {
-                            pr.pc = *body;
-                        }
-                    }
-                }
-                Op::Branch { cond, target } => {
-                    if cond.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng) == 0.0 {
-                        pr.pc = *target;
-                    }
-                }
-                Op::Jump { target } => pr.pc = *target,
-                Op::Send { to, size, tag, blocking, line } => {
-                    let (dst, bytes, tag) = match (to, size, tag) {
-                        (CExpr::Num(d), CExpr::Num(b), CExpr::Num(t)) => (*d as u32 as usize, *b, *t),
-                        _ => {
-                            let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
-                            let dst = match peer(to, &env, &mut pr.rng, numprocs) {
-                                Ok(d) => d,
-                                Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
-                            };
-                            let bytes = size.eval(&env, &mut pr.rng);
-                            if !within(bytes, 0.0, 1e12) {
-                                return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
-                            }
-                            (dst, bytes, tag.eval(&env, &mut pr.rng))
-                        }
-                    };
-                    let now = pr.clock;
-                    let arrival = net.depart::<TL>(machine, pr, p, dst, bytes, now);
-                    let Some(d) = procs.get_mut(dst) else { return Ok(()) };
-                    net.deliver::<TL>(d, dst, p as u32, arrival, tag);
-                    let Some(back) = procs.get_mut(p) else { return Ok(()) };
-                    pr = back;
-                    if *blocking {
-                        pr.times.sending_s += arrival - now;
-                        pr.clock = arrival;
-                        net.record::<TL>(p, Activity::Sending, now, arrival);
-                        if !net.go_on::<TL>(pr, p, arrival) {
-                            return Ok(());
-                        }
-                    } else {
-                        pr.req_done = pr.req_done.max(arrival);
-                    }
-                }
-                Op::Recv { from, blocking, line } => {
-                    let now = pr.clock;
-                    let Some(from) = from else {
-                        // Any source: blocking only.
-                        pr.block_start = now;
-                        pr.block_line = *line;
-                        let first = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
-                        if first <= now {
-                            net.take_any(pr, p, now);
-                            continue;
-                        }
-                        pr.state = State::RecvAny;
-                        pr.any_timer = first;
-                        if first.is_finite() {
-                            net.schedule(pr, p, first);
-                        } else {
-                            net.events.set(p, u64::MAX);
-                        }
-                        return Ok(());
-                    };
-                    let src = match from {
-                        CExpr::Num(s) => *s as u32,
-                        from => match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
-                            Ok(s) => s as u32,
-                            Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
-                        },
-                    };
-                    match (take_from(&mut pr.queue, src), *blocking) {
-                        (Some(m), true) => {
-                            pr.source = src as f64;
-                            pr.tag = m.tag;
-                            pr.release += 1;
-                            if m.arrival > now {
-                                pr.times.waiting_s += m.arrival - now;
-                                pr.clock = m.arrival;
-                                net.record::<TL>(p, Activity::Waiting, now, m.arrival);
-                                if !net.go_on::<TL>(pr, p, m.arrival) {
-                                    return Ok(());
+                *steps += 1;
+                let Some(op) = ops.get(pr.pc as usize) else {
+                    pr.state = State::Done;
+                    pr.times.end_s = pr.clock;
+                    net.events.set(p, u64::MAX);
+                    continue 'pop;
+                };
+                pr.pc += 1;
+                // Expressions known before the run were folded to constants and checked then; only
+                // the others are evaluated and checked here.
+                match op {
+                    Op::Compute { time, line } => {
+                        let d = match time {
+                            CExpr::Num(d) => *d,
+                            e => {
+                                let d = e.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
+                                if !within(d, 0.0, 1e6) {
+                                    return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
                                 }
-                            } else {
-                                net.release(pr);
+                                d
+                            }
+                        };
+                        if d > 0.0 {
+                            let start = pr.clock;
+                            pr.times.computing_s += d;
+                            pr.clock += d;
+                            let t = pr.clock;
+                            net.record::<TL>(p, Activity::Computing, start, t);
+                            if !net.go_on::<TL>(pr, p, t) {
+                                continue 'pop;
                             }
                         }
-                        (Some(m), false) => {
-                            pr.req_done = pr.req_done.max(m.arrival);
-                            pr.release += 1;
+                    }
+                    Op::Loop { count, slot, end, line } => {
+                        let n = count.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
+                        if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
+                            return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", super::super::fmt_num(n, 6))));
                         }
-                        (None, true) => {
-                            pr.state = State::Recv(src);
+                        let s = *slot as usize;
+                        if n == 0.0 {
+                            pr.pc = *end;
+                        } else if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
+                            *c = 0.0;
+                            *k = n;
+                        }
+                    }
+                    Op::Next { slot, body } => {
+                        let s = *slot as usize;
+                        if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
+                            *c += 1.0;
+                            if *c < *k {
+                                pr.pc = *body;
+                            }
+                        }
+                    }
+                    Op::Branch { cond, target } => {
+                        if cond.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng) == 0.0 {
+                            pr.pc = *target;
+                        }
+                    }
+                    Op::Jump { target } => pr.pc = *target,
+                    Op::Send { to, size, tag, blocking, line } => {
+                        let (dst, bytes, tag) = match (to, size, tag) {
+                            (CExpr::Num(d), CExpr::Num(b), CExpr::Num(t)) => (*d as u32 as usize, *b, *t),
+                            _ => {
+                                let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
+                                let dst = match peer(to, &env, &mut pr.rng, numprocs) {
+                                    Ok(d) => d,
+                                    Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
+                                };
+                                let bytes = size.eval(&env, &mut pr.rng);
+                                if !within(bytes, 0.0, 1e12) {
+                                    return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
+                                }
+                                (dst, bytes, tag.eval(&env, &mut pr.rng))
+                            }
+                        };
+                        let now = pr.clock;
+                        let arrival = net.depart::<TL>(machine, pr, p, dst, bytes, now);
+                        let Some(d) = procs.get_mut(dst) else { return Ok(true) };
+                        net.deliver::<TL>(d, dst, p as u32, arrival, tag);
+                        let Some(back) = procs.get_mut(p) else { return Ok(true) };
+                        pr = back;
+                        if *blocking {
+                            pr.times.sending_s += arrival - now;
+                            pr.clock = arrival;
+                            net.record::<TL>(p, Activity::Sending, now, arrival);
+                            if !net.go_on::<TL>(pr, p, arrival) {
+                                continue 'pop;
+                            }
+                        } else {
+                            pr.req_done = pr.req_done.max(arrival);
+                        }
+                    }
+                    Op::Recv { from, blocking, line } => {
+                        let now = pr.clock;
+                        let Some(from) = from else {
+                            // Any source: blocking only.
+                            pr.block_start = now;
+                            pr.block_line = *line;
+                            let first = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
+                            if first <= now {
+                                net.take_any(pr, p, now);
+                                continue;
+                            }
+                            pr.state = State::RecvAny;
+                            pr.any_timer = first;
+                            if first.is_finite() {
+                                net.schedule(pr, p, first);
+                            } else {
+                                net.events.set(p, u64::MAX);
+                            }
+                            continue 'pop;
+                        };
+                        let src = match from {
+                            CExpr::Num(s) => *s as u32,
+                            from => match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
+                                Ok(s) => s as u32,
+                                Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
+                            },
+                        };
+                        match (take_from(&mut pr.queue, src), *blocking) {
+                            (Some(m), true) => {
+                                pr.source = src as f64;
+                                pr.tag = m.tag;
+                                pr.release += 1;
+                                if m.arrival > now {
+                                    pr.times.waiting_s += m.arrival - now;
+                                    pr.clock = m.arrival;
+                                    net.record::<TL>(p, Activity::Waiting, now, m.arrival);
+                                    if !net.go_on::<TL>(pr, p, m.arrival) {
+                                        continue 'pop;
+                                    }
+                                } else {
+                                    net.release(pr);
+                                }
+                            }
+                            (Some(m), false) => {
+                                pr.req_done = pr.req_done.max(m.arrival);
+                                pr.release += 1;
+                            }
+                            (None, true) => {
+                                pr.state = State::Recv(src);
+                                pr.block_start = now;
+                                pr.block_line = *line;
+                                net.events.set(p, u64::MAX);
+                                continue 'pop;
+                            }
+                            (None, false) => pr.posted.push(src),
+                        }
+                    }
+                    Op::Wait { line } => {
+                        let now = pr.clock;
+                        if pr.posted.is_empty() {
+                            if pr.req_done > now {
+                                let t = pr.req_done;
+                                pr.times.waiting_s += t - now;
+                                pr.clock = t;
+                                net.record::<TL>(p, Activity::Waiting, now, t);
+                                if !net.go_on::<TL>(pr, p, t) {
+                                    continue 'pop;
+                                }
+                            }
+                        } else {
+                            pr.state = State::Wait;
                             pr.block_start = now;
                             pr.block_line = *line;
                             net.events.set(p, u64::MAX);
-                            return Ok(());
+                            continue 'pop;
                         }
-                        (None, false) => pr.posted.push(src),
-                    }
-                }
-                Op::Wait { line } => {
-                    let now = pr.clock;
-                    if pr.posted.is_empty() {
-                        if pr.req_done > now {
-                            let t = pr.req_done;
-                            pr.times.waiting_s += t - now;
-                            pr.clock = t;
-                            net.record::<TL>(p, Activity::Waiting, now, t);
-                            if !net.go_on::<TL>(pr, p, t) {
-                                return Ok(());
-                            }
-                        }
-                    } else {
-                        pr.state = State::Wait;
-                        pr.block_start = now;
-                        pr.block_line = *line;
-                        net.events.set(p, u64::MAX);
-                        return Ok(());
                     }
                 }
             }
