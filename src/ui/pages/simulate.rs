@@ -90,11 +90,15 @@ fn start(slot: &WorkerSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInp
     }
     let started = now_ms();
     let progress = Rc::new(RefCell::new(vec![0.0; k]));
+    // Set once the run has its answer or failed: messages the page had already received from
+    // the other workers are then ignored (they would turn the status back to running).
+    let over = Rc::new(std::cell::Cell::new(false));
     for (i, worker) in workers.iter().enumerate() {
         let start = serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
-        let (w, all, slot2, state2, inputs2, progress) = (worker.clone(), workers.clone(), slot.clone(), state.clone(), inputs.clone(), progress.clone());
+        let (w, all, slot2, state2, inputs2, progress, over2) =
+            (worker.clone(), workers.clone(), slot.clone(), state.clone(), inputs.clone(), progress.clone(), over.clone());
         let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let Some(text) = e.data().as_string() else { return };
+            let Some(text) = e.data().as_string().filter(|_| !over2.get()) else { return };
             // Another worker's share, passed on to worker 0 as it is.
             if text.starts_with("{\"partials\"") {
                 if let Some(first) = all.first() {
@@ -112,14 +116,17 @@ fn start(slot: &WorkerSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInp
                 }
                 state2.set(RunState::Running(p.iter().sum::<f64>() / p.len().max(1) as f64));
             } else if let Some(next) = on_message(&msg, started, &inputs2) {
+                over2.set(true);
                 halt(&slot2);
                 state2.set(next);
             }
         });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        let state3 = state.clone();
+        let (state3, over3) = (state.clone(), over.clone());
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
+            if !over3.replace(true) {
+                state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
+            }
         });
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         onerror.forget();
