@@ -82,7 +82,7 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
         }
     }
     if start.worker != 0 {
-        return reply(json!({ "partials": stepper.into_partials() }));
+        return reply(json!({ "partials": stepper.take_partials() }));
     }
     COLLECTED.with(|c| c.borrow_mut().mine = Some((stepper, k - 1)));
     finish_if_complete(reply);

@@ -1200,11 +1200,6 @@ impl Stepper {
         ((self.i as f64 + current) / self.parts.len().max(1) as f64).clamp(0.0, 1.0)
     }
 
-    /// The results of the parts finished so far.
-    pub fn into_partials(self) -> Vec<Partial> {
-        self.partials
-    }
-
     /// The results of the parts finished so far, taken out (the stepper keeps its job).
     pub fn take_partials(&mut self) -> Vec<Partial> {
         std::mem::take(&mut self.partials)

@@ -333,19 +333,14 @@ fn the_report_does_not_depend_on_how_the_parts_are_run() {
     // results pass as JSON (floats must come back to the same bits) and merge in any order.
     let mut partials = Vec::new();
     for w in 0..3 {
-        let sim = Simulation::new(sim_job(&sim)).unwrap();
+        let sim = Simulation::new(sim.job().clone()).unwrap();
         let mut stepper = Stepper::for_parts(sim, (w * PARTS / 3..(w + 1) * PARTS / 3).collect());
         while stepper.step(5_000).unwrap() != Progress::Done {}
-        let text = serde_json::to_string(&stepper.into_partials()).unwrap();
+        let text = serde_json::to_string(&stepper.take_partials()).unwrap();
         partials.extend(serde_json::from_str::<Vec<Partial>>(&text).unwrap());
     }
     partials.reverse();
     assert_eq!(sim.merge(partials), one);
-}
-
-/// The job a simulation was made from (a fresh copy for another "worker").
-fn sim_job(sim: &Simulation) -> Job {
-    sim.job().clone()
 }
 
 #[test]
