@@ -316,11 +316,13 @@ pub struct RunMachine {
     level_at: Box<[u16]>,
     mode: Mode,
     /// The distinct sizes met so far (their bits), and for size i and level l the sampler at
-    /// `i * levels + l`, built on first use.
+    /// `i * levels + l`: a size's samplers for every level are built when it is first met.
     sizes: Vec<u64>,
-    samplers: Vec<Option<Sampler>>,
-    /// The size of the last message (most messages of a program have one or two sizes).
-    last: usize,
+    samplers: Vec<Sampler>,
+    /// The size of the last message (most messages of a program have one or two sizes): its
+    /// bits and the start of its samplers.
+    last_bits: u64,
+    row: usize,
 }
 
 /// Most entries of [`RunMachine`]'s level table; busier moments search the levels.
@@ -421,7 +423,9 @@ impl RunMachine {
                 }
             };
         }
-        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last: 0 };
+        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: 0, row: 0 };
+        // No size has bits that are not a number's: the first message always looks its size up.
+        m.last_bits = f64::NAN.to_bits();
         let top = m.levels.last().map_or(0, |l| l.1 as usize);
         m.level_at = (0..=top.min(LEVEL_TABLE)).map(|k| m.level_search(k) as u16).collect();
         m
@@ -456,30 +460,40 @@ impl RunMachine {
     /// The sampler for a message of `size` bytes leaving with `in_flight` messages in flight.
     #[inline(always)]
     pub fn sampler(&mut self, machine: &Machine, size: f64, in_flight: usize) -> &Sampler {
+        if size.to_bits() != self.last_bits {
+            self.select(machine, size);
+        }
+        // `level` is below the number of levels (at least 1), and the row holds one per level.
+        let level = self.level(in_flight);
+        self.samplers.get(self.row + level).unwrap_or(&Sampler::Const(0.0))
+    }
+
+    /// Makes `size` the current one, building its samplers on its first use.
+    #[inline(never)]
+    fn select(&mut self, machine: &Machine, size: f64) {
         let bits = size.to_bits();
         let per_size = self.levels.len().max(1);
-        let level = self.level(in_flight).min(per_size - 1);
-        if self.sizes.get(self.last) != Some(&bits) {
-            self.last = match self.sizes.iter().position(|&b| b == bits) {
-                Some(i) => i,
-                None => {
-                    self.sizes.push(bits);
-                    self.samplers.resize(self.sizes.len() * per_size, None);
-                    self.sizes.len() - 1
+        let i = match self.sizes.iter().position(|&b| b == bits) {
+            Some(i) => i,
+            None => {
+                self.sizes.push(bits);
+                for level in 0..per_size {
+                    let cfg = self.levels.get(level).map(|l| l.0);
+                    let sampler = match (machine, cfg) {
+                        (Machine::Fitted { latency_s, bandwidth_bytes_s }, _) => Sampler::Const(latency_s + size / bandwidth_bytes_s),
+                        (Machine::Histograms { configs, .. }, Some(c)) => match configs.get(c) {
+                            Some(c) => Sampler::new(c.at_size(size), self.mode),
+                            None => Sampler::Const(0.0),
+                        },
+                        _ => Sampler::Const(0.0),
+                    };
+                    self.samplers.push(sampler);
                 }
-            };
-        }
-        let mode = self.mode;
-        let cfg = self.levels.get(level).map(|l| l.0);
-        let entry = &mut self.samplers[self.last * per_size + level]; // ok: in range by construction (sizes.len() * per_size entries)
-        entry.get_or_insert_with(|| match (machine, cfg) {
-            (Machine::Fitted { latency_s, bandwidth_bytes_s }, _) => Sampler::Const(latency_s + size / bandwidth_bytes_s),
-            (Machine::Histograms { configs, .. }, Some(c)) => match configs.get(c) {
-                Some(c) => Sampler::new(c.at_size(size), mode),
-                None => Sampler::Const(0.0),
-            },
-            _ => Sampler::Const(0.0),
-        })
+                self.sizes.len() - 1
+            }
+        };
+        self.last_bits = bits;
+        self.row = i * per_size;
     }
 }
 
