@@ -344,6 +344,27 @@ fn the_report_does_not_depend_on_how_the_parts_are_run() {
 }
 
 #[test]
+fn threads_take_the_parts_with_more_replications_first() {
+    // 20 replications in 8 parts of 2 and 3: the four 3s go first, so two threads taking
+    // parts as they free up get 10 replications each (in part order: 11 and 9).
+    let mut j = job(JACOBI, &[4], perseus(), Mode::Distribution);
+    j.replications = 20;
+    let sim = Simulation::new(j).unwrap();
+    let order = sim.longest_first();
+    let sizes: Vec<usize> = order.iter().map(|&p| sim.part_range(p).1).collect();
+    assert_eq!(sizes, vec![3, 3, 3, 3, 2, 2, 2, 2]);
+    let mut sorted = order.clone();
+    sorted.sort();
+    assert_eq!(sorted, (0..PARTS).collect::<Vec<_>>());
+    let mut threads = [0, 0];
+    for s in sizes {
+        let least = if threads[0] <= threads[1] { 0 } else { 1 };
+        threads[least] += s;
+    }
+    assert_eq!(threads, [10, 10]);
+}
+
+#[test]
 fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
     // 4 processes run; 3 deadlock (1 receives from 2, which receives from 1). With 5
     // replications in 5 parts, every part meets the deadlock; the counts before it report.
