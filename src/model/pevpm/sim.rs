@@ -943,7 +943,6 @@ impl Simulation {
         (self.job.replications as usize).clamp(1, PARTS)
     }
 
-    /// The replications of part `j`: first and count (balanced: counts differ by at most one).
     /// The parts in the order threads take them: more replications first, so that the threads
     /// finish close together (20 replications in parts of 2 and 3 on two threads: 10 and 10
     /// replications each, against 11 and 9 in part order). The report does not depend on it.
@@ -953,6 +952,7 @@ impl Simulation {
         order
     }
 
+    /// The replications of part `j`: first and count (balanced: counts differ by at most one).
     pub(crate) fn part_range(&self, j: usize) -> (usize, usize) {
         let (reps, parts) = (self.job.replications as usize, self.parts());
         let start = |j: usize| j.min(parts) * reps / parts;
