@@ -946,6 +946,7 @@ impl Simulation {
     /// The parts in the order threads take them: more replications first, so that the threads
     /// finish close together (20 replications in parts of 2 and 3 on two threads: 10 and 10
     /// replications each, against 11 and 9 in part order). The report does not depend on it.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn longest_first(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.parts()).collect();
         order.sort_by_key(|&j| std::cmp::Reverse(self.part_range(j).1));
