@@ -320,7 +320,7 @@ pub struct RunMachine {
     sizes: Vec<u64>,
     samplers: Vec<Sampler>,
     /// The size of the last message (most messages of a program have one or two sizes): its
-    /// bits and the start of its samplers.
+    /// bits (at first a NaN's, which no size has) and the start of its samplers.
     last_bits: u64,
     row: usize,
 }
@@ -423,9 +423,7 @@ impl RunMachine {
                 }
             };
         }
-        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: 0, row: 0 };
-        // No size has bits that are not a number's: the first message always looks its size up.
-        m.last_bits = f64::NAN.to_bits();
+        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: f64::NAN.to_bits(), row: 0 };
         let top = m.levels.last().map_or(0, |l| l.1 as usize);
         m.level_at = (0..=top.min(LEVEL_TABLE)).map(|k| m.level_search(k) as u16).collect();
         m

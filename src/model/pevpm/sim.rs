@@ -700,14 +700,12 @@ struct Events {
     /// size, so that masked indices need no bounds checks.
     tree: Box<[u64; NODES]>,
     leaves: usize,
-    /// log2(leaves): the levels above a leaf.
-    depth: u32,
 }
 
 impl Events {
     fn new(numprocs: u32) -> Events {
         let leaves = (numprocs as usize).next_power_of_two().clamp(2, LEAVES);
-        Events { tree: Box::new([u64::MAX; NODES]), leaves, depth: leaves.trailing_zeros() }
+        Events { tree: Box::new([u64::MAX; NODES]), leaves }
     }
 
     /// The least key (`u64::MAX`: nothing pending).
@@ -723,9 +721,8 @@ impl Events {
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
         let mut m = k;
-        for _ in 0..self.depth {
-            let s = t[(i ^ 1) & (NODES - 1)];
-            m = if s < m { s } else { m };
+        while i > 1 {
+            m = m.min(t[(i ^ 1) & (NODES - 1)]);
             i >>= 1;
             t[i & (NODES - 1)] = m;
         }
@@ -738,7 +735,7 @@ impl Events {
         let t = &mut *self.tree;
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
-        for _ in 0..self.depth {
+        while i > 1 {
             i >>= 1;
             let node = &mut t[i & (NODES - 1)];
             if *node <= k {
