@@ -688,6 +688,9 @@ fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunErro
 
 /// Leaves of the event tree: one per possible process (the low 10 bits of a key).
 const LEAVES: usize = super::program::MAX_PROCS as usize;
+/// Fewest leaves: up to 64 processes share one tree shape, so their walks are all one
+/// unrolled walk of 6 levels.
+const MIN_LEAVES: usize = 64;
 const NODES: usize = 2 * LEAVES;
 
 /// The pending wake-up of every process, as a tournament (winner) tree: leaf p holds process
@@ -700,12 +703,14 @@ struct Events {
     /// size, so that masked indices need no bounds checks.
     tree: Box<[u64; NODES]>,
     leaves: usize,
+    /// Levels above the leaves (log2 of `leaves`).
+    depth: u32,
 }
 
 impl Events {
     fn new(numprocs: u32) -> Events {
-        let leaves = (numprocs as usize).next_power_of_two().clamp(2, LEAVES);
-        Events { tree: Box::new([u64::MAX; NODES]), leaves }
+        let leaves = (numprocs as usize).next_power_of_two().clamp(MIN_LEAVES, LEAVES);
+        Events { tree: Box::new([u64::MAX; NODES]), leaves, depth: leaves.trailing_zeros() }
     }
 
     /// The least key (`u64::MAX`: nothing pending).
@@ -717,6 +722,31 @@ impl Events {
     /// Sets process p's key to `k`, whatever it was.
     #[inline(always)]
     fn set(&mut self, p: usize, k: u64) {
+        // The common depths get a walk unrolled at compile time (no loop to predict).
+        match self.depth {
+            6 => self.set_n::<6>(p, k),
+            7 => self.set_n::<7>(p, k),
+            _ => self.set_any(p, k),
+        }
+    }
+
+    /// [`Events::set`] for a tree of depth `D`.
+    #[inline(always)]
+    fn set_n<const D: usize>(&mut self, p: usize, k: u64) {
+        let t = &mut *self.tree;
+        let mut i = (self.leaves + p) & (NODES - 1);
+        t[i] = k;
+        let mut m = k;
+        for _ in 0..D {
+            m = m.min(t[(i ^ 1) & (NODES - 1)]);
+            i >>= 1;
+            t[i & (NODES - 1)] = m;
+        }
+    }
+
+    /// [`Events::set`] for a tree of any depth.
+    #[inline(always)]
+    fn set_any(&mut self, p: usize, k: u64) {
         let t = &mut *self.tree;
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
@@ -1252,11 +1282,12 @@ mod tests {
 
     proptest! {
         /// The tree's root is the least key, checked against a plain scan after every change
-        /// (raises, lowers, removals, process counts that are not powers of two).
+        /// (raises, lowers, removals, process counts that are not powers of two; the unrolled
+        /// walks of up to 64 and of 65 to 128 processes, and the loop beyond).
         #[test]
         fn event_tree_root_is_the_least_key(
-            np in 1u32..70,
-            changes in prop::collection::vec((0usize..70, 0u64..=1000, any::<bool>()), 1..300),
+            np in prop_oneof![1u32..70, 120u32..140, 250u32..300],
+            changes in prop::collection::vec((0usize..300, 0u64..=1000, any::<bool>()), 1..300),
         ) {
             let mut events = Events::new(np);
             let mut keys = vec![u64::MAX; np as usize];

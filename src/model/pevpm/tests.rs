@@ -64,7 +64,8 @@ fn a_ring() {
     // Process 0 starts a token round a ring of P processes; each hop takes 1 ms and each holder
     // works 2 ms before passing it on: P hops and P − 1 work steps, then 0 works 2 ms: 3P ms.
     let text = "Loop iterations = 3 {\nRunon procnum == 0 {\n Serial time = 2\n Message type = MPI_Send, to = 1 % numprocs\n Message type = MPI_Recv, from = numprocs - 1\n} {\n Message type = MPI_Recv, from = procnum - 1\n Serial time = 2\n Message type = MPI_Send, to = (procnum + 1) % numprocs\n}\n}";
-    for p in [2u32, 3, 5, 8] {
+    // 100 and 300: the event tree's other shapes (see sim::Events).
+    for p in [2u32, 3, 5, 8, 100, 300] {
         // Per round: 0 works 2, then P hops of 1 ms and P − 1 works of 2 ms: 3P ms per round.
         let want = 3.0 * (3 * p) as f64 * 1e-3;
         assert!(close(time(text, p, fixed(1e-3)), want), "P = {p}: {}", time(text, p, fixed(1e-3)));
