@@ -380,3 +380,30 @@ fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
     assert_eq!(r.main.results[0].run_times_s.len(), 5);
     assert_eq!(sim.run_on(2).unwrap(), r);
 }
+
+#[test]
+fn waking_after_the_computations_that_follow_changes_no_result() {
+    // A run without a timeline folds the constant computations after a blocking send or a wait
+    // into the wake-up; a run with one takes every op as its own event. Both must agree to the
+    // bit, on every process, for skeletons with blocking sends followed by work (Jacobi's odd
+    // processes), non-blocking ones and waits, and random and constant times.
+    let isend = "Loop iterations = 30 {\n Message type = MPI_Isend, size = 4096, to = (procnum + 1) % numprocs\n Message type = MPI_Irecv, size = 4096, from = (procnum + numprocs - 1) % numprocs\n Message type = MPI_Wait\n Serial time = 0.5\n Serial time = 0.25\n}";
+    for (text, np) in [(JACOBI, 6u32), (JACOBI, 16), (FFT, 8), (BAG_OF_TASKS, 5), (isend, 7)] {
+        let sk = lang::parse(text).unwrap();
+        let given = lang::parse_params("parameters", "iterations = 40\ntransforms = 2").unwrap();
+        let given: Vec<_> = given.into_iter().filter(|(n, _)| text.contains(n.as_str())).collect();
+        let programs = compile(&sk, &parameters(&sk, &given, np).unwrap(), np).unwrap();
+        let outcome = |timeline: bool| {
+            let rm = RunMachine::new(&perseus(), np, 1, Mode::Distribution, Contention::Moment);
+            let mut run = Run::new(&programs, rm, (5, &[np as u64, 0]), 10_000_000, timeline);
+            let out = run.advance(&programs, &perseus(), u64::MAX).unwrap().unwrap();
+            (out, run.steps())
+        };
+        let (with, steps_with) = outcome(true);
+        let (without, steps_without) = outcome(false);
+        let (RunOutcome::Finished { time_s: a, procs: pa, messages: ma, .. }, RunOutcome::Finished { time_s: b, procs: pb, messages: mb, .. }) = (with, without) else {
+            panic!("{np}: no deadlock expected");
+        };
+        assert_eq!((a, &pa, ma, steps_with), (b, &pb, mb, steps_without), "{np} processes");
+    }
+}
