@@ -1,10 +1,11 @@
 //! The simulation page's Web Worker. The page starts one or more (one per core, up to
-//! [`MAX_WORKERS`]); each receives the page's inputs as JSON, prepares the job and runs its
-//! share of the job's parts ([`crate::model::pevpm::sim::Simulation::parts`]: worker w of k
-//! takes the w-th of k runs of consecutive parts) in slices. Worker 0 also collects: the page hands it the other
-//! workers' results, and it merges them with its own, so the report does not depend on how
-//! many workers ran it. The page cancels a run by terminating the workers. Built as its own
-//! binary (`src/bin/sw-simulate-worker.rs`), so the page's main thread never freezes.
+//! [`MAX_WORKERS`]) and keeps them for the next run; each receives the page's inputs as JSON,
+//! prepares the job and runs its share of the job's parts
+//! ([`crate::model::pevpm::sim::Simulation::shares`]) in slices. Worker 0 also collects: the
+//! page hands it the other workers' results, and it merges them with its own, so the report
+//! does not depend on how many workers ran it. The page cancels a run by terminating the
+//! workers. Built as its own binary (`src/bin/sw-simulate-worker.rs`), so the page's main
+//! thread never freezes.
 //!
 //! Messages from the page, all JSON text: `{"inputs": PageInputs, "worker": w, "workers": k}`
 //! starts a job; `{"partials": [Partial]}` (to worker 0) is another worker's result; `"bench"`
@@ -63,9 +64,8 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
         Err(e) => return reply(json!({ "error": e.to_string() })),
     };
     let k = start.workers.clamp(1, MAX_WORKERS);
-    // Consecutive parts, so each worker gets about the same number of replications.
-    let parts = sim.parts();
-    let mine = (start.worker * parts / k..(start.worker + 1) * parts / k).collect();
+    // Shares as even in replications as whole parts allow; every worker computes the same.
+    let mine = sim.shares(k).into_iter().nth(start.worker).unwrap_or_default();
     let mut stepper = Stepper::for_parts(sim, mine);
     let mut last = js_sys::Date::now();
     loop {

@@ -998,11 +998,30 @@ impl Simulation {
     /// The parts in the order threads take them: more replications first, so that the threads
     /// finish close together (20 replications in parts of 2 and 3 on two threads: 10 and 10
     /// replications each, against 11 and 9 in part order). The report does not depend on it.
-    #[cfg(not(target_arch = "wasm32"))]
     pub(crate) fn longest_first(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.parts()).collect();
         order.sort_by_key(|&j| std::cmp::Reverse(self.part_range(j).1));
         order
+    }
+
+    /// The parts each of `k` workers runs, for workers that cannot take parts as they free up
+    /// (the page's Web Workers are handed theirs at the start): in [`Self::longest_first`]
+    /// order, each part goes to the worker with the fewest replications so far (ties: the
+    /// lower worker). 20 replications on 3 workers: 6, 7 and 7, where runs of consecutive
+    /// parts give 5, 7 and 8. Every worker computes the same shares from the same job.
+    pub fn shares(&self, k: usize) -> Vec<Vec<usize>> {
+        let k = k.max(1);
+        let mut shares = vec![Vec::new(); k];
+        let mut load = vec![0usize; k];
+        for j in self.longest_first() {
+            // The first of equal minima: the lower worker.
+            let w = load.iter().enumerate().min_by_key(|&(_, l)| *l).map_or(0, |(w, _)| w);
+            if let (Some(share), Some(l)) = (shares.get_mut(w), load.get_mut(w)) {
+                share.push(j);
+                *l += self.part_range(j).1;
+            }
+        }
+        shares
     }
 
     /// The replications of part `j`: first and count (balanced: counts differ by at most one).

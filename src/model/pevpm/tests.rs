@@ -366,6 +366,28 @@ fn threads_take_the_parts_with_more_replications_first() {
 }
 
 #[test]
+fn page_workers_get_even_shares_of_the_replications() {
+    // 20 replications in parts of 2 and 3: every part exactly once, and the replications
+    // per worker as even as whole parts allow (3 workers: 7, 7, 6 — not 5, 7, 8).
+    let mut j = job(JACOBI, &[4], perseus(), Mode::Distribution);
+    j.replications = 20;
+    let sim = Simulation::new(j).unwrap();
+    for (k, want) in [(1, vec![20]), (2, vec![10, 10]), (3, vec![6, 7, 7]), (4, vec![5, 5, 5, 5])] {
+        let shares = sim.shares(k);
+        let reps: Vec<usize> = shares.iter().map(|s| s.iter().map(|&p| sim.part_range(p).1).sum()).collect();
+        assert_eq!(reps, want, "{k} workers");
+        let mut all: Vec<usize> = shares.concat();
+        all.sort();
+        assert_eq!(all, (0..PARTS).collect::<Vec<_>>(), "{k} workers");
+    }
+    // More workers than parts: the extra ones get none.
+    let mut j = job(JACOBI, &[4], perseus(), Mode::Distribution);
+    j.replications = 2;
+    let sim = Simulation::new(j).unwrap();
+    assert_eq!(sim.shares(4).iter().map(Vec::len).collect::<Vec<_>>(), vec![1, 1, 0, 0]);
+}
+
+#[test]
 fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
     // 4 processes run; 3 deadlock (1 receives from 2, which receives from 1). With 5
     // replications in 5 parts, every part meets the deadlock; the counts before it report.
