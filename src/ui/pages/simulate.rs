@@ -1,7 +1,7 @@
 //! The virtual parallel machine page (seed 001). The inputs are checked as they are typed
-//! (`simulate_page::prepare`); Run hands them to a Web Worker (`ui::sim_worker`), which posts
-//! back progress and the finished results; Cancel terminates the worker. The page's own
-//! thread only renders.
+//! (`simulate_page::prepare`); Run hands them to Web Workers (`ui::sim_worker`, one per core,
+//! kept for the next run), which post back progress and the finished results; Cancel
+//! terminates them. The page's own thread only renders.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -36,19 +36,135 @@ enum RunState {
     Cancelled,
 }
 
-/// The running workers (worker 0 collects) and their message handlers.
-type WorkerSlot = Rc<RefCell<Vec<(Worker, Closure<dyn FnMut(MessageEvent)>)>>>;
-
-fn stop(slot: &WorkerSlot) {
-    halt(slot);
-    slot.borrow_mut().clear();
+/// The page's workers (worker 0 collects), kept between runs: starting one and compiling its
+/// wasm takes 50 to 150 ms, so they are started when the user reaches for Run (pointer over
+/// it, or focus) and reused by the next run. A cancelled or failed run ends them; the next run
+/// starts new ones.
+#[derive(Default)]
+struct Pool {
+    workers: Vec<Worker>,
+    /// Which workers have said they listen.
+    ready: Vec<bool>,
+    /// Each worker's start message, held until it is ready.
+    pending: Vec<Option<String>>,
+    job: Option<JobCtx>,
+    /// The workers were terminated (from inside a handler, which cannot drop itself): the next
+    /// run replaces them.
+    ended: bool,
+    /// The workers' handlers, kept alive as long as the workers may call them.
+    _handlers: Vec<Handlers>,
 }
 
-/// Terminates the workers but keeps their handlers (one of them may be running this).
-fn halt(slot: &WorkerSlot) {
-    for (w, _) in slot.borrow().iter() {
-        w.terminate();
+/// A worker's message and error handlers.
+type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>);
+
+/// The run in progress.
+struct JobCtx {
+    started: f64,
+    progress: Vec<f64>,
+    inputs: Rc<PageInputs>,
+    state: UseStateHandle<RunState>,
+}
+
+type PoolSlot = Rc<RefCell<Pool>>;
+
+impl Pool {
+    fn terminate(&mut self) {
+        self.workers.iter().for_each(Worker::terminate);
+        self.ended = true;
+        self.job = None;
     }
+
+    /// What worker `i` said.
+    fn on_message(&mut self, i: usize, text: String) {
+        // Another worker's share, passed on to worker 0 as it is.
+        if text.starts_with("{\"partials\"") {
+            if let Some(first) = self.workers.first() {
+                let _ = first.post_message(&JsValue::from_str(&text));
+            }
+            return;
+        }
+        let Ok(msg) = serde_json::from_str::<Value>(&text) else { return };
+        if msg.get("ready").is_some() {
+            if let Some(r) = self.ready.get_mut(i) {
+                *r = true;
+            }
+            if let (Some(start), Some(w)) = (self.pending.get_mut(i).and_then(Option::take), self.workers.get(i)) {
+                let _ = w.post_message(&JsValue::from_str(&start));
+            }
+            return;
+        }
+        let Some(job) = &mut self.job else { return };
+        if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
+            if let Some(mine) = job.progress.get_mut(i) {
+                *mine = f;
+            }
+            job.state.set(RunState::Running(job.progress.iter().sum::<f64>() / job.progress.len().max(1) as f64));
+        } else if let Some(next) = on_message(&msg, job.started, &job.inputs) {
+            let state = job.state.clone();
+            self.job = None;
+            // A finished run leaves every worker idle and worker 0 with nothing collected:
+            // they serve the next run. After a failure some may still be busy or hold a
+            // share: they go.
+            if !matches!(next, RunState::Done { .. }) {
+                self.terminate();
+            }
+            state.set(next);
+        }
+    }
+
+    fn on_error(&mut self) {
+        let job = self.job.take();
+        self.terminate();
+        if let Some(job) = job {
+            job.state.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
+        }
+    }
+}
+
+fn stop(slot: &PoolSlot) {
+    let mut pool = slot.borrow_mut();
+    pool.terminate();
+    *pool = Pool::default();
+}
+
+/// Starts the workers, unless they are there: returns false when the browser cannot.
+fn warm(slot: &PoolSlot) -> bool {
+    if !slot.borrow().workers.is_empty() && !slot.borrow().ended {
+        return true;
+    }
+    stop(slot);
+    let k = worker_count();
+    let mut workers = Vec::with_capacity(k);
+    for _ in 0..k {
+        match Worker::new(WORKER) {
+            Ok(w) => workers.push(w),
+            Err(_) => {
+                workers.iter().for_each(Worker::terminate);
+                return false;
+            }
+        }
+    }
+    let mut handlers = Vec::with_capacity(k);
+    for (i, worker) in workers.iter().enumerate() {
+        let pool = Rc::downgrade(slot);
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let (Some(text), Some(pool)) = (e.data().as_string(), pool.upgrade()) {
+                pool.borrow_mut().on_message(i, text);
+            }
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        let pool = Rc::downgrade(slot);
+        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if let Some(pool) = pool.upgrade() {
+                pool.borrow_mut().on_error();
+            }
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        handlers.push((onmessage, onerror));
+    }
+    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![None; k], workers, _handlers: handlers, ..Pool::default() };
+    true
 }
 
 /// What a message from a worker means for the page.
@@ -73,65 +189,34 @@ fn worker_count() -> usize {
     (cores as usize).clamp(1, crate::ui::sim_worker::MAX_WORKERS)
 }
 
-/// Starts the workers on `inputs`, reporting into `state`. Each worker runs its share of
-/// the job; the others' results are handed to worker 0, which answers with the whole.
-fn start(slot: &WorkerSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInputs>) {
-    stop(slot);
-    let k = worker_count();
-    let mut workers = Vec::with_capacity(k);
-    for _ in 0..k {
-        match Worker::new(WORKER) {
-            Ok(w) => workers.push(w),
-            Err(_) => {
-                workers.iter().for_each(Worker::terminate);
-                return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
+/// Runs `inputs` on the workers (started now unless they are there), reporting into `state`.
+/// Each worker runs its share of the job; the others' results are handed to worker 0, which
+/// answers with the whole.
+fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInputs>) {
+    let started = now_ms();
+    if slot.borrow().job.is_some() {
+        // Run is disabled while a run is on; a second start would mix two jobs' shares.
+        return;
+    }
+    if !warm(slot) {
+        return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
+    }
+    let mut pool = slot.borrow_mut();
+    let k = pool.workers.len();
+    for i in 0..k {
+        let start = serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
+        match (pool.ready.get(i), pool.workers.get(i)) {
+            (Some(true), Some(w)) => {
+                let _ = w.post_message(&JsValue::from_str(&start));
+            }
+            _ => {
+                if let Some(p) = pool.pending.get_mut(i) {
+                    *p = Some(start);
+                }
             }
         }
     }
-    let started = now_ms();
-    let progress = Rc::new(RefCell::new(vec![0.0; k]));
-    // Set once the run has its answer or failed: messages the page had already received from
-    // the other workers are then ignored (they would turn the status back to running).
-    let over = Rc::new(std::cell::Cell::new(false));
-    for (i, worker) in workers.iter().enumerate() {
-        let start = serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
-        let (w, all, slot2, state2, inputs2, progress, over2) =
-            (worker.clone(), workers.clone(), slot.clone(), state.clone(), inputs.clone(), progress.clone(), over.clone());
-        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let Some(text) = e.data().as_string().filter(|_| !over2.get()) else { return };
-            // Another worker's share, passed on to worker 0 as it is.
-            if text.starts_with("{\"partials\"") {
-                if let Some(first) = all.first() {
-                    let _ = first.post_message(&JsValue::from_str(&text));
-                }
-                return;
-            }
-            let Ok(msg) = serde_json::from_str::<Value>(&text) else { return };
-            if msg.get("ready").is_some() {
-                let _ = w.post_message(&JsValue::from_str(&start));
-            } else if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
-                let mut p = progress.borrow_mut();
-                if let Some(mine) = p.get_mut(i) {
-                    *mine = f;
-                }
-                state2.set(RunState::Running(p.iter().sum::<f64>() / p.len().max(1) as f64));
-            } else if let Some(next) = on_message(&msg, started, &inputs2) {
-                over2.set(true);
-                halt(&slot2);
-                state2.set(next);
-            }
-        });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        let (state3, over3) = (state.clone(), over.clone());
-        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            if !over3.replace(true) {
-                state3.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
-            }
-        });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        onerror.forget();
-        slot.borrow_mut().push((worker.clone(), onmessage));
-    }
+    pool.job = Some(JobCtx { started, progress: vec![0.0; k], inputs, state: state.clone() });
     state.set(RunState::Running(0.0));
 }
 
@@ -260,7 +345,7 @@ pub fn simulate() -> Html {
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);
     let detail = use_state(|| 0usize);
-    let slot: WorkerSlot = use_mut_ref(Vec::new);
+    let slot: PoolSlot = use_mut_ref(Pool::default);
     {
         let slot = slot.clone();
         use_effect_with((), move |_| move || stop(&slot));
@@ -277,6 +362,18 @@ pub fn simulate() -> Html {
         let (slot, state, inputs) = (slot.clone(), state.clone(), inputs.clone());
         Callback::from(move |_| start(&slot, &state, inputs.clone()))
     };
+    // Workers start as the pointer reaches Run or it takes the focus, so they are ready
+    // (their wasm compiled) by the click. Not on page load: most visits never run.
+    let warm_up = {
+        let slot = slot.clone();
+        let able = errors.is_empty();
+        Callback::from(move |_: ()| {
+            if able && slot.borrow().job.is_none() {
+                let _ = warm(&slot);
+            }
+        })
+    };
+    let (onpointerenter, onfocus) = (warm_up.reform(|_: PointerEvent| ()), warm_up.reform(|_: FocusEvent| ()));
     let cancel = {
         let (slot, state) = (slot.clone(), state.clone());
         Callback::from(move |_| {
@@ -350,7 +447,7 @@ pub fn simulate() -> Html {
                 { page_check(&inputs, &setter, "compare", " also with averages and minimums (Figure 6)") }
             </div>
             <div class="toolbar run-bar">
-                <button id="run" onclick={run} disabled={running || !errors.is_empty()}>{ "Run" }</button>
+                <button id="run" onclick={run} {onpointerenter} {onfocus} disabled={running || !errors.is_empty()}>{ "Run" }</button>
                 <button id="cancel" class="secondary" onclick={cancel} disabled={!running}>{ "Cancel" }</button>
                 { status }
             </div>
