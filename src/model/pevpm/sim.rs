@@ -273,8 +273,10 @@ impl Run {
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
         let limit = pause_at.min(self.max_steps);
         let Run { procs, net, steps, max_steps } = self;
+        // The least key: read here, then carried from each walk of the tree that ends a slice.
+        let mut first = net.events.first();
         'pop: loop {
-            let k = net.events.first();
+            let k = first;
             let p = (k & 0x3FF) as usize;
             let Some(mut pr) = procs.get_mut(p).filter(|_| k != u64::MAX) else { return Ok(true) };
             let Some(ops) = programs.procs.get(p) else { return Ok(true) };
@@ -301,7 +303,7 @@ impl Run {
                 let Some(op) = ops.get(pr.pc as usize) else {
                     pr.state = State::Done;
                     pr.times.end_s = pr.clock;
-                    net.events.set(p, u64::MAX);
+                    first = net.events.set(p, u64::MAX);
                     continue 'pop;
                 };
                 pr.pc += 1;
@@ -325,7 +327,8 @@ impl Run {
                             pr.clock += d;
                             let t = pr.clock;
                             net.record::<TL>(p, Activity::Computing, start, t);
-                            if !net.go_on::<TL>(pr, p, t) {
+                            if let Some(next) = net.go_on::<TL>(pr, p, t) {
+                                first = next;
                                 continue 'pop;
                             }
                         }
@@ -385,7 +388,8 @@ impl Run {
                             pr.clock = arrival;
                             net.record::<TL>(p, Activity::Sending, now, arrival);
                             let t = if TL { arrival } else { computes_after(pr, ops, arrival, steps, limit) };
-                            if !net.go_on::<TL>(pr, p, t) {
+                            if let Some(next) = net.go_on::<TL>(pr, p, t) {
+                                first = next;
                                 continue 'pop;
                             }
                         } else {
@@ -398,18 +402,14 @@ impl Run {
                             // Any source: blocking only.
                             pr.block_start = now;
                             pr.block_line = *line;
-                            let first = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
-                            if first <= now {
+                            let arrives = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
+                            if arrives <= now {
                                 net.take_any(pr, p, now);
                                 continue;
                             }
                             pr.state = State::RecvAny;
-                            pr.any_timer = first;
-                            if first.is_finite() {
-                                net.schedule(pr, p, first);
-                            } else {
-                                net.events.set(p, u64::MAX);
-                            }
+                            pr.any_timer = arrives;
+                            first = if arrives.is_finite() { net.schedule(pr, p, arrives) } else { net.events.set(p, u64::MAX) };
                             continue 'pop;
                         };
                         let src = match from {
@@ -428,7 +428,8 @@ impl Run {
                                     pr.times.waiting_s += m.arrival - now;
                                     pr.clock = m.arrival;
                                     net.record::<TL>(p, Activity::Waiting, now, m.arrival);
-                                    if !net.go_on::<TL>(pr, p, m.arrival) {
+                                    if let Some(next) = net.go_on::<TL>(pr, p, m.arrival) {
+                                        first = next;
                                         continue 'pop;
                                     }
                                 } else {
@@ -443,7 +444,7 @@ impl Run {
                                 pr.state = State::Recv(src);
                                 pr.block_start = now;
                                 pr.block_line = *line;
-                                net.events.set(p, u64::MAX);
+                                first = net.events.set(p, u64::MAX);
                                 continue 'pop;
                             }
                             (None, false) => pr.posted.push(src),
@@ -458,7 +459,8 @@ impl Run {
                                 pr.clock = t;
                                 net.record::<TL>(p, Activity::Waiting, now, t);
                                 let t = if TL { t } else { computes_after(pr, ops, t, steps, limit) };
-                                if !net.go_on::<TL>(pr, p, t) {
+                                if let Some(next) = net.go_on::<TL>(pr, p, t) {
+                                    first = next;
                                     continue 'pop;
                                 }
                             }
@@ -466,7 +468,7 @@ impl Run {
                             pr.state = State::Wait;
                             pr.block_start = now;
                             pr.block_line = *line;
-                            net.events.set(p, u64::MAX);
+                            first = net.events.set(p, u64::MAX);
                             continue 'pop;
                         }
                     }
@@ -517,9 +519,9 @@ impl Run {
 
 impl Net {
     #[inline(always)]
-    fn schedule(&mut self, pr: &mut Proc, p: usize, t: f64) {
+    fn schedule(&mut self, pr: &mut Proc, p: usize, t: f64) -> u64 {
         pr.wake = t;
-        self.events.set(p, key(t, p as u32));
+        self.events.set(p, key(t, p as u32))
     }
 
     /// Schedules a waiting process (no wake-up, or a later one) at `t`.
@@ -530,18 +532,19 @@ impl Net {
     }
 
     /// The running process `p` can go on at `t`: at once when no other process comes first,
-    /// else it waits for its turn. Returns whether it goes on now.
+    /// else it waits for its turn. Returns `None` when it goes on now, else the next event's
+    /// key.
     #[inline(always)]
-    fn go_on<const TL: bool>(&mut self, pr: &mut Proc, p: usize, t: f64) -> bool {
+    fn go_on<const TL: bool>(&mut self, pr: &mut Proc, p: usize, t: f64) -> Option<u64> {
         let k = key(t, p as u32);
         pr.wake = t;
-        self.events.set(p, k);
-        if self.events.first() == k {
+        let first = self.events.set(p, k);
+        if first == k {
             pr.clock = t;
             self.release(pr);
-            true
+            None
         } else {
-            false
+            Some(first)
         }
     }
 
@@ -744,9 +747,9 @@ impl Events {
         self.tree[1]
     }
 
-    /// Sets process p's key to `k`, whatever it was.
+    /// Sets process p's key to `k`, whatever it was; returns the new least key.
     #[inline(always)]
-    fn set(&mut self, p: usize, k: u64) {
+    fn set(&mut self, p: usize, k: u64) -> u64 {
         // The common depths get a walk unrolled at compile time (no loop to predict).
         match self.depth {
             6 => self.set_n::<6>(p, k),
@@ -757,7 +760,7 @@ impl Events {
 
     /// [`Events::set`] for a tree of depth `D`.
     #[inline(always)]
-    fn set_n<const D: usize>(&mut self, p: usize, k: u64) {
+    fn set_n<const D: usize>(&mut self, p: usize, k: u64) -> u64 {
         let t = &mut *self.tree;
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
@@ -767,11 +770,12 @@ impl Events {
             i >>= 1;
             t[i & (NODES - 1)] = m;
         }
+        m
     }
 
     /// [`Events::set`] for a tree of any depth.
     #[inline(always)]
-    fn set_any(&mut self, p: usize, k: u64) {
+    fn set_any(&mut self, p: usize, k: u64) -> u64 {
         let t = &mut *self.tree;
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
@@ -781,6 +785,7 @@ impl Events {
             i >>= 1;
             t[i & (NODES - 1)] = m;
         }
+        m
     }
 
     /// Sets process p's key to `k`, no greater than it was: only the nodes above that held
