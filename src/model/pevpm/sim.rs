@@ -750,37 +750,22 @@ impl Events {
     /// Sets process p's key to `k`, whatever it was; returns the new least key.
     #[inline(always)]
     fn set(&mut self, p: usize, k: u64) -> u64 {
-        // The common depths get a walk unrolled at compile time (no loop to predict).
+        // The common depths get their walk unrolled at compile time (no loop to predict).
         match self.depth {
-            6 => self.set_n::<6>(p, k),
-            7 => self.set_n::<7>(p, k),
-            _ => self.set_any(p, k),
+            6 => self.walk(p, k, 6),
+            7 => self.walk(p, k, 7),
+            depth => self.walk(p, k, depth),
         }
     }
 
-    /// [`Events::set`] for a tree of depth `D`.
+    /// [`Events::set`] for a tree of `depth` levels above the leaves.
     #[inline(always)]
-    fn set_n<const D: usize>(&mut self, p: usize, k: u64) -> u64 {
+    fn walk(&mut self, p: usize, k: u64, depth: u32) -> u64 {
         let t = &mut *self.tree;
         let mut i = (self.leaves + p) & (NODES - 1);
         t[i] = k;
         let mut m = k;
-        for _ in 0..D {
-            m = m.min(t[(i ^ 1) & (NODES - 1)]);
-            i >>= 1;
-            t[i & (NODES - 1)] = m;
-        }
-        m
-    }
-
-    /// [`Events::set`] for a tree of any depth.
-    #[inline(always)]
-    fn set_any(&mut self, p: usize, k: u64) -> u64 {
-        let t = &mut *self.tree;
-        let mut i = (self.leaves + p) & (NODES - 1);
-        t[i] = k;
-        let mut m = k;
-        while i > 1 {
+        for _ in 0..depth {
             m = m.min(t[(i ^ 1) & (NODES - 1)]);
             i >>= 1;
             t[i & (NODES - 1)] = m;
@@ -1344,13 +1329,17 @@ mod tests {
                 let p = p % np as usize;
                 // Keys as the engine makes them: distinct low bits per process; 1000 is "none".
                 let k = if t == 1000 { u64::MAX } else { (t << 10) | p as u64 };
-                if lower && k <= keys[p] {
+                let first = if lower && k <= keys[p] {
                     events.lower(p, k);
+                    events.first()
                 } else {
-                    events.set(p, k);
-                }
+                    events.set(p, k)
+                };
                 keys[p] = k;
-                prop_assert_eq!(events.first(), *keys.iter().min().unwrap());
+                let least = *keys.iter().min().unwrap();
+                prop_assert_eq!(events.first(), least);
+                // The engine takes its next event from what `set` returns.
+                prop_assert_eq!(first, least);
             }
         }
     }
