@@ -11,17 +11,28 @@ before(async () => { server = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 // `cores`: what the page is told navigator.hardwareConcurrency is (it starts one worker per core).
-// Every page counts the Web Workers it starts (`window.workersStarted`).
-async function open(cores) {
+// Every page counts the Web Workers it starts (`window.workersStarted`). `slowFirst`: the
+// first worker waits 1.5 s before it loads the engine (as on a busy machine), so the others
+// finish their shares while it cannot listen yet.
+async function open(cores, { slowFirst = false } = {}) {
   const p = await freshPage(browser, server.origin);
   if (cores) await p.page.addInitScript((n) => Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => n }), cores);
-  await p.page.addInitScript(() => {
+  await p.page.addInitScript((slow) => {
     window.workersStarted = 0;
     const Base = window.Worker;
     window.Worker = class extends Base {
-      constructor(...args) { super(...args); window.workersStarted += 1; }
+      constructor(url, ...rest) {
+        if (slow && window.workersStarted === 0) {
+          // What the loader shim does, with absolute addresses, after a pause.
+          const base = new URL(".", location.href).href;
+          const code = `setTimeout(() => { importScripts("${base}sw-simulate-worker.js"); wasm_bindgen("${base}sw-simulate-worker_bg.wasm"); }, 1500);`;
+          url = URL.createObjectURL(new Blob([code], { type: "text/javascript" }));
+        }
+        super(url, ...rest);
+        window.workersStarted += 1;
+      }
     };
-  });
+  }, slowFirst);
   await p.page.goto(`${server.base}simulate.html`);
   await ready(p.page);
   await p.page.waitForSelector("#run");
@@ -182,6 +193,20 @@ test("one worker or several: the same results; the workers serve the next run", 
   }
   assert.equal(results[0].length, 4);
   assert.deepEqual(results[1], results[0]);
+});
+
+test("a worker that loads late misses none of the others' results", async () => {
+  const job = { numprocs: "2 4", params: "xsize = 256\niterations = 30", replications: "6" };
+  const rows = [];
+  for (const slowFirst of [false, true]) {
+    const { context, page, problems } = await open(3, { slowFirst });
+    await setJob(page, job);
+    rows.push((await runOnPage(page)).rows);
+    assert.deepEqual(problems.consoleErrors, []);
+    await context.close();
+  }
+  assert.equal(rows[0].length, 2);
+  assert.deepEqual(rows[1], rows[0]);
 });
 
 test("speed in the browser: the Jacobi study as the page runs it, one worker per core", async () => {

@@ -45,8 +45,10 @@ struct Pool {
     workers: Vec<Worker>,
     /// Which workers have said they listen.
     ready: Vec<bool>,
-    /// Each worker's start message, held until it is ready.
-    pending: Vec<Option<String>>,
+    /// Messages for each worker, held until it is ready: a worker's wasm sets its handler
+    /// only once it has loaded, and a message that arrives before is lost (worker 0 may
+    /// still be loading when another has finished its share).
+    pending: Vec<Vec<String>>,
     job: Option<JobCtx>,
     /// The workers were terminated (from inside a handler, which cannot drop itself): the next
     /// run replaces them.
@@ -75,22 +77,31 @@ impl Pool {
         self.job = None;
     }
 
+    /// Posts `text` to worker `i` now if it listens, else once it does.
+    fn send(&mut self, i: usize, text: String) {
+        match (self.ready.get(i), self.workers.get(i), self.pending.get_mut(i)) {
+            (Some(true), Some(w), _) => {
+                let _ = w.post_message(&JsValue::from_str(&text));
+            }
+            (_, _, Some(queue)) => queue.push(text),
+            _ => {}
+        }
+    }
+
     /// What worker `i` said.
     fn on_message(&mut self, i: usize, text: String) {
         // Another worker's share, passed on to worker 0 as it is.
         if text.starts_with("{\"partials\"") {
-            if let Some(first) = self.workers.first() {
-                let _ = first.post_message(&JsValue::from_str(&text));
-            }
-            return;
+            return self.send(0, text);
         }
         let Ok(msg) = serde_json::from_str::<Value>(&text) else { return };
         if msg.get("ready").is_some() {
             if let Some(r) = self.ready.get_mut(i) {
                 *r = true;
             }
-            if let (Some(start), Some(w)) = (self.pending.get_mut(i).and_then(Option::take), self.workers.get(i)) {
-                let _ = w.post_message(&JsValue::from_str(&start));
+            let held = self.pending.get_mut(i).map(std::mem::take).unwrap_or_default();
+            for text in held {
+                self.send(i, text);
             }
             return;
         }
@@ -163,7 +174,7 @@ fn warm(slot: &PoolSlot) -> bool {
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         handlers.push((onmessage, onerror));
     }
-    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![None; k], workers, _handlers: handlers, ..Pool::default() };
+    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, _handlers: handlers, ..Pool::default() };
     true
 }
 
@@ -204,17 +215,7 @@ fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInput
     let mut pool = slot.borrow_mut();
     let k = pool.workers.len();
     for i in 0..k {
-        let start = serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
-        match (pool.ready.get(i), pool.workers.get(i)) {
-            (Some(true), Some(w)) => {
-                let _ = w.post_message(&JsValue::from_str(&start));
-            }
-            _ => {
-                if let Some(p) = pool.pending.get_mut(i) {
-                    *p = Some(start);
-                }
-            }
-        }
+        pool.send(i, serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string());
     }
     pool.job = Some(JobCtx { started, progress: vec![0.0; k], inputs, state: state.clone() });
     state.set(RunState::Running(0.0));
