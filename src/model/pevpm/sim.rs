@@ -1085,7 +1085,7 @@ impl Simulation {
     fn step_part(&self, part: &mut Part, max_steps: u64) -> Result<bool, RunError> {
         let mut budget = max_steps.max(1);
         let counts = self.job.numprocs.len();
-        let plan = self.series.len() * counts * part.reps;
+        let plan = self.part_plan(part);
         while part.partial.deadlock.is_none() && part.next < plan {
             let (s, rest) = (part.next / (counts * part.reps), part.next % (counts * part.reps));
             let (c, r) = (rest / part.reps, part.r0 + rest % part.reps);
@@ -1114,12 +1114,16 @@ impl Simulation {
         Ok(true)
     }
 
+    /// How many runs `part` makes: each series, process count and replication of it.
+    fn part_plan(&self, part: &Part) -> usize {
+        self.series.len() * self.job.numprocs.len() * part.reps
+    }
+
     fn part_fraction(&self, part: &Part) -> f64 {
-        let plan = self.series.len() * self.job.numprocs.len() * part.reps;
         if part.partial.deadlock.is_some() {
             return 1.0;
         }
-        (part.next as f64 / plan.max(1) as f64).clamp(0.0, 1.0)
+        (part.next as f64 / self.part_plan(part).max(1) as f64).clamp(0.0, 1.0)
     }
 
     fn start_run(&self, s: usize, c: usize, r: usize) -> Run {
@@ -1198,7 +1202,7 @@ impl Simulation {
         };
         let all: Vec<SeriesResult> =
             self.series.iter().zip(acc).map(|(s, a)| SeriesResult { series: *s, results: results(a) }).collect();
-        let mut main = all.first().cloned().unwrap_or(SeriesResult { series: self.series[0], results: Vec::new() });
+        let mut main = all.first().cloned().unwrap_or_else(|| SeriesResult { series: Series { label: "main", mode: self.job.mode, contention: self.job.contention }, results: Vec::new() });
         main.series.label = FIGURE6.iter().find(|f| f.mode == main.series.mode && f.contention == main.series.contention).map_or("main", |f| f.label);
         let comparison = if self.job.compare {
             let mut c = Vec::new();
