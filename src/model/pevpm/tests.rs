@@ -330,12 +330,12 @@ fn the_report_does_not_depend_on_how_the_parts_are_run() {
     for threads in [2, 3, 8] {
         assert_eq!(sim.run_on(threads).unwrap(), one, "{threads} threads");
     }
-    // As the page's workers do: worker w of 3 steps through its run of parts; their
+    // As the page's workers do: worker w of 3 steps through its share of the parts; their
     // results pass as JSON (floats must come back to the same bits) and merge in any order.
     let mut partials = Vec::new();
-    for w in 0..3 {
+    for share in sim.shares(3) {
         let sim = Simulation::new(sim.job().clone()).unwrap();
-        let mut stepper = Stepper::for_parts(sim, (w * PARTS / 3..(w + 1) * PARTS / 3).collect());
+        let mut stepper = Stepper::for_parts(sim, share);
         while stepper.step(5_000).unwrap() != Progress::Done {}
         let text = serde_json::to_string(&stepper.take_partials()).unwrap();
         partials.extend(serde_json::from_str::<Vec<Partial>>(&text).unwrap());
@@ -357,18 +357,15 @@ fn threads_take_the_parts_with_more_replications_first() {
     let mut sorted = order.clone();
     sorted.sort();
     assert_eq!(sorted, (0..PARTS).collect::<Vec<_>>());
-    let mut threads = [0, 0];
-    for s in sizes {
-        let least = if threads[0] <= threads[1] { 0 } else { 1 };
-        threads[least] += s;
-    }
+    // Two threads taking parts in that order as they free up get what `shares` gives two.
+    let threads: Vec<usize> = sim.shares(2).iter().map(|s| s.iter().map(|&p| sim.part_range(p).1).sum()).collect();
     assert_eq!(threads, [10, 10]);
 }
 
 #[test]
 fn page_workers_get_even_shares_of_the_replications() {
     // 20 replications in parts of 2 and 3: every part exactly once, and the replications
-    // per worker as even as whole parts allow (3 workers: 7, 7, 6 — not 5, 7, 8).
+    // per worker as even as whole parts allow (3 workers: 6, 7, 7 — not 5, 7, 8).
     let mut j = job(JACOBI, &[4], perseus(), Mode::Distribution);
     j.replications = 20;
     let sim = Simulation::new(j).unwrap();
