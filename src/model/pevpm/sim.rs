@@ -387,7 +387,15 @@ impl Run {
                             pr.times.sending_s += arrival - now;
                             pr.clock = arrival;
                             net.record::<TL>(p, Activity::Sending, now, arrival);
-                            let t = if TL { arrival } else { computes_after(pr, ops, arrival, steps, limit) };
+                            let t = if TL {
+                                arrival
+                            } else {
+                                let Some(t) = runs_ahead(pr, ops, arrival, steps, limit) else {
+                                    first = net.events.set(p, u64::MAX);
+                                    continue 'pop;
+                                };
+                                t
+                            };
                             if let Some(next) = net.go_on::<TL>(pr, p, t) {
                                 first = next;
                                 continue 'pop;
@@ -458,7 +466,15 @@ impl Run {
                                 pr.times.waiting_s += t - now;
                                 pr.clock = t;
                                 net.record::<TL>(p, Activity::Waiting, now, t);
-                                let t = if TL { t } else { computes_after(pr, ops, t, steps, limit) };
+                                let t = if TL {
+                                    t
+                                } else {
+                                    let Some(t) = runs_ahead(pr, ops, t, steps, limit) else {
+                                        first = net.events.set(p, u64::MAX);
+                                        continue 'pop;
+                                    };
+                                    t
+                                };
                                 if let Some(next) = net.go_on::<TL>(pr, p, t) {
                                     first = next;
                                     continue 'pop;
@@ -635,10 +651,12 @@ impl Net {
             d.release += 1;
             d.source = src as f64;
             d.tag = tag;
-            d.times.waiting_s += arrival - d.block_start;
+            // A receive done ahead ([`runs_ahead`]) can start waiting after the message arrives.
+            let t = arrival.max(d.block_start);
+            d.times.waiting_s += t - d.block_start;
             d.state = State::Ready;
-            self.record::<TL>(dst, Activity::Waiting, d.block_start, arrival);
-            self.wake(d, dst, arrival);
+            self.record::<TL>(dst, Activity::Waiting, d.block_start, t);
+            self.wake(d, dst, t);
         } else {
             d.queue.push(Msg { src, arrival, tag });
             if d.state == State::RecvAny && arrival < d.any_timer {
@@ -650,26 +668,69 @@ impl Net {
 }
 
 /// A process about to wait until `t` with no message to release then (its wake-up would change
-/// nothing shared) also does the constant computations that follow at once: it wakes at their
-/// end instead, one event where there were two. The order of everything processes share — the
-/// scoreboard, the queues, the random streams — stays the same, and so does every result; the
-/// steps are counted as before. Runs with a timeline keep one event per op (its entries stay
-/// in the same order). Returns the time the process goes on.
+/// nothing shared) does at once what it would do alone on waking: the constant computations,
+/// loop ends and jumps that follow, and then a blocking receive from a known source. It wakes
+/// once, where there were two or more events:
+/// - at the end of the computations, when the next op is anything else;
+/// - when the receive's message arrives (or at once), when that message is already queued:
+///   messages from one source are taken in sending order, so no later send can come first;
+/// - not at all when the message is not queued: it blocks on the receive from then on, and the
+///   message's sender wakes it ([`Net::deliver`] waits for the later of the two times).
+///
+/// The order of everything processes share — the scoreboard, the queues, the random streams —
+/// stays the same, and so does every result; the steps are counted as before. Runs with a
+/// timeline keep one event per op (its entries stay in the same order). Returns the time the
+/// process goes on, or `None` when it now waits on a receive.
 #[inline(always)]
-fn computes_after(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) -> f64 {
+fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) -> Option<f64> {
     let mut t = t;
     if pr.release != 0 {
-        return t;
+        return Some(t);
     }
     while *steps < limit {
-        // Constant times were checked when the program was compiled.
-        let Some(Op::Compute { time: CExpr::Num(d), .. }) = ops.get(pr.pc as usize) else { break };
+        match ops.get(pr.pc as usize) {
+            // Constant times were checked when the program was compiled.
+            Some(Op::Compute { time: CExpr::Num(d), .. }) => {
+                pr.pc += 1;
+                pr.times.computing_s += d;
+                t += d;
+            }
+            Some(Op::Next { slot, body }) => {
+                pr.pc += 1;
+                let s = *slot as usize;
+                if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
+                    *c += 1.0;
+                    if *c < *k {
+                        pr.pc = *body;
+                    }
+                }
+            }
+            Some(Op::Jump { target }) => pr.pc = *target,
+            Some(Op::Recv { from: Some(CExpr::Num(s)), blocking: true, line }) => {
+                *steps += 1;
+                pr.pc += 1;
+                let src = *s as u32;
+                let Some(m) = take_from(&mut pr.queue, src) else {
+                    pr.state = State::Recv(src);
+                    pr.clock = t;
+                    pr.block_start = t;
+                    pr.block_line = *line;
+                    return None;
+                };
+                pr.source = src as f64;
+                pr.tag = m.tag;
+                pr.release += 1;
+                if m.arrival > t {
+                    pr.times.waiting_s += m.arrival - t;
+                    t = m.arrival;
+                }
+                return Some(t);
+            }
+            _ => break,
+        }
         *steps += 1;
-        pr.pc += 1;
-        pr.times.computing_s += d;
-        t += d;
     }
-    t
+    Some(t)
 }
 
 /// `lo ≤ x ≤ hi`, false for NaN. `RangeInclusive::contains` stays an out-of-line call at

@@ -402,12 +402,19 @@ fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
 
 #[test]
 fn waking_after_the_computations_that_follow_changes_no_result() {
-    // A run without a timeline folds the constant computations after a blocking send or a wait
-    // into the wake-up; a run with one takes every op as its own event. Both must agree to the
-    // bit, on every process, for skeletons with blocking sends followed by work (Jacobi's odd
-    // processes), non-blocking ones and waits, and random and constant times.
+    // A run without a timeline does at once, after a blocking send or a wait, the constant
+    // computations, loop ends and a blocking receive that follow; a run with one takes every op
+    // as its own event. Both must agree to the bit, on every process, for skeletons with
+    // blocking sends followed by work (Jacobi's odd processes), non-blocking ones and waits,
+    // random and constant times, a reply that arrives before its receiver has finished the
+    // work it did ahead (late), and a deadlock met ahead.
     let isend = "Loop iterations = 30 {\n Message type = MPI_Isend, size = 4096, to = (procnum + 1) % numprocs\n Message type = MPI_Irecv, size = 4096, from = (procnum + numprocs - 1) % numprocs\n Message type = MPI_Wait\n Serial time = 0.5\n Serial time = 0.25\n}";
-    for (text, np) in [(JACOBI, 6u32), (JACOBI, 16), (FFT, 8), (BAG_OF_TASKS, 5), (isend, 7)] {
+    let late = "Loop iterations = 5 {\n Runon c1 = procnum == 0 {\n  Message type = MPI_Send, size = 1024, to = 1\n  Serial time = 10\n  Message type = MPI_Recv, from = 1\n } {\n  Message type = MPI_Recv, from = 0\n  Message type = MPI_Send, size = 1024, to = 0\n }\n Serial time = 1\n}";
+    let stuck = "Message type = MPI_Send, size = 8, to = (procnum + 1) % numprocs\nSerial time = 1\nMessage type = MPI_Recv, from = (procnum + 1) % numprocs\nMessage type = MPI_Recv, from = (procnum + 1) % numprocs";
+    // Process 0's receives find their messages queued when done ahead: one arrived before,
+    // one (a megabyte) arrives after.
+    let queued = "Loop iterations = 3 {\n Runon c1 = procnum == 0 {\n  Serial time = 1\n  Message type = MPI_Send, size = 64, to = 2\n  Message type = MPI_Recv, from = 1\n  Message type = MPI_Send, size = 64, to = 2\n  Message type = MPI_Recv, from = 1\n }\n Runon c1 = procnum == 1 {\n  Message type = MPI_Send, size = 100, to = 0\n  Message type = MPI_Send, size = 1000000, to = 0\n }\n Runon c1 = procnum == 2 {\n  Message type = MPI_Recv, from = 0\n  Message type = MPI_Recv, from = 0\n }\n}";
+    for (text, np) in [(JACOBI, 6u32), (JACOBI, 16), (FFT, 8), (BAG_OF_TASKS, 5), (isend, 7), (late, 2), (queued, 3), (stuck, 3)] {
         let sk = lang::parse(text).unwrap();
         let given = lang::parse_params("parameters", "iterations = 40\ntransforms = 2").unwrap();
         let given: Vec<_> = given.into_iter().filter(|(n, _)| text.contains(n.as_str())).collect();
@@ -420,9 +427,27 @@ fn waking_after_the_computations_that_follow_changes_no_result() {
         };
         let (with, steps_with) = outcome(true);
         let (without, steps_without) = outcome(false);
-        let (RunOutcome::Finished { time_s: a, procs: pa, messages: ma, .. }, RunOutcome::Finished { time_s: b, procs: pb, messages: mb, .. }) = (with, without) else {
-            panic!("{np}: no deadlock expected");
-        };
-        assert_eq!((a, &pa, ma, steps_with), (b, &pb, mb, steps_without), "{np} processes");
+        assert_eq!(steps_with, steps_without, "{np} processes");
+        match (with, without) {
+            (RunOutcome::Finished { time_s: a, procs: pa, messages: ma, .. }, RunOutcome::Finished { time_s: b, procs: pb, messages: mb, .. }) => {
+                assert!(text != stuck, "the stuck ring must deadlock");
+                assert_eq!((a, &pa, ma), (b, &pb, mb), "{np} processes");
+                if text == late {
+                    // Process 0 waits only for its own work: the reply came in meanwhile.
+                    let p0 = pa[0];
+                    assert!(close(p0.computing_s, 0.055) && p0.waiting_s == 0.0, "{p0:?}");
+                }
+                if text == queued {
+                    // A megabyte takes about 0.1 s at 100 Mbit/s: process 0 waits for it.
+                    assert!(pa[0].waiting_s > 0.2, "{:?}", pa[0]);
+                }
+            }
+            (RunOutcome::Deadlock(a), RunOutcome::Deadlock(b)) => {
+                assert!(text == stuck, "{np} processes: no deadlock expected");
+                assert_eq!(a.blocked.len(), 3);
+                assert_eq!(a, b);
+            }
+            _ => panic!("{np} processes: one run deadlocked, the other not"),
+        }
     }
 }
