@@ -80,19 +80,32 @@ impl CExpr {
 pub enum Op {
     /// Computation, seconds.
     Compute { time: CExpr, line: u32 },
-    Send { to: CExpr, size: CExpr, tag: CExpr, blocking: bool, line: u32 },
+    /// A send with a peer, size or tag known only at run time (boxed: ops stay 32 bytes).
+    Send { exprs: Box<SendExprs>, blocking: bool, line: u32 },
+    /// A send whose peer, size and tag are known before the run (checked then).
+    SendTo { dst: u32, line: u32, bytes: f64, tag: f64, blocking: bool },
     /// `from = None`: any source (blocking receives only).
     Recv { from: Option<CExpr>, blocking: bool, line: u32 },
+    /// A receive from a source known before the run (checked then).
+    RecvFrom { src: u32, blocking: bool, line: u32 },
     /// Waits for every outstanding non-blocking send and receive of the process.
     Wait { line: u32 },
     /// Evaluates the count into slot `slot + 1`, sets the counter (slot) to 0; jumps to `end`
     /// when the count is 0.
-    Loop { count: CExpr, slot: u16, end: u32, line: u32 },
+    Loop { count: Box<CExpr>, slot: u16, end: u32, line: u32 },
     /// Counter + 1; back to `body` while below the count.
     Next { slot: u16, body: u32 },
     /// Jumps to `target` when `cond` is 0.
     Branch { cond: CExpr, target: u32 },
     Jump { target: u32 },
+}
+
+/// The peer, size (bytes) and tag of a send, as evaluated at run time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SendExprs {
+    pub to: CExpr,
+    pub size: CExpr,
+    pub tag: CExpr,
 }
 
 /// The programs of every process for one process count.
@@ -182,7 +195,22 @@ impl Ctx<'_> {
 
     fn push(&mut self, op: Op) {
         self.steps += self.weight;
+        // A receive from a source known before the run takes one match at run time, not two.
+        // The source was checked before it came here (`rank`).
+        let op = match op {
+            Op::Recv { from: Some(CExpr::Num(s)), blocking, line } => Op::RecvFrom { src: s as u32, blocking, line },
+            op => op,
+        };
         self.ops.push(op);
+    }
+
+    /// Pushes a send: one whose peer, size and tag are known before the run (checked before it
+    /// came here: `rank`, `check`) needs no evaluation at run time.
+    fn push_send(&mut self, to: CExpr, size: CExpr, tag: CExpr, blocking: bool, line: u32) {
+        self.push(match (to, size, tag) {
+            (CExpr::Num(d), CExpr::Num(bytes), CExpr::Num(tag)) => Op::SendTo { dst: d as u32, line, bytes, tag, blocking },
+            (to, size, tag) => Op::Send { exprs: Box::new(SendExprs { to, size, tag }), blocking, line },
+        });
     }
 
     fn here(&self) -> u32 {
@@ -272,7 +300,7 @@ impl Ctx<'_> {
                     self.scope.push((v.clone(), slot));
                 }
                 let start = self.ops.len();
-                self.push(Op::Loop { count, slot, end: 0, line });
+                self.push(Op::Loop { count: Box::new(count), slot, end: 0, line });
                 self.breaks.push(Vec::new());
                 let outer = self.weight;
                 self.weight *= known;
@@ -367,7 +395,7 @@ impl Ctx<'_> {
                 let Some(to) = &m.to else { return Err(pos.error("a send needs to = …")) };
                 let to = self.fold(to)?;
                 self.rank(pos, "to", &to)?;
-                self.push(Op::Send { to, size, tag, blocking: m.op == MsgOp::Send, line });
+                self.push_send(to, size, tag, m.op == MsgOp::Send, line);
                 self.close_guard(guard);
             }
             MsgOp::Recv | MsgOp::Irecv => {
@@ -414,7 +442,7 @@ impl Ctx<'_> {
     }
 
     fn send(&mut self, to: u32, size: &CExpr, blocking: bool, line: u32) {
-        self.push(Op::Send { to: CExpr::Num(to as f64), size: size.clone(), tag: CExpr::Num(0.0), blocking, line });
+        self.push_send(CExpr::Num(to as f64), size.clone(), CExpr::Num(0.0), blocking, line);
     }
 
     fn recv(&mut self, from: u32, blocking: bool, line: u32) {
@@ -633,6 +661,13 @@ mod tests {
     }
 
     #[test]
+    fn ops_stay_small() {
+        // The run loop reads every process's ops: 64 processes' Jacobi programs fit a few
+        // kilobytes at 32 bytes an op (80 before the rarely used expressions were boxed).
+        assert!(std::mem::size_of::<Op>() <= 32, "{}", std::mem::size_of::<Op>());
+    }
+
+    #[test]
     fn collectives_expand_into_matching_point_to_point() {
         // Every send op on process a to b must be matched by a receive op on b from a.
         for np in [1u32, 2, 3, 5, 8, 13] {
@@ -650,8 +685,9 @@ mod tests {
                 for (me, ops) in progs.procs.iter().enumerate() {
                     for o in ops {
                         match o {
-                            Op::Send { to: CExpr::Num(t), .. } => *pairs.entry((me, *t as usize)).or_insert(0) += 1,
-                            Op::Recv { from: Some(CExpr::Num(f)), .. } => *pairs.entry((*f as usize, me)).or_insert(0) -= 1,
+                            Op::SendTo { dst, .. } => *pairs.entry((me, *dst as usize)).or_insert(0) += 1,
+                            Op::RecvFrom { src, .. } => *pairs.entry((*src as usize, me)).or_insert(0) -= 1,
+                            Op::Send { .. } | Op::Recv { .. } => panic!("{op} on {np}: a collective's peer unknown before the run"),
                             _ => {}
                         }
                     }

@@ -42,7 +42,7 @@
 
 use super::lang::Skeleton;
 use super::machine::{Contention, Machine, Mode, RunMachine};
-use super::program::{compile, parameters, CExpr, Env, Op, Programs};
+use super::program::{compile, parameters, CExpr, Env, Op, Programs, SendExprs};
 use super::rng::{derive, Rng};
 use super::super::InputError;
 
@@ -361,10 +361,12 @@ impl Run {
                         }
                     }
                     Op::Jump { target } => pr.pc = *target,
-                    Op::Send { to, size, tag, blocking, line } => {
-                        let (dst, bytes, tag) = match (to, size, tag) {
-                            (CExpr::Num(d), CExpr::Num(b), CExpr::Num(t)) => (*d as u32 as usize, *b, *t),
-                            _ => {
+                    op @ (Op::SendTo { .. } | Op::Send { .. }) => {
+                        let (dst, bytes, tag, blocking) = match op {
+                            // Checked when the program was compiled.
+                            Op::SendTo { dst, bytes, tag, blocking, .. } => (*dst as usize, *bytes, *tag, blocking),
+                            Op::Send { exprs, blocking, line } => {
+                                let SendExprs { to, size, tag } = &**exprs;
                                 let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
                                 let dst = match peer(to, &env, &mut pr.rng, numprocs) {
                                     Ok(d) => d,
@@ -374,8 +376,9 @@ impl Run {
                                 if !within(bytes, 0.0, 1e12) {
                                     return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
                                 }
-                                (dst, bytes, tag.eval(&env, &mut pr.rng))
+                                (dst, bytes, tag.eval(&env, &mut pr.rng), blocking)
                             }
+                            _ => continue,
                         };
                         let now = pr.clock;
                         let arrival = net.depart::<TL>(machine, pr, p, dst, bytes, now);
@@ -404,28 +407,33 @@ impl Run {
                             pr.req_done = pr.req_done.max(arrival);
                         }
                     }
-                    Op::Recv { from, blocking, line } => {
+                    op @ (Op::RecvFrom { .. } | Op::Recv { .. }) => {
                         let now = pr.clock;
-                        let Some(from) = from else {
-                            // Any source: blocking only.
-                            pr.block_start = now;
-                            pr.block_line = *line;
-                            let arrives = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
-                            if arrives <= now {
-                                net.take_any(pr, p, now);
-                                continue;
+                        let (src, blocking, line) = match op {
+                            // Checked when the program was compiled.
+                            Op::RecvFrom { src, blocking, line } => (*src, blocking, line),
+                            Op::Recv { from, blocking, line } => {
+                                let Some(from) = from else {
+                                    // Any source: blocking only.
+                                    pr.block_start = now;
+                                    pr.block_line = *line;
+                                    let arrives = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
+                                    if arrives <= now {
+                                        net.take_any(pr, p, now);
+                                        continue;
+                                    }
+                                    pr.state = State::RecvAny;
+                                    pr.any_timer = arrives;
+                                    first = if arrives.is_finite() { net.schedule(pr, p, arrives) } else { net.events.set(p, u64::MAX) };
+                                    continue 'pop;
+                                };
+                                let src = match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
+                                    Ok(s) => s as u32,
+                                    Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
+                                };
+                                (src, blocking, line)
                             }
-                            pr.state = State::RecvAny;
-                            pr.any_timer = arrives;
-                            first = if arrives.is_finite() { net.schedule(pr, p, arrives) } else { net.events.set(p, u64::MAX) };
-                            continue 'pop;
-                        };
-                        let src = match from {
-                            CExpr::Num(s) => *s as u32,
-                            from => match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
-                                Ok(s) => s as u32,
-                                Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
-                            },
+                            _ => continue,
                         };
                         match (take_from(&mut pr.queue, src), *blocking) {
                             (Some(m), true) => {
@@ -706,15 +714,14 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
                 }
             }
             Some(Op::Jump { target }) => pr.pc = *target,
-            Some(Op::Recv { from: Some(CExpr::Num(s)), blocking: true, line }) => {
+            Some(&Op::RecvFrom { src, blocking: true, line }) => {
                 *steps += 1;
                 pr.pc += 1;
-                let src = *s as u32;
                 let Some(m) = take_from(&mut pr.queue, src) else {
                     pr.state = State::Recv(src);
                     pr.clock = t;
                     pr.block_start = t;
-                    pr.block_line = *line;
+                    pr.block_line = line;
                     return None;
                 };
                 pr.source = src as f64;
