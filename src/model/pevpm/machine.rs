@@ -354,7 +354,9 @@ impl Sampler {
             Mode::Minimum => Sampler::Const(q.min().max(0.0)),
             Mode::Distribution if q.cum.len() == 1 && q.lo[0] == q.hi[0] => Sampler::Const(q.lo[0].max(0.0)),
             Mode::Distribution => {
-                let k = 2 * q.cum.len();
+                // Eight guide entries a segment: the scan after the guide seldom moves, so its
+                // branch is seldom mispredicted (two a segment: about 4 % slower on Jacobi 64).
+                let k = 8 * q.cum.len();
                 let guide = (0..k).map(|g| q.cum.partition_point(|&c| c <= g as f64 / k as f64) as u32).collect();
                 let segs = (0..q.cum.len())
                     .map(|i| {
