@@ -1229,7 +1229,8 @@ impl Simulation {
 
     fn report(&self, acc: &[Vec<Acc>], deadlock: Option<Deadlock>, messages: u64, steps: u64) -> Report {
         let sequential_s = self.job.sequential_s.unwrap_or_else(|| {
-            let Some(a) = acc.first().and_then(|row| row.first()) else { return 0.0 };
+            // Nothing finished (a deadlock at the first count): 0, not an empty sum's -0.
+            let Some(a) = acc.first().and_then(|row| row.first()).filter(|a| !a.times.is_empty()) else { return 0.0 };
             let reps = a.times.len().max(1) as f64;
             a.procs.iter().map(|p| p.computing_s).sum::<f64>() / reps
         });
