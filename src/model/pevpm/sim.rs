@@ -390,16 +390,7 @@ impl Run {
                             pr.times.sending_s += arrival - now;
                             pr.clock = arrival;
                             net.record::<TL>(p, Activity::Sending, now, arrival);
-                            let t = if TL {
-                                arrival
-                            } else {
-                                let Some(t) = runs_ahead(pr, ops, arrival, steps, limit) else {
-                                    first = net.events.set(p, u64::MAX);
-                                    continue 'pop;
-                                };
-                                t
-                            };
-                            if let Some(next) = net.go_on::<TL>(pr, p, t) {
+                            if let Some(next) = net.wait_until::<TL>(pr, p, ops, arrival, steps, limit) {
                                 first = next;
                                 continue 'pop;
                             }
@@ -474,16 +465,7 @@ impl Run {
                                 pr.times.waiting_s += t - now;
                                 pr.clock = t;
                                 net.record::<TL>(p, Activity::Waiting, now, t);
-                                let t = if TL {
-                                    t
-                                } else {
-                                    let Some(t) = runs_ahead(pr, ops, t, steps, limit) else {
-                                        first = net.events.set(p, u64::MAX);
-                                        continue 'pop;
-                                    };
-                                    t
-                                };
-                                if let Some(next) = net.go_on::<TL>(pr, p, t) {
+                                if let Some(next) = net.wait_until::<TL>(pr, p, ops, t, steps, limit) {
                                     first = next;
                                     continue 'pop;
                                 }
@@ -570,6 +552,21 @@ impl Net {
         } else {
             Some(first)
         }
+    }
+
+    /// The running process `p` waits until `t`: it first does ahead what it would do alone
+    /// ([`runs_ahead`]; runs with a timeline keep one event per op), then goes on as
+    /// [`Net::go_on`] says. Returns `None` when it goes on now, else the next event's key (it
+    /// waits for its turn, or now blocks on a receive it reached ahead).
+    #[inline(always)]
+    fn wait_until<const TL: bool>(&mut self, pr: &mut Proc, p: usize, ops: &[Op], t: f64, steps: &mut u64, limit: u64) -> Option<u64> {
+        let t = if TL {
+            t
+        } else {
+            let Some(t) = runs_ahead(pr, ops, t, steps, limit) else { return Some(self.events.set(p, u64::MAX)) };
+            t
+        };
+        self.go_on::<TL>(pr, p, t)
     }
 
     #[inline(always)]
