@@ -114,3 +114,13 @@ fn bad_input_names_the_key() {
         assert!(e.contains(want), "{input}: {e}");
     }
 }
+
+#[test]
+fn a_chain_of_17000_operators_is_an_error_with_its_position_not_a_crash() {
+    // Compiling such a chain once recursed per operator and overflowed the stack (SIGABRT).
+    let chain = format!("Serial time = 1{}", "+0".repeat(17_000));
+    let e = error(json!({"skeleton": chain, "numprocs": [2]}));
+    assert!(e.contains("skeleton: line 1, column 526") && e.contains("chained more than 256"), "{e}");
+    let e = error(json!({"skeleton": EXCHANGE, "params": {"t": format!("1{}", "*1".repeat(17_000))}, "numprocs": [2]}));
+    assert!(e.contains("chained more than 256"), "{e}");
+}

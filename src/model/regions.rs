@@ -120,6 +120,8 @@ use super::error::{fmt_num, InputError};
 
 /// Largest balance factor, bandwidth, peak, problem size or core count accepted.
 const MAX_INPUT: f64 = 1e12;
+/// Smallest balance factor, bandwidth, peak or problem size accepted.
+const MIN_INPUT: f64 = 1e-9;
 /// Smallest positive load-factor slope accepted (0 itself is allowed).
 const MIN_ALPHA: f64 = 1e-12;
 /// Largest load-factor slope accepted.
@@ -128,17 +130,23 @@ const MAX_ALPHA: f64 = 1e6;
 const MAX_FORMULA_CHARS: usize = 1000;
 /// Deepest nesting of parentheses, signs and powers in a formula.
 const MAX_DEPTH: usize = 64;
+/// Most operators in a formula: a chain `N + N + …` is a tree as deep as it is long, and
+/// evaluating it walks the tree recursively.
+const MAX_OPERATORS: usize = 200;
 
 fn num(x: f64) -> String {
     fmt_num(x, 6)
 }
 
-/// A finite number in (0, 1e12].
+/// A finite number in [1e-9, 1e12]: within it every speed-up, optimum and sweep of the model
+/// stays a finite number (x' = 1e-320 once gave NaN, z' = 5e-324 an infinite Sp2_max).
 fn positive(field: &str, v: f64) -> Result<f64, InputError> {
     if !v.is_finite() {
         Err(InputError::new(field, "must be a finite number"))
     } else if v <= 0.0 {
         Err(InputError::new(field, format!("must be greater than 0, found {}", num(v))))
+    } else if v < MIN_INPUT {
+        Err(InputError::new(field, format!("must be at least 1e-9, found {}", num(v))))
     } else if v > MAX_INPUT {
         Err(InputError::new(field, format!("must be at most 1e12, found {}", num(v))))
     } else {
@@ -832,6 +840,7 @@ struct Parser<'a> {
     chars: Vec<char>,
     pos: usize,
     depth: usize,
+    operators: usize,
 }
 
 fn operator(c: char) -> char {
@@ -863,6 +872,7 @@ impl Parser<'_> {
         let mut left = next(self)?;
         while let Some(op) = self.peek().filter(|c| ops.contains(c)) {
             let column = self.pos + 1;
+            self.count_operator(column)?;
             self.pos += 1;
             left = Node::Bin(op, column, Box::new(left), Box::new(next(self)?));
         }
@@ -893,10 +903,19 @@ impl Parser<'_> {
         node
     }
 
+    fn count_operator(&mut self, column: usize) -> Result<(), InputError> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(self.err(column, format!("more than {MAX_OPERATORS} operators in one formula")));
+        }
+        Ok(())
+    }
+
     fn power(&mut self) -> Result<Node, InputError> {
         let base = self.atom()?;
         if self.peek() == Some('^') {
             let column = self.pos + 1;
+            self.count_operator(column)?;
             self.pos += 1;
             return Ok(Node::Bin('^', column, Box::new(base), Box::new(self.unary()?)));
         }
@@ -985,7 +1004,7 @@ impl Formula {
         if chars.len() > MAX_FORMULA_CHARS {
             return Err(InputError::new(field, "the formula is longer than 1000 characters"));
         }
-        let mut p = Parser { field, chars, pos: 0, depth: 0 };
+        let mut p = Parser { field, chars, pos: 0, depth: 0, operators: 0 };
         if p.peek().is_none() {
             return Err(p.err(1, "the formula is empty; expected e.g. 2/3*N^3"));
         }
@@ -1303,6 +1322,14 @@ mod tests {
         assert!(Formula::parse("ops", &deep).expect_err("deep").message.contains("nested"));
         assert!(Formula::parse("ops", &"-".repeat(5000)).is_err());
         assert!(Formula::parse("ops", &"N+".repeat(600)).is_err());
+        // A chain is as deep as it is long: bounded by its operators, with the column of the
+        // first one past the bound.
+        let chain = format!("N{}", "+1".repeat(MAX_OPERATORS + 1));
+        let e = Formula::parse("ops", &chain).expect_err("long chain");
+        assert_eq!(e.column, Some(2 * MAX_OPERATORS + 2), "{e}");
+        assert!(e.message.contains("operators"), "{e}");
+        let fine = format!("N{}", "+1".repeat(MAX_OPERATORS));
+        assert_eq!(Formula::parse("ops", &fine).and_then(|f| f.eval(1.0)).map_err(|e| e.to_string()), Ok(1.0 + MAX_OPERATORS as f64));
     }
 
     /// Throughput from the time model itself, in units of l_th: two regions of n cores,

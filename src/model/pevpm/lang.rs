@@ -34,6 +34,12 @@ use super::super::InputError;
 pub const FIELD: &str = "skeleton";
 /// Deepest nesting of blocks or parentheses accepted (keeps the recursive parser's stack small).
 const MAX_DEPTH: usize = 64;
+/// Deepest expression tree accepted, counting every operator of a chain such as `a + b + c`
+/// as one level: compiling and evaluating an expression walk its tree recursively, so its depth
+/// must be bounded (a 263-character share link once inflated to `1+0+0+…` with 17,000 terms).
+pub const MAX_EXPR_DEPTH: usize = 256;
+/// Most numbers, names and calls in one expression.
+pub const MAX_EXPR_TERMS: usize = 2000;
 
 /// A 1-based line and column (in characters) in the text the user typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -272,7 +278,10 @@ fn lex(text: &str) -> Result<Vec<(Tok, Pos)>, InputError> {
 struct Parser {
     toks: Vec<(Tok, Pos)>,
     i: usize,
+    /// Nesting of blocks, parentheses and signs.
     depth: usize,
+    /// Terms of the expression being parsed.
+    terms: usize,
 }
 
 impl Parser {
@@ -454,15 +463,34 @@ impl Parser {
         Ok(Stmt { pos, kind })
     }
 
+    /// A whole expression (of an attribute, a condition or a parameter).
     fn expr(&mut self) -> Result<Expr, InputError> {
+        self.terms = 0;
+        self.sub_expr().map(|(e, _)| e)
+    }
+
+    /// An expression and the depth of its tree.
+    fn sub_expr(&mut self) -> Result<(Expr, usize), InputError> {
         self.deeper()?;
         let e = self.binary(0);
         self.depth -= 1;
         e
     }
 
-    /// Precedence climbing over the binary operators, loosest first.
-    fn binary(&mut self, level: usize) -> Result<Expr, InputError> {
+    /// The depth of a node over subtrees of depth `below`, within [`MAX_EXPR_DEPTH`]; `at` is
+    /// where an error points.
+    fn node_depth(&self, below: usize, at: Pos) -> Result<usize, InputError> {
+        if below >= MAX_EXPR_DEPTH {
+            return Err(at.error(format!(
+                "this expression is nested or chained more than {MAX_EXPR_DEPTH} operators deep; split it over several Param lines"
+            )));
+        }
+        Ok(below + 1)
+    }
+
+    /// Precedence climbing over the binary operators, loosest first. A chain `a + b + c`
+    /// builds a left-deep tree, one level per operator.
+    fn binary(&mut self, level: usize) -> Result<(Expr, usize), InputError> {
         const LEVELS: &[&[(&str, BinOp)]] = &[
             &[("||", BinOp::Or)],
             &[("&&", BinOp::And)],
@@ -472,47 +500,48 @@ impl Parser {
             &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Rem)],
         ];
         let Some(ops) = LEVELS.get(level) else { return self.unary() };
-        let mut lhs = self.binary(level + 1)?;
+        let (mut lhs, mut depth) = self.binary(level + 1)?;
         while let Some((_, op)) = ops.iter().find(|(s, _)| self.is_sym(s)) {
+            let at = self.pos();
             self.bump();
-            let rhs = self.binary(level + 1)?;
+            let (rhs, rhs_depth) = self.binary(level + 1)?;
+            depth = self.node_depth(depth.max(rhs_depth), at)?;
             lhs = Expr::Bin(*op, Box::new(lhs), Box::new(rhs));
         }
-        Ok(lhs)
+        Ok((lhs, depth))
     }
 
-    fn unary(&mut self) -> Result<Expr, InputError> {
-        if self.eat_sym("-") {
-            self.deeper()?;
-            let e = Expr::Neg(Box::new(self.unary()?));
-            self.depth -= 1;
-            return Ok(e);
-        }
-        if self.eat_sym("!") {
-            self.deeper()?;
-            let e = Expr::Not(Box::new(self.unary()?));
-            self.depth -= 1;
-            return Ok(e);
-        }
-        if self.eat_sym("+") {
-            return self.unary();
-        }
+    fn unary(&mut self) -> Result<(Expr, usize), InputError> {
         let pos = self.pos();
+        for (sym, node) in [("-", Expr::Neg as fn(Box<Expr>) -> Expr), ("!", Expr::Not), ("+", |e: Box<Expr>| *e)] {
+            if self.eat_sym(sym) {
+                self.deeper()?;
+                let (e, d) = self.unary()?;
+                self.depth -= 1;
+                // A plus sign adds no node.
+                let d = if sym == "+" { d } else { self.node_depth(d, pos)? };
+                return Ok((node(Box::new(e)), d));
+            }
+        }
+        self.terms += 1;
+        if self.terms > MAX_EXPR_TERMS {
+            return Err(pos.error(format!("this expression has more than {MAX_EXPR_TERMS} terms; split it over several Param lines")));
+        }
         match self.peek().clone() {
             Tok::Num(x) => {
                 self.bump();
-                Ok(Expr::Num(x))
+                Ok((Expr::Num(x), 1))
             }
             Tok::Sym("(") => {
                 self.bump();
-                let e = self.expr()?;
+                let e = self.sub_expr()?;
                 self.expect_sym(")", "\")\"")?;
                 Ok(e)
             }
             Tok::Ident(name) => {
                 self.bump();
                 if !self.is_sym("(") {
-                    return Ok(Expr::Var(name, pos));
+                    return Ok((Expr::Var(name, pos), 1));
                 }
                 self.bump();
                 let low = name.to_ascii_lowercase();
@@ -522,22 +551,25 @@ impl Parser {
                         return Err(tpos.error(format!("unknown type \"{ty}\"; expected char, short, int, float, long, double or complex")));
                     };
                     self.expect_sym(")", "\")\"")?;
-                    return Ok(Expr::Num(*bytes));
+                    return Ok((Expr::Num(*bytes), 1));
                 }
                 let Some((_, f, arity)) = FUNCS.iter().find(|(n, _, _)| *n == low) else {
                     return Err(pos.error(format!(
                         "unknown function \"{name}\"; expected min, max, floor, ceil, abs, sqrt, log2, pow, xor, sizeof, uniform or exponential"
                     )));
                 };
-                let mut args = vec![self.expr()?];
+                let (first, mut below) = self.sub_expr()?;
+                let mut args = vec![first];
                 while self.eat_sym(",") {
-                    args.push(self.expr()?);
+                    let (a, d) = self.sub_expr()?;
+                    below = below.max(d);
+                    args.push(a);
                 }
                 self.expect_sym(")", "\")\" or \",\"")?;
                 if args.len() != *arity {
                     return Err(pos.error(format!("{low} takes {arity} argument{}, found {}", if *arity == 1 { "" } else { "s" }, args.len())));
                 }
-                Ok(Expr::Call(*f, args, pos))
+                Ok((Expr::Call(*f, args, pos), self.node_depth(below, pos)?))
             }
             _ => Err(self.expected("a number, a name, \"(\", \"-\" or \"!\"")),
         }
@@ -564,7 +596,7 @@ fn no_more(attrs: &[(String, Pos, Expr)], msg: &str) -> Result<(), InputError> {
 pub fn parse(text: &str) -> Result<Skeleton, InputError> {
     let extracted = extract_annotations(text);
     let toks = lex(extracted.as_deref().unwrap_or(text))?;
-    let mut p = Parser { toks, i: 0, depth: 0 };
+    let mut p = Parser { toks, i: 0, depth: 0, terms: 0 };
     let mut body = Vec::new();
     while *p.peek() != Tok::End {
         if p.is_sym("}") {
@@ -586,7 +618,7 @@ pub fn parse_params(field: &str, text: &str) -> Result<Vec<(String, Expr)>, Inpu
         e
     };
     let toks = lex(text).map_err(relabel)?;
-    let mut p = Parser { toks, i: 0, depth: 0 };
+    let mut p = Parser { toks, i: 0, depth: 0, terms: 0 };
     let mut out = Vec::new();
     loop {
         while p.eat_sym(",") || p.eat_sym(";") {}
@@ -724,6 +756,39 @@ mod tests {
         assert!(err(&text).message.contains("nested"));
         let text = "Loop iterations = 1 {".repeat(200);
         assert!(err(&text).message.contains("nested"));
+        let text = format!("Serial time = {}1", "+".repeat(50_000));
+        assert!(err(&text).message.contains("nested"));
+    }
+
+    #[test]
+    fn long_chains_are_bounded_with_a_position() {
+        // What a 263-character share link inflated to: 17,000 terms on one line.
+        let text = format!("Loop iterations = 2 {{\nSerial time = 1{}\n}}", "+0".repeat(17_000));
+        let e = err(&text);
+        assert!(e.message.contains("chained more than 256"), "{e}");
+        // It points at the operator that goes past the bound: the 256th (the expression itself
+        // is the first level), at column 16 + 2·255.
+        assert_eq!((e.line, e.column), (Some(2), Some(16 + 2 * 255)), "{e}");
+        // Chains inside parentheses inside chains: the tree's whole depth counts.
+        let nested = format!("Serial time = {}1{}", "(".repeat(60), ")+1".repeat(60));
+        assert!(parse(&nested).is_ok());
+        let nested = format!("Serial time = {}1{}", "(".repeat(60), format!("{})", "+1".repeat(10)).repeat(60));
+        let e = err(&nested);
+        assert!(e.message.contains("chained"), "{e}");
+        // Every level of precedence chains the same way.
+        for op in ["*", "/", "%", "-", "==", "<", "&&", "||"] {
+            let text = format!("Serial time = 1{}", format!("{op}1").repeat(300));
+            assert!(err(&text).message.contains("chained"), "{op}");
+        }
+        // Below the bounds a chain parses and compiles.
+        let text = format!("Serial time = 1{}", "+1".repeat(200));
+        assert!(parse(&text).is_ok());
+        let terms = format!("Serial time = {}", vec!["(1+1+1+1+1+1+1+1+1+1)"; 250].join("*"));
+        let e = err(&terms);
+        assert!(e.message.contains("more than 2000 terms"), "{e}");
+        let e = parse_params("parameters", &format!("x = 1{}", "-1".repeat(300))).unwrap_err();
+        assert_eq!(e.field, "parameters");
+        assert!(e.message.contains("chained"), "{e}");
     }
 
     #[test]
