@@ -196,8 +196,9 @@ pub fn prepare(inputs: &PageInputs) -> Result<Job, Vec<InputError>> {
                 sequential_s: None,
                 limits: Limits::default(),
             };
-            // Compile now, so errors of the skeleton against the counts show before a run.
-            super::pevpm::sim::Simulation::new(job.clone()).map(|_| job).map_err(|e| vec![e])
+            // Compile what a keystroke can afford now, so that most errors of the skeleton
+            // against the counts show before a run; the run checks the rest.
+            super::pevpm::sim::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
         }
         _ => Err(errors),
     }
@@ -403,6 +404,22 @@ mod tests {
         inputs.insert("histograms".into(), "1024 2 1 10 20 5\n1024 2 1 15 30 5".into());
         let e = &prepare(&inputs).unwrap_err()[0];
         assert_eq!((e.field.as_str(), e.line), ("histograms", Some(2)));
+    }
+
+    #[test]
+    fn a_long_chain_through_a_share_link_or_a_workspace_is_an_error_not_a_crash() {
+        // 17,000 terms deflate to a link of a few hundred characters.
+        let mut inputs = default_inputs();
+        inputs.insert("skeleton".into(), format!("Serial time = 1{}", "+0".repeat(17_000)));
+        let link = crate::model::share::encode(PAGE, &inputs);
+        assert!(link.len() < 400, "{} characters", link.len());
+        let shared = crate::model::share::decode(&link).expect("a valid link");
+        let e = &prepare(&shared.inputs).unwrap_err()[0];
+        assert_eq!((e.field.as_str(), e.line, e.column), ("skeleton", Some(1), Some(16 + 2 * 255)), "{e}");
+        let mut ws = crate::model::workspace::Workspace::default();
+        ws.pages.insert(PAGE.into(), inputs);
+        let ws = crate::model::workspace::Workspace::from_json("imported file", &ws.to_json()).expect("a valid workspace");
+        assert!(prepare(&ws.pages[PAGE]).is_err());
     }
 
     #[test]

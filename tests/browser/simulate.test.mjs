@@ -4,6 +4,7 @@
 // study timed in one worker and as the page runs it (one worker per core).
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { deflateRawSync } from "node:zlib";
 import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
 
 let server, browser;
@@ -225,4 +226,58 @@ test("speed in the browser: the Jacobi study as the page runs it, one worker per
   await context.close();
   const total = times[0] + times[1];
   console.log(`browser: Jacobi study (2–64 nodes × 1–2 processes per node, 1,000 iterations, 20 replications) on one page, ${Math.min(cores, 4)} workers (${cores} cores), from Run to results shown: ${total.toFixed(2)} s (× 1: ${times[0].toFixed(2)} s, × 2: ${times[1].toFixed(2)} s)`);
+});
+
+test("a share link of a few hundred characters carrying a 17,000-term chain: an error, and the page keeps working", async () => {
+  // Such a link once overflowed the stack while the skeleton compiled, and the page stopped
+  // responding (the preset buttons did nothing).
+  const inputs = { skeleton: "Serial time = 1" + "+0".repeat(17000) };
+  const s = deflateRawSync(Buffer.from(JSON.stringify({ v: 1, page: "simulate", inputs })), { level: 9 }).toString("base64url");
+  console.log(`browser: the link's s= parameter has ${s.length} characters`);
+  assert.ok(s.length < 400, `${s.length} characters`);
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}simulate.html?s=${s}`);
+  await ready(page);
+  await page.waitForSelector(".code-editor.invalid .field-error");
+  assert.match(await page.locator(".code-editor .field-error").textContent(), /line 1, column 526.*chained more than 256/s);
+  assert.ok(await page.locator("#run").isDisabled());
+  // The page still answers: a preset replaces the skeleton and a run works.
+  await page.locator("button", { hasText: "Load: " }).first().click();
+  await page.waitForFunction(() => !document.querySelector(".code-editor.invalid"));
+  await page.fill("#numprocs", "2 4");
+  await page.fill("#replications", "2");
+  await page.click("#run");
+  await page.waitForSelector("#sim-results tbody tr", { timeout: 60000 });
+  await shot(page, "simulate-long-chain-link");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("speed in the browser: a keystroke on an all-to-all job of 18 counts near 1,000 processes", async () => {
+  // Checking such a job compiled every count (1.9 M ops each) on each keystroke: seconds and
+  // gigabytes. Now a keystroke compiles at most a fixed budget; the run checks the rest.
+  const { context, page, problems } = await open();
+  await page.fill("#skeleton", "Message type = MPI_Alltoall, size = 8");
+  await page.fill("#replications", "1");
+  const counts = Array.from({ length: 18 }, (_, i) => 983 + i).join(" ");
+  const times = [];
+  for (let round = 0; round < 4; round++) {
+    for (const value of [counts, counts + " ", counts]) {
+      const ms = await page.evaluate(async (v) => {
+        const el = document.getElementById("numprocs");
+        const start = performance.now();
+        el.value = v;
+        el.dispatchEvent(new InputEvent("input", { bubbles: true }));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        void document.body.offsetHeight;
+        return performance.now() - start;
+      }, value);
+      if (round > 0) times.push(ms);
+    }
+  }
+  times.sort((a, b) => a - b);
+  console.log(`browser: keystroke on the 18-count all-to-all job (check, render, layout) median ${times[Math.floor(times.length / 2)].toFixed(1)} ms of ${times.length} (min ${times[0].toFixed(1)}, max ${times[times.length - 1].toFixed(1)})`);
+  assert.ok(!(await page.locator("#run").isDisabled()), "the job is valid");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
 });

@@ -133,6 +133,10 @@ struct Ctx<'a> {
     breaks: Vec<Vec<usize>>,
     steps: f64,
     weight: f64,
+    /// Ops this process may hold; past it the compile gives up (`over`), or, at
+    /// [`MAX_PROGRAM_OPS`], fails with the position.
+    cap: usize,
+    over: bool,
 }
 
 fn expr_error(pos: Pos, name: &str) -> InputError {
@@ -220,8 +224,13 @@ impl Ctx<'_> {
     fn block(&mut self, body: &[Stmt]) -> Result<(), InputError> {
         for s in body {
             self.stmt(s)?;
-            if self.ops.len() > MAX_PROGRAM_OPS {
-                return Err(s.pos.error(format!("the programs grow past {MAX_PROGRAM_OPS} steps; fewer processes or collectives")));
+            if self.ops.len() > self.cap {
+                if self.cap >= MAX_PROGRAM_OPS {
+                    return Err(s.pos.error(format!("the programs grow past {MAX_PROGRAM_OPS} steps; fewer processes or collectives")));
+                }
+                // The enclosing blocks return at their next statement as well.
+                self.over = true;
+                return Ok(());
             }
         }
         Ok(())
@@ -553,6 +562,8 @@ pub fn parameters(skeleton: &Skeleton, given: &[(String, Expr)], numprocs: u32) 
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
+            cap: 0,
+            over: false,
         };
         match ctx.fold(e)? {
             CExpr::Num(x) if x.is_finite() => Ok(x),
@@ -582,6 +593,14 @@ pub fn parameters(skeleton: &Skeleton, given: &[(String, Expr)], numprocs: u32) 
 
 /// Specialises the skeleton for every process of a run of `numprocs` processes.
 pub fn compile(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32) -> Result<Programs, InputError> {
+    compile_within(skeleton, params, numprocs, MAX_PROGRAM_OPS)?.ok_or_else(|| {
+        InputError::new(lang::FIELD, format!("the programs of {numprocs} processes grow past {MAX_PROGRAM_OPS} steps"))
+    })
+}
+
+/// Like [`compile`], but stops as soon as the programs hold more than `max_ops` ops
+/// together and answers `None` (a check that must stay cheap gives up there).
+pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_ops: usize) -> Result<Option<Programs>, InputError> {
     if numprocs == 0 || numprocs > MAX_PROCS {
         return Err(InputError::new("numprocs", format!("process counts must be from 1 to {MAX_PROCS}, found {numprocs}")));
     }
@@ -599,17 +618,26 @@ pub fn compile(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32) -> 
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
+            cap: MAX_PROGRAM_OPS.min(max_ops - total_ops),
+            over: false,
         };
         ctx.block(&skeleton.body)?;
         total_ops += ctx.ops.len();
-        if total_ops > MAX_PROGRAM_OPS {
-            return Err(InputError::new(lang::FIELD, format!("the programs of {numprocs} processes grow past {MAX_PROGRAM_OPS} steps")));
+        if ctx.over || total_ops > max_ops {
+            return Ok(None);
         }
         slots = slots.max(ctx.max_slot as usize);
         steps += ctx.steps;
         procs.push(ctx.ops);
     }
-    Ok(Programs { numprocs, procs, slots, estimated_steps: steps })
+    Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps }))
+}
+
+impl Programs {
+    /// Ops of every process together.
+    pub fn ops(&self) -> usize {
+        self.procs.iter().map(Vec::len).sum()
+    }
 }
 
 #[cfg(test)]

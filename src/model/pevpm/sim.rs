@@ -42,7 +42,7 @@
 
 use super::lang::Skeleton;
 use super::machine::{Contention, Machine, Mode, RunMachine};
-use super::program::{compile, parameters, CExpr, Env, Op, Programs, SendExprs};
+use super::program::{compile, compile_within, parameters, CExpr, Env, Op, Programs, SendExprs, MAX_PROGRAM_OPS};
 use super::rng::{derive, Rng};
 use super::super::InputError;
 
@@ -79,11 +79,16 @@ pub struct Limits {
     /// Ops the whole job may be expected to execute (checked before it starts, where loop
     /// counts are known).
     pub max_steps_per_job: f64,
+    /// Most ops a simulation keeps compiled for all its process counts together (about 32
+    /// bytes each). The programs of counts past it are compiled again by each part when it
+    /// reaches them and dropped when it moves on, so memory stays flat however many counts
+    /// a job has.
+    pub kept_ops: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e10 }
+        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e10, kept_ops: MAX_PROGRAM_OPS }
     }
 }
 
@@ -986,13 +991,23 @@ pub struct Partial {
     steps: u64,
 }
 
+/// Most ops [`Simulation::check`] compiles: it runs on every keystroke, and this much takes
+/// a few milliseconds.
+pub const CHECK_OPS: usize = 50_000;
+
 /// A job checked and compiled, ready to run: its replications are split into
 /// [`Simulation::parts`] parts of consecutive replications, each run on its own
 /// ([`Simulation::run_part`], [`Stepper`]) and merged ([`Simulation::merge`]).
 pub struct Simulation {
     job: Job,
-    programs: Vec<Programs>,
+    counts: Vec<Count>,
     series: Vec<Series>,
+}
+
+/// One process count of a job: its parameters and, within [`Limits::kept_ops`], its programs.
+struct Count {
+    params: Vec<(String, f64)>,
+    programs: Option<Programs>,
 }
 
 /// One part being run in slices.
@@ -1004,30 +1019,74 @@ struct Part {
     /// Index of the current (series, count, replication) in this part's plan.
     next: usize,
     current: Option<Run>,
+    /// The programs of a count the simulation does not keep: (count index, programs).
+    compiled: Option<(usize, Programs)>,
 }
 
 impl Simulation {
     /// Checks the job (compiles the skeleton for every process count) before anything runs.
+    /// Programs are kept up to [`Limits::kept_ops`] ops in all; larger counts are compiled
+    /// again as the run reaches them.
     pub fn new(job: Job) -> Result<Simulation, InputError> {
+        Self::check_counts(&job)?;
+        let mut counts = Vec::with_capacity(job.numprocs.len());
+        let (mut steps, mut kept) = (0.0, 0usize);
+        for &n in &job.numprocs {
+            let params = parameters(&job.skeleton, &job.params, n)?;
+            let p = compile(&job.skeleton, &params, n)?;
+            steps += p.estimated_steps;
+            let ops = p.ops();
+            let programs = (kept + ops <= job.limits.kept_ops).then(|| {
+                kept += ops;
+                p
+            });
+            counts.push(Count { params, programs });
+        }
+        let series = Self::series_of(&job);
+        Self::check_steps(&job, steps * series.len() as f64)?;
+        Ok(Simulation { job, counts, series })
+    }
+
+    /// What can be checked of a job within [`CHECK_OPS`] compiled ops, for a page that checks
+    /// as the user types: everything but the programs of the largest process counts, which
+    /// [`Simulation::new`] checks when the run starts. Keeps nothing.
+    pub fn check(job: &Job) -> Result<(), InputError> {
+        Self::check_counts(job)?;
+        let mut params = Vec::with_capacity(job.numprocs.len());
+        for &n in &job.numprocs {
+            params.push(parameters(&job.skeleton, &job.params, n)?);
+        }
+        let (mut steps, mut ops) = (0.0, 0usize);
+        // Counts are sorted, so the smallest are checked first.
+        for (&n, params) in job.numprocs.iter().zip(&params) {
+            let Some(p) = compile_within(&job.skeleton, params, n, CHECK_OPS - ops)? else { break };
+            steps += p.estimated_steps;
+            ops += p.ops();
+        }
+        Self::check_steps(job, steps * Self::series_of(job).len() as f64)
+    }
+
+    fn check_counts(job: &Job) -> Result<(), InputError> {
         if job.numprocs.is_empty() {
             return Err(InputError::new("numprocs", "no process counts given"));
         }
         if !(1..=10_000).contains(&job.replications) {
             return Err(InputError::new("replications", "expected 1 to 10000 replications"));
         }
-        let mut programs = Vec::new();
-        let mut steps = 0.0;
-        for &n in &job.numprocs {
-            let params = parameters(&job.skeleton, &job.params, n)?;
-            let p = compile(&job.skeleton, &params, n)?;
-            steps += p.estimated_steps;
-            programs.push(p);
-        }
+        Ok(())
+    }
+
+    fn series_of(job: &Job) -> Vec<Series> {
         let mut series = vec![Series { label: "main", mode: job.mode, contention: job.contention }];
         if job.compare {
             series.extend(FIGURE6.iter().filter(|s| !(s.mode == job.mode && s.contention == job.contention)));
         }
-        let total = steps * job.replications as f64 * series.len() as f64;
+        series
+    }
+
+    /// `steps`: ops of one replication of every series and count.
+    fn check_steps(job: &Job, steps: f64) -> Result<(), InputError> {
+        let total = steps * job.replications as f64;
         if total > job.limits.max_steps_per_job {
             return Err(InputError::new(
                 super::lang::FIELD,
@@ -1038,7 +1097,19 @@ impl Simulation {
                 ),
             ));
         }
-        Ok(Simulation { job, programs, series })
+        Ok(())
+    }
+
+    /// Ops of the programs kept compiled (for tests of the memory bound).
+    #[cfg(test)]
+    pub(crate) fn kept_ops(&self) -> usize {
+        self.counts.iter().filter_map(|c| c.programs.as_ref()).map(Programs::ops).sum()
+    }
+
+    /// Ops of every count's programs, kept or not (compiled again here).
+    #[cfg(test)]
+    pub(crate) fn counts_ops(&self) -> usize {
+        self.counts.iter().zip(&self.job.numprocs).map(|(c, &n)| compile(&self.job.skeleton, &c.params, n).map_or(0, |p| p.ops())).sum()
     }
 
     pub fn job(&self) -> &Job {
@@ -1089,7 +1160,7 @@ impl Simulation {
     fn start_part(&self, j: usize) -> Part {
         let (r0, reps) = self.part_range(j);
         let acc = self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
-        Part { partial: Partial { part: j, acc, ..Partial::default() }, r0, reps, next: 0, current: None }
+        Part { partial: Partial { part: j, acc, ..Partial::default() }, r0, reps, next: 0, current: None, compiled: None }
     }
 
     /// Runs part `j` whole.
@@ -1154,9 +1225,19 @@ impl Simulation {
         while part.partial.deadlock.is_none() && part.next < plan {
             let (s, rest) = (part.next / (counts * part.reps), part.next % (counts * part.reps));
             let (c, r) = (rest / part.reps, part.r0 + rest % part.reps);
-            let run = part.current.get_or_insert_with(|| self.start_run(s, c, r));
+            let programs = match (&self.counts[c].programs, &mut part.compiled) {
+                (Some(p), _) => p,
+                (None, Some((k, p))) if *k == c => p,
+                (None, compiled) => {
+                    // Dropped first, so that two counts' programs are never held at once.
+                    *compiled = None;
+                    let p = compile(&self.job.skeleton, &self.counts[c].params, self.job.numprocs[c])?;
+                    &compiled.insert((c, p)).1
+                }
+            };
+            let run = part.current.get_or_insert_with(|| self.start_run(programs, s, r));
             let before = run.steps();
-            let outcome = run.advance(&self.programs[c], &self.job.machine, budget)?;
+            let outcome = run.advance(programs, &self.job.machine, budget)?;
             let used = run.steps() - before;
             budget = budget.saturating_sub(used);
             let Some(outcome) = outcome else { return Ok(false) };
@@ -1191,8 +1272,7 @@ impl Simulation {
         (part.next as f64 / self.part_plan(part).max(1) as f64).clamp(0.0, 1.0)
     }
 
-    fn start_run(&self, s: usize, c: usize, r: usize) -> Run {
-        let programs = &self.programs[c];
+    fn start_run(&self, programs: &Programs, s: usize, r: usize) -> Run {
         let series = self.series[s];
         let n = programs.numprocs;
         let rm = RunMachine::new(&self.job.machine, n, self.job.procs_per_node, series.mode, series.contention);

@@ -453,3 +453,49 @@ fn waking_after_the_computations_that_follow_changes_no_result() {
         }
     }
 }
+
+#[test]
+fn counts_past_the_kept_ops_compile_as_the_run_reaches_them_with_the_same_results() {
+    // Kept: every count's programs; none kept: each part compiles each count as it gets there.
+    // The report must be the same to the bit, whatever runs the parts, deadlocks included.
+    let stuck = "Runon procnum == 0 { Message type = MPI_Recv, from = 1 }\nSerial time = 1";
+    for (text, counts) in [(JACOBI, &[2u32, 4, 8][..]), (FFT, &[2, 4, 8]), (stuck, &[2, 4, 8])] {
+        let mut j = job(text, counts, perseus(), Mode::Distribution);
+        j.params = lang::parse_params("parameters", "iterations = 20").unwrap();
+        j.replications = 5;
+        j.compare = true;
+        let kept = Simulation::new(j.clone()).unwrap();
+        assert_eq!(kept.kept_ops(), kept.counts_ops(), "{text}");
+        j.limits.kept_ops = 0;
+        let lazy = Simulation::new(j).unwrap();
+        assert_eq!(lazy.kept_ops(), 0);
+        let want = kept.run_on(1).unwrap();
+        assert_eq!(lazy.run_on(1).unwrap(), want, "{text}");
+        assert_eq!(lazy.run_on(2).unwrap(), want, "{text}");
+        let mut stepper = Stepper::new(lazy);
+        while stepper.step(1000).unwrap() != Progress::Done {}
+        assert_eq!(stepper.report(), want, "{text}");
+    }
+}
+
+#[test]
+fn a_job_of_many_large_counts_keeps_at_most_its_kept_ops() {
+    // 18 counts of an all-to-all near 1000 processes: about 1.9 M ops each. Compiled and kept
+    // all at once they took 1.15 GB; now at most one count's programs stay.
+    let text = "Message type = MPI_Alltoall, size = 8";
+    let counts: Vec<u32> = (983..=1000).collect();
+    let mut j = job(text, &counts, perseus(), Mode::Minimum);
+    j.replications = 1;
+    // The check a page makes per keystroke compiles no count this large: within its budget.
+    Simulation::check(&j).unwrap();
+    let sim = Simulation::new(j.clone()).unwrap();
+    assert!(sim.kept_ops() <= Limits::default().kept_ops);
+    assert!(sim.kept_ops() > 0 && sim.counts_ops() > 10 * sim.kept_ops());
+    // A budget that the first counts fill: an error in a later count is found by the run's
+    // check (`new`), not by the keystroke's.
+    j.numprocs = vec![2, 1000];
+    j.skeleton = lang::parse("Message type = MPI_Alltoall, size = 8\nRunon procnum == 999 { Message type = MPI_Send, to = 1000 }").unwrap();
+    Simulation::check(&j).unwrap();
+    let e = Simulation::new(j).err().unwrap();
+    assert!(e.message.contains("1000"), "{e}");
+}
