@@ -96,7 +96,7 @@ fn clusters_and_grid_broadcast() {
 #[test]
 fn errors_are_one_line_naming_the_key() {
     let cases: &[(&[&str], &str, i32, &str)] = &[
-        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 0}]}"#, 1, "points[0].time_us: must be greater than 0"),
+        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 0}]}"#, 1, "points[0].time_us: must be from 1e-6 to 1e12 µs, found 0"),
         (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 1}], "predict": [-1]}"#, 1, "predict[0]: must be from 0"),
         (&["comm"], r#"{"pts": []}"#, 1, "input: unknown key \"pts\""),
         (&["comm", "--format", "csv"], "", 2, "unknown format 'csv'; expected osu, osu_bw, imb, table"),

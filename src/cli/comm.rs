@@ -7,7 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use scalewise::model::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
-use scalewise::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES, MAX_TIME_US};
+use scalewise::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
 use scalewise::model::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
 
 use super::{kind, object, to_json, RawInput, Subcommand};
@@ -210,8 +210,8 @@ fn points(v: &Value) -> Result<Vec<Point>, String> {
         let m = object(p.clone(), &path, &["size_bytes", "time_us"])?;
         let size = in_range(m.get("size_bytes").ok_or(format!("{path}: missing key \"size_bytes\""))?, &format!("{path}.size_bytes"), 0.0, MAX_SIZE_BYTES)?;
         let t = number(m.get("time_us").ok_or(format!("{path}: missing key \"time_us\""))?, &format!("{path}.time_us"))?;
-        if !(t > 0.0 && t <= MAX_TIME_US) {
-            return Err(format!("{path}.time_us: must be greater than 0 (and at most 1e12), found {t}"));
+        if !comm::time_in_range(t) {
+            return Err(format!("{path}.time_us: must be from 1e-6 to 1e12 µs, found {t}"));
         }
         out.push(Point { size_bytes: size, time_us: t, line: None });
     }

@@ -115,6 +115,12 @@ impl Catalog {
             check_non_negative(&mut errs, &field, "memory per node (GB)", c.memory_per_node_gb);
             check_non_negative(&mut errs, &field, "core peak (GFlop/s)", c.core_gflops);
             check_non_negative(&mut errs, &field, "price per CPU-hour", c.price_per_cpu_hour);
+            if c.nodes > MAX_NODES {
+                errs.push(InputError::new(&field, format!("nodes must be at most {MAX_NODES}")));
+            }
+            if c.cores_per_node > MAX_CORES_PER_NODE {
+                errs.push(InputError::new(&field, format!("cores per node must be at most {MAX_CORES_PER_NODE}")));
+            }
             let mut names = std::collections::BTreeSet::new();
             for f in &c.fabrics {
                 let ff = format!("{field}, fabric \"{}\"", f.name);
@@ -151,15 +157,24 @@ fn check_fabric(errs: &mut Vec<InputError>, field: &str, f: &Fabric) {
     check_positive(errs, field, "bandwidth (MB/s)", f.bandwidth_mb_s);
 }
 
+/// Largest value of any number of the catalog (memory in GB, GFlop/s, prices, latencies in
+/// µs, bandwidths in MB/s): far above any machine, and low enough that the calculators'
+/// products of them (costs of a whole job, memory of a whole grid) stay finite numbers.
+pub const MAX_VALUE: f64 = 1e9;
+/// Smallest bandwidth, MB/s (a byte per second).
+pub const MIN_BANDWIDTH_MB_S: f64 = 1e-6;
+pub const MAX_NODES: u32 = 10_000_000;
+pub const MAX_CORES_PER_NODE: u32 = 1_000_000;
+
 fn check_positive(errs: &mut Vec<InputError>, field: &str, what: &str, x: f64) {
-    if !(x.is_finite() && x > 0.0) {
-        errs.push(InputError::new(field, format!("{what} must be a positive number")));
+    if !(x.is_finite() && (MIN_BANDWIDTH_MB_S..=MAX_VALUE).contains(&x)) {
+        errs.push(InputError::new(field, format!("{what} must be a number from 1e-6 to 1e9")));
     }
 }
 
 fn check_non_negative(errs: &mut Vec<InputError>, field: &str, what: &str, x: f64) {
-    if !(x.is_finite() && x >= 0.0) {
-        errs.push(InputError::new(field, format!("{what} must be zero or more")));
+    if !(x.is_finite() && (0.0..=MAX_VALUE).contains(&x)) {
+        errs.push(InputError::new(field, format!("{what} must be a number from 0 to 1e9")));
     }
 }
 
@@ -388,7 +403,7 @@ mod tests {
         let want = [
             "cluster 1 (White Rose Grid Node 2 (cluster A)): cores per node must be at least 1",
             "cluster 2 (White Rose Grid Node 3 (cluster B)): id \"wrg-a\" is used twice",
-            "cluster 3 (Perseus (Adelaide)), fabric \"Fast Ethernet\": bandwidth (MB/s) must be a positive number",
+            "cluster 3 (Perseus (Adelaide)), fabric \"Fast Ethernet\": bandwidth (MB/s) must be a number from 1e-6 to 1e9",
             "no cluster with id \"nowhere\"",
         ];
         for w in want {

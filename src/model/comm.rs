@@ -35,8 +35,16 @@ use super::InputError;
 pub const P2P_FIELD: &str = "point-to-point measurements";
 /// Largest message size accepted, bytes (1 TiB).
 pub const MAX_SIZE_BYTES: f64 = 1_099_511_627_776.0;
+/// Smallest time accepted, µs (a picosecond: below it relative errors and fitted rates stop
+/// being finite numbers).
+pub const MIN_TIME_US: f64 = 1e-6;
 /// Largest time accepted, µs (about 11.6 days).
 pub const MAX_TIME_US: f64 = 1e12;
+
+/// Whether a measured time is within [`MIN_TIME_US`] and [`MAX_TIME_US`].
+pub fn time_in_range(time_us: f64) -> bool {
+    (MIN_TIME_US..=MAX_TIME_US).contains(&time_us)
+}
 /// Most measurements read; more is not a ping-pong table.
 pub const MAX_POINTS: usize = 4096;
 
@@ -131,8 +139,8 @@ fn point(line: usize, cols: (usize, usize), size: f64, time: f64) -> Result<Poin
     if !(0.0..=MAX_SIZE_BYTES).contains(&size) || size.fract() != 0.0 {
         return Err(err(line, Some(cols.0), "a message size is a whole number of bytes from 0 to 1 TiB"));
     }
-    if !(time > 0.0 && time <= MAX_TIME_US) {
-        return Err(err(line, Some(cols.1), "a time must be greater than 0 (and below 10^12 µs)"));
+    if !time_in_range(time) {
+        return Err(err(line, Some(cols.1), "a time must be from 1e-6 µs to 1e12 µs"));
     }
     Ok(Point { size_bytes: size, time_us: time, line: Some(line) })
 }

@@ -7,6 +7,7 @@ pub mod collectives;
 pub mod comm;
 pub mod comm_page;
 pub mod error;
+pub mod finite;
 pub mod gridcast;
 pub mod multigrid;
 pub mod multigrid_page;

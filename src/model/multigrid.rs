@@ -80,6 +80,12 @@ use super::error::{fmt_num, InputError};
 
 /// Bytes in one MB: work is memory per process in units of 2^20 bytes.
 pub const BYTES_PER_MB: f64 = 1_048_576.0;
+/// Largest memory per grid point accepted, bytes.
+pub const MAX_BYTES_PER_POINT: f64 = 1e9;
+/// Largest price per CPU-hour accepted (a job's cost multiplies it by processes and hours).
+pub const MAX_PRICE_PER_CPU_HOUR: f64 = 1e9;
+/// Largest memory per node accepted, MB.
+pub const MAX_MEMORY_PER_NODE_MB: f64 = 1e12;
 
 /// Field name of the sequential runs in errors.
 pub const SEQUENTIAL_FIELD: &str = "sequential runs";
@@ -797,6 +803,12 @@ impl Problem {
                 "bytes per grid point",
                 format!("must be a number greater than 0, found {}", num(self.bytes_per_point)),
             ));
+        } else if self.bytes_per_point > MAX_BYTES_PER_POINT {
+            // A grid's memory is N² times this: above it, a megabyte count stops being finite.
+            errors.push(InputError::new(
+                "bytes per grid point",
+                format!("must be at most 1e9, found {}", num(self.bytes_per_point)),
+            ));
         }
         errors
     }
@@ -907,6 +919,11 @@ fn check_cluster_numbers(
             field("price per CPU-hour"),
             format!("must be a number of at least 0, found {}", num(price_per_cpu_hour)),
         ));
+    } else if price_per_cpu_hour > MAX_PRICE_PER_CPU_HOUR {
+        errors.push(InputError::new(field("price per CPU-hour"), format!("must be at most 1e9, found {}", num(price_per_cpu_hour))));
+    }
+    if memory_per_node_mb > MAX_MEMORY_PER_NODE_MB {
+        errors.push(InputError::new(field("memory per node (MB)"), format!("must be at most 1e12, found {}", num(memory_per_node_mb))));
     }
     errors
 }

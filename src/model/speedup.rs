@@ -310,6 +310,12 @@ impl Analysis {
 }
 
 const MAX_N: f64 = 1e9;
+/// The range of measured times accepted, seconds.
+pub const MIN_TIME_S: f64 = 1e-9;
+pub const MAX_TIME_S: f64 = 1e12;
+/// The range of measured speed-ups accepted.
+pub const MIN_SPEEDUP: f64 = 1e-9;
+pub const MAX_SPEEDUP: f64 = 1e9;
 
 fn point_error(field: &str, i: usize, line: Option<usize>, key: &str, column: usize, msg: String) -> InputError {
     match line {
@@ -329,8 +335,17 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
             let msg = format!("n must be a whole number of processes from 1 to 1e9, found {}", fmt_num(r.n, 6));
             return Err(point_error(field, i, r.line, "n", 1, msg));
         }
-        if !(r.value.is_finite() && r.value > 0.0 && r.value < 1e15) {
+        // Times of a nanosecond to 30,000 years, speed-ups of 1e-9 to 1e9: within these every
+        // ratio, fit and prediction stays a finite number (a time of 1e-320 s gave an infinite
+        // speed-up).
+        let (lo, hi) = if measure == Measure::TimeS { (MIN_TIME_S, MAX_TIME_S) } else { (MIN_SPEEDUP, MAX_SPEEDUP) };
+        if !(r.value.is_finite() && r.value > 0.0) {
             let msg = format!("the {what} must be a number greater than 0, found {}", fmt_num(r.value, 6));
+            return Err(point_error(field, i, r.line, key, 2, msg));
+        }
+        if !(lo..=hi).contains(&r.value) {
+            let unit = if measure == Measure::TimeS { " s" } else { "" };
+            let msg = format!("the {what} must be from {}{unit} to {}{unit}, found {}", fmt_num(lo, 3), fmt_num(hi, 3), fmt_num(r.value, 6));
             return Err(point_error(field, i, r.line, key, 2, msg));
         }
         let w = r.weight.unwrap_or(1.0);

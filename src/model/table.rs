@@ -172,7 +172,15 @@ pub fn parse_table(field: &str, text: &str, columns: &[ColumnSpec]) -> Result<Ta
                 )
                 .at(*line, Some(col + 1)));
             };
+            // The unit is applied before the check: -1e306 GB is not a finite number of bytes.
             let v = x * factor;
+            if !v.is_finite() {
+                return Err(InputError::new(
+                    field,
+                    format!("{} in {} is too large a number", shorten(cell), spec.label()),
+                )
+                .at(*line, Some(col + 1)));
+            }
             if spec.integer && (v.fract() != 0.0 || v.abs() > u32::MAX as f64) {
                 return Err(InputError::new(
                     field,
@@ -482,6 +490,18 @@ mod tests {
             let t = parse_table("x", &format!("np,work,{h}\n2,1,1500000"), COLS).expect("valid");
             assert_eq!(t.rows[0].values[2], Some(1.5), "{h}");
         }
+    }
+
+    #[test]
+    fn units_are_applied_before_the_finiteness_check() {
+        // 1e306 GB is 1.07e315 bytes: not a finite number once in the column's unit.
+        const SIZE: &[ColumnSpec] = &[ColumnSpec::new("work", Quantity::Size, BYTES)];
+        for text in ["work_gb\n-1e306", "work_gb\n1e306"] {
+            let e = parse_table("runs", text, SIZE).expect_err(text);
+            assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e}");
+            assert!(e.message.contains("too large"), "{e}");
+        }
+        assert_eq!(parse_table("runs", "work_gb\n2", SIZE).expect("valid").rows[0].values, vec![Some(2.0 * 1073741824.0)]);
     }
 
     proptest::proptest! {

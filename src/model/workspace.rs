@@ -158,6 +158,9 @@ mod tests {
         bad_catalog.catalog.clusters[0].nodes = 0;
         let mut bad_page = ws.clone();
         bad_page.pages.insert("nonsense".into(), PageInputs::new());
+        // A price that made a job's cost infinite and a cost ratio NaN.
+        let mut huge_price = ws.clone();
+        huge_price.catalog.clusters[0].price_per_cpu_hour = 1e308;
         let mut bad_field = ws.clone();
         bad_field.pages.entry("regions".into()).or_default().insert("Bad Name!".into(), String::new());
         let cases = [
@@ -167,6 +170,7 @@ mod tests {
             ("[1, 2]", "not a scalewise workspace".to_string()),
             (&ws.to_json().replace("\"version\": 1", "\"version\": 99"), "version 99 is not supported".to_string()),
             (&bad_catalog.to_json(), "nodes must be at least 1".to_string()),
+            (&huge_price.to_json(), "price per CPU-hour must be a number from 0 to 1e9".to_string()),
             (&bad_page.to_json(), "unknown page \"nonsense\"".to_string()),
             (&bad_field.to_json(), "\"Bad Name!\" is not an input name".to_string()),
             (&ws.to_json().replace("\"nodes\": 128", "\"nodes\": -1"), "unexpected content".to_string()),
