@@ -1,0 +1,158 @@
+//! Golden outputs: what the command answers for the examples and presets of every calculator
+//! (and its `--help`), and what every page computes for its presets, compared byte for byte
+//! with the files under `tests/golden/`. They pin behaviour while code moves: a difference is
+//! either a bug or a change made on purpose, in a commit that says so and rewrites the files
+//! with `UPDATE_GOLDEN=1 cargo test --test golden`.
+
+use std::path::PathBuf;
+
+use scalewise::model::catalog::presets as catalog;
+use scalewise::model::workspace::PageInputs;
+use scalewise::model::{comm_page, multigrid_page, multigrid_presets, regions_page, simulate_page, speedup_page};
+
+mod common;
+use common::run;
+
+fn dir(sub: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(sub)
+}
+
+/// Texts above this size are kept as their length, a hash and their first lines (a regions
+/// view with its 1,000-point sweeps is 1.8 MB).
+const FULL_TEXT_BYTES: usize = 100_000;
+
+/// FNV-1a, 64 bits: enough to tell two long texts apart, with no crate for it.
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// What is kept of a text: itself, or for a long one its length, hash and first 200 lines.
+fn kept(text: &str) -> String {
+    if text.len() <= FULL_TEXT_BYTES {
+        return text.to_string();
+    }
+    let head: Vec<&str> = text.lines().take(200).collect();
+    format!("{} bytes, FNV-1a {:016x}; the first 200 lines:\n{}\n", text.len(), fnv(text), head.join("\n"))
+}
+
+/// Compares `text` with the golden file `sub/name` (or writes it, with UPDATE_GOLDEN set);
+/// returns a line describing a difference.
+fn check(sub: &str, name: &str, text: &str) -> Option<String> {
+    let kept = kept(text);
+    let text = kept.as_str();
+    let path = dir(sub).join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(dir(sub)).expect("golden folder");
+        std::fs::write(&path, text).expect("golden file written");
+        return None;
+    }
+    match std::fs::read_to_string(&path) {
+        Ok(want) if want.as_str() == text => None,
+        Ok(want) => {
+            let line = want.lines().zip(text.lines()).position(|(a, b)| a != b).map_or(want.lines().count().min(text.lines().count()), |i| i);
+            Some(format!("{sub}/{name}: differs from line {} on:\n  golden: {:?}\n  now:    {:?}", line + 1, want.lines().nth(line), text.lines().nth(line)))
+        }
+        Err(_) => Some(format!("{sub}/{name}: no golden file (run with UPDATE_GOLDEN=1 once)")),
+    }
+}
+
+fn assert_all(diffs: Vec<String>) {
+    assert!(diffs.is_empty(), "{} golden outputs differ:\n{}", diffs.len(), diffs.join("\n"));
+}
+
+#[test]
+fn command_answers_match_the_golden_files() {
+    let cases: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir("cli-cases.json")).expect("cases")).expect("JSON cases");
+    let mut diffs = Vec::new();
+    let mut helps = std::collections::BTreeSet::new();
+    for case in cases.as_array().expect("a list") {
+        let name = case["name"].as_str().expect("name");
+        let args: Vec<&str> = case["args"].as_array().expect("args").iter().map(|a| a.as_str().expect("arg")).collect();
+        let input = match &case["input"] {
+            serde_json::Value::String(s) => s.clone(),
+            v => v.to_string(),
+        };
+        let o = run(&args, &input);
+        let text = format!("exit {}\n{}{}", o.status, o.stderr, o.stdout);
+        diffs.extend(check("cli", &format!("{name}.txt"), &text));
+        helps.insert(args[0].to_string());
+    }
+    for c in helps {
+        let o = run(&[&c, "--help"], "");
+        diffs.extend(check("cli", &format!("help-{c}.txt"), &o.stdout));
+    }
+    diffs.extend(check("cli", "help.txt", &run(&["--help"], "").stdout));
+    assert_all(diffs);
+}
+
+/// Each page's inputs to check: its defaults and every preset, and a few edits that reach the
+/// error and stale paths.
+fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
+    let mut out: Vec<(String, &'static str, PageInputs)> = Vec::new();
+    let edit = |mut i: PageInputs, k: &str, v: &str| {
+        i.insert(k.into(), v.into());
+        i
+    };
+    out.push(("multigrid-default".into(), "multigrid", multigrid_page::default_inputs()));
+    for (i, p) in multigrid_presets::PRESETS.iter().enumerate() {
+        out.push((format!("multigrid-preset{i}"), "multigrid", multigrid_page::preset_inputs(p)));
+    }
+    let mg = multigrid_page::default_inputs();
+    out.push(("multigrid-bad-np".into(), "multigrid", edit(mg.clone(), "np", "1")));
+    out.push(("multigrid-bad-runs".into(), "multigrid", edit(mg, "sequential", "work (MB)\ttime (s)\n2048\tx")));
+    for p in speedup_page::PRESETS {
+        out.push((format!("speedup-{}", p.key), "speedup", speedup_page::preset_inputs(p.key).expect("preset")));
+    }
+    out.push(("speedup-default".into(), "speedup", speedup_page::default_inputs()));
+    out.push(("speedup-bad".into(), "speedup", edit(speedup_page::default_inputs(), "points", "n speedup\n2 x")));
+    out.push(("regions-default".into(), "regions", regions_page::default_inputs()));
+    for (i, p) in regions_page::SYSTEM_PRESETS.iter().enumerate() {
+        let mut inputs = regions_page::default_inputs();
+        for (k, v) in p.fields {
+            inputs.insert((*k).into(), (*v).into());
+        }
+        out.push((format!("regions-system{i}"), "regions", inputs));
+    }
+    out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
+    out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
+    for (i, (_, _, inputs)) in comm_page::presets().into_iter().enumerate() {
+        out.push((format!("comm-preset{i}"), "comm", inputs));
+    }
+    out.push(("comm-bad".into(), "comm", edit(comm_page::default_inputs(), "p2p", "size time\n8 -1")));
+    for e in simulate_page::PRESETS {
+        let mut inputs = simulate_page::preset_inputs(e);
+        inputs.insert("replications".into(), "3".into());
+        inputs.insert("numprocs".into(), "2 4".into());
+        inputs.insert("params".into(), format!("{}\niterations = 10", inputs.get("params").cloned().unwrap_or_default()));
+        out.push((format!("simulate-{}", e.id), "simulate", inputs));
+    }
+    out.push(("simulate-bad".into(), "simulate", edit(simulate_page::default_inputs(), "numprocs", "0 x")));
+    out
+}
+
+#[test]
+fn page_views_match_the_golden_files() {
+    let cat = catalog();
+    let mut diffs = Vec::new();
+    for (name, page, inputs) in page_inputs() {
+        let text = match page {
+            "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
+            "speedup" => format!("{:#?}", speedup_page::evaluate(&inputs)),
+            "regions" => format!("{:#?}", regions_page::evaluate(&inputs)),
+            "comm" => format!("{:#?}", comm_page::evaluate(&inputs, &cat)),
+            _ => match simulate_page::prepare(&inputs) {
+                Err(e) => format!("{e:#?}"),
+                Ok(job) => {
+                    let report = scalewise::model::pevpm::sim::Simulation::new(job).and_then(|s| s.run_to_end());
+                    match report {
+                        Ok(r) => format!("{:#?}", simulate_page::view(&r)),
+                        Err(e) => format!("{e:#?}"),
+                    }
+                }
+            },
+        };
+        diffs.extend(check("pages", &format!("{name}.txt"), &text));
+    }
+    assert_all(diffs);
+}
