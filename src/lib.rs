@@ -4,6 +4,9 @@
 //! build, except that chart drawing is backend-generic and also renders SVG natively.
 pub mod charts;
 pub mod model;
+/// Native threads for the simulator (the model runs none).
+#[cfg(not(target_arch = "wasm32"))]
+pub mod parallel;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -2,7 +2,7 @@
 //! figures): clustering the 1000-node benchmark matrix (`gridcast::benchmark_matrix`, the same
 //! input a browser benchmark would time) and the page's whole `evaluate` on its default inputs.
 
-use scalewise::model::gridcast::{benchmark_matrix, clusters};
+use scalewise::model::comm::gridcast::{benchmark_matrix, clusters};
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> (f64, f64, f64) {
     let mut ms: Vec<f64> = (0..runs)
@@ -29,8 +29,8 @@ fn bench_clusters_1000() {
 #[test]
 #[ignore]
 fn bench_comm_page_evaluate() {
-    use scalewise::model::catalog::presets;
-    use scalewise::model::comm_page::{default_inputs, evaluate};
+    use scalewise::model::workspace::catalog::presets;
+    use scalewise::model::comm::page::{default_inputs, evaluate};
     let (inputs, catalog) = (default_inputs(), presets());
     let (med, lo, hi) = median_ms(11, || {
         std::hint::black_box(evaluate(&inputs, &catalog));

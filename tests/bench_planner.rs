@@ -2,7 +2,7 @@
 //! `bench_planner` export times). Ignored in the normal test run; prints its figures.
 
 use scalewise::model::multigrid::plan;
-use scalewise::model::multigrid_page::benchmark_planner_input;
+use scalewise::model::multigrid::page::benchmark_planner_input;
 
 #[test]
 #[ignore]
@@ -27,9 +27,9 @@ fn bench_planner_all_np() {
 #[test]
 #[ignore]
 fn bench_page_evaluate() {
-    use scalewise::model::catalog::presets;
-    use scalewise::model::multigrid_page::{evaluate, preset_inputs};
-    use scalewise::model::multigrid_presets::PRESETS;
+    use scalewise::model::workspace::catalog::presets;
+    use scalewise::model::multigrid::page::{evaluate, preset_inputs};
+    use scalewise::model::multigrid::presets::PRESETS;
     let (inputs, catalog) = (preset_inputs(&PRESETS[1]), presets());
     let mut ms: Vec<f64> = (0..21)
         .map(|_| {

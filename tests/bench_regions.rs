@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use scalewise::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
 use scalewise::charts::to_svg;
-use scalewise::model::regions_page::{default_inputs, evaluate};
+use scalewise::model::regions::page::{default_inputs, evaluate};
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     let mut ms: Vec<f64> = (0..runs)

@@ -9,7 +9,7 @@ use std::time::Instant;
 use scalewise::model::pevpm::examples::JACOBI;
 use scalewise::model::pevpm::lang;
 use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
-use scalewise::model::pevpm::sim::{Job, Limits, Report, Simulation};
+use scalewise::model::pevpm::engine::{Job, Limits, Report, Simulation};
 
 fn jacobi(ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
     Job {
@@ -33,7 +33,7 @@ fn run(job: Job) -> Report {
 }
 
 fn run_on(job: Job, threads: usize) -> Report {
-    Simulation::new(job).unwrap().run_on(threads).unwrap()
+    scalewise::parallel::run_on(&Simulation::new(job).unwrap(), threads).unwrap()
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {

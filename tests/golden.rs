@@ -6,9 +6,13 @@
 
 use std::path::PathBuf;
 
-use scalewise::model::catalog::presets as catalog;
+use scalewise::model::workspace::catalog::presets as catalog;
 use scalewise::model::workspace::PageInputs;
-use scalewise::model::{comm_page, multigrid_page, multigrid_presets, regions_page, simulate_page, speedup_page};
+use scalewise::model::comm::page as comm_page;
+use scalewise::model::multigrid::{page as multigrid_page, presets as multigrid_presets};
+use scalewise::model::pevpm::page as simulate_page;
+use scalewise::model::regions::page as regions_page;
+use scalewise::model::speedup::page as speedup_page;
 
 mod common;
 use common::run;
@@ -144,7 +148,7 @@ fn page_views_match_the_golden_files() {
             _ => match simulate_page::prepare(&inputs) {
                 Err(e) => format!("{e:#?}"),
                 Ok(job) => {
-                    let report = scalewise::model::pevpm::sim::Simulation::new(job).and_then(|s| s.run_to_end());
+                    let report = scalewise::model::pevpm::engine::Simulation::new(job).and_then(|s| s.run_to_end());
                     match report {
                         Ok(r) => format!("{:#?}", simulate_page::view(&r)),
                         Err(e) => format!("{e:#?}"),

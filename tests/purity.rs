@@ -1,11 +1,11 @@
-//! The model is the pure core: it must not import UI crates nor do I/O. This test reads
+//! The model is the pure core: it must not import UI crates, run threads nor do I/O. This test reads
 //! every file under src/model and fails on the first forbidden use it finds.
 
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &[
     "yew", "web_sys", "gloo", "plotters", "wasm_bindgen", "js_sys", "std::fs", "std::net", "std::process",
-    "std::io::stdin", "std::io::stdout", "println!", "eprintln!", "print!(", "std::env",
+    "std::io::stdin", "std::io::stdout", "println!", "eprintln!", "print!(", "std::env", "std::thread",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::xy::linear_ticks;
 use super::{Axis, Drawing, Frame, Marker, Series, XyChart, PALETTE};
-use crate::model::comm_page::{ClustersView, GridView, Series as PageSeries};
+use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
 use crate::model::fmt_num;
 
 /// A message size for people: "8 B", "64 KB", "1.5 MB" (KB = 1024 bytes).
@@ -342,8 +342,8 @@ impl Drawing for Timeline {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::catalog::presets as catalog;
-    use crate::model::comm_page::{default_inputs, evaluate};
+    use crate::model::workspace::catalog::presets as catalog;
+    use crate::model::comm::page::{default_inputs, evaluate};
 
     #[test]
     fn texts() {
@@ -375,8 +375,8 @@ mod tests {
         assert!(svg.contains("G6") && svg.matches("<rect").count() >= 78 * 78);
 
         // Blocks: a 1,000-node matrix at most 160 per side, every node counted once.
-        let big = crate::model::gridcast::benchmark_matrix(1000);
-        let groups = crate::model::gridcast::clusters(&big, 0.2);
+        let big = crate::model::comm::gridcast::benchmark_matrix(1000);
+        let groups = crate::model::comm::gridcast::clusters(&big, 0.2);
         let cv = ClustersView { order: groups.iter().flatten().copied().collect(), groups, n: 1000, latency_us: big.values.clone(), group_latency_us: vec![] };
         let map = HeatMap::new(&cv, 160);
         assert_eq!(map.side, 160);

@@ -2,7 +2,7 @@
 
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::multigrid::{Fit, Plan};
-use crate::model::multigrid_page::pareto_front;
+use crate::model::multigrid::page::pareto_front;
 
 /// Predicted T against np at a fixed work per process (the largest calibrated size, where the
 /// calibration runs lie), one curve per (cluster, fabric), with the measured runs as points.

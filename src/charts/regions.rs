@@ -2,7 +2,7 @@
 
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::regions::Point;
-use crate::model::regions_page::PageView;
+use crate::model::regions::page::PageView;
 use crate::model::fmt_num;
 
 /// Grey, for series that explain a style rather than show a case.
@@ -135,7 +135,7 @@ pub fn sweep_n_star(view: &PageView) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::regions_page::{default_inputs, evaluate};
+    use crate::model::regions::page::{default_inputs, evaluate};
 
     #[test]
     fn charts_show_every_case() {

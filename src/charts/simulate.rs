@@ -1,8 +1,8 @@
 //! The simulation page's charts, as `XyChart` data built from `simulate_page::ResultView`.
 
 use super::{Axis, Marker, Series, XyChart};
-use crate::model::pevpm::sim::{Activity, Timeline};
-use crate::model::simulate_page::{activity_name, ResultView};
+use crate::model::pevpm::engine::{Activity, Timeline};
+use crate::model::pevpm::page::{activity_name, ResultView};
 
 /// Most timeline segments drawn (a run of 32 processes can have thousands).
 const MAX_SEGMENTS: usize = 3000;
@@ -83,8 +83,8 @@ pub fn timeline(numprocs: u32, t: &Timeline) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::pevpm::sim::Simulation;
-    use crate::model::simulate_page::{default_inputs, prepare, view};
+    use crate::model::pevpm::engine::Simulation;
+    use crate::model::pevpm::page::{default_inputs, prepare, view};
 
     #[test]
     fn charts_of_a_small_jacobi_run() {

@@ -2,7 +2,7 @@
 
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::speedup::Model;
-use crate::model::speedup_page::ChartData;
+use crate::model::speedup::page::ChartData;
 
 /// Palette index per model (4, grey, is kept for measured points).
 fn color(m: Model) -> usize {
@@ -51,7 +51,7 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::speedup_page::{default_inputs, evaluate};
+    use crate::model::speedup::page::{default_inputs, evaluate};
 
     #[test]
     fn every_fit_and_the_points() {

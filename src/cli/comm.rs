@@ -1,14 +1,14 @@
 //! `scalewise comm`, `broadcast`, `clusters` and `grid-broadcast` (seed 002): point-to-point
 //! model fits, broadcast predictions, logical clusters from a latency matrix, and the ECEF
-//! inter-cluster schedules. The models are `model::comm`, `model::collectives` and
-//! `model::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
+//! inter-cluster schedules. The models are `model::comm`, `model::comm::collectives` and
+//! `model::comm::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
 //! every problem, and writes the answer.
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
+use scalewise::model::comm::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
 use scalewise::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
-use scalewise::model::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
+use scalewise::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
 
 use super::{kind, object, to_json, RawInput, Subcommand};
 

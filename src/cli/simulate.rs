@@ -1,12 +1,12 @@
 //! `scalewise simulate`: Monte Carlo simulation of a program skeleton on a virtual parallel
 //! machine (PEVPM, seed 001). The JSON is turned into the simulation page's input texts, so
-//! the command and the page validate alike (`model::simulate_page::prepare`); this file names
+//! the command and the page validate alike (`model::pevpm::page::prepare`); this file names
 //! the key of every problem and writes the answer.
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::pevpm::sim::{CountResult, Report, Simulation};
-use scalewise::model::simulate_page::prepare;
+use scalewise::model::pevpm::engine::{CountResult, Report, Simulation};
+use scalewise::model::pevpm::page::prepare;
 use scalewise::model::workspace::PageInputs;
 use scalewise::model::InputError;
 
@@ -260,6 +260,6 @@ fn run(input: Value) -> Result<Value, String> {
         }
     }
     let sim = Simulation::new(job).map_err(|e| error_text(&e))?;
-    let report = sim.run_to_end().map_err(|e| error_text(&e))?;
+    let report = scalewise::parallel::run(&sim).map_err(|e| error_text(&e))?;
     report_json(&report, &m)
 }

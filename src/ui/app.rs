@@ -6,7 +6,7 @@ use super::components::chrome::{Footer, Header, Notices};
 use super::route::use_hash_route;
 use super::store::{Action, Store};
 use super::{compress, storage, url};
-use crate::model::share;
+use crate::model::workspace::share;
 
 /// Reads an `s=` parameter: text checks, native inflate, then validation of the content.
 async fn load_shared(param: &str) -> Result<share::SharedPage, crate::model::InputError> {

@@ -2,9 +2,9 @@
 //! input as natively. Each entry's binary exports the ones of its page to
 //! `window.wasmBindings` (an export here would link the model into every entry).
 
-use crate::model::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
+use crate::model::comm::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
 use crate::model::multigrid::plan;
-use crate::model::multigrid_page::benchmark_planner_input;
+use crate::model::multigrid::page::benchmark_planner_input;
 
 /// Milliseconds from the page's clock; in a worker (no window), the date's.
 pub fn now_ms() -> f64 {
@@ -82,8 +82,8 @@ pub fn speedup_fits(full: bool, runs: u32) -> f64 {
 /// on the Perseus-like machine, 2–64 nodes with 1 and with 2 processes per node, 1,000
 /// iterations, 20 replications, distribution mode; -1 if a job does not prepare or run.
 pub fn jacobi_study() -> f64 {
-    use crate::model::pevpm::sim::Simulation;
-    use crate::model::simulate_page::{default_inputs, prepare};
+    use crate::model::pevpm::engine::Simulation;
+    use crate::model::pevpm::page::{default_inputs, prepare};
     let t = now_ms();
     for (ppn, counts) in [("1", "2 4 8 16 32 64"), ("2", "4 8 16 32 64 128")] {
         let mut inputs = default_inputs();

@@ -1,6 +1,6 @@
 //! DEFLATE in the browser, through the native `CompressionStream("deflate-raw")`, so share
 //! links cost the page no compression code. The format matches `miniz_oxide`'s raw DEFLATE
-//! used natively (see `model::share`).
+//! used natively (see `model::workspace::share`).
 
 use js_sys::{Array, Uint8Array};
 use wasm_bindgen::JsValue;
@@ -26,7 +26,7 @@ pub async fn deflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
     through(bytes, &ReadableWritablePair::new(&cs.readable(), &cs.writable())).await
 }
 
-/// Inflates; the caller checks the size (`model::share::unpack`). The input is capped at
+/// Inflates; the caller checks the size (`model::workspace::share::unpack`). The input is capped at
 /// `MAX_ENCODED_CHARS`, so even the worst DEFLATE ratio (about 1032:1) stays within tens of MB.
 pub async fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
     let ds = DecompressionStream::new(CompressionFormat::DeflateRaw).map_err(fail)?;

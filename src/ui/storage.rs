@@ -56,7 +56,7 @@ pub fn save(ws: &Workspace) -> Option<String> {
 
 /// Keeps a page's inputs that a share link is about to replace.
 pub fn save_backup(page: &str, inputs: &PageInputs) {
-    let value = crate::model::share::SharedPage { v: 1, page: page.to_string(), inputs: inputs.clone() };
+    let value = crate::model::workspace::share::SharedPage { v: 1, page: page.to_string(), inputs: inputs.clone() };
     if let Ok(text) = serde_json::to_string(&value) {
         let _ = LocalStorage::raw().set_item(BACKUP_KEY, &text);
     }

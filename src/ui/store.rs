@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::catalog::{self, Catalog};
-use crate::model::share::SharedPage;
+use crate::model::workspace::catalog::{self, Catalog};
+use crate::model::workspace::share::SharedPage;
 use crate::model::workspace::{PageInputs, Workspace};
 
 #[derive(Debug, Clone, PartialEq)]

@@ -28,7 +28,7 @@
 //! any line holds `// PEVPM`, only the text after those marks is read (at the same line and
 //! column, so errors point into the pasted text) and the C is ignored.
 
-use super::super::InputError;
+use crate::model::InputError;
 
 /// The input field every skeleton error names.
 pub const FIELD: &str = "skeleton";
@@ -199,7 +199,7 @@ const SYMBOLS: &[&str] =
 
 fn describe(t: &Tok) -> String {
     match t {
-        Tok::Num(x) => format!("the number {}", super::super::fmt_num(*x, 6)),
+        Tok::Num(x) => format!("the number {}", crate::model::fmt_num(*x, 6)),
         Tok::Ident(s) => format!("\"{s}\""),
         Tok::Sym(s) => format!("\"{s}\""),
         Tok::End => "the end of the skeleton".into(),

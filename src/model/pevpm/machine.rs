@@ -30,8 +30,8 @@
 
 use std::collections::BTreeMap;
 
-use super::super::table::{parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
-use super::super::InputError;
+use crate::model::input::table::{parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
+use crate::model::InputError;
 
 /// How message times are drawn (the seed's Figure 6 compares the three).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -298,8 +298,8 @@ impl Machine {
             Machine::Histograms { name, .. } => name.clone(),
             Machine::Fitted { latency_s, bandwidth_bytes_s } => format!(
                 "fitted: {} µs + size / {} MB/s",
-                super::super::fmt_num(latency_s * 1e6, 4),
-                super::super::fmt_num(bandwidth_bytes_s / 1e6, 4)
+                crate::model::fmt_num(latency_s * 1e6, 4),
+                crate::model::fmt_num(bandwidth_bytes_s / 1e6, 4)
             ),
         }
     }

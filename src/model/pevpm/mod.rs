@@ -6,18 +6,20 @@
 //! - [`lang`] — the skeleton language (and the seed's `// PEVPM` comments in C).
 //! - [`program`] — a skeleton specialised into one flat program per process; collectives.
 //! - [`machine`] — message-time histograms, the fitted line, the Perseus-like preset, modes.
-//! - [`sim`] — the discrete-event engine, replications, statistics, the Figure 6 series.
+//! - [`engine`] — the discrete-event engine, replications, statistics, the Figure 6 series.
 //! - [`rng`] — the seeded generator (identical natively and in wasm).
 //! - [`examples`] — the shipped skeletons: Jacobi (Figure 5), FFT, bag of tasks.
+//! - [`page`] — the simulation page: input texts to a job, a report to what the page shows.
 //!
 //! Units: Serial times in milliseconds in skeletons, seconds everywhere else; sizes in bytes.
 
+pub mod engine;
 pub mod examples;
 pub mod lang;
 pub mod machine;
+pub mod page;
 pub mod program;
 pub mod rng;
-pub mod sim;
 
 #[cfg(test)]
 mod tests;

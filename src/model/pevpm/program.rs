@@ -14,7 +14,7 @@
 //! to procnum + k and a receive from procnum − k for k = 1 … numprocs − 1, then waits.
 
 use super::lang::{self, BinOp, Expr, Func, Message, MsgOp, Pos, Skeleton, Stmt, StmtKind};
-use super::super::InputError;
+use crate::model::InputError;
 
 /// Largest process count a run may have.
 pub const MAX_PROCS: u32 = 1024;
@@ -291,7 +291,7 @@ impl Ctx<'_> {
                         if !(n.fract() == 0.0 && (0.0..=MAX_LOOP).contains(&n)) {
                             return Err(s.pos.error(format!(
                                 "iterations = {} on process {}: expected a whole number from 0 to 1e9",
-                                super::super::fmt_num(n, 6),
+                                crate::model::fmt_num(n, 6),
                                 self.procnum.unwrap_or(0)
                             )));
                         }
@@ -354,7 +354,7 @@ impl Ctx<'_> {
                     return Err(pos.error(format!(
                         "process {}: {what} = {} is not a process (numprocs = {}, processes 0 to {})",
                         self.procnum.unwrap_or(0),
-                        super::super::fmt_num(*r, 6),
+                        crate::model::fmt_num(*r, 6),
                         self.numprocs,
                         self.numprocs - 1
                     )));
@@ -542,8 +542,8 @@ fn check(pos: Pos, what: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(
     if x.is_finite() && (lo..=hi).contains(&x) {
         return Ok(());
     }
-    let shown = if x.is_finite() { super::super::fmt_num(x, 6) } else { "not a finite number".into() };
-    Err(pos.error(format!("{what} = {shown}; expected {} to {} {unit}", super::super::fmt_num(lo, 3), super::super::fmt_num(hi, 3))))
+    let shown = if x.is_finite() { crate::model::fmt_num(x, 6) } else { "not a finite number".into() };
+    Err(pos.error(format!("{what} = {shown}; expected {} to {} {unit}", crate::model::fmt_num(lo, 3), crate::model::fmt_num(hi, 3))))
 }
 
 /// Evaluates the parameters: the skeleton's `Param` defaults, overridden by `given` (the

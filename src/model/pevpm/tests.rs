@@ -5,7 +5,7 @@ use super::examples::{BAG_OF_TASKS, FFT, JACOBI};
 use super::lang;
 use super::machine::{perseus, Contention, Machine, Mode, RunMachine};
 use super::program::{compile, parameters};
-use super::sim::*;
+use super::engine::*;
 
 fn job(text: &str, numprocs: &[u32], machine: Machine, mode: Mode) -> Job {
     Job {
@@ -327,11 +327,9 @@ fn the_report_does_not_depend_on_how_the_parts_are_run() {
     j.compare = true;
     let sim = Simulation::new(j).unwrap();
     assert_eq!(sim.parts(), PARTS);
-    let one = sim.run_on(1).unwrap();
+    let one = sim.run_to_end().unwrap();
     assert_eq!(one.main.results[0].run_times_s.len(), 11);
-    for threads in [2, 3, 8] {
-        assert_eq!(sim.run_on(threads).unwrap(), one, "{threads} threads");
-    }
+    // Threads: `crate::parallel`'s tests.
     // As the page's workers do: worker w of 3 steps through its share of the parts; their
     // results pass as JSON (floats must come back to the same bits) and merge in any order.
     let mut partials = Vec::new();
@@ -394,12 +392,11 @@ fn a_deadlock_ends_the_report_where_it_happened_in_every_part() {
     let mut j = job(text, &[4, 3, 2], fixed(1e-3), Mode::Distribution);
     j.replications = 5;
     let sim = Simulation::new(j).unwrap();
-    let r = sim.run_on(1).unwrap();
+    let r = sim.run_to_end().unwrap();
     assert_eq!(r.deadlock.as_ref().map(|d| d.numprocs), Some(3));
     let counts: Vec<u32> = r.main.results.iter().map(|c| c.numprocs).collect();
     assert_eq!(counts, vec![4]);
     assert_eq!(r.main.results[0].run_times_s.len(), 5);
-    assert_eq!(sim.run_on(2).unwrap(), r);
 }
 
 #[test]
@@ -457,7 +454,7 @@ fn waking_after_the_computations_that_follow_changes_no_result() {
 #[test]
 fn counts_past_the_kept_ops_compile_as_the_run_reaches_them_with_the_same_results() {
     // Kept: every count's programs; none kept: each part compiles each count as it gets there.
-    // The report must be the same to the bit, whatever runs the parts, deadlocks included.
+    // The report must be the same to the bit, deadlocks included (on threads: `crate::parallel`).
     let stuck = "Runon procnum == 0 { Message type = MPI_Recv, from = 1 }\nSerial time = 1";
     for (text, counts) in [(JACOBI, &[2u32, 4, 8][..]), (FFT, &[2, 4, 8]), (stuck, &[2, 4, 8])] {
         let mut j = job(text, counts, perseus(), Mode::Distribution);
@@ -469,9 +466,8 @@ fn counts_past_the_kept_ops_compile_as_the_run_reaches_them_with_the_same_result
         j.limits.kept_ops = 0;
         let lazy = Simulation::new(j).unwrap();
         assert_eq!(lazy.kept_ops(), 0);
-        let want = kept.run_on(1).unwrap();
-        assert_eq!(lazy.run_on(1).unwrap(), want, "{text}");
-        assert_eq!(lazy.run_on(2).unwrap(), want, "{text}");
+        let want = kept.run_to_end().unwrap();
+        assert_eq!(lazy.run_to_end().unwrap(), want, "{text}");
         let mut stepper = Stepper::new(lazy);
         while stepper.step(1000).unwrap() != Progress::Done {}
         assert_eq!(stepper.report(), want, "{text}");

@@ -5,7 +5,7 @@
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use crate::model::table::parse_number;
+use crate::model::input::table::parse_number;
 use std::rc::Rc;
 
 use crate::model::workspace::{FieldSet, PageInputs};

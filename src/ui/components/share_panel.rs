@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::model::share;
+use crate::model::workspace::share;
 use crate::ui::store::use_store;
 use crate::ui::{compress, url};
 

@@ -1,11 +1,11 @@
 //! The one table input every calculator uses: paste from a spreadsheet, CSV or plain text,
 //! with or without a header row. The text is kept as typed; the page parses it with
-//! `model::table::parse_table` and hands back the error, shown here under the box.
+//! `model::input::table::parse_table` and hands back the error, shown here under the box.
 
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::model::table::ColumnSpec;
+use crate::model::input::table::ColumnSpec;
 use crate::model::InputError;
 
 #[derive(Properties, PartialEq)]

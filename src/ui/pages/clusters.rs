@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::catalog::{Catalog, Cluster, Fabric, Link};
+use crate::model::workspace::catalog::{Catalog, Cluster, Fabric, Link};
 use crate::model::fmt_num;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
 use crate::ui::store::{use_store, Action};

@@ -1,5 +1,5 @@
 //! The two-regions page (seed 003). It reads its input texts from the store, calls
-//! `model::regions_page::evaluate`, and renders what comes back. While an input the curves
+//! `model::regions::page::evaluate`, and renders what comes back. While an input the curves
 //! need has an error, it keeps showing the last good result, marked stale.
 
 use std::rc::Rc;
@@ -11,7 +11,7 @@ use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
 use crate::charts::XyChart;
 use crate::model::fmt_num;
 use crate::model::workspace::PageInputs;
-use crate::model::regions_page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
+use crate::model::regions::page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;

@@ -15,7 +15,7 @@ use yew::prelude::*;
 use crate::charts::XyChart;
 use crate::charts::simulate::{run_times, speedup, timeline};
 use crate::model::fmt_num;
-use crate::model::simulate_page::{self as page, ResultView, RowView, PAGE, PRESETS};
+use crate::model::pevpm::page::{self as page, ResultView, RowView, PAGE, PRESETS};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 use crate::ui::bench::now_ms;

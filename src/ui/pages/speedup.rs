@@ -1,5 +1,5 @@
 //! The speed-up curve page (seed 004). It reads its input texts from the store, calls
-//! `model::speedup_page::evaluate`, and renders what comes back. While the points table has
+//! `model::speedup::page::evaluate`, and renders what comes back. While the points table has
 //! an error, the results are the last good ones, marked stale.
 
 use std::rc::Rc;
@@ -10,7 +10,7 @@ use crate::charts::XyChart;
 use crate::charts::speedup::fits;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
-use crate::model::speedup_page::{self as page, ModelRow, PageView, PAGE, POINT_COLUMNS, PRESETS};
+use crate::model::speedup::page::{self as page, ModelRow, PageView, PAGE, POINT_COLUMNS, PRESETS};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;

@@ -12,9 +12,9 @@ use yew::prelude::*;
 
 use super::{View, set_matrix, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
-use crate::model::comm_page::{ClustersView, GridView};
+use crate::model::comm::page::{ClustersView, GridView};
 use crate::model::{fmt_num, InputError};
-use crate::model::gridcast::table2_text;
+use crate::model::comm::gridcast::table2_text;
 use crate::model::workspace::MAX_FIELD_BYTES;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;

@@ -1,6 +1,6 @@
 //! The communication page (seed 002): point-to-point model fits, broadcast algorithms and
 //! Poly-adapt, logical clusters of a latency matrix, and the grid broadcast. It renders what
-//! `model::comm_page::evaluate` returns.
+//! `model::comm::page::evaluate` returns.
 //!
 //! The page is evaluated in two halves, each from only the inputs it reads (the point-to-point
 //! and broadcast fields; the matrix and grid fields), so a keystroke in one half does not
@@ -12,8 +12,8 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::model::comm_page::{self as page, PageView, PAGE};
-use crate::model::table::parse_number;
+use crate::model::comm::page::{self as page, PageView, PAGE};
+use crate::model::input::table::parse_number;
 use crate::model::workspace::{PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;

@@ -10,7 +10,7 @@ use super::{View, pct, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{p2p_chart, size_text, time_text};
 use crate::charts::XyChart;
 use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
-use crate::model::comm_page::fitted_fabric;
+use crate::model::comm::page::fitted_fabric;
 use crate::model::fmt_num;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;

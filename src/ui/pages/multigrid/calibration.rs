@@ -5,10 +5,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::ui::store::Setter;
-use crate::model::catalog::Catalog;
+use crate::model::workspace::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::multigrid::Fit;
-use crate::model::multigrid_page::{CalibrationView, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
+use crate::model::multigrid::page::{CalibrationView, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
 use crate::ui::components::table_input::TableInput;
 
 #[derive(Properties, PartialEq)]

@@ -1,5 +1,5 @@
 //! The multi-cluster planner page (seed 000). It reads its input texts from the store,
-//! calls `model::multigrid_page::evaluate`, and renders what comes back. A section whose
+//! calls `model::multigrid::page::evaluate`, and renders what comes back. A section whose
 //! inputs have an error keeps showing its last good result, marked stale.
 
 use std::cell::RefCell;
@@ -9,8 +9,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::multigrid::Fit;
-use crate::model::multigrid_page::{self as page, PageView, MAX_CALIBRATIONS, PAGE};
-use crate::model::multigrid_presets::PRESETS;
+use crate::model::multigrid::page::{self as page, PageView, MAX_CALIBRATIONS, PAGE};
+use crate::model::multigrid::presets::PRESETS;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::store::{text, use_store, Action, Setter};

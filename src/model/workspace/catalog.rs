@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::InputError;
+use crate::model::InputError;
 
 /// A switching technology available on a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

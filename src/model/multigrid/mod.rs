@@ -74,9 +74,12 @@
 //! Scenario 2 ("resolution") takes N from the powers of two, as the paper does: the largest
 //! N any option can hold, its fastest option, against the fastest option at N/2.
 
+pub mod page;
+pub mod presets;
+
 use serde::{Deserialize, Serialize};
 
-use super::error::{fmt_num, InputError};
+use crate::model::error::{fmt_num, InputError};
 
 /// Bytes in one MB: work is memory per process in units of 2^20 bytes.
 pub const BYTES_PER_MB: f64 = 1_048_576.0;

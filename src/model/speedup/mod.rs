@@ -33,10 +33,13 @@
 //! fall (Downey, Amdahl, Chiang, Smirni), as the thesis advises (chapter 6.6); USL always
 //! sees every point. Model comparison: AICc, then leave-one-out error, then squared error.
 
+
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::{fmt_num, InputError};
+pub mod page;
+
+use crate::model::{fmt_num, InputError};
 
 /// A speed-up model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

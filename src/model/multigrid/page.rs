@@ -11,15 +11,15 @@
 
 use std::collections::BTreeMap;
 
-use super::catalog::Catalog;
-use super::multigrid::{
+use crate::model::workspace::catalog::Catalog;
+use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
     PlannerReport, Problem, SequentialRun, Side,
 };
-use super::multigrid_presets::MultigridPreset;
-use super::table::{parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
-use super::workspace::PageInputs;
-use super::InputError;
+use crate::model::multigrid::presets::MultigridPreset;
+use crate::model::input::table::{parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
+use crate::model::workspace::PageInputs;
+use crate::model::InputError;
 
 pub const PAGE: &str = "multigrid";
 /// Most calibrations a page holds.
@@ -97,7 +97,7 @@ fn parse_u32(inputs: &PageInputs, key: &str, what: &str, min: u32, errors: &mut 
 
 fn parse_positive(inputs: &PageInputs, key: &str, what: &str, errors: &mut BTreeMap<String, String>) -> Option<f64> {
     let text = get(inputs, key).trim();
-    match super::table::parse_number(text) {
+    match crate::model::input::table::parse_number(text) {
         Some(v) if v > 0.0 => Some(v),
         _ => {
             let found = if text.is_empty() { "nothing".to_string() } else { format!("\"{text}\"") };
@@ -320,7 +320,7 @@ pub fn evaluate(inputs: &PageInputs, catalog: &Catalog) -> PageView {
     let derived_bytes_per_point = (!derive.iter().all(|t| t.is_empty())).then(|| {
         let rows = derive[0].parse::<u64>().map_err(|_| "rows per process: expected a whole number".to_string())?;
         let cols = derive[1].parse::<u32>().map_err(|_| "columns: expected a whole number".to_string())?;
-        let mb = super::table::parse_number(derive[2]).ok_or_else(|| "work: expected a number of MB".to_string())?;
+        let mb = crate::model::input::table::parse_number(derive[2]).ok_or_else(|| "work: expected a number of MB".to_string())?;
         mg::bytes_per_point(mb, rows, cols).map_err(|e| e.to_string())
     });
 
@@ -370,14 +370,14 @@ pub fn preset_inputs(p: &MultigridPreset) -> PageInputs {
 
 /// The page's inputs before the user has touched it: the spec's worked example.
 pub fn default_inputs() -> PageInputs {
-    super::multigrid_presets::PRESETS.first().map(preset_inputs).unwrap_or_default()
+    crate::model::multigrid::presets::PRESETS.first().map(preset_inputs).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::catalog::presets;
-    use crate::model::multigrid_presets::PRESETS;
+    use crate::model::workspace::catalog::presets;
+    use crate::model::multigrid::presets::PRESETS;
 
     fn feasible(o: &Result<Outcome, Vec<InputError>>) -> &mg::Plan {
         match o {
@@ -486,7 +486,7 @@ mod pareto_tests {
 /// shared, N = 65536. Used by `make bench` natively and by the page's `bench_planner` export
 /// in the browser, so both time the same work.
 pub fn benchmark_planner_input() -> Option<PlannerInput> {
-    let preset = super::multigrid_presets::PRESETS.get(1)?;
+    let preset = crate::model::multigrid::presets::PRESETS.get(1)?;
     let mut clusters: Vec<PlannerCluster> = Vec::new();
     for (id, ppn) in [(preset.cluster_a, 1), (preset.cluster_b, 4)] {
         let mut fabrics = Vec::new();
@@ -529,8 +529,8 @@ mod benchmark_tests {
 #[cfg(test)]
 mod robustness {
     use super::*;
-    use crate::model::catalog::presets;
-    use crate::model::multigrid_presets::PRESETS;
+    use crate::model::workspace::catalog::presets;
+    use crate::model::multigrid::presets::PRESETS;
     use proptest::prelude::*;
 
     /// Every number the page would show, collected from a view.

@@ -1,4 +1,4 @@
-//! Ready-made calibrations for the multigrid planner ([`super::multigrid`]): the spec's worked
+//! Ready-made calibrations for the multigrid planner ([`crate::model::multigrid`]): the spec's worked
 //! example, and the White Rose Grid clusters A and B of the seed paper
 //! (`seeds/000_36e595e86e3acfcd.txt`, sections IV–V, Tables I and II).
 //!
@@ -7,7 +7,7 @@
 //! The paper publishes its predictions and the measured times of the large runs, but not the
 //! calibration runs (sequential, np0 = 4 and np0 = 8) the predictions came from. The runs in
 //! [`PRESETS`] are therefore made up so that the model, fitted from them by
-//! [`super::multigrid::fit`], gives back the paper's PREDICTED column. They are plausible, not
+//! [`crate::model::multigrid::fit`], gives back the paper's PREDICTED column. They are plausible, not
 //! real: use them to explore the planner, and replace them with your own measurements.
 //!
 //! How they were built. First the per-process work sizes were read off the paper: at 32 bytes
@@ -47,7 +47,7 @@
 //! | A 64 + B 32, Fast Ethernet, 65536², paper's split (1044.4 s) | max(768.9, 1044.4) = 1044.4 s | 0.00 % |
 //! | A 32 + B 32, Fast Ethernet, 65536², paper's split (1686.0 s) | max(1686.0, 1044.4) = 1686.0 s | 0.00 % |
 //!
-//! The two-cluster rows hold for the paper's splits. The planner ([`super::multigrid::plan_pair`])
+//! The two-cluster rows hold for the paper's splits. The planner ([`crate::model::multigrid::plan_pair`])
 //! reports two others: the split it finds best, and the even split (the same rows per process
 //! everywhere). For 32 + 32 all three coincide: 64 processes of at most 2048 MB hold 65536 rows
 //! only at 1024 rows each, so the planner also gives 1686.0 s. For 64 + 32 the paper gave each
@@ -205,7 +205,7 @@ pub const PRESETS: &[MultigridPreset] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::multigrid::{
+    use crate::model::multigrid::{
         fit, plan_alone, plan_pair, Calibration, ClusterSide, EvenSplit, Fit, Infeasibility, Outcome, ParallelRun, Problem,
         SequentialRun, Side,
     };

@@ -29,8 +29,8 @@
 
 use serde::Serialize;
 
-use super::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS};
-use super::InputError;
+use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS};
+use crate::model::InputError;
 
 pub const P2P_FIELD: &str = "point-to-point measurements";
 /// Largest message size accepted, bytes (1 TiB).
@@ -152,7 +152,7 @@ fn parse_plain_table(text: &str) -> (Vec<Point>, Option<InputError>) {
         Err(e) => {
             let upto = e.line.unwrap_or(1).saturating_sub(1);
             let head: Vec<&str> = text.lines().take(upto).collect();
-            (parse_table(P2P_FIELD, &head.join("\n"), P2P_COLUMNS).unwrap_or(super::table::Table { rows: vec![], had_header: false }), Some(e))
+            (parse_table(P2P_FIELD, &head.join("\n"), P2P_COLUMNS).unwrap_or(crate::model::input::table::Table { rows: vec![], had_header: false }), Some(e))
         }
     };
     let mut points = Vec::new();
@@ -666,7 +666,7 @@ fn leave_one_out(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Op
 }
 
 fn choose_best(models: &[ModelFit]) -> (Option<ModelKind>, String) {
-    let pct = |e: f64| format!("{} %", super::fmt_num(100.0 * e, 3));
+    let pct = |e: f64| format!("{} %", crate::model::fmt_num(100.0 * e, 3));
     let with_loo: Vec<(ModelKind, f64)> =
         models.iter().filter_map(|f| f.loo_rel_error.map(|e| (f.model.kind(), e))).collect();
     if let Some(&(k, e)) = with_loo.iter().min_by(|a, b| a.1.total_cmp(&b.1)) {
@@ -697,8 +697,8 @@ fn choose_best(models: &[ModelFit]) -> (Option<ModelKind>, String) {
 
 /// A catalog fabric from a fitted model: latency = the model's time for an empty message,
 /// bandwidth = its long-message rate (0 slope gives the catalog's floor of 0.001 MB/s).
-pub fn to_fabric(model: &Model, name: &str) -> super::catalog::Fabric {
-    super::catalog::Fabric {
+pub fn to_fabric(model: &Model, name: &str) -> crate::model::workspace::catalog::Fabric {
+    crate::model::workspace::catalog::Fabric {
         name: name.to_string(),
         latency_us: model.time_us(0.0),
         bandwidth_mb_s: bandwidth_mb_s(model.asymptotic_us_per_byte()).max(0.001),
@@ -853,7 +853,7 @@ mod tests {
         let f = to_fabric(&Model::Hockney { alpha_us: 48.0, beta_us_per_byte: 1.0 / 119.0 }, "GigE (fitted)");
         assert_eq!(f.latency_us, 48.0);
         assert!((f.bandwidth_mb_s - 119e6 / 1_048_576.0).abs() < 1e-6);
-        let mut cat = super::super::catalog::presets();
+        let mut cat = crate::model::workspace::catalog::presets();
         cat.clusters[0].fabrics.push(f);
         assert_eq!(cat.validate(), Ok(()));
     }

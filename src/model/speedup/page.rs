@@ -17,12 +17,12 @@
 
 use std::collections::BTreeMap;
 
-use super::speedup::{
+use crate::model::speedup::{
     analyse, Analysis, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
-use super::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
-use super::workspace::PageInputs;
-use super::{fmt_num, InputError};
+use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
+use crate::model::workspace::PageInputs;
+use crate::model::{fmt_num, InputError};
 
 pub const PAGE: &str = "speedup";
 /// Most target process counts predicted at once.

@@ -19,16 +19,16 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::catalog::{Catalog, Fabric};
-use super::collectives::{
+use crate::model::workspace::catalog::{Catalog, Fabric};
+use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     ALGORITHMS, DEFAULT_LATENCY_SHARE, MAX_PROCS,
 };
-use super::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
-use super::gridcast::{self, binomial_all, clusters, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
-use super::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
-use super::workspace::PageInputs;
-use super::InputError;
+use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
+use crate::model::comm::gridcast::{self, binomial_all, clusters, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
+use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
+use crate::model::workspace::PageInputs;
+use crate::model::InputError;
 
 pub const PAGE: &str = "comm";
 pub const MEASURED_FIELD: &str = "measured broadcasts";
@@ -142,8 +142,8 @@ fn number_in(inputs: &PageInputs, key: &str, what: &str, range: (f64, f64), defa
                 key.into(),
                 format!(
                     "{what}: expected a number from {} to {}, found \"{}\"",
-                    super::fmt_num(range.0, 6),
-                    super::fmt_num(range.1, 6),
+                    crate::model::fmt_num(range.0, 6),
+                    crate::model::fmt_num(range.1, 6),
                     text.chars().take(20).collect::<String>()
                 ),
             );
@@ -296,8 +296,8 @@ pub fn evaluate(inputs: &PageInputs, _catalog: &Catalog) -> PageView {
         if let Some(k) = &f.knee {
             warnings.push(format!(
                 "Protocol knee between {} and {} bytes: LogP is fitted below it, LogGP's G above it.",
-                super::fmt_num(k.last_eager_bytes, 8),
-                super::fmt_num(k.size_bytes, 8)
+                crate::model::fmt_num(k.last_eager_bytes, 8),
+                crate::model::fmt_num(k.size_bytes, 8)
             ));
         }
     }
@@ -350,7 +350,7 @@ pub fn evaluate(inputs: &PageInputs, _catalog: &Catalog) -> PageView {
             for a in ALGORITHMS {
                 let points = xs
                     .iter()
-                    .map(|&m| (m, super::collectives::broadcast(&split, a, p, m).time_us))
+                    .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, p, m).time_us))
                     .filter(|q| q.1 > 0.0)
                     .collect();
                 broadcast_chart.push(Series { name: format!("{} ({})", a.key(), model.kind().name()), points });
@@ -580,7 +580,7 @@ pub fn default_inputs() -> PageInputs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::catalog::presets as catalog;
+    use crate::model::workspace::catalog::presets as catalog;
 
     #[test]
     fn default_page_shows_everything() {

@@ -10,16 +10,16 @@
 //! `latency_us` and `bandwidth_mbit_s` (the fitted line), `histograms` (pasted MPIBench
 //! table), `mode` (`distribution`, `average`, `minimum`), `contention` (`moment`,
 //! `configuration`, `none`), `replications`, `seed`, `compare` (`yes`: the Figure 6 series).
-//! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`super::pevpm`].
+//! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::pevpm`].
 
-use super::pevpm::examples::{Example, EXAMPLES};
-use super::pevpm::lang;
-use super::pevpm::machine::{perseus, Contention, Machine, Mode};
-use super::pevpm::program::MAX_PROCS;
-use super::pevpm::sim::{Activity, Job, Limits, Report, Timeline};
-use super::table::parse_number;
-use super::workspace::{FieldSet, PageInputs};
-use super::InputError;
+use crate::model::pevpm::examples::{Example, EXAMPLES};
+use crate::model::pevpm::lang;
+use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
+use crate::model::pevpm::program::MAX_PROCS;
+use crate::model::pevpm::engine::{Activity, Job, Limits, Report, Timeline};
+use crate::model::input::table::parse_number;
+use crate::model::workspace::{FieldSet, PageInputs};
+use crate::model::InputError;
 
 pub const PAGE: &str = "simulate";
 /// Most process counts in one job.
@@ -53,7 +53,7 @@ pub fn preset_inputs(e: &Example) -> PageInputs {
 /// Every fabric of every cluster in the catalog as a machine: the fabric (measured, or fitted on
 /// the communication page and saved there) as the fitted line, with the cluster's cores per
 /// node as processes per node (MB = 2^20 bytes, so Mbit/s = MB/s · 8 · 1.048576).
-pub fn catalog_machines(catalog: &super::catalog::Catalog) -> Vec<FieldSet> {
+pub fn catalog_machines(catalog: &crate::model::workspace::catalog::Catalog) -> Vec<FieldSet> {
     let mut out = Vec::new();
     for c in &catalog.clusters {
         for f in &c.fabrics {
@@ -64,8 +64,8 @@ pub fn catalog_machines(catalog: &super::catalog::Catalog) -> Vec<FieldSet> {
                 label: format!("{} — {}", c.name, f.name),
                 fields: vec![
                     ("machine", "fitted".into()),
-                    ("latency_us", super::fmt_num(f.latency_us, 6)),
-                    ("bandwidth_mbit_s", super::fmt_num(f.bandwidth_mb_s * 8.0 * 1.048576, 8)),
+                    ("latency_us", crate::model::fmt_num(f.latency_us, 6)),
+                    ("bandwidth_mbit_s", crate::model::fmt_num(f.bandwidth_mb_s * 8.0 * 1.048576, 8)),
                     ("procs_per_node", c.cores_per_node.clamp(1, 64).to_string()),
                 ],
             });
@@ -198,7 +198,7 @@ pub fn prepare(inputs: &PageInputs) -> Result<Job, Vec<InputError>> {
             };
             // Compile what a keystroke can afford now, so that most errors of the skeleton
             // against the counts show before a run; the run checks the rest.
-            super::pevpm::sim::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
+            crate::model::pevpm::engine::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
         }
         _ => Err(errors),
     }
@@ -302,7 +302,7 @@ pub fn view(report: &Report) -> ResultView {
             unreceived_per_run: finite(c.unreceived_per_run),
         })
         .collect();
-    let curve = |label: &str, s: &super::pevpm::sim::SeriesResult| CurveView {
+    let curve = |label: &str, s: &crate::model::pevpm::engine::SeriesResult| CurveView {
         label: label.to_string(),
         points: s.results.iter().map(|c| (c.numprocs, finite(c.speedup), finite(c.mean_s))).collect(),
     };
@@ -318,10 +318,10 @@ pub fn view(report: &Report) -> ResultView {
         (Some(d), _) => format!("Deadlock with {} processes: {} of them wait for messages that never come.", d.numprocs, d.blocked.len()),
         (None, Some(best)) => format!(
             "Best speed-up {} at {} processes ({} s ± {} s a run).",
-            super::fmt_num(best.speedup, 3),
+            crate::model::fmt_num(best.speedup, 3),
             best.numprocs,
-            super::fmt_num(best.mean_s, 4),
-            super::fmt_num((best.ci95_s[1] - best.mean_s).max(0.0), 2)
+            crate::model::fmt_num(best.mean_s, 4),
+            crate::model::fmt_num((best.ci95_s[1] - best.mean_s).max(0.0), 2)
         ),
         (None, None) => "No results.".to_string(),
     };
@@ -340,7 +340,7 @@ pub fn activity_name(a: Activity) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::sim::{Progress, Simulation, Stepper};
+    use crate::model::pevpm::engine::{Progress, Simulation, Stepper};
 
     fn run(inputs: &PageInputs) -> Report {
         let job = prepare(inputs).unwrap();
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn catalog_fabrics_become_machines() {
-        let machines = catalog_machines(&crate::model::catalog::presets());
+        let machines = catalog_machines(&crate::model::workspace::catalog::presets());
         let ma = machines.iter().find(|m| m.label == "bwGRiD Mannheim — InfiniBand 20 Gbit/s").expect("listed");
         let get = |k: &str| ma.fields.iter().find(|(f, _)| *f == k).map(|(_, v)| v.as_str());
         assert_eq!(get("machine"), Some("fitted"));
@@ -411,9 +411,9 @@ mod tests {
         // 17,000 terms deflate to a link of a few hundred characters.
         let mut inputs = default_inputs();
         inputs.insert("skeleton".into(), format!("Serial time = 1{}", "+0".repeat(17_000)));
-        let link = crate::model::share::encode(PAGE, &inputs);
+        let link = crate::model::workspace::share::encode(PAGE, &inputs);
         assert!(link.len() < 400, "{} characters", link.len());
-        let shared = crate::model::share::decode(&link).expect("a valid link");
+        let shared = crate::model::workspace::share::decode(&link).expect("a valid link");
         let e = &prepare(&shared.inputs).unwrap_err()[0];
         assert_eq!((e.field.as_str(), e.line, e.column), ("skeleton", Some(1), Some(16 + 2 * 255)), "{e}");
         let mut ws = crate::model::workspace::Workspace::default();

@@ -21,8 +21,8 @@
 
 use serde::Serialize;
 
-use super::table::parse_number;
-use super::InputError;
+use crate::model::input::table::parse_number;
+use crate::model::InputError;
 
 pub const MATRIX_FIELD: &str = "latency matrix";
 /// Most nodes a matrix may have.
@@ -95,8 +95,8 @@ impl LatencyMatrix {
             MATRIX_FIELD,
             format!(
                 "not symmetric: node {i} to {j} is {} µs but {j} to {i} is {} µs (symmetrise to use the mean of each pair)",
-                super::fmt_num(self.get(i, j), 6),
-                super::fmt_num(self.get(j, i), 6)
+                crate::model::fmt_num(self.get(i, j), 6),
+                crate::model::fmt_num(self.get(j, i), 6)
             ),
         );
         Some(match self.row_lines.get(i) {
@@ -182,7 +182,7 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
                 })?
             };
             if v < 0.0 {
-                return Err(err(line, j + 1 + offset, format!("a latency cannot be negative ({})", super::fmt_num(v, 6))));
+                return Err(err(line, j + 1 + offset, format!("a latency cannot be negative ({})", crate::model::fmt_num(v, 6))));
             }
             values.push(v);
         }

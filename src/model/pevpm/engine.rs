@@ -44,7 +44,7 @@ use super::lang::Skeleton;
 use super::machine::{Contention, Machine, Mode, RunMachine};
 use super::program::{compile, compile_within, parameters, CExpr, Env, Op, Programs, SendExprs, MAX_PROGRAM_OPS};
 use super::rng::{derive, Rng};
-use super::super::InputError;
+use crate::model::InputError;
 
 /// Most timeline entries kept for one replication.
 pub const MAX_TIMELINE: usize = 20_000;
@@ -321,7 +321,7 @@ impl Run {
                             e => {
                                 let d = e.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
                                 if !within(d, 0.0, 1e6) {
-                                    return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", super::super::fmt_num(d, 4))));
+                                    return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", crate::model::fmt_num(d, 4))));
                                 }
                                 d
                             }
@@ -341,7 +341,7 @@ impl Run {
                     Op::Loop { count, slot, end, line } => {
                         let n = count.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
                         if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
-                            return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", super::super::fmt_num(n, 6))));
+                            return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", crate::model::fmt_num(n, 6))));
                         }
                         let s = *slot as usize;
                         if n == 0.0 {
@@ -379,7 +379,7 @@ impl Run {
                                 };
                                 let bytes = size.eval(&env, &mut pr.rng);
                                 if !within(bytes, 0.0, 1e12) {
-                                    return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", super::super::fmt_num(bytes, 4))));
+                                    return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", crate::model::fmt_num(bytes, 4))));
                                 }
                                 (dst, bytes, tag.eval(&env, &mut pr.rng), blocking)
                             }
@@ -781,7 +781,7 @@ fn peer(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32) -> Result<usize, f64
 #[cold]
 #[inline(never)]
 fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunError {
-    line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", super::super::fmt_num(r, 6)))
+    line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", crate::model::fmt_num(r, 6)))
 }
 
 /// Leaves of the event tree: one per possible process (the low 10 bits of a key).
@@ -1092,8 +1092,8 @@ impl Simulation {
                 super::lang::FIELD,
                 format!(
                     "this job would take about {} steps (limit {}); lower the loop counts, replications or process counts",
-                    super::super::fmt_num(total, 3),
-                    super::super::fmt_num(job.limits.max_steps_per_job, 3)
+                    crate::model::fmt_num(total, 3),
+                    crate::model::fmt_num(job.limits.max_steps_per_job, 3)
                 ),
             ));
         }
@@ -1124,7 +1124,7 @@ impl Simulation {
     /// The parts in the order threads take them: more replications first, so that the threads
     /// finish close together (20 replications in parts of 2 and 3 on two threads: 10 and 10
     /// replications each, against 11 and 9 in part order). The report does not depend on it.
-    pub(crate) fn longest_first(&self) -> Vec<usize> {
+    pub fn longest_first(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.parts()).collect();
         order.sort_by_key(|&j| std::cmp::Reverse(self.part_range(j).1));
         order
@@ -1170,50 +1170,11 @@ impl Simulation {
         Ok(part.partial)
     }
 
-    /// Runs the whole job: natively its parts on as many threads as the machine has (the
-    /// report does not depend on how many), in wasm one after another.
-    pub fn run_to_end(self) -> Result<Report, RunError> {
-        #[cfg(not(target_arch = "wasm32"))]
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        #[cfg(target_arch = "wasm32")]
-        let threads = 1;
-        self.run_on(threads)
-    }
-
-    /// Runs the whole job on `threads` threads (one: on this thread).
-    pub fn run_on(&self, threads: usize) -> Result<Report, RunError> {
-        let parts = self.parts();
-        let mut done: Vec<(usize, Result<Partial, RunError>)> = Vec::with_capacity(parts);
-        #[cfg(target_arch = "wasm32")]
-        let _ = threads;
-        #[cfg(not(target_arch = "wasm32"))]
-        if threads > 1 {
-            let order = self.longest_first();
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let work = || {
-                let mut mine = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&j) = order.get(i) else { return mine };
-                    mine.push((j, self.run_part(j)));
-                }
-            };
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads.min(parts)).map(|_| s.spawn(work)).collect();
-                for h in handles {
-                    match h.join() {
-                        Ok(mine) => done.extend(mine),
-                        Err(_) => done.push((0, Err(InputError::new(super::lang::FIELD, "a simulation thread stopped unexpectedly")))),
-                    }
-                }
-            });
-        }
-        if done.is_empty() {
-            done = (0..parts).map(|j| (j, self.run_part(j))).collect();
-        }
-        // The first error in part order, whatever finished first.
-        done.sort_by_key(|d| d.0);
-        let partials = done.into_iter().map(|(_, r)| r).collect::<Result<Vec<_>, _>>()?;
+    /// Runs the whole job on this thread, its parts one after another. (Natively,
+    /// `crate::parallel` runs the parts on several threads; the page runs them in Web Workers.
+    /// The report is the same to the bit.)
+    pub fn run_to_end(&self) -> Result<Report, RunError> {
+        let partials = (0..self.parts()).map(|j| self.run_part(j)).collect::<Result<Vec<_>, _>>()?;
         Ok(self.merge(partials))
     }
 

@@ -22,7 +22,7 @@
 
 use serde::Serialize;
 
-use super::comm::{CommFit, Model, ModelKind};
+use crate::model::comm::{CommFit, Model, ModelKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

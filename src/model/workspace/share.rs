@@ -13,8 +13,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
-use super::workspace::{validate_page, PageInputs};
-use super::InputError;
+use crate::model::workspace::{validate_page, PageInputs};
+use crate::model::InputError;
 
 /// Longest encoded link parameter accepted (characters). Browsers and servers handle URLs of
 /// this length; typical pages encode to well under 2,000.

@@ -8,7 +8,7 @@
 //! (1-based, as the user sees it in the text box) and the table column (1-based), and says
 //! what was expected.
 
-use super::InputError;
+use crate::model::InputError;
 
 /// Physical kind of a column: decides which units its header may carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

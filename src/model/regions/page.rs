@@ -19,14 +19,14 @@
 
 use std::collections::BTreeMap;
 
-use super::catalog::Catalog;
-use super::error::{fmt_num, InputError};
-use super::regions::{
+use crate::model::workspace::catalog::Catalog;
+use crate::model::error::{fmt_num, InputError};
+use crate::model::regions::{
     bandwidth_warning, check_cores, Application, Balance, LoadFactor, NHalf, Optimum, Point, Regions,
     RequiredBandwidth, Requirement, System, TwoRegionX, Warning,
 };
-use super::table::parse_number;
-use super::workspace::{FieldSet, PageInputs};
+use crate::model::input::table::parse_number;
+use crate::model::workspace::{FieldSet, PageInputs};
 
 pub const PAGE: &str = "regions";
 /// Most problem sizes (or x' values) drawn at once.
@@ -334,7 +334,7 @@ pub fn evaluate(inputs: &PageInputs) -> PageView {
         };
         // Formula errors first, at any N, so they show under their field.
         for (key, text) in [("ops", &app.ops), ("bytes", &app.bytes), ("exchanged", &app.exchanged_bytes)] {
-            if let Err(e) = super::regions::Formula::parse(key, text) {
+            if let Err(e) = crate::model::regions::Formula::parse(key, text) {
                 r.fail(key, e);
             }
         }
@@ -605,7 +605,7 @@ pub fn curves_csv(view: &PageView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::catalog::presets;
+    use crate::model::workspace::catalog::presets;
     use crate::model::regions::Application;
     use proptest::prelude::*;
 

@@ -4,15 +4,18 @@
 //!
 //! The same structure is autosaved in the browser, exported and imported as a JSON file, and
 //! (one page at a time) carried in share links. Everything arriving from outside goes through
-//! [`Workspace::from_json`] or [`crate::model::share::decode`], which validate it and cap its
+//! [`Workspace::from_json`] or [`crate::model::workspace::share::decode`], which validate it and cap its
 //! size; a failed import changes nothing.
+
+pub mod catalog;
+pub mod share;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::catalog::{self, Catalog};
-use super::InputError;
+use catalog::Catalog;
+use crate::model::InputError;
 
 /// Marks a JSON file as ours, so importing some other JSON says so plainly.
 pub const FORMAT: &str = "scalewise-workspace";

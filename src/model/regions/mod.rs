@@ -114,9 +114,11 @@
 //! l_th 10 GFlop/s, the value the slides' "Application to bwGRiD" uses from the planned
 //! 10–16), all with b0_l = 1 GB/s and α = 1/20.
 
+pub mod page;
+
 use serde::{Deserialize, Serialize};
 
-use super::error::{fmt_num, InputError};
+use crate::model::error::{fmt_num, InputError};
 
 /// Largest balance factor, bandwidth, peak, problem size or core count accepted.
 const MAX_INPUT: f64 = 1e12;

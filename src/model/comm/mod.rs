@@ -1,0 +1,11 @@
+//! Communication (seed 002, Nasri–Steffenel–Trystram): point-to-point models fitted to
+//! ping-pong measurements ([`p2p`]), broadcast times per algorithm ([`collectives`]), logical
+//! clusters of a latency matrix and grid-aware broadcasts ([`gridcast`]), and the page
+//! ([`page`]).
+
+pub mod collectives;
+pub mod gridcast;
+pub mod p2p;
+pub mod page;
+
+pub use p2p::*;
