@@ -97,7 +97,7 @@ fn bad_input_names_the_key() {
     let cases = [
         (json!({"numprocs": [2]}), "missing key \"skeleton\""),
         (json!({"skeleton": "Loop iterations = 3 {", "numprocs": [2]}), "skeleton: line 1, column 22: expected \"}\""),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2, 0]}), "numprocs: item 2"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2, 0]}), "numprocs[1]: expected a process count from 1 to 1024, found 0"),
         (json!({"skeleton": EXCHANGE, "numprocs": [2, -1]}), "numprocs[1]"),
         (json!({"skeleton": EXCHANGE, "numprocs": [3]}), "process 2: to = -1 is not a process"),
         (json!({"skeleton": EXCHANGE, "numprocs": [2], "mode": "median"}), "mode:"),

@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use scalewise::model::pevpm::engine::{CountResult, Report, Simulation};
 use scalewise::model::pevpm::page::prepare;
+use scalewise::model::pevpm::program::MAX_PROCS;
 use scalewise::model::workspace::PageInputs;
 use scalewise::model::InputError;
 
@@ -91,7 +92,7 @@ EXAMPLE:
 ERRORS:
     One line naming the key, with line and column for the skeleton, e.g.
     "skeleton: line 3, column 20: expected a number, a name, "(", "-" or "!", found "}""
-    or "numprocs: item 2: expected a process count from 1 to 1024, found "0"". Exit status 1.
+    or "numprocs[1]: expected a process count from 1 to 1024, found 0". Exit status 1.
 "#;
 
 const KEYS: [&str; 12] = [
@@ -154,8 +155,8 @@ fn inputs(m: &Map<String, Value>) -> Result<PageInputs, String> {
             let mut words = Vec::new();
             for (i, x) in a.iter().enumerate() {
                 match x.as_u64() {
-                    Some(n) => words.push(n.to_string()),
-                    None => return Err(format!("numprocs[{i}]: expected a whole number of processes, found {}", x)),
+                    Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => words.push(n.to_string()),
+                    _ => return Err(format!("numprocs[{i}]: expected a process count from 1 to {MAX_PROCS}, found {x}")),
                 }
             }
             set("numprocs", words.join(" "));

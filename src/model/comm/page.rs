@@ -26,6 +26,7 @@ use crate::model::comm::collectives::{
 };
 use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, clusters, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
+use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
@@ -152,53 +153,11 @@ fn number_in(inputs: &PageInputs, key: &str, what: &str, range: (f64, f64), defa
     }
 }
 
-const SIZE_SUFFIXES: &[(&str, f64)] = &[
-    ("", 1.0),
-    ("b", 1.0),
-    ("k", 1024.0),
-    ("kb", 1024.0),
-    ("kib", 1024.0),
-    ("m", 1048576.0),
-    ("mb", 1048576.0),
-    ("mib", 1048576.0),
-    ("g", 1073741824.0),
-    ("gb", 1073741824.0),
-    ("gib", 1073741824.0),
-];
 
 /// A list of message sizes: "8KB 512KB", "8 kB, 1 MB", "65536" (KB = 1024 bytes).
 pub fn parse_sizes(text: &str) -> Result<Vec<f64>, String> {
-    let mut out: Vec<f64> = Vec::new();
-    let mut last_unitless = false;
-    for tok in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|t| !t.is_empty()) {
-        let lower = tok.to_ascii_lowercase();
-        let split = lower.find(|c: char| c.is_ascii_alphabetic()).unwrap_or(lower.len());
-        let (num, unit) = lower.split_at(split);
-        let factor = SIZE_SUFFIXES.iter().find(|s| s.0 == unit).map(|s| s.1);
-        let (Some(factor), false) = (factor, num.is_empty() && !last_unitless) else {
-            return Err(format!("\"{}\" is not a size (use bytes, or KB, MB, GB)", tok.chars().take(20).collect::<String>()));
-        };
-        if num.is_empty() {
-            // A unit after its number: "8 KB".
-            if let Some(v) = out.last_mut() {
-                *v *= factor;
-            }
-            last_unitless = false;
-            continue;
-        }
-        let v = parse_number(num).ok_or_else(|| format!("\"{}\" is not a size", tok.chars().take(20).collect::<String>()))?;
-        out.push(v * factor);
-        last_unitless = unit.is_empty();
-    }
-    if out.len() > MAX_SIZES {
-        return Err(format!("at most {MAX_SIZES} sizes"));
-    }
-    for &v in &out {
-        if !(0.0..=MAX_SIZE_BYTES).contains(&v) || v.fract() != 0.0 {
-            return Err("a size is a whole number of bytes from 0 to 1 TB".into());
-        }
-    }
-    Ok(out)
+    let spec = ListSpec { max_items: MAX_SIZES, required: false };
+    list::sizes("sizes", text, spec, MAX_SIZE_BYTES).map_err(|e| e.local_text())
 }
 
 /// Replaces algorithm names by their column codes so the table parser can read them.

@@ -1,4 +1,5 @@
 //! Text the user typed, read into numbers: the one table reader (spreadsheet, CSV or
-//! whitespace tables with units in their headers).
+//! whitespace tables with units in their headers) and the one list reader ("64, 128 256").
 
+pub mod list;
 pub mod table;

@@ -17,6 +17,7 @@ use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::program::MAX_PROCS;
 use crate::model::pevpm::engine::{Activity, Job, Limits, Report, Timeline};
+use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
 use crate::model::workspace::{FieldSet, PageInputs};
 use crate::model::InputError;
@@ -106,30 +107,10 @@ fn positive(inputs: &PageInputs, key: &str, hi: f64, errors: &mut Vec<InputError
     }
 }
 
-/// Process counts: whole numbers separated by spaces, commas or semicolons.
+/// Process counts: whole numbers separated by spaces, commas or semicolons, sorted.
 pub fn parse_counts(text: &str) -> Result<Vec<u32>, InputError> {
-    let mut out = Vec::new();
-    for (i, word) in text.split(|c: char| c.is_whitespace() || c == ',' || c == ';').filter(|w| !w.is_empty()).enumerate() {
-        match word.parse::<u32>() {
-            Ok(n) if (1..=MAX_PROCS).contains(&n) => {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
-            }
-            _ => {
-                return Err(InputError::new(
-                    "numprocs",
-                    format!("item {}: expected a process count from 1 to {MAX_PROCS}, found \"{}\"", i + 1, word.chars().take(20).collect::<String>()),
-                ))
-            }
-        }
-    }
-    if out.is_empty() {
-        return Err(InputError::new("numprocs", "expected one or more process counts, e.g. 2 4 8 16"));
-    }
-    if out.len() > MAX_COUNTS {
-        return Err(InputError::new("numprocs", format!("at most {MAX_COUNTS} process counts")));
-    }
+    let spec = ListSpec { max_items: MAX_COUNTS, required: true };
+    let mut out = list::whole_numbers("numprocs", text, spec, 1, MAX_PROCS)?;
     out.sort_unstable();
     Ok(out)
 }

@@ -25,6 +25,7 @@ use crate::model::regions::{
     bandwidth_warning, check_cores, Application, Balance, LoadFactor, NHalf, Optimum, Point, Regions,
     RequiredBandwidth, Requirement, System, TwoRegionX, Warning,
 };
+use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
 use crate::model::workspace::{FieldSet, PageInputs};
 
@@ -227,54 +228,11 @@ impl Reader<'_> {
     /// A list of numbers separated by spaces, commas or semicolons, each checked; errors
     /// name the column of the bad entry.
     fn list(&mut self, key: &str, check: impl Fn(f64) -> Result<f64, InputError>) -> Option<Vec<f64>> {
-        let text = get(self.inputs, key);
-        let mut out = Vec::new();
-        for (col, token) in tokens(text) {
-            let at = |e: InputError| InputError { field: key.to_string(), ..e }.at(1, Some(col));
-            let v = match parse_number(token) {
-                Some(v) => check(v).map_err(at),
-                None => Err(at(InputError::new(key, format!("expected a number, found \"{}\"", clip(token))))),
-            };
-            match v {
-                Ok(v) => out.push(v),
-                Err(e) => {
-                    self.fail(key, e);
-                    return None;
-                }
-            }
-        }
-        if out.is_empty() {
-            self.fail(key, InputError::new(key, "at least one value is needed"));
-            return None;
-        }
-        if out.len() > MAX_CASES {
-            self.fail(key, InputError::new(key, format!("at most {MAX_CASES} values, found {}", out.len())));
-            return None;
-        }
-        Some(out)
+        let spec = ListSpec { max_items: MAX_CASES, required: true };
+        list::numbers(key, get(self.inputs, key), spec, |v| check(v).map_err(|e| e.message)).map_err(|e| self.fail(key, e)).ok()
     }
 }
 
-/// Tokens of a list with their 1-based character columns.
-fn tokens(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start: Option<(usize, usize)> = None;
-    let sep = |c: char| c.is_whitespace() || c == ',' || c == ';';
-    for (col, (i, c)) in text.char_indices().enumerate() {
-        match (sep(c), start) {
-            (true, Some((s, scol))) => {
-                out.push((scol, &text[s..i]));
-                start = None;
-            }
-            (false, None) => start = Some((i, col + 1)),
-            _ => {}
-        }
-    }
-    if let Some((s, scol)) = start {
-        out.push((scol, &text[s..]));
-    }
-    out
-}
 
 fn clip(s: &str) -> String {
     s.chars().take(24).collect()
@@ -768,8 +726,8 @@ mod tests {
 
     #[test]
     fn list_tokens_have_columns() {
-        assert_eq!(tokens(" 10, 20;µ 3"), vec![(2, "10"), (6, "20"), (9, "µ"), (11, "3")]);
-        assert!(tokens(" , ").is_empty());
+        assert_eq!(list::tokens(" 10, 20;µ 3"), vec![(2, "10"), (6, "20"), (9, "µ"), (11, "3")]);
+        assert!(list::tokens(" , ").is_empty());
     }
 
     /// Every number the page could show.

@@ -20,6 +20,7 @@ use std::collections::BTreeMap;
 use crate::model::speedup::{
     analyse, Analysis, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
+use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::workspace::PageInputs;
 use crate::model::{fmt_num, InputError};
@@ -251,21 +252,8 @@ pub fn parse_points(text: &str, second_column: Measure) -> Result<(Vec<RawPoint>
 
 /// Target process counts from text like "64, 128 256".
 pub fn parse_targets(text: &str) -> Result<Vec<u32>, String> {
-    let mut out = Vec::new();
-    for word in text.split(|c: char| c == ',' || c == ';' || c.is_whitespace()).filter(|w| !w.is_empty()) {
-        match word.parse::<u32>() {
-            Ok(n) if (1..=1_000_000_000).contains(&n) => {
-                if !out.contains(&n) {
-                    out.push(n);
-                }
-            }
-            _ => return Err(format!("target n: expected whole numbers from 1 to 1e9, found \"{}\"", clip(word))),
-        }
-    }
-    if out.len() > MAX_TARGETS {
-        return Err(format!("target n: at most {MAX_TARGETS} values, found {}", out.len()));
-    }
-    Ok(out)
+    let spec = ListSpec { max_items: MAX_TARGETS, required: false };
+    list::whole_numbers("target n", text, spec, 1, 1_000_000_000).map_err(|e| e.to_string())
 }
 
 fn param_text(name: &str, value: f64, std_err: Option<f64>) -> String {
