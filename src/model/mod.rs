@@ -4,12 +4,13 @@
 //!
 //! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `pevpm`), each with
 //! its model and a `page` module that turns the page's input texts into what it shows; shared
-//! plumbing beside them: `input` (text to numbers), `workspace` (catalog, saved inputs, share
+//! plumbing beside them: `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
 pub mod comm;
 pub mod error;
 pub mod finite;
+pub mod fit;
 pub mod input;
 pub mod multigrid;
 pub mod pevpm;

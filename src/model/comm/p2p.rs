@@ -29,6 +29,7 @@
 
 use serde::Serialize;
 
+use crate::model::fit::line;
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS};
 use crate::model::InputError;
 
@@ -450,26 +451,7 @@ fn interpolate(xs: &[f64], ys: &[f64], x: f64) -> f64 {
 
 /// Weighted least squares line y = a + b·x; None when x does not vary.
 pub fn line_fit(pts: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
-    let (mut sw, mut sx, mut sy) = (0.0, 0.0, 0.0);
-    for &(x, y, w) in pts {
-        sw += w;
-        sx += w * x;
-        sy += w * y;
-    }
-    if sw <= 0.0 {
-        return None;
-    }
-    let (mx, my) = (sx / sw, sy / sw);
-    let (mut sxx, mut sxy) = (0.0, 0.0);
-    for &(x, y, w) in pts {
-        sxx += w * (x - mx) * (x - mx);
-        sxy += w * (x - mx) * (y - my);
-    }
-    if sxx <= 0.0 || !sxx.is_finite() {
-        return None;
-    }
-    let b = sxy / sxx;
-    Some((my - b * mx, b))
+    line::fit(pts).map(|l| (l.intercept, l.slope))
 }
 
 /// A line with a slope of at least 0 (a time does not fall as messages grow).
@@ -561,15 +543,8 @@ pub fn fit_model(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Re
         ModelKind::LogGP => {
             let (m0, t0) = pts[0]; // ok: at least two points
             let long: Vec<&(f64, f64)> = pts[1..].iter().filter(|p| knee.is_none_or(|k| p.0 >= k.size_bytes)).collect();
-            let (mut sxy, mut sxx) = (0.0, 0.0);
-            for &&(m, t) in &long {
-                sxy += (m - m0) * (t - t0);
-                sxx += (m - m0) * (m - m0);
-            }
-            if sxx <= 0.0 {
-                return Err("no size larger than the smallest".into());
-            }
-            let g = (sxy / sxx).max(0.0);
+            let long: Vec<(f64, f64, f64)> = long.iter().map(|&&(m, t)| (m, t, 1.0)).collect();
+            let g = line::slope_through(m0, t0, &long).ok_or("no size larger than the smallest")?.max(0.0);
             Model::LogGP { l_2o_us: t0 - (m0.max(1.0) - 1.0) * g, g_us_per_byte: g }
         }
         ModelKind::PLogP => {

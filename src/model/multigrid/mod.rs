@@ -80,6 +80,7 @@ pub mod presets;
 use serde::{Deserialize, Serialize};
 
 use crate::model::error::{fmt_num, InputError};
+use crate::model::fit::line;
 
 /// Bytes in one MB: work is memory per process in units of 2^20 bytes.
 pub const BYTES_PER_MB: f64 = 1_048_576.0;
@@ -260,22 +261,9 @@ pub struct Fit {
 }
 
 /// Least-squares line y = intercept + slope·x: `(intercept, slope)`, or None with fewer than
-/// two distinct x or a result that is not finite. Centred sums keep it exact for two points.
+/// two distinct x or a result that is not finite.
 fn least_squares(points: &[(f64, f64)]) -> Option<(f64, f64)> {
-    if points.len() < 2 {
-        return None;
-    }
-    let n = points.len() as f64;
-    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
-    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
-    let (sxx, sxy) =
-        points.iter().fold((0.0, 0.0), |(sxx, sxy), &(x, y)| (sxx + (x - mx) * (x - mx), sxy + (x - mx) * (y - my)));
-    if sxx.is_nan() || sxx <= 0.0 {
-        return None;
-    }
-    let slope = sxy / sxx;
-    let intercept = my - slope * mx;
-    (slope.is_finite() && intercept.is_finite()).then_some((intercept, slope))
+    line::fit_unweighted(points).map(|l| (l.intercept, l.slope))
 }
 
 fn row_label(index: usize, line: Option<usize>) -> String {

@@ -39,6 +39,7 @@
 
 pub mod page;
 
+use crate::model::fit::line;
 use crate::model::{fmt_num, InputError};
 
 /// A speed-up model.
@@ -723,30 +724,29 @@ fn value(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
 }
 
 /// Weighted linear least squares of y = c1 + c2/n (times) or 1/S = c1 + c2/n (speed-ups,
-/// weighted by S⁴ so that the residuals approximate those in S), with c1, c2 ≥ 0.
+/// weighted by S⁴ so that the residuals approximate those in S), with c1, c2 ≥ 0: a negative
+/// intercept gives the line through the origin, a negative slope the weighted mean.
 fn amdahl_linear(space: Space, ns: &[f64], ys: &[f64], ws: &[f64]) -> (f64, f64) {
-    let (mut sw, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for ((n, y), w) in ns.iter().zip(ys).zip(ws) {
-        let (x, yy, ww) = match space {
+    let pts: Vec<(f64, f64, f64)> = ns
+        .iter()
+        .zip(ys)
+        .zip(ws)
+        .map(|((n, y), w)| match space {
             Space::Time => (1.0 / n, *y, *w),
             Space::Speedup => (1.0 / n, 1.0 / y, w * y.powi(4)),
-        };
-        sw += ww;
-        sx += ww * x;
-        sy += ww * yy;
-        sxx += ww * x * x;
-        sxy += ww * x * yy;
-    }
-    let det = sw * sxx - sx * sx;
-    let (mut c1, mut c2) = if det.abs() > 1e-12 * sw * sxx { ((sy * sxx - sx * sxy) / det, (sw * sxy - sx * sy) / det) } else { (0.0, sy / sx.max(1e-300)) };
-    if c1 < 0.0 {
-        c1 = 0.0;
-        c2 = sxy / sxx.max(1e-300);
-    }
-    if c2 < 0.0 {
-        c2 = 0.0;
-        c1 = sy / sw.max(1e-300);
-    }
+        })
+        .collect();
+    let mean = || {
+        let sw: f64 = pts.iter().map(|p| p.2).sum();
+        pts.iter().map(|p| p.2 * p.1).sum::<f64>() / sw
+    };
+    let (c1, c2) = match line::fit(&pts) {
+        Some(l) if l.intercept < 0.0 => (0.0, line::slope_through(0.0, 0.0, &pts).unwrap_or(0.0)),
+        Some(l) => (l.intercept, l.slope),
+        // 1/n does not vary: one process count.
+        None => (0.0, line::slope_through(0.0, 0.0, &pts).unwrap_or(0.0)),
+    };
+    let (c1, c2) = if c2 < 0.0 { (mean(), 0.0) } else { (c1, c2) };
     if !(c1.is_finite() && c2.is_finite()) || c1 + c2 <= 0.0 {
         return (0.0, 1.0);
     }

@@ -1,0 +1,3 @@
+//! Fitting shared by the calculators: weighted least-squares lines.
+
+pub mod line;
