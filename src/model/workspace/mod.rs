@@ -32,6 +32,35 @@ pub const MAX_FIELD_BYTES: usize = 256 << 10;
 /// One page's inputs: field name → the text in it.
 pub type PageInputs = BTreeMap<String, String>;
 
+/// One input field of a page. Each page has an enum of its fields; the key is the field's
+/// name in the saved workspace, share links, the command line's error messages and the page's
+/// element ids, written once, in the enum's `key`.
+pub trait PageField: Copy + Eq + std::fmt::Debug + 'static {
+    /// Every field of the page.
+    const ALL: &'static [Self];
+    fn key(self) -> &'static str;
+}
+
+/// The text a page's field holds ("" when it holds none).
+pub fn text<F: PageField>(inputs: &PageInputs, field: F) -> &str {
+    inputs.get(field.key()).map_or("", String::as_str)
+}
+
+/// Errors of a page's fields, found when its texts are parsed; each names its field's key.
+pub type FieldErrors = Vec<InputError>;
+
+/// A preset of a page: what the page's button says and loads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    /// A short stable name (tests, links).
+    pub key: &'static str,
+    /// The button's label.
+    pub name: &'static str,
+    /// One sentence: where the numbers come from.
+    pub description: &'static str,
+    pub inputs: PageInputs,
+}
+
 /// Values for some of a page's inputs under one name, e.g. a system or a machine taken from
 /// the cluster catalog, which the page fills in when the user picks it.
 #[derive(Debug, Clone, PartialEq)]
