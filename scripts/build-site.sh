@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The HTML entries, one per page set (see ui::Site).
-ENTRIES=(index.html multigrid.html regions.html speedup.html comm.html simulate.html)
+# The HTML entries at the root: index.html and one per calculator (model::calculators;
+# tests/calculators.rs checks each has its entry).
+ENTRIES=(*.html)
 
 rm -rf target/site dist.new
 for entry in "${ENTRIES[@]}"; do

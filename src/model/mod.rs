@@ -4,9 +4,10 @@
 //!
 //! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `pevpm`), each with
 //! its model and a `page` module that turns the page's input texts into what it shows; shared
-//! plumbing beside them: `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
+//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
+pub mod calculators;
 pub mod comm;
 pub mod error;
 pub mod finite;

@@ -13,6 +13,7 @@ mod storage;
 mod store;
 mod url;
 
+use crate::model::calculators::{self, Calculator};
 use route::Route;
 
 /// One HTML entry of the site: its file, the route an empty fragment shows there, and the
@@ -26,18 +27,18 @@ pub struct Site {
 
 /// `index.html`: the home page and the Clusters page.
 pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pages::index };
-/// `multigrid.html`: the multi-cluster planner.
-pub const MULTIGRID: Site = Site { file: "multigrid.html", home: Route::Multigrid, render: pages::multigrid };
-/// `regions.html`: two regions.
-pub const REGIONS: Site = Site { file: "regions.html", home: Route::Regions, render: pages::regions };
-/// `comm.html`: communication models, broadcasts, logical clusters and grid broadcast.
-pub const COMM: Site = Site { file: "comm.html", home: Route::Comm, render: pages::comm };
 
-/// `speedup.html`: the speed-up curve.
-pub const SPEEDUP: Site = Site { file: "speedup.html", home: Route::Speedup, render: pages::speedup };
+/// The entry of one calculator, showing `render`'s page.
+const fn calculator(c: &'static Calculator, render: fn(Route) -> yew::Html) -> Site {
+    Site { file: c.file, home: Route::Calculator(c), render }
+}
 
-/// `simulate.html`: the virtual parallel machine (its runs in `sw-simulate-worker`).
-pub const SIMULATE: Site = Site { file: "simulate.html", home: Route::Simulate, render: pages::simulate };
+pub const MULTIGRID: Site = calculator(&calculators::MULTIGRID, pages::multigrid);
+pub const SPEEDUP: Site = calculator(&calculators::SPEEDUP, pages::speedup);
+pub const REGIONS: Site = calculator(&calculators::REGIONS, pages::regions);
+pub const COMM: Site = calculator(&calculators::COMM, pages::comm);
+/// Its runs happen in `sw-simulate-worker`.
+pub const SIMULATE: Site = calculator(&calculators::SIMULATE, pages::simulate);
 
 /// Mounts the app of one entry on the document body.
 pub fn start(site: Site) {

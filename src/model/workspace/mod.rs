@@ -15,14 +15,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use catalog::Catalog;
+use crate::model::calculators;
 use crate::model::InputError;
 
 /// Marks a JSON file as ours, so importing some other JSON says so plainly.
 pub const FORMAT: &str = "scalewise-workspace";
 pub const VERSION: u32 = 1;
 
-/// The pages whose inputs a workspace may hold (route names).
-pub const PAGES: &[&str] = &["multigrid", "speedup", "regions", "comm", "simulate"];
 
 /// Largest workspace file accepted, bytes.
 pub const MAX_WORKSPACE_BYTES: usize = 4 << 20;
@@ -146,8 +145,10 @@ impl Workspace {
 
 /// Checks that a page is one we have, and that its field names and texts are sane.
 pub fn validate_page(field: &str, page: &str, inputs: &PageInputs) -> Result<(), InputError> {
-    if !PAGES.contains(&page) {
-        return Err(InputError::new(field, format!("unknown page \"{}\"; known: {}", clip(page), PAGES.join(", "))));
+    // The pages a workspace may hold: one per calculator.
+    if calculators::find(page).is_none() {
+        let known: Vec<&str> = calculators::CALCULATORS.iter().map(|c| c.key).collect();
+        return Err(InputError::new(field, format!("unknown page \"{}\"; known: {}", clip(page), known.join(", "))));
     }
     for (name, text) in inputs {
         let ok_name = !name.is_empty()

@@ -3,7 +3,8 @@
 use yew::prelude::*;
 
 use super::workspace_file::WorkspaceFile;
-use crate::ui::route::{Link, Route, CALCULATORS};
+use crate::model::calculators::CALCULATORS;
+use crate::ui::route::{Link, Route};
 use crate::ui::store::{use_store, Action};
 
 #[derive(Properties, PartialEq)]
@@ -29,7 +30,7 @@ pub fn header(p: &HeaderProps) -> Html {
             </div>
             <nav aria-label="calculators">
                 <ul>
-                    { for CALCULATORS.iter().map(|c| item(c.route, c.title)) }
+                    { for CALCULATORS.iter().map(|c| item(Route::Calculator(c), c.title)) }
                     { item(Route::Clusters, "Clusters") }
                 </ul>
             </nav>

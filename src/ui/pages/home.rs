@@ -2,7 +2,8 @@
 
 use yew::prelude::*;
 
-use crate::ui::route::{Link, Route, CALCULATORS};
+use crate::model::calculators::CALCULATORS;
+use crate::ui::route::{Link, Route};
 
 #[component(Home)]
 pub fn home() -> Html {
@@ -17,7 +18,7 @@ pub fn home() -> Html {
             <div class="cards">
                 { for CALCULATORS.iter().map(|c| html! {
                     <article class="card">
-                        <h2><Link to={c.route}>{ c.title }</Link></h2>
+                        <h2><Link to={Route::Calculator(c)}>{ c.title }</Link></h2>
                         <p>{ c.answers }</p>
                         <p class="source">{ c.seed }</p>
                     </article>

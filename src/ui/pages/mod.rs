@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::route::Route;
+use crate::model::calculators::{self, Calculator};
 
 mod clusters;
 mod comm;
@@ -22,44 +23,32 @@ pub fn index(route: Route) -> Html {
     }
 }
 
-/// The page of `multigrid.html`.
+/// The page of a calculator's entry: `page` on its route, "not found" elsewhere.
+fn only(route: Route, calc: &Calculator, page: impl FnOnce() -> Html) -> Html {
+    match route {
+        Route::Calculator(c) if c.key == calc.key => page(),
+        _ => not_found(),
+    }
+}
+
 pub fn multigrid(route: Route) -> Html {
-    match route {
-        Route::Multigrid => html! { <multigrid::Multigrid /> },
-        _ => not_found(),
-    }
+    only(route, &calculators::MULTIGRID, || html! { <multigrid::Multigrid /> })
 }
 
-/// The page of `regions.html`.
 pub fn regions(route: Route) -> Html {
-    match route {
-        Route::Regions => html! { <regions::Regions /> },
-        _ => not_found(),
-    }
+    only(route, &calculators::REGIONS, || html! { <regions::Regions /> })
 }
 
-/// The page of `speedup.html`.
 pub fn speedup(route: Route) -> Html {
-    match route {
-        Route::Speedup => html! { <speedup::Speedup /> },
-        _ => not_found(),
-    }
+    only(route, &calculators::SPEEDUP, || html! { <speedup::Speedup /> })
 }
 
-/// The page of `simulate.html`.
 pub fn simulate(route: Route) -> Html {
-    match route {
-        Route::Simulate => html! { <simulate::Simulate /> },
-        _ => not_found(),
-    }
+    only(route, &calculators::SIMULATE, || html! { <simulate::Simulate /> })
 }
 
-/// The page of `comm.html`.
 pub fn comm(route: Route) -> Html {
-    match route {
-        Route::Comm => html! { <comm::Comm /> },
-        _ => not_found(),
-    }
+    only(route, &calculators::COMM, || html! { <comm::Comm /> })
 }
 
 fn not_found() -> Html {

@@ -1,0 +1,40 @@
+//! The one list of calculators (`model::calculators`) and what each row needs elsewhere: its
+//! wasm binary in Cargo.toml and src/bin, its HTML entry (which the site build finds by
+//! itself), its pages in the workspace, and its subcommands of the command line.
+
+use scalewise::model::calculators::CALCULATORS;
+
+mod common;
+use common::run;
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+#[test]
+fn every_calculator_has_its_binary_entry_and_subcommands() {
+    let cargo = read("Cargo.toml");
+    let help = run(&["--help"], "").stdout;
+    let listed: Vec<&str> = help.lines().skip_while(|l| !l.starts_with("CALCULATORS:")).skip(1).take_while(|l| !l.trim().is_empty()).filter_map(|l| l.split_whitespace().next()).collect();
+    for c in CALCULATORS {
+        let bin = format!("sw-{}", c.key);
+        assert!(cargo.contains(&format!("name = \"{bin}\"\npath = \"src/bin/{bin}.rs\"")), "Cargo.toml lacks the [[bin]] {bin}");
+        assert!(read(&format!("src/bin/{bin}.rs")).contains("scalewise::ui::start("), "src/bin/{bin}.rs starts no site");
+        assert!(read(c.file).contains(&format!("data-bin=\"{bin}\"")), "{} does not build {bin}", c.file);
+        for cmd in c.commands {
+            assert!(listed.contains(cmd), "scalewise --help lacks {cmd}");
+            assert_eq!(run(&[cmd, "--help"], "").status, 0, "{cmd} --help");
+        }
+    }
+    // Every subcommand but the catalog belongs to a calculator.
+    for cmd in listed.iter().filter(|c| **c != "catalog") {
+        assert!(CALCULATORS.iter().any(|c| c.commands.contains(cmd)), "{cmd} belongs to no calculator");
+    }
+    // And every HTML entry at the root is a calculator's or the index.
+    for e in std::fs::read_dir(env!("CARGO_MANIFEST_DIR")).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".html") && name != "index.html" {
+            assert!(CALCULATORS.iter().any(|c| c.file == name), "{name} is no calculator's entry");
+        }
+    }
+}
