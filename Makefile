@@ -23,5 +23,7 @@ cli:
 test: setup
 	@scripts/test.sh
 
+# Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); the
+# browser's are printed by `make test`.
 bench: setup
-	cargo test --release --test bench_planner --test bench_regions --test bench_simulate -- --ignored --nocapture --test-threads=1
+	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
