@@ -5,7 +5,7 @@ SHELL := bash
 CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 
-.PHONY: setup serve dist test cli bench
+.PHONY: setup serve dist test cli bench validate
 
 setup:
 	@scripts/setup.sh
@@ -27,3 +27,9 @@ test: setup
 # browser's are printed by `make test`.
 bench: setup
 	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
+
+# Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
+# present, ../shared/validation/): prints the table and rewrites VALIDATION.md.
+validate: setup
+	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md
+	@cat VALIDATION.md

@@ -13,6 +13,7 @@ mod multigrid;
 mod regions;
 mod simulate;
 mod speedup;
+mod validate;
 
 /// One calculator of the command line.
 pub struct Subcommand {
@@ -61,6 +62,7 @@ fn main_help() -> String {
     for c in SUBCOMMANDS {
         s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
     }
+    s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n");
     s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
     s
 }
@@ -68,7 +70,7 @@ fn main_help() -> String {
 /// Writes to standard output. A reader that has gone away (`scalewise … | head`) is not an
 /// error of ours: the rest of the output is dropped quietly instead of panicking as
 /// `print!` does.
-fn write_out(text: &str) {
+pub fn write_out(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
@@ -83,6 +85,9 @@ pub fn run(args: &[String]) -> i32 {
     if first == "--help" || first == "-h" || first == "help" {
         write_out(&main_help());
         return 0;
+    }
+    if first == "validate" {
+        return validate::run(&args[1..]);
     }
     if first == "--version" || first == "-V" {
         write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION")));

@@ -17,6 +17,7 @@ pub mod multigrid;
 pub mod pevpm;
 pub mod regions;
 pub mod speedup;
+pub mod validation;
 pub mod workspace;
 
 pub use error::{fmt_num, InputError};
