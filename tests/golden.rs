@@ -120,8 +120,8 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
     }
     out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
     out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
-    for (i, (_, _, inputs)) in comm_page::presets().into_iter().enumerate() {
-        out.push((format!("comm-preset{i}"), "comm", inputs));
+    for (i, preset) in comm_page::presets().into_iter().enumerate() {
+        out.push((format!("comm-preset{i}"), "comm", preset.inputs));
     }
     out.push(("comm-bad".into(), "comm", edit(comm_page::default_inputs(), "p2p", "size time\n8 -1")));
     for e in simulate_page::PRESETS {
@@ -144,7 +144,7 @@ fn page_views_match_the_golden_files() {
             "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
             "speedup" => format!("{:#?}", speedup_page::evaluate(&inputs)),
             "regions" => format!("{:#?}", regions_page::evaluate(&inputs)),
-            "comm" => format!("{:#?}", comm_page::evaluate(&inputs, &cat)),
+            "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),
             _ => match simulate_page::prepare(&inputs) {
                 Err(e) => format!("{e:#?}"),
                 Ok(job) => {
