@@ -148,7 +148,7 @@ fn page_views_match_the_golden_files() {
             _ => match simulate_page::prepare(&inputs) {
                 Err(e) => format!("{e:#?}"),
                 Ok(job) => {
-                    let report = scalewise::model::pevpm::engine::Simulation::new(job).and_then(|s| s.run_to_end());
+                    let report = scalewise::model::pevpm::job::Simulation::new(job).and_then(|s| s.run_to_end());
                     match report {
                         Ok(r) => format!("{:#?}", simulate_page::view(&r)),
                         Err(e) => format!("{e:#?}"),

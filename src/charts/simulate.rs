@@ -83,7 +83,7 @@ pub fn timeline(numprocs: u32, t: &Timeline) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::pevpm::engine::Simulation;
+    use crate::model::pevpm::job::Simulation;
     use crate::model::pevpm::page::{default_inputs, prepare, view};
 
     #[test]

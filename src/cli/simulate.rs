@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::pevpm::engine::{CountResult, Report, Simulation};
+use scalewise::model::pevpm::job::{CountResult, Report, Simulation};
 use scalewise::model::pevpm::page::prepare;
 use scalewise::model::pevpm::program::MAX_PROCS;
 use scalewise::model::workspace::PageInputs;

@@ -16,7 +16,8 @@ use crate::model::pevpm::examples::{Example, EXAMPLES};
 use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::program::MAX_PROCS;
-use crate::model::pevpm::engine::{Activity, Job, Limits, Report, Timeline};
+use crate::model::pevpm::engine::{Activity, Timeline};
+use crate::model::pevpm::job::{Job, Limits, Report};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
 use crate::model::workspace::{FieldSet, PageInputs};
@@ -179,7 +180,7 @@ pub fn prepare(inputs: &PageInputs) -> Result<Job, Vec<InputError>> {
             };
             // Compile what a keystroke can afford now, so that most errors of the skeleton
             // against the counts show before a run; the run checks the rest.
-            crate::model::pevpm::engine::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
+            crate::model::pevpm::job::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
         }
         _ => Err(errors),
     }
@@ -283,7 +284,7 @@ pub fn view(report: &Report) -> ResultView {
             unreceived_per_run: finite(c.unreceived_per_run),
         })
         .collect();
-    let curve = |label: &str, s: &crate::model::pevpm::engine::SeriesResult| CurveView {
+    let curve = |label: &str, s: &crate::model::pevpm::job::SeriesResult| CurveView {
         label: label.to_string(),
         points: s.results.iter().map(|c| (c.numprocs, finite(c.speedup), finite(c.mean_s))).collect(),
     };
@@ -321,7 +322,7 @@ pub fn activity_name(a: Activity) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::engine::{Progress, Simulation, Stepper};
+    use crate::model::pevpm::job::{Progress, Simulation, Stepper};
 
     fn run(inputs: &PageInputs) -> Report {
         let job = prepare(inputs).unwrap();
