@@ -27,6 +27,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::model::pevpm::job::{Partial, Progress, Simulation, Stepper};
 use crate::model::pevpm::page::{prepare, view};
+use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageInputs;
 
 /// Ops a slice runs before the worker looks at the clock (about 10 ms).
@@ -55,7 +56,10 @@ struct Start {
 }
 
 fn run(start: Start, reply: &dyn Fn(Value)) {
-    let job = match prepare(&start.inputs) {
+    // A job reads nothing of the catalog (a machine from it arrives as the fitted line's
+    // fields), and the worker has none.
+    let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
+    let job = match prepare(&start.inputs, &catalog) {
         Ok(job) => job,
         Err(errors) => return reply(json!({ "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>() })),
     };

@@ -631,6 +631,27 @@ pub fn parse_params(field: &str, text: &str) -> Result<Vec<(String, Expr)>, Inpu
     }
 }
 
+/// Parses one parameter's value on its own (the command's `params` give each apart):
+/// a whole expression, nothing after it. `field` names the input in errors.
+pub fn parse_expr(field: &str, text: &str) -> Result<Expr, InputError> {
+    let relabel = |mut e: InputError| {
+        e.field = field.to_string();
+        e
+    };
+    let toks = lex(text).map_err(relabel)?;
+    let mut p = Parser { toks, i: 0, depth: 0, terms: 0 };
+    let e = p.expr().map_err(relabel)?;
+    if *p.peek() != Tok::End {
+        return Err(relabel(p.expected("the end of the expression")));
+    }
+    Ok(e)
+}
+
+/// Whether `s` is a name (a parameter's, say): a letter or `_`, then letters, digits, `_`.
+pub fn is_name(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
 /// Applies a binary operator; comparisons and logic give 1 or 0.
 pub fn apply(op: BinOp, a: f64, b: f64) -> f64 {
     let t = |c: bool| if c { 1.0 } else { 0.0 };
