@@ -1,17 +1,16 @@
 //! `scalewise simulate`: Monte Carlo simulation of a program skeleton on a virtual parallel
-//! machine (PEVPM, seed 001). The JSON becomes the simulation page's typed inputs
-//! (`model::pevpm::page::Inputs`) directly, through the page's own validators (skeleton and
-//! parameter parsers, ranges, machines), each error naming its JSON key; then the page's
-//! `evaluate` makes the job, so the command and the page check alike. This file writes the
-//! answer.
+//! machine (PEVPM, seed 001). The JSON becomes the job directly, through the simulation
+//! page's own validators (skeleton and parameter parsers, ranges, machines), each error
+//! naming its JSON key; the page's `evaluate` then checks it, so the command and the page
+//! check alike. This file writes the answer.
 
 use serde_json::{json, Map, Value};
 
 use scalewise::model::input::table::parse_number;
-use scalewise::model::pevpm::job::{CountResult, Report, Simulation};
+use scalewise::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
 use scalewise::model::pevpm::lang::{self, Expr, Skeleton};
 use scalewise::model::pevpm::machine::{perseus, Contention, Machine, Mode};
-use scalewise::model::pevpm::page::{self, Given, Inputs, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
+use scalewise::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
 use scalewise::model::pevpm::program::MAX_PROCS;
 use scalewise::model::workspace::catalog::Catalog;
 use scalewise::model::InputError;
@@ -223,8 +222,24 @@ fn compare(m: &Map<String, Value>) -> Result<bool, String> {
     }
 }
 
-/// The page's typed inputs from the JSON; every key's problem at once.
-fn inputs(m: &Map<String, Value>) -> Result<Inputs, String> {
+fn sequential_s(m: &Map<String, Value>) -> Result<Option<f64>, String> {
+    match m.get("sequential_s").map(|v| (v, v.as_f64())) {
+        None => Ok(None),
+        Some((_, Some(x))) if x > 0.0 && x <= 1e9 => Ok(Some(x)),
+        Some((v, _)) => Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
+    }
+}
+
+fn limits(m: &Map<String, Value>) -> Result<Limits, String> {
+    match m.get("max_steps").map(|v| (v, v.as_u64())) {
+        None => Ok(Limits::default()),
+        Some((_, Some(x))) if x >= 1000 => Ok(Limits { max_steps_per_run: x, ..Limits::default() }),
+        Some((v, _)) => Err(format!("max_steps: expected a whole number of at least 1000, found {v}")),
+    }
+}
+
+/// The job from the JSON; every key's problem at once.
+fn job(m: &Map<String, Value>) -> Result<Job, String> {
     let mut errors = Vec::new();
     let mut keep = |e: String| errors.push(e);
     let skeleton = skeleton(m).map_err(&mut keep).ok();
@@ -237,13 +252,14 @@ fn inputs(m: &Map<String, Value>) -> Result<Inputs, String> {
     let replications = whole(m, "replications", REPLICATIONS, 20).map_err(&mut keep).ok();
     let seed = whole(m, "seed", SEED, 1).map_err(&mut keep).ok();
     let compare = compare(m).map_err(&mut keep).ok();
-    match (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare) {
-        (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(compare)) => {
-            let (procs_per_node, replications) = (ppn as u32, reps as u32);
-            Ok(Inputs { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare })
-        }
-        _ => Err(errors.join("; ")),
-    }
+    let sequential_s = sequential_s(m).map_err(&mut keep).ok();
+    let limits = limits(m).map_err(&mut keep).ok();
+    let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits);
+    let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(compare), Some(sequential_s), Some(limits)) = all else {
+        return Err(errors.join("; "));
+    };
+    let (procs_per_node, replications) = (ppn as u32, reps as u32);
+    Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
 }
 
 fn count_json(c: &CountResult) -> Result<Value, String> {
@@ -294,22 +310,9 @@ fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
 
 fn run(input: Value) -> Result<Value, String> {
     let m = object(input, "input", &KEYS)?;
-    let inputs = inputs(&m)?;
     // A job reads nothing of the catalog.
     let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
-    let mut job = page::evaluate(&inputs, &catalog).map_err(|errs| joined(&errs))?;
-    if let Some(v) = m.get("sequential_s") {
-        match v.as_f64() {
-            Some(x) if x > 0.0 && x <= 1e9 => job.sequential_s = Some(x),
-            _ => return Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
-        }
-    }
-    if let Some(v) = m.get("max_steps") {
-        match v.as_u64() {
-            Some(x) if x >= 1000 => job.limits.max_steps_per_run = x,
-            _ => return Err(format!("max_steps: expected a whole number of at least 1000, found {v}")),
-        }
-    }
+    let job = page::evaluate(job(&m)?, &catalog).map_err(|errs| joined(&errs))?;
     let sim = Simulation::new(job).map_err(|e| e.to_string())?;
     let report = scalewise::parallel::run(&sim).map_err(|e| e.to_string())?;
     report_json(&report, &m)

@@ -1,13 +1,14 @@
-//! The simulation page: its input texts parsed once into typed [`Inputs`] ([`parse`]), made
-//! into a checked job ([`evaluate`]; both at once: [`prepare`]), and from a finished report to
-//! everything the page shows ([`view`]). Running happens between the two:
+//! The simulation page: its input texts parsed once into a typed [`Job`] ([`parse`]), checked
+//! ([`evaluate`]; both at once: [`prepare`]), and from a finished report to everything the
+//! page shows ([`view`]). Running happens between the two:
 //! `Simulation::new(job)?`, then its parts run in slices (`Stepper::step` until
 //! `Progress::Done`), possibly in several Web Workers, and merged (`Simulation::merge`), so the
 //! page can report progress and cancel (terminate the workers).
 //!
 //! Unlike the other pages, nothing is computed from part of the inputs (a job needs them all),
-//! so [`parse`] gives either every field typed or every field's error, and what the page shows
-//! before a run is [`prepare`]'s: a job to run, or the errors.
+//! so the page's typed inputs are the job itself: [`parse`] gives either the job or every
+//! field's error, and what the page shows before a run is [`prepare`]'s: a checked job to
+//! run, or the errors.
 //!
 //! Inputs ([`Field`]; field names of the page, also the keys of the command line's JSON):
 //! `skeleton` (text), `params` (`name = value` lines), `numprocs` (process counts, e.g.
@@ -17,7 +18,7 @@
 //! `configuration`, `none`), `replications`, `seed`, `compare` (`yes`: the Figure 6 series).
 //! The validators of single values ([`Whole`], [`fitted_machine`], [`process_counts`],
 //! [`parse_mode`], [`parse_contention`]) are shared with `scalewise simulate`, which builds
-//! [`Inputs`] from its JSON.
+//! the job from its JSON.
 //! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::pevpm`].
 
 use crate::model::input::list::{self, ListSpec};
@@ -25,7 +26,7 @@ use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Activity, Timeline};
 use crate::model::pevpm::examples::{Example, EXAMPLES};
 use crate::model::pevpm::job::{Job, Limits, Report, Simulation};
-use crate::model::pevpm::lang::{self, Expr, Skeleton};
+use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::program::MAX_PROCS;
 use crate::model::workspace::catalog::Catalog;
@@ -90,24 +91,6 @@ impl PageField for Field {
             Field::Compare => "compare",
         }
     }
-}
-
-/// Everything a job is made of, validated.
-#[derive(Debug, Clone)]
-pub struct Inputs {
-    pub skeleton: Skeleton,
-    /// Parameters given outside the skeleton (they override its `Param` defaults).
-    pub params: Vec<(String, Expr)>,
-    /// Sorted.
-    pub numprocs: Vec<u32>,
-    pub procs_per_node: u32,
-    pub machine: Machine,
-    pub mode: Mode,
-    pub contention: Contention,
-    pub replications: u32,
-    pub seed: u64,
-    /// Also the seed's Figure 6 series.
-    pub compare: bool,
 }
 
 /// A number as the user gave it: its value, when it is one, and how to show it in an error.
@@ -219,9 +202,9 @@ pub fn parse_contention(field: &str, t: &str) -> Result<Contention, InputError> 
     }
 }
 
-/// Parses every field once: the inputs, or every field's error (each naming its field, and
-/// line and column for the skeleton, parameters and histograms).
-pub fn parse(texts: &PageInputs) -> Result<Inputs, FieldErrors> {
+/// Parses every field once: the job, or every field's error (each naming its field, and line
+/// and column for the skeleton, parameters and histograms).
+pub fn parse(texts: &PageInputs) -> Result<Job, FieldErrors> {
     let mut errors = Vec::new();
     let skeleton = lang::parse(text(texts, Field::Skeleton)).map_err(|e| errors.push(e)).ok();
     let params = lang::parse_params(Field::Params.key(), text(texts, Field::Params)).map_err(|e| errors.push(e)).ok();
@@ -239,37 +222,23 @@ pub fn parse(texts: &PageInputs) -> Result<Inputs, FieldErrors> {
             if errors.is_empty() =>
         {
             let (procs_per_node, replications) = (procs_per_node as u32, replications as u32);
-            Ok(Inputs { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare })
+            let (sequential_s, limits) = (None, Limits::default());
+            Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
         }
         _ => Err(errors),
     }
 }
 
-/// The job of the inputs, checked as far as a keystroke can afford: most errors of the
-/// skeleton against the process counts show before a run; the run checks the rest. (The
-/// catalog is not read: a machine from it arrives as the fitted line's fields.)
-pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> Result<Job, FieldErrors> {
-    let i = inputs.clone();
-    let job = Job {
-        skeleton: i.skeleton,
-        params: i.params,
-        numprocs: i.numprocs,
-        procs_per_node: i.procs_per_node,
-        machine: i.machine,
-        mode: i.mode,
-        contention: i.contention,
-        replications: i.replications,
-        seed: i.seed,
-        compare: i.compare,
-        sequential_s: None,
-        limits: Limits::default(),
-    };
+/// The job checked as far as a keystroke can afford: most errors of the skeleton against the
+/// process counts show before a run; the run checks the rest. (The catalog is not read: a
+/// machine from it arrives as the fitted line's fields.)
+pub fn evaluate(job: Job, _catalog: &Catalog) -> Result<Job, FieldErrors> {
     Simulation::check(&job).map(|()| job).map_err(|e| vec![e])
 }
 
 /// What the page shows before a run, from its texts: the job Run starts, or every error.
 pub fn prepare(texts: &PageInputs, catalog: &Catalog) -> Result<Job, FieldErrors> {
-    evaluate(&parse(texts)?, catalog)
+    evaluate(parse(texts)?, catalog)
 }
 
 /// The page's inputs for an example, on the Perseus-like machine.
