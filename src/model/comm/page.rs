@@ -363,18 +363,35 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
     (out, error)
 }
 
+/// The processes of the broadcast predictions (20 when blank).
+fn procs(texts: &PageInputs, errors: &mut FieldErrors) -> Option<u32> {
+    number_in(texts, Field::Procs, "processes", (1.0, f64::from(MAX_PROCS)), 20.0, errors).and_then(|p| {
+        if p.fract() == 0.0 {
+            Some(p as u32)
+        } else {
+            errors.push(InputError::new(Field::Procs.key(), "processes: expected a whole number"));
+            None
+        }
+    })
+}
+
+/// The latency share (its default when blank or wrong).
+fn latency_share(texts: &PageInputs, errors: &mut FieldErrors) -> f64 {
+    number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors).unwrap_or(DEFAULT_LATENCY_SHARE)
+}
+
+/// The process count and latency share the broadcasts are predicted at, for a page that draws
+/// more of them (`None`: the count is wrong).
+pub fn broadcast_basis(texts: &PageInputs) -> (Option<u32>, f64) {
+    let mut errors = FieldErrors::new();
+    (procs(texts, &mut errors), latency_share(texts, &mut errors))
+}
+
 impl P2pInputs {
     fn parse(texts: &PageInputs, errors: &mut FieldErrors) -> P2pInputs {
         let format = Format::from_key(text(texts, Field::P2pFormat).trim());
         let p2p = comm::parse_p2p(text(texts, Field::P2p), format);
-        let procs = number_in(texts, Field::Procs, "processes", (1.0, f64::from(MAX_PROCS)), 20.0, errors).and_then(|p| {
-            if p.fract() == 0.0 {
-                Some(p as u32)
-            } else {
-                errors.push(InputError::new(Field::Procs.key(), "processes: expected a whole number"));
-                None
-            }
-        });
+        let procs = procs(texts, errors);
         let sizes = sizes_of(texts, Field::Sizes, "8KB 512KB").unwrap_or_else(|e| {
             errors.push(InputError::new(Field::Sizes.key(), format!("message sizes: {e}")));
             Vec::new()
@@ -414,8 +431,7 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
 /// Parses the latency share and the fields of `halves`.
 fn parse_halves(texts: &PageInputs, halves: &[Half]) -> (Inputs, FieldErrors) {
     let mut errors = FieldErrors::new();
-    let latency_share = number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, &mut errors)
-        .unwrap_or(DEFAULT_LATENCY_SHARE);
+    let latency_share = latency_share(texts, &mut errors);
     let p2p = halves.contains(&Half::PointToPoint).then(|| P2pInputs::parse(texts, &mut errors));
     let grid = halves.contains(&Half::Grid).then(|| GridInputs::parse(texts, &mut errors));
     (Inputs { latency_share, p2p, grid }, errors)

@@ -9,9 +9,9 @@ use yew::prelude::*;
 use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
 use crate::charts::XyChart;
-use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS, DEFAULT_LATENCY_SHARE};
+use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS};
 use crate::model::comm::{ModelKind, MODEL_KINDS};
-use crate::model::comm::page::{BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
+use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
@@ -72,11 +72,9 @@ pub fn bcast(p: &Props) -> Html {
     let ctx = &p.ctx;
     let cur = &p.current;
     let broken = cur.fit.is_none() || [Field::Procs, Field::Sizes, Field::LatencyShare].into_iter().any(|f| ctx.has_error(f));
-    let basis = Basis {
-        view: cur.clone(),
-        procs: ctx.number(Field::Procs, 20.0).clamp(1.0, f64::from(u32::MAX)) as u32,
-        share: ctx.number(Field::LatencyShare, DEFAULT_LATENCY_SHARE),
-    };
+    // When a field is wrong the section keeps its last good basis, so the fallback is not shown.
+    let (procs, share) = broadcast_basis(&ctx.inputs);
+    let basis = Basis { view: cur.clone(), procs: procs.unwrap_or(1), share };
     let slot = use_mut_ref(|| None);
     let shown = keep(&mut slot.borrow_mut(), basis, broken);
     let b = &shown.value;

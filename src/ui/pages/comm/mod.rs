@@ -14,7 +14,6 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use crate::model::comm::page::{self as page, Field, Half, PageView, PAGE};
-use crate::model::input::table::parse_number;
 use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
@@ -88,11 +87,6 @@ impl Ctx {
                 </select>
             </div>
         }
-    }
-
-    /// A number from a field, or `default` when it is blank or broken (its error shows).
-    pub fn number(&self, field: Field, default: f64) -> f64 {
-        parse_number(crate::model::workspace::text(&self.inputs, field).trim()).unwrap_or(default)
     }
 
     /// Whether a single-value field has an error.
