@@ -4,7 +4,8 @@
 //! page's Web Workers take their shares (`ui::sim_worker`). Parts merge in part order, so the
 //! report is the same to the bit however many threads ran them.
 
-use crate::model::pevpm::engine::{Partial, Report, RunError, Simulation};
+use crate::model::pevpm::engine::RunError;
+use crate::model::pevpm::job::{Partial, Report, Simulation};
 use crate::model::InputError;
 
 /// Runs the job's parts on as many threads as the machine has.
@@ -47,7 +48,7 @@ pub fn run_on(sim: &Simulation, threads: usize) -> Result<Report, RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::engine::{Job, Limits};
+    use crate::model::pevpm::job::{Job, Limits};
     use crate::model::pevpm::examples::{FFT, JACOBI};
     use crate::model::pevpm::lang;
     use crate::model::pevpm::machine::{perseus, Contention, Mode};

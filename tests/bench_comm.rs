@@ -1,6 +1,6 @@
 //! Native timings for the communication page (ignored in the normal test run; prints its
 //! figures): clustering the 1000-node benchmark matrix (`gridcast::benchmark_matrix`, the same
-//! input a browser benchmark would time) and the page's whole `evaluate` on its default inputs.
+//! input a browser benchmark would time) and the page's whole `view` (parse and evaluate) on its default inputs.
 
 use scalewise::model::comm::gridcast::{benchmark_matrix, clusters};
 
@@ -30,10 +30,10 @@ fn bench_clusters_1000() {
 #[ignore]
 fn bench_comm_page_evaluate() {
     use scalewise::model::workspace::catalog::presets;
-    use scalewise::model::comm::page::{default_inputs, evaluate};
+    use scalewise::model::comm::page::{default_inputs, view};
     let (inputs, catalog) = (default_inputs(), presets());
     let (med, lo, hi) = median_ms(11, || {
-        std::hint::black_box(evaluate(&inputs, &catalog));
+        std::hint::black_box(view(&inputs, &catalog));
     });
-    println!("comm page evaluate (OSU sample, 78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
+    println!("comm page view (OSU sample, 78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use scalewise::model::pevpm::examples::JACOBI;
 use scalewise::model::pevpm::lang;
 use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
-use scalewise::model::pevpm::engine::{Job, Limits, Report, Simulation};
+use scalewise::model::pevpm::job::{Job, Limits, Report, Simulation};
 
 fn jacobi(ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
     Job {

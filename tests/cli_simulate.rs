@@ -108,6 +108,12 @@ fn bad_input_names_the_key() {
         (json!({"skeleton": "Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", "numprocs": [2]}), "would take about"),
         (json!({"skeleton": "Loop i iterations = 2 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", "numprocs": [1], "max_steps": 100000}), "more than 100000 steps"),
         (json!({"skeleton": "Serial time = -2", "numprocs": [1]}), "time = -2"),
+        // A parameter's text is one expression, named by its key.
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "params": {"t": "1 2"}}), "params.t: line 1, column 3: expected the end of the expression"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 1, "bandwidth_mbit_s": 0}}), "machine.bandwidth_mbit_s: expected a number above 0"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": "fitted"}), "machine: unknown machine \"fitted\""),
+        (json!({"skeleton": EXCHANGE, "numprocs": [], "seed": -1}), "numprocs: expected 1 to 64 process counts, found 0; seed: expected a whole number from 0 to"),
+        (json!({"skeleton": EXCHANGE, "numprocs": [2], "procs_per_node": 65}), "procs_per_node: expected a whole number from 1 to 64, found \"65\""),
     ];
     for (input, want) in cases {
         let e = error(input.clone());

@@ -120,16 +120,16 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
     }
     out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
     out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
-    for (i, (_, _, inputs)) in comm_page::presets().into_iter().enumerate() {
-        out.push((format!("comm-preset{i}"), "comm", inputs));
+    for (i, preset) in comm_page::presets().into_iter().enumerate() {
+        out.push((format!("comm-preset{i}"), "comm", preset.inputs));
     }
     out.push(("comm-bad".into(), "comm", edit(comm_page::default_inputs(), "p2p", "size time\n8 -1")));
-    for e in simulate_page::PRESETS {
-        let mut inputs = simulate_page::preset_inputs(e);
+    for e in simulate_page::presets() {
+        let mut inputs = e.inputs;
         inputs.insert("replications".into(), "3".into());
         inputs.insert("numprocs".into(), "2 4".into());
         inputs.insert("params".into(), format!("{}\niterations = 10", inputs.get("params").cloned().unwrap_or_default()));
-        out.push((format!("simulate-{}", e.id), "simulate", inputs));
+        out.push((format!("simulate-{}", e.key), "simulate", inputs));
     }
     out.push(("simulate-bad".into(), "simulate", edit(simulate_page::default_inputs(), "numprocs", "0 x")));
     out
@@ -144,11 +144,11 @@ fn page_views_match_the_golden_files() {
             "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
             "speedup" => format!("{:#?}", speedup_page::evaluate(&inputs)),
             "regions" => format!("{:#?}", regions_page::evaluate(&inputs)),
-            "comm" => format!("{:#?}", comm_page::evaluate(&inputs, &cat)),
-            _ => match simulate_page::prepare(&inputs) {
+            "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),
+            _ => match simulate_page::prepare(&inputs, &cat) {
                 Err(e) => format!("{e:#?}"),
                 Ok(job) => {
-                    let report = scalewise::model::pevpm::engine::Simulation::new(job).and_then(|s| s.run_to_end());
+                    let report = scalewise::model::pevpm::job::Simulation::new(job).and_then(|s| s.run_to_end());
                     match report {
                         Ok(r) => format!("{:#?}", simulate_page::view(&r)),
                         Err(e) => format!("{e:#?}"),

@@ -343,7 +343,7 @@ mod tests {
     use super::*;
     use crate::charts::to_svg;
     use crate::model::workspace::catalog::presets as catalog;
-    use crate::model::comm::page::{default_inputs, evaluate};
+    use crate::model::comm::page::{default_inputs, view};
 
     #[test]
     fn texts() {
@@ -355,7 +355,7 @@ mod tests {
 
     #[test]
     fn default_page_draws_every_chart() {
-        let v = evaluate(&default_inputs(), &catalog());
+        let v = view(&default_inputs(), &catalog());
         let fit = v.fit.as_ref().expect("fit");
         let c = p2p_chart(&v.chart, fit.best.map(|k| k.name()), fit.knee.map(|k| k.size_bytes));
         assert_eq!(c.series.len(), 6, "four models, measured, the knee");

@@ -83,16 +83,18 @@ pub fn timeline(numprocs: u32, t: &Timeline) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::pevpm::engine::Simulation;
-    use crate::model::pevpm::page::{default_inputs, prepare, view};
+    use crate::model::pevpm::job::Simulation;
+    use crate::model::pevpm::page::{default_inputs, prepare, view, Field};
+    use crate::model::workspace::catalog::presets as catalog;
+    use crate::model::workspace::PageField;
 
     #[test]
     fn charts_of_a_small_jacobi_run() {
         let mut inputs = default_inputs();
-        inputs.insert("numprocs".into(), "2 4".into());
-        inputs.insert("replications".into(), "4".into());
-        inputs.insert("params".into(), "xsize = 64\niterations = 5".into());
-        let report = Simulation::new(prepare(&inputs).expect("valid")).expect("valid").run_to_end().expect("runs");
+        inputs.insert(Field::Numprocs.key().into(), "2 4".into());
+        inputs.insert(Field::Replications.key().into(), "4".into());
+        inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
+        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid")).expect("valid").run_to_end().expect("runs");
         let v = view(&report);
         let s = speedup(&v);
         assert_eq!(s.series.len(), v.curves.len());

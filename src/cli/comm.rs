@@ -261,12 +261,7 @@ fn run_comm(input: Value) -> Result<Value, String> {
 }
 
 fn run_comm_raw(format: &str, text: &str) -> Result<Value, String> {
-    let format = match format {
-        "osu" => Format::OsuLatency,
-        "osu_bw" => Format::OsuBandwidth,
-        "imb" => Format::ImbPingPong,
-        _ => Format::Table,
-    };
+    let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
     let warnings: Vec<String> = parsed.error.iter().map(|e| e.local_text()).collect();
     if parsed.points.is_empty() {
@@ -381,13 +376,7 @@ fn run_clusters(input: Value) -> Result<Value, String> {
         lat = lat.symmetrise();
     }
     let groups = gridcast::clusters(&lat, rho);
-    let group_latency: Vec<f64> = groups
-        .iter()
-        .map(|g| {
-            let pairs: Vec<f64> = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j))).map(|(i, j)| lat.get(i, j)).collect();
-            if pairs.is_empty() { 0.0 } else { pairs.iter().sum::<f64>() / pairs.len() as f64 }
-        })
-        .collect();
+    let group_latency = gridcast::group_latency_us(&lat, &groups);
     Ok(json!({
         "order": groups.iter().flatten().collect::<Vec<_>>(),
         "groups": groups,

@@ -1,14 +1,18 @@
 //! `scalewise simulate`: Monte Carlo simulation of a program skeleton on a virtual parallel
-//! machine (PEVPM, seed 001). The JSON is turned into the simulation page's input texts, so
-//! the command and the page validate alike (`model::pevpm::page::prepare`); this file names
-//! the key of every problem and writes the answer.
+//! machine (PEVPM, seed 001). The JSON becomes the job directly, through the simulation
+//! page's own validators (skeleton and parameter parsers, ranges, machines), each error
+//! naming its JSON key; the page's `evaluate` then checks it, so the command and the page
+//! check alike. This file writes the answer.
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::pevpm::engine::{CountResult, Report, Simulation};
-use scalewise::model::pevpm::page::prepare;
+use scalewise::model::input::table::parse_number;
+use scalewise::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
+use scalewise::model::pevpm::lang::{self, Expr, Skeleton};
+use scalewise::model::pevpm::machine::{perseus, Contention, Machine, Mode};
+use scalewise::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
 use scalewise::model::pevpm::program::MAX_PROCS;
-use scalewise::model::workspace::PageInputs;
+use scalewise::model::workspace::catalog::Catalog;
 use scalewise::model::InputError;
 
 use super::{kind, object, to_json, Subcommand};
@@ -110,92 +114,152 @@ const KEYS: [&str; 12] = [
     "max_steps",
 ];
 
-fn text_of(v: &Value, path: &str) -> Result<String, String> {
+/// How a JSON value shows in an error about it.
+fn shown(v: &Value) -> String {
     match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
-        other => Err(format!("{path}: expected a number or text, found {}", kind(other))),
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
     }
 }
 
-/// "key: line 3, column 4: message", with machine fields under `machine.`.
-fn error_text(e: &InputError) -> String {
-    let key = match e.field.as_str() {
-        f @ ("latency_us" | "bandwidth_mbit_s" | "histograms") => format!("machine.{f}"),
-        f => f.to_string(),
-    };
-    format!("{key}: {}", e.local_text())
+fn joined(errors: &[InputError]) -> String {
+    errors.iter().map(InputError::to_string).collect::<Vec<_>>().join("; ")
 }
 
-/// The page's input texts from the JSON.
-fn inputs(m: &Map<String, Value>) -> Result<PageInputs, String> {
-    let mut p = PageInputs::new();
-    let mut set = |k: &str, v: String| {
-        p.insert(k.to_string(), v);
-    };
+fn skeleton(m: &Map<String, Value>) -> Result<Skeleton, String> {
     match m.get("skeleton") {
-        Some(Value::String(s)) => set("skeleton", s.clone()),
-        Some(v) => return Err(format!("skeleton: expected text, found {}", kind(v))),
-        None => return Err("input: missing key \"skeleton\"".into()),
+        Some(Value::String(s)) => lang::parse(s).map_err(|e| e.to_string()),
+        Some(v) => Err(format!("skeleton: expected text, found {}", kind(v))),
+        None => Err("input: missing key \"skeleton\"".into()),
     }
-    let mut params = String::new();
-    if let Some(v) = m.get("params") {
-        let Value::Object(o) = v else { return Err(format!("params: expected an object, found {}", kind(v))) };
-        for (k, v) in o {
-            let valid = k.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && k.chars().all(|c| c.is_alphanumeric() || c == '_');
-            if !valid {
-                return Err(format!("params: \"{k}\" is not a name (letters, digits and _)"));
-            }
-            params.push_str(&format!("{k} = {}\n", text_of(v, &format!("params.{k}"))?));
+}
+
+/// `{"name": number or expression text}`, in the object's order (later ones may use earlier).
+fn params(m: &Map<String, Value>) -> Result<Vec<(String, Expr)>, String> {
+    let Some(v) = m.get("params") else { return Ok(Vec::new()) };
+    let Value::Object(o) = v else { return Err(format!("params: expected an object, found {}", kind(v))) };
+    let mut out = Vec::with_capacity(o.len());
+    for (k, v) in o {
+        if !lang::is_name(k) {
+            return Err(format!("params: \"{k}\" is not a name (letters, digits and _)"));
         }
+        let path = format!("params.{k}");
+        let value = match v {
+            Value::Number(n) => Expr::Num(n.as_f64().ok_or(format!("{path}: not a number this command can read"))?),
+            Value::String(s) => lang::parse_expr(&path, s).map_err(|e| e.to_string())?,
+            other => return Err(format!("{path}: expected a number or text, found {}", kind(other))),
+        };
+        out.push((k.clone(), value));
     }
-    set("params", params);
+    Ok(out)
+}
+
+fn numprocs(m: &Map<String, Value>) -> Result<Vec<u32>, String> {
     match m.get("numprocs") {
         Some(Value::Array(a)) => {
-            let mut words = Vec::new();
+            let mut counts = Vec::with_capacity(a.len());
             for (i, x) in a.iter().enumerate() {
                 match x.as_u64() {
-                    Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => words.push(n.to_string()),
+                    Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => counts.push(n as u32),
                     _ => return Err(format!("numprocs[{i}]: expected a process count from 1 to {MAX_PROCS}, found {x}")),
                 }
             }
-            set("numprocs", words.join(" "));
+            page::process_counts(counts).map_err(|e| e.to_string())
         }
-        Some(v) => return Err(format!("numprocs: expected a list of process counts, found {}", kind(v))),
-        None => return Err("input: missing key \"numprocs\"".into()),
+        Some(v) => Err(format!("numprocs: expected a list of process counts, found {}", kind(v))),
+        None => Err("input: missing key \"numprocs\"".into()),
     }
-    let opt = |k: &str, default: &str| -> Result<String, String> { m.get(k).map_or(Ok(default.to_string()), |v| text_of(v, k)) };
-    set("procs_per_node", opt("procs_per_node", "1")?);
-    set("mode", opt("mode", "distribution")?);
-    set("contention", opt("contention", "moment")?);
-    set("replications", opt("replications", "20")?);
-    set("seed", opt("seed", "1")?);
-    match m.get("compare") {
-        None | Some(Value::Bool(false)) => set("compare", "no".into()),
-        Some(Value::Bool(true)) => set("compare", "yes".into()),
-        Some(v) => return Err(format!("compare: expected true or false, found {}", kind(v))),
-    }
+}
+
+/// A whole number, given as a JSON number (or as text), in the page's range for it.
+fn whole(m: &Map<String, Value>, key: &str, range: Whole, default: u64) -> Result<u64, String> {
+    let Some(v) = m.get(key) else { return Ok(default) };
+    let value = match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => parse_number(s),
+        _ => None,
+    };
+    range.check(key, Given { value, shown: &shown(v) }).map_err(|e| e.to_string())
+}
+
+/// A name among the page's choices (mode, contention).
+fn choice<T>(m: &Map<String, Value>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, String> {
+    m.get(key).map_or(Ok(default), |v| parse(key, &shown(v)).map_err(|e| e.to_string()))
+}
+
+fn machine(m: &Map<String, Value>) -> Result<Machine, String> {
     match m.get("machine") {
-        None => set("machine", "perseus".into()),
-        Some(Value::String(s)) => set("machine", s.clone()),
+        None => Ok(perseus()),
+        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok(perseus()),
+        Some(Value::String(s)) => Err(format!(
+            "machine: unknown machine \"{}\"; expected \"perseus\", {{\"latency_us\", \"bandwidth_mbit_s\"}} or {{\"histograms\"}}",
+            s.chars().take(20).collect::<String>()
+        )),
         Some(v @ Value::Object(_)) => {
             let o = object(v.clone(), "machine", &["latency_us", "bandwidth_mbit_s", "histograms", "name"])?;
             if let Some(h) = o.get("histograms") {
                 let Value::String(h) = h else { return Err(format!("machine.histograms: expected a table as text, found {}", kind(h))) };
-                set("machine", "histograms".into());
-                set("histograms", h.clone());
-            } else {
-                set("machine", "fitted".into());
-                for k in ["latency_us", "bandwidth_mbit_s"] {
-                    let Some(x) = o.get(k) else { return Err(format!("machine: missing key \"{k}\" (or give \"histograms\")")) };
-                    let Some(x) = x.as_f64() else { return Err(format!("machine.{k}: expected a number, found {}", kind(x))) };
-                    set(k, x.to_string());
-                }
+                return Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string());
             }
+            let mut line = Vec::with_capacity(2);
+            for k in ["latency_us", "bandwidth_mbit_s"] {
+                let Some(x) = o.get(k) else { return Err(format!("machine: missing key \"{k}\" (or give \"histograms\")")) };
+                let Some(value) = x.as_f64() else { return Err(format!("machine.{k}: expected a number, found {}", kind(x))) };
+                line.push((value, x.to_string()));
+            }
+            let [latency, bandwidth] = [&line[0], &line[1]].map(|(value, shown)| Given { value: Some(*value), shown: shown.as_str() });
+            page::fitted_machine(latency, bandwidth, ["machine.latency_us", "machine.bandwidth_mbit_s"]).map_err(|e| joined(&e))
         }
-        Some(v) => return Err(format!("machine: expected \"perseus\" or an object, found {}", kind(v))),
+        Some(v) => Err(format!("machine: expected \"perseus\" or an object, found {}", kind(v))),
     }
-    Ok(p)
+}
+
+fn compare(m: &Map<String, Value>) -> Result<bool, String> {
+    match m.get("compare") {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(v) => Err(format!("compare: expected true or false, found {}", kind(v))),
+    }
+}
+
+fn sequential_s(m: &Map<String, Value>) -> Result<Option<f64>, String> {
+    match m.get("sequential_s").map(|v| (v, v.as_f64())) {
+        None => Ok(None),
+        Some((_, Some(x))) if x > 0.0 && x <= 1e9 => Ok(Some(x)),
+        Some((v, _)) => Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
+    }
+}
+
+fn limits(m: &Map<String, Value>) -> Result<Limits, String> {
+    match m.get("max_steps").map(|v| (v, v.as_u64())) {
+        None => Ok(Limits::default()),
+        Some((_, Some(x))) if x >= 1000 => Ok(Limits { max_steps_per_run: x, ..Limits::default() }),
+        Some((v, _)) => Err(format!("max_steps: expected a whole number of at least 1000, found {v}")),
+    }
+}
+
+/// The job from the JSON; every key's problem at once.
+fn job(m: &Map<String, Value>) -> Result<Job, String> {
+    let mut errors = Vec::new();
+    let mut keep = |e: String| errors.push(e);
+    let skeleton = skeleton(m).map_err(&mut keep).ok();
+    let params = params(m).map_err(&mut keep).ok();
+    let numprocs = numprocs(m).map_err(&mut keep).ok();
+    let procs_per_node = whole(m, "procs_per_node", PROCS_PER_NODE, 1).map_err(&mut keep).ok();
+    let machine = machine(m).map_err(&mut keep).ok();
+    let mode = choice(m, "mode", Mode::Distribution, page::parse_mode).map_err(&mut keep).ok();
+    let contention = choice(m, "contention", Contention::Moment, page::parse_contention).map_err(&mut keep).ok();
+    let replications = whole(m, "replications", REPLICATIONS, 20).map_err(&mut keep).ok();
+    let seed = whole(m, "seed", SEED, 1).map_err(&mut keep).ok();
+    let compare = compare(m).map_err(&mut keep).ok();
+    let sequential_s = sequential_s(m).map_err(&mut keep).ok();
+    let limits = limits(m).map_err(&mut keep).ok();
+    let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits);
+    let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(compare), Some(sequential_s), Some(limits)) = all else {
+        return Err(errors.join("; "));
+    };
+    let (procs_per_node, replications) = (ppn as u32, reps as u32);
+    Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
 }
 
 fn count_json(c: &CountResult) -> Result<Value, String> {
@@ -246,21 +310,10 @@ fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
 
 fn run(input: Value) -> Result<Value, String> {
     let m = object(input, "input", &KEYS)?;
-    let texts = inputs(&m)?;
-    let mut job = prepare(&texts).map_err(|errs| errs.iter().map(error_text).collect::<Vec<_>>().join("; "))?;
-    if let Some(v) = m.get("sequential_s") {
-        match v.as_f64() {
-            Some(x) if x > 0.0 && x <= 1e9 => job.sequential_s = Some(x),
-            _ => return Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
-        }
-    }
-    if let Some(v) = m.get("max_steps") {
-        match v.as_u64() {
-            Some(x) if x >= 1000 => job.limits.max_steps_per_run = x,
-            _ => return Err(format!("max_steps: expected a whole number of at least 1000, found {v}")),
-        }
-    }
-    let sim = Simulation::new(job).map_err(|e| error_text(&e))?;
-    let report = scalewise::parallel::run(&sim).map_err(|e| error_text(&e))?;
+    // A job reads nothing of the catalog.
+    let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
+    let job = page::evaluate(job(&m)?, &catalog).map_err(|errs| joined(&errs))?;
+    let sim = Simulation::new(job).map_err(|e| e.to_string())?;
+    let report = scalewise::parallel::run(&sim).map_err(|e| e.to_string())?;
     report_json(&report, &m)
 }

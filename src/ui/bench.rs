@@ -82,15 +82,23 @@ pub fn speedup_fits(full: bool, runs: u32) -> f64 {
 /// on the Perseus-like machine, 2–64 nodes with 1 and with 2 processes per node, 1,000
 /// iterations, 20 replications, distribution mode; -1 if a job does not prepare or run.
 pub fn jacobi_study() -> f64 {
-    use crate::model::pevpm::engine::Simulation;
-    use crate::model::pevpm::page::{default_inputs, prepare};
+    use crate::model::pevpm::job::Simulation;
+    use crate::model::pevpm::page::{default_inputs, prepare, Field};
+    use crate::model::workspace::PageField;
     let t = now_ms();
     for (ppn, counts) in [("1", "2 4 8 16 32 64"), ("2", "4 8 16 32 64 128")] {
         let mut inputs = default_inputs();
-        for (k, v) in [("numprocs", counts), ("procs_per_node", ppn), ("params", "xsize = 256\niterations = 1000"), ("compare", ""), ("replications", "20"), ("mode", "distribution")] {
-            inputs.insert(k.into(), v.into());
+        for (f, v) in [
+            (Field::Numprocs, counts),
+            (Field::ProcsPerNode, ppn),
+            (Field::Params, "xsize = 256\niterations = 1000"),
+            (Field::Compare, ""),
+            (Field::Replications, "20"),
+            (Field::Mode, "distribution"),
+        ] {
+            inputs.insert(f.key().into(), v.into());
         }
-        let Ok(job) = prepare(&inputs) else { return -1.0 };
+        let Ok(job) = prepare(&inputs, &crate::model::workspace::catalog::presets()) else { return -1.0 };
         if Simulation::new(job).and_then(|s| s.run_to_end()).is_err() {
             return -1.0;
         }

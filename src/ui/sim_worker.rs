@@ -1,7 +1,7 @@
 //! The simulation page's Web Worker. The page starts one or more (one per core, up to
 //! [`MAX_WORKERS`]) and keeps them for the next run; each receives the page's inputs as JSON,
 //! prepares the job and runs its share of the job's parts
-//! ([`crate::model::pevpm::engine::Simulation::shares`]) in slices. Worker 0 also collects: the
+//! ([`crate::model::pevpm::job::Simulation::shares`]) in slices. Worker 0 also collects: the
 //! page hands it the other workers' results, and it merges them with its own, so the report
 //! does not depend on how many workers ran it. The page cancels a run by terminating the
 //! workers. Built as its own binary (`src/bin/sw-simulate-worker.rs`), so the page's main
@@ -25,8 +25,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::model::pevpm::engine::{Partial, Progress, Simulation, Stepper};
+use crate::model::pevpm::job::{Partial, Progress, Simulation, Stepper};
 use crate::model::pevpm::page::{prepare, view};
+use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageInputs;
 
 /// Ops a slice runs before the worker looks at the clock (about 10 ms).
@@ -55,7 +56,10 @@ struct Start {
 }
 
 fn run(start: Start, reply: &dyn Fn(Value)) {
-    let job = match prepare(&start.inputs) {
+    // A job reads nothing of the catalog (a machine from it arrives as the fitted line's
+    // fields), and the worker has none.
+    let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
+    let job = match prepare(&start.inputs, &catalog) {
         Ok(job) => job,
         Err(errors) => return reply(json!({ "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>() })),
     };

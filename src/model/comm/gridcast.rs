@@ -205,6 +205,18 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
     Ok(LatencyMatrix { n, values, row_lines, first_column: 1 + usize::from(labelled.unwrap_or(false)) })
 }
 
+/// Mean latency between the nodes of each group, µs (0 for a group of one node).
+pub fn group_latency_us(m: &LatencyMatrix, groups: &[Vec<usize>]) -> Vec<f64> {
+    groups
+        .iter()
+        .map(|g| {
+            let pairs = g.len() * g.len().saturating_sub(1) / 2;
+            let sum: f64 = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j))).map(|(i, j)| m.get(i, j)).sum();
+            if pairs == 0 { 0.0 } else { sum / pairs as f64 }
+        })
+        .collect()
+}
+
 /// The logical homogeneous clusters (see the module docs). ρ must be finite and ≥ 0.
 pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
     let n = m.n;

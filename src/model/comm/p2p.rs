@@ -77,6 +77,18 @@ pub enum Format {
 }
 
 impl Format {
+    /// The format named by its key (`table`, `osu`, `osu_bw`, `imb`: the page's `p2p_format`
+    /// and the command's `--format`); `None` for anything else.
+    pub fn from_key(key: &str) -> Option<Format> {
+        match key {
+            "table" => Some(Format::Table),
+            "osu" => Some(Format::OsuLatency),
+            "osu_bw" => Some(Format::OsuBandwidth),
+            "imb" => Some(Format::ImbPingPong),
+            _ => None,
+        }
+    }
+
     pub fn text(self) -> &'static str {
         match self {
             Format::Table => "a (size, time) table",

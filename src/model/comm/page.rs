@@ -1,5 +1,11 @@
-//! Everything the communication page shows, computed from the texts of its inputs
-//! ([`evaluate`]); the page only renders the [`PageView`].
+//! Everything the communication page shows: its input texts parsed once into typed [`Inputs`]
+//! ([`parse`]), then computed ([`evaluate`]); [`view`] does both and attaches the errors. The
+//! page only renders the [`PageView`].
+//!
+//! The page has two halves that read different inputs ([`Half`], [`Field::read_by`]): the
+//! point-to-point fits, broadcasts and Poly-adapt; the latency matrix, its logical clusters
+//! and the grid broadcast. [`view_half`] computes one of them alone, so a keystroke in one
+//! does not re-read and re-cluster the other's matrix.
 //!
 //! Inputs (field names, also the keys of share links and workspace files), with defaults:
 //! - `p2p`: point-to-point measurements: a (size, time) table with units in the header, or
@@ -8,6 +14,8 @@
 //! - `latency_share`: share of a small message's time that is wire latency L, 0 to 1 (0.5);
 //!   the rest is the sender's gap g (see `collectives`).
 //! - `procs` (20) and `sizes` ("8KB 512KB"): broadcast predictions, P and message sizes.
+//! - `bcast_model`: the model the broadcast table is shown in (the page's choice; blank: the
+//!   best fitted one).
 //! - `measured`: measured broadcasts, a table (size, procs, algorithm, time), e.g.
 //!   `size (KB)  procs  algorithm  time (ms)` / `8  20  binomial  0.61` (default empty).
 //! - `matrix`: a latency matrix in µs, one row per node (default: Grid'5000, Table 2).
@@ -19,16 +27,16 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::model::workspace::catalog::{Catalog, Fabric};
 use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     ALGORITHMS, DEFAULT_LATENCY_SHARE, MAX_PROCS,
 };
-use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, clusters, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
+use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
-use crate::model::workspace::PageInputs;
+use crate::model::workspace::catalog::{Catalog, Fabric};
+use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = "comm";
@@ -44,6 +52,89 @@ pub const MEASURED_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::new("algorithm", Quantity::Plain, PLAIN).aliases(&["alg", "algo"]).integer(),
     ColumnSpec::new("time", Quantity::Time, MICROSECONDS).aliases(&["t", "latency"]),
 ];
+
+/// The page's input fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    P2p,
+    P2pFormat,
+    LatencyShare,
+    Procs,
+    Sizes,
+    BcastModel,
+    Measured,
+    Matrix,
+    Symmetrise,
+    Rho,
+    Root,
+    GridSize,
+    BandwidthMbS,
+}
+
+impl PageField for Field {
+    const ALL: &'static [Field] = &[
+        Field::P2p,
+        Field::P2pFormat,
+        Field::LatencyShare,
+        Field::Procs,
+        Field::Sizes,
+        Field::BcastModel,
+        Field::Measured,
+        Field::Matrix,
+        Field::Symmetrise,
+        Field::Rho,
+        Field::Root,
+        Field::GridSize,
+        Field::BandwidthMbS,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Field::P2p => "p2p",
+            Field::P2pFormat => "p2p_format",
+            Field::LatencyShare => "latency_share",
+            Field::Procs => "procs",
+            Field::Sizes => "sizes",
+            Field::BcastModel => "bcast_model",
+            Field::Measured => "measured",
+            Field::Matrix => "matrix",
+            Field::Symmetrise => "symmetrise",
+            Field::Rho => "rho",
+            Field::Root => "root",
+            Field::GridSize => "grid_size",
+            Field::BandwidthMbS => "bandwidth_mb_s",
+        }
+    }
+}
+
+/// The two halves of the page, each computed from its own fields only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Half {
+    /// Point-to-point fits, broadcast predictions, Poly-adapt.
+    PointToPoint,
+    /// The latency matrix, its logical clusters, the grid broadcast.
+    Grid,
+}
+
+impl Field {
+    /// Whether `half`'s results depend on this field. The latency share splits times in both;
+    /// `bcast_model` only picks what the page shows.
+    pub fn read_by(self, half: Half) -> bool {
+        match self {
+            Field::LatencyShare => true,
+            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured => half == Half::PointToPoint,
+            Field::Matrix | Field::Symmetrise | Field::Rho | Field::Root | Field::GridSize | Field::BandwidthMbS => half == Half::Grid,
+            Field::BcastModel => false,
+        }
+    }
+}
+
+impl Half {
+    /// The fields this half reads.
+    pub fn fields(self) -> impl Iterator<Item = Field> {
+        Field::ALL.iter().copied().filter(move |f| f.read_by(self))
+    }
+}
 
 /// A line or point series of a chart: (x, y) with x, y > 0 for log–log axes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -126,38 +217,79 @@ pub struct PageView {
     pub warnings: Vec<String>,
 }
 
-fn get<'a>(inputs: &'a PageInputs, key: &str) -> &'a str {
-    inputs.get(key).map(String::as_str).unwrap_or("")
+
+/// The point-to-point half's inputs, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct P2pInputs {
+    /// The measurements; on a problem in the text, its error and the rows above it.
+    pub p2p: comm::Parsed,
+    /// Processes of the broadcast predictions; `None` when the field is wrong.
+    pub procs: Option<u32>,
+    /// Message sizes of the broadcast predictions (none when the field is wrong).
+    pub sizes: Vec<f64>,
+    /// The measured broadcasts; on a problem, its error and the rows above it.
+    pub measured: Vec<MeasuredBroadcast>,
+    pub measured_error: Option<InputError>,
+}
+
+/// The grid half's inputs, parsed; `None` where a field is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridInputs {
+    /// The matrix as read (square, complete, not negative; symmetry is checked when computing,
+    /// where `symmetrise` decides).
+    pub matrix: Result<LatencyMatrix, InputError>,
+    pub symmetrise: bool,
+    pub rho: Option<f64>,
+    /// Root node; whether it is a node of the matrix is checked when computing.
+    pub root: Option<f64>,
+    pub size_bytes: Option<f64>,
+    pub bandwidth_mb_s: Option<f64>,
+}
+
+/// Everything the page reads, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// Share of a small message's time that is wire latency (its default when the field is
+    /// wrong).
+    pub latency_share: f64,
+    /// `None`: that half is not computed ([`view_half`] of the other).
+    pub p2p: Option<P2pInputs>,
+    pub grid: Option<GridInputs>,
 }
 
 /// A number in a range; a blank field takes `default`.
-fn number_in(inputs: &PageInputs, key: &str, what: &str, range: (f64, f64), default: f64, errors: &mut BTreeMap<String, String>) -> Option<f64> {
-    let text = get(inputs, key).trim();
-    if text.is_empty() {
+fn number_in(texts: &PageInputs, field: Field, what: &str, range: (f64, f64), default: f64, errors: &mut FieldErrors) -> Option<f64> {
+    let t = text(texts, field).trim();
+    if t.is_empty() {
         return Some(default);
     }
-    match parse_number(text) {
+    match parse_number(t) {
         Some(v) if v >= range.0 && v <= range.1 => Some(v),
         _ => {
-            errors.insert(
-                key.into(),
+            errors.push(InputError::new(
+                field.key(),
                 format!(
                     "{what}: expected a number from {} to {}, found \"{}\"",
                     crate::model::fmt_num(range.0, 6),
                     crate::model::fmt_num(range.1, 6),
-                    text.chars().take(20).collect::<String>()
+                    t.chars().take(20).collect::<String>()
                 ),
-            );
+            ));
             None
         }
     }
 }
 
-
 /// A list of message sizes: "8KB 512KB", "8 kB, 1 MB", "65536" (KB = 1024 bytes).
 pub fn parse_sizes(text: &str) -> Result<Vec<f64>, String> {
     let spec = ListSpec { max_items: MAX_SIZES, required: false };
     list::sizes("sizes", text, spec, MAX_SIZE_BYTES).map_err(|e| e.local_text())
+}
+
+/// The sizes of a field, `blank` when it is blank.
+fn sizes_of(texts: &PageInputs, field: Field, blank: &str) -> Result<Vec<f64>, String> {
+    let t = text(texts, field);
+    parse_sizes(if t.trim().is_empty() { blank } else { t })
 }
 
 /// Replaces algorithm names by their column codes so the table parser can read them.
@@ -231,197 +363,254 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
     (out, error)
 }
 
+/// The processes of the broadcast predictions (20 when blank).
+fn procs(texts: &PageInputs, errors: &mut FieldErrors) -> Option<u32> {
+    number_in(texts, Field::Procs, "processes", (1.0, f64::from(MAX_PROCS)), 20.0, errors).and_then(|p| {
+        if p.fract() == 0.0 {
+            Some(p as u32)
+        } else {
+            errors.push(InputError::new(Field::Procs.key(), "processes: expected a whole number"));
+            None
+        }
+    })
+}
+
+/// The latency share (its default when blank or wrong).
+fn latency_share(texts: &PageInputs, errors: &mut FieldErrors) -> f64 {
+    number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors).unwrap_or(DEFAULT_LATENCY_SHARE)
+}
+
+/// The process count and latency share the broadcasts are predicted at, for a page that draws
+/// more of them (`None`: the count is wrong).
+pub fn broadcast_basis(texts: &PageInputs) -> (Option<u32>, f64) {
+    let mut errors = FieldErrors::new();
+    (procs(texts, &mut errors), latency_share(texts, &mut errors))
+}
+
+impl P2pInputs {
+    fn parse(texts: &PageInputs, errors: &mut FieldErrors) -> P2pInputs {
+        let format = Format::from_key(text(texts, Field::P2pFormat).trim());
+        let p2p = comm::parse_p2p(text(texts, Field::P2p), format);
+        let procs = procs(texts, errors);
+        let sizes = sizes_of(texts, Field::Sizes, "8KB 512KB").unwrap_or_else(|e| {
+            errors.push(InputError::new(Field::Sizes.key(), format!("message sizes: {e}")));
+            Vec::new()
+        });
+        let (measured, measured_error) = parse_measured(text(texts, Field::Measured));
+        P2pInputs { p2p, procs, sizes, measured, measured_error }
+    }
+}
+
+impl GridInputs {
+    fn parse(texts: &PageInputs, errors: &mut FieldErrors) -> GridInputs {
+        let matrix = gridcast::parse_matrix(text(texts, Field::Matrix));
+        let symmetrise = text(texts, Field::Symmetrise).trim() == "yes";
+        let rho = number_in(texts, Field::Rho, "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, errors);
+        let root = number_in(texts, Field::Root, "root node", (0.0, gridcast::MAX_NODES as f64), 0.0, errors);
+        let size_bytes = match sizes_of(texts, Field::GridSize, "512KB") {
+            Ok(v) if v.len() == 1 => v.first().copied(),
+            Ok(_) => {
+                errors.push(InputError::new(Field::GridSize.key(), "message size: give one size"));
+                None
+            }
+            Err(e) => {
+                errors.push(InputError::new(Field::GridSize.key(), format!("message size: {e}")));
+                None
+            }
+        };
+        let bandwidth_mb_s = number_in(texts, Field::BandwidthMbS, "bandwidth", (1e-3, 1e9), 119.0, errors);
+        GridInputs { matrix, symmetrise, rho, root, size_bytes, bandwidth_mb_s }
+    }
+}
+
+/// Parses every field of both halves once.
+pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
+    parse_halves(texts, &[Half::PointToPoint, Half::Grid])
+}
+
+/// Parses the latency share and the fields of `halves`.
+fn parse_halves(texts: &PageInputs, halves: &[Half]) -> (Inputs, FieldErrors) {
+    let mut errors = FieldErrors::new();
+    let latency_share = latency_share(texts, &mut errors);
+    let p2p = halves.contains(&Half::PointToPoint).then(|| P2pInputs::parse(texts, &mut errors));
+    let grid = halves.contains(&Half::Grid).then(|| GridInputs::parse(texts, &mut errors));
+    (Inputs { latency_share, p2p, grid }, errors)
+}
+
+/// The page for its input texts: parsed, computed, with each field's error.
+pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
+    let (inputs, errors) = parse(texts);
+    with_errors(evaluate(&inputs, catalog), errors)
+}
+
+/// One half of the page from the texts of its fields ([`Half::fields`]; the others are not
+/// read); the other half's parts of the view are empty.
+pub fn view_half(texts: &PageInputs, half: Half, catalog: &Catalog) -> PageView {
+    let (inputs, errors) = parse_halves(texts, &[half]);
+    with_errors(evaluate(&inputs, catalog), errors)
+}
+
+fn with_errors(mut view: PageView, errors: FieldErrors) -> PageView {
+    view.field_errors.extend(errors.into_iter().map(|e| (e.field, e.message)));
+    view
+}
+
+/// Computes the page from its parsed inputs.
+pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
+    let mut view = PageView {
+        field_errors: BTreeMap::new(),
+        format: Format::Table,
+        p2p_error: None,
+        fit: None,
+        chart: Vec::new(),
+        broadcast: Vec::new(),
+        broadcast_chart: Vec::new(),
+        measured: Vec::new(),
+        measured_error: None,
+        adapt1: Vec::new(),
+        adapt2: Vec::new(),
+        matrix_error: None,
+        asymmetric: false,
+        clusters: None,
+        grid: None,
+        warnings: Vec::new(),
+    };
+    if let Some(p) = &inputs.p2p {
+        evaluate_p2p(p, inputs.latency_share, &mut view);
+    }
+    if let Some(g) = &inputs.grid {
+        evaluate_grid(g, inputs.latency_share, &mut view);
+    }
+    view
+}
+
+/// Fits, broadcasts and Poly-adapt.
+fn evaluate_p2p(p: &P2pInputs, share: f64, view: &mut PageView) {
+    view.format = p.p2p.format;
+    view.p2p_error = p.p2p.error.clone();
+    view.measured = p.measured.clone();
+    view.measured_error = p.measured_error.clone();
+    let fit = if p.p2p.points.is_empty() { None } else { fit_all(&p.p2p.points).ok() };
+    let Some(f) = fit else { return };
+    if let Some(k) = &f.knee {
+        view.warnings.push(format!(
+            "Protocol knee between {} and {} bytes: LogP is fitted below it, LogGP's G above it.",
+            crate::model::fmt_num(k.last_eager_bytes, 8),
+            crate::model::fmt_num(k.size_bytes, 8)
+        ));
+    }
+    view.chart = fit_chart(&f);
+    if let Some(procs) = p.procs {
+        view.broadcast = broadcast_rows(&f, share, procs, &p.sizes);
+        view.broadcast_chart = broadcast_chart(&f, share, procs, &p.sizes);
+    }
+    if let Some(choices) = poly_adapt1(&f, share, &p.measured) {
+        let mut cases: Vec<(f64, u32)> = p.measured.iter().map(|r| (r.size_bytes, r.procs)).collect();
+        if let Some(procs) = p.procs {
+            cases.extend(p.sizes.iter().map(|&m| (m, procs)));
+        }
+        cases.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        cases.dedup();
+        view.adapt2 = cases.iter().filter_map(|&(m, procs)| poly_adapt2(&f, share, &choices, m, procs)).collect();
+        view.adapt1 = choices;
+    }
+    view.fit = Some(f);
+}
+
 fn log_sizes(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     let (a, b) = (lo.max(1.0).log2(), hi.max(lo.max(1.0)).log2());
     (0..n).map(|i| (a + (b - a) * i as f64 / (n - 1).max(1) as f64).exp2()).collect()
 }
 
-/// Computes the page.
-pub fn evaluate(inputs: &PageInputs, _catalog: &Catalog) -> PageView {
-    let mut errors = BTreeMap::new();
-    let mut warnings = Vec::new();
-
-    // Point-to-point measurements and fits.
-    let format = match get(inputs, "p2p_format").trim() {
-        "table" => Some(Format::Table),
-        "osu" => Some(Format::OsuLatency),
-        "osu_bw" => Some(Format::OsuBandwidth),
-        "imb" => Some(Format::ImbPingPong),
-        _ => None,
-    };
-    let parsed = comm::parse_p2p(get(inputs, "p2p"), format);
-    let fit = if parsed.points.is_empty() { None } else { fit_all(&parsed.points).ok() };
-    if let Some(f) = &fit {
-        if let Some(k) = &f.knee {
-            warnings.push(format!(
-                "Protocol knee between {} and {} bytes: LogP is fitted below it, LogGP's G above it.",
-                crate::model::fmt_num(k.last_eager_bytes, 8),
-                crate::model::fmt_num(k.size_bytes, 8)
-            ));
-        }
+/// The measurements and one curve per fitted model, log–log.
+fn fit_chart(f: &CommFit) -> Vec<Series> {
+    let measured: Vec<(f64, f64)> = f.sizes_bytes.iter().zip(&f.times_us).filter(|p| *p.0 > 0.0).map(|(m, t)| (*m, *t)).collect();
+    let (lo, hi) = (measured.first().map_or(1.0, |p| p.0), measured.last().map_or(1.0, |p| p.0));
+    let mut chart = vec![Series { name: "measured".into(), points: measured }];
+    let xs = log_sizes(lo, hi, 49);
+    for mf in &f.models {
+        let points = xs.iter().map(|&m| (m, mf.model.time_us(m))).filter(|p| p.1 > 0.0).collect();
+        chart.push(Series { name: mf.model.kind().name().into(), points });
     }
-    let share = number_in(inputs, "latency_share", "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, &mut errors)
-        .unwrap_or(DEFAULT_LATENCY_SHARE);
+    chart
+}
 
-    let mut chart = Vec::new();
-    if let Some(f) = &fit {
-        let measured: Vec<(f64, f64)> =
-            f.sizes_bytes.iter().zip(&f.times_us).filter(|p| *p.0 > 0.0).map(|(m, t)| (*m, *t)).collect();
-        let (lo, hi) = (measured.first().map_or(1.0, |p| p.0), measured.last().map_or(1.0, |p| p.0));
-        chart.push(Series { name: "measured".into(), points: measured });
-        let xs = log_sizes(lo, hi, 49);
+/// Every algorithm at every size in every fitted model.
+fn broadcast_rows(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<BroadcastRow> {
+    let mut rows = Vec::new();
+    for &m in sizes {
         for mf in &f.models {
-            let points = xs.iter().map(|&m| (m, mf.model.time_us(m))).filter(|p| p.1 > 0.0).collect();
-            chart.push(Series { name: mf.model.kind().name().into(), points });
+            let (times, best) = all_algorithms(&Split::new(&mf.model, share), procs, m);
+            rows.push(BroadcastRow { size_bytes: m, model: mf.model.kind(), times, best });
         }
     }
+    rows
+}
 
-    // Broadcast predictions.
-    let procs = number_in(inputs, "procs", "processes", (1.0, f64::from(MAX_PROCS)), 20.0, &mut errors).and_then(|p| {
-        if p.fract() == 0.0 {
-            Some(p as u32)
-        } else {
-            errors.insert("procs".into(), "processes: expected a whole number".into());
-            None
-        }
-    });
-    let sizes_text = get(inputs, "sizes");
-    let sizes = match parse_sizes(if sizes_text.trim().is_empty() { "8KB 512KB" } else { sizes_text }) {
-        Ok(s) => s,
+/// Completion time against size per algorithm in the best model.
+fn broadcast_chart(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Series> {
+    let Some(model) = f.best_model() else { return Vec::new() };
+    let split = Split::new(model, share);
+    let hi = f.sizes_bytes.last().copied().unwrap_or(1.0).max(sizes.iter().copied().fold(1.0, f64::max));
+    let xs = log_sizes(1.0, hi, 41);
+    ALGORITHMS
+        .iter()
+        .map(|&a| {
+            let points = xs
+                .iter()
+                .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, procs, m).time_us))
+                .filter(|q| q.1 > 0.0)
+                .collect();
+            Series { name: format!("{} ({})", a.key(), model.kind().name()), points }
+        })
+        .collect()
+}
+
+/// The matrix (symmetrised when asked), its logical clusters and the grid broadcast.
+fn evaluate_grid(g: &GridInputs, share: f64, view: &mut PageView) {
+    let matrix = match &g.matrix {
         Err(e) => {
-            errors.insert("sizes".into(), format!("message sizes: {e}"));
-            Vec::new()
+            view.matrix_error = Some(e.clone());
+            return;
         }
-    };
-    let mut broadcast = Vec::new();
-    let mut broadcast_chart = Vec::new();
-    if let (Some(f), Some(p)) = (&fit, procs) {
-        for &m in &sizes {
-            for mf in &f.models {
-                let (times, best) = all_algorithms(&Split::new(&mf.model, share), p, m);
-                broadcast.push(BroadcastRow { size_bytes: m, model: mf.model.kind(), times, best });
-            }
-        }
-        if let Some(model) = f.best_model() {
-            let split = Split::new(model, share);
-            let hi = f.sizes_bytes.last().copied().unwrap_or(1.0).max(sizes.iter().copied().fold(1.0, f64::max));
-            let xs = log_sizes(1.0, hi, 41);
-            for a in ALGORITHMS {
-                let points = xs
-                    .iter()
-                    .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, p, m).time_us))
-                    .filter(|q| q.1 > 0.0)
-                    .collect();
-                broadcast_chart.push(Series { name: format!("{} ({})", a.key(), model.kind().name()), points });
-            }
-        }
-    }
-
-    // Poly-adapt.
-    let (measured, measured_error) = parse_measured(get(inputs, "measured"));
-    let mut adapt1 = Vec::new();
-    let mut adapt2 = Vec::new();
-    if let Some(f) = &fit {
-        if let Some(choices) = poly_adapt1(f, share, &measured) {
-            let mut cases: Vec<(f64, u32)> = measured.iter().map(|r| (r.size_bytes, r.procs)).collect();
-            if let Some(p) = procs {
-                cases.extend(sizes.iter().map(|&m| (m, p)));
-            }
-            cases.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            cases.dedup();
-            adapt2 = cases.iter().filter_map(|&(m, p)| poly_adapt2(f, share, &choices, m, p)).collect();
-            adapt1 = choices;
-        }
-    }
-
-    // Logical clusters.
-    let mut matrix_error = None;
-    let mut asymmetric = false;
-    let mut matrix: Option<LatencyMatrix> = None;
-    match gridcast::parse_matrix(get(inputs, "matrix")) {
         Ok(m) => match m.symmetry_error() {
-            Some(e) if get(inputs, "symmetrise").trim() != "yes" => {
-                asymmetric = true;
-                matrix_error = Some(e);
+            Some(e) if !g.symmetrise => {
+                view.asymmetric = true;
+                view.matrix_error = Some(e);
+                return;
             }
             Some(_) => {
-                warnings.push("The latency matrix was not symmetric: each pair uses the mean of its two directions.".into());
-                matrix = Some(m.symmetrise());
+                view.warnings.push("The latency matrix was not symmetric: each pair uses the mean of its two directions.".into());
+                std::borrow::Cow::Owned(m.symmetrise())
             }
-            None => matrix = Some(m),
+            None => std::borrow::Cow::Borrowed(m),
         },
-        Err(e) => matrix_error = Some(e),
-    }
-    let rho = number_in(inputs, "rho", "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, &mut errors);
-    let clusters_view = match (&matrix, rho) {
-        (Some(m), Some(rho)) => {
-            let groups = clusters(m, rho);
-            let group_latency_us = groups
-                .iter()
-                .map(|g| {
-                    let pairs = g.len() * g.len().saturating_sub(1) / 2;
-                    let sum: f64 = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j))).map(|(i, j)| m.get(i, j)).sum();
-                    if pairs == 0 { 0.0 } else { sum / pairs as f64 }
-                })
-                .collect();
-            Some(ClustersView {
-                order: groups.iter().flatten().copied().collect(),
-                groups,
-                n: m.n,
-                latency_us: m.values.clone(),
-                group_latency_us,
-            })
-        }
-        _ => None,
     };
-
-    // Grid broadcast.
-    let root = number_in(inputs, "root", "root node", (0.0, gridcast::MAX_NODES as f64), 0.0, &mut errors);
-    let grid_size = match parse_sizes(if get(inputs, "grid_size").trim().is_empty() { "512KB" } else { get(inputs, "grid_size") }) {
-        Ok(v) if v.len() == 1 => v.first().copied(),
-        Ok(_) => {
-            errors.insert("grid_size".into(), "message size: give one size".into());
-            None
-        }
-        Err(e) => {
-            errors.insert("grid_size".into(), format!("message size: {e}"));
-            None
-        }
+    let Some(rho) = g.rho else { return };
+    let m = &*matrix;
+    let groups = clusters(m, rho);
+    let cv = ClustersView {
+        order: groups.iter().flatten().copied().collect(),
+        group_latency_us: gridcast::group_latency_us(m, &groups),
+        groups,
+        n: m.n,
+        latency_us: m.values.clone(),
     };
-    let bandwidth = number_in(inputs, "bandwidth_mb_s", "bandwidth", (1e-3, 1e9), 119.0, &mut errors);
-    let mut grid = None;
-    if let (Some(cv), Some(m), Some(root), Some(size), Some(bw)) = (&clusters_view, &matrix, root, grid_size, bandwidth) {
+    if let (Some(root), Some(size), Some(bw)) = (g.root, g.size_bytes, g.bandwidth_mb_s) {
         if root.fract() != 0.0 || root as usize >= m.n {
-            errors.insert("root".into(), format!("root node: expected a node index from 0 to {}", m.n - 1));
+            view.field_errors.insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", m.n - 1));
         } else if cv.groups.len() > MAX_COORDINATORS {
-            warnings.push(format!(
+            view.warnings.push(format!(
                 "{} logical clusters: the grid broadcast is scheduled for at most {MAX_COORDINATORS}.",
                 cv.groups.len()
             ));
         } else {
-            grid = Some(grid_view(cv, m, root as usize, size, bw, share));
+            view.grid = Some(grid_view(&cv, m, root as usize, size, bw, share));
         }
     }
-
-    PageView {
-        field_errors: errors,
-        format: parsed.format,
-        p2p_error: parsed.error,
-        fit,
-        chart,
-        broadcast,
-        broadcast_chart,
-        measured,
-        measured_error,
-        adapt1,
-        adapt2,
-        matrix_error,
-        asymmetric,
-        clusters: clusters_view,
-        grid,
-        warnings,
-    }
+    view.clusters = Some(cv);
 }
+
 
 fn grid_view(cv: &ClustersView, m: &LatencyMatrix, root: usize, size: f64, bw_mb_s: f64, share: f64) -> GridView {
     let beta = 1.0 / (bw_mb_s * 1.048576); // µs per byte
@@ -503,182 +692,48 @@ pub const OSU_SAMPLE: &str = "# OSU MPI Latency Test v5.9 (constructed sample, n
 pub const TABLE_SAMPLE: &str = "size (KB)\ttime (us)\n0.0078125\t47.9\n1\t55.9\n8\t117.7\n32\t324.5\n64\t698.8\n256\t2403\n1024\t9043\n4096\t35731\n";
 pub const MEASURED_SAMPLE: &str = "size (KB)\tprocs\talgorithm\ttime (ms)\n8\t20\tbinomial\t0.61\n8\t20\tlinear\t2.3\n512\t20\tpipeline\t6.9\n512\t20\tbinomial\t19.5\n";
 
-/// Presets: (id, label, inputs).
-pub fn presets() -> Vec<(&'static str, &'static str, PageInputs)> {
-    let base = |p2p: &str, measured: &str| {
-        let mut m = PageInputs::new();
-        for (k, v) in [
-            ("p2p", p2p.to_string()),
-            ("p2p_format", "auto".to_string()),
-            ("latency_share", "0.5".to_string()),
-            ("procs", "20".to_string()),
-            ("sizes", "8KB 64KB 512KB 4MB".to_string()),
-            ("measured", measured.to_string()),
-            ("matrix", gridcast::table2_text()),
-            ("symmetrise", String::new()),
-            ("rho", "0.2".to_string()),
-            ("root", "0".to_string()),
-            ("grid_size", "512KB".to_string()),
-            ("bandwidth_mb_s", "119".to_string()),
-        ] {
-            m.insert(k.to_string(), v);
-        }
-        m
+
+/// The page's presets.
+pub fn presets() -> Vec<Preset> {
+    let inputs = |p2p: &str, measured: &str| -> PageInputs {
+        [
+            (Field::P2p, p2p.to_string()),
+            (Field::P2pFormat, "auto".to_string()),
+            (Field::LatencyShare, "0.5".to_string()),
+            (Field::Procs, "20".to_string()),
+            (Field::Sizes, "8KB 64KB 512KB 4MB".to_string()),
+            (Field::Measured, measured.to_string()),
+            (Field::Matrix, gridcast::table2_text()),
+            (Field::Symmetrise, String::new()),
+            (Field::Rho, "0.2".to_string()),
+            (Field::Root, "0".to_string()),
+            (Field::GridSize, "512KB".to_string()),
+            (Field::BandwidthMbS, "119".to_string()),
+        ]
+        .into_iter()
+        .map(|(f, v)| (f.key().to_string(), v))
+        .collect()
     };
     vec![
-        ("osu-g5k", "Constructed OSU output, Grid'5000 (seed 002, Table 2)", base(OSU_SAMPLE, "")),
-        ("table-bcast", "Constructed ping-pong table and broadcasts, Grid'5000", base(TABLE_SAMPLE, MEASURED_SAMPLE)),
+        Preset {
+            key: "osu-g5k",
+            name: "Constructed OSU output, Grid'5000 (seed 002, Table 2)",
+            description: "A constructed osu_latency output (Gigabit-Ethernet-like, not a measurement) and the 78 Grid'5000 machines of seed 002, Table 2.",
+            inputs: inputs(OSU_SAMPLE, ""),
+        },
+        Preset {
+            key: "table-bcast",
+            name: "Constructed ping-pong table and broadcasts, Grid'5000",
+            description: "The same curve as a (size, time) table, constructed broadcasts on 20 processes (not measurements), and seed 002's Table 2.",
+            inputs: inputs(TABLE_SAMPLE, MEASURED_SAMPLE),
+        },
     ]
 }
 
 /// The page's inputs before the user has touched it.
 pub fn default_inputs() -> PageInputs {
-    presets().into_iter().next().map(|p| p.2).unwrap_or_default()
+    presets().into_iter().next().map(|p| p.inputs).unwrap_or_default()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::workspace::catalog::presets as catalog;
-
-    #[test]
-    fn default_page_shows_everything() {
-        let v = evaluate(&default_inputs(), &catalog());
-        assert_eq!(v.format, Format::OsuLatency);
-        assert!(v.p2p_error.is_none() && v.field_errors.is_empty() && v.matrix_error.is_none(), "{v:?}");
-        let fit = v.fit.as_ref().expect("fits");
-        assert_eq!(fit.models.len(), 4);
-        assert_eq!(fit.knee.map(|k| k.size_bytes), Some(65536.0), "{:?}", fit.knee);
-        assert!(fit.best.is_some());
-        assert_eq!(v.chart.len(), 5);
-        assert_eq!(v.broadcast.len(), 4 * 4);
-        assert_eq!(v.broadcast_chart.len(), 4);
-        // Seed Table 4's pattern on 20 processes: binomial at 8 KB, pipeline at 512 KB.
-        let best = |m: f64| v.adapt2.iter().find(|r| r.size_bytes == m && r.procs == 20).map(|r| r.algorithm);
-        assert_eq!(best(8192.0), Some(Algorithm::Binomial));
-        assert_eq!(best(524288.0), Some(Algorithm::Pipeline));
-        let c = v.clusters.as_ref().expect("clusters");
-        assert_eq!(c.groups.iter().map(Vec::len).collect::<Vec<_>>(), vec![20, 11, 7, 1, 20, 19]);
-        assert_eq!(c.order.len(), 78);
-        let g = v.grid.as_ref().expect("grid");
-        assert_eq!(g.ecef.transfers.len(), 5);
-        assert_eq!(g.coordinators, vec![0, 20, 31, 38, 39, 59]);
-        // The seed measured the hierarchical broadcast at least twice as fast as the binomial
-        // tree; with Table 2's latencies and a nominal 1 Gbit/s everywhere the model gives 1.78×
-        // at 512 KB (sizes from 8 KB to 4 MB: see `grid_speedup_across_sizes`).
-        assert!(g.speedup.is_some_and(|s| s > 1.5), "{g:?}");
-        let fabric = fitted_fabric(&v, ModelKind::Hockney, "GigE fitted").expect("fabric");
-        assert!(fabric.latency_us > 0.0 && fabric.bandwidth_mb_s > 50.0, "{fabric:?}");
-    }
-
-    #[test]
-    fn measured_broadcasts_drive_poly_adapt() {
-        let inputs = presets().into_iter().nth(1).expect("second preset").2;
-        let v = evaluate(&inputs, &catalog());
-        assert_eq!(v.measured.len(), 4, "{:?}", v.measured_error);
-        assert_eq!(v.measured[0], MeasuredBroadcast { size_bytes: 8192.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 610.0 });
-        let binomial = v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binomial).expect("binomial");
-        assert_eq!((binomial.measurements, binomial.errors.len()), (2, 4));
-        assert!(v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binary).is_some_and(|c| c.measurements == 0));
-    }
-
-    #[test]
-    fn bad_fields_name_themselves() {
-        let mut inputs = default_inputs();
-        inputs.insert("procs".into(), "2.5".into());
-        inputs.insert("sizes".into(), "8 furlongs".into());
-        inputs.insert("rho".into(), "-1".into());
-        inputs.insert("measured".into(), "size procs algorithm time\n8 4 scatter 10".into());
-        inputs.insert("matrix".into(), "0 1 2\n1 0 3\n2 4 0".into());
-        let v = evaluate(&inputs, &catalog());
-        assert!(v.field_errors["procs"].contains("whole number"));
-        assert!(v.field_errors["sizes"].contains("furlongs"), "{:?}", v.field_errors);
-        assert!(v.field_errors["rho"].contains("from 0 to 10"));
-        let e = v.measured_error.expect("measured error");
-        assert_eq!((e.line, e.column), (Some(2), Some(3)));
-        assert!(e.message.contains("unknown algorithm \"scatter\""), "{e}");
-        assert!(v.asymmetric && v.matrix_error.is_some() && v.clusters.is_none());
-        inputs.insert("symmetrise".into(), "yes".into());
-        inputs.insert("rho".into(), "0.2".into());
-        let v = evaluate(&inputs, &catalog());
-        assert!(!v.asymmetric && v.clusters.is_some() && v.warnings.iter().any(|w| w.contains("symmetric")));
-    }
-
-    #[test]
-    fn grid_speedup_across_sizes() {
-        let mut inputs = default_inputs();
-        for (size, low) in [("8KB", 1.5), ("64KB", 1.5), ("512KB", 1.5), ("4MB", 1.5)] {
-            inputs.insert("grid_size".into(), size.into());
-            let g = evaluate(&inputs, &catalog()).grid.expect("grid");
-            let s = g.speedup.expect("speed-up");
-            assert!(s > low, "{size}: {s}");
-        }
-    }
-
-    #[test]
-    fn sizes_in_many_spellings() {
-        assert_eq!(parse_sizes("8KB 512kb, 1 MB; 65536 2 k"), Ok(vec![8192.0, 524288.0, 1048576.0, 65536.0, 2048.0]));
-        assert!(parse_sizes("KB").is_err());
-        assert!(parse_sizes("1.5").is_err());
-        assert_eq!(parse_sizes(""), Ok(vec![]));
-    }
-
-    /// Every number the page would show.
-    fn numbers(v: &PageView) -> Vec<f64> {
-        let mut out = Vec::new();
-        if let Some(f) = &v.fit {
-            out.extend(f.sizes_bytes.iter().chain(&f.times_us));
-            for m in &f.models {
-                out.extend(m.model.params().iter().map(|p| p.1));
-                out.extend(m.rel_errors.iter().copied().chain([m.mean_rel_error]).chain(m.loo_rel_error));
-            }
-            if let Some(k) = &f.knee {
-                out.extend([k.size_bytes, k.last_eager_bytes, k.jump_us, k.residual_ratio]);
-            }
-        }
-        for s in v.chart.iter().chain(&v.broadcast_chart) {
-            out.extend(s.points.iter().flat_map(|p| [p.0, p.1]));
-        }
-        for r in &v.broadcast {
-            out.extend(r.times.iter().map(|t| t.time_us).chain(r.times.iter().filter_map(|t| t.segment_bytes)));
-        }
-        for c in &v.adapt1 {
-            out.extend(c.errors.iter().map(|e| e.1));
-        }
-        for r in &v.adapt2 {
-            out.extend(r.candidates.iter().map(|c| c.1.time_us).chain([r.time_us]));
-        }
-        if let Some(c) = &v.clusters {
-            out.extend(c.group_latency_us.iter().chain(&c.latency_us));
-        }
-        if let Some(g) = &v.grid {
-            out.extend(g.local.iter().map(|l| l.1).chain([g.hierarchical_us]).chain(g.binomial_us).chain(g.speedup));
-            for s in [&g.ecef, &g.ecef_lat] {
-                out.extend([s.inter_us, s.completion_us]);
-                out.extend(s.transfers.iter().flat_map(|t| [t.start_us, t.arrival_us, t.local_end_us]));
-            }
-        }
-        out
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
-
-        /// Whatever is typed into any field, the page evaluates without panicking and shows
-        /// only finite numbers.
-        #[test]
-        fn any_text_in_any_field(
-            key in proptest::sample::select(vec!["p2p", "p2p_format", "latency_share", "procs", "sizes", "measured",
-                                                 "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]),
-            text in "[0-9eE.,;\\t \\n+-]{0,40}|[a-z#()µ ]{0,12}|[0-9]{1,14}|[0-9 \\n]{0,30}",
-        ) {
-            let mut inputs = presets().into_iter().nth(1).map(|p| p.2).unwrap_or_default();
-            inputs.insert("matrix".into(), "0 5 9\n5 0 9\n9 9 0".into());
-            inputs.insert(key.to_string(), text);
-            let v = evaluate(&inputs, &catalog());
-            for x in numbers(&v) {
-                proptest::prop_assert!(x.is_finite(), "{key}: {x}");
-            }
-        }
-    }
-}
+mod tests;

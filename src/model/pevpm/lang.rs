@@ -610,14 +610,19 @@ pub fn parse(text: &str) -> Result<Skeleton, InputError> {
     Ok(Skeleton { body, from_annotated_c: extracted.is_some() })
 }
 
+/// Moves an error of the skeleton's language to the input `field` (the parameters, say).
+fn in_field(field: &str) -> impl Fn(InputError) -> InputError + '_ {
+    move |mut e| {
+        e.field = field.to_string();
+        e
+    }
+}
+
 /// Parses the parameters text: `name = expression` per line (or separated by `,` / `;`);
 /// expressions may use earlier parameters. `field` names the input in errors.
 pub fn parse_params(field: &str, text: &str) -> Result<Vec<(String, Expr)>, InputError> {
-    let relabel = |mut e: InputError| {
-        e.field = field.to_string();
-        e
-    };
-    let toks = lex(text).map_err(relabel)?;
+    let relabel = in_field(field);
+    let toks = lex(text).map_err(&relabel)?;
     let mut p = Parser { toks, i: 0, depth: 0, terms: 0 };
     let mut out = Vec::new();
     loop {
@@ -625,10 +630,28 @@ pub fn parse_params(field: &str, text: &str) -> Result<Vec<(String, Expr)>, Inpu
         if *p.peek() == Tok::End {
             return Ok(out);
         }
-        let (name, _) = p.ident("a parameter name").map_err(relabel)?;
-        p.expect_sym("=", "\"=\" after the parameter's name").map_err(relabel)?;
-        out.push((name, p.expr().map_err(relabel)?));
+        let (name, _) = p.ident("a parameter name").map_err(&relabel)?;
+        p.expect_sym("=", "\"=\" after the parameter's name").map_err(&relabel)?;
+        out.push((name, p.expr().map_err(&relabel)?));
     }
+}
+
+/// Parses one parameter's value on its own (the command's `params` give each apart):
+/// a whole expression, nothing after it. `field` names the input in errors.
+pub fn parse_expr(field: &str, text: &str) -> Result<Expr, InputError> {
+    let relabel = in_field(field);
+    let toks = lex(text).map_err(&relabel)?;
+    let mut p = Parser { toks, i: 0, depth: 0, terms: 0 };
+    let e = p.expr().map_err(&relabel)?;
+    if *p.peek() != Tok::End {
+        return Err(relabel(p.expected("the end of the expression")));
+    }
+    Ok(e)
+}
+
+/// Whether `s` is a name (a parameter's, say): a letter or `_`, then letters, digits, `_`.
+pub fn is_name(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// Applies a binary operator; comparisons and logic give 1 or 0.

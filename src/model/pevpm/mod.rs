@@ -6,7 +6,9 @@
 //! - [`lang`] — the skeleton language (and the seed's `// PEVPM` comments in C).
 //! - [`program`] — a skeleton specialised into one flat program per process; collectives.
 //! - [`machine`] — message-time histograms, the fitted line, the Perseus-like preset, modes.
-//! - [`engine`] — the discrete-event engine, replications, statistics, the Figure 6 series.
+//! - [`engine`] — the discrete-event engine: one replication of one process count.
+//! - [`job`] — a job: its replications in parts, run in slices, merged into a report with
+//!   statistics and the Figure 6 series.
 //! - [`rng`] — the seeded generator (identical natively and in wasm).
 //! - [`examples`] — the shipped skeletons: Jacobi (Figure 5), FFT, bag of tasks.
 //! - [`page`] — the simulation page: input texts to a job, a report to what the page shows.
@@ -15,6 +17,7 @@
 
 pub mod engine;
 pub mod examples;
+pub mod job;
 pub mod lang;
 pub mod machine;
 pub mod page;

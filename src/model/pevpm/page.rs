@@ -1,25 +1,36 @@
-//! The simulation page: from the texts in its inputs to a job ready to run ([`prepare`]), and
-//! from a finished report to everything the page shows ([`view`]). Running happens between the
-//! two: `Simulation::new(job)?`, then its parts run in slices (`Stepper::step` until
+//! The simulation page: its input texts parsed once into a typed [`Job`] ([`parse`]), checked
+//! ([`evaluate`]; both at once: [`prepare`]), and from a finished report to everything the
+//! page shows ([`view`]). Running happens between the two:
+//! `Simulation::new(job)?`, then its parts run in slices (`Stepper::step` until
 //! `Progress::Done`), possibly in several Web Workers, and merged (`Simulation::merge`), so the
 //! page can report progress and cancel (terminate the workers).
 //!
-//! Inputs (field names of the page, also the keys of the command line's JSON):
+//! Unlike the other pages, nothing is computed from part of the inputs (a job needs them all),
+//! so the page's typed inputs are the job itself: [`parse`] gives either the job or every
+//! field's error, and what the page shows before a run is [`prepare`]'s: a checked job to
+//! run, or the errors.
+//!
+//! Inputs ([`Field`]; field names of the page, also the keys of the command line's JSON):
 //! `skeleton` (text), `params` (`name = value` lines), `numprocs` (process counts, e.g.
 //! "2 4 8"), `procs_per_node`, `machine` (`perseus`, `fitted` or `histograms`),
 //! `latency_us` and `bandwidth_mbit_s` (the fitted line), `histograms` (pasted MPIBench
 //! table), `mode` (`distribution`, `average`, `minimum`), `contention` (`moment`,
 //! `configuration`, `none`), `replications`, `seed`, `compare` (`yes`: the Figure 6 series).
+//! The validators of single values ([`Whole`], [`fitted_machine`], [`process_counts`],
+//! [`parse_mode`], [`parse_contention`]) are shared with `scalewise simulate`, which builds
+//! the job from its JSON.
 //! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::pevpm`].
 
+use crate::model::input::list::{self, ListSpec};
+use crate::model::input::table::parse_number;
+use crate::model::pevpm::engine::{Activity, Timeline};
 use crate::model::pevpm::examples::{Example, EXAMPLES};
+use crate::model::pevpm::job::{Job, Limits, Report, Simulation};
 use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::program::MAX_PROCS;
-use crate::model::pevpm::engine::{Activity, Job, Limits, Report, Timeline};
-use crate::model::input::list::{self, ListSpec};
-use crate::model::input::table::parse_number;
-use crate::model::workspace::{FieldSet, PageInputs};
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = "simulate";
@@ -28,33 +39,242 @@ pub const MAX_COUNTS: usize = 64;
 /// Bins of the run-time histograms.
 pub const HISTOGRAM_BINS: usize = 20;
 
-/// The presets: the shipped examples.
-pub const PRESETS: &[Example] = &EXAMPLES;
+/// The page's input fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Skeleton,
+    Params,
+    Numprocs,
+    ProcsPerNode,
+    Machine,
+    LatencyUs,
+    BandwidthMbitS,
+    Histograms,
+    Mode,
+    Contention,
+    Replications,
+    Seed,
+    Compare,
+}
+
+impl PageField for Field {
+    const ALL: &'static [Field] = &[
+        Field::Skeleton,
+        Field::Params,
+        Field::Numprocs,
+        Field::ProcsPerNode,
+        Field::Machine,
+        Field::LatencyUs,
+        Field::BandwidthMbitS,
+        Field::Histograms,
+        Field::Mode,
+        Field::Contention,
+        Field::Replications,
+        Field::Seed,
+        Field::Compare,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Field::Skeleton => "skeleton",
+            Field::Params => "params",
+            Field::Numprocs => "numprocs",
+            Field::ProcsPerNode => "procs_per_node",
+            Field::Machine => "machine",
+            Field::LatencyUs => "latency_us",
+            Field::BandwidthMbitS => "bandwidth_mbit_s",
+            Field::Histograms => "histograms",
+            Field::Mode => "mode",
+            Field::Contention => "contention",
+            Field::Replications => "replications",
+            Field::Seed => "seed",
+            Field::Compare => "compare",
+        }
+    }
+}
+
+/// A number as the user gave it: its value, when it is one, and how to show it in an error.
+#[derive(Debug, Clone, Copy)]
+pub struct Given<'a> {
+    pub value: Option<f64>,
+    pub shown: &'a str,
+}
+
+impl<'a> Given<'a> {
+    /// A number typed as text.
+    pub fn text(t: &'a str) -> Given<'a> {
+        let t = t.trim();
+        Given { value: parse_number(t), shown: t }
+    }
+
+    fn found(self) -> String {
+        format!("\"{}\"", self.shown.chars().take(20).collect::<String>())
+    }
+}
+
+/// The range of a whole-number field.
+#[derive(Debug, Clone, Copy)]
+pub struct Whole {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+pub const PROCS_PER_NODE: Whole = Whole { lo: 1.0, hi: 64.0 };
+pub const REPLICATIONS: Whole = Whole { lo: 1.0, hi: 10000.0 };
+/// Seeds up to 2^53 − 1, which every JSON reader keeps exactly.
+pub const SEED: Whole = Whole { lo: 0.0, hi: 9007199254740991.0 };
+
+impl Whole {
+    /// The number if it is whole and in the range; else an error naming `field`.
+    pub fn check(self, field: &str, given: Given) -> Result<u64, InputError> {
+        match given.value {
+            Some(x) if x.fract() == 0.0 && (self.lo..=self.hi).contains(&x) => Ok(x as u64),
+            _ => {
+                let found = if given.shown.is_empty() { "nothing".into() } else { given.found() };
+                Err(InputError::new(field, format!("expected a whole number from {} to {}, found {found}", self.lo, self.hi)))
+            }
+        }
+    }
+}
+
+/// Process counts: whole numbers separated by spaces, commas or semicolons, sorted.
+pub fn parse_counts(text: &str) -> Result<Vec<u32>, InputError> {
+    let spec = ListSpec { max_items: MAX_COUNTS, required: true };
+    list::whole_numbers(Field::Numprocs.key(), text, spec, 1, MAX_PROCS).and_then(process_counts)
+}
+
+/// Process counts, each from 1 to [`MAX_PROCS`] (checked by the caller, which knows where
+/// each came from), sorted: at least one, at most [`MAX_COUNTS`].
+pub fn process_counts(mut counts: Vec<u32>) -> Result<Vec<u32>, InputError> {
+    if counts.is_empty() || counts.len() > MAX_COUNTS {
+        let n = counts.len();
+        return Err(InputError::new(Field::Numprocs.key(), format!("expected 1 to {MAX_COUNTS} process counts, found {n}")));
+    }
+    counts.sort_unstable();
+    Ok(counts)
+}
+
+/// The line latency + size / bandwidth, from µs and Mbit/s; errors name `fields` (latency,
+/// bandwidth).
+pub fn fitted_machine(latency_us: Given, bandwidth_mbit_s: Given, fields: [&str; 2]) -> Result<Machine, FieldErrors> {
+    let mut errors = Vec::new();
+    let latency = latency_us.value.filter(|x| (0.0..=1e7).contains(x));
+    if latency.is_none() {
+        errors.push(InputError::new(fields[0], "expected a latency from 0 to 1e7 µs"));
+    }
+    let bandwidth = bandwidth_mbit_s.value.filter(|x| *x > 0.0 && *x <= 1e9);
+    if bandwidth.is_none() {
+        errors.push(InputError::new(fields[1], format!("expected a number above 0 and at most 1000000000, found {}", bandwidth_mbit_s.found())));
+    }
+    match (latency, bandwidth) {
+        (Some(l), Some(w)) => Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new(fields[1], m)]),
+        _ => Err(errors),
+    }
+}
+
+/// The machine the inputs choose.
+pub fn parse_machine(texts: &PageInputs) -> Result<Machine, FieldErrors> {
+    match text(texts, Field::Machine).trim().to_ascii_lowercase().as_str() {
+        "perseus" | "" => Ok(perseus()),
+        "fitted" => fitted_machine(
+            Given::text(text(texts, Field::LatencyUs)),
+            Given::text(text(texts, Field::BandwidthMbitS)),
+            [Field::LatencyUs.key(), Field::BandwidthMbitS.key()],
+        ),
+        "histograms" => Machine::from_histograms(Field::Histograms.key(), "pasted histograms", text(texts, Field::Histograms)).map_err(|e| vec![e]),
+        other => Err(vec![InputError::new(
+            Field::Machine.key(),
+            format!("unknown machine \"{}\"; expected perseus, fitted or histograms", other.chars().take(20).collect::<String>()),
+        )]),
+    }
+}
+
+/// How message times are drawn, named by `field` in errors.
+pub fn parse_mode(field: &str, t: &str) -> Result<Mode, InputError> {
+    Mode::parse(t).ok_or_else(|| InputError::new(field, "expected distribution, average or minimum"))
+}
+
+/// Which contention picks a message's histogram (blank: of the moment).
+pub fn parse_contention(field: &str, t: &str) -> Result<Contention, InputError> {
+    match t.trim() {
+        "" => Ok(Contention::Moment),
+        t => Contention::parse(t).ok_or_else(|| InputError::new(field, "expected moment, configuration or none")),
+    }
+}
+
+/// Parses every field once: the job, or every field's error (each naming its field, and line
+/// and column for the skeleton, parameters and histograms).
+pub fn parse(texts: &PageInputs) -> Result<Job, FieldErrors> {
+    let mut errors = Vec::new();
+    let skeleton = lang::parse(text(texts, Field::Skeleton)).map_err(|e| errors.push(e)).ok();
+    let params = lang::parse_params(Field::Params.key(), text(texts, Field::Params)).map_err(|e| errors.push(e)).ok();
+    let numprocs = parse_counts(text(texts, Field::Numprocs)).map_err(|e| errors.push(e)).ok();
+    let whole = |w: Whole, f: Field| w.check(f.key(), Given::text(text(texts, f)));
+    let procs_per_node = whole(PROCS_PER_NODE, Field::ProcsPerNode).map_err(|e| errors.push(e)).ok();
+    let machine = parse_machine(texts).map_err(|e| errors.extend(e)).ok();
+    let mode = parse_mode(Field::Mode.key(), text(texts, Field::Mode)).map_err(|e| errors.push(e)).ok();
+    let contention = parse_contention(Field::Contention.key(), text(texts, Field::Contention)).map_err(|e| errors.push(e)).ok();
+    let replications = whole(REPLICATIONS, Field::Replications).map_err(|e| errors.push(e)).ok();
+    let seed = whole(SEED, Field::Seed).map_err(|e| errors.push(e)).ok();
+    let compare = matches!(text(texts, Field::Compare).trim().to_ascii_lowercase().as_str(), "yes" | "true" | "1" | "on");
+    match (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed) {
+        (Some(skeleton), Some(params), Some(numprocs), Some(procs_per_node), Some(machine), Some(mode), Some(contention), Some(replications), Some(seed))
+            if errors.is_empty() =>
+        {
+            let (procs_per_node, replications) = (procs_per_node as u32, replications as u32);
+            let (sequential_s, limits) = (None, Limits::default());
+            Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
+        }
+        _ => Err(errors),
+    }
+}
+
+/// The job checked as far as a keystroke can afford: most errors of the skeleton against the
+/// process counts show before a run; the run checks the rest. (The catalog is not read: a
+/// machine from it arrives as the fitted line's fields.)
+pub fn evaluate(job: Job, _catalog: &Catalog) -> Result<Job, FieldErrors> {
+    Simulation::check(&job).map(|()| job).map_err(|e| vec![e])
+}
+
+/// What the page shows before a run, from its texts: the job Run starts, or every error.
+pub fn prepare(texts: &PageInputs, catalog: &Catalog) -> Result<Job, FieldErrors> {
+    evaluate(parse(texts)?, catalog)
+}
 
 /// The page's inputs for an example, on the Perseus-like machine.
-pub fn preset_inputs(e: &Example) -> PageInputs {
+fn example_inputs(e: &Example) -> PageInputs {
     let pairs = [
-        ("skeleton", e.skeleton),
-        ("params", e.params),
-        ("numprocs", e.numprocs),
-        ("procs_per_node", "1"),
-        ("machine", "perseus"),
-        ("latency_us", "70"),
-        ("bandwidth_mbit_s", "85"),
-        ("histograms", ""),
-        ("mode", "distribution"),
-        ("contention", "moment"),
-        ("replications", "20"),
-        ("seed", "1"),
-        ("compare", "yes"),
+        (Field::Skeleton, e.skeleton),
+        (Field::Params, e.params),
+        (Field::Numprocs, e.numprocs),
+        (Field::ProcsPerNode, "1"),
+        (Field::Machine, "perseus"),
+        (Field::LatencyUs, "70"),
+        (Field::BandwidthMbitS, "85"),
+        (Field::Histograms, ""),
+        (Field::Mode, "distribution"),
+        (Field::Contention, "moment"),
+        (Field::Replications, "20"),
+        (Field::Seed, "1"),
+        (Field::Compare, "yes"),
     ];
-    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    pairs.iter().map(|(f, v)| (f.key().to_string(), v.to_string())).collect()
+}
+
+/// The presets: the shipped examples, on the Perseus-like machine.
+pub fn presets() -> Vec<Preset> {
+    EXAMPLES.iter().map(|e| Preset { key: e.id, name: e.name, description: e.description, inputs: example_inputs(e) }).collect()
+}
+
+/// The Jacobi example.
+pub fn default_inputs() -> PageInputs {
+    example_inputs(&EXAMPLES[0])
 }
 
 /// Every fabric of every cluster in the catalog as a machine: the fabric (measured, or fitted on
 /// the communication page and saved there) as the fitted line, with the cluster's cores per
 /// node as processes per node (MB = 2^20 bytes, so Mbit/s = MB/s · 8 · 1.048576).
-pub fn catalog_machines(catalog: &crate::model::workspace::catalog::Catalog) -> Vec<FieldSet> {
+pub fn catalog_machines(catalog: &Catalog) -> Vec<FieldSet> {
     let mut out = Vec::new();
     for c in &catalog.clusters {
         for f in &c.fabrics {
@@ -64,125 +284,15 @@ pub fn catalog_machines(catalog: &crate::model::workspace::catalog::Catalog) -> 
             out.push(FieldSet {
                 label: format!("{} — {}", c.name, f.name),
                 fields: vec![
-                    ("machine", "fitted".into()),
-                    ("latency_us", crate::model::fmt_num(f.latency_us, 6)),
-                    ("bandwidth_mbit_s", crate::model::fmt_num(f.bandwidth_mb_s * 8.0 * 1.048576, 8)),
-                    ("procs_per_node", c.cores_per_node.clamp(1, 64).to_string()),
+                    (Field::Machine.key(), "fitted".into()),
+                    (Field::LatencyUs.key(), crate::model::fmt_num(f.latency_us, 6)),
+                    (Field::BandwidthMbitS.key(), crate::model::fmt_num(f.bandwidth_mb_s * 8.0 * 1.048576, 8)),
+                    (Field::ProcsPerNode.key(), c.cores_per_node.clamp(1, 64).to_string()),
                 ],
             });
         }
     }
     out
-}
-
-/// The Jacobi example.
-pub fn default_inputs() -> PageInputs {
-    preset_inputs(&EXAMPLES[0])
-}
-
-fn get<'a>(inputs: &'a PageInputs, key: &str) -> &'a str {
-    inputs.get(key).map(String::as_str).unwrap_or("")
-}
-
-fn whole(inputs: &PageInputs, key: &str, lo: f64, hi: f64, errors: &mut Vec<InputError>) -> Option<u64> {
-    let text = get(inputs, key).trim();
-    match parse_number(text) {
-        Some(x) if x.fract() == 0.0 && (lo..=hi).contains(&x) => Some(x as u64),
-        _ => {
-            let found = if text.is_empty() { "nothing".into() } else { format!("\"{}\"", text.chars().take(20).collect::<String>()) };
-            errors.push(InputError::new(key, format!("expected a whole number from {lo} to {hi}, found {found}")));
-            None
-        }
-    }
-}
-
-fn positive(inputs: &PageInputs, key: &str, hi: f64, errors: &mut Vec<InputError>) -> Option<f64> {
-    let text = get(inputs, key).trim();
-    match parse_number(text) {
-        Some(x) if x > 0.0 && x <= hi => Some(x),
-        _ => {
-            errors.push(InputError::new(key, format!("expected a number above 0 and at most {hi}, found \"{}\"", text.chars().take(20).collect::<String>())));
-            None
-        }
-    }
-}
-
-/// Process counts: whole numbers separated by spaces, commas or semicolons, sorted.
-pub fn parse_counts(text: &str) -> Result<Vec<u32>, InputError> {
-    let spec = ListSpec { max_items: MAX_COUNTS, required: true };
-    let mut out = list::whole_numbers("numprocs", text, spec, 1, MAX_PROCS)?;
-    out.sort_unstable();
-    Ok(out)
-}
-
-/// The machine the inputs choose.
-pub fn parse_machine(inputs: &PageInputs) -> Result<Machine, Vec<InputError>> {
-    match get(inputs, "machine").trim().to_ascii_lowercase().as_str() {
-        "perseus" | "" => Ok(perseus()),
-        "fitted" => {
-            let mut errors = Vec::new();
-            let latency = parse_number(get(inputs, "latency_us")).filter(|x| (0.0..=1e7).contains(x));
-            if latency.is_none() {
-                errors.push(InputError::new("latency_us", "expected a latency from 0 to 1e7 µs"));
-            }
-            let bw = positive(inputs, "bandwidth_mbit_s", 1e9, &mut errors);
-            match (latency, bw) {
-                (Some(l), Some(w)) => Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new("bandwidth_mbit_s", m)]),
-                _ => Err(errors),
-            }
-        }
-        "histograms" => Machine::from_histograms("histograms", "pasted histograms", get(inputs, "histograms")).map_err(|e| vec![e]),
-        other => Err(vec![InputError::new("machine", format!("unknown machine \"{}\"; expected perseus, fitted or histograms", other.chars().take(20).collect::<String>()))]),
-    }
-}
-
-/// Parses and validates every input into a job; all errors at once, each naming its field
-/// (and line and column for the skeleton, parameters and histograms).
-pub fn prepare(inputs: &PageInputs) -> Result<Job, Vec<InputError>> {
-    let mut errors = Vec::new();
-    let skeleton = lang::parse(get(inputs, "skeleton")).map_err(|e| errors.push(e)).ok();
-    let params = lang::parse_params("params", get(inputs, "params")).map_err(|e| errors.push(e)).ok();
-    let numprocs = parse_counts(get(inputs, "numprocs")).map_err(|e| errors.push(e)).ok();
-    let ppn = whole(inputs, "procs_per_node", 1.0, 64.0, &mut errors);
-    let machine = parse_machine(inputs).map_err(|e| errors.extend(e)).ok();
-    let mode = Mode::parse(get(inputs, "mode"));
-    if mode.is_none() {
-        errors.push(InputError::new("mode", "expected distribution, average or minimum"));
-    }
-    let contention = match get(inputs, "contention").trim() {
-        "" => Some(Contention::Moment),
-        t => Contention::parse(t),
-    };
-    if contention.is_none() {
-        errors.push(InputError::new("contention", "expected moment, configuration or none"));
-    }
-    let replications = whole(inputs, "replications", 1.0, 10000.0, &mut errors);
-    let seed = whole(inputs, "seed", 0.0, 9007199254740991.0, &mut errors);
-    let compare = matches!(get(inputs, "compare").trim().to_ascii_lowercase().as_str(), "yes" | "true" | "1" | "on");
-    match (skeleton, params, numprocs, ppn, machine, mode, contention, replications, seed) {
-        (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(replications), Some(seed))
-            if errors.is_empty() =>
-        {
-            let job = Job {
-                skeleton,
-                params,
-                numprocs,
-                procs_per_node: ppn as u32,
-                machine,
-                mode,
-                contention,
-                replications: replications as u32,
-                seed,
-                compare,
-                sequential_s: None,
-                limits: Limits::default(),
-            };
-            // Compile what a keystroke can afford now, so that most errors of the skeleton
-            // against the counts show before a run; the run checks the rest.
-            crate::model::pevpm::engine::Simulation::check(&job).map(|_| job).map_err(|e| vec![e])
-        }
-        _ => Err(errors),
-    }
 }
 
 /// One row of the results table.
@@ -283,7 +393,7 @@ pub fn view(report: &Report) -> ResultView {
             unreceived_per_run: finite(c.unreceived_per_run),
         })
         .collect();
-    let curve = |label: &str, s: &crate::model::pevpm::engine::SeriesResult| CurveView {
+    let curve = |label: &str, s: &crate::model::pevpm::job::SeriesResult| CurveView {
         label: label.to_string(),
         points: s.results.iter().map(|c| (c.numprocs, finite(c.speedup), finite(c.mean_s))).collect(),
     };
@@ -319,153 +429,4 @@ pub fn activity_name(a: Activity) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::pevpm::engine::{Progress, Simulation, Stepper};
-
-    fn run(inputs: &PageInputs) -> Report {
-        let job = prepare(inputs).unwrap();
-        Simulation::new(job).unwrap().run_to_end().unwrap()
-    }
-
-    #[test]
-    fn catalog_fabrics_become_machines() {
-        let machines = catalog_machines(&crate::model::workspace::catalog::presets());
-        let ma = machines.iter().find(|m| m.label == "bwGRiD Mannheim — InfiniBand 20 Gbit/s").expect("listed");
-        let get = |k: &str| ma.fields.iter().find(|(f, _)| *f == k).map(|(_, v)| v.as_str());
-        assert_eq!(get("machine"), Some("fitted"));
-        assert_eq!(get("latency_us"), Some("2"));
-        // 1430.5 MB/s of 2^20 bytes is 12000 Mbit/s (1.5 GB/s), to the catalog's rounding.
-        let mbit: f64 = get("bandwidth_mbit_s").and_then(|v| v.parse().ok()).expect("a number");
-        assert!((mbit - 12000.0).abs() < 0.1, "{mbit}");
-        assert_eq!(get("procs_per_node"), Some("8"));
-        // The fields prepare into a job on that line.
-        let mut inputs = default_inputs();
-        for (k, v) in &ma.fields {
-            inputs.insert(k.to_string(), v.clone());
-        }
-        inputs.insert("numprocs".into(), "8 16".into());
-        assert!(prepare(&inputs).is_ok());
-    }
-
-    #[test]
-    fn every_preset_prepares_and_runs_small() {
-        for e in PRESETS {
-            let mut inputs = preset_inputs(e);
-            inputs.insert("numprocs".into(), "2 4".into());
-            inputs.insert("replications".into(), "3".into());
-            inputs.insert("params".into(), "iterations = 20\ntransforms = 2\ntasks = 20".into());
-            let v = view(&run(&inputs));
-            assert_eq!(v.rows.len(), 2, "{}", e.id);
-            assert!(v.rows.iter().all(|r| r.mean_s > 0.0 && r.speedup > 0.0), "{}", e.id);
-            assert_eq!(v.curves.len(), 4, "{}", e.id);
-            assert!(v.timeline.is_some());
-            assert!(v.deadlock.is_none());
-            assert_eq!(v.rows[0].histogram.iter().map(|b| b.2).sum::<u32>(), 3);
-        }
-    }
-
-    #[test]
-    fn errors_name_fields() {
-        let mut inputs = default_inputs();
-        inputs.insert("numprocs".into(), "2 x".into());
-        inputs.insert("mode".into(), "median".into());
-        inputs.insert("replications".into(), "0".into());
-        inputs.insert("params".into(), "xsize 3".into());
-        let errs = prepare(&inputs).unwrap_err();
-        let fields: Vec<&str> = errs.iter().map(|e| e.field.as_str()).collect();
-        assert_eq!(fields, ["params", "numprocs", "mode", "replications"]);
-        let mut inputs = default_inputs();
-        inputs.insert("numprocs".into(), "3".into());
-        let e = &prepare(&inputs).unwrap_err()[0];
-        assert_eq!(e.field, "skeleton");
-        assert!(e.message.contains("to = 3 is not a process"), "{e}");
-        let mut inputs = default_inputs();
-        inputs.insert("machine".into(), "histograms".into());
-        inputs.insert("histograms".into(), "1024 2 1 10 20 5\n1024 2 1 15 30 5".into());
-        let e = &prepare(&inputs).unwrap_err()[0];
-        assert_eq!((e.field.as_str(), e.line), ("histograms", Some(2)));
-    }
-
-    #[test]
-    fn a_long_chain_through_a_share_link_or_a_workspace_is_an_error_not_a_crash() {
-        // 17,000 terms deflate to a link of a few hundred characters.
-        let mut inputs = default_inputs();
-        inputs.insert("skeleton".into(), format!("Serial time = 1{}", "+0".repeat(17_000)));
-        let link = crate::model::workspace::share::encode(PAGE, &inputs);
-        assert!(link.len() < 400, "{} characters", link.len());
-        let shared = crate::model::workspace::share::decode(&link).expect("a valid link");
-        let e = &prepare(&shared.inputs).unwrap_err()[0];
-        assert_eq!((e.field.as_str(), e.line, e.column), ("skeleton", Some(1), Some(16 + 2 * 255)), "{e}");
-        let mut ws = crate::model::workspace::Workspace::default();
-        ws.pages.insert(PAGE.into(), inputs);
-        let ws = crate::model::workspace::Workspace::from_json("imported file", &ws.to_json()).expect("a valid workspace");
-        assert!(prepare(&ws.pages[PAGE]).is_err());
-    }
-
-    #[test]
-    fn deadlock_shows_as_a_view() {
-        let mut inputs = default_inputs();
-        inputs.insert("skeleton".into(), "Message type = MPI_Recv, from = (procnum + 1) % numprocs".into());
-        inputs.insert("numprocs".into(), "3".into());
-        let v = view(&run(&inputs));
-        let d = v.deadlock.unwrap();
-        assert_eq!(d.blocked.len(), 3);
-        assert!(v.summary.contains("Deadlock"));
-    }
-
-    #[test]
-    fn histogram_counts_every_time() {
-        let h = histogram(&[1.0, 2.0, 2.0, 3.0], 2);
-        assert_eq!(h, vec![(1.0, 2.0, 1), (2.0, 3.0, 3)]);
-        assert_eq!(histogram(&[5.0; 3], 4), vec![(5.0, 5.0, 3)]);
-        assert!(histogram(&[], 4).is_empty());
-    }
-
-    mod robustness {
-        use super::*;
-        use proptest::prelude::*;
-
-        fn numbers(v: &ResultView) -> Vec<f64> {
-            let mut out = vec![v.sequential_s];
-            for r in &v.rows {
-                out.extend([r.mean_s, r.ci95_s[0], r.ci95_s[1], r.sd_s, r.speedup, r.messages_per_run]);
-                out.extend(r.histogram.iter().flat_map(|b| [b.0, b.1]));
-                out.extend(r.procs.iter().flatten());
-            }
-            out.extend(v.curves.iter().flat_map(|c| c.points.iter().flat_map(|p| [p.1, p.2])));
-            out
-        }
-
-        proptest! {
-            #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
-
-            /// Whatever is typed into any field, preparing never panics, and a run (bounded
-            /// here to a slice of steps) shows only finite numbers.
-            #[test]
-            fn any_text_in_any_field(
-                key in prop::sample::select(vec!["skeleton", "params", "numprocs", "procs_per_node", "machine", "latency_us",
-                                                 "bandwidth_mbit_s", "histograms", "mode", "contention", "replications", "seed"]),
-                text in "[0-9eE.,;\\t \\n+-]{0,30}|[a-z]{0,8}|[0-9]{1,12}|(Serial time = |Loop iterations = |procnum|numprocs|[-0-9.e]{1,6}|[{}()%*/ ]){0,12}",
-            ) {
-                let mut inputs = default_inputs();
-                inputs.insert("params".into(), "iterations = 5".into());
-                inputs.insert("numprocs".into(), "2 4".into());
-                inputs.insert("replications".into(), "2".into());
-                inputs.insert("latency_us".into(), "50".into());
-                inputs.insert("histograms".into(), "1024 2 1 100 200 3\n1024 2 1 200 300 1".into());
-                inputs.insert(key.to_string(), text);
-                if let Ok(job) = prepare(&inputs) {
-                    if let Ok(sim) = Simulation::new(job) {
-                        let mut sim = Stepper::new(sim);
-                        if let Ok(Progress::Done) = sim.step(200_000) {
-                            for x in numbers(&view(&sim.report())) {
-                                prop_assert!(x.is_finite(), "{key}: {x}");
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
+mod tests;

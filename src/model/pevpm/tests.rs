@@ -6,6 +6,7 @@ use super::lang;
 use super::machine::{perseus, Contention, Machine, Mode, RunMachine};
 use super::program::{compile, parameters};
 use super::engine::*;
+use super::job::*;
 
 fn job(text: &str, numprocs: &[u32], machine: Machine, mode: Mode) -> Job {
     Job {

@@ -1,5 +1,5 @@
 //! The virtual parallel machine page (seed 001). The inputs are checked as they are typed
-//! (`simulate_page::prepare`); Run hands them to Web Workers (`ui::sim_worker`, one per core,
+//! (`model::pevpm::page::prepare`); Run hands them to Web Workers (`ui::sim_worker`, one per core,
 //! kept for the next run), which post back progress and the finished results; Cancel
 //! terminates them. The page's own thread only renders.
 
@@ -15,8 +15,8 @@ use yew::prelude::*;
 use crate::charts::XyChart;
 use crate::charts::simulate::{run_times, speedup, timeline};
 use crate::model::fmt_num;
-use crate::model::pevpm::page::{self as page, ResultView, RowView, PAGE, PRESETS};
-use crate::model::workspace::PageInputs;
+use crate::model::pevpm::page::{self as page, Field, ResultView, RowView, PAGE};
+use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::Chart;
@@ -246,10 +246,10 @@ fn code_editor(value: &AttrValue, on_input: Callback<String>, error: Option<&Inp
     });
     html! {
         <div class={classes!("field", "code-editor", error.is_some().then_some("invalid"))}>
-            <label for="skeleton">{ "program skeleton (directives, or C with // PEVPM comments)" }</label>
+            <label for={Field::Skeleton.key()}>{ "program skeleton (directives, or C with // PEVPM comments)" }</label>
             <div class="code">
                 <pre class="gutter" aria-hidden="true">{ for gutter }</pre>
-                <textarea id="skeleton" spellcheck="false" rows={lines.max(12).to_string()} value={value.clone()} {oninput} />
+                <textarea id={Field::Skeleton.key()} spellcheck="false" rows={lines.max(12).to_string()} value={value.clone()} {oninput} />
             </div>
             { for snippet }
         </div>
@@ -257,8 +257,8 @@ fn code_editor(value: &AttrValue, on_input: Callback<String>, error: Option<&Inp
 }
 
 /// A text box bound to one input of the page, with its error (line and column) under it.
-fn text_area(inputs: &PageInputs, setter: &Setter, key: &'static str, label: &'static str, rows: u32, error: Option<&InputError>) -> Html {
-    let setter = setter.clone();
+fn text_area(inputs: &PageInputs, setter: &Setter, field: Field, label: &'static str, rows: u32, error: Option<&InputError>) -> Html {
+    let (key, setter) = (field.key(), setter.clone());
     let oninput = Callback::from(move |e: InputEvent| {
         let el: HtmlTextAreaElement = e.target_unchecked_into();
         setter.set(key, el.value());
@@ -342,7 +342,7 @@ fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
 pub fn simulate() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
-    let errors: Rc<Vec<InputError>> = use_memo(inputs.clone(), |i| page::prepare(i).err().unwrap_or_default());
+    let errors: Rc<Vec<InputError>> = use_memo(inputs.clone(), |i| page::prepare(i, &store.ws.catalog).err().unwrap_or_default());
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);
     let detail = use_state(|| 0usize);
@@ -351,13 +351,13 @@ pub fn simulate() -> Html {
         let slot = slot.clone();
         use_effect_with((), move |_| move || stop(&slot));
     }
-    let err = |key: &str| errors.iter().find(|e| e.field == key);
-    let f = |key: &'static str, label: &'static str| page_field(&inputs, &setter, key, label, None, err(key).map(|e| e.local_text()));
+    let err = |field: Field| errors.iter().find(|e| e.field == field.key());
+    let f = |field: Field, label: &'static str| page_field(&inputs, &setter, field.key(), label, None, err(field).map(|e| e.local_text()));
 
-    let presets = PRESETS.iter().map(|e| {
-        let store = store.clone();
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: page::preset_inputs(e) }));
-        html! { <button class="secondary" title={e.description} {onclick}>{ format!("Load: {}", e.name) }</button> }
+    let presets = page::presets().into_iter().map(|p| {
+        let (store, inputs) = (store.clone(), p.inputs);
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
+        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let run = {
         let (slot, state, inputs) = (slot.clone(), state.clone(), inputs.clone());
@@ -384,7 +384,7 @@ pub fn simulate() -> Html {
     };
     let running = matches!(*state, RunState::Running(_));
     let machines = Rc::new(page::catalog_machines(&store.ws.catalog));
-    let machine = text(&inputs, "machine");
+    let machine = text(&inputs, Field::Machine.key());
     let status = match &*state {
         RunState::Idle => html! { <span class="hint">{ "Not run yet." }</span> },
         RunState::Running(f) => html! {
@@ -413,12 +413,12 @@ pub fn simulate() -> Html {
 
             <h2>{ "Program" }</h2>
             <div class="grid-2">
-                { code_editor(&text(&inputs, "skeleton"), setter.on("skeleton"), err("skeleton")) }
+                { code_editor(&text(&inputs, Field::Skeleton.key()), setter.on(Field::Skeleton.key()), err(Field::Skeleton)) }
                 <div>
-                    { text_area(&inputs, &setter, "params", "parameters (name = value, one a line)", 4, err("params")) }
+                    { text_area(&inputs, &setter, Field::Params, "parameters (name = value, one a line)", 4, err(Field::Params)) }
                     <div class="form-row">
-                        { f("numprocs", "process counts") }
-                        { f("procs_per_node", "processes per node") }
+                        { f(Field::Numprocs, "process counts") }
+                        { f(Field::ProcsPerNode, "processes per node") }
                     </div>
                 </div>
             </div>
@@ -428,24 +428,24 @@ pub fn simulate() -> Html {
                 { field_set_select("from-catalog", "A cluster and fabric from the Clusters page…", machines, &setter) }
             </div>
             <div class="form-row">
-                { page_select(&inputs, &setter, "machine", "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
-                { page_select(&inputs, &setter, "mode", "mode", &[("distribution", "sample the distributions"), ("average", "averages"), ("minimum", "minimums (ping-pong)")]) }
-                { page_select(&inputs, &setter, "contention", "contention", &[("moment", "of the moment"), ("configuration", "of the configuration"), ("none", "none")]) }
+                { page_select(&inputs, &setter, Field::Machine.key(), "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
+                { page_select(&inputs, &setter, Field::Mode.key(), "mode", &[("distribution", "sample the distributions"), ("average", "averages"), ("minimum", "minimums (ping-pong)")]) }
+                { page_select(&inputs, &setter, Field::Contention.key(), "contention", &[("moment", "of the moment"), ("configuration", "of the configuration"), ("none", "none")]) }
                 if machine.as_str() == "fitted" {
-                    { f("latency_us", "latency (µs)") }
-                    { f("bandwidth_mbit_s", "bandwidth (Mbit/s)") }
+                    { f(Field::LatencyUs, "latency (µs)") }
+                    { f(Field::BandwidthMbitS, "bandwidth (Mbit/s)") }
                 }
             </div>
             if machine.as_str() == "histograms" {
-                { text_area(&inputs, &setter, "histograms", "MPIBench histograms: message size (B), n, p, bin low (s), bin high (s), count — one bin a line", 8, err("histograms")) }
+                { text_area(&inputs, &setter, Field::Histograms, "MPIBench histograms: message size (B), n, p, bin low (s), bin high (s), count — one bin a line", 8, err(Field::Histograms)) }
             }
-            if let Some(e) = err("machine") { <div class="field-error" role="alert">{ e.local_text() }</div> }
+            if let Some(e) = err(Field::Machine) { <div class="field-error" role="alert">{ e.local_text() }</div> }
 
             <h2>{ "Run" }</h2>
             <div class="form-row">
-                { f("replications", "replications") }
-                { f("seed", "random seed") }
-                { page_check(&inputs, &setter, "compare", " also with averages and minimums (Figure 6)") }
+                { f(Field::Replications, "replications") }
+                { f(Field::Seed, "random seed") }
+                { page_check(&inputs, &setter, Field::Compare.key(), " also with averages and minimums (Figure 6)") }
             </div>
             <div class="toolbar run-bar">
                 <button id="run" onclick={run} {onpointerenter} {onfocus} disabled={running || !errors.is_empty()}>{ "Run" }</button>

@@ -9,12 +9,12 @@ use yew::prelude::*;
 use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
 use crate::charts::XyChart;
-use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS, DEFAULT_LATENCY_SHARE};
+use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS};
 use crate::model::comm::{ModelKind, MODEL_KINDS};
-use crate::model::comm::page::{BroadcastRow, PageView, Series, MEASURED_COLUMNS};
+use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
+use crate::model::workspace::PageField;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
-use crate::ui::store::text;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -71,17 +71,15 @@ fn broadcast_row(r: &BroadcastRow) -> Html {
 pub fn bcast(p: &Props) -> Html {
     let ctx = &p.ctx;
     let cur = &p.current;
-    let broken = cur.fit.is_none() || ["procs", "sizes", "latency_share"].iter().any(|k| ctx.errors.contains_key(*k));
-    let basis = Basis {
-        view: cur.clone(),
-        procs: ctx.number("procs", 20.0).clamp(1.0, f64::from(u32::MAX)) as u32,
-        share: ctx.number("latency_share", DEFAULT_LATENCY_SHARE),
-    };
+    let broken = cur.fit.is_none() || [Field::Procs, Field::Sizes, Field::LatencyShare].into_iter().any(|f| ctx.has_error(f));
+    // When a field is wrong the section keeps its last good basis, so the fallback is not shown.
+    let (procs, share) = broadcast_basis(&ctx.inputs);
+    let basis = Basis { view: cur.clone(), procs: procs.unwrap_or(1), share };
     let slot = use_mut_ref(|| None);
     let shown = keep(&mut slot.borrow_mut(), basis, broken);
     let b = &shown.value;
     let fit = b.view.fit.as_ref();
-    let chosen = text(&ctx.inputs, "bcast_model");
+    let chosen = ctx.text(Field::BcastModel);
     let kind = ModelKind::from_key(&chosen).filter(|k| fit.and_then(|f| f.model(*k)).is_some()).or(fit.and_then(|f| f.best));
     let chart = use_memo((b.clone(), kind), |(b, kind)| {
         let name = kind.map_or("", |k| k.name());
@@ -100,9 +98,9 @@ pub fn bcast(p: &Props) -> Html {
         <>
             <h2>{ "Broadcast" }</h2>
             <div class="form-row">
-                { ctx.field("procs", "processes P", None) }
-                { ctx.field("sizes", "message sizes", Some("e.g. 8KB 512KB")) }
-                { ctx.select("bcast_model", "in the model", &opts, kind.map_or("", |k| k.key())) }
+                { ctx.field(Field::Procs, "processes P", None) }
+                { ctx.field(Field::Sizes, "message sizes", Some("e.g. 8KB 512KB")) }
+                { ctx.select(Field::BcastModel, "in the model", &opts, kind.map_or("", |k| k.key())) }
             </div>
             { stale_note(shown.stale) }
             <div class="grid-2">
@@ -110,8 +108,8 @@ pub fn bcast(p: &Props) -> Html {
                 <Chart<XyChart> id="chart-broadcast" chart={(*chart).clone()} />
             </div>
             <h3>{ "Measured broadcasts: Poly-adapt" }</h3>
-            <TableInput id="measured" label="Measured broadcasts (optional)" columns={MEASURED_COLUMNS}
-                value={text(&ctx.inputs, "measured")} on_input={ctx.setter.on("measured")} errors={measured_errors} rows={5}
+            <TableInput id={Field::Measured.key()} label="Measured broadcasts (optional)" columns={MEASURED_COLUMNS}
+                value={ctx.text(Field::Measured)} on_input={ctx.setter.on(Field::Measured.key())} errors={measured_errors} rows={5}
                 hint={AttrValue::from("algorithm: linear, binomial, binary or pipeline. E.g. size (KB), procs, algorithm, time (ms) / 8, 20, binomial, 0.61")} />
             if !b.view.adapt1.is_empty() && !b.view.measured.is_empty() {
                 <div class="grid-2">

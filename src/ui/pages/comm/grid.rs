@@ -12,13 +12,11 @@ use yew::prelude::*;
 
 use super::{View, set_matrix, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
-use crate::model::comm::page::{ClustersView, GridView};
+use crate::model::comm::page::{self as page, ClustersView, Field, GridView};
 use crate::model::{fmt_num, InputError};
-use crate::model::comm::gridcast::table2_text;
-use crate::model::workspace::MAX_FIELD_BYTES;
+use crate::model::workspace::{self, PageField, MAX_FIELD_BYTES};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
-use crate::ui::store::text;
 
 /// Most blocks per side of the heat map: larger matrices are averaged into blocks.
 const HEAT_MAP_SIDE: usize = 160;
@@ -49,7 +47,7 @@ pub struct ClustersProps {
 
 #[component(Clusters)]
 pub fn clusters(p: &ClustersProps) -> Html {
-    let Ctx { inputs, setter, .. } = &p.ctx;
+    let Ctx { setter, .. } = &p.ctx;
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
     let file_error = use_state(|| None::<String>);
     let on_input = {
@@ -77,17 +75,19 @@ pub fn clusters(p: &ClustersProps) -> Html {
         let (setter, big) = (setter.clone(), p.big.clone());
         Callback::from(move |_| {
             big.set(None);
+            // The default preset's matrix fields: Grid'5000's Table 2.
             setter.update(|m| {
-                for (k, v) in [("matrix", table2_text()), ("rho", "0.2".into()), ("symmetrise", String::new()), ("root", "0".into())] {
-                    m.insert(k.into(), v);
+                let defaults = page::default_inputs();
+                for f in [Field::Matrix, Field::Rho, Field::Symmetrise, Field::Root] {
+                    m.insert(f.key().into(), workspace::text(&defaults, f).to_string());
                 }
             })
         })
     };
-    let symmetrise = text(inputs, "symmetrise").as_str() == "yes";
+    let symmetrise = p.ctx.text(Field::Symmetrise).as_str() == "yes";
     let on_symmetrise = {
         let setter = setter.clone();
-        Callback::from(move |_| setter.set("symmetrise", if symmetrise { String::new() } else { "yes".into() }))
+        Callback::from(move |_| setter.set(Field::Symmetrise.key(), if symmetrise { String::new() } else { "yes".into() }))
     };
     let heat = use_memo(p.shown.value.clone(), |v| v.clusters.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE))));
     let errors: Vec<_> = p.current.matrix_error.iter().cloned().collect();
@@ -103,12 +103,12 @@ pub fn clusters(p: &ClustersProps) -> Html {
             if let Some(b) = p.big.as_ref() {
                 { big_preview(b, &p.big, &errors) }
             } else {
-                <TableInput id="matrix" label="Latency matrix (µs): one row per node" columns={&[][..]} value={text(inputs, "matrix")} {on_input} {errors} rows={8}
+                <TableInput id={Field::Matrix.key()} label="Latency matrix (µs): one row per node" columns={&[][..]} value={p.ctx.text(Field::Matrix)} {on_input} {errors} rows={8}
                     hint={AttrValue::from("Tabs, commas, semicolons or spaces between values; header lines and row labels are skipped.")} />
             }
             if let Some(e) = &*file_error { <div class="field-error" role="alert">{ e.clone() }</div> }
             <div class="form-row">
-                { p.ctx.field("rho", "bound ρ: a group's latencies within (1 + ρ) of its smallest", None) }
+                { p.ctx.field(Field::Rho, "bound ρ: a group's latencies within (1 + ρ) of its smallest", None) }
                 if p.current.asymmetric || symmetrise {
                     <div class="field check">
                         <label><input id="symmetrise" type="checkbox" checked={symmetrise} onclick={on_symmetrise} />{ " symmetrise: use the mean of each pair" }</label>
@@ -186,9 +186,9 @@ pub fn grid_cast(p: &GridProps) -> Html {
                 ECEF-LAt also looks ahead at each cluster's onward sends and local broadcast); each cluster then broadcasts inside \
                 with its best algorithm (Hockney: its mean latency, the bandwidth below)." }</p>
             <div class="form-row">
-                { ctx.field("root", "root node", Some("index from 0")) }
-                { ctx.field("grid_size", "message size", None) }
-                { ctx.field("bandwidth_mb_s", "bandwidth", Some("MB/s")) }
+                { ctx.field(Field::Root, "root node", Some("index from 0")) }
+                { ctx.field(Field::GridSize, "message size", None) }
+                { ctx.field(Field::BandwidthMbS, "bandwidth", Some("MB/s")) }
             </div>
             { stale_note(p.shown.stale) }
             if let (Some(g), Some((e, l))) = (&p.shown.value.grid, (*charts).clone()) {

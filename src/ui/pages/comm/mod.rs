@@ -5,16 +5,16 @@
 //! The page is evaluated in two halves, each from only the inputs it reads (the point-to-point
 //! and broadcast fields; the matrix and grid fields), so a keystroke in one half does not
 //! re-read and re-cluster a large matrix. Each section whose input has an error keeps its last
-//! good result, marked stale.
+//! good result, marked stale. Which fields each half reads is the model's to say
+//! ([`Field::read_by`]).
 
 use std::rc::Rc;
 
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::model::comm::page::{self as page, PageView, PAGE};
-use crate::model::input::table::parse_number;
-use crate::model::workspace::{PageInputs, MAX_FIELD_BYTES};
+use crate::model::comm::page::{self as page, Field, Half, PageView, PAGE};
+use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::store::{text, use_store, Setter};
@@ -23,15 +23,11 @@ mod bcast;
 mod grid;
 mod p2p;
 
-/// Inputs the point-to-point and broadcast sections read.
-const P2P_KEYS: &[&str] = &["p2p", "p2p_format", "latency_share", "procs", "sizes", "measured"];
-/// Inputs the clusters and grid-broadcast sections read.
-const GRID_KEYS: &[&str] = &["matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s", "latency_share"];
-
-fn subset(inputs: &PageInputs, keys: &[&str], matrix: Option<&Rc<String>>) -> PageInputs {
-    let mut out: PageInputs = keys.iter().filter_map(|k| Some((k.to_string(), inputs.get(*k)?.clone()))).collect();
-    if let (Some(m), true) = (matrix, keys.contains(&"matrix")) {
-        out.insert("matrix".into(), m.to_string());
+/// The texts of the fields `half` reads, with the tab's own matrix when it has one.
+fn subset(inputs: &PageInputs, half: Half, matrix: Option<&Rc<String>>) -> PageInputs {
+    let mut out: PageInputs = half.fields().filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect();
+    if let (Some(m), true) = (matrix, Field::Matrix.read_by(half)) {
+        out.insert(Field::Matrix.key().into(), m.to_string());
     }
     out
 }
@@ -68,7 +64,8 @@ pub struct Ctx {
 
 impl Ctx {
     /// A single-value field with its error under it.
-    pub fn field(&self, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
+    pub fn field(&self, field: Field, label: &'static str, unit: Option<&'static str>) -> Html {
+        let key = field.key();
         html! {
             <TextField id={key} label={label} unit={unit.map(AttrValue::from)} value={text(&self.inputs, key)}
                 on_input={self.setter.on(key)} error={self.errors.get(key).cloned()} />
@@ -76,8 +73,8 @@ impl Ctx {
     }
 
     /// A select whose choice is kept in the page's inputs.
-    pub fn select(&self, key: &'static str, label: &str, options: &[(&str, &str)], current: &str) -> Html {
-        let setter = self.setter.clone();
+    pub fn select(&self, field: Field, label: &str, options: &[(&str, &str)], current: &str) -> Html {
+        let (key, setter) = (field.key(), self.setter.clone());
         let onchange = Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             setter.set(key, sel.value());
@@ -92,9 +89,14 @@ impl Ctx {
         }
     }
 
-    /// A number from a field, or `default` when it is blank or broken (its error shows).
-    pub fn number(&self, key: &str, default: f64) -> f64 {
-        self.inputs.get(key).and_then(|t| parse_number(t.trim())).unwrap_or(default)
+    /// Whether a single-value field has an error.
+    pub fn has_error(&self, field: Field) -> bool {
+        self.errors.contains_key(field.key())
+    }
+
+    /// The text in a field.
+    pub fn text(&self, field: Field) -> AttrValue {
+        text(&self.inputs, field.key())
     }
 }
 
@@ -131,9 +133,9 @@ pub fn comm() -> Html {
     let catalog = store.ws.catalog.clone();
     let a = {
         let catalog = catalog.clone();
-        View(use_memo(subset(&inputs, P2P_KEYS, None), move |i| page::evaluate(i, &catalog)))
+        View(use_memo(subset(&inputs, Half::PointToPoint, None), move |i| page::view_half(i, Half::PointToPoint, &catalog)))
     };
-    let b = View(use_memo(subset(&inputs, GRID_KEYS, big_matrix.as_ref()), move |i| page::evaluate(i, &catalog)));
+    let b = View(use_memo(subset(&inputs, Half::Grid, big_matrix.as_ref()), move |i| page::view_half(i, Half::Grid, &catalog)));
     let mut errors = a.field_errors.clone();
     errors.extend(b.field_errors.iter().map(|(k, v)| (k.clone(), v.clone())));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(errors) };
@@ -148,14 +150,14 @@ pub fn comm() -> Html {
         )
     };
 
-    let presets = page::presets().into_iter().map(|(id, label, preset)| {
-        let (setter, big) = (setter.clone(), big_matrix.clone());
+    let presets = page::presets().into_iter().map(|preset| {
+        let (setter, big, inputs) = (setter.clone(), big_matrix.clone(), preset.inputs);
         let onclick = Callback::from(move |_| {
-            let preset = preset.clone();
+            let inputs = inputs.clone();
             big.set(None);
-            setter.update(move |m| *m = preset.clone());
+            setter.update(move |m| *m = inputs.clone());
         });
-        html! { <button id={format!("preset-{id}")} class="secondary" {onclick}>{ label }</button> }
+        html! { <button id={format!("preset-{}", preset.key)} class="secondary" title={preset.description} {onclick}>{ preset.name }</button> }
     });
     let warnings: Vec<&String> = a.warnings.iter().chain(&b.warnings).collect();
 
@@ -186,6 +188,6 @@ pub fn set_matrix(setter: &Setter, big: &UseStateHandle<Option<Rc<String>>>, tex
         big.set(Some(Rc::new(text)));
     } else {
         big.set(None);
-        setter.set("matrix", text);
+        setter.set(Field::Matrix.key(), text);
     }
 }

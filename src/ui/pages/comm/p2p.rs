@@ -10,12 +10,13 @@ use super::{View, pct, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{p2p_chart, size_text, time_text};
 use crate::charts::XyChart;
 use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
-use crate::model::comm::page::fitted_fabric;
+use crate::model::comm::page::{fitted_fabric, Field};
 use crate::model::fmt_num;
+use crate::model::workspace::PageField;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
 use crate::ui::route::{Link, Route};
-use crate::ui::store::{text, use_store, Action};
+use crate::ui::store::{use_store, Action};
 
 const FORMATS: &[(&str, &str)] = &[
     ("auto", "recognise from the headers"),
@@ -78,25 +79,24 @@ fn errors_table(fit: &CommFit) -> Html {
 
 #[component(P2p)]
 pub fn p2p(p: &Props) -> Html {
-    let Ctx { inputs, setter, .. } = &p.ctx;
     let view = &p.shown.value;
     let chart = use_memo(view.clone(), |v| {
         let fit = v.fit.as_ref();
         Rc::new(p2p_chart(&v.chart, fit.and_then(|f| f.best).map(|k| k.name()), fit.and_then(|f| f.knee).map(|k| k.size_bytes)))
     });
-    let format = text(inputs, "p2p_format");
+    let format = p.ctx.text(Field::P2pFormat);
     let errors: Vec<_> = p.current.p2p_error.iter().cloned().collect();
     html! {
         <>
             <h2>{ "Point-to-point measurements" }</h2>
             <div class="grid-2">
                 <div>
-                    <TableInput id="p2p" label="Message size and one-way time, or benchmark output" columns={P2P_COLUMNS}
-                        value={text(inputs, "p2p")} on_input={setter.on("p2p")} {errors} rows={12}
+                    <TableInput id={Field::P2p.key()} label="Message size and one-way time, or benchmark output" columns={P2P_COLUMNS}
+                        value={p.ctx.text(Field::P2p)} on_input={p.ctx.setter.on(Field::P2p.key())} {errors} rows={12}
                         hint={AttrValue::from("Or paste the raw output of osu_latency, osu_bw or Intel MPI Benchmarks PingPong: it is recognised from its header.")} />
                     <div class="form-row">
-                        { p.ctx.select("p2p_format", "read as", FORMATS, if format.is_empty() { "auto" } else { &format }) }
-                        { p.ctx.field("latency_share", "share of a small message that is wire latency L", Some("0 to 1")) }
+                        { p.ctx.select(Field::P2pFormat, "read as", FORMATS, if format.is_empty() { "auto" } else { &format }) }
+                        { p.ctx.field(Field::LatencyShare, "share of a small message that is wire latency L", Some("0 to 1")) }
                     </div>
                     <p id="p2p-format-read" class="hint">
                         { format!("Read as {}; {} sizes.", p.current.format.text(), p.current.fit.as_ref().map_or(0, |f| f.sizes_bytes.len())) }

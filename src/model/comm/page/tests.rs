@@ -1,0 +1,166 @@
+use super::*;
+use crate::model::workspace::catalog::presets as catalog;
+
+#[test]
+fn default_page_shows_everything() {
+    let v = view(&default_inputs(), &catalog());
+    assert_eq!(v.format, Format::OsuLatency);
+    assert!(v.p2p_error.is_none() && v.field_errors.is_empty() && v.matrix_error.is_none(), "{v:?}");
+    let fit = v.fit.as_ref().expect("fits");
+    assert_eq!(fit.models.len(), 4);
+    assert_eq!(fit.knee.map(|k| k.size_bytes), Some(65536.0), "{:?}", fit.knee);
+    assert!(fit.best.is_some());
+    assert_eq!(v.chart.len(), 5);
+    assert_eq!(v.broadcast.len(), 4 * 4);
+    assert_eq!(v.broadcast_chart.len(), 4);
+    // Seed Table 4's pattern on 20 processes: binomial at 8 KB, pipeline at 512 KB.
+    let best = |m: f64| v.adapt2.iter().find(|r| r.size_bytes == m && r.procs == 20).map(|r| r.algorithm);
+    assert_eq!(best(8192.0), Some(Algorithm::Binomial));
+    assert_eq!(best(524288.0), Some(Algorithm::Pipeline));
+    let c = v.clusters.as_ref().expect("clusters");
+    assert_eq!(c.groups.iter().map(Vec::len).collect::<Vec<_>>(), vec![20, 11, 7, 1, 20, 19]);
+    assert_eq!(c.order.len(), 78);
+    let g = v.grid.as_ref().expect("grid");
+    assert_eq!(g.ecef.transfers.len(), 5);
+    assert_eq!(g.coordinators, vec![0, 20, 31, 38, 39, 59]);
+    // The seed measured the hierarchical broadcast at least twice as fast as the binomial
+    // tree; with Table 2's latencies and a nominal 1 Gbit/s everywhere the model gives 1.78×
+    // at 512 KB (sizes from 8 KB to 4 MB: see `grid_speedup_across_sizes`).
+    assert!(g.speedup.is_some_and(|s| s > 1.5), "{g:?}");
+    let fabric = fitted_fabric(&v, ModelKind::Hockney, "GigE fitted").expect("fabric");
+    assert!(fabric.latency_us > 0.0 && fabric.bandwidth_mb_s > 50.0, "{fabric:?}");
+}
+
+#[test]
+fn measured_broadcasts_drive_poly_adapt() {
+    let inputs = presets().into_iter().nth(1).expect("second preset").inputs;
+    let v = view(&inputs, &catalog());
+    assert_eq!(v.measured.len(), 4, "{:?}", v.measured_error);
+    assert_eq!(v.measured[0], MeasuredBroadcast { size_bytes: 8192.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 610.0 });
+    let binomial = v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binomial).expect("binomial");
+    assert_eq!((binomial.measurements, binomial.errors.len()), (2, 4));
+    assert!(v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binary).is_some_and(|c| c.measurements == 0));
+}
+
+#[test]
+fn bad_fields_name_themselves() {
+    let mut inputs = default_inputs();
+    inputs.insert(Field::Procs.key().into(), "2.5".into());
+    inputs.insert(Field::Sizes.key().into(), "8 furlongs".into());
+    inputs.insert(Field::Rho.key().into(), "-1".into());
+    inputs.insert(Field::Measured.key().into(), "size procs algorithm time\n8 4 scatter 10".into());
+    inputs.insert(Field::Matrix.key().into(), "0 1 2\n1 0 3\n2 4 0".into());
+    let v = view(&inputs, &catalog());
+    assert!(v.field_errors[Field::Procs.key()].contains("whole number"));
+    assert!(v.field_errors[Field::Sizes.key()].contains("furlongs"), "{:?}", v.field_errors);
+    assert!(v.field_errors[Field::Rho.key()].contains("from 0 to 10"));
+    let e = v.measured_error.expect("measured error");
+    assert_eq!((e.line, e.column), (Some(2), Some(3)));
+    assert!(e.message.contains("unknown algorithm \"scatter\""), "{e}");
+    assert!(v.asymmetric && v.matrix_error.is_some() && v.clusters.is_none());
+    inputs.insert(Field::Symmetrise.key().into(), "yes".into());
+    inputs.insert(Field::Rho.key().into(), "0.2".into());
+    let v = view(&inputs, &catalog());
+    assert!(!v.asymmetric && v.clusters.is_some() && v.warnings.iter().any(|w| w.contains("symmetric")));
+}
+
+#[test]
+fn halves_read_their_own_fields_and_make_up_the_page() {
+    let keys = |h: Half| h.fields().map(Field::key).collect::<Vec<_>>();
+    assert_eq!(keys(Half::PointToPoint), ["p2p", "p2p_format", "latency_share", "procs", "sizes", "measured"]);
+    assert_eq!(keys(Half::Grid), ["latency_share", "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]);
+    // Each half from only its own fields, as the page evaluates them, gives the same as the
+    // whole page (one half's broken field does not reach the other).
+    let mut inputs = presets().into_iter().nth(1).expect("second preset").inputs;
+    inputs.insert(Field::Root.key().into(), "1000".into());
+    let whole = view(&inputs, &catalog());
+    let only = |h: Half| -> PageInputs {
+        h.fields().filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect()
+    };
+    let (a, b) = (view_half(&only(Half::PointToPoint), Half::PointToPoint, &catalog()), view_half(&only(Half::Grid), Half::Grid, &catalog()));
+    assert_eq!((&a.fit, &a.broadcast, &a.adapt2, &a.measured), (&whole.fit, &whole.broadcast, &whole.adapt2, &whole.measured));
+    assert!(a.clusters.is_none() && a.matrix_error.is_none());
+    assert_eq!((&b.clusters, &b.grid, &b.matrix_error), (&whole.clusters, &whole.grid, &whole.matrix_error));
+    assert!(b.fit.is_none() && b.field_errors.contains_key("root"));
+    let mut errors = a.field_errors.clone();
+    errors.extend(b.field_errors.clone());
+    assert_eq!(errors, whole.field_errors);
+    assert_eq!([a.warnings, b.warnings].concat(), whole.warnings);
+}
+
+#[test]
+fn grid_speedup_across_sizes() {
+    let mut inputs = default_inputs();
+    for (size, low) in [("8KB", 1.5), ("64KB", 1.5), ("512KB", 1.5), ("4MB", 1.5)] {
+        inputs.insert(Field::GridSize.key().into(), size.into());
+        let g = view(&inputs, &catalog()).grid.expect("grid");
+        let s = g.speedup.expect("speed-up");
+        assert!(s > low, "{size}: {s}");
+    }
+}
+
+#[test]
+fn sizes_in_many_spellings() {
+    assert_eq!(parse_sizes("8KB 512kb, 1 MB; 65536 2 k"), Ok(vec![8192.0, 524288.0, 1048576.0, 65536.0, 2048.0]));
+    assert!(parse_sizes("KB").is_err());
+    assert!(parse_sizes("1.5").is_err());
+    assert_eq!(parse_sizes(""), Ok(vec![]));
+}
+
+/// Every number the page would show.
+fn numbers(v: &PageView) -> Vec<f64> {
+    let mut out = Vec::new();
+    if let Some(f) = &v.fit {
+        out.extend(f.sizes_bytes.iter().chain(&f.times_us));
+        for m in &f.models {
+            out.extend(m.model.params().iter().map(|p| p.1));
+            out.extend(m.rel_errors.iter().copied().chain([m.mean_rel_error]).chain(m.loo_rel_error));
+        }
+        if let Some(k) = &f.knee {
+            out.extend([k.size_bytes, k.last_eager_bytes, k.jump_us, k.residual_ratio]);
+        }
+    }
+    for s in v.chart.iter().chain(&v.broadcast_chart) {
+        out.extend(s.points.iter().flat_map(|p| [p.0, p.1]));
+    }
+    for r in &v.broadcast {
+        out.extend(r.times.iter().map(|t| t.time_us).chain(r.times.iter().filter_map(|t| t.segment_bytes)));
+    }
+    for c in &v.adapt1 {
+        out.extend(c.errors.iter().map(|e| e.1));
+    }
+    for r in &v.adapt2 {
+        out.extend(r.candidates.iter().map(|c| c.1.time_us).chain([r.time_us]));
+    }
+    if let Some(c) = &v.clusters {
+        out.extend(c.group_latency_us.iter().chain(&c.latency_us));
+    }
+    if let Some(g) = &v.grid {
+        out.extend(g.local.iter().map(|l| l.1).chain([g.hierarchical_us]).chain(g.binomial_us).chain(g.speedup));
+        for s in [&g.ecef, &g.ecef_lat] {
+            out.extend([s.inter_us, s.completion_us]);
+            out.extend(s.transfers.iter().flat_map(|t| [t.start_us, t.arrival_us, t.local_end_us]));
+        }
+    }
+    out
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 200, ..Default::default() })]
+
+    /// Whatever is typed into any field, the page evaluates without panicking and shows
+    /// only finite numbers.
+    #[test]
+    fn any_text_in_any_field(
+        field in proptest::sample::select(Field::ALL.to_vec()),
+        text in "[0-9eE.,;\\t \\n+-]{0,40}|[a-z#()µ ]{0,12}|[0-9]{1,14}|[0-9 \\n]{0,30}",
+    ) {
+        let mut inputs = presets().into_iter().nth(1).map(|p| p.inputs).unwrap_or_default();
+        inputs.insert(Field::Matrix.key().into(), "0 5 9\n5 0 9\n9 9 0".into());
+        inputs.insert(field.key().to_string(), text);
+        let v = view(&inputs, &catalog());
+        for x in numbers(&v) {
+            proptest::prop_assert!(x.is_finite(), "{field:?}: {x}");
+        }
+    }
+}
