@@ -111,12 +111,8 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
     out.push(("speedup-default".into(), "speedup", speedup_page::default_inputs()));
     out.push(("speedup-bad".into(), "speedup", edit(speedup_page::default_inputs(), "points", "n speedup\n2 x")));
     out.push(("regions-default".into(), "regions", regions_page::default_inputs()));
-    for (i, p) in regions_page::SYSTEM_PRESETS.iter().enumerate() {
-        let mut inputs = regions_page::default_inputs();
-        for (k, v) in p.fields {
-            inputs.insert((*k).into(), (*v).into());
-        }
-        out.push((format!("regions-system{i}"), "regions", inputs));
+    for (i, p) in regions_page::presets().into_iter().enumerate() {
+        out.push((format!("regions-system{i}"), "regions", p.inputs));
     }
     out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
     out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
@@ -143,7 +139,7 @@ fn page_views_match_the_golden_files() {
         let text = match page {
             "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
             "speedup" => format!("{:#?}", speedup_page::view(&inputs, &cat)),
-            "regions" => format!("{:#?}", regions_page::evaluate(&inputs)),
+            "regions" => format!("{:#?}", regions_page::view(&inputs, &cat)),
             "comm" => format!("{:#?}", comm_page::evaluate(&inputs, &cat)),
             _ => match simulate_page::prepare(&inputs) {
                 Err(e) => format!("{e:#?}"),
