@@ -134,7 +134,8 @@ pub enum Form {
     /// #op, #b, #x as formulas of N at the problem sizes, on a system.
     Application {
         sizes: Option<Vec<f64>>,
-        application: ParsedApplication,
+        /// Boxed: its formulas (or their errors) make it far larger than the other form.
+        application: Box<ParsedApplication>,
         peak_gflops_per_core: Option<f64>,
         node_bandwidth_gb_s: Option<f64>,
         reference_bandwidth_gb_s: Option<f64>,
@@ -421,11 +422,11 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
     } else {
         Form::Application {
             sizes: r.positive_list(Field::Sizes),
-            application: ParsedApplication {
+            application: Box::new(ParsedApplication {
                 ops: r.formula(Field::Ops),
                 bytes: r.formula(Field::Bytes),
                 exchanged_bytes: r.formula(Field::Exchanged),
-            },
+            }),
             peak_gflops_per_core: r.positive(Field::Peak),
             node_bandwidth_gb_s: r.positive(Field::NodeBw),
             reference_bandwidth_gb_s: r.positive(Field::RefBw),
@@ -484,10 +485,13 @@ fn parse_planned(r: &mut Reader) -> Option<(f64, f64)> {
     }
 }
 
+/// A case's label ("N = 40000", "x' = 196.08") and its model, or why there is none.
+type CaseModel = (String, Result<Regions, InputError>);
+
 /// One model per case (problem size or x'), each at B_E = 1 GB/s in the application form, so
 /// that the sweep (from the same reference) does not depend on where the slider is; and the
 /// warnings about the inputs' magnitudes.
-fn case_models(inputs: &Inputs) -> (Vec<(String, Result<Regions, InputError>)>, Vec<Warning>) {
+fn case_models(inputs: &Inputs) -> (Vec<CaseModel>, Vec<Warning>) {
     match &inputs.form {
         Form::Application { sizes, application, peak_gflops_per_core, node_bandwidth_gb_s, reference_bandwidth_gb_s } => {
             let (Some(sizes), Some(peak), Some(node), Some(reference), Some(region), Some(alpha)) =

@@ -395,3 +395,24 @@ proptest! {
         prop_assert!((got - want).abs() <= 1e-12 * scale.max(1.0));
     }
 }
+
+#[test]
+fn application_errors_come_in_order() {
+    // The first problem in the order N, #op, #b, #x, whether a formula fails to parse or to
+    // give a positive value; a parsed application gives the same answers as its texts.
+    let app = |ops: &str, bytes: &str| Application { name: String::new(), ops: ops.into(), bytes: bytes.into(), exchanged_bytes: "4*N^2".into() };
+    let cases = [
+        (app("-N", "2*N^"), 100.0, "ops", "must be positive"),
+        (app("N", "2*N^"), 100.0, "bytes", "expected a number"),
+        (app("N^", "2*N^"), 1e-10, "N", "at least 1e-9"),
+        (app("N", "N-100"), 100.0, "bytes", "must be positive"),
+    ];
+    for (a, n, field, want) in cases {
+        let e = a.evaluate(n).expect_err(field);
+        assert_eq!(e.field, field, "{e}");
+        assert!(e.message.contains(want), "{e}");
+        assert_eq!(a.parse().workload(n), Err(e));
+    }
+    let w = Application::linpack().parse().workload(1000.0).expect("valid");
+    assert_eq!(Ok(w), Application::linpack().evaluate(1000.0));
+}

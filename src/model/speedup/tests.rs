@@ -1,4 +1,5 @@
 use super::analysis::{aicc, fit_model};
+use super::models::{gradient, shape};
 use super::*;
 
 #[test]
@@ -398,4 +399,46 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn gradient_matches_the_derivatives() {
+    // USL S = n/D, D = 1 + σ(n−1) + κn(n−1): ∂S/∂σ = −n(n−1)/D², ∂S/∂κ = −n²(n−1)/D².
+    let (lo, hi) = ([0.0; 4], [100.0, 100.0, 0.0, 0.0]);
+    for (sigma, kappa, n) in [(0.03, 0.0005, 16.0), (0.2, 0.01, 3.0), (0.0, 0.0, 64.0)] {
+        let p = [sigma, kappa, 0.0, 0.0];
+        let d = 1.0 + sigma * (n - 1.0) + kappa * n * (n - 1.0);
+        let want = [-n * (n - 1.0) / (d * d), -n * n * (n - 1.0) / (d * d)];
+        let got = gradient(&p, &lo, &hi, 2, &|q| shape(Model::Usl, q, n));
+        for j in 0..2 {
+            assert!((got[j] - want[j]).abs() <= 1e-6 * want[j].abs(), "n = {n}, p = {p:?}: {got:?} vs {want:?}");
+        }
+    }
+    // At a bound the difference is one-sided; between equal bounds the parameter is fixed.
+    let at_top = gradient(&[1.0, 0.0, 0.0, 0.0], &[0.0; 4], &[1.0, 0.0, 0.0, 0.0], 2, &|q| smirni(q[0], 8.0));
+    // d/dr (1 − r⁸)/(1 − r) at r = 1 is 8·7/2 = 28.
+    assert!((at_top[0] - 28.0).abs() < 1e-4 && at_top[1] == 0.0, "{at_top:?}");
+}
+
+#[test]
+fn every_fit_says_why_it_stopped() {
+    let a = run(&EX_N, &EX_S, Measure::Speedup);
+    assert!(a.fits.iter().all(|f| f.termination.was_successful()), "{:?}", a.fits.iter().map(|f| f.termination).collect::<Vec<_>>());
+    // Exact Amdahl data: the error reaches zero or stops falling.
+    let ss: Vec<f64> = EX_N.iter().map(|n| 1.0 / (0.05 + 0.95 / n)).collect();
+    let am = run(&EX_N, &ss, Measure::Speedup).fit(Model::Amdahl).expect("amdahl").termination;
+    assert!(am.was_successful(), "{am:?}");
+    // The runs that give up are the ones not counted as converged; the note says why.
+    for t in [Termination::NotFinite, Termination::MaxIterations] {
+        assert!(!t.was_successful());
+    }
+    assert_eq!(Termination::MaxIterations.text(), format!("did not converge in {MAX_ITERATIONS} iterations"));
+    let all = [
+        Termination::ResidualsZero,
+        Termination::SmallGradient,
+        Termination::SmallStep,
+        Termination::SmallGain,
+        Termination::NoDescent,
+    ];
+    assert!(all.iter().all(|t| t.was_successful() && t.text().starts_with("converged")));
 }

@@ -58,6 +58,37 @@ fn default_page_is_linpack_on_bwgrid1() {
 }
 
 #[test]
+fn fields_presets_and_typed_inputs() {
+    // The defaults hold every field, under the keys of saved workspaces and share links.
+    let mut keys: Vec<&str> = Field::ALL.iter().map(|f| f.key()).collect();
+    keys.sort_unstable();
+    assert_eq!(default_inputs().keys().map(String::as_str).collect::<Vec<_>>(), keys);
+    // One preset per system of the seed, each the defaults with that system's fields.
+    let presets = presets();
+    let systems = system_presets();
+    assert_eq!(presets.iter().map(|p| p.key).collect::<Vec<_>>(), ["bwgrid1", "bwgrid2-15", "bwgrid2-45"]);
+    assert_eq!(presets[0].inputs, default_inputs());
+    for (p, s) in presets.iter().zip(&systems) {
+        assert_eq!(p.name, s.label);
+        assert!(s.fields.iter().all(|(k, v)| p.inputs.get(*k) == Some(v)));
+    }
+    assert_eq!(systems[2].fields, [("peak", "10"), ("node_bw", "6"), ("ref_bw", "1"), ("region_bw", "45"), ("alpha", "0.05")].map(|(k, v)| (k, v.to_string())));
+    // Only the chosen form's fields are read.
+    let mut m = default_inputs();
+    m.insert("x_prime".into(), "nonsense".into());
+    let (inputs, errors) = parse(&m);
+    assert!(errors.is_empty(), "{errors:?}");
+    let Form::Application { sizes, .. } = &inputs.form else { panic!("application form") };
+    assert_eq!(sizes.as_deref(), Some(&[10000.0, 20000.0, 30000.0, 40000.0][..]));
+    m.insert("form".into(), "balance".into());
+    let (inputs, errors) = parse(&m);
+    assert!(matches!(inputs.form, Form::Balance { x_primes: None, .. }));
+    assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["x_prime"]);
+    assert_eq!(inputs.sweep, Some(Sweep { min_gb_s: 0.1, max_gb_s: 100.0, points: 1000 }));
+    assert_eq!((inputs.req_fraction, inputs.planned), (Some(0.9), Some((15.0, 45.0))));
+}
+
+#[test]
 fn moving_the_bandwidth_changes_the_verdict() {
     let v = evaluate(&default_inputs());
     let need = match v.cases[3].verdict.as_ref().and_then(|r| r.as_ref().ok()).map(|v| &v.required.requirement) {

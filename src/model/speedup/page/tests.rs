@@ -115,6 +115,28 @@ fn errors_name_field_line_and_column() {
 }
 
 #[test]
+fn fields_are_read_once_into_typed_inputs() {
+    // The defaults hold every field, under the keys of saved workspaces and share links.
+    let keys: Vec<&str> = Field::ALL.iter().map(|f| f.key()).collect();
+    assert_eq!(default_inputs().keys().map(String::as_str).collect::<Vec<_>>(), {
+        let mut k = keys.clone();
+        k.sort_unstable();
+        k
+    });
+    let (inputs, errors) = parse(&default_inputs());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!((inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time), (&[128][..], 5, true, false));
+    let table = inputs.points.as_ref().expect("points");
+    assert_eq!((table.raw.len(), table.measure, table.had_header), (6, Measure::Speedup, true));
+    // A field with an error is read as its default, its error named by its key.
+    let (inputs, errors) = parse(&with("chart_axes", "cubic"));
+    assert!(inputs.log_axes);
+    assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["chart_axes"]);
+    // evaluate computes from the typed inputs alone.
+    assert_eq!(evaluate(&default_inputs()), super::evaluate(&parse(&default_inputs()).0, &catalog()));
+}
+
+#[test]
 fn toggles() {
     for (t, on) in [("1", true), ("true", true), (" on ", true), ("yes", true), ("", false), ("0", false), ("no", false)] {
         assert_eq!(is_on(t), on, "{t:?}");
