@@ -491,35 +491,7 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
             p.speedup = Some(p.value);
         }
     }
-    // The peak: the largest speed-up, or the shortest time.
-    let peak = points
-        .iter()
-        .enumerate()
-        .max_by(|a, b| {
-            let key = |p: &PointView| if space == Space::Time { -p.value } else { p.value };
-            key(a.1).total_cmp(&key(b.1)).then(b.0.cmp(&a.0))
-        })
-        .map(|(_, p)| p.n)
-        .unwrap_or(0);
-    let past: Vec<u32> = points.iter().filter(|p| p.n > peak).map(|p| p.n).collect();
-    for p in &mut points {
-        p.past_peak = p.n > peak;
-        p.in_monotone_fits = opts.include_past_peak || !p.past_peak;
-    }
-    if !past.is_empty() {
-        let list: Vec<String> = past.iter().map(|n| n.to_string()).collect();
-        warnings.push(if opts.include_past_peak {
-            format!(
-                "n = {} lie past the speed-up peak at n = {peak}; they are included in every fit as asked, though only USL can follow a decline",
-                list.join(", ")
-            )
-        } else {
-            format!(
-                "n = {} lie past the speed-up peak at n = {peak}: left out of the Downey, Amdahl, Chiang and Smirni fits (which cannot fall); USL fits every point",
-                list.join(", ")
-            )
-        });
-    }
+    let past = flag_past_peak(&mut points, space, opts.include_past_peak, &mut warnings);
     let models: Vec<Model> = MODELS.iter().copied().filter(|m| opts.models.contains(m)).collect();
     let all: Vec<&PointView> = points.iter().collect();
     let mono: Vec<&PointView> = points.iter().filter(|p| p.in_monotone_fits).collect();
@@ -566,8 +538,58 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
             ));
         }
     }
+    efficiency_and_karp_flatt(&mut points, &mut warnings);
+    for f in &mut fits {
+        f.predictions = opts.targets.iter().map(|&n| predict(f, n)).collect();
+    }
+    let (advice, advice_text) = match best.and_then(|m| fits.iter().find(|f| f.model == m)) {
+        Some(f) => advise(f, &points),
+        None => (Vec::new(), String::new()),
+    };
+    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings })
+}
+
+/// Flags the points after the speed-up peak (the largest speed-up, or the shortest time) and
+/// says so; they stay in the non-declining models' fits only when `include` is set. Answers
+/// their n.
+fn flag_past_peak(points: &mut [PointView], space: Space, include: bool, warnings: &mut Vec<String>) -> Vec<u32> {
+    // The peak: the largest speed-up, or the shortest time.
+    let peak = points
+        .iter()
+        .enumerate()
+        .max_by(|a, b| {
+            let key = |p: &PointView| if space == Space::Time { -p.value } else { p.value };
+            key(a.1).total_cmp(&key(b.1)).then(b.0.cmp(&a.0))
+        })
+        .map(|(_, p)| p.n)
+        .unwrap_or(0);
+    let past: Vec<u32> = points.iter().filter(|p| p.n > peak).map(|p| p.n).collect();
+    for p in points.iter_mut() {
+        p.past_peak = p.n > peak;
+        p.in_monotone_fits = include || !p.past_peak;
+    }
+    if !past.is_empty() {
+        let list: Vec<String> = past.iter().map(|n| n.to_string()).collect();
+        warnings.push(if include {
+            format!(
+                "n = {} lie past the speed-up peak at n = {peak}; they are included in every fit as asked, though only USL can follow a decline",
+                list.join(", ")
+            )
+        } else {
+            format!(
+                "n = {} lie past the speed-up peak at n = {peak}: left out of the Downey, Amdahl, Chiang and Smirni fits (which cannot fall); USL fits every point",
+                list.join(", ")
+            )
+        });
+    }
+    past
+}
+
+/// Efficiency S/n and the Karp–Flatt serial fraction (1/S − 1/n)/(1 − 1/n) of every point with
+/// a speed-up; speed-ups above n are flagged and said.
+fn efficiency_and_karp_flatt(points: &mut [PointView], warnings: &mut Vec<String>) {
     let mut super_linear = Vec::new();
-    for p in &mut points {
+    for p in points.iter_mut() {
         if let Some(s) = p.speedup {
             let n = f64::from(p.n);
             p.efficiency = Some(s / n);
@@ -587,14 +609,6 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
             super_linear.join(", ")
         ));
     }
-    for f in &mut fits {
-        f.predictions = opts.targets.iter().map(|&n| predict(f, n)).collect();
-    }
-    let (advice, advice_text) = match best.and_then(|m| fits.iter().find(|f| f.model == m)) {
-        Some(f) => advise(f, &points),
-        None => (Vec::new(), String::new()),
-    };
-    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings })
 }
 
 /// The prediction of a fit at n.
