@@ -6,7 +6,9 @@ use std::time::Instant;
 
 use scalewise::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
 use scalewise::charts::to_svg;
-use scalewise::model::regions::page::{default_inputs, evaluate};
+use scalewise::model::regions::page::{default_inputs, parse, view, Field};
+use scalewise::model::workspace::catalog::presets;
+use scalewise::model::workspace::PageField;
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
     let mut ms: Vec<f64> = (0..runs)
@@ -23,18 +25,20 @@ fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {
 #[test]
 #[ignore]
 fn regions_page_speed() {
+    let catalog = presets();
     let mut inputs = default_inputs();
     let mut k = 0;
     let eval = median_ms(41, || {
         k += 1;
-        inputs.insert("region_bw".into(), format!("{}", 1.0 + k as f64 / 10.0));
-        assert_eq!(evaluate(&inputs).cases.len(), 4);
+        inputs.insert(Field::RegionBw.key().into(), format!("{}", 1.0 + k as f64 / 10.0));
+        assert_eq!(view(&inputs, &catalog).cases.len(), 4);
     });
-    let view = evaluate(&default_inputs());
+    let parsing = median_ms(41, || assert!(parse(&inputs).1.is_empty()));
+    let view = view(&default_inputs(), &catalog);
     let charts = median_ms(21, || {
         for c in [speedup_vs_n(&view, false), sweep_speedup(&view), sweep_n_star(&view)] {
             assert!(to_svg(&c, 640, 400).is_ok());
         }
     });
-    println!("regions page, 4 sizes × 1000 bandwidths: evaluate median {eval:.2} ms of 41; three charts to SVG median {charts:.2} ms of 21");
+    println!("regions page, 4 sizes × 1000 bandwidths: view (parse and evaluate) median {eval:.2} ms of 41, of which parsing {parsing:.3} ms; three charts to SVG median {charts:.2} ms of 21");
 }

@@ -105,18 +105,14 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
     let mg = multigrid_page::default_inputs();
     out.push(("multigrid-bad-np".into(), "multigrid", edit(mg.clone(), "np", "1")));
     out.push(("multigrid-bad-runs".into(), "multigrid", edit(mg, "sequential", "work (MB)\ttime (s)\n2048\tx")));
-    for p in speedup_page::PRESETS {
-        out.push((format!("speedup-{}", p.key), "speedup", speedup_page::preset_inputs(p.key).expect("preset")));
+    for p in speedup_page::presets() {
+        out.push((format!("speedup-{}", p.key), "speedup", p.inputs));
     }
     out.push(("speedup-default".into(), "speedup", speedup_page::default_inputs()));
     out.push(("speedup-bad".into(), "speedup", edit(speedup_page::default_inputs(), "points", "n speedup\n2 x")));
     out.push(("regions-default".into(), "regions", regions_page::default_inputs()));
-    for (i, p) in regions_page::SYSTEM_PRESETS.iter().enumerate() {
-        let mut inputs = regions_page::default_inputs();
-        for (k, v) in p.fields {
-            inputs.insert((*k).into(), (*v).into());
-        }
-        out.push((format!("regions-system{i}"), "regions", inputs));
+    for (i, p) in regions_page::presets().into_iter().enumerate() {
+        out.push((format!("regions-system{i}"), "regions", p.inputs));
     }
     out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
     out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
@@ -142,8 +138,8 @@ fn page_views_match_the_golden_files() {
     for (name, page, inputs) in page_inputs() {
         let text = match page {
             "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
-            "speedup" => format!("{:#?}", speedup_page::evaluate(&inputs)),
-            "regions" => format!("{:#?}", regions_page::evaluate(&inputs)),
+            "speedup" => format!("{:#?}", speedup_page::view(&inputs, &cat)),
+            "regions" => format!("{:#?}", regions_page::view(&inputs, &cat)),
             "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),
             _ => match simulate_page::prepare(&inputs, &cat) {
                 Err(e) => format!("{e:#?}"),

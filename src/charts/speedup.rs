@@ -51,11 +51,12 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::speedup::page::{default_inputs, evaluate};
+    use crate::model::speedup::page::{default_inputs, view};
+    use crate::model::workspace::catalog::presets;
 
     #[test]
     fn every_fit_and_the_points() {
-        let v = evaluate(&default_inputs());
+        let v = view(&default_inputs(), &presets());
         let c = fits(v.chart.as_ref().expect("chart"), v.best);
         let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
         assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted);

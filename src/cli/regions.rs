@@ -187,7 +187,8 @@ fn application(v: &Value) -> Result<Application, String> {
 fn system(v: &Value) -> Result<System, String> {
     if let Value::String(s) = v {
         return System::preset(s).ok_or_else(|| {
-            format!("system: unknown preset \"{s}\"; expected {} or an object", SYSTEM_PRESETS.join(", "))
+            let keys: Vec<&str> = SYSTEM_PRESETS.iter().map(|p| p.key).collect();
+            format!("system: unknown preset \"{s}\"; expected {} or an object", keys.join(", "))
         });
     }
     let keys = [

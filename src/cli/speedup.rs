@@ -145,7 +145,7 @@ fn answer(a: &Analysis) -> Value {
             let unc: Map<String, Value> = f.params.iter().map(|p| (p.name.to_string(), json!(p.std_err))).collect();
             json!({
                 "model": f.model.name(), "params": params, "uncertainty": unc, "sse": f.sse, "aicc": f.aicc,
-                "loo": f.loo, "points_used": f.points, "converged": f.converged, "iterations": f.iterations,
+                "loo": f.loo, "points_used": f.points, "converged": f.termination.was_successful(), "iterations": f.iterations,
                 "ranked": f.ranked, "notes": f.notes,
                 "residuals": f.residuals.iter().map(|(n, r)| json!({"n": n, "residual": r})).collect::<Vec<_>>(),
                 "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),

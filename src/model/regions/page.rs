@@ -1,10 +1,12 @@
-//! Everything the two-regions page shows, computed from the texts in its inputs: speed-up
-//! curves for one and two regions per problem size, the optimum and n½, sweeps over the
-//! bandwidth between the regions, and the required-bandwidth verdicts. The page renders
-//! what [`evaluate`] returns, so every number on screen is tested here, natively.
+//! Everything the two-regions page shows: speed-up curves for one and two regions per problem
+//! size, the optimum and n½, sweeps over the bandwidth between the regions, and the
+//! required-bandwidth verdicts. [`parse`] reads every field once into typed [`Inputs`],
+//! [`evaluate`] computes; the page renders what [`view`] returns, so every number on screen is
+//! tested here, natively.
 //!
 //! Inputs (field names, also the keys of share links and workspace files):
 //! - `form`: `application` (#op, #b, #x as formulas of N) or `balance` (x', z, z' directly);
+//!   only the chosen form's fields are read;
 //! - application: `ops`, `bytes`, `exchanged` (formulas of N), `sizes` (problem sizes N,
 //!   one curve each);
 //! - balance: `x_prime` (one or more values, one curve each), `z`, `z_prime`, and `zp_bw`,
@@ -19,15 +21,15 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::workspace::catalog::Catalog;
 use crate::model::error::{fmt_num, InputError};
-use crate::model::regions::{
-    bandwidth_warning, check_cores, Application, Balance, LoadFactor, NHalf, Optimum, Point, Regions,
-    RequiredBandwidth, Requirement, System, TwoRegionX, Warning,
-};
-use crate::model::input::list::{self, ListSpec};
+use crate::model::input::list::{self, clip, ListSpec};
 use crate::model::input::table::parse_number;
-use crate::model::workspace::{FieldSet, PageInputs};
+use crate::model::regions::{
+    bandwidth_warning, check_cores, Application, Balance, Formula, LoadFactor, NHalf, Optimum, ParsedApplication,
+    Point, Regions, RequiredBandwidth, Requirement, System, SystemPreset, TwoRegionX, Warning, SYSTEM_PRESETS,
+};
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 
 pub const PAGE: &str = "regions";
 /// Most problem sizes (or x' values) drawn at once.
@@ -39,63 +41,200 @@ const CURVE_POINTS: usize = 160;
 /// GB per MB of the catalog (MB = 2^20 bytes, GB = 10^9 bytes).
 const GB_PER_MB: f64 = 1_048_576.0 / 1e9;
 
-/// A system preset: its name and the field values it sets.
-pub struct SystemPreset {
-    pub key: &'static str,
-    pub name: &'static str,
-    pub fields: [(&'static str, &'static str); 5],
+/// The page's input fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    Form,
+    Ops,
+    Bytes,
+    Exchanged,
+    Sizes,
+    XPrime,
+    Z,
+    ZPrime,
+    ZpBw,
+    Peak,
+    NodeBw,
+    RefBw,
+    RegionBw,
+    Alpha,
+    NMax,
+    TwoRegionX,
+    Overlap,
+    SweepMin,
+    SweepMax,
+    SweepPoints,
+    ReqN,
+    ReqFraction,
+    PlannedMin,
+    PlannedMax,
 }
 
-/// bwGRiD 1 and the planned bwGRiD 2 at both ends of its 15–45 GB/s (seed 003).
-pub const SYSTEM_PRESETS: [SystemPreset; 3] = [
-    SystemPreset {
-        key: "bwgrid1",
-        name: "bwGRiD 1",
-        fields: [("peak", "8.5"), ("node_bw", "1.5"), ("ref_bw", "1"), ("region_bw", "1"), ("alpha", "0.05")],
+impl PageField for Field {
+    const ALL: &'static [Field] = &[
+        Field::Form,
+        Field::Ops,
+        Field::Bytes,
+        Field::Exchanged,
+        Field::Sizes,
+        Field::XPrime,
+        Field::Z,
+        Field::ZPrime,
+        Field::ZpBw,
+        Field::Peak,
+        Field::NodeBw,
+        Field::RefBw,
+        Field::RegionBw,
+        Field::Alpha,
+        Field::NMax,
+        Field::TwoRegionX,
+        Field::Overlap,
+        Field::SweepMin,
+        Field::SweepMax,
+        Field::SweepPoints,
+        Field::ReqN,
+        Field::ReqFraction,
+        Field::PlannedMin,
+        Field::PlannedMax,
+    ];
+
+    fn key(self) -> &'static str {
+        match self {
+            Field::Form => "form",
+            Field::Ops => "ops",
+            Field::Bytes => "bytes",
+            Field::Exchanged => "exchanged",
+            Field::Sizes => "sizes",
+            Field::XPrime => "x_prime",
+            Field::Z => "z",
+            Field::ZPrime => "z_prime",
+            Field::ZpBw => "zp_bw",
+            Field::Peak => "peak",
+            Field::NodeBw => "node_bw",
+            Field::RefBw => "ref_bw",
+            Field::RegionBw => "region_bw",
+            Field::Alpha => "alpha",
+            Field::NMax => "n_max",
+            Field::TwoRegionX => "two_region_x",
+            Field::Overlap => "overlap",
+            Field::SweepMin => "sweep_min",
+            Field::SweepMax => "sweep_max",
+            Field::SweepPoints => "sweep_points",
+            Field::ReqN => "req_n",
+            Field::ReqFraction => "req_fraction",
+            Field::PlannedMin => "planned_min",
+            Field::PlannedMax => "planned_max",
+        }
+    }
+}
+
+/// How the application is given, with the fields of that form (None: the field has an error).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Form {
+    /// #op, #b, #x as formulas of N at the problem sizes, on a system.
+    Application {
+        sizes: Option<Vec<f64>>,
+        /// Boxed: its formulas (or their errors) make it far larger than the other form.
+        application: Box<ParsedApplication>,
+        peak_gflops_per_core: Option<f64>,
+        node_bandwidth_gb_s: Option<f64>,
+        reference_bandwidth_gb_s: Option<f64>,
     },
-    SystemPreset {
-        key: "bwgrid2-15",
-        name: "bwGRiD 2 (planned, 15 GB/s)",
-        fields: [("peak", "10"), ("node_bw", "6"), ("ref_bw", "1"), ("region_bw", "15"), ("alpha", "0.05")],
-    },
-    SystemPreset {
-        key: "bwgrid2-45",
-        name: "bwGRiD 2 (planned, 45 GB/s)",
-        fields: [("peak", "10"), ("node_bw", "6"), ("ref_bw", "1"), ("region_bw", "45"), ("alpha", "0.05")],
-    },
-];
+    /// The balance factors themselves, one curve per x'; z' holds at B_E = `z_prime_at_gb_s`.
+    Balance { x_primes: Option<Vec<f64>>, z: Option<f64>, z_prime: Option<f64>, z_prime_at_gb_s: Option<f64> },
+}
+
+/// The bandwidths of the sweep: `points` of them, log-spaced from `min_gb_s` to `max_gb_s`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sweep {
+    pub min_gb_s: f64,
+    pub max_gb_s: f64,
+    pub points: usize,
+}
+
+/// The page's inputs, each read once; None where the field has an error (the error is in the
+/// [`FieldErrors`] that [`parse`] returns).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    pub form: Form,
+    pub two_region_x: Option<TwoRegionX>,
+    pub overlap: bool,
+    /// B_E now, GB/s.
+    pub region_bw: Option<f64>,
+    pub alpha: Option<f64>,
+    pub n_max: Option<f64>,
+    /// None also while the lowest bandwidth is not below the highest.
+    pub sweep: Option<Sweep>,
+    pub req_n: Option<f64>,
+    /// A fraction (the field is in per cent).
+    pub req_fraction: Option<f64>,
+    /// The planned link's range, GB/s; None when not given.
+    pub planned: Option<(f64, f64)>,
+}
+
+/// The values a system preset puts in the system fields.
+fn system_fields(p: &SystemPreset) -> FieldSet {
+    let s = p.system();
+    let num = |x: f64| fmt_num(x, 6);
+    FieldSet {
+        label: p.name.into(),
+        fields: vec![
+            (Field::Peak.key(), num(s.peak_gflops_per_core)),
+            (Field::NodeBw.key(), num(s.node_bandwidth_gb_s)),
+            (Field::RefBw.key(), num(s.reference_bandwidth_gb_s)),
+            (Field::RegionBw.key(), num(s.region_bandwidth_gb_s)),
+            (Field::Alpha.key(), num(s.alpha)),
+        ],
+    }
+}
+
+/// The seed's systems as values of the system fields: the page's system buttons set these and
+/// leave the application as it is.
+pub fn system_presets() -> Vec<FieldSet> {
+    SYSTEM_PRESETS.iter().map(system_fields).collect()
+}
+
+/// The default application on each of the seed's systems.
+pub fn presets() -> Vec<Preset> {
+    SYSTEM_PRESETS
+        .iter()
+        .map(|p| {
+            let mut inputs = default_inputs();
+            inputs.extend(system_fields(p).fields.into_iter().map(|(k, v)| (k.to_string(), v)));
+            Preset { key: p.key, name: p.name, description: p.description, inputs }
+        })
+        .collect()
+}
 
 /// LinPack at the slides' four problem sizes on bwGRiD 1, with bwGRiD 2's 15–45 GB/s as the
 /// planned link.
 pub fn default_inputs() -> PageInputs {
     let app = Application::linpack();
     let mut m: PageInputs = [
-        ("form", "application"),
-        ("sizes", "10000 20000 30000 40000"),
-        ("x_prime", "196.08"),
-        ("z", "1.5"),
-        ("z_prime", "2.667"),
-        ("zp_bw", "1"),
-        ("n_max", "1120"),
-        ("two_region_x", "scaled"),
-        ("overlap", ""),
-        ("sweep_min", "0.1"),
-        ("sweep_max", "100"),
-        ("sweep_points", "1000"),
-        ("req_n", "256"),
-        ("req_fraction", "90"),
-        ("planned_min", "15"),
-        ("planned_max", "45"),
+        (Field::Form, "application"),
+        (Field::Sizes, "10000 20000 30000 40000"),
+        (Field::XPrime, "196.08"),
+        (Field::Z, "1.5"),
+        (Field::ZPrime, "2.667"),
+        (Field::ZpBw, "1"),
+        (Field::NMax, "1120"),
+        (Field::TwoRegionX, "scaled"),
+        (Field::Overlap, ""),
+        (Field::SweepMin, "0.1"),
+        (Field::SweepMax, "100"),
+        (Field::SweepPoints, "1000"),
+        (Field::ReqN, "256"),
+        (Field::ReqFraction, "90"),
+        (Field::PlannedMin, "15"),
+        (Field::PlannedMax, "45"),
     ]
     .iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .map(|(f, v)| (f.key().to_string(), v.to_string()))
     .collect();
-    m.insert("ops".into(), app.ops);
-    m.insert("bytes".into(), app.bytes);
-    m.insert("exchanged".into(), app.exchanged_bytes);
-    for (k, v) in SYSTEM_PRESETS[0].fields {
-        m.insert(k.into(), v.into());
+    for (f, v) in [(Field::Ops, app.ops), (Field::Bytes, app.bytes), (Field::Exchanged, app.exchanged_bytes)] {
+        m.insert(f.key().into(), v);
     }
+    m.extend(system_fields(&SYSTEM_PRESETS[0]).fields.into_iter().map(|(k, v)| (k.to_string(), v)));
     m
 }
 
@@ -116,15 +255,16 @@ pub fn link_systems(catalog: &Catalog) -> Vec<FieldSet> {
             Some(FieldSet {
                 label: format!("{} – {} ({})", a.name, b.name, l.fabric.name),
                 fields: vec![
-                    ("peak", fmt_num(a.core_gflops, 6)),
-                    ("node_bw", gb(node)),
-                    ("ref_bw", "1".into()),
-                    ("region_bw", gb(l.fabric.bandwidth_mb_s)),
+                    (Field::Peak.key(), fmt_num(a.core_gflops, 6)),
+                    (Field::NodeBw.key(), gb(node)),
+                    (Field::RefBw.key(), "1".into()),
+                    (Field::RegionBw.key(), gb(l.fabric.bandwidth_mb_s)),
                 ],
             })
         })
         .collect()
 }
+
 
 /// Sp2 at the required-bandwidth n and the optimum, at one B_E.
 #[derive(Debug, Clone, PartialEq)]
@@ -188,62 +328,56 @@ impl PageView {
     }
 }
 
-fn get<'a>(inputs: &'a PageInputs, key: &str) -> &'a str {
-    inputs.get(key).map(String::as_str).unwrap_or("")
-}
-
-/// Reads one number field, recording an error under its key.
+/// Reads fields, recording each one's error under its key.
 struct Reader<'a> {
-    inputs: &'a PageInputs,
-    errors: BTreeMap<String, InputError>,
+    texts: &'a PageInputs,
+    errors: FieldErrors,
 }
 
 impl Reader<'_> {
-    fn fail(&mut self, key: &str, e: InputError) {
-        self.errors.entry(key.to_string()).or_insert(InputError { field: key.to_string(), ..e });
+    fn fail(&mut self, field: Field, e: InputError) {
+        self.errors.push(InputError { field: field.key().to_string(), ..e });
     }
 
     /// A number accepted by `check`, which says what is wrong.
-    fn number(&mut self, key: &str, check: impl Fn(f64) -> Result<f64, InputError>) -> Option<f64> {
-        let text = get(self.inputs, key).trim();
-        let parsed = match parse_number(text) {
+    fn number(&mut self, field: Field, check: impl Fn(f64) -> Result<f64, InputError>) -> Option<f64> {
+        let key = field.key();
+        let t = text(self.texts, field).trim();
+        let parsed = match parse_number(t) {
             Some(v) => check(v),
-            None if text.is_empty() => Err(InputError::new(key, "a value is needed")),
-            None => Err(InputError::new(key, format!("expected a number, found \"{}\"", clip(text)))),
+            None if t.is_empty() => Err(InputError::new(key, "a value is needed")),
+            None => Err(InputError::new(key, format!("expected a number, found \"{}\"", clip(t)))),
         };
-        parsed.map_err(|e| self.fail(key, e)).ok()
+        parsed.map_err(|e| self.fail(field, e)).ok()
     }
 
     /// A positive number in (0, 1e12].
-    fn positive(&mut self, key: &str) -> Option<f64> {
-        self.number(key, |v| {
-            if v > 0.0 && v <= 1e12 {
-                Ok(v)
-            } else {
-                Err(InputError::new(key, format!("must be greater than 0 and at most 1e12, found {}", fmt_num(v, 6))))
-            }
-        })
+    fn positive(&mut self, field: Field) -> Option<f64> {
+        self.number(field, positive_check(field))
     }
 
-    /// A list of numbers separated by spaces, commas or semicolons, each checked; errors
-    /// name the column of the bad entry.
-    fn list(&mut self, key: &str, check: impl Fn(f64) -> Result<f64, InputError>) -> Option<Vec<f64>> {
+    /// A list of positive numbers separated by spaces, commas or semicolons; errors name the
+    /// column of the bad entry.
+    fn positive_list(&mut self, field: Field) -> Option<Vec<f64>> {
         let spec = ListSpec { max_items: MAX_CASES, required: true };
-        list::numbers(key, get(self.inputs, key), spec, |v| check(v).map_err(|e| e.message)).map_err(|e| self.fail(key, e)).ok()
+        let check = positive_check(field);
+        list::numbers(field.key(), text(self.texts, field), spec, |v| check(v).map_err(|e| e.message))
+            .map_err(|e| self.fail(field, e))
+            .ok()
+    }
+
+    /// A formula of N.
+    fn formula(&mut self, field: Field) -> Result<Formula, InputError> {
+        Formula::parse(field.key(), text(self.texts, field)).inspect_err(|e| self.fail(field, e.clone()))
     }
 }
 
-
-fn clip(s: &str) -> String {
-    s.chars().take(24).collect()
-}
-
-fn positive_check(key: &'static str) -> impl Fn(f64) -> Result<f64, InputError> {
+fn positive_check(field: Field) -> impl Fn(f64) -> Result<f64, InputError> {
     move |v| {
         if v > 0.0 && v <= 1e12 {
             Ok(v)
         } else {
-            Err(InputError::new(key, format!("must be greater than 0 and at most 1e12, found {}", fmt_num(v, 6))))
+            Err(InputError::new(field.key(), format!("must be greater than 0 and at most 1e12, found {}", fmt_num(v, 6))))
         }
     }
 }
@@ -264,44 +398,107 @@ pub fn log_grid(lo: f64, hi: f64, count: usize) -> Vec<f64> {
         .collect()
 }
 
-pub fn evaluate(inputs: &PageInputs) -> PageView {
-    let mut r = Reader { inputs, errors: BTreeMap::new() };
-    let application = get(inputs, "form") != "balance";
-    let choice = match TwoRegionX::parse("two_region_x", get(inputs, "two_region_x")) {
-        Ok(c) => c,
-        Err(e) => {
-            r.fail("two_region_x", e);
-            TwoRegionX::Scaled
+/// Whether the texts choose the balance form; anything else is the application form.
+pub fn is_balance_form(texts: &PageInputs) -> bool {
+    text(texts, Field::Form) == "balance"
+}
+
+/// Reads every field once (of the two forms, only the chosen one's fields).
+pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
+    let mut r = Reader { texts, errors: FieldErrors::new() };
+    let two_region_x = TwoRegionX::parse(Field::TwoRegionX.key(), text(texts, Field::TwoRegionX))
+        .map_err(|e| r.fail(Field::TwoRegionX, e))
+        .ok();
+    let region_bw = r.positive(Field::RegionBw);
+    let alpha = r.number(Field::Alpha, |a| LoadFactor::new(a).map(|l| l.alpha));
+    let n_max = r.number(Field::NMax, |n| check_cores(Field::NMax.key(), n));
+    let form = if is_balance_form(texts) {
+        Form::Balance {
+            x_primes: r.positive_list(Field::XPrime),
+            z: r.positive(Field::Z),
+            z_prime: r.positive(Field::ZPrime),
+            z_prime_at_gb_s: r.positive(Field::ZpBw),
+        }
+    } else {
+        Form::Application {
+            sizes: r.positive_list(Field::Sizes),
+            application: Box::new(ParsedApplication {
+                ops: r.formula(Field::Ops),
+                bytes: r.formula(Field::Bytes),
+                exchanged_bytes: r.formula(Field::Exchanged),
+            }),
+            peak_gflops_per_core: r.positive(Field::Peak),
+            node_bandwidth_gb_s: r.positive(Field::NodeBw),
+            reference_bandwidth_gb_s: r.positive(Field::RefBw),
         }
     };
-    let overlap = !get(inputs, "overlap").trim().is_empty();
-    let region_bw = r.positive("region_bw");
-    let alpha = r.number("alpha", |a| LoadFactor::new(a).map(|l| l.alpha));
-    let n_max = r.number("n_max", |n| check_cores("n_max", n));
-    let mut warnings: Vec<Warning> = Vec::new();
-
-    // One model per case, at B_E = region_bw, labelled.
-    let mut models: Vec<(String, Result<Regions, InputError>)> = Vec::new();
-    if application {
-        let sizes = r.list("sizes", positive_check("sizes"));
-        let app = Application {
-            name: String::new(),
-            ops: get(inputs, "ops").into(),
-            bytes: get(inputs, "bytes").into(),
-            exchanged_bytes: get(inputs, "exchanged").into(),
-        };
-        // Formula errors first, at any N, so they show under their field.
-        for (key, text) in [("ops", &app.ops), ("bytes", &app.bytes), ("exchanged", &app.exchanged_bytes)] {
-            if let Err(e) = crate::model::regions::Formula::parse(key, text) {
-                r.fail(key, e);
-            }
+    let sweep = parse_sweep(&mut r);
+    let req_n = r.number(Field::ReqN, |n| check_cores(Field::ReqN.key(), n));
+    let req_fraction = r.number(Field::ReqFraction, |f| {
+        if f > 0.0 && f <= 100.0 {
+            Ok(f / 100.0)
+        } else {
+            let message = format!("must be a percentage above 0 and at most 100, found {}", fmt_num(f, 6));
+            Err(InputError::new(Field::ReqFraction.key(), message))
         }
-        let peak = r.positive("peak");
-        let node_bw = r.positive("node_bw");
-        let ref_bw = r.positive("ref_bw");
-        if let (Some(sizes), Some(peak), Some(node), Some(reference), Some(region), Some(alpha)) =
-            (sizes, peak, node_bw, ref_bw, region_bw, alpha)
-        {
+    });
+    let planned = parse_planned(&mut r);
+    let overlap = !text(texts, Field::Overlap).trim().is_empty();
+    let inputs = Inputs { form, two_region_x, overlap, region_bw, alpha, n_max, sweep, req_n, req_fraction, planned };
+    (inputs, r.errors)
+}
+
+fn parse_sweep(r: &mut Reader) -> Option<Sweep> {
+    let min = r.positive(Field::SweepMin);
+    let max = r.positive(Field::SweepMax);
+    let points = r.number(Field::SweepPoints, |v| {
+        if v.fract() == 0.0 && (2.0..=MAX_SWEEP_POINTS as f64).contains(&v) {
+            Ok(v)
+        } else {
+            Err(InputError::new(Field::SweepPoints.key(), format!("must be a whole number from 2 to {MAX_SWEEP_POINTS}")))
+        }
+    });
+    match (min, max, points) {
+        (Some(lo), Some(hi), Some(k)) if lo < hi => Some(Sweep { min_gb_s: lo, max_gb_s: hi, points: k as usize }),
+        (Some(_), Some(_), Some(_)) => {
+            r.fail(Field::SweepMax, InputError::new(Field::SweepMax.key(), "must be above the sweep's lowest bandwidth"));
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The planned link; none when both ends are empty.
+fn parse_planned(r: &mut Reader) -> Option<(f64, f64)> {
+    let empty = |f: Field| text(r.texts, f).trim().is_empty();
+    if empty(Field::PlannedMin) && empty(Field::PlannedMax) {
+        return None;
+    }
+    match (r.positive(Field::PlannedMin), r.positive(Field::PlannedMax)) {
+        (Some(lo), Some(hi)) if lo <= hi => Some((lo, hi)),
+        (Some(_), Some(_)) => {
+            let e = InputError::new(Field::PlannedMax.key(), "must be at least the planned link's low end");
+            r.fail(Field::PlannedMax, e);
+            None
+        }
+        _ => None,
+    }
+}
+
+/// A case's label ("N = 40000", "x' = 196.08") and its model, or why there is none.
+type CaseModel = (String, Result<Regions, InputError>);
+
+/// One model per case (problem size or x'), each at B_E = 1 GB/s in the application form, so
+/// that the sweep (from the same reference) does not depend on where the slider is; and the
+/// warnings about the inputs' magnitudes.
+fn case_models(inputs: &Inputs) -> (Vec<CaseModel>, Vec<Warning>) {
+    match &inputs.form {
+        Form::Application { sizes, application, peak_gflops_per_core, node_bandwidth_gb_s, reference_bandwidth_gb_s } => {
+            let (Some(sizes), Some(peak), Some(node), Some(reference), Some(region), Some(alpha)) =
+                (sizes, *peak_gflops_per_core, *node_bandwidth_gb_s, *reference_bandwidth_gb_s, inputs.region_bw, inputs.alpha)
+            else {
+                return (Vec::new(), Vec::new());
+            };
             let system = System {
                 name: String::new(),
                 peak_gflops_per_core: peak,
@@ -310,163 +507,131 @@ pub fn evaluate(inputs: &PageInputs) -> PageView {
                 region_bandwidth_gb_s: region,
                 alpha,
             };
-            warnings.extend(system.warnings().into_iter().map(|mut w| {
-                w.field = field_of(&w.field, true).into();
-                w
-            }));
-            // Each model is built at B_E = 1 GB/s and moved to the current B_E, so the sweep
-            // (from the same reference) does not depend on where the slider is.
+            let warnings = system.warnings().into_iter().map(|w| Warning { field: field_of(&w.field, true).key().into(), ..w }).collect();
             let reference = System { region_bandwidth_gb_s: 1.0, ..system };
-            for n in sizes {
-                let m = Regions::from_application(&app, n, &reference).map(|(m, _)| m);
-                models.push((format!("N = {}", fmt_num(n, 6)), m));
-            }
+            let models = sizes
+                .iter()
+                .map(|&n| (format!("N = {}", fmt_num(n, 6)), application.workload(n).and_then(|w| Regions::from_workload(&w, &reference))))
+                .collect();
+            (models, warnings)
         }
-    } else {
-        let xs = r.list("x_prime", positive_check("x_prime"));
-        let z = r.positive("z");
-        let zp = r.positive("z_prime");
-        let zp_bw = r.positive("zp_bw");
-        if let Some(b) = zp_bw {
-            warnings.extend(bandwidth_warning("zp_bw", b));
-        }
-        if let Some(b) = region_bw {
-            warnings.extend(bandwidth_warning("region_bw", b));
-        }
-        if let (Some(xs), Some(z), Some(zp), Some(zp_bw), Some(_), Some(alpha)) = (xs, z, zp, zp_bw, region_bw, alpha) {
-            for x in xs {
-                let m = Regions::new(Balance { x_prime: x, z, z_prime: zp }, LoadFactor { alpha })
-                    .and_then(|m| m.with_region_bandwidth(zp_bw));
-                models.push((format!("x' = {}", fmt_num(x, 6)), m));
-            }
+        Form::Balance { x_primes, z, z_prime, z_prime_at_gb_s } => {
+            let mut warnings = Vec::new();
+            warnings.extend(z_prime_at_gb_s.and_then(|b| bandwidth_warning(Field::ZpBw.key(), b)));
+            warnings.extend(inputs.region_bw.and_then(|b| bandwidth_warning(Field::RegionBw.key(), b)));
+            let (Some(xs), Some(z), Some(zp), Some(zp_bw), Some(_), Some(alpha)) =
+                (x_primes, *z, *z_prime, *z_prime_at_gb_s, inputs.region_bw, inputs.alpha)
+            else {
+                return (Vec::new(), warnings);
+            };
+            let models = xs
+                .iter()
+                .map(|&x| {
+                    let m = Regions::new(Balance { x_prime: x, z, z_prime: zp }, LoadFactor { alpha })
+                        .and_then(|m| m.with_region_bandwidth(zp_bw));
+                    (format!("x' = {}", fmt_num(x, 6)), m)
+                })
+                .collect();
+            (models, warnings)
         }
     }
-    // A derived balance factor out of range: the error belongs to the inputs that made it.
-    let mut ok_models = Vec::new();
+}
+
+/// Sp2 at the required-bandwidth n and the optimum, with the reference model moved to `b`.
+fn sweep_row(reference: &Regions, b: f64, req_n: Option<f64>) -> Option<SweepRow> {
+    let m = reference.at_bandwidth(b).ok()?;
+    let o = m.optimum();
+    Some(SweepRow {
+        bandwidth_gb_s: b,
+        z_prime: m.balance().z_prime,
+        sp2_at_n: req_n.and_then(|n| m.speedup_two(n).ok()),
+        sp2_best: match o {
+            Optimum::Peak { sp2_max, .. } => sp2_max,
+            Optimum::NoOptimum { limit } => limit,
+        },
+        n_star: o.n_star(),
+    })
+}
+
+/// Computes the page from its inputs: a reference model per case, moved to the current B_E for
+/// the curves and the verdict and to every swept B_E for the sweep. The catalog is not used
+/// (every page's `evaluate` takes it). `errors` holds the problems the models find (a derived
+/// balance factor out of range), under the field that made them.
+pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
+    let choice = inputs.two_region_x.unwrap_or_default();
+    let (models, warnings) = case_models(inputs);
+    let mut view = PageView {
+        warnings,
+        bandwidth_gb_s: inputs.region_bw,
+        choice,
+        overlap: inputs.overlap,
+        req_n: inputs.req_n,
+        planned: inputs.planned,
+        ..PageView::default()
+    };
+    let application = matches!(inputs.form, Form::Application { .. });
+    let mut pairs = Vec::new();
     for (label, m) in models {
         // (reference model, model at the current B_E)
         let pair = m.and_then(|m| {
             let m = m.with_two_region_x(choice);
-            let now = m.at_bandwidth(region_bw.unwrap_or(1.0))?;
+            let now = m.at_bandwidth(inputs.region_bw.unwrap_or(1.0))?;
             Ok((m, now))
         });
         match pair {
-            Ok(pair) => ok_models.push((label, pair)),
+            Ok(pair) => pairs.push((label, pair)),
             Err(e) => {
-                let key = field_of(&e.field, application).to_string();
-                r.fail(&key, InputError { message: format!("{label}: {}", e.message), ..e });
+                let key = field_of(&e.field, application).key();
+                let e = InputError { field: key.into(), message: format!("{label}: {}", e.message), ..e };
+                view.errors.entry(key.into()).or_insert(e);
             }
         }
     }
-
-    // The sweep's bandwidths.
-    let sweep_min = r.positive("sweep_min");
-    let sweep_max = r.positive("sweep_max");
-    let sweep_points = r.number("sweep_points", |v| {
-        if v.fract() == 0.0 && (2.0..=MAX_SWEEP_POINTS as f64).contains(&v) {
-            Ok(v)
-        } else {
-            Err(InputError::new("sweep_points", format!("must be a whole number from 2 to {MAX_SWEEP_POINTS}")))
-        }
-    });
-    let grid = match (sweep_min, sweep_max, sweep_points) {
-        (Some(lo), Some(hi), Some(k)) if lo < hi => log_grid(lo, hi, k as usize),
-        (Some(_), Some(_), Some(_)) => {
-            r.fail("sweep_max", InputError::new("sweep_max", "must be above the sweep's lowest bandwidth"));
-            Vec::new()
-        }
-        _ => Vec::new(),
-    };
-
-    // Required bandwidth.
-    let req_n = r.number("req_n", |n| check_cores("req_n", n));
-    let fraction = r.number("req_fraction", |f| {
-        if f > 0.0 && f <= 100.0 {
-            Ok(f / 100.0)
-        } else {
-            Err(InputError::new("req_fraction", format!("must be a percentage above 0 and at most 100, found {}", fmt_num(f, 6))))
-        }
-    });
-    let planned = match (get(inputs, "planned_min").trim().is_empty(), get(inputs, "planned_max").trim().is_empty()) {
-        (true, true) => None,
-        _ => match (r.positive("planned_min"), r.positive("planned_max")) {
-            (Some(lo), Some(hi)) if lo <= hi => Some((lo, hi)),
-            (Some(_), Some(_)) => {
-                r.fail("planned_max", InputError::new("planned_max", "must be at least the planned link's low end"));
-                None
-            }
-            _ => None,
-        },
-    };
-
-    let errors = r.errors;
-    let curve_broken = ["n_max", "region_bw", "alpha", "two_region_x"].iter().any(|k| errors.contains_key(*k))
-        || ok_models.is_empty();
-    let mut view = PageView {
-        warnings,
-        bandwidth_gb_s: region_bw,
-        choice,
-        overlap,
-        req_n,
-        planned,
-        ..PageView::default()
-    };
-    if curve_broken || errors.keys().any(|k| MODEL_KEYS.contains(&k.as_str())) {
-        view.errors = errors;
-        return view;
-    }
-    let (Some(n_max), Some(b_now)) = (n_max, region_bw) else {
-        view.errors = errors;
-        return view;
-    };
+    let broken = pairs.is_empty() || !view.errors.is_empty() || inputs.two_region_x.is_none();
+    let (Some(n_max), Some(b_now), false) = (inputs.n_max, inputs.region_bw, broken) else { return view };
     let ns = log_grid(1.0, n_max.max(2.0), CURVE_POINTS);
-    for (label, (reference, model)) in ok_models {
+    let grid = inputs.sweep.map(|s| log_grid(s.min_gb_s, s.max_gb_s, s.points)).unwrap_or_default();
+    for (label, (reference, model)) in pairs {
         let Ok(curve) = model.curve(&ns) else { continue };
-        let verdict = match (req_n, fraction) {
-            (Some(n), Some(f)) => Some(verdict(&model, n, f, b_now, planned)),
+        let verdict = match (inputs.req_n, inputs.req_fraction) {
+            (Some(n), Some(f)) => Some(verdict(&model, n, f, b_now, inputs.planned)),
             _ => None,
         };
-        let sweep = grid
-            .iter()
-            .filter_map(|&b| {
-                let m = reference.at_bandwidth(b).ok()?;
-                let o = m.optimum();
-                Some(SweepRow {
-                    bandwidth_gb_s: b,
-                    z_prime: m.balance().z_prime,
-                    sp2_at_n: req_n.and_then(|n| m.speedup_two(n).ok()),
-                    sp2_best: match o {
-                        Optimum::Peak { sp2_max, .. } => sp2_max,
-                        Optimum::NoOptimum { limit } => limit,
-                    },
-                    n_star: o.n_star(),
-                })
-            })
-            .collect();
+        let sweep = grid.iter().filter_map(|&b| sweep_row(&reference, b, inputs.req_n)).collect();
         view.cases.push(Case { label, optimum: model.optimum(), n_half: model.n_half(), curve, verdict, sweep, model });
     }
-    view.errors = errors;
     view
 }
 
-/// Fields whose errors leave no model to draw.
-const MODEL_KEYS: [&str; 11] =
-    ["sizes", "ops", "bytes", "exchanged", "peak", "node_bw", "ref_bw", "x_prime", "z", "z_prime", "zp_bw"];
+/// The page for its input texts: [`parse`], then [`evaluate`]; a field's own error takes the
+/// place of one the models derived from it.
+pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
+    let (inputs, errors) = parse(texts);
+    let mut view = evaluate(&inputs, catalog);
+    view.errors.extend(errors.into_iter().map(|e| (e.field.clone(), e)));
+    view
+}
 
-/// The page field a model error belongs to. In the application form the balance factors are
-/// derived: x' from the formulas at one N, z from b_l/b0_l, z' from the link.
-fn field_of(model_field: &str, application: bool) -> &str {
+/// The page field a model's error (or warning) belongs to. In the application form the
+/// balance factors are derived: x' from the formulas at one N, z from b_l/b0_l, z' from the
+/// link. Any other problem of a case belongs to the field that made the case.
+fn field_of(model_field: &str, application: bool) -> Field {
     match model_field {
-        "exchanged_bytes" => "exchanged",
-        "peak_gflops_per_core" => "peak",
-        "node_bandwidth_gb_s" => "node_bw",
-        "reference_bandwidth_gb_s" => "ref_bw",
-        "region_bandwidth_gb_s" | "bandwidth_gb_s" => "region_bw",
-        "N" => "sizes",
-        "x_prime" if application => "sizes",
-        "z" if application => "node_bw",
-        "z_prime" if application => "region_bw",
-        other => other,
+        "ops" => Field::Ops,
+        "bytes" => Field::Bytes,
+        "exchanged" | "exchanged_bytes" => Field::Exchanged,
+        "peak_gflops_per_core" => Field::Peak,
+        "node_bandwidth_gb_s" => Field::NodeBw,
+        "reference_bandwidth_gb_s" => Field::RefBw,
+        "region_bandwidth_gb_s" | "bandwidth_gb_s" => Field::RegionBw,
+        "alpha" => Field::Alpha,
+        "N" => Field::Sizes,
+        "z" if application => Field::NodeBw,
+        "z_prime" if application => Field::RegionBw,
+        "z" => Field::Z,
+        "z_prime" => Field::ZPrime,
+        _ if application => Field::Sizes,
+        _ => Field::XPrime,
     }
 }
 
@@ -560,220 +725,6 @@ pub fn curves_csv(view: &PageView) -> String {
     s
 }
 
+
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::workspace::catalog::presets;
-    use crate::model::regions::Application;
-    use proptest::prelude::*;
-
-    fn with(edits: &[(&str, &str)]) -> PageView {
-        let mut m = default_inputs();
-        for (k, v) in edits {
-            m.insert(k.to_string(), v.to_string());
-        }
-        evaluate(&m)
-    }
-
-    fn close(name: &str, got: f64, want: f64, tol: f64) {
-        assert!((got - want).abs() <= tol * want.abs().max(1.0), "{name}: got {got}, want {want}");
-    }
-
-    #[test]
-    fn default_page_is_linpack_on_bwgrid1() {
-        let v = evaluate(&default_inputs());
-        assert!(v.errors.is_empty(), "{:?}", v.errors);
-        assert!(v.warnings.is_empty(), "{:?}", v.warnings);
-        let labels: Vec<&str> = v.cases.iter().map(|c| c.label.as_str()).collect();
-        assert_eq!(labels, ["N = 10000", "N = 20000", "N = 30000", "N = 40000"]);
-        let sys = System::preset("bwgrid1").expect("preset");
-        let (direct, _) = Regions::from_application(&Application::linpack(), 40000.0, &sys).expect("valid");
-        let c = &v.cases[3];
-        close("x'", c.model.balance().x_prime, direct.balance().x_prime, 1e-15);
-        close("z'", c.model.balance().z_prime, direct.balance().z_prime, 1e-15);
-        assert_eq!(c.model.region_bandwidth_gb_s().map(|b| (b * 1e9).round() / 1e9), Some(1.0));
-        assert_eq!(c.curve.len(), CURVE_POINTS);
-        close("curve starts at 1", c.curve[0].n, 1.0, 1e-12);
-        close("curve ends at n_max", c.curve[CURVE_POINTS - 1].n, 1120.0, 1e-9);
-        close("Sp(1120), spec", c.curve[CURVE_POINTS - 1].one_region, 233.74, 1e-4);
-        close("n*", c.optimum.n_star().expect("peak"), direct.optimum().n_star().expect("peak"), 1e-12);
-        // The sweep: 1000 bandwidths from 0.1 to 100 GB/s, each the model at that B_E.
-        assert_eq!(c.sweep.len(), 1000);
-        close("sweep start", c.sweep[0].bandwidth_gb_s, 0.1, 1e-12);
-        close("sweep end", c.sweep[999].bandwidth_gb_s, 100.0, 1e-9);
-        let row = &c.sweep[500];
-        let at = direct.at_bandwidth(row.bandwidth_gb_s).expect("valid");
-        close("Sp2(256) in the sweep", row.sp2_at_n.expect("req_n"), at.speedup_two(256.0).expect("n"), 1e-12);
-        close("n* in the sweep", row.n_star.expect("α > 0"), at.optimum().n_star().expect("peak"), 1e-12);
-        assert!(c.sweep.windows(2).all(|w| w[0].sp2_best < w[1].sp2_best), "Sp2_max rises with B_E");
-        // bwGRiD 1's 1 GB/s link is far from 90 % of one region at 256 cores per region.
-        let verdict = c.verdict.as_ref().expect("req inputs").as_ref().expect("valid");
-        assert!(!verdict.met_now);
-        let Requirement::Bandwidth { bandwidth_gb_s: Some(need), .. } = verdict.required.requirement else {
-            panic!("reachable: {verdict:?}")
-        };
-        assert!(need > 1.0, "{need}");
-        assert!(verdict.text.starts_with(&format!("Needs at least {} for 90 %", gbs(need))), "{}", verdict.text);
-        assert!(verdict.text.contains("The current 1 GB/s falls short"), "{}", verdict.text);
-    }
-
-    #[test]
-    fn moving_the_bandwidth_changes_the_verdict() {
-        let v = evaluate(&default_inputs());
-        let need = match v.cases[3].verdict.as_ref().and_then(|r| r.as_ref().ok()).map(|v| &v.required.requirement) {
-            Some(Requirement::Bandwidth { bandwidth_gb_s: Some(b), .. }) => *b,
-            other => panic!("{other:?}"),
-        };
-        let above = with(&[("region_bw", &fmt_num(need * 1.01, 6))]);
-        let v40 = above.cases[3].verdict.as_ref().and_then(|r| r.as_ref().ok()).expect("verdict");
-        assert!(v40.met_now, "{}", v40.text);
-        assert!(v40.reached_now >= 0.9, "{}", v40.reached_now);
-        // The requirement itself does not depend on where the slider is.
-        let Requirement::Bandwidth { bandwidth_gb_s: Some(b), .. } = v40.required.requirement else { panic!() };
-        close("same requirement", b, need, 1e-9);
-        // A planned link over the requirement meets it; one below does not.
-        let lo = fmt_num(need * 0.5, 6);
-        let hi = fmt_num(need * 2.0, 6);
-        let v = with(&[("planned_min", lo.as_str()), ("planned_max", hi.as_str())]);
-        let verdict = v.cases[3].verdict.as_ref().and_then(|r| r.as_ref().ok()).expect("verdict");
-        assert_eq!(verdict.planned, Some((false, true)));
-        assert!(verdict.text.ends_with("meets it only at its upper end."), "{}", verdict.text);
-        let v = with(&[("planned_min", ""), ("planned_max", "")]);
-        assert_eq!(v.planned, None);
-    }
-
-    #[test]
-    fn balance_form_is_the_cli_example() {
-        let v = with(&[("form", "balance"), ("x_prime", "196.08"), ("z", "1.5"), ("z_prime", "10"), ("zp_bw", "1")]);
-        assert!(v.errors.is_empty(), "{:?}", v.errors);
-        assert_eq!(v.cases.len(), 1);
-        close("n*", v.cases[0].optimum.n_star().expect("peak"), 171.5, 0.05 / 171.5);
-        let v = with(&[("form", "balance"), ("z_prime", "10"), ("two_region_x", "slides")]);
-        close("slides n*", v.cases[0].optimum.n_star().expect("peak"), 140.0, 0.05 / 140.0);
-        // z' holds at zp_bw: at twice the bandwidth it doubles.
-        let v = with(&[("form", "balance"), ("z_prime", "10"), ("zp_bw", "1"), ("region_bw", "2")]);
-        close("z' at 2 GB/s", v.cases[0].model.balance().z_prime, 20.0, 1e-12);
-        let v = with(&[("form", "balance"), ("x_prime", "50 100 200")]);
-        assert_eq!(v.cases.len(), 3);
-        assert_eq!(v.cases[1].label, "x' = 100");
-    }
-
-    #[test]
-    fn no_contention_has_no_optimum() {
-        let v = with(&[("alpha", "0")]);
-        assert!(v.errors.is_empty(), "{:?}", v.errors);
-        assert!(matches!(v.cases[0].optimum, Optimum::NoOptimum { .. }));
-        assert!(v.cases[0].sweep.iter().all(|r| r.n_star.is_none()));
-        assert!(v.cases[0].optimum.text().starts_with("no optimum"));
-    }
-
-    #[test]
-    fn errors_name_field_and_column() {
-        let v = with(&[("sizes", "10000 abc")]);
-        let e = &v.errors["sizes"];
-        assert_eq!((e.line, e.column), (Some(1), Some(7)));
-        assert!(e.message.contains("expected a number, found \"abc\""), "{e}");
-        assert!(v.broken());
-        let v = with(&[("ops", "2/3*N^")]);
-        assert_eq!(v.errors["ops"].column, Some(7));
-        assert!(v.broken());
-        let v = with(&[("region_bw", "0")]);
-        assert!(v.errors["region_bw"].message.contains("greater than 0"));
-        assert!(v.broken());
-        // Errors in the required-bandwidth inputs leave the curves standing.
-        let v = with(&[("req_n", "0.5"), ("req_fraction", "120")]);
-        assert!(!v.broken());
-        assert!(v.cases[0].verdict.is_none());
-        assert!(v.errors.contains_key("req_n") && v.errors.contains_key("req_fraction"));
-        let v = with(&[("sweep_min", "10"), ("sweep_max", "1")]);
-        assert!(v.errors.contains_key("sweep_max"));
-        assert!(v.cases[0].sweep.is_empty());
-        let v = with(&[("sizes", "1 2 3 4 5 6 7 8 9")]);
-        assert!(v.errors["sizes"].message.contains("at most 8"));
-        let v = with(&[("two_region_x", "maybe")]);
-        assert!(v.errors.contains_key("two_region_x"));
-    }
-
-    #[test]
-    fn unit_mistakes_are_warned() {
-        let v = with(&[("node_bw", "1500")]);
-        assert_eq!(v.warnings.len(), 1);
-        assert_eq!(v.warnings[0].field, "node_bw");
-        assert!(v.warnings[0].message.contains("MB/s"), "{:?}", v.warnings);
-    }
-
-    #[test]
-    fn catalog_links_become_systems() {
-        let links = link_systems(&presets());
-        let ma_hd = links.iter().find(|l| l.label.starts_with("bwGRiD Mannheim – bwGRiD Heidelberg")).expect("link");
-        let get = |k: &str| ma_hd.fields.iter().find(|(f, _)| *f == k).map(|(_, v)| v.as_str());
-        assert_eq!(get("peak"), Some("8.5"));
-        assert_eq!(get("node_bw"), Some("1.5"));
-        // 930 MB/s of 2^20 bytes.
-        assert_eq!(get("region_bw"), Some("0.9752"));
-        // Grid'5000 sites have no known peak: no system.
-        assert!(links.iter().all(|l| !l.label.contains("Grid'5000")));
-    }
-
-    #[test]
-    fn csv_has_a_row_per_point() {
-        let v = evaluate(&default_inputs());
-        let sweep = sweep_csv(&v);
-        assert_eq!(sweep.lines().count(), 1 + 4 * 1000);
-        assert!(sweep.starts_with("case,bandwidth_gb_s,z_prime,sp2_at_req_n,sp2_max,n_star\n\"N = 10000\",0.1,"));
-        assert_eq!(curves_csv(&v).lines().count(), 1 + 4 * CURVE_POINTS);
-    }
-
-    #[test]
-    fn list_tokens_have_columns() {
-        assert_eq!(list::tokens(" 10, 20;µ 3"), vec![(2, "10"), (6, "20"), (9, "µ"), (11, "3")]);
-        assert!(list::tokens(" , ").is_empty());
-    }
-
-    /// Every number the page could show.
-    fn numbers(v: &PageView) -> Vec<f64> {
-        let mut out: Vec<f64> = v.bandwidth_gb_s.into_iter().chain(v.req_n).collect();
-        for c in &v.cases {
-            for p in &c.curve {
-                out.extend([p.n, p.one_region, p.one_region_overlapping, p.two_regions, p.two_regions_overlapping]);
-            }
-            out.extend([c.n_half.one_region, c.n_half.two_regions]);
-            out.extend(c.n_half.two_regions_upper);
-            out.extend(c.optimum.n_star());
-            out.extend(c.optimum.sp2_max());
-            for r in &c.sweep {
-                out.extend([r.bandwidth_gb_s, r.z_prime, r.sp2_best]);
-                out.extend(r.sp2_at_n);
-                out.extend(r.n_star);
-            }
-            if let Some(Ok(vd)) = &c.verdict {
-                out.extend([vd.reached_now, vd.required.one_region_speedup, vd.required.target_speedup]);
-            }
-        }
-        out
-    }
-
-    const KEYS: [&str; 22] = [
-        "form", "ops", "bytes", "exchanged", "sizes", "x_prime", "z", "z_prime", "zp_bw", "peak", "node_bw",
-        "ref_bw", "region_bw", "alpha", "n_max", "two_region_x", "sweep_min", "sweep_max", "req_n",
-        "req_fraction", "planned_min", "planned_max",
-    ];
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-
-        /// Any text in any field, in either form: no panic, and only finite numbers to show.
-        #[test]
-        fn any_text_any_field(k in 0..KEYS.len(), text in "\\PC{0,12}|[-0-9.eE]{1,8}|1e[0-9]{2,3}",
-                              balance: bool) {
-            let mut m = default_inputs();
-            m.insert("sweep_points".into(), "50".into());
-            if balance { m.insert("form".into(), "balance".into()); }
-            m.insert(KEYS[k].into(), text);
-            let v = evaluate(&m);
-            for x in numbers(&v) {
-                prop_assert!(x.is_finite());
-            }
-        }
-    }
-}
+mod tests;

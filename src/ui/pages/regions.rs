@@ -1,5 +1,5 @@
 //! The two-regions page (seed 003). It reads its input texts from the store, calls
-//! `model::regions::page::evaluate`, and renders what comes back. While an input the curves
+//! `model::regions::page::view`, and renders what comes back. While an input the curves
 //! need has an error, it keeps showing the last good result, marked stale.
 
 use std::rc::Rc;
@@ -10,20 +10,20 @@ use yew::prelude::*;
 use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
 use crate::charts::XyChart;
 use crate::model::fmt_num;
-use crate::model::workspace::PageInputs;
-use crate::model::regions::page::{self as page, curves_csv, link_systems, sweep_csv, Case, PageView, PAGE, SYSTEM_PRESETS};
+use crate::model::regions::page::{self as page, curves_csv, link_systems, sweep_csv, Case, Field, PageView, PAGE};
+use crate::model::workspace::{PageField, PageInputs};
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::workspace_file::download;
-use crate::ui::store::{text, use_store, Setter};
+use crate::ui::store::{use_store, Setter};
 
 /// Positions of the bandwidth slider (log scale between the sweep's ends).
 const SLIDER_STEPS: f64 = 1000.0;
 
-fn field(inputs: &PageInputs, view: &PageView, setter: &Setter, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
-    page_field(inputs, setter, key, label, unit, view.errors.get(key).map(|e| e.local_text()))
+fn field(inputs: &PageInputs, view: &PageView, setter: &Setter, field: Field, label: &'static str, unit: Option<&'static str>) -> Html {
+    page_field(inputs, setter, field.key(), label, unit, view.errors.get(field.key()).map(|e| e.local_text()))
 }
 
 fn n(x: f64) -> String {
@@ -68,7 +68,9 @@ fn verdict(k: usize, c: &Case) -> Html {
 pub fn regions() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
-    let view: Rc<PageView> = use_memo(inputs.clone(), |i| page::evaluate(i));
+    // The view does not depend on the catalog: it is computed again only when the inputs change.
+    let ws = store.ws.clone();
+    let view: Rc<PageView> = use_memo(inputs.clone(), move |i| page::view(i, &ws.catalog));
     let last = use_mut_ref(|| None::<Rc<PageView>>);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
@@ -77,13 +79,15 @@ pub fn regions() -> Html {
     let charts = use_memo(shown.clone(), |v| {
         (Rc::new(speedup_vs_n(v, false)), Rc::new(speedup_vs_n(v, true)), Rc::new(sweep_speedup(v)), Rc::new(sweep_n_star(v)))
     });
-    let application = text(&inputs, "form").as_str() != "balance";
-    let f = |key: &'static str, label: &'static str, unit: Option<&'static str>| field(&inputs, &view, &setter, key, label, unit);
+    let application = !page::is_balance_form(&inputs);
+    let f = |key: Field, label: &'static str, unit: Option<&'static str>| field(&inputs, &view, &setter, key, label, unit);
 
-    let presets = SYSTEM_PRESETS.iter().map(|p| {
+    // The system buttons set the system's fields only, keeping the application.
+    let presets = page::system_presets().into_iter().map(|p| {
         let setter = setter.clone();
-        let onclick = Callback::from(move |_| setter.set_many(p.fields.iter().map(|&(k, v)| (k, v.to_string())).collect()));
-        html! { <button class="secondary" {onclick}>{ format!("System: {}", p.name) }</button> }
+        let label = format!("System: {}", p.label);
+        let onclick = Callback::from(move |_| setter.set_many(p.fields.clone()));
+        html! { <button class="secondary" {onclick}>{ label }</button> }
     });
     let links = Rc::new(link_systems(&store.ws.catalog));
 
@@ -99,7 +103,7 @@ pub fn regions() -> Html {
             let el: HtmlInputElement = e.target_unchecked_into();
             let Ok(p) = el.value().parse::<f64>() else { return };
             let b = lo * (hi / lo).powf(p / SLIDER_STEPS);
-            setter.set("region_bw", fmt_num(b, 3));
+            setter.set(Field::RegionBw.key(), fmt_num(b, 3));
         })
     };
     let (c1, c1ov, c2, c3) = (*charts).clone();
@@ -128,35 +132,35 @@ pub fn regions() -> Html {
 
             <h2>{ "Application" }</h2>
             <div class="form-row">
-                { page_select(&inputs, &setter, "form", "described by", &[("application", "counts #op, #b, #x as formulas of N"), ("balance", "balance factors x', z, z'")]) }
+                { page_select(&inputs, &setter, Field::Form.key(), "described by", &[("application", "counts #op, #b, #x as formulas of N"), ("balance", "balance factors x', z, z'")]) }
             </div>
             if application {
                 <div class="form-row">
-                    { f("ops", "#op, operations", Some("flop")) }
-                    { f("bytes", "#b, bytes moved inside a region", Some("B")) }
-                    { f("exchanged", "#x, bytes exchanged between regions", Some("B")) }
-                    { f("sizes", "problem sizes N (one curve each)", None) }
+                    { f(Field::Ops, "#op, operations", Some("flop")) }
+                    { f(Field::Bytes, "#b, bytes moved inside a region", Some("B")) }
+                    { f(Field::Exchanged, "#x, bytes exchanged between regions", Some("B")) }
+                    { f(Field::Sizes, "problem sizes N (one curve each)", None) }
                 </div>
             } else {
                 <div class="form-row">
-                    { f("x_prime", "x' (one curve each)", None) }
-                    { f("z", "z = b_l/b0_l", None) }
-                    { f("z_prime", "z'", None) }
-                    { f("zp_bw", "B_E at which z' holds", Some("GB/s")) }
+                    { f(Field::XPrime, "x' (one curve each)", None) }
+                    { f(Field::Z, "z = b_l/b0_l", None) }
+                    { f(Field::ZPrime, "z'", None) }
+                    { f(Field::ZpBw, "B_E at which z' holds", Some("GB/s")) }
                 </div>
             }
 
             <h2>{ "System" }</h2>
             <div class="form-row">
                 if application {
-                    { f("peak", "peak of one core l_th", Some("GFlop/s")) }
-                    { f("node_bw", "bandwidth between nodes b_l", Some("GB/s")) }
-                    { f("ref_bw", "reference bandwidth b0_l", Some("GB/s")) }
+                    { f(Field::Peak, "peak of one core l_th", Some("GFlop/s")) }
+                    { f(Field::NodeBw, "bandwidth between nodes b_l", Some("GB/s")) }
+                    { f(Field::RefBw, "reference bandwidth b0_l", Some("GB/s")) }
                 }
-                { f("alpha", "load factor α, p(n) = α·n", None) }
+                { f(Field::Alpha, "load factor α, p(n) = α·n", None) }
             </div>
             <div class="form-row bandwidth">
-                { f("region_bw", "bandwidth between the regions B_E", Some("GB/s")) }
+                { f(Field::RegionBw, "bandwidth between the regions B_E", Some("GB/s")) }
                 <div class="field slider">
                     <label for="bw-slider">{ format!("drag: {}–{} GB/s, log scale", fmt_num(lo, 3), fmt_num(hi, 3)) }</label>
                     <input id="bw-slider" type="range" min="0" max={SLIDER_STEPS.to_string()} step="1"
@@ -169,11 +173,11 @@ pub fn regions() -> Html {
 
             <h2>{ "Speed-up, one region and two" }</h2>
             <div class="form-row">
-                { f("n_max", "curves up to n cores per region", None) }
-                { page_select(&inputs, &setter, "two_region_x", "two-region balance X", &[("scaled", "x'·z (Sp2 → Sp as B_E → ∞)"), ("slides", "x' (the slides' formula as printed)")]) }
-                { page_check(&inputs, &setter, "overlap", " also overlapping (t = max)") }
+                { f(Field::NMax, "curves up to n cores per region", None) }
+                { page_select(&inputs, &setter, Field::TwoRegionX.key(), "two-region balance X", &[("scaled", "x'·z (Sp2 → Sp as B_E → ∞)"), ("slides", "x' (the slides' formula as printed)")]) }
+                { page_check(&inputs, &setter, Field::Overlap.key(), " also overlapping (t = max)") }
             </div>
-            if let Some(e) = view.errors.get("two_region_x") { <div class="field-error">{ e.local_text() }</div> }
+            if let Some(e) = view.errors.get(Field::TwoRegionX.key()) { <div class="field-error">{ e.local_text() }</div> }
             { stale_note(stale, "Stale: an input above has an error; this is the last good result.") }
             <table id="cases" class="results">
                 <thead><tr><th>{ "case" }</th><th class="num">{ "x'" }</th><th class="num">{ "z' now" }</th>
@@ -192,18 +196,18 @@ pub fn regions() -> Html {
 
             <h2>{ "Required bandwidth" }</h2>
             <div class="form-row">
-                { f("req_n", "cores per region n", None) }
-                { f("req_fraction", "of the one-region speed-up", Some("%")) }
-                { f("planned_min", "planned link from", Some("GB/s")) }
-                { f("planned_max", "to", Some("GB/s")) }
+                { f(Field::ReqN, "cores per region n", None) }
+                { f(Field::ReqFraction, "of the one-region speed-up", Some("%")) }
+                { f(Field::PlannedMin, "planned link from", Some("GB/s")) }
+                { f(Field::PlannedMax, "to", Some("GB/s")) }
             </div>
             <ul id="verdicts" class="verdicts">{ for shown.cases.iter().enumerate().map(|(k, c)| verdict(k, c)) }</ul>
 
             <h2>{ "Bandwidth sweep" }</h2>
             <div class="form-row">
-                { f("sweep_min", "from", Some("GB/s")) }
-                { f("sweep_max", "to", Some("GB/s")) }
-                { f("sweep_points", "bandwidths", None) }
+                { f(Field::SweepMin, "from", Some("GB/s")) }
+                { f(Field::SweepMax, "to", Some("GB/s")) }
+                { f(Field::SweepPoints, "bandwidths", None) }
             </div>
             <div class="grid-2">
                 <Chart<XyChart> id="chart-sweep" chart={c2} marker={marker.clone()} />

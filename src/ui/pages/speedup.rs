@@ -1,5 +1,5 @@
 //! The speed-up curve page (seed 004). It reads its input texts from the store, calls
-//! `model::speedup::page::evaluate`, and renders what comes back. While the points table has
+//! `model::speedup::page::view`, and renders what comes back. While the points table has
 //! an error, the results are the last good ones, marked stale.
 
 use std::rc::Rc;
@@ -10,7 +10,8 @@ use crate::charts::XyChart;
 use crate::charts::speedup::fits;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
-use crate::model::speedup::page::{self as page, ModelRow, PageView, PAGE, POINT_COLUMNS, PRESETS};
+use crate::model::speedup::page::{self as page, Field, ModelRow, PageView, PAGE, POINT_COLUMNS};
+use crate::model::workspace::PageField;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
@@ -108,7 +109,9 @@ fn head(cells: &[&str]) -> Html {
 pub fn speedup() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
-    let view: Rc<PageView> = use_memo(inputs.clone(), |i| page::evaluate(i));
+    // The view does not depend on the catalog: it is computed again only when the inputs change.
+    let ws = store.ws.clone();
+    let view: Rc<PageView> = use_memo(inputs.clone(), move |i| page::view(i, &ws.catalog));
     let last = use_mut_ref(|| None::<Rc<PageView>>);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
@@ -117,17 +120,15 @@ pub fn speedup() -> Html {
     let broken = view.points_error.is_some() || view.models.is_empty();
     let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), broken);
     let chart = use_memo(shown.clone(), |v| v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))));
-    let err = |key: &str| view.field_errors.get(key).cloned();
-    let f = |key: &'static str, label: &'static str| page_field(&inputs, &setter, key, label, None, err(key));
+    let f = |field: Field, label: &'static str| {
+        page_field(&inputs, &setter, field.key(), label, None, view.field_errors.get(field.key()).cloned())
+    };
 
-    let presets = PRESETS.iter().map(|p| {
+    let presets = page::presets().into_iter().map(|p| {
         let store = store.clone();
-        let onclick = Callback::from(move |_| {
-            if let Some(inputs) = page::preset_inputs(p.key) {
-                store.dispatch(Action::SetPage { page: PAGE, inputs });
-            }
-        });
-        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.label) }</button> }
+        let inputs = p.inputs;
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
+        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
     let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
@@ -146,16 +147,16 @@ pub fn speedup() -> Html {
             <h2>{ "Measurements" }</h2>
             <div class="grid-2">
                 <TableInput id="points" label="n and time (or speed-up), optional weight" columns={POINT_COLUMNS}
-                    value={text(&inputs, "points")} on_input={setter.on("points")} errors={points_errors} rows={9}
+                    value={text(&inputs, Field::Points.key())} on_input={setter.on(Field::Points.key())} errors={points_errors} rows={9}
                     hint="A header row names the columns: n, time (s, ms, µs…) or speedup, weight. Without one: n, then what the next field says." />
                 <div>
                     <div class="form-row">
-                        { page_select(&inputs, &setter, "second_column", "second column without a header", &[("speedup", "speed-up"), ("time", "time (s)")]) }
-                        { f("target", "predict at n (comma separated)") }
+                        { page_select(&inputs, &setter, Field::SecondColumn.key(), "second column without a header", &[("speedup", "speed-up"), ("time", "time (s)")]) }
+                        { f(Field::Target, "predict at n (comma separated)") }
                     </div>
                     <div class="form-row">
-                        { f("models", "models (empty: all five)") }
-                        { page_check(&inputs, &setter, "include_past_peak", " fit the points past the peak too") }
+                        { f(Field::Models, "models (empty: all five)") }
+                        { page_check(&inputs, &setter, Field::IncludePastPeak.key(), " fit the points past the peak too") }
                     </div>
                     if !view.warnings.is_empty() {
                         <ul id="warnings" class="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
@@ -182,8 +183,8 @@ pub fn speedup() -> Html {
             <p class="hint">{ "Ranges: ± 2 standard errors of the fitted curve, from the fit's covariance." }</p>
 
             <div class="form-row">
-                { page_select(&inputs, &setter, "chart_y", "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
-                { page_select(&inputs, &setter, "chart_axes", "axes", &[("log", "log–log"), ("linear", "linear")]) }
+                { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
+                { page_select(&inputs, &setter, Field::ChartAxes.key(), "axes", &[("log", "log–log"), ("linear", "linear")]) }
             </div>
             if let Some(c) = (*chart).clone() { <Chart<XyChart> id="chart-speedup-fits" chart={c} /> }
 

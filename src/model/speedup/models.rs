@@ -1,0 +1,158 @@
+//! The five speed-up models of seed 004 (Lan 2007, chapter 3, eqs. 3.1–3.7; the universal
+//! scalability law beyond the thesis): their shapes S(n), the value fitted in either space
+//! (a speed-up, or a time T1/S(n)), and the Jacobian of that value by central differences.
+//!
+//! Parameters travel as `[f64; 4]`: the shape parameters first (Downey A, σ; Amdahl c1, c2;
+//! Chiang β; Smirni r; USL σ, κ), then T1 in seconds when it is fitted (times without an
+//! n = 1 run). Amdahl fitted to times is T(n) = c1 + c2/n itself, c1 and c2 in seconds.
+
+/// A speed-up model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Model {
+    Downey,
+    Amdahl,
+    Chiang,
+    Smirni,
+    Usl,
+}
+
+pub const MODELS: [Model; 5] = [Model::Downey, Model::Amdahl, Model::Chiang, Model::Smirni, Model::Usl];
+
+impl Model {
+    /// The name used in the CLI and in field values.
+    pub fn name(self) -> &'static str {
+        ["downey", "amdahl", "chiang", "smirni", "usl"][self as usize]
+    }
+    /// The name as the page shows it.
+    pub fn label(self) -> &'static str {
+        ["Downey", "Amdahl/Dowdy", "Chiang", "Smirni", "USL (Gunther)"][self as usize]
+    }
+    pub fn from_name(s: &str) -> Option<Model> {
+        MODELS.iter().copied().find(|m| m.name().eq_ignore_ascii_case(s.trim()))
+    }
+    /// Names of the shape parameters (without a fitted T1).
+    pub fn param_names(self) -> &'static [&'static str] {
+        match self {
+            Model::Downey => &["A", "sigma"],
+            Model::Amdahl => &["c1", "c2"],
+            Model::Chiang => &["beta"],
+            Model::Smirni => &["r"],
+            Model::Usl => &["sigma", "kappa"],
+        }
+    }
+    /// Whether the model's speed-up can fall as n grows.
+    pub fn can_decline(self) -> bool {
+        self == Model::Usl
+    }
+    /// Lower and upper bounds of the shape parameters.
+    pub(super) fn bounds(self) -> ([f64; 2], [f64; 2]) {
+        match self {
+            Model::Downey => ([1.0, 0.0], [1e7, 1e4]),
+            Model::Amdahl => ([0.0, 0.0], [1e300, 1e300]),
+            Model::Chiang => ([0.0, 0.0], [1e9, 0.0]),
+            Model::Smirni => ([0.0, 0.0], [1.0, 0.0]),
+            Model::Usl => ([0.0, 0.0], [100.0, 100.0]),
+        }
+    }
+}
+
+/// Downey's low-variance speed-up (σ ≤ 1), eq. 3.5. Requires A ≥ 1, σ ≥ 0, n ≥ 1.
+pub fn downey_low(a: f64, sigma: f64, n: f64) -> f64 {
+    if n <= a {
+        a * n / (a + sigma / 2.0 * (n - 1.0))
+    } else if n <= 2.0 * a - 1.0 {
+        a * n / (sigma * (a - 0.5) + n * (1.0 - sigma / 2.0))
+    } else {
+        a
+    }
+}
+
+/// Downey's high-variance speed-up (σ ≥ 1), eq. 3.7. Requires A ≥ 1, σ ≥ 0, n ≥ 1.
+pub fn downey_high(a: f64, sigma: f64, n: f64) -> f64 {
+    if n <= a + a * sigma - sigma {
+        n * a * (sigma + 1.0) / (sigma * (n + a - 1.0) + a)
+    } else {
+        a
+    }
+}
+
+/// Downey's speed-up, the variant chosen by σ.
+pub fn downey(a: f64, sigma: f64, n: f64) -> f64 {
+    if sigma <= 1.0 {
+        downey_low(a, sigma, n)
+    } else {
+        downey_high(a, sigma, n)
+    }
+}
+
+/// Smirni's (1 − rⁿ)/(1 − r), computed without cancellation near r = 1 (where it is n).
+pub fn smirni(r: f64, n: f64) -> f64 {
+    let d = 1.0 - r;
+    if d < 1e-12 {
+        n
+    } else if r <= 0.0 {
+        1.0
+    } else {
+        -(n * (-d).ln_1p()).exp_m1() / d
+    }
+}
+
+/// The model's speed-up shape at n for shape parameters `p` (Amdahl: 1/(c1 + c2/n)).
+pub(super) fn shape(model: Model, p: &[f64; 4], n: f64) -> f64 {
+    match model {
+        Model::Downey => downey(p[0], p[1], n),
+        Model::Amdahl => 1.0 / (p[0] + p[1] / n).max(1e-300),
+        Model::Chiang => (1.0 + p[0]) * n / (n + p[0]),
+        Model::Smirni => smirni(p[0], n),
+        Model::Usl => n / (1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0)),
+    }
+}
+
+/// What the residuals are measured in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Speed-ups (given, or T(1)/T(n) from times with an n = 1 run).
+    Speedup,
+    /// Times in seconds, without an n = 1 run: T1 is a fitted parameter.
+    Time,
+}
+
+/// The kind of values the user gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    Speedup,
+    TimeS,
+}
+
+/// The fitted value of a model at n: speed-up in [`Space::Speedup`], time in [`Space::Time`].
+pub(super) fn value(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
+    match (space, model) {
+        (Space::Speedup, _) => shape(model, p, n),
+        (Space::Time, Model::Amdahl) => p[0] + p[1] / n,
+        (Space::Time, _) => p[model.param_names().len()] / shape(model, p, n),
+    }
+}
+
+/// Speed-up at n of a model with parameters p fitted in `space`.
+pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
+    match (space, model) {
+        (Space::Time, Model::Amdahl) => (p[0] + p[1]) / (p[0] + p[1] / n).max(1e-300),
+        _ => shape(model, p, n),
+    }
+}
+
+/// The gradient of `f` at the first `k` parameters of `p` by central differences, one-sided
+/// where a step would cross a bound of [`lo`, `hi`]; zero along a parameter pinned between
+/// equal bounds. The Jacobian rows of the fits and the delta method of their bands both use it.
+pub(super) fn gradient(p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], k: usize, f: &dyn Fn(&[f64; 4]) -> f64) -> [f64; 4] {
+    let mut out = [0.0; 4];
+    for j in 0..k {
+        let h = 1e-6 * p[j].abs().max(1e-6);
+        let (mut a, mut b) = (*p, *p);
+        a[j] = (p[j] + h).min(hi[j]);
+        b[j] = (p[j] - h).max(lo[j]);
+        let d = a[j] - b[j];
+        out[j] = if d > 0.0 { (f(&a) - f(&b)) / d } else { 0.0 };
+    }
+    out
+}

@@ -1,0 +1,204 @@
+use super::*;
+use crate::model::workspace::catalog::presets as catalog;
+
+/// The page's view of some input texts.
+fn evaluate(texts: &PageInputs) -> PageView {
+    view(texts, &catalog())
+}
+
+/// The inputs of the preset with this key.
+fn preset(key: &str) -> PageInputs {
+    presets().into_iter().find(|p| p.key == key).map(|p| p.inputs).expect("preset")
+}
+
+fn with(key: &str, text: &str) -> PageInputs {
+    let mut i = default_inputs();
+    i.insert(key.to_string(), text.to_string());
+    i
+}
+
+#[test]
+fn example_5_1_on_the_page() {
+    let v = evaluate(&default_inputs());
+    assert!(v.points_error.is_none() && v.field_errors.is_empty(), "{:?} {:?}", v.points_error, v.field_errors);
+    let d = v.models.iter().find(|r| r.model == Model::Downey).expect("downey row");
+    assert!(d.sse.is_some_and(|s| s < 0.2940), "{:?}", d.sse);
+    assert_eq!(d.params[0].name, "A");
+    assert!(d.params[0].text.starts_with("24.87 ± "), "{}", d.params[0].text);
+    assert!(d.params[1].text.starts_with("0.8055 ± ") || d.params[1].text.starts_with("0.8056 ± "), "{}", d.params[1].text);
+    assert_eq!(v.models.len(), 5);
+    assert_eq!(v.models.iter().filter(|r| r.is_best).count(), 1);
+    assert!(!v.best_reason.is_empty());
+    assert_eq!(v.targets, vec![128]);
+    assert_eq!(v.best_predictions.len(), 1);
+    let c = v.chart.as_ref().expect("a chart");
+    assert_eq!(c.curves.len(), 5);
+    assert_eq!(c.curves[0].x.len(), CHART_POINTS);
+    assert!((c.curves[0].x[0] - 1.0).abs() < 1e-12 && (c.curves[0].x[CHART_POINTS - 1] - 128.0).abs() < 1e-9);
+    assert_eq!(c.measured.x, vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]);
+    assert!(c.band.is_some());
+    assert!(v.points.iter().all(|p| p.karp_flatt.is_some() && p.efficiency.is_some()));
+}
+
+#[test]
+fn every_preset_evaluates() {
+    let all = presets();
+    for p in &all {
+        let v = evaluate(&p.inputs);
+        assert!(v.points_error.is_none(), "{}: {:?}", p.key, v.points_error);
+        assert!(v.best.is_some(), "{}: no best", p.key);
+        assert!(!v.advice_text.is_empty(), "{}", p.key);
+    }
+    // Keys name presets in tests and links: one each.
+    assert!(all.iter().enumerate().all(|(i, p)| all[..i].iter().all(|q| q.key != p.key)));
+    assert_eq!(default_inputs(), preset("example-5-1"));
+    // The no-1-process preset fits T1 near the 3600 s it was made with.
+    let v = evaluate(&preset("linear-nonlinear"));
+    assert_eq!(v.space, Some(Space::Time));
+    let d = v.models.iter().find(|r| r.model == Model::Downey).expect("downey");
+    let t1 = d.params.iter().find(|p| p.name == "T1").expect("T1 fitted").value;
+    assert!((t1 - 3600.0).abs() < 100.0, "T1 = {t1}");
+    // The decline preset flags the points after n = 48.
+    let v = evaluate(&preset("decline"));
+    let past: Vec<u32> = v.points.iter().filter(|p| p.past_peak).map(|p| p.n).collect();
+    assert_eq!(past, vec![64, 96, 128]);
+    assert_eq!(v.chart.as_ref().map(|c| c.excluded.x.len()), Some(3));
+    let v = evaluate(&{
+        let mut i = preset("decline");
+        i.insert("include_past_peak".into(), "1".into());
+        i
+    });
+    assert_eq!(v.models.iter().find(|r| r.model == Model::Downey).map(|r| r.points_used), Some(10));
+}
+
+#[test]
+fn tables_in_several_forms() {
+    // Headerless: the second column is what second_column says.
+    let v = evaluate(&with("points", "2 2.00\n4 3.92\n8 7.25\n16 13.29\n32 20.23\n64 24.95"));
+    assert_eq!(v.measure, Some(Measure::Speedup));
+    let mut i = with("points", "1,100\n2,52\n4,27\n8,15");
+    i.insert("second_column".into(), "time".into());
+    let v = evaluate(&i);
+    assert_eq!((v.measure, v.t1_measured), (Some(Measure::TimeS), Some(100.0)));
+    // Times in milliseconds, columns in another order, a weight column.
+    let v = evaluate(&with("points", "weight,time (ms),np\n1,100000,1\n2,52000,2\n1,27000,4\n1,15000,8"));
+    assert_eq!(v.t1_measured, Some(100.0));
+    assert_eq!(v.points[1].weight, 2.0);
+    let mut i = with("points", "n time\n1 100\n2 50\n4 25\n8 13");
+    i.insert("chart_y".into(), "time".into());
+    let c = evaluate(&i).chart.expect("chart");
+    assert!(c.y_is_time && c.measured.y == vec![100.0, 50.0, 25.0, 13.0]);
+}
+
+#[test]
+fn errors_name_field_line_and_column() {
+    let v = evaluate(&with("points", "n\tspeedup\n2\t2\n4\tabc"));
+    let e = v.points_error.expect("error");
+    assert_eq!((e.line, e.column), (Some(3), Some(2)));
+    let v = evaluate(&with("points", "2 2\n0 1"));
+    let e = v.points_error.expect("error");
+    assert_eq!((e.line, e.column), (Some(2), Some(1)));
+    assert!(e.message.contains("whole number"), "{e}");
+    let v = evaluate(&with("points", "2 2\n2.5 1"));
+    assert!(v.points_error.is_some_and(|e| e.line == Some(2) && e.message.contains("whole number")));
+    let v = evaluate(&with("points", "n\tweight\n2\t1"));
+    assert!(v.points_error.is_some_and(|e| e.message.contains("time or a speedup")));
+    let mut i = with("target", "64, lots");
+    i.insert("models".into(), "downey, nonsense".into());
+    i.insert("chart_axes".into(), "cubic".into());
+    let v = evaluate(&i);
+    assert!(v.field_errors["target"].contains("\"lots\""));
+    assert!(v.field_errors["models"].contains("nonsense"));
+    assert!(v.field_errors.contains_key("chart_axes"));
+    assert_eq!(v.models.len(), 1, "only Downey asked for");
+    assert!(evaluate(&with("points", "")).points_error.is_some());
+}
+
+#[test]
+fn fields_are_read_once_into_typed_inputs() {
+    // The defaults hold every field, under the keys of saved workspaces and share links.
+    let keys: Vec<&str> = Field::ALL.iter().map(|f| f.key()).collect();
+    assert_eq!(default_inputs().keys().map(String::as_str).collect::<Vec<_>>(), {
+        let mut k = keys.clone();
+        k.sort_unstable();
+        k
+    });
+    let (inputs, errors) = parse(&default_inputs());
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!((inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time), (&[128][..], 5, true, false));
+    let table = inputs.points.as_ref().expect("points");
+    assert_eq!((table.raw.len(), table.measure, table.had_header), (6, Measure::Speedup, true));
+    // A field with an error is read as its default, its error named by its key.
+    let (inputs, errors) = parse(&with("chart_axes", "cubic"));
+    assert!(inputs.log_axes);
+    assert_eq!(errors.iter().map(|e| e.field.as_str()).collect::<Vec<_>>(), ["chart_axes"]);
+    // evaluate computes from the typed inputs alone.
+    assert_eq!(evaluate(&default_inputs()), super::evaluate(&parse(&default_inputs()).0, &catalog()));
+}
+
+#[test]
+fn toggles() {
+    for (t, on) in [("1", true), ("true", true), (" on ", true), ("yes", true), ("", false), ("0", false), ("no", false)] {
+        assert_eq!(is_on(t), on, "{t:?}");
+    }
+}
+
+mod robustness {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every number the page would show.
+    fn numbers(v: &PageView) -> Vec<f64> {
+        let mut out = Vec::new();
+        out.extend(v.t1_measured);
+        for p in &v.points {
+            out.extend([p.value, p.weight]);
+            out.extend([p.speedup, p.time_s, p.efficiency, p.karp_flatt].into_iter().flatten());
+        }
+        let preds = |ps: &[Prediction], out: &mut Vec<f64>| {
+            for p in ps {
+                out.extend([p.speedup, p.speedup_low, p.speedup_high, p.efficiency]);
+                if let Some((a, b, c)) = p.time_s {
+                    out.extend([a, b, c]);
+                }
+            }
+        };
+        for r in &v.models {
+            out.extend([r.sse, r.aicc, r.loo].into_iter().flatten());
+            out.extend(r.params.iter().flat_map(|p| [Some(p.value), p.std_err]).flatten());
+            out.extend(r.residuals.iter().map(|x| x.1));
+            preds(&r.predictions, &mut out);
+        }
+        preds(&v.best_predictions, &mut out);
+        if let Some(c) = &v.chart {
+            for s in c.curves.iter().chain([&c.measured, &c.excluded]) {
+                out.extend(s.x.iter().chain(&s.y));
+            }
+            if let Some(b) = &c.band {
+                out.extend(b.x.iter().chain(&b.low).chain(&b.high));
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// Whatever is typed into any field, the page evaluates without panicking and
+        /// shows only finite numbers.
+        #[test]
+        fn any_text_in_any_field(
+            key in prop::sample::select(Field::ALL.iter().map(|f| f.key()).collect::<Vec<_>>()),
+            text in "[0-9eE.,;\\t \\n+-]{0,40}|[a-z_ ]{0,12}|[0-9]{1,12}|(n|time|speedup|weight|np)[ \\t,(ms)]{0,6}[0-9 .\\n]{0,30}",
+            preset in prop::sample::select(vec!["example-5-1", "linear", "linear-nonlinear", "decline"]),
+        ) {
+            let mut inputs = super::preset(preset);
+            inputs.insert("chart_y".into(), "time".into());
+            inputs.insert(key.to_string(), text);
+            let view = evaluate(&inputs);
+            for x in numbers(&view) {
+                prop_assert!(x.is_finite(), "{key}: {x}");
+            }
+        }
+    }
+}
