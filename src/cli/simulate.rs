@@ -311,7 +311,7 @@ fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
 fn run(input: Value) -> Result<Value, String> {
     let m = object(input, "input", &KEYS)?;
     // A job reads nothing of the catalog.
-    let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
+    let catalog = Catalog::default();
     let job = page::evaluate(job(&m)?, &catalog).map_err(|errs| joined(&errs))?;
     let sim = Simulation::new(job).map_err(|e| e.to_string())?;
     let report = scalewise::parallel::run(&sim).map_err(|e| e.to_string())?;

@@ -58,7 +58,7 @@ struct Start {
 fn run(start: Start, reply: &dyn Fn(Value)) {
     // A job reads nothing of the catalog (a machine from it arrives as the fitted line's
     // fields), and the worker has none.
-    let catalog = Catalog { clusters: Vec::new(), links: Vec::new() };
+    let catalog = Catalog::default();
     let job = match prepare(&start.inputs, &catalog) {
         Ok(job) => job,
         Err(errors) => return reply(json!({ "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>() })),

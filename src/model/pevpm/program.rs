@@ -145,7 +145,26 @@ fn expr_error(pos: Pos, name: &str) -> InputError {
     ))
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// A context for one process (`procnum`), or for parameters (None), holding at most `cap`
+    /// ops.
+    fn new(procnum: Option<u32>, numprocs: u32, params: &'a [(String, f64)], cap: usize) -> Self {
+        Ctx {
+            procnum,
+            numprocs,
+            params,
+            scope: Vec::new(),
+            next_slot: 0,
+            max_slot: 0,
+            ops: Vec::new(),
+            breaks: Vec::new(),
+            steps: 0.0,
+            weight: 1.0,
+            cap,
+            over: false,
+        }
+    }
+
     fn fold(&self, e: &Expr) -> Result<CExpr, InputError> {
         Ok(match e {
             Expr::Num(x) => CExpr::Num(*x),
@@ -551,20 +570,7 @@ fn check(pos: Pos, what: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(
 pub fn parameters(skeleton: &Skeleton, given: &[(String, Expr)], numprocs: u32) -> Result<Vec<(String, f64)>, InputError> {
     let mut out: Vec<(String, f64)> = Vec::new();
     let eval = |out: &Vec<(String, f64)>, e: &Expr| -> Result<f64, InputError> {
-        let ctx = Ctx {
-            procnum: None,
-            numprocs,
-            params: out,
-            scope: Vec::new(),
-            next_slot: 0,
-            max_slot: 0,
-            ops: Vec::new(),
-            breaks: Vec::new(),
-            steps: 0.0,
-            weight: 1.0,
-            cap: 0,
-            over: false,
-        };
+        let ctx = Ctx::new(None, numprocs, out, 0);
         match ctx.fold(e)? {
             CExpr::Num(x) if x.is_finite() => Ok(x),
             CExpr::Num(_) => Err(InputError::new(lang::FIELD, "a parameter is not a finite number")),
@@ -607,20 +613,7 @@ pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u
     let mut procs = Vec::with_capacity(numprocs as usize);
     let (mut slots, mut steps, mut total_ops) = (0usize, 0.0, 0usize);
     for procnum in 0..numprocs {
-        let mut ctx = Ctx {
-            procnum: Some(procnum),
-            numprocs,
-            params,
-            scope: Vec::new(),
-            next_slot: 0,
-            max_slot: 0,
-            ops: Vec::new(),
-            breaks: Vec::new(),
-            steps: 0.0,
-            weight: 1.0,
-            cap: MAX_PROGRAM_OPS.min(max_ops - total_ops),
-            over: false,
-        };
+        let mut ctx = Ctx::new(Some(procnum), numprocs, params, MAX_PROGRAM_OPS.min(max_ops - total_ops));
         ctx.block(&skeleton.body)?;
         total_ops += ctx.ops.len();
         if ctx.over || total_ops > max_ops {

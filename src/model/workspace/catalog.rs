@@ -55,8 +55,8 @@ pub struct Link {
     pub fabric: Fabric,
 }
 
-/// Everything the Clusters page edits.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Everything the Clusters page edits. `Catalog::default()` is an empty one.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Catalog {
     pub clusters: Vec<Cluster>,
     pub links: Vec<Link>,
