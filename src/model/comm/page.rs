@@ -39,7 +39,7 @@ use crate::model::workspace::catalog::{Catalog, Fabric};
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
-pub const PAGE: &str = "comm";
+pub const PAGE: &str = crate::model::calculators::COMM.key;
 pub const MEASURED_FIELD: &str = "measured broadcasts";
 /// Most sizes a size list may hold.
 pub const MAX_SIZES: usize = 64;

@@ -33,7 +33,7 @@ use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
-pub const PAGE: &str = "simulate";
+pub const PAGE: &str = crate::model::calculators::SIMULATE.key;
 /// Most process counts in one job.
 pub const MAX_COUNTS: usize = 64;
 /// Bins of the run-time histograms.

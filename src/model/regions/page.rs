@@ -31,7 +31,7 @@ use crate::model::regions::{
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 
-pub const PAGE: &str = "regions";
+pub const PAGE: &str = crate::model::calculators::REGIONS.key;
 /// Most problem sizes (or x' values) drawn at once.
 pub const MAX_CASES: usize = 8;
 /// Most bandwidths in a sweep.

@@ -26,7 +26,7 @@ use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError};
 
-pub const PAGE: &str = "speedup";
+pub const PAGE: &str = crate::model::calculators::SPEEDUP.key;
 /// Most target process counts predicted at once.
 pub const MAX_TARGETS: usize = 8;
 /// Points of the chart's log-spaced n grid.
