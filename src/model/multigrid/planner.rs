@@ -19,7 +19,9 @@ use serde::{Deserialize, Serialize};
 
 use super::calibration::Fit;
 use super::problem::{check_cluster_numbers, cost, ClusterSide, CpuUse, Problem, BYTES_PER_MB};
-use super::split::{alone, alone_rows, infeasible, pair_cost, pair_plan, pair_split, InfeasibleOption, Plan, SideCtx, Split};
+use super::split::{
+    alone, alone_rows, infeasible, pair_cost, pair_plan, pair_split, Cand, InfeasibleOption, Plan, SideCtx, Split,
+};
 use super::num;
 use crate::model::error::InputError;
 
@@ -242,6 +244,13 @@ fn plan_key(p: &Plan) -> (f64, f64, u64) {
     (p.time_s, p.cost, p.total_np())
 }
 
+/// One option at one grid size, as [`Planner::for_each_choice`] offers it: the sides are
+/// borrowed for the call, the fabric for as long as the planner's input.
+enum Choice<'c, 'f> {
+    Alone { ci: usize, fabric: &'f str, ctx: &'c SideCtx<'c>, cand: Cand },
+    Pair { fabric: &'f str, a: &'c SideCtx<'c>, b: &'c SideCtx<'c>, ca: Cand, cb: Cand },
+}
+
 /// The option that won at one grid size, before its plan is built.
 enum Winner<'f> {
     Alone { ci: usize, fabric: &'f str, np: u32 },
@@ -273,37 +282,48 @@ impl<'a> Planner<'a> {
         Some((self.ctx(0, fabric, problem)?, self.ctx(1, fabric, problem)?))
     }
 
+    /// Calls `visit` with every option at one grid size, in ranking order before sorting:
+    /// each cluster alone over each of its fabrics at each candidate np, then both clusters
+    /// over each shared fabric at each pair of candidates.
+    fn for_each_choice(&self, problem: &Problem, mut visit: impl FnMut(Choice<'_, 'a>)) {
+        for (ci, c) in self.input.clusters.iter().enumerate() {
+            for f in &c.fabrics {
+                let Some(ctx) = self.ctx(ci, &f.fabric, problem) else { continue };
+                for &np in &self.alone_np[ci] {
+                    visit(Choice::Alone { ci, fabric: &f.fabric, ctx: &ctx, cand: ctx.cand(np) });
+                }
+            }
+        }
+        for fabric in &self.input.shared_fabrics {
+            let Some((a, b)) = self.pair_ctx(fabric, problem) else { continue };
+            for &np_a in &self.pair_np[0] {
+                let ca = a.cand(np_a);
+                for &np_b in &self.pair_np[1] {
+                    visit(Choice::Pair { fabric, a: &a, b: &b, ca, cb: b.cand(np_b) });
+                }
+            }
+        }
+    }
+
     /// Scenario 1 at grid side n: every option, feasible ones ranked.
     pub(super) fn rank(&self, n: u32) -> (Vec<Plan>, Vec<InfeasibleOption>) {
         let problem = self.problem_at(n);
         let mut ranking = Vec::new();
         let mut infeasible_list = Vec::new();
-        for (ci, c) in self.input.clusters.iter().enumerate() {
-            for f in &c.fabrics {
-                let Some(ctx) = self.ctx(ci, &f.fabric, &problem) else { continue };
-                for &np in &self.alone_np[ci] {
-                    match alone(&ctx, &ctx.cand(np)) {
-                        Ok(p) => ranking.push(p),
-                        Err(reason) => infeasible_list.push(infeasible(n, &f.fabric, &[(ctx.cluster, np)], reason)),
+        self.for_each_choice(&problem, |choice| match choice {
+            Choice::Alone { fabric, ctx, cand, .. } => match alone(ctx, &cand) {
+                Ok(p) => ranking.push(p),
+                Err(reason) => infeasible_list.push(infeasible(n, fabric, &[(ctx.cluster, cand.np)], reason)),
+            },
+            Choice::Pair { fabric, a, b, ca, cb } => {
+                match pair_split(a, &ca, b, &cb).and_then(|s| pair_plan(a, &ca, b, &cb, &s)) {
+                    Ok(p) => ranking.push(p),
+                    Err(reason) => {
+                        infeasible_list.push(infeasible(n, fabric, &[(a.cluster, ca.np), (b.cluster, cb.np)], reason))
                     }
                 }
             }
-        }
-        for fabric in &self.input.shared_fabrics {
-            let Some((a, b)) = self.pair_ctx(fabric, &problem) else { continue };
-            for &np_a in &self.pair_np[0] {
-                let ca = a.cand(np_a);
-                for &np_b in &self.pair_np[1] {
-                    let cb = b.cand(np_b);
-                    match pair_split(&a, &ca, &b, &cb).and_then(|s| pair_plan(&a, &ca, &b, &cb, &s)) {
-                        Ok(p) => ranking.push(p),
-                        Err(reason) => {
-                            infeasible_list.push(infeasible(n, fabric, &[(a.cluster, np_a), (b.cluster, np_b)], reason))
-                        }
-                    }
-                }
-            }
-        }
+        });
         ranking.sort_by(|x, y| {
             let (kx, ky) = (plan_key(x), plan_key(y));
             kx.0.total_cmp(&ky.0).then(kx.1.total_cmp(&ky.1)).then(kx.2.cmp(&ky.2))
@@ -321,36 +341,21 @@ impl<'a> Planner<'a> {
                 best = Some((key, w));
             }
         };
-        for (ci, c) in self.input.clusters.iter().enumerate() {
-            for f in &c.fabrics {
-                let Some(ctx) = self.ctx(ci, &f.fabric, &problem) else { continue };
-                for &np in &self.alone_np[ci] {
-                    let cand = ctx.cand(np);
-                    if let Ok(r) = alone_rows(&ctx, &cand) {
-                        let t = ctx.time(&cand, r);
-                        let money = cost(&[CpuUse { np, price_per_cpu_hour: c.price_per_cpu_hour }], t).cost;
-                        offer((t, money, u64::from(np)), Winner::Alone { ci, fabric: &f.fabric, np });
-                    }
+        self.for_each_choice(&problem, |choice| match choice {
+            Choice::Alone { ci, fabric, ctx, cand } => {
+                if let Ok(r) = alone_rows(ctx, &cand) {
+                    let t = ctx.time(&cand, r);
+                    let money = cost(&[CpuUse { np: cand.np, price_per_cpu_hour: ctx.cluster.price_per_cpu_hour }], t).cost;
+                    offer((t, money, u64::from(cand.np)), Winner::Alone { ci, fabric, np: cand.np });
                 }
             }
-        }
-        for fabric in &self.input.shared_fabrics {
-            let Some((a, b)) = self.pair_ctx(fabric, &problem) else { continue };
-            for &np_a in &self.pair_np[0] {
-                let ca = a.cand(np_a);
-                for &np_b in &self.pair_np[1] {
-                    let cb = b.cand(np_b);
-                    if let Ok(split) = pair_split(&a, &ca, &b, &cb) {
-                        let key = (
-                            split.time_s,
-                            pair_cost(&a, &ca, &b, &cb, split.time_s),
-                            u64::from(np_a) + u64::from(np_b),
-                        );
-                        offer(key, Winner::Pair { fabric, np_a, np_b, split });
-                    }
+            Choice::Pair { fabric, a, b, ca, cb } => {
+                if let Ok(split) = pair_split(a, &ca, b, &cb) {
+                    let key = (split.time_s, pair_cost(a, &ca, b, &cb, split.time_s), u64::from(ca.np) + u64::from(cb.np));
+                    offer(key, Winner::Pair { fabric, np_a: ca.np, np_b: cb.np, split });
                 }
             }
-        }
+        });
         match best?.1 {
             Winner::Alone { ci, fabric, np } => {
                 let ctx = self.ctx(ci, fabric, &problem)?;
