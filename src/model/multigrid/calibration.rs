@@ -292,19 +292,38 @@ fn list_mb(sizes: &[f64]) -> String {
 /// Fits equations (2)–(4) and the Tcomp line to a calibration, or returns every problem found.
 pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
     let mut errors = Vec::new();
-
     // Row values first; structural checks use only the rows whose values are valid.
+    let mut seq_groups = sequential_groups(&cal.sequential, &mut errors);
+    let par_groups = parallel_groups(&cal.parallel, &mut errors);
+    seq_groups.sort_by(|a, b| a.work_mb.total_cmp(&b.work_mb));
+    let seq_sizes: Vec<f64> = seq_groups.iter().map(|g| g.work_mb).collect();
+    check_sequential_sizes(cal, &seq_sizes, &mut errors);
+    let tcomms = overheads(&par_groups, &seq_groups, &seq_sizes, &mut errors);
+    let np0s = process_counts(cal, &par_groups, &seq_sizes, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    build_fit(cal, &seq_groups, &par_groups, &tcomms, &np0s)
+}
+
+/// The valid sequential runs, repeats merged.
+fn sequential_groups(runs: &[SequentialRun], errors: &mut Vec<InputError>) -> Vec<Group> {
     let mut seq_groups: Vec<Group> = Vec::new();
-    for (index, r) in cal.sequential.iter().enumerate() {
+    for (index, r) in runs.iter().enumerate() {
         let row = RowRef { field: SEQUENTIAL_FIELD, index, line: r.line };
-        let ok_w = check_positive(&row, 1, "work (MB per process)", r.work_mb, &mut errors);
-        let ok_t = check_positive(&row, 2, "time (s)", r.time_s, &mut errors);
+        let ok_w = check_positive(&row, 1, "work (MB per process)", r.work_mb, errors);
+        let ok_t = check_positive(&row, 2, "time (s)", r.time_s, errors);
         if ok_w && ok_t {
-            add_to_groups(&mut seq_groups, 0, r.work_mb, r.time_s, row, &mut errors);
+            add_to_groups(&mut seq_groups, 0, r.work_mb, r.time_s, row, errors);
         }
     }
+    seq_groups
+}
+
+/// The valid parallel runs, repeats merged.
+fn parallel_groups(runs: &[ParallelRun], errors: &mut Vec<InputError>) -> Vec<Group> {
     let mut par_groups: Vec<Group> = Vec::new();
-    for (index, r) in cal.parallel.iter().enumerate() {
+    for (index, r) in runs.iter().enumerate() {
         let row = RowRef { field: PARALLEL_FIELD, index, line: r.line };
         let ok_np = if r.np < 2 {
             errors.push(row.err(
@@ -315,16 +334,18 @@ pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
         } else {
             true
         };
-        let ok_w = check_positive(&row, 2, "work (MB per process)", r.work_mb, &mut errors);
-        let ok_t = check_positive(&row, 3, "time (s)", r.time_s, &mut errors);
+        let ok_w = check_positive(&row, 2, "work (MB per process)", r.work_mb, errors);
+        let ok_t = check_positive(&row, 3, "time (s)", r.time_s, errors);
         if ok_np && ok_w && ok_t {
-            add_to_groups(&mut par_groups, r.np, r.work_mb, r.time_s, row, &mut errors);
+            add_to_groups(&mut par_groups, r.np, r.work_mb, r.time_s, row, errors);
         }
     }
+    par_groups
+}
 
-    seq_groups.sort_by(|a, b| a.work_mb.total_cmp(&b.work_mb));
-    let seq_sizes: Vec<f64> = seq_groups.iter().map(|g| g.work_mb).collect();
-    match seq_groups.len() {
+/// At least two distinct sequential work sizes (`seq_sizes`: those of the valid runs).
+fn check_sequential_sizes(cal: &Calibration, seq_sizes: &[f64], errors: &mut Vec<InputError>) {
+    match seq_sizes.len() {
         0 => errors.push(InputError::new(
             SEQUENTIAL_FIELD,
             if cal.sequential.is_empty() {
@@ -343,10 +364,18 @@ pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
         )),
         _ => {}
     }
+}
 
-    // Tcomm of each parallel group, against the sequential run of the same size.
+/// Tcomm of each parallel group, against the sequential run of the same size: (Tcomp, Tcomm),
+/// or None where there is no such run or Tcomm would be negative.
+fn overheads(
+    par_groups: &[Group],
+    seq_groups: &[Group],
+    seq_sizes: &[f64],
+    errors: &mut Vec<InputError>,
+) -> Vec<Option<(f64, f64)>> {
     let mut tcomms: Vec<Option<(f64, f64)>> = Vec::with_capacity(par_groups.len());
-    for g in &par_groups {
+    for g in par_groups {
         let t = g.time_s();
         match seq_groups.iter().find(|s| same(s.work_mb, g.work_mb)) {
             None => {
@@ -356,7 +385,7 @@ pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
                         format!(
                             "no sequential run at {} MB, so there is no Tcomp to subtract (sequential sizes: {}); Tcomp is not interpolated for calibration",
                             num(g.work_mb),
-                            list_mb(&seq_sizes)
+                            list_mb(seq_sizes)
                         ),
                     ));
                 }
@@ -384,7 +413,11 @@ pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
             }
         }
     }
+    tcomms
+}
 
+/// The distinct np0, by increasing value: at least two, each measured at two work sizes.
+fn process_counts(cal: &Calibration, par_groups: &[Group], seq_sizes: &[f64], errors: &mut Vec<InputError>) -> Vec<u32> {
     let mut np0s: Vec<u32> = par_groups.iter().map(|g| g.np).collect();
     np0s.sort_unstable();
     np0s.dedup();
@@ -425,11 +458,7 @@ pub fn fit(cal: &Calibration) -> Result<Fit, Vec<InputError>> {
             ));
         }
     }
-
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    build_fit(cal, &seq_groups, &par_groups, &tcomms, &np0s)
+    np0s
 }
 
 fn build_fit(
