@@ -28,13 +28,13 @@ fn bench_planner_all_np() {
 #[ignore]
 fn bench_page_evaluate() {
     use scalewise::model::workspace::catalog::presets;
-    use scalewise::model::multigrid::page::{evaluate, preset_inputs};
-    use scalewise::model::multigrid::presets::PRESETS;
-    let (inputs, catalog) = (preset_inputs(&PRESETS[1]), presets());
+    use scalewise::model::multigrid::page::{presets as page_presets, view};
+    let inputs = page_presets().into_iter().find(|p| p.key == "white-rose").expect("the White Rose preset").inputs;
+    let catalog = presets();
     let mut ms: Vec<f64> = (0..21)
         .map(|_| {
             let t = std::time::Instant::now();
-            std::hint::black_box(evaluate(&inputs, &catalog));
+            std::hint::black_box(view(&inputs, &catalog));
             t.elapsed().as_secs_f64() * 1e3
         })
         .collect();

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use scalewise::model::workspace::catalog::presets as catalog;
 use scalewise::model::workspace::PageInputs;
 use scalewise::model::comm::page as comm_page;
-use scalewise::model::multigrid::{page as multigrid_page, presets as multigrid_presets};
+use scalewise::model::multigrid::page as multigrid_page;
 use scalewise::model::pevpm::page as simulate_page;
 use scalewise::model::regions::page as regions_page;
 use scalewise::model::speedup::page as speedup_page;
@@ -99,8 +99,8 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
         i
     };
     out.push(("multigrid-default".into(), "multigrid", multigrid_page::default_inputs()));
-    for (i, p) in multigrid_presets::PRESETS.iter().enumerate() {
-        out.push((format!("multigrid-preset{i}"), "multigrid", multigrid_page::preset_inputs(p)));
+    for (i, p) in multigrid_page::presets().into_iter().enumerate() {
+        out.push((format!("multigrid-preset{i}"), "multigrid", p.inputs));
     }
     let mg = multigrid_page::default_inputs();
     out.push(("multigrid-bad-np".into(), "multigrid", edit(mg.clone(), "np", "1")));
@@ -137,7 +137,7 @@ fn page_views_match_the_golden_files() {
     let mut diffs = Vec::new();
     for (name, page, inputs) in page_inputs() {
         let text = match page {
-            "multigrid" => format!("{:#?}", multigrid_page::evaluate(&inputs, &cat)),
+            "multigrid" => format!("{:#?}", multigrid_page::view(&inputs, &cat)),
             "speedup" => format!("{:#?}", speedup_page::view(&inputs, &cat)),
             "regions" => format!("{:#?}", regions_page::view(&inputs, &cat)),
             "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),

@@ -1,24 +1,26 @@
-//! Everything the multi-cluster planner page shows, computed from the texts in its inputs
-//! and the cluster catalog. The page only renders what [`evaluate`] returns, so every number
-//! on screen is tested here, natively.
+//! Everything the multi-cluster planner page shows (seed 000): its fields ([`Field`]), read
+//! once into typed [`Inputs`] by [`parse`], and what [`evaluate`] computes from them and the
+//! cluster catalog. The page renders what [`view`] returns, so every number on screen is
+//! tested here, natively.
 //!
 //! Inputs (field names of the page, also the keys of share links and workspace files):
 //! `cal_count` calibrations, each `cal{i}_cluster` (catalog id), `cal{i}_fabric`,
 //! `cal{i}_seq` (table: work MB, time s), `cal{i}_par` (table: np, work MB, time s); the
 //! problem `grid_n`, `bytes_per_point`, target `np`; the pair of clusters `pair_a`, `pair_b`
 //! with `pair_fabric`, `np_a`, `np_b`, processes per node `ppn_a`, `ppn_b` and free processes
-//! `free_a`, `free_b` for the planner.
+//! `free_a`, `free_b` for the planner; `derive_rows`, `derive_cols`, `derive_mb`: a run whose
+//! size gives the bytes per grid point.
 
 use std::collections::BTreeMap;
 
-use crate::model::workspace::catalog::Catalog;
+use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
+use crate::model::multigrid::presets::{MultigridPreset, PRESETS};
 use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
     PlannerReport, Problem, SequentialRun, Side,
 };
-use crate::model::multigrid::presets::MultigridPreset;
-use crate::model::input::table::{parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
-use crate::model::workspace::PageInputs;
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = "multigrid";
@@ -35,6 +37,131 @@ pub const PARALLEL_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::new("work", Quantity::Size, MEGABYTES).aliases(&["work_mb", "memory", "mem", "size"]),
     ColumnSpec::new("time", Quantity::Time, SECONDS).aliases(&["t", "runtime", "seconds"]),
 ];
+
+/// One of the four inputs of a calibration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CalPart {
+    /// Catalog id of the cluster.
+    Cluster,
+    /// Fabric name, as in the catalog.
+    Fabric,
+    /// The sequential runs' table.
+    Sequential,
+    /// The parallel runs' table.
+    Parallel,
+}
+
+impl CalPart {
+    pub const ALL: [CalPart; 4] = [CalPart::Cluster, CalPart::Fabric, CalPart::Sequential, CalPart::Parallel];
+}
+
+/// The page's input fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    CalCount,
+    /// One input of calibration i, 1-based as in the key, up to [`MAX_CALIBRATIONS`] (a larger
+    /// index has the empty key, which holds no text).
+    Cal(usize, CalPart),
+    GridN,
+    BytesPerPoint,
+    Np,
+    PairA,
+    PairB,
+    PairFabric,
+    NpA,
+    NpB,
+    PpnA,
+    PpnB,
+    FreeA,
+    FreeB,
+    DeriveRows,
+    DeriveCols,
+    DeriveMb,
+}
+
+/// The keys of the calibrations' fields, by calibration and [`CalPart`].
+const CAL_KEYS: [[&str; 4]; MAX_CALIBRATIONS] = [
+    ["cal1_cluster", "cal1_fabric", "cal1_seq", "cal1_par"],
+    ["cal2_cluster", "cal2_fabric", "cal2_seq", "cal2_par"],
+    ["cal3_cluster", "cal3_fabric", "cal3_seq", "cal3_par"],
+    ["cal4_cluster", "cal4_fabric", "cal4_seq", "cal4_par"],
+    ["cal5_cluster", "cal5_fabric", "cal5_seq", "cal5_par"],
+    ["cal6_cluster", "cal6_fabric", "cal6_seq", "cal6_par"],
+    ["cal7_cluster", "cal7_fabric", "cal7_seq", "cal7_par"],
+    ["cal8_cluster", "cal8_fabric", "cal8_seq", "cal8_par"],
+];
+
+/// The fields that are not a calibration's.
+const SINGLE_FIELDS: [Field; 16] = [
+    Field::CalCount,
+    Field::GridN,
+    Field::BytesPerPoint,
+    Field::Np,
+    Field::PairA,
+    Field::PairB,
+    Field::PairFabric,
+    Field::NpA,
+    Field::NpB,
+    Field::PpnA,
+    Field::PpnB,
+    Field::FreeA,
+    Field::FreeB,
+    Field::DeriveRows,
+    Field::DeriveCols,
+    Field::DeriveMb,
+];
+
+const ALL_FIELDS: [Field; SINGLE_FIELDS.len() + 4 * MAX_CALIBRATIONS] = {
+    let mut all = [Field::CalCount; SINGLE_FIELDS.len() + 4 * MAX_CALIBRATIONS];
+    let mut k = 0;
+    while k < SINGLE_FIELDS.len() {
+        all[k] = SINGLE_FIELDS[k];
+        k += 1;
+    }
+    let mut i = 0;
+    while i < MAX_CALIBRATIONS {
+        let mut p = 0;
+        while p < 4 {
+            all[SINGLE_FIELDS.len() + 4 * i + p] = Field::Cal(i + 1, CalPart::ALL[p]);
+            p += 1;
+        }
+        i += 1;
+    }
+    all
+};
+
+impl PageField for Field {
+    const ALL: &'static [Field] = &ALL_FIELDS;
+
+    fn key(self) -> &'static str {
+        match self {
+            Field::CalCount => "cal_count",
+            Field::Cal(i, part) => i.checked_sub(1).and_then(|i| CAL_KEYS.get(i)).map_or("", |keys| keys[part as usize]),
+            Field::GridN => "grid_n",
+            Field::BytesPerPoint => "bytes_per_point",
+            Field::Np => "np",
+            Field::PairA => "pair_a",
+            Field::PairB => "pair_b",
+            Field::PairFabric => "pair_fabric",
+            Field::NpA => "np_a",
+            Field::NpB => "np_b",
+            Field::PpnA => "ppn_a",
+            Field::PpnB => "ppn_b",
+            Field::FreeA => "free_a",
+            Field::FreeB => "free_b",
+            Field::DeriveRows => "derive_rows",
+            Field::DeriveCols => "derive_cols",
+            Field::DeriveMb => "derive_mb",
+        }
+    }
+}
+
+impl Field {
+    /// The field of a key, if the page has one.
+    pub fn from_key(key: &str) -> Option<Field> {
+        Field::ALL.iter().copied().find(|f| f.key() == key)
+    }
+}
 
 /// One calibration as the page shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,104 +206,390 @@ pub struct PageView {
     pub derived_bytes_per_point: Option<Result<f64, String>>,
 }
 
-fn get<'a>(inputs: &'a PageInputs, key: &str) -> &'a str {
-    inputs.get(key).map(String::as_str).unwrap_or("")
+/// One calibration's inputs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CalibrationInputs {
+    /// 1-based, as in the field names.
+    pub index: usize,
+    pub cluster_id: String,
+    pub fabric: String,
+    /// The runs of both tables; None while either table has an error.
+    pub runs: Option<Calibration>,
 }
 
-fn parse_u32(inputs: &PageInputs, key: &str, what: &str, min: u32, errors: &mut BTreeMap<String, String>) -> Option<u32> {
-    let text = get(inputs, key).trim();
-    let msg = match text.parse::<u32>() {
-        Ok(v) if v >= min => return Some(v),
-        Ok(_) => format!("{what}: expected a whole number of at least {min}"),
-        Err(_) if text.is_empty() => format!("{what}: a value is needed"),
-        Err(_) => format!("{what}: expected a whole number, found \"{}\"", text.chars().take(20).collect::<String>()),
-    };
-    errors.insert(key.to_string(), msg);
-    None
+/// A run whose size gives the bytes per grid point: `rows` rows per process of `columns`
+/// columns in `work_mb` MB.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DeriveRun {
+    pub rows: u64,
+    pub columns: u32,
+    pub work_mb: f64,
 }
 
-fn parse_positive(inputs: &PageInputs, key: &str, what: &str, errors: &mut BTreeMap<String, String>) -> Option<f64> {
-    let text = get(inputs, key).trim();
-    match crate::model::input::table::parse_number(text) {
-        Some(v) if v > 0.0 => Some(v),
+/// The page's inputs, each read once. A field with an error holds None (and the error is in
+/// the [`FieldErrors`] that [`parse`] returns).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inputs {
+    /// `cal_count` of them (1 to [`MAX_CALIBRATIONS`]; anything else counts as 1 or 8).
+    pub calibrations: Vec<CalibrationInputs>,
+    /// Grid side N, at least 2.
+    pub grid_n: Option<u32>,
+    pub bytes_per_point: Option<f64>,
+    /// The target np, at least 1.
+    pub np: Option<u32>,
+    /// Catalog ids of the pair; `pair_b` may be empty (then the planner ranks A alone).
+    pub pair_a: String,
+    pub pair_b: String,
+    /// The fabric asked for between them; the first shared one when it is not shared.
+    pub pair_fabric: String,
+    pub np_a: Option<u32>,
+    pub free_a: Option<u32>,
+    /// None also when there is no second cluster.
+    pub np_b: Option<u32>,
+    pub free_b: Option<u32>,
+    /// Processes per node: Some(None) when left empty (the catalog's cores per node).
+    pub ppn_a: Option<Option<u32>>,
+    pub ppn_b: Option<Option<u32>>,
+    /// None while the three fields are empty or one of them has an error.
+    pub derive: Option<DeriveRun>,
+}
+
+impl Inputs {
+    /// Two different clusters are chosen: a job may span both.
+    pub fn two_clusters(&self) -> bool {
+        two_clusters(&self.pair_a, &self.pair_b)
+    }
+
+    /// The grid, when its side and bytes per point are valid.
+    pub fn problem(&self) -> Option<Problem> {
+        Some(Problem { n: self.grid_n?, bytes_per_point: self.bytes_per_point? })
+    }
+}
+
+fn two_clusters(a: &str, b: &str) -> bool {
+    !a.is_empty() && !b.is_empty() && a != b
+}
+
+/// A whole number of at least `min`, or the message to show.
+fn whole_number(text: &str, what: &str, min: u32) -> Result<u32, String> {
+    let text = text.trim();
+    match text.parse::<u32>() {
+        Ok(v) if v >= min => Ok(v),
+        Ok(_) => Err(format!("{what}: expected a whole number of at least {min}")),
+        Err(_) if text.is_empty() => Err(format!("{what}: a value is needed")),
+        Err(_) => Err(format!("{what}: expected a whole number, found \"{}\"", text.chars().take(20).collect::<String>())),
+    }
+}
+
+/// A number greater than 0, or the message to show.
+fn positive_number(text: &str, what: &str) -> Result<f64, String> {
+    let text = text.trim();
+    match parse_number(text) {
+        Some(v) if v > 0.0 => Ok(v),
         _ => {
             let found = if text.is_empty() { "nothing".to_string() } else { format!("\"{text}\"") };
-            errors.insert(key.to_string(), format!("{what}: expected a number greater than 0, found {found}"));
-            None
+            Err(format!("{what}: expected a number greater than 0, found {found}"))
         }
     }
 }
 
-/// Parses one calibration's two tables into model runs.
-pub fn parse_calibration(seq_text: &str, par_text: &str) -> (Calibration, Vec<InputError>, Vec<InputError>) {
-    let mut cal = Calibration::default();
-    let mut seq_errors = Vec::new();
-    let mut par_errors = Vec::new();
-    match parse_table(mg::SEQUENTIAL_FIELD, seq_text, SEQUENTIAL_COLUMNS) {
-        Ok(t) => {
-            for r in t.rows {
-                if let [Some(w), Some(time)] = r.values[..] {
-                    cal.sequential.push(SequentialRun { work_mb: w, time_s: time, line: Some(r.line) });
-                }
-            }
-        }
-        Err(e) => seq_errors.push(e),
-    }
-    match parse_table(mg::PARALLEL_FIELD, par_text, PARALLEL_COLUMNS) {
-        Ok(t) => {
-            for r in t.rows {
-                if let [Some(np), Some(w), Some(time)] = r.values[..] {
-                    // parse_table checked np is a whole number within u32.
-                    cal.parallel.push(ParallelRun { np: np as u32, work_mb: w, time_s: time, line: Some(r.line) });
-                }
-            }
-        }
-        Err(e) => par_errors.push(e),
-    }
-    (cal, seq_errors, par_errors)
+/// The sequential runs of a table; errors name `field`.
+fn sequential_runs(field: &str, text: &str) -> Result<Vec<SequentialRun>, InputError> {
+    let table = parse_table(field, text, SEQUENTIAL_COLUMNS)?;
+    Ok(table
+        .rows
+        .into_iter()
+        .filter_map(|r| match r.values[..] {
+            [Some(w), Some(time)] => Some(SequentialRun { work_mb: w, time_s: time, line: Some(r.line) }),
+            _ => None,
+        })
+        .collect())
 }
 
-fn calibration_view(index: usize, inputs: &PageInputs, catalog: &Catalog) -> CalibrationView {
-    let key = |k: &str| format!("cal{index}_{k}");
-    let cluster_id = get(inputs, &key("cluster")).to_string();
-    let fabric = get(inputs, &key("fabric")).to_string();
+/// The parallel runs of a table; errors name `field`.
+fn parallel_runs(field: &str, text: &str) -> Result<Vec<ParallelRun>, InputError> {
+    let table = parse_table(field, text, PARALLEL_COLUMNS)?;
+    Ok(table
+        .rows
+        .into_iter()
+        .filter_map(|r| match r.values[..] {
+            // parse_table checked np is a whole number within u32.
+            [Some(np), Some(w), Some(time)] => {
+                Some(ParallelRun { np: np as u32, work_mb: w, time_s: time, line: Some(r.line) })
+            }
+            _ => None,
+        })
+        .collect())
+}
+
+/// Reads the page's fields, collecting the errors.
+struct Reader<'a> {
+    texts: &'a PageInputs,
+    errors: FieldErrors,
+}
+
+impl Reader<'_> {
+    fn text(&self, field: Field) -> &str {
+        text(self.texts, field)
+    }
+
+    fn keep<T>(&mut self, field: Field, value: Result<T, String>) -> Option<T> {
+        value.map_err(|m| self.errors.push(InputError::new(field.key(), m))).ok()
+    }
+
+    fn whole(&mut self, field: Field, what: &str, min: u32) -> Option<u32> {
+        let v = whole_number(self.text(field), what, min);
+        self.keep(field, v)
+    }
+
+    /// Processes per node: empty means the catalog's cores per node.
+    fn per_node(&mut self, field: Field, what: &str) -> Option<Option<u32>> {
+        if self.text(field).trim().is_empty() {
+            Some(None)
+        } else {
+            self.whole(field, what, 1).map(Some)
+        }
+    }
+
+    fn calibration(&mut self, index: usize) -> CalibrationInputs {
+        let field = |part| Field::Cal(index, part);
+        let seq = sequential_runs(field(CalPart::Sequential).key(), self.text(field(CalPart::Sequential)));
+        let par = parallel_runs(field(CalPart::Parallel).key(), self.text(field(CalPart::Parallel)));
+        let runs = match (seq, par) {
+            (Ok(sequential), Ok(parallel)) => Some(Calibration { sequential, parallel }),
+            (seq, par) => {
+                self.errors.extend(seq.err().into_iter().chain(par.err()));
+                None
+            }
+        };
+        CalibrationInputs {
+            index,
+            cluster_id: self.text(field(CalPart::Cluster)).to_string(),
+            fabric: self.text(field(CalPart::Fabric)).to_string(),
+            runs,
+        }
+    }
+
+    /// The run that gives bytes per point; only its first bad field is reported.
+    fn derive(&mut self) -> Option<DeriveRun> {
+        let [rows, cols, mb] = [Field::DeriveRows, Field::DeriveCols, Field::DeriveMb].map(|f| self.text(f).trim());
+        if rows.is_empty() && cols.is_empty() && mb.is_empty() {
+            return None;
+        }
+        let run = (|| {
+            let rows = rows.parse::<u64>().map_err(|_| (Field::DeriveRows, "rows per process: expected a whole number"))?;
+            let columns = cols.parse::<u32>().map_err(|_| (Field::DeriveCols, "columns: expected a whole number"))?;
+            let work_mb = parse_number(mb).ok_or((Field::DeriveMb, "work: expected a number of MB"))?;
+            Ok(DeriveRun { rows, columns, work_mb })
+        })();
+        run.map_err(|(field, message)| self.errors.push(InputError::new(field.key(), message))).ok()
+    }
+}
+
+/// Reads every field once: the typed inputs, and the errors of the fields that have one
+/// (each naming its field's key).
+pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
+    let mut r = Reader { texts, errors: FieldErrors::new() };
+    let count = r.text(Field::CalCount).trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_CALIBRATIONS);
+    let calibrations = (1..=count).map(|i| r.calibration(i)).collect();
+    let grid_n = r.whole(Field::GridN, "grid side N", 2);
+    let bpp = positive_number(r.text(Field::BytesPerPoint), "bytes per grid point");
+    let bytes_per_point = r.keep(Field::BytesPerPoint, bpp);
+    let np = r.whole(Field::Np, "target np", 1);
+    let (pair_a, pair_b) = (r.text(Field::PairA).to_string(), r.text(Field::PairB).to_string());
+    // Cluster B is optional: without it its fields are not read.
+    let two = two_clusters(&pair_a, &pair_b);
+    let ppn_a = r.per_node(Field::PpnA, "processes per node on A");
+    let ppn_b = if two { r.per_node(Field::PpnB, "processes per node on B") } else { Some(None) };
+    let np_a = r.whole(Field::NpA, "processes on A", 1);
+    let free_a = r.whole(Field::FreeA, "free processes on A", 1);
+    let np_b = if two { r.whole(Field::NpB, "processes on B", 1) } else { None };
+    let free_b = if two { r.whole(Field::FreeB, "free processes on B", 1) } else { None };
+    let inputs = Inputs {
+        calibrations,
+        grid_n,
+        bytes_per_point,
+        np,
+        pair_fabric: r.text(Field::PairFabric).to_string(),
+        pair_a,
+        pair_b,
+        np_a,
+        free_a,
+        np_b,
+        free_b,
+        ppn_a,
+        ppn_b,
+        derive: r.derive(),
+    };
+    (inputs, r.errors)
+}
+
+/// Computes the page from its inputs; the field errors are [`view`]'s to attach.
+pub fn evaluate(inputs: &Inputs, catalog: &Catalog) -> PageView {
+    let calibrations: Vec<CalibrationView> = inputs.calibrations.iter().map(|c| calibration_view(c, catalog)).collect();
+    let problem = inputs.problem();
+    let target = match (&problem, inputs.np) {
+        (Some(problem), Some(np)) => target_rows(&calibrations, catalog, problem, np),
+        _ => Vec::new(),
+    };
+    let pair = problem.as_ref().map(|p| pair_section(inputs, catalog, &calibrations, p)).unwrap_or_default();
+    let derived_bytes_per_point =
+        inputs.derive.map(|d| mg::bytes_per_point(d.work_mb, d.rows, d.columns).map_err(|e| e.to_string()));
+    PageView {
+        calibrations,
+        field_errors: BTreeMap::new(),
+        problem,
+        np: inputs.np,
+        target,
+        pair_fabrics: pair.fabrics,
+        split: pair.split,
+        planner: pair.planner,
+        derived_bytes_per_point,
+    }
+}
+
+/// The page for its texts: [`parse`], [`evaluate`], and each field error where the page shows it.
+pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
+    let (inputs, errors) = parse(texts);
+    let mut view = evaluate(&inputs, catalog);
+    for e in errors {
+        attach(&mut view, e);
+    }
+    view
+}
+
+fn attach(view: &mut PageView, mut e: InputError) {
+    match Field::from_key(&e.field) {
+        Some(Field::Cal(i, part)) => {
+            let Some(c) = view.calibrations.iter_mut().find(|c| c.index == i) else { return };
+            // Under a table the error names the table, as the model's fit errors do.
+            let (label, list) = match part {
+                CalPart::Parallel => (mg::PARALLEL_FIELD, &mut c.parallel_errors),
+                _ => (mg::SEQUENTIAL_FIELD, &mut c.sequential_errors),
+            };
+            e.field = label.to_string();
+            list.push(e);
+        }
+        Some(Field::DeriveRows | Field::DeriveCols | Field::DeriveMb) => view.derived_bytes_per_point = Some(Err(e.message)),
+        _ => {
+            view.field_errors.insert(e.field, e.message);
+        }
+    }
+}
+
+fn calibration_view(c: &CalibrationInputs, catalog: &Catalog) -> CalibrationView {
+    let index = c.index;
     let mut choice_errors = Vec::new();
-    match catalog.cluster(&cluster_id) {
+    match catalog.cluster(&c.cluster_id) {
         None => choice_errors.push(InputError::new(
             format!("calibration {index}"),
-            format!("no cluster \"{cluster_id}\" in the catalog; choose one"),
+            format!("no cluster \"{}\" in the catalog; choose one", c.cluster_id),
         )),
-        Some(c) if c.fabric(&fabric).is_none() => choice_errors.push(InputError::new(
+        Some(cl) if cl.fabric(&c.fabric).is_none() => choice_errors.push(InputError::new(
             format!("calibration {index}"),
-            format!("{} has no fabric \"{fabric}\"; choose one of its fabrics", c.name),
+            format!("{} has no fabric \"{}\"; choose one of its fabrics", cl.name, c.fabric),
         )),
         Some(_) => {}
     }
-    let (cal, mut seq_errors, mut par_errors) = parse_calibration(get(inputs, &key("seq")), get(inputs, &key("par")));
-    let mut fit = None;
-    if seq_errors.is_empty() && par_errors.is_empty() {
-        match mg::fit(&cal) {
-            Ok(f) => fit = Some(f),
-            Err(errs) => {
+    let (mut sequential_errors, mut parallel_errors) = (Vec::new(), Vec::new());
+    let fit = c.runs.as_ref().and_then(|runs| {
+        mg::fit(runs)
+            .map_err(|errs| {
                 for e in errs {
                     if e.field == mg::SEQUENTIAL_FIELD {
-                        seq_errors.push(e);
+                        sequential_errors.push(e);
                     } else {
-                        par_errors.push(e);
+                        parallel_errors.push(e);
                     }
                 }
-            }
-        }
-    }
+            })
+            .ok()
+    });
     CalibrationView {
         index,
-        cluster_id,
-        fabric,
+        cluster_id: c.cluster_id.clone(),
+        fabric: c.fabric.clone(),
         choice_errors,
-        sequential_errors: seq_errors,
-        parallel_errors: par_errors,
+        sequential_errors,
+        parallel_errors,
         fit,
     }
+}
+
+/// Each calibrated (cluster, fabric) alone at the target np, on nodes filled to its cores.
+fn target_rows(calibrations: &[CalibrationView], catalog: &Catalog, problem: &Problem, np: u32) -> Vec<TargetRow> {
+    let mut rows = Vec::new();
+    for cv in calibrations.iter().filter(|cv| cv.choice_errors.is_empty()) {
+        let (Some(fit), Some(c)) = (&cv.fit, catalog.cluster(&cv.cluster_id)) else { continue };
+        let side = ClusterSide {
+            name: c.name.clone(),
+            fabric: cv.fabric.clone(),
+            free_procs: u32::try_from(c.cores()).unwrap_or(u32::MAX),
+            procs_per_node: c.cores_per_node,
+            memory_per_node_mb: memory_mb(c.memory_per_node_gb),
+            price_per_cpu_hour: c.price_per_cpu_hour,
+        };
+        let outcome = mg::plan_alone(Side { cluster: &side, fit }, np, problem);
+        rows.push(TargetRow { cluster: c.name.clone(), fabric: cv.fabric.clone(), outcome });
+    }
+    rows
+}
+
+/// What the page shows about the pair of clusters.
+#[derive(Default)]
+struct PairSection {
+    fabrics: Vec<String>,
+    split: Option<Result<Outcome, Vec<InputError>>>,
+    planner: Option<Result<PlannerReport, Vec<InputError>>>,
+}
+
+fn pair_section(inputs: &Inputs, catalog: &Catalog, calibrations: &[CalibrationView], problem: &Problem) -> PairSection {
+    let mut out = PairSection::default();
+    let default_ppn = |id: &str| catalog.cluster(id).map(|c| c.cores_per_node).unwrap_or(1);
+    let ppn_a = inputs.ppn_a.map(|p| p.unwrap_or_else(|| default_ppn(&inputs.pair_a)));
+    let ppn_b = inputs.ppn_b.map(|p| p.unwrap_or_else(|| default_ppn(&inputs.pair_b)));
+    let (Some(ppn_a), Some(ppn_b)) = (ppn_a, ppn_b) else { return out };
+    let two = inputs.two_clusters();
+    let a = planner_cluster(catalog, &inputs.pair_a, ppn_a, inputs.free_a.unwrap_or(1), calibrations);
+    let b = if two { planner_cluster(catalog, &inputs.pair_b, ppn_b, inputs.free_b.unwrap_or(1), calibrations) } else { None };
+    if let (Some(a), Some(b)) = (&a, &b) {
+        out.fabrics = catalog
+            .links_between(&inputs.pair_a, &inputs.pair_b)
+            .map(|l| l.fabric.name.clone())
+            .filter(|f| a.fabrics.iter().any(|x| &x.fabric == f) && b.fabrics.iter().any(|x| &x.fabric == f))
+            .collect();
+        out.split = split(inputs, a, b, &out.fabrics, problem);
+    }
+    if let (Some(a), Some(_), Some(_)) = (&a, inputs.free_a, if two { inputs.free_b } else { Some(1) }) {
+        let mut clusters = vec![a.clone()];
+        clusters.extend(b.clone());
+        if clusters.iter().any(|c| !c.fabrics.is_empty()) {
+            let input = PlannerInput {
+                clusters,
+                shared_fabrics: out.fabrics.clone(),
+                problem: problem.clone(),
+                candidate_np: None,
+                pair_candidate_np: None,
+            };
+            out.planner = Some(mg::plan(&input));
+        }
+    }
+    out
+}
+
+/// The chosen pair at np_a + np_b over the chosen fabric (or the first shared one).
+fn split(
+    inputs: &Inputs,
+    a: &PlannerCluster,
+    b: &PlannerCluster,
+    fabrics: &[String],
+    problem: &Problem,
+) -> Option<Result<Outcome, Vec<InputError>>> {
+    let fabric = fabrics.iter().find(|f| **f == inputs.pair_fabric).or(fabrics.first())?;
+    let (np_a, np_b) = (inputs.np_a?, inputs.np_b?);
+    let (sa, sb) = (side_of(a, fabric, np_a), side_of(b, fabric, np_b));
+    let (fa, fb) = (fit_of(a, fabric)?, fit_of(b, fabric)?);
+    Some(mg::plan_pair(Side { cluster: &sa, fit: fa }, np_a, Side { cluster: &sb, fit: fb }, np_b, problem))
 }
 
 /// A catalog cluster as the planner sees it, with this page's processes per node and free
@@ -219,114 +632,6 @@ fn memory_mb(gb: f64) -> f64 {
     }
 }
 
-/// Computes the page from its inputs.
-pub fn evaluate(inputs: &PageInputs, catalog: &Catalog) -> PageView {
-    let mut field_errors = BTreeMap::new();
-    let count = get(inputs, "cal_count").trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_CALIBRATIONS);
-    let calibrations: Vec<CalibrationView> = (1..=count).map(|i| calibration_view(i, inputs, catalog)).collect();
-
-    let n = parse_u32(inputs, "grid_n", "grid side N", 2, &mut field_errors);
-    let bpp = parse_positive(inputs, "bytes_per_point", "bytes per grid point", &mut field_errors);
-    let np = parse_u32(inputs, "np", "target np", 1, &mut field_errors);
-    let problem = match (n, bpp) {
-        (Some(n), Some(bytes_per_point)) => Some(Problem { n, bytes_per_point }),
-        _ => None,
-    };
-
-    // Each calibrated (cluster, fabric) alone at the target np, on nodes filled to its cores.
-    let mut target = Vec::new();
-    if let (Some(problem), Some(np)) = (&problem, np) {
-        for cv in calibrations.iter().filter(|cv| cv.choice_errors.is_empty()) {
-            let (Some(fit), Some(c)) = (&cv.fit, catalog.cluster(&cv.cluster_id)) else { continue };
-            let side = ClusterSide {
-                name: c.name.clone(),
-                fabric: cv.fabric.clone(),
-                free_procs: u32::try_from(c.cores()).unwrap_or(u32::MAX),
-                procs_per_node: c.cores_per_node,
-                memory_per_node_mb: memory_mb(c.memory_per_node_gb),
-                price_per_cpu_hour: c.price_per_cpu_hour,
-            };
-            let outcome = mg::plan_alone(Side { cluster: &side, fit }, np, problem);
-            target.push(TargetRow { cluster: c.name.clone(), fabric: cv.fabric.clone(), outcome });
-        }
-    }
-
-    // The pair of clusters.
-    let a_id = get(inputs, "pair_a").to_string();
-    let b_id = get(inputs, "pair_b").to_string();
-    let default_ppn = |id: &str| catalog.cluster(id).map(|c| c.cores_per_node).unwrap_or(1);
-    let ppn_a = if get(inputs, "ppn_a").trim().is_empty() {
-        Some(default_ppn(&a_id))
-    } else {
-        parse_u32(inputs, "ppn_a", "processes per node on A", 1, &mut field_errors)
-    };
-    // Cluster B is optional: without it the planner ranks A alone and there is no split.
-    let two = !a_id.is_empty() && !b_id.is_empty() && a_id != b_id;
-    let ppn_b = if !two || get(inputs, "ppn_b").trim().is_empty() {
-        Some(default_ppn(&b_id))
-    } else {
-        parse_u32(inputs, "ppn_b", "processes per node on B", 1, &mut field_errors)
-    };
-    let np_a = parse_u32(inputs, "np_a", "processes on A", 1, &mut field_errors);
-    let free_a = parse_u32(inputs, "free_a", "free processes on A", 1, &mut field_errors);
-    let (np_b, free_b) = if two {
-        (
-            parse_u32(inputs, "np_b", "processes on B", 1, &mut field_errors),
-            parse_u32(inputs, "free_b", "free processes on B", 1, &mut field_errors),
-        )
-    } else {
-        (None, None)
-    };
-
-    let mut pair_fabrics = Vec::new();
-    let mut split = None;
-    let mut planner = None;
-    if let (Some(problem), Some(ppn_a), Some(ppn_b)) = (&problem, ppn_a, ppn_b) {
-        let a = planner_cluster(catalog, &a_id, ppn_a, free_a.unwrap_or(1), &calibrations);
-        let b = if two { planner_cluster(catalog, &b_id, ppn_b, free_b.unwrap_or(1), &calibrations) } else { None };
-        if let (Some(a), Some(b)) = (&a, &b) {
-            pair_fabrics = catalog
-                .links_between(&a_id, &b_id)
-                .map(|l| l.fabric.name.clone())
-                .filter(|f| a.fabrics.iter().any(|x| &x.fabric == f) && b.fabrics.iter().any(|x| &x.fabric == f))
-                .collect();
-            let chosen = get(inputs, "pair_fabric");
-            let fabric = pair_fabrics.iter().find(|f| f.as_str() == chosen).or(pair_fabrics.first()).cloned();
-            if let (Some(fabric), Some(np_a), Some(np_b)) = (fabric, np_a, np_b) {
-                let (sa, sb) = (side_of(a, &fabric, np_a), side_of(b, &fabric, np_b));
-                let (fa, fb) = (fit_of(a, &fabric), fit_of(b, &fabric));
-                if let (Some(fa), Some(fb)) = (fa, fb) {
-                    split = Some(mg::plan_pair(Side { cluster: &sa, fit: fa }, np_a, Side { cluster: &sb, fit: fb }, np_b, problem));
-                }
-            }
-        }
-        if let (Some(a), Some(_), Some(_)) = (&a, free_a, if two { free_b } else { Some(1) }) {
-            let mut clusters = vec![a.clone()];
-            clusters.extend(b.clone());
-            if clusters.iter().any(|c| !c.fabrics.is_empty()) {
-                let input = PlannerInput {
-                    clusters,
-                    shared_fabrics: pair_fabrics.clone(),
-                    problem: problem.clone(),
-                    candidate_np: None,
-                    pair_candidate_np: None,
-                };
-                planner = Some(mg::plan(&input));
-            }
-        }
-    }
-
-    let derive = ["derive_rows", "derive_cols", "derive_mb"].map(|k| get(inputs, k).trim());
-    let derived_bytes_per_point = (!derive.iter().all(|t| t.is_empty())).then(|| {
-        let rows = derive[0].parse::<u64>().map_err(|_| "rows per process: expected a whole number".to_string())?;
-        let cols = derive[1].parse::<u32>().map_err(|_| "columns: expected a whole number".to_string())?;
-        let mb = crate::model::input::table::parse_number(derive[2]).ok_or_else(|| "work: expected a number of MB".to_string())?;
-        mg::bytes_per_point(mb, rows, cols).map_err(|e| e.to_string())
-    });
-
-    PageView { calibrations, field_errors, problem, np, target, pair_fabrics, split, planner, derived_bytes_per_point }
-}
-
 fn side_of(c: &PlannerCluster, fabric: &str, np: u32) -> ClusterSide {
     let mut s = c.side(fabric);
     // The split is asked for a given np; free processes only bound the planner.
@@ -338,118 +643,81 @@ fn fit_of<'a>(c: &'a PlannerCluster, fabric: &str) -> Option<&'a Fit> {
     c.fabrics.iter().find(|f| f.fabric == fabric).map(|f| &f.fit)
 }
 
-/// The inputs a preset loads.
-pub fn preset_inputs(p: &MultigridPreset) -> PageInputs {
+/// The texts a preset puts in the page's fields.
+fn preset_inputs(p: &MultigridPreset) -> PageInputs {
     let mut m = PageInputs::new();
-    let mut set = |k: &str, v: String| {
-        m.insert(k.to_string(), v);
+    let mut set = |f: Field, v: String| {
+        m.insert(f.key().to_string(), v);
     };
-    set("cal_count", p.calibrations.len().to_string());
+    set(Field::CalCount, p.calibrations.len().to_string());
     for (i, c) in p.calibrations.iter().enumerate() {
         let i = i + 1;
-        set(&format!("cal{i}_cluster"), c.cluster_id.to_string());
-        set(&format!("cal{i}_fabric"), c.fabric.to_string());
-        set(&format!("cal{i}_seq"), c.sequential.to_string());
-        set(&format!("cal{i}_par"), c.parallel.to_string());
+        set(Field::Cal(i, CalPart::Cluster), c.cluster_id.to_string());
+        set(Field::Cal(i, CalPart::Fabric), c.fabric.to_string());
+        set(Field::Cal(i, CalPart::Sequential), c.sequential.to_string());
+        set(Field::Cal(i, CalPart::Parallel), c.parallel.to_string());
     }
-    set("grid_n", p.grid_n.to_string());
-    set("bytes_per_point", p.bytes_per_point.to_string());
-    set("np", p.np.to_string());
-    set("pair_a", p.cluster_a.to_string());
-    set("pair_b", p.cluster_b.to_string());
-    set("pair_fabric", String::new());
+    set(Field::GridN, p.grid_n.to_string());
+    set(Field::BytesPerPoint, p.bytes_per_point.to_string());
+    set(Field::Np, p.np.to_string());
+    set(Field::PairA, p.cluster_a.to_string());
+    set(Field::PairB, p.cluster_b.to_string());
+    set(Field::PairFabric, String::new());
     let b_text = |v: u32| if p.cluster_b.is_empty() { String::new() } else { v.to_string() };
-    set("np_a", p.np_a.to_string());
-    set("np_b", b_text(p.np_b));
-    set("ppn_a", p.procs_per_node_a.to_string());
-    set("ppn_b", b_text(p.procs_per_node_b));
-    set("free_a", p.free_a.to_string());
-    set("free_b", b_text(p.free_b));
+    set(Field::NpA, p.np_a.to_string());
+    set(Field::NpB, b_text(p.np_b));
+    set(Field::PpnA, p.procs_per_node_a.to_string());
+    set(Field::PpnB, b_text(p.procs_per_node_b));
+    set(Field::FreeA, p.free_a.to_string());
+    set(Field::FreeB, b_text(p.free_b));
     m
+}
+
+/// The page's presets (see [`crate::model::multigrid::presets`] for where their numbers
+/// come from).
+pub fn presets() -> Vec<Preset> {
+    PRESETS
+        .iter()
+        .map(|p| Preset { key: p.key, name: p.name, description: p.description, inputs: preset_inputs(p) })
+        .collect()
 }
 
 /// The page's inputs before the user has touched it: the spec's worked example.
 pub fn default_inputs() -> PageInputs {
-    crate::model::multigrid::presets::PRESETS.first().map(preset_inputs).unwrap_or_default()
+    PRESETS.first().map(preset_inputs).unwrap_or_default()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::workspace::catalog::presets;
-    use crate::model::multigrid::presets::PRESETS;
+/// The texts with one more calibration (of `cluster_id` over `fabric`, empty tables) at the
+/// end, unless the page holds [`MAX_CALIBRATIONS`] already.
+pub fn add_calibration(texts: &mut PageInputs, count: usize, cluster_id: &str, fabric: &str) {
+    if count >= MAX_CALIBRATIONS {
+        return;
+    }
+    let i = count + 1;
+    let mut set = |part, v: &str| {
+        texts.insert(Field::Cal(i, part).key().to_string(), v.to_string());
+    };
+    set(CalPart::Cluster, cluster_id);
+    set(CalPart::Fabric, fabric);
+    set(CalPart::Sequential, "work (MB)\ttime (s)\n");
+    set(CalPart::Parallel, "np\twork (MB)\ttime (s)\n");
+    texts.insert(Field::CalCount.key().to_string(), i.to_string());
+}
 
-    fn feasible(o: &Result<Outcome, Vec<InputError>>) -> &mg::Plan {
-        match o {
-            Ok(Outcome::Feasible(p)) => p,
-            other => panic!("expected a feasible plan, got {other:?}"),
+/// The texts without calibration `index` (1-based): the later ones move down one place.
+pub fn remove_calibration(texts: &mut PageInputs, index: usize) {
+    // A count above the most the page holds (a hand-made link) is taken as that most.
+    let count = texts.get(Field::CalCount.key()).and_then(|c| c.parse().ok()).unwrap_or(1).min(MAX_CALIBRATIONS);
+    for j in index..count {
+        for part in CalPart::ALL {
+            let next = texts.get(Field::Cal(j + 1, part).key()).cloned().unwrap_or_default();
+            texts.insert(Field::Cal(j, part).key().to_string(), next);
         }
     }
-
-    #[test]
-    fn worked_example_gives_1670_s() {
-        let view = evaluate(&default_inputs(), &presets());
-        let fit = view.calibrations[0].fit.as_ref().expect("the worked example fits");
-        assert!((fit.alpha.d_s - 20.0).abs() < 1e-9 && fit.alpha.c_s.abs() < 1e-9);
-        assert_eq!(view.target.len(), 1);
-        let plan = feasible(&view.target[0].outcome);
-        assert!((plan.time_s - 1670.0).abs() < 1e-6, "T(64) = {}", plan.time_s);
-        assert!(view.field_errors.is_empty(), "{:?}", view.field_errors);
+    for part in CalPart::ALL {
+        texts.remove(Field::Cal(count, part).key());
     }
-
-    #[test]
-    fn errors_name_the_row_and_leave_other_calibrations_alone() {
-        let mut inputs = preset_inputs(&PRESETS[1]);
-        inputs.insert("cal2_par".into(), "np\twork (MB)\ttime (s)\n4\t1024\tabc\n".into());
-        inputs.insert("cal3_seq".into(), "work (MB)\ttime (s)\n1024\t300\n".into());
-        inputs.insert("grid_n".into(), "-5".into());
-        let view = evaluate(&inputs, &presets());
-        let e = &view.calibrations[1].parallel_errors;
-        assert_eq!((e[0].line, e[0].column), (Some(2), Some(3)), "{e:?}");
-        assert!(view.calibrations[2].sequential_errors.iter().any(|e| e.message.contains("work size")), "{:?}", view.calibrations[2]);
-        assert!(view.calibrations[0].fit.is_some() && view.calibrations[3].fit.is_some());
-        assert!(view.field_errors["grid_n"].contains("whole number"));
-        assert!(view.target.is_empty() && view.planner.is_none(), "no problem, no prediction");
-    }
-
-    #[test]
-    fn bytes_per_point_from_a_run() {
-        let mut inputs = default_inputs();
-        assert_eq!(evaluate(&inputs, &presets()).derived_bytes_per_point, None);
-        // The paper: 1024 rows × 65536 columns in 2048 MB is 32 bytes per point.
-        inputs.insert("derive_rows".into(), "1024".into());
-        inputs.insert("derive_cols".into(), "65536".into());
-        inputs.insert("derive_mb".into(), "2048".into());
-        assert_eq!(evaluate(&inputs, &presets()).derived_bytes_per_point, Some(Ok(32.0)));
-        inputs.insert("derive_cols".into(), "lots".into());
-        assert!(matches!(evaluate(&inputs, &presets()).derived_bytes_per_point, Some(Err(m)) if m.contains("columns")));
-    }
-
-    #[test]
-    fn white_rose_preset_ranks_and_splits() {
-        let view = evaluate(&preset_inputs(&PRESETS[1]), &presets());
-        assert_eq!(view.pair_fabrics, vec!["Fast Ethernet".to_string()], "A and B join over Fast Ethernet only");
-        let split = feasible(view.split.as_ref().expect("a split"));
-        assert_eq!(split.parts.len(), 2);
-        let report = match &view.planner {
-            Some(Ok(r)) => r,
-            other => panic!("planner: {other:?}"),
-        };
-        assert!(!report.ranking.is_empty());
-        let times: Vec<f64> = report.ranking.iter().map(|p| p.time_s).collect();
-        assert!(times.windows(2).all(|w| w[0] <= w[1]), "ranked by time");
-        // Switching A's Myrinet calibration off removes every A-over-Myrinet option.
-        let mut inputs = preset_inputs(&PRESETS[1]);
-        let myrinet_a = (1..=4).find(|i| inputs[&format!("cal{i}_cluster")] == "wrg-a" && inputs[&format!("cal{i}_fabric")] == "Myrinet");
-        let i = myrinet_a.expect("A over Myrinet is in the preset");
-        inputs.insert(format!("cal{i}_fabric"), "Fast Ethernet".into());
-        let view2 = evaluate(&inputs, &presets());
-        let r2 = match &view2.planner {
-            Some(Ok(r)) => r,
-            other => panic!("planner: {other:?}"),
-        };
-        assert!(r2.ranking.iter().all(|p| !(p.parts.len() == 1 && p.parts[0].cluster.contains("cluster A") && p.fabric == "Myrinet")));
-    }
+    texts.insert(Field::CalCount.key().to_string(), count.saturating_sub(1).max(1).to_string());
 }
 
 /// Indices of the options on the time–cost Pareto front (no other option is both faster and
@@ -468,34 +736,20 @@ pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
     front
 }
 
-#[cfg(test)]
-mod pareto_tests {
-    use super::pareto_front;
-
-    #[test]
-    fn front_by_hand() {
-        // (time, cost): 0 fast and dear, 1 dominated by 2, 2 middle, 3 slow and cheap, 4 slower and dearer than 3.
-        let opts = [(10.0, 9.0), (20.0, 8.0), (15.0, 5.0), (30.0, 1.0), (40.0, 2.0)];
-        assert_eq!(pareto_front(&opts), vec![0, 2, 3]);
-        assert_eq!(pareto_front(&[]), Vec::<usize>::new());
-    }
-}
-
 /// The planner benchmark of issue 3: the White Rose calibrations (2 clusters × 2 fabrics),
 /// 1024 free processes on each, every np from 2 to 1024 on each cluster alone, both fabrics
 /// shared, N = 65536. Used by `make bench` natively and by the page's `bench_planner` export
 /// in the browser, so both time the same work.
 pub fn benchmark_planner_input() -> Option<PlannerInput> {
-    let preset = crate::model::multigrid::presets::PRESETS.get(1)?;
+    let preset = PRESETS.get(1)?;
     let mut clusters: Vec<PlannerCluster> = Vec::new();
     for (id, ppn) in [(preset.cluster_a, 1), (preset.cluster_b, 4)] {
         let mut fabrics = Vec::new();
         for c in preset.calibrations.iter().filter(|c| c.cluster_id == id) {
-            let (cal, se, pe) = parse_calibration(c.sequential, c.parallel);
-            if !se.is_empty() || !pe.is_empty() {
-                return None;
-            }
-            fabrics.push(FabricFit { fabric: c.fabric.to_string(), fit: mg::fit(&cal).ok()? });
+            let sequential = sequential_runs(mg::SEQUENTIAL_FIELD, c.sequential).ok()?;
+            let parallel = parallel_runs(mg::PARALLEL_FIELD, c.parallel).ok()?;
+            let fit = mg::fit(&Calibration { sequential, parallel }).ok()?;
+            fabrics.push(FabricFit { fabric: c.fabric.to_string(), fit });
         }
         clusters.push(PlannerCluster {
             name: id.to_string(),
@@ -515,65 +769,6 @@ pub fn benchmark_planner_input() -> Option<PlannerInput> {
     })
 }
 
-#[cfg(test)]
-mod benchmark_tests {
-    #[test]
-    fn benchmark_input_plans() {
-        let input = super::benchmark_planner_input().expect("the preset builds a benchmark");
-        assert_eq!(input.clusters.iter().map(|c| c.fabrics.len()).sum::<usize>(), 4);
-        let report = super::mg::plan(&input).expect("plans");
-        assert!(report.ranking.len() > 2000, "{} options", report.ranking.len());
-    }
-}
 
 #[cfg(test)]
-mod robustness {
-    use super::*;
-    use crate::model::workspace::catalog::presets;
-    use crate::model::multigrid::presets::PRESETS;
-    use proptest::prelude::*;
-
-    /// Every number the page would show, collected from a view.
-    fn numbers(v: &PageView) -> Vec<f64> {
-        let mut out = Vec::new();
-        for c in &v.calibrations {
-            if let Some(f) = &c.fit {
-                out.extend([f.alpha.c_s, f.alpha.d_s, f.gamma_s_per_mb, f.tcomp.intercept_s, f.tcomp.slope_s_per_mb]);
-                out.extend(f.runs.iter().map(|r| r.tcomm_s));
-            }
-        }
-        let mut plan = |p: &mg::Plan| out.extend([p.time_s, p.cost, p.cpu_hours]);
-        for t in &v.target {
-            if let Ok(Outcome::Feasible(p)) = &t.outcome {
-                plan(p);
-            }
-        }
-        if let Some(Ok(Outcome::Feasible(p))) = &v.split {
-            plan(p);
-        }
-        if let Some(Ok(r)) = &v.planner {
-            r.ranking.iter().for_each(&mut plan);
-        }
-        out
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
-
-        /// Whatever is typed into any field of the White Rose preset, the page evaluates
-        /// without panicking and shows only finite numbers.
-        #[test]
-        fn any_text_in_any_field(
-            key in prop::sample::select(vec!["cal1_seq", "cal2_par", "grid_n", "bytes_per_point", "np", "np_a", "np_b",
-                                              "ppn_a", "free_b", "pair_a", "pair_fabric", "cal3_fabric", "cal_count", "derive_mb"]),
-            text in "[0-9eE.,;\\t \\n+-]{0,30}|[a-z]{0,8}|[0-9]{1,12}",
-        ) {
-            let mut inputs = preset_inputs(&PRESETS[1]);
-            inputs.insert(key.to_string(), text);
-            let view = evaluate(&inputs, &presets());
-            for x in numbers(&view) {
-                prop_assert!(x.is_finite(), "{key}: {x}");
-            }
-        }
-    }
-}
+mod tests;

@@ -99,6 +99,8 @@ pub struct CalibrationPreset {
 /// not here: they come from the catalog (A at 1, B at 2 units per CPU-hour).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MultigridPreset {
+    /// A short stable name (tests, links).
+    pub key: &'static str,
     pub name: &'static str,
     pub description: &'static str,
     pub calibrations: &'static [CalibrationPreset],
@@ -160,9 +162,10 @@ const WHITE_ROSE: &[CalibrationPreset] = &[
     },
 ];
 
-/// The shipped presets.
-pub const PRESETS: &[MultigridPreset] = &[
+/// The shipped presets; the page offers them through [`crate::model::multigrid::page::presets`].
+pub(super) const PRESETS: &[MultigridPreset] = &[
     MultigridPreset {
+        key: "worked-example",
         name: "Worked example (spec)",
         description: "The spec's worked example: runs of 2048 and 1024 MB per process on 1, 4 and 8 \
                       processes, read as cluster B over Myrinet. 65536² on 64 processes is 2048 MB \
@@ -181,6 +184,7 @@ pub const PRESETS: &[MultigridPreset] = &[
         free_b: 0,
     },
     MultigridPreset {
+        key: "white-rose",
         name: "White Rose Grid A and B",
         description: "Clusters A and B of the White Rose Grid, each over Fast Ethernet and Myrinet \
                       (together over Fast Ethernet only), 64 processes free on A and 32 on B, as \

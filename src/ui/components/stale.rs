@@ -1,4 +1,6 @@
-//! A section whose input has an error keeps showing its last good result, marked stale.
+//! A section whose input has an error keeps showing its last good result, marked stale: the
+//! one home of "last good result" for every page ([`keep`]; [`keep_optional`] for a section
+//! that may have nothing to show).
 
 use yew::prelude::*;
 
@@ -21,6 +23,18 @@ pub fn keep<T: Clone>(slot: &mut Option<T>, current: T, broken: bool) -> Shown<T
             Shown { value: current, stale: false }
         }
     }
+}
+
+/// [`keep`] for a section that may have nothing to show while nothing is wrong (`current` None,
+/// not `broken`): it then forgets its last result, so an error after it shows nothing rather
+/// than an older result. While `broken`, `current` is shown only when nothing good was seen.
+pub fn keep_optional<T: Clone>(slot: &mut Option<T>, current: Option<T>, broken: bool) -> Shown<Option<T>> {
+    // `keep` over Option<T>, where the slot never holds a remembered "nothing": that is
+    // remembered as nothing seen at all.
+    let mut held = slot.take().map(Some);
+    let shown = keep(&mut held, current, broken);
+    *slot = held.flatten();
+    shown
 }
 
 /// The note over a stale result; `text` says what is wrong and what is shown.

@@ -4,12 +4,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::ui::store::Setter;
-use crate::model::workspace::catalog::Catalog;
 use crate::model::fmt_num;
+use crate::model::multigrid::page::{self as page, CalPart, CalibrationView, Field, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
 use crate::model::multigrid::Fit;
-use crate::model::multigrid::page::{CalibrationView, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::PageField;
+use crate::ui::components::stale::Shown;
 use crate::ui::components::table_input::TableInput;
+use crate::ui::store::Setter;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -17,7 +19,8 @@ pub struct Props {
     /// The texts of the two tables.
     pub seq: AttrValue,
     pub par: AttrValue,
-    pub stale_fit: Option<Fit>,
+    /// The current fit, or the last good one (stale) while the tables have an error.
+    pub fit: Shown<Option<Fit>>,
     pub catalog: Rc<Catalog>,
     pub setter: Setter,
     pub removable: bool,
@@ -36,7 +39,7 @@ fn residual(x: f64) -> String {
 #[component(CalibrationCard)]
 pub fn calibration_card(p: &Props) -> Html {
     let i = p.view.index;
-    let key = |k: &str| format!("cal{i}_{k}");
+    let key = move |part| Field::Cal(i, part).key();
     let cluster = p.catalog.cluster(&p.view.cluster_id);
     let on_cluster = {
         let setter = p.setter.clone();
@@ -57,13 +60,13 @@ pub fn calibration_card(p: &Props) -> Html {
                 })
                 .unwrap_or_default();
             setter.update(move |m| {
-                m.insert(format!("cal{i}_cluster"), id.clone());
-                m.insert(format!("cal{i}_fabric"), fabric.clone());
+                m.insert(key(CalPart::Cluster).to_string(), id.clone());
+                m.insert(key(CalPart::Fabric).to_string(), fabric.clone());
             });
         })
     };
     let on_fabric = {
-        let set = p.setter.on(&key("fabric"));
+        let set = p.setter.on(key(CalPart::Fabric));
         Callback::from(move |e: Event| {
             let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
             set.emit(sel.value());
@@ -71,42 +74,23 @@ pub fn calibration_card(p: &Props) -> Html {
     };
     let remove = {
         let setter = p.setter.clone();
-        Callback::from(move |_| {
-            setter.update(move |m| {
-                let count: usize = m.get("cal_count").and_then(|c| c.parse().ok()).unwrap_or(1);
-                // Shift the later calibrations down one slot.
-                for j in i..count {
-                    for k in ["cluster", "fabric", "seq", "par"] {
-                        let next = m.get(&format!("cal{}_{k}", j + 1)).cloned().unwrap_or_default();
-                        m.insert(format!("cal{j}_{k}"), next);
-                    }
-                }
-                for k in ["cluster", "fabric", "seq", "par"] {
-                    m.remove(&format!("cal{count}_{k}"));
-                }
-                m.insert("cal_count".into(), count.saturating_sub(1).max(1).to_string());
-            })
-        })
+        Callback::from(move |_| setter.update(move |m| page::remove_calibration(m, i)))
     };
-    let (fit, stale) = match (&p.view.fit, &p.stale_fit) {
-        (Some(f), _) => (Some(f), false),
-        (None, Some(f)) => (Some(f), true),
-        (None, None) => (None, false),
-    };
+    let (fit, stale) = (p.fit.value.as_ref(), p.fit.stale);
     let notes = cluster.map(|c| c.notes.clone()).unwrap_or_default();
     html! {
         <article class="card calibration" id={format!("calibration-{i}")}>
             <header class="card-head">
                 <h3>{ format!("Calibration {i}") }</h3>
                 <label>{ "cluster " }
-                    <select id={key("cluster")} onchange={on_cluster}>
+                    <select id={key(CalPart::Cluster)} onchange={on_cluster}>
                         { for p.catalog.clusters.iter().map(|c| html! {
                             <option value={c.id.clone()} selected={c.id == p.view.cluster_id}>{ c.name.clone() }</option>
                         }) }
                     </select>
                 </label>
                 <label>{ "fabric " }
-                    <select id={key("fabric")} onchange={on_fabric}>
+                    <select id={key(CalPart::Fabric)} onchange={on_fabric}>
                         { for cluster.into_iter().flat_map(|c| c.fabrics.iter()).map(|f| html! {
                             <option value={f.name.clone()} selected={f.name == p.view.fabric}>{ f.name.clone() }</option>
                         }) }
@@ -117,11 +101,11 @@ pub fn calibration_card(p: &Props) -> Html {
             { for p.view.choice_errors.iter().map(|e| html! { <div class="field-error" role="alert">{ e.to_string() }</div> }) }
             if !notes.is_empty() { <p class="notes">{ notes }</p> }
             <div class="grid-2">
-                <TableInput id={key("seq")} label="Sequential runs (one processor)" columns={SEQUENTIAL_COLUMNS}
-                    value={p.seq.clone()} on_input={p.setter.on(&key("seq"))}
+                <TableInput id={key(CalPart::Sequential)} label="Sequential runs (one processor)" columns={SEQUENTIAL_COLUMNS}
+                    value={p.seq.clone()} on_input={p.setter.on(key(CalPart::Sequential))}
                     errors={p.view.sequential_errors.clone()} rows={4} />
-                <TableInput id={key("par")} label="Parallel runs (np0 processes, same per-process sizes)" columns={PARALLEL_COLUMNS}
-                    value={p.par.clone()} on_input={p.setter.on(&key("par"))}
+                <TableInput id={key(CalPart::Parallel)} label="Parallel runs (np0 processes, same per-process sizes)" columns={PARALLEL_COLUMNS}
+                    value={p.par.clone()} on_input={p.setter.on(key(CalPart::Parallel))}
                     errors={p.view.parallel_errors.clone()} rows={6} />
             </div>
             if let Some(f) = fit { { fit_summary(i, f, stale) } }

@@ -1,23 +1,22 @@
 //! The multi-cluster planner page (seed 000). It reads its input texts from the store,
-//! calls `model::multigrid::page::evaluate`, and renders what comes back. A section whose
+//! calls `model::multigrid::page::view`, and renders what comes back. A section whose
 //! inputs have an error keeps showing its last good result, marked stale.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::model::multigrid::page::{self as page, CalPart, Field, PageView, MAX_CALIBRATIONS, PAGE};
 use crate::model::multigrid::Fit;
-use crate::model::multigrid::page::{self as page, PageView, MAX_CALIBRATIONS, PAGE};
-use crate::model::multigrid::presets::PRESETS;
+use crate::model::workspace::PageField;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::stale::{keep_optional, Shown};
 use crate::ui::store::{text, use_store, Action, Setter};
 
 mod calibration;
 mod results;
-
 
 /// A computed page shared between sections without copying; props compare it by identity
 /// (a new evaluation is a new value), which keeps each keystroke's render cheap.
@@ -33,51 +32,27 @@ impl PartialEq for ViewRef {
 /// Last good evaluation per section, to show (marked stale) while an input has an error.
 #[derive(Default)]
 pub struct LastGood {
-    pub fits: BTreeMap<usize, Fit>,
+    /// The last good fit of each calibration, by index − 1.
+    pub fits: Vec<Option<Fit>>,
     pub target: Option<ViewRef>,
     pub split: Option<ViewRef>,
     pub planner: Option<ViewRef>,
 }
 
-/// What a section shows: the evaluation it comes from (current or last good), and whether
-/// that is stale.
-pub struct Shown {
-    pub view: Option<ViewRef>,
-    pub stale: bool,
+/// What a section with a result of its own shows: the current evaluation when the result is
+/// good, the last good one (stale) when the result or an input it depends on is broken, and
+/// nothing when there is no result and nothing is wrong (e.g. no second cluster chosen).
+fn section<T, E>(slot: &mut Option<ViewRef>, current: &ViewRef, result: &Option<Result<T, E>>, broken: bool) -> Shown<Option<ViewRef>> {
+    let broken = broken || matches!(result, Some(Err(_)));
+    let good = !broken && result.is_some();
+    keep_optional(slot, good.then(|| current.clone()), broken)
 }
 
-/// How a section's inputs stand in the current evaluation.
-#[derive(Clone, Copy, PartialEq)]
-enum Section {
-    /// It has a result.
-    Good,
-    /// Nothing to show, and nothing wrong (e.g. no second cluster chosen).
-    Absent,
-    /// An input it depends on has an error.
-    Broken,
-}
-
-fn remember(slot: &mut Option<ViewRef>, current: &ViewRef, section: Section) -> Shown {
-    match section {
-        Section::Good => {
-            *slot = Some(current.clone());
-            Shown { view: Some(current.clone()), stale: false }
-        }
-        Section::Absent => {
-            *slot = None;
-            Shown { view: None, stale: false }
-        }
-        Section::Broken => Shown { view: slot.clone(), stale: slot.is_some() },
-    }
-}
-
-/// How a section stands, from its result and whether an input it depends on is broken.
-fn section<T, E>(result: &Option<Result<T, E>>, broken: bool) -> Section {
+/// The errors of a section's result.
+fn errors_of<T>(result: &Option<Result<T, Vec<InputError>>>) -> Vec<InputError> {
     match result {
-        _ if broken => Section::Broken,
-        Some(Ok(_)) => Section::Good,
-        Some(Err(_)) => Section::Broken,
-        None => Section::Absent,
+        Some(Err(e)) => e.clone(),
+        _ => Vec::new(),
     }
 }
 
@@ -86,53 +61,50 @@ pub fn multigrid() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
     let catalog = Rc::new(store.ws.catalog.clone());
-    let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::evaluate(i, c));
+    let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::view(i, c));
+    let presets = use_memo((), |_| page::presets());
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
 
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     let cal_broken = view.calibrations.iter().any(|c| c.fit.is_none());
-    let field_broken = |keys: &[&str]| keys.iter().any(|k| view.field_errors.contains_key(*k));
-    let problem_broken = field_broken(&["grid_n", "bytes_per_point"]);
+    let field_broken = |fields: &[Field]| fields.iter().any(|f| view.field_errors.contains_key(f.key()));
+    let problem_broken = field_broken(&[Field::GridN, Field::BytesPerPoint]);
 
     let mut lg = last.borrow_mut();
-    lg.fits.retain(|i, _| *i <= view.calibrations.len());
-    for c in &view.calibrations {
-        if let Some(f) = &c.fit {
-            lg.fits.insert(c.index, f.clone());
-        }
-    }
+    lg.fits.resize(view.calibrations.len(), None);
+    // Each calibration's current fit, or its last good one (stale).
+    let fits: Vec<Shown<Option<Fit>>> = view
+        .calibrations
+        .iter()
+        .zip(lg.fits.iter_mut())
+        .map(|(c, slot)| keep_optional(slot, c.fit.clone(), c.fit.is_none()))
+        .collect();
     let current = ViewRef(view.clone());
-    let target_broken = cal_broken || problem_broken || field_broken(&["np"]);
-    let target = remember(&mut lg.target, &current, if target_broken { Section::Broken } else { Section::Good });
-    let split_broken = cal_broken || problem_broken || field_broken(&["np_a", "np_b", "ppn_a", "ppn_b"]);
-    let split = remember(&mut lg.split, &current, section(&view.split, split_broken));
-    let split_errors: Vec<InputError> = match &view.split {
-        Some(Err(e)) => e.clone(),
-        _ => Vec::new(),
-    };
-    let planner_broken = cal_broken || problem_broken || field_broken(&["free_a", "free_b", "ppn_a", "ppn_b"]);
-    let planner = remember(&mut lg.planner, &current, section(&view.planner, planner_broken));
-    let planner_errors: Vec<InputError> = match &view.planner {
-        Some(Err(e)) => e.clone(),
-        _ => Vec::new(),
-    };
-    let stale_fits = lg.fits.clone();
+    let target_broken = cal_broken || problem_broken || field_broken(&[Field::Np]);
+    let target = keep_optional(&mut lg.target, (!target_broken).then(|| current.clone()), target_broken);
+    let split_broken = cal_broken || problem_broken || field_broken(&[Field::NpA, Field::NpB, Field::PpnA, Field::PpnB]);
+    let split = section(&mut lg.split, &current, &view.split, split_broken);
+    let planner_broken =
+        cal_broken || problem_broken || field_broken(&[Field::FreeA, Field::FreeB, Field::PpnA, Field::PpnB]);
+    let planner = section(&mut lg.planner, &current, &view.planner, planner_broken);
+    drop(lg);
     // The chart of T against np shows each calibration's current fit, or its last good one.
     let chart_fits: Vec<(String, Fit)> = view
         .calibrations
         .iter()
-        .filter_map(|c| {
-            let fit = c.fit.clone().or_else(|| stale_fits.get(&c.index).cloned())?;
+        .zip(&fits)
+        .filter_map(|(c, shown)| {
+            let fit = shown.value.clone()?;
             let name = catalog.cluster(&c.cluster_id).map(|cl| cl.name.clone()).unwrap_or_default();
             Some((format!("{name}, {}", c.fabric), fit))
         })
         .collect();
-    drop(lg);
 
-    let presets = PRESETS.iter().map(|p| {
+    let preset_buttons = presets.iter().map(|p| {
         let store = store.clone();
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: page::preset_inputs(p) }));
+        let inputs = p.inputs.clone();
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let add = {
@@ -141,14 +113,7 @@ pub fn multigrid() -> Html {
         let first_cluster = catalog.clusters.first().map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
         Callback::from(move |_| {
             let Some((cid, fab)) = first_cluster.clone() else { return };
-            setter.update(move |m| {
-                let i = count + 1;
-                m.insert("cal_count".into(), i.to_string());
-                m.insert(format!("cal{i}_cluster"), cid.clone());
-                m.insert(format!("cal{i}_fabric"), fab.clone());
-                m.insert(format!("cal{i}_seq"), "work (MB)\ttime (s)\n".into());
-                m.insert(format!("cal{i}_par"), "np\twork (MB)\ttime (s)\n".into());
-            })
+            setter.update(move |m| page::add_calibration(m, count, &cid, &fab))
         })
     };
 
@@ -160,7 +125,7 @@ pub fn multigrid() -> Html {
                    see predicted run time and cost for large jobs on one cluster or split over two. \
                    Method: T = Tcomp + α(np) + γ·work, α(np) = c + d·log2 np (seed 000)." }
             </p>
-            <div class="toolbar">{ for presets }</div>
+            <div class="toolbar">{ for preset_buttons }</div>
 
             <h2>{ "Calibration runs" }</h2>
             <p class="hint">
@@ -169,12 +134,12 @@ pub fn multigrid() -> Html {
                    Include at least one slower node in calibration runs on a mixed cluster, and run sequential copies \
                    together on one full node, so memory contention is measured (the paper's advice)." }
             </p>
-            { for view.calibrations.iter().map(|c| html! {
+            { for view.calibrations.iter().zip(fits).map(|(c, fit)| html! {
                 <calibration::CalibrationCard
                     view={c.clone()}
-                    seq={text(&inputs, &format!("cal{}_seq", c.index))}
-                    par={text(&inputs, &format!("cal{}_par", c.index))}
-                    stale_fit={stale_fits.get(&c.index).cloned()}
+                    seq={text(&inputs, Field::Cal(c.index, CalPart::Sequential).key())}
+                    par={text(&inputs, Field::Cal(c.index, CalPart::Parallel).key())}
+                    {fit}
                     catalog={catalog.clone()}
                     setter={setter.clone()}
                     removable={view.calibrations.len() > 1} />
@@ -188,9 +153,9 @@ pub fn multigrid() -> Html {
                 inputs={inputs.clone()}
                 setter={setter.clone()}
                 catalog={catalog.clone()}
-                target={target.view} target_stale={target.stale}
-                split={split.view} split_stale={split.stale} split_errors={split_errors}
-                planner={planner.view} planner_stale={planner.stale} planner_errors={planner_errors}
+                {target}
+                {split} split_errors={errors_of(&view.split)}
+                {planner} planner_errors={errors_of(&view.planner)}
                 fits={Rc::new(chart_fits)} />
 
             <SharePanel page={PAGE} />

@@ -6,17 +6,18 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewRef;
-use crate::ui::store::{text, Setter};
-use crate::model::workspace::PageInputs;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::charts::XyChart;
-use crate::model::workspace::catalog::Catalog;
 use crate::model::fmt_num;
+use crate::model::multigrid::page::{Field, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
-use crate::model::multigrid::page::TargetRow;
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::page_field;
+use crate::ui::components::stale::Shown;
+use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -24,14 +25,11 @@ pub struct Props {
     pub inputs: Rc<PageInputs>,
     pub setter: Setter,
     pub catalog: Rc<Catalog>,
-    /// The evaluations each section shows (the current one, or the last good one).
-    pub target: Option<ViewRef>,
-    pub target_stale: bool,
-    pub split: Option<ViewRef>,
-    pub split_stale: bool,
+    /// The evaluations each section shows (the current one, or the last good one, stale).
+    pub target: Shown<Option<ViewRef>>,
+    pub split: Shown<Option<ViewRef>>,
     pub split_errors: Vec<InputError>,
-    pub planner: Option<ViewRef>,
-    pub planner_stale: bool,
+    pub planner: Shown<Option<ViewRef>>,
     pub planner_errors: Vec<InputError>,
     /// (label, fit) per calibration for the chart of T against np.
     pub fits: Rc<Vec<(String, Fit)>>,
@@ -49,11 +47,13 @@ fn errors(list: &[InputError]) -> Html {
     html! { <ul class="field-errors" role="alert">{ for list.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul> }
 }
 
-fn field(p: &Props, key: &'static str, label: &'static str, unit: Option<&'static str>) -> Html {
+fn field(p: &Props, field: Field, label: &'static str, unit: Option<&'static str>) -> Html {
+    let key = field.key();
     page_field(&p.inputs, &p.setter, key, label, unit, p.view.0.field_errors.get(key).cloned())
 }
 
-fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none: bool) -> Html {
+fn cluster_select(p: &Props, field: Field, label: &'static str, allow_none: bool) -> Html {
+    let key = field.key();
     let setter = p.setter.clone();
     let current = text(&p.inputs, key);
     let onchange = Callback::from(move |e: Event| {
@@ -76,12 +76,12 @@ fn cluster_select(p: &Props, key: &'static str, label: &'static str, allow_none:
 #[component(Results)]
 pub fn results(p: &Props) -> Html {
     let v = &p.view.0;
-    let target: Option<&Vec<TargetRow>> = p.target.as_ref().map(|t| &t.0.target);
-    let split: Option<&Outcome> = p.split.as_ref().and_then(|s| match &s.0.split {
+    let target: Option<&Vec<TargetRow>> = p.target.value.as_ref().map(|t| &t.0.target);
+    let split: Option<&Outcome> = p.split.value.as_ref().and_then(|s| match &s.0.split {
         Some(Ok(o)) => Some(o),
         _ => None,
     });
-    let planner: Option<&PlannerReport> = p.planner.as_ref().and_then(|s| match &s.0.planner {
+    let planner: Option<&PlannerReport> = p.planner.value.as_ref().and_then(|s| match &s.0.planner {
         Some(Ok(r)) => Some(r),
         _ => None,
     });
@@ -96,9 +96,9 @@ pub fn results(p: &Props) -> Html {
     let fabric_setter = p.setter.clone();
     let on_fabric = Callback::from(move |e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        fabric_setter.set("pair_fabric", sel.value());
+        fabric_setter.set(Field::PairFabric.key(), sel.value());
     });
-    let chosen_fabric = text(&p.inputs, "pair_fabric");
+    let chosen_fabric = text(&p.inputs, Field::PairFabric.key());
     let fits: Vec<(String, &Fit)> = p.fits.iter().map(|(l, f)| (l.clone(), f)).collect();
     let time_chart = Rc::new(time_vs_np(&fits, v.np.unwrap_or(64).clamp(64, 4096)));
     let cost_chart = planner.map(|r| Rc::new(cost_vs_time(&r.ranking)));
@@ -107,15 +107,15 @@ pub fn results(p: &Props) -> Html {
         <>
             <h2>{ "Problem" }</h2>
             <div class="form-row">
-                { field(p, "grid_n", "grid side N", None) }
-                { field(p, "bytes_per_point", "bytes per grid point", Some("B")) }
-                { field(p, "np", "target np", None) }
+                { field(p, Field::GridN, "grid side N", None) }
+                { field(p, Field::BytesPerPoint, "bytes per grid point", Some("B")) }
+                { field(p, Field::Np, "target np", None) }
             </div>
             <p class="hint" id="work-per-process">{ work }</p>
             { derive_form(p) }
 
             <h3>{ "Predicted at the target np, each calibrated cluster and fabric alone" }</h3>
-            { stale_note(p.target_stale) }
+            { stale_note(p.target.stale) }
             <table id="target-table" class="results">
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
                     <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num">{ "T (s)" }</th>
@@ -125,32 +125,32 @@ pub fn results(p: &Props) -> Html {
 
             <h2>{ "One job over two clusters" }</h2>
             <div class="form-row">
-                { cluster_select(p, "pair_a", "cluster A", false) }
-                { cluster_select(p, "pair_b", "cluster B", true) }
+                { cluster_select(p, Field::PairA, "cluster A", false) }
+                { cluster_select(p, Field::PairB, "cluster B", true) }
                 <div class="field">
-                    <label for="pair_fabric">{ "fabric joining them" }</label>
-                    <select id="pair_fabric" onchange={on_fabric} disabled={v.pair_fabrics.is_empty()}>
+                    <label for={Field::PairFabric.key()}>{ "fabric joining them" }</label>
+                    <select id={Field::PairFabric.key()} onchange={on_fabric} disabled={v.pair_fabrics.is_empty()}>
                         { for v.pair_fabrics.iter().map(|f| html! { <option value={f.clone()} selected={f.as_str() == chosen_fabric.as_str()}>{ f.clone() }</option> }) }
                     </select>
                 </div>
-                { field(p, "np_a", "processes on A", None) }
-                { field(p, "np_b", "processes on B", None) }
-                { field(p, "ppn_a", "processes per node on A", None) }
-                { field(p, "ppn_b", "processes per node on B", None) }
+                { field(p, Field::NpA, "processes on A", None) }
+                { field(p, Field::NpB, "processes on B", None) }
+                { field(p, Field::PpnA, "processes per node on A", None) }
+                { field(p, Field::PpnB, "processes per node on B", None) }
             </div>
-            if v.pair_fabrics.is_empty() && !text(&p.inputs, "pair_b").is_empty() {
+            if v.pair_fabrics.is_empty() && !text(&p.inputs, Field::PairB.key()).is_empty() {
                 <p class="hint">{ "No fabric both joins these clusters (see Clusters → links) and is calibrated on both." }</p>
             }
-            { stale_note(p.split_stale) }
+            { stale_note(p.split.stale) }
             { errors(&p.split_errors) }
             if let Some(o) = split { { split_view(o) } }
 
             <h2>{ "Planner" }</h2>
             <div class="form-row">
-                { field(p, "free_a", "free processes on A", None) }
-                { field(p, "free_b", "free processes on B", None) }
+                { field(p, Field::FreeA, "free processes on A", None) }
+                { field(p, Field::FreeB, "free processes on B", None) }
             </div>
-            { stale_note(p.planner_stale) }
+            { stale_note(p.planner.stale) }
             { errors(&p.planner_errors) }
             if let Some(r) = planner { { planner_view(r) } }
 
@@ -170,16 +170,16 @@ fn derive_form(p: &Props) -> Html {
         let setter = p.setter.clone();
         let text = fmt_num(*b, 6);
         let label = format!("Use {text} B per point");
-        let onclick = Callback::from(move |_| setter.set("bytes_per_point", text.clone()));
+        let onclick = Callback::from(move |_| setter.set(Field::BytesPerPoint.key(), text.clone()));
         html! { <button id="use-derived" class="secondary small" {onclick}>{ label }</button> }
     });
     html! {
         <details class="derive" open={derived.is_some()}>
             <summary>{ "Derive bytes per grid point from a run" }</summary>
             <div class="form-row">
-                { field(p, "derive_rows", "rows per process", None) }
-                { field(p, "derive_cols", "columns (N)", None) }
-                { field(p, "derive_mb", "work per process", Some("MB")) }
+                { field(p, Field::DeriveRows, "rows per process", None) }
+                { field(p, Field::DeriveCols, "columns (N)", None) }
+                { field(p, Field::DeriveMb, "work per process", Some("MB")) }
                 { for use_it }
             </div>
             if let Some(Err(m)) = &derived { <div class="field-error" role="alert">{ m.clone() }</div> }
