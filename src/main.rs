@@ -7,10 +7,7 @@ fn main() {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-mod cli;
-
-#[cfg(not(target_arch = "wasm32"))]
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    std::process::exit(cli::run(&args));
+    std::process::exit(scalewise::cli::run(&args));
 }

@@ -130,6 +130,6 @@ fn extreme_variants_of_the_examples_never_answer_null_for_a_number() {
 
 /// The value at a path made by `leaves`.
 fn pointer<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
-    let p: String = path.replace('.', "/").replace('[', "/").replace(']', "");
+    let p: String = path.replace(['.', '['], "/").replace(']', "");
     v.pointer_mut(&p).unwrap_or_else(|| panic!("no {p}"))
 }

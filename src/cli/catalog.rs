@@ -2,7 +2,7 @@
 //! Clusters page starts from. A script can edit it and feed clusters to other calculators.
 
 use super::{to_json, Subcommand};
-use scalewise::model::workspace::catalog;
+use crate::model::workspace::catalog;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "catalog",

@@ -6,9 +6,9 @@
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::comm::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
-use scalewise::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
-use scalewise::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
+use crate::model::comm::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
+use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
+use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
 
 use super::{kind, object, to_json, RawInput, Subcommand};
 

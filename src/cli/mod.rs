@@ -201,7 +201,7 @@ fn read_input(file: Option<&str>) -> Result<String, String> {
 /// stray NaN as `null`, which reads as "not given", so one that slips through is an error
 /// naming where it is.
 pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> {
-    if let Some(path) = scalewise::model::finite::first_non_finite(v) {
+    if let Some(path) = crate::model::finite::first_non_finite(v) {
         return Err(format!("{path}: the answer is not a finite number here; the inputs are outside the range this calculator can answer"));
     }
     serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))

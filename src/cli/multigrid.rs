@@ -6,11 +6,11 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use scalewise::model::multigrid::{
+use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
     PlannerInput, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
 };
-use scalewise::model::InputError;
+use crate::model::InputError;
 
 use super::{kind, object, to_json, Subcommand};
 

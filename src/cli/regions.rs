@@ -5,10 +5,10 @@
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::regions::{
+use crate::model::regions::{
     Application, Balance, LoadFactor, Optimum, Regions, Requirement, System, TwoRegionX, SYSTEM_PRESETS,
 };
-use scalewise::model::InputError;
+use crate::model::InputError;
 
 use super::{kind, object, to_json, Subcommand};
 
@@ -238,7 +238,7 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>
             if let Some(v) = top.get("region_bandwidth_gb_s") {
                 let b = number(v, "region_bandwidth_gb_s")?;
                 m = m.with_region_bandwidth(b).map_err(|e| error_at(&e.field, &e))?;
-                warnings.extend(scalewise::model::regions::bandwidth_warning("region_bandwidth_gb_s", b));
+                warnings.extend(crate::model::regions::bandwidth_warning("region_bandwidth_gb_s", b));
             }
             Ok((m, warnings.iter().map(to_json).collect::<Result<_, _>>()?, None))
         }

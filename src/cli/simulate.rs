@@ -6,14 +6,14 @@
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::input::table::parse_number;
-use scalewise::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
-use scalewise::model::pevpm::lang::{self, Expr, Skeleton};
-use scalewise::model::pevpm::machine::{perseus, Contention, Machine, Mode};
-use scalewise::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
-use scalewise::model::pevpm::program::MAX_PROCS;
-use scalewise::model::workspace::catalog::Catalog;
-use scalewise::model::InputError;
+use crate::model::input::table::parse_number;
+use crate::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
+use crate::model::pevpm::lang::{self, Expr, Skeleton};
+use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
+use crate::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
+use crate::model::pevpm::program::MAX_PROCS;
+use crate::model::workspace::catalog::Catalog;
+use crate::model::InputError;
 
 use super::{kind, object, to_json, Subcommand};
 
@@ -314,6 +314,6 @@ fn run(input: Value) -> Result<Value, String> {
     let catalog = Catalog::default();
     let job = page::evaluate(job(&m)?, &catalog).map_err(|errs| joined(&errs))?;
     let sim = Simulation::new(job).map_err(|e| e.to_string())?;
-    let report = scalewise::parallel::run(&sim).map_err(|e| e.to_string())?;
+    let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;
     report_json(&report, &m)
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use scalewise::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
+use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::{kind, object, Subcommand};
 

@@ -5,8 +5,8 @@
 
 use serde_json::{json, Value};
 
-use scalewise::model::validation::{self, corpus, Predictor, Summary};
-use scalewise::model::fmt_num;
+use crate::model::validation::{self, corpus, Predictor, Summary};
+use crate::model::fmt_num;
 
 pub const HELP: &str = "\
 scalewise validate — measured accuracy of the speed-up predictions on real strong-scaling series

@@ -3,6 +3,7 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+#[allow(dead_code)] // each test binary reads some of the fields
 pub struct Outcome {
     pub status: i32,
     pub stdout: String,

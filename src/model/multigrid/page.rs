@@ -23,7 +23,7 @@ use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
-pub const PAGE: &str = "multigrid";
+pub const PAGE: &str = crate::model::calculators::MULTIGRID.key;
 /// Most calibrations a page holds.
 pub const MAX_CALIBRATIONS: usize = 8;
 

@@ -17,6 +17,9 @@ pub struct Series {
     pub points: Vec<(u32, f64)>,
 }
 
+/// The runs of one count: (np, sum of their times, how many).
+type Runs = (u32, f64, u32);
+
 const COLUMNS: [&str; 9] = ["series_id", "application", "problem", "machine", "source", "np", "nodes", "time_s", "rep"];
 
 /// The source a series is held out with.
@@ -42,8 +45,8 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         .iter()
         .map(|c| index(c).ok_or_else(|| InputError::new(field, format!("no column \"{c}\"; expected {}", COLUMNS.join(","))).at(1, None)))
         .collect::<Result<_, _>>()?;
-    // (id, source, application, machine, [(np, sum, count)]) in order of first appearance.
-    let mut series: Vec<(String, String, String, String, Vec<(u32, f64, u32)>)> = Vec::new();
+    // Series in order of first appearance, with their runs summed per count.
+    let mut series: Vec<(Series, Vec<Runs>)> = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
         let record = record.map_err(|e| InputError::new(field, format!("unreadable row: {e}")).at(line, None))?;
@@ -60,14 +63,15 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         if id.is_empty() {
             return Err(InputError::new(field, "series_id is empty").at(line, Some(cols[0] + 1)));
         }
-        let pos = match series.iter().position(|s| s.0 == id) {
+        let pos = match series.iter().position(|s| s.0.id == id) {
             Some(p) => p,
             None => {
-                series.push((id.to_string(), source_group(cell(4)), cell(1).to_string(), cell(3).to_string(), Vec::new()));
+                let s = Series { id: id.to_string(), source: source_group(cell(4)), application: cell(1).to_string(), machine: cell(3).to_string(), points: Vec::new() };
+                series.push((s, Vec::new()));
                 series.len() - 1
             }
         };
-        let pts = &mut series[pos].4; // ok: pos indexes series
+        let pts = &mut series[pos].1; // ok: pos indexes series
         match pts.iter_mut().find(|p| p.0 == np) {
             Some(p) => {
                 p.1 += t;
@@ -78,9 +82,10 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
     }
     Ok(series
         .into_iter()
-        .map(|(id, source, application, machine, mut pts)| {
+        .map(|(mut s, mut pts)| {
             pts.sort_by_key(|p| p.0);
-            Series { id, source, application, machine, points: pts.into_iter().map(|(n, sum, k)| (n, sum / f64::from(k))).collect() }
+            s.points = pts.into_iter().map(|(n, sum, k)| (n, sum / f64::from(k))).collect();
+            s
         })
         .collect())
 }

@@ -193,7 +193,7 @@ mod tests {
         // Amdahl data, T = 10 + 90/n: the least-squares line is exact, ideal scaling is not.
         let amdahl = |n: u32| 10.0 + 90.0 / f64::from(n);
         let s = series("a", &[1, 2, 4, 8, 16, 64].map(|n| (n, amdahl(n))));
-        let (out, missed) = run(&[s.clone()], 3, &AmdahlLeastSquares);
+        let (out, missed) = run(std::slice::from_ref(&s), 3, &AmdahlLeastSquares);
         assert_eq!((out.len(), missed), (3, 0));
         assert_eq!(out.iter().map(|o| o.horizon).collect::<Vec<_>>(), vec![2.0, 4.0, 16.0]);
         assert!(out.iter().all(|o| o.rel_error() < 1e-12));

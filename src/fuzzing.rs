@@ -1,0 +1,248 @@
+//! What the fuzz targets check, one function per place where text or JSON enters the model.
+//! The nightly targets under `fuzz/` call these with libFuzzer's inputs (`make fuzz`); a
+//! stable test (`tests/fuzz_replay.rs`) replays every committed corpus entry and regression
+//! through the same functions, so a finding stays fixed without nightly.
+//!
+//! A function fails (panics) when the model panics, when anything it would show holds NaN or
+//! infinity, and, under the fuzzer only (`cfg(fuzzing)`: timings are no test assertion), when
+//! one evaluation of an input under 10 KB takes more than 100 ms. Stack overflows, more than 1 s
+//! per input and more than 1 GB of memory are libFuzzer's own limits (`-timeout`,
+//! `-rss_limit_mb`, set by `make fuzz`).
+
+use crate::model::workspace::{PageField, PageInputs};
+
+/// A check of one target's input.
+pub type Check = fn(&[u8]);
+
+/// Every target, by name: what `fuzz/` builds and the replay test runs.
+pub const TARGETS: &[(&str, Check)] = &[
+    ("table", table),
+    ("list", list),
+    ("p2p", p2p),
+    ("matrix", matrix),
+    ("formula", formula),
+    ("histograms", histograms),
+    ("skeleton", skeleton),
+    ("share", share),
+    ("workspace", workspace),
+    ("page_multigrid", page_multigrid),
+    ("page_speedup", page_speedup),
+    ("page_regions", page_regions),
+    ("page_comm", page_comm),
+    ("page_simulate", page_simulate),
+    ("cli", cli),
+];
+
+fn text(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Fails on a NaN or infinity anywhere in `value`'s Debug text, outside its strings (Debug
+/// writes them `NaN`, `inf`, `-inf`).
+pub fn assert_finite_debug(what: &str, value: &impl std::fmt::Debug) {
+    let debug = format!("{value:?}");
+    let mut bare = String::with_capacity(debug.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for c in debug.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            bare.push(' ');
+        } else {
+            bare.push(c);
+        }
+    }
+    let bad = bare.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == "NaN" || w == "inf");
+    assert!(!bad, "{what}: a number that is not finite in {}", debug.chars().take(2000).collect::<String>());
+}
+
+/// Runs `f`, and under the fuzzer fails when an input under 10 KB takes more than 100 ms.
+fn timed<T>(what: &str, size: usize, f: impl FnOnce() -> T) -> T {
+    #[cfg(fuzzing)]
+    {
+        let start = std::time::Instant::now();
+        let out = f();
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        assert!(size >= 10_240 || ms <= 100.0, "{what}: {ms:.0} ms for {size} bytes");
+        out
+    }
+    #[cfg(not(fuzzing))]
+    {
+        let _ = (what, size);
+        f()
+    }
+}
+
+pub fn table(data: &[u8]) {
+    use crate::model::input::table::parse_table;
+    let t = text(data);
+    for columns in [
+        crate::model::speedup::page::POINT_COLUMNS,
+        crate::model::comm::P2P_COLUMNS,
+        crate::model::pevpm::machine::HISTOGRAM_COLUMNS,
+        crate::model::multigrid::page::PARALLEL_COLUMNS,
+    ] {
+        if let Ok(table) = parse_table("table", &t, columns) {
+            assert!(table.rows.iter().flat_map(|r| r.values.iter().flatten()).all(|v| v.is_finite()));
+        }
+    }
+}
+
+pub fn list(data: &[u8]) {
+    use crate::model::input::list::{numbers, sizes, whole_numbers, ListSpec};
+    let t = text(data);
+    let spec = ListSpec { max_items: 64, required: false };
+    if let Ok(v) = numbers("list", &t, spec, Ok) {
+        assert!(v.iter().all(|x| x.is_finite()));
+    }
+    let _ = whole_numbers("list", &t, spec, 1, 1_000_000_000);
+    if let Ok(v) = sizes("list", &t, spec, 1e12) {
+        assert!(v.iter().all(|x| x.is_finite()));
+    }
+}
+
+pub fn p2p(data: &[u8]) {
+    use crate::model::comm::{fit_all, parse_p2p};
+    let parsed = parse_p2p(&text(data), None);
+    if let Ok(fit) = timed("p2p", data.len(), || fit_all(&parsed.points)) {
+        assert_finite_debug("p2p fits", &fit);
+    }
+}
+
+pub fn matrix(data: &[u8]) {
+    use crate::model::comm::gridcast::{clusters, parse_matrix};
+    if let Ok(m) = parse_matrix(&text(data)) {
+        let groups = timed("matrix", data.len(), || clusters(&m, 0.2));
+        assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), m.n, "every node in one group");
+    }
+}
+
+pub fn formula(data: &[u8]) {
+    use crate::model::regions::Formula;
+    if let Ok(f) = Formula::parse("formula", &text(data)) {
+        for n in [1.0, 2.5, 1e4, 4e4] {
+            if let Ok(v) = f.eval(n) {
+                assert!(v.is_finite(), "{v}");
+            }
+        }
+    }
+}
+
+pub fn histograms(data: &[u8]) {
+    use crate::model::pevpm::machine::Machine;
+    if let Ok(m) = Machine::from_histograms("histograms", "fuzz", &text(data)) {
+        assert_finite_debug("machine", &m);
+    }
+}
+
+/// A skeleton parsed, compiled and run on a small machine, with a step limit.
+pub fn skeleton(data: &[u8]) {
+    use crate::model::pevpm::job::{Job, Limits, Simulation};
+    use crate::model::pevpm::lang;
+    use crate::model::pevpm::machine::{Contention, Machine, Mode};
+    let Ok(sk) = lang::parse(&text(data)) else { return };
+    let Ok(machine) = Machine::fitted(1e-5, 1e8) else { return };
+    let job = Job {
+        skeleton: sk,
+        params: Vec::new(),
+        numprocs: vec![1, 2, 3, 5],
+        procs_per_node: 1,
+        machine,
+        mode: Mode::Distribution,
+        contention: Contention::Moment,
+        replications: 2,
+        seed: 1,
+        compare: false,
+        sequential_s: None,
+        limits: Limits { max_steps_per_run: 20_000, max_steps_per_job: 1e6, ..Limits::default() },
+    };
+    if let Ok(sim) = Simulation::new(job) {
+        if let Ok(report) = sim.run_to_end() {
+            assert_finite_debug("simulation report", &report);
+        }
+    }
+}
+
+pub fn share(data: &[u8]) {
+    let _ = crate::model::workspace::share::decode(&text(data));
+}
+
+pub fn workspace(data: &[u8]) {
+    if let Ok(ws) = crate::model::workspace::Workspace::from_json("file", &text(data)) {
+        // What was accepted writes back and reads again the same.
+        let again = crate::model::workspace::Workspace::from_json("file", &ws.to_json());
+        assert_eq!(again.as_ref().ok(), Some(&ws));
+    }
+}
+
+/// A page's input texts from fuzz data: its defaults, then records separated by 0 bytes, each
+/// a field (its first byte picks one of the page's fields) and the text it holds.
+pub fn page_texts<F: PageField>(data: &[u8], mut inputs: PageInputs) -> PageInputs {
+    for record in data.split(|&b| b == 0) {
+        let Some((&k, rest)) = record.split_first() else { continue };
+        let field = F::ALL[k as usize % F::ALL.len()];
+        inputs.insert(field.key().to_string(), text(rest));
+    }
+    inputs
+}
+
+pub fn page_multigrid(data: &[u8]) {
+    use crate::model::multigrid::page;
+    let texts = page_texts::<page::Field>(data, page::default_inputs());
+    let view = timed("multigrid page", data.len(), || page::view(&texts, &crate::model::workspace::catalog::presets()));
+    assert_finite_debug("multigrid page", &view);
+}
+
+pub fn page_speedup(data: &[u8]) {
+    use crate::model::speedup::page;
+    let texts = page_texts::<page::Field>(data, page::default_inputs());
+    let view = timed("speed-up page", data.len(), || page::view(&texts, &Default::default()));
+    assert_finite_debug("speed-up page", &view);
+}
+
+pub fn page_regions(data: &[u8]) {
+    use crate::model::regions::page;
+    let texts = page_texts::<page::Field>(data, page::default_inputs());
+    let view = timed("regions page", data.len(), || page::view(&texts, &Default::default()));
+    assert_finite_debug("regions page", &view);
+}
+
+pub fn page_comm(data: &[u8]) {
+    use crate::model::comm::page;
+    let texts = page_texts::<page::Field>(data, page::default_inputs());
+    let view = timed("comm page", data.len(), || page::view(&texts, &Default::default()));
+    assert_finite_debug("comm page", &view);
+}
+
+/// The simulation page's check as the user types (the run itself: [`skeleton`]).
+pub fn page_simulate(data: &[u8]) {
+    use crate::model::pevpm::page;
+    let texts = page_texts::<page::Field>(data, page::default_inputs());
+    let _ = timed("simulation page", data.len(), || page::prepare(&texts, &Default::default()));
+}
+
+/// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.
+/// An answer is never a NaN or infinity (the command refuses those, naming the key).
+pub fn cli(data: &[u8]) {
+    let Some((&k, rest)) = data.split_first() else { return };
+    let cmds = crate::cli::SUBCOMMANDS;
+    let cmd = &cmds[k as usize % cmds.len()];
+    let Ok(mut input) = serde_json::from_slice::<serde_json::Value>(rest) else { return };
+    // The simulator runs what it is given: keep its runs small (the skeleton target runs
+    // skeletons; this one is for the JSON around them).
+    if cmd.name == "simulate" {
+        let Some(m) = input.as_object_mut() else { return };
+        m.insert("max_steps".into(), serde_json::json!(20_000));
+        if m.get("replications").and_then(serde_json::Value::as_u64).is_none_or(|r| r > 4) {
+            m.insert("replications".into(), serde_json::json!(2));
+        }
+    }
+    let _ = timed(cmd.name, rest.len(), || (cmd.run)(input));
+}

@@ -1,0 +1,121 @@
+//! Every committed fuzz input (`fuzz/corpus/<target>/`: the seeds and what the campaigns kept;
+//! `fuzz/regressions/<target>/`: every finding, fixed) replayed through the same checks the
+//! nightly fuzz targets run (`scalewise::fuzzing`), on stable, in `cargo test`.
+
+use std::path::Path;
+
+use scalewise::fuzzing::TARGETS;
+
+fn inputs(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<(String, Vec<u8>)> = entries
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .map(|e| (e.path().display().to_string(), std::fs::read(e.path()).unwrap_or_default()))
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_committed_fuzz_input_passes_its_check() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut replayed = 0;
+    for (name, check) in TARGETS {
+        assert!(root.join("fuzz_targets").join(format!("{name}.rs")).exists(), "no fuzz target for {name}");
+        let seeds = inputs(&root.join("corpus").join(name));
+        assert!(!seeds.is_empty(), "{name}: no seed corpus");
+        for (path, data) in seeds.iter().chain(&inputs(&root.join("regressions").join(name))) {
+            let result = std::panic::catch_unwind(|| check(data));
+            assert!(result.is_ok(), "{path} fails its check");
+            replayed += 1;
+        }
+    }
+    println!("{replayed} fuzz inputs replayed");
+}
+
+/// The seed corpora, from the presets, examples and test inputs of every calculator:
+/// `cargo test --test fuzz_replay -- --ignored --exact write_seeds` (re)writes
+/// `fuzz/corpus/<target>/seed-*`. Campaigns add their own files beside them.
+#[test]
+#[ignore]
+fn write_seeds() {
+    use scalewise::model::workspace::{share, PageField, PageInputs, Preset, Workspace};
+    use scalewise::model::{comm, multigrid, pevpm, regions, speedup};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
+    let write = |target: &str, name: &str, data: &[u8]| {
+        let dir = root.join(target);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("seed-{name}")), data).unwrap();
+    };
+    // A page's texts as page records: a field's index byte, its text, a 0 byte.
+    fn records<F: PageField>(inputs: &PageInputs) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (i, f) in F::ALL.iter().enumerate() {
+            if let Some(t) = inputs.get(f.key()) {
+                out.push(i as u8);
+                out.extend_from_slice(t.as_bytes());
+                out.push(0);
+            }
+        }
+        out
+    }
+    fn all(defaults: PageInputs, presets: Vec<Preset>) -> Vec<(String, PageInputs)> {
+        let mut v = vec![("default".to_string(), defaults)];
+        v.extend(presets.into_iter().map(|p| (p.key.to_string(), p.inputs)));
+        v
+    }
+    let pages: Vec<(&str, Vec<(String, PageInputs)>)> = vec![
+        ("multigrid", all(multigrid::page::default_inputs(), multigrid::page::presets())),
+        ("speedup", all(speedup::page::default_inputs(), speedup::page::presets())),
+        ("regions", all(regions::page::default_inputs(), regions::page::presets())),
+        ("comm", all(comm::page::default_inputs(), comm::page::presets())),
+        ("simulate", all(pevpm::page::default_inputs(), pevpm::page::presets())),
+    ];
+    let mut ws = Workspace::default();
+    for (page, list) in &pages {
+        for (key, inputs) in list {
+            let bytes = match *page {
+                "multigrid" => records::<multigrid::page::Field>(inputs),
+                "speedup" => records::<speedup::page::Field>(inputs),
+                "regions" => records::<regions::page::Field>(inputs),
+                "comm" => records::<comm::page::Field>(inputs),
+                _ => records::<pevpm::page::Field>(inputs),
+            };
+            write(&format!("page_{page}"), key, &bytes);
+            write("share", &format!("{page}-{key}"), share::encode(page, inputs).as_bytes());
+            // Every text of every page is also a table, a list and a matrix to try (named by
+            // its field: the same text under several presets is written once).
+            for (field, text) in inputs {
+                for target in ["table", "list", "p2p", "matrix", "histograms"] {
+                    if text.trim().len() > 2 {
+                        write(target, &format!("{page}-{field}-{:08x}", text.len()), text.as_bytes());
+                    }
+                }
+            }
+            ws.pages.insert(page.to_string(), inputs.clone());
+        }
+    }
+    write("workspace", "all-pages", ws.to_json().as_bytes());
+    write("workspace", "default", Workspace::default().to_json().as_bytes());
+    for (i, f) in ["2/3*N^3", "2*N^2*8", "N^2*8/2", "-N^2 + 2^3^2", "(N+1)*(N-1)", "2 · N × 3 − 1"].iter().enumerate() {
+        write("formula", &i.to_string(), f.as_bytes());
+    }
+    for (name, sk) in [("jacobi", pevpm::examples::JACOBI), ("fft", pevpm::examples::FFT), ("bag", pevpm::examples::BAG_OF_TASKS)] {
+        write("skeleton", name, sk.as_bytes());
+    }
+    write("p2p", "osu", b"# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n");
+    // The command: each golden case, its subcommand's index first.
+    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap()).unwrap();
+    let names: Vec<&str> = scalewise::cli::SUBCOMMANDS.iter().map(|c| c.name).collect();
+    for case in cases.as_array().unwrap() {
+        let cmd = case["args"][0].as_str().unwrap();
+        let Some(i) = names.iter().position(|n| *n == cmd) else { continue };
+        if case["input"].is_string() {
+            continue;
+        }
+        let mut data = vec![i as u8];
+        data.extend_from_slice(case["input"].to_string().as_bytes());
+        write("cli", case["name"].as_str().unwrap(), &data);
+    }
+}
