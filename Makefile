@@ -5,7 +5,7 @@ SHELL := bash
 CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 
-.PHONY: setup serve dist test cli bench validate
+.PHONY: setup serve dist test cli bench validate fuzz
 
 setup:
 	@scripts/setup.sh
@@ -33,3 +33,10 @@ bench: setup
 validate: setup
 	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md
 	@cat VALIDATION.md
+
+# Coverage-guided fuzzing of every place text enters the model (nightly Rust and cargo-fuzz,
+# which `scripts/setup.sh --fuzz` installs; `make test` replays the committed corpora on
+# stable instead). FUZZ_SECONDS per target (default 60), FUZZ_TARGETS to choose some.
+fuzz:
+	@scripts/setup.sh --fuzz
+	@scripts/fuzz.sh

@@ -54,3 +54,15 @@ if [[ ! -f target/.fetched || Cargo.lock -nt target/.fetched ]]; then
   cargo fetch --locked
   mkdir -p target && touch target/.fetched
 fi
+
+# 7. Only for `make fuzz` (`setup.sh --fuzz`): nightly Rust and cargo-fuzz.
+if [[ "${1:-}" == "--fuzz" ]]; then
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    say "installing the nightly toolchain (for cargo-fuzz)"
+    rustup toolchain install nightly --profile minimal
+  fi
+  if ! have cargo-fuzz; then
+    say "installing cargo-fuzz"
+    cargo install cargo-fuzz --locked
+  fi
+fi
