@@ -37,30 +37,10 @@ fn text(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
-/// Fails on a NaN or infinity anywhere in `value`'s Debug text, outside its strings (Debug
-/// writes them `NaN`, `inf`, `-inf`).
+/// Fails on a NaN or infinity anywhere in `value`'s Debug text (see
+/// `model::finite::debug_has_non_finite`).
 pub fn assert_finite_debug(what: &str, value: &impl std::fmt::Debug) {
-    let debug = format!("{value:?}");
-    let mut bare = String::with_capacity(debug.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    for c in debug.chars() {
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-        } else if c == '"' {
-            in_string = true;
-            bare.push(' ');
-        } else {
-            bare.push(c);
-        }
-    }
-    let bad = bare.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == "NaN" || w == "inf");
-    assert!(!bad, "{what}: a number that is not finite in {}", debug.chars().take(2000).collect::<String>());
+    assert!(!crate::model::finite::debug_has_non_finite(value), "{what}: a number that is not finite in {}", format!("{value:?}").chars().take(2000).collect::<String>());
 }
 
 /// Runs `f`, and under the fuzzer fails when an input under 10 KB takes more than 100 ms.

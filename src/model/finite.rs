@@ -15,6 +15,30 @@ pub fn first_non_finite<T: Serialize + ?Sized>(value: &T) -> Option<String> {
     }
 }
 
+/// Whether `value`'s Debug text holds a NaN or an infinity outside its strings (Debug writes
+/// them `NaN`, `inf`, `-inf`): the same guard for views that are not serialisable.
+pub fn debug_has_non_finite(value: &impl std::fmt::Debug) -> bool {
+    let debug = format!("{value:?}");
+    let mut bare = String::with_capacity(debug.len());
+    let (mut in_string, mut escaped) = (false, false);
+    for c in debug.chars() {
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+            bare.push(' ');
+        } else {
+            bare.push(c);
+        }
+    }
+    bare.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == "NaN" || w == "inf")
+}
+
 /// A step of a path: a field or key, or an index.
 enum Step {
     Key(String),
@@ -239,5 +263,13 @@ mod tests {
         assert_eq!(first_non_finite(&Shape::Flat(f64::NAN)).as_deref(), Some("Flat"));
         assert_eq!(first_non_finite(&f32::NAN).as_deref(), Some("the answer"));
         assert_eq!(first_non_finite(&serde_json::json!({"a": [1.0, 2.5, "x", null]})), None);
+    }
+
+    #[test]
+    fn debug_text_is_searched_outside_strings() {
+        assert!(debug_has_non_finite(&(1.0, f64::NAN)));
+        assert!(debug_has_non_finite(&vec![f64::NEG_INFINITY]));
+        assert!(!debug_has_non_finite(&("NaN inf \"quoted\" info", 1.5, "x\\")));
+        assert!(!debug_has_non_finite(&Some("infinite")));
     }
 }

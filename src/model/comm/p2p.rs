@@ -862,4 +862,14 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn times_below_a_picosecond_are_refused_with_their_position() {
+        // A time of 1e-320 µs once gave an infinite relative error.
+        let parsed = parse_p2p("size time\n1 1e-320\n100 2\n1000 5", None);
+        let e = parsed.error.expect("an error");
+        assert_eq!((e.line, e.column), (Some(2), Some(2)), "{e}");
+        assert!(e.message.contains("from 1e-6 µs"), "{e}");
+        assert!(time_in_range(MIN_TIME_US) && time_in_range(MAX_TIME_US) && !time_in_range(0.0));
+    }
 }

@@ -729,3 +729,18 @@ fn planner_best_at_agrees_with_the_ranking() {
         assert_eq!(planner.best_at(n).as_ref(), ranking.first(), "N = {n}");
     }
 }
+
+#[test]
+fn huge_bytes_per_point_and_prices_are_refused() {
+    // 1e308 bytes per point made the memory need infinite; a price of 1e308 an infinite cost
+    // and a NaN cost ratio.
+    let p = Problem { n: 65536, bytes_per_point: 1e308 };
+    assert!(p.check().iter().any(|e| e.field == "bytes per grid point" && e.message.contains("at most 1e9")));
+    let mut a = cluster_a("Myrinet");
+    a.price_per_cpu_hour = 1e308;
+    assert!(a.check().iter().any(|e| e.field.contains("price per CPU-hour")));
+    // At the bounds, memory and costs are finite.
+    let p = Problem { n: u32::MAX, bytes_per_point: MAX_BYTES_PER_POINT };
+    assert!(p.check().is_empty());
+    assert!((p.row_mb() * f64::from(p.n)).is_finite());
+}

@@ -416,3 +416,28 @@ fn application_errors_come_in_order() {
     let w = Application::linpack().parse().workload(1000.0).expect("valid");
     assert_eq!(Ok(w), Application::linpack().evaluate(1000.0));
 }
+
+#[test]
+fn tiny_and_huge_inputs_are_refused_not_answered_with_nan_or_infinity() {
+    // x' = 1e-320 once gave NaN overlapping speed-ups, z' = 5e-324 an infinite Sp2_max, a swept
+    // B_E of 1e-320 (with α = 0, an infinite limit) infinite sweep values.
+    assert_eq!(Balance::new(1e-320, 1.5, 10.0).unwrap_err().field, "x_prime");
+    assert_eq!(Balance::new(196.0, 1.5, 5e-324).unwrap_err().field, "z_prime");
+    let m = model(196.08, 1.5, 10.0, 0.0).with_region_bandwidth(1.0).unwrap();
+    assert_eq!(m.at_bandwidth(1e-320).unwrap_err().field, "bandwidth_gb_s");
+    assert!(m.sweep(&[64.0], &[1e-320]).is_err());
+    // At the edges of the ranges every answer is a finite number.
+    for (x, z, zp, a) in [(1e-9, 1e-9, 1e-9, 0.0), (1e12, 1e12, 1e12, 1e6), (1e-9, 1e12, 1e-9, 1e-12), (1e12, 1e-9, 1e12, 0.0)] {
+        let m = model(x, z, zp, a).with_region_bandwidth(1e-9).unwrap();
+        for n in [1.0, 64.0, 1e12] {
+            for v in [m.speedup_one(n), m.speedup_one_overlapping(n), m.speedup_two(n), m.speedup_two_overlapping(n)] {
+                let v = v.unwrap();
+                assert!(v.is_finite(), "{x} {z} {zp} {a} at {n}: {v}");
+            }
+        }
+        assert!(!crate::model::finite::debug_has_non_finite(&m.optimum()));
+        if let Ok(sweep) = m.sweep(&[1.0, 1e6], &[1e-9, 1e12]) {
+            assert!(!crate::model::finite::debug_has_non_finite(&sweep));
+        }
+    }
+}

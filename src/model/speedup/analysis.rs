@@ -206,7 +206,7 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
         }
         if !(lo..=hi).contains(&r.value) {
             let unit = if measure == Measure::TimeS { " s" } else { "" };
-            let msg = format!("the {what} must be from {}{unit} to {}{unit}, found {}", fmt_num(lo, 3), fmt_num(hi, 3), fmt_num(r.value, 6));
+            let msg = format!("the {what} must be from {}{unit} to {}{unit}, found {}", fmt_num(lo, 1), fmt_num(hi, 1), fmt_num(r.value, 6));
             return Err(point_error(field, i, r.line, key, 2, msg));
         }
         let w = r.weight.unwrap_or(1.0);

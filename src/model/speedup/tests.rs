@@ -442,3 +442,18 @@ fn every_fit_says_why_it_stopped() {
     ];
     assert!(all.iter().all(|t| t.was_successful() && t.text().starts_with("converged")));
 }
+
+#[test]
+fn times_and_speed_ups_outside_their_ranges_are_refused_naming_the_point() {
+    // A time of 1e-320 s once gave an infinite speed-up and efficiency.
+    let raw = pts(&[1.0, 2.0, 4.0], &[1e-320, 0.6, 0.4]);
+    let e = analyse("points", &raw, Measure::TimeS, &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("points[0].time_s") && e.message.contains("from 1e-9 s to 1e12 s"), "{e}");
+    let raw = pts(&[1.0, 2.0, 4.0], &[1.0, 1e300, 3.0]);
+    let e = analyse("points", &raw, Measure::Speedup, &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("points[1].speedup"), "{e}");
+    // At the edges every number of the analysis is finite.
+    let raw = pts(&[1.0, 2.0, 4.0, 8.0], &[MAX_TIME_S, 0.6 * MAX_TIME_S, 0.4 * MAX_TIME_S, MIN_TIME_S * 1e3]);
+    let a = analyse("points", &raw, Measure::TimeS, &Options { targets: vec![16, 1_000_000_000], ..Options::default() }).unwrap();
+    assert!(!crate::model::finite::debug_has_non_finite(&a.fits), "{:?}", a.fits);
+}
