@@ -12,15 +12,16 @@ jobs=${FUZZ_JOBS:-1}
 parallel=()
 ((jobs > 1)) && parallel=(-jobs="$jobs" -workers="$jobs")
 targets=${FUZZ_TARGETS:-$(ls fuzz/fuzz_targets | sed 's/\.rs$//')}
-# Safe Rust needs no address sanitizer; without it the targets run several times faster.
-(cd fuzz && cargo +nightly fuzz build -O --sanitizer none >/dev/null) || exit 1
+# Optimised, with debug assertions and overflow checks (-a: an overflow is a finding). Safe
+# Rust needs no address sanitizer; without it the targets run several times faster.
+(cd fuzz && cargo +nightly fuzz build -O -a --sanitizer none >/dev/null) || exit 1
 mkdir -p target/fuzz-logs
 printf '%-16s %14s %10s %9s\n' target executions features findings
 total=0; found=0
 for t in $targets; do
     mkdir -p "target/fuzz-corpus/$t"
     before=$(ls "fuzz/artifacts/$t" 2>/dev/null | wc -l)
-    (cd fuzz && cargo +nightly fuzz run -O --sanitizer none "$t" "../target/fuzz-corpus/$t" "corpus/$t" -- \
+    (cd fuzz && cargo +nightly fuzz run -O -a --sanitizer none "$t" "../target/fuzz-corpus/$t" "corpus/$t" -- \
         -max_total_time="$secs" -timeout=1 -rss_limit_mb=1024 -dict=dict/scalewise.dict \
         "${parallel[@]}" -print_final_stats=1 -close_fd_mask=3) \
         > "target/fuzz-logs/$t.log" 2>&1

@@ -104,7 +104,7 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
     }
     let mg = multigrid_page::default_inputs();
     out.push(("multigrid-bad-np".into(), "multigrid", edit(mg.clone(), "np", "1")));
-    out.push(("multigrid-bad-runs".into(), "multigrid", edit(mg, "sequential", "work (MB)\ttime (s)\n2048\tx")));
+    out.push(("multigrid-bad-runs".into(), "multigrid", edit(mg, "cal1_seq", "work (MB)\ttime (s)\n2048\tx")));
     for p in speedup_page::presets() {
         out.push((format!("speedup-{}", p.key), "speedup", p.inputs));
     }
