@@ -5,6 +5,8 @@
 # what it finds in target/fuzz-corpus/<target>. Prints executions, coverage (features) and
 # findings per target; findings are in fuzz/artifacts/<target>/. A fixed finding is committed
 # as fuzz/regressions/<target>/<name>, which `cargo test` replays on stable.
+# FUZZ_MERGE=1 then merges what the campaign found into the committed corpus (only inputs that
+# add coverage, and none over 4 KB, so that the replay in `cargo test` stays in seconds).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 secs=${FUZZ_SECONDS:-60}
@@ -33,4 +35,12 @@ for t in $targets; do
     total=$((total + execs)); found=$((found + after - before))
 done
 printf '%-16s %14s %10s %9s\n' total "$total" "" "$found"
+if [[ "${FUZZ_MERGE:-0}" == 1 ]]; then
+    for t in $targets; do
+        (cd fuzz && cargo +nightly fuzz run -O -a --sanitizer none "$t" "corpus/$t" "../target/fuzz-corpus/$t" -- \
+            -merge=1 -timeout=5 -rss_limit_mb=2048) > "target/fuzz-logs/$t-merge.log" 2>&1
+        find "fuzz/corpus/$t" -type f ! -name 'seed-*' -size +4k -delete
+    done
+    echo "merged: $(find fuzz/corpus -type f | wc -l) corpus files"
+fi
 [[ $found -eq 0 ]]
