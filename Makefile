@@ -30,7 +30,10 @@ bench: setup
 
 # Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
 # present, ../shared/validation/): prints the table and rewrites VALIDATION.md.
+# It also rewrites src/model/speedup/calibration.rs, the ranges' quantiles measured there.
 validate: setup
+	cargo run --release --locked --quiet -- validate --calibration > src/model/speedup/calibration.rs.new
+	mv src/model/speedup/calibration.rs.new src/model/speedup/calibration.rs
 	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md
 	@cat VALIDATION.md
 

@@ -11,17 +11,20 @@ fn validate_runs_on_the_corpus_and_reports_every_horizon() {
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
     let runs = v["corpora"][0]["runs"].as_array().expect("runs");
-    // Three predictors for K = 3 and K = 4, four horizons each.
-    assert_eq!(runs.len(), 6);
+    // Four predictors for K = 3 and K = 4, four horizons each.
+    assert_eq!(runs.len(), 8);
     assert!(v["corpora"][0]["series"].as_u64().is_some_and(|n| n >= 25));
     for r in runs {
         let h = r["horizons"].as_array().expect("horizons");
         assert_eq!(h.iter().map(|x| x["horizon"].as_str().unwrap_or("")).collect::<Vec<_>>(), ["≤ 2", "≤ 4", "≤ 16", "all"]);
         assert!(h.iter().all(|x| x["median_rel_error"].as_f64().is_some_and(f64::is_finite)));
     }
-    // The calculator's own predictions carry ranges; the baselines do not.
+    // The calculator's own predictions carry ranges (set on held-out sources); the baselines
+    // do not.
     assert!(runs[0]["horizons"][3]["coverage"].is_number());
-    assert!(runs[1]["horizons"][3]["coverage"].is_null());
+    assert!(runs.iter().any(|r| r["predictor"] == "ideal scaling from the largest fitted count" && r["horizons"][3]["coverage"].is_null()));
+    assert_eq!(v["level"], 0.9);
+    assert!(v["held_out"].as_array().is_some_and(|h| h.len() == 6), "{}", v["held_out"]);
     let md = run(&["validate", path, "--markdown"], "");
     assert!(md.stdout.contains("| predictor | horizon |"), "{}", md.stdout);
 }
@@ -37,4 +40,21 @@ fn a_malformed_corpus_names_its_line_and_column() {
     assert!(o.stderr.contains("line 2, column 8: time_s"), "{}", o.stderr);
     assert_eq!(run(&["validate", "--bogus"], "").status, 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The committed calibration (the ranges' quantiles and their track record) is what the
+/// corpora give: after a change to the forecast or the corpora, `make validate` rewrites it.
+/// Needs the shared corpus beside the project, as `make validate` does.
+#[test]
+fn the_committed_calibration_is_what_the_corpora_give() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let shared = format!("{root}/../shared/validation/strong_scaling_dev.csv");
+    if !std::path::Path::new(&shared).exists() {
+        eprintln!("skipped: {shared} is not there");
+        return;
+    }
+    let o = run(&["validate", &format!("{root}/validation/corpus.csv"), &shared, "--calibration"], "");
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let committed = std::fs::read_to_string(format!("{root}/src/model/speedup/calibration.rs")).unwrap();
+    assert_eq!(o.stdout, committed, "run `make validate` to rewrite src/model/speedup/calibration.rs");
 }

@@ -13,7 +13,7 @@ fn xy(x: &[f64], y: &[f64]) -> Vec<(f64, f64)> {
     x.iter().copied().zip(y.iter().copied()).collect()
 }
 
-/// Measured points, every fitted curve (the best one thicker), and the best one's range as
+/// Measured points, every fitted curve (the best one thicker), the forecast and its range as
 /// dotted lines.
 pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     let mut series = Vec::new();
@@ -23,10 +23,14 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
         series.push(Series { label, points: xy(&s.x, &s.y), marker: Marker::Line, color: color(m), emphasis: best });
     }
+    // The forecast in the palette's last colour (the models take 0–3 and 5, measured 4 and 6).
+    if let Some(f) = &c.forecast {
+        series.push(Series { label: f.label.clone(), points: xy(&f.x, &f.y), marker: Marker::Line, color: 7, emphasis: true });
+    }
     if let Some(b) = &c.band {
         for (k, y) in [&b.low, &b.high].into_iter().enumerate() {
-            let label = if k == 0 { "range of the best model".to_string() } else { String::new() };
-            series.push(Series { label, points: xy(&b.x, y), marker: Marker::Dots, color: color(b.model), emphasis: false });
+            let label = if k == 0 { b.label.clone() } else { String::new() };
+            series.push(Series { label, points: xy(&b.x, y), marker: Marker::Dots, color: 7, emphasis: false });
         }
     }
     series.push(Series { label: "measured".into(), points: xy(&c.measured.x, &c.measured.y), marker: Marker::Points, color: 4, emphasis: true });
@@ -59,8 +63,9 @@ mod tests {
         let v = view(&default_inputs(), &presets());
         let c = fits(v.chart.as_ref().expect("chart"), v.best);
         let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
-        assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted);
-        assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 1, "one best");
+        assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted + 1, "the fits and the forecast");
+        assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 2, "the best fit and the forecast");
+        assert!(c.series.iter().any(|s| s.label == "forecast range (90 %)" && s.marker == Marker::Dots));
         let measured = c.series.iter().find(|s| s.label == "measured").expect("points");
         assert_eq!(measured.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
         assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));

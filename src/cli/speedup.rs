@@ -4,7 +4,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
+use crate::model::speedup::{analyse, forecast, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::{kind, object, Subcommand};
 
@@ -52,10 +52,26 @@ OUTPUT:
                       null when not computed), points_used, converged, iterations, ranked,
                       notes [..], residuals [{n, residual}], predictions [{n, speedup, low,
                       high, efficiency, and where times were given time_s, time_low_s,
-                      time_high_s}]}]; params: downey A, sigma; amdahl c1, c2; chiang beta;
-                      smirni r; usl sigma, kappa; plus T1 (s) when fitted. sse, residuals and
-                      loo are in speed-up, or in seconds when T1 is fitted. low/high are ±2
-                      standard errors of the fitted curve (Jacobian covariance at the optimum).
+                      time_high_s, horizon}]}]; params: downey A, sigma; amdahl c1, c2;
+                      chiang beta; smirni r; usl sigma, kappa; plus T1 (s) when fitted. sse,
+                      residuals and loo are in speed-up, or in seconds when T1 is fitted.
+                      uncertainty: standard errors from s²(JᵀWJ)⁺ (pseudo-inverse; notes say
+                      which parameters the points cannot tell apart, which sit at a bound,
+                      and when s² is the corpus's run-to-run noise because the curve passes
+                      through every point); null only where it could not be computed, with
+                      a note. low/high and time_low_s/time_high_s are ranges at `level`:
+                      the prediction times e^(q·u), u growing with the horizon (n over the
+                      largest measured n) and with the disagreement of simple laws, q that
+                      model's error quantiles measured on real scaling series (VALIDATION.md).
+    level             the level of every range: 0.9
+    forecast          {method, serial, parallel, units ("s", or "T(1)" for speed-up input),
+                      predictions [{n, speedup, low, high, efficiency, horizon, time_s,
+                      time_low_s, time_high_s (where times were given), held_out_coverage,
+                      held_out_predictions}]}: the prediction to use beyond the data, Amdahl's
+                      law anchored at the largest measured count, which beat ideal scaling
+                      and least-squares Amdahl at every horizon on the validation corpora;
+                      held_out_coverage is how often its ranges held at that horizon on
+                      sources left out of their calibration.
     best              the chosen model's name (null when none could be fitted)
     best_reason       why: lowest AICc, else lowest leave-one-out error, else lowest squared
                       error; with the runner-up
@@ -127,7 +143,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
 
 fn prediction(p: &Prediction) -> Value {
     let mut v = json!({"n": p.n, "speedup": p.speedup, "low": p.speedup_low, "high": p.speedup_high,
-                       "efficiency": p.efficiency});
+                       "efficiency": p.efficiency, "horizon": p.horizon});
     if let Some((t, lo, hi)) = p.time_s {
         v["time_s"] = json!(t);
         v["time_low_s"] = json!(lo);
@@ -169,7 +185,26 @@ fn answer(a: &Analysis) -> Value {
         .iter()
         .map(|s| json!({"n": s.n, "role": s.role, "already_measured": s.already_measured, "text": s.text}))
         .collect();
+    let forecast: Vec<Value> = a
+        .forecast
+        .iter()
+        .map(|p| {
+            let mut v = prediction(p);
+            let (held, count) = forecast::track_record(p.horizon);
+            v["held_out_coverage"] = json!(held);
+            v["held_out_predictions"] = json!(count);
+            v
+        })
+        .collect();
     json!({
+        "level": forecast::LEVEL,
+        "forecast": {
+            "method": "Amdahl's law anchored at the largest measured count: T(n) = a + (T(k) - a)·k/n, a the least-squares serial part of every point (≥ 0)",
+            "serial": a.forecast_law.map(|(s, _)| s),
+            "parallel": a.forecast_law.map(|(_, p)| p),
+            "units": if a.measure == Measure::TimeS { "s" } else { "T(1)" },
+            "predictions": forecast,
+        },
         "fits": fits,
         "best": a.best.map(Model::name),
         "best_reason": a.best_reason,

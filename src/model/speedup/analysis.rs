@@ -12,7 +12,9 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::lm::{solve, Problem, Termination};
+use super::lm::{Problem, Termination};
+use super::calibration;
+use super::forecast::{self, Quantiles};
 use super::models::{downey, gradient, smirni, speedup_of, value, Model, Space, Measure, MODELS};
 use crate::model::{fmt_num, InputError};
 
@@ -83,7 +85,7 @@ pub struct Param {
     pub std_err: Option<f64>,
 }
 
-/// A prediction at one n.
+/// A prediction at one n, with its range at [`forecast::LEVEL`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prediction {
     pub n: u32,
@@ -93,6 +95,10 @@ pub struct Prediction {
     pub efficiency: f64,
     /// (time, low, high) in seconds, where times were given.
     pub time_s: Option<(f64, f64, f64)>,
+    /// n over the largest measured count.
+    pub horizon: f64,
+    /// The scale u of the range (see `forecast`).
+    pub scale: f64,
 }
 
 /// One model's fit.
@@ -159,9 +165,52 @@ pub struct Analysis {
     pub advice: Vec<Suggestion>,
     pub advice_text: String,
     pub warnings: Vec<String>,
+    /// The forecast (anchored Amdahl, see `forecast`) at the targets.
+    pub forecast: Vec<Prediction>,
+    /// The forecast law T(n) = a + b/n, time-like (seconds, or units of T(1) for speed-ups).
+    pub forecast_law: Option<(f64, f64)>,
+    /// The time-like values the forecast is made of (see `forecast::Basis`).
+    basis: Vec<(f64, f64, f64)>,
+}
+
+/// The forecast at x (any real n ≥ 1) as a prediction (its `n` is x rounded).
+fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f64>, x: f64) -> Option<Prediction> {
+    let fp = forecast::forecast(basis, x)?;
+    let n = x.round().clamp(1.0, 1e9) as u32;
+    Some(match measure {
+        Measure::TimeS => {
+            let t1 = t1_measured.or(forecast::anchored_amdahl(basis).map(|(a, b)| a + b)).unwrap_or(fp.value);
+            let s = t1 / fp.value;
+            Prediction {
+                n,
+                speedup: s,
+                speedup_low: t1 / fp.high,
+                speedup_high: t1 / fp.low,
+                efficiency: s / x,
+                time_s: Some((fp.value, fp.low, fp.high)),
+                horizon: fp.horizon,
+                scale: fp.scale,
+            }
+        }
+        Measure::Speedup => Prediction {
+            n,
+            speedup: 1.0 / fp.value,
+            speedup_low: 1.0 / fp.high,
+            speedup_high: 1.0 / fp.low,
+            efficiency: 1.0 / fp.value / x,
+            time_s: None,
+            horizon: fp.horizon,
+            scale: fp.scale,
+        },
+    })
 }
 
 impl Analysis {
+    /// The forecast at any x ≥ 1 (for charts).
+    pub fn forecast_at(&self, x: f64) -> Option<Prediction> {
+        forecast_at(&self.basis, self.measure, self.t1_measured, x)
+    }
+
     pub fn fit(&self, model: Model) -> Option<&Fit> {
         self.fits.iter().find(|f| f.model == model)
     }
@@ -353,53 +402,60 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
     if !run.termination.was_successful() {
         notes.push(format!("{}; the best parameters found are shown", run.termination.text()));
     }
-    // Covariance over the parameters not held at a bound.
+    // Covariance s²(JᵀWJ)⁺ over every parameter, those at a bound too (their error is then
+    // one-sided). With no residual left (m ≤ k), s² is the run-to-run noise measured on the
+    // corpus. A pseudo-inverse: where the points pin only some combinations of the parameters
+    // (Downey's points all below its plateau pin σ/(A(σ+1)) alone), the others are said.
     let (h, g) = pr.normal(&run.p);
-    let mut cov = None;
     let names = model.param_names();
+    let name = |j: usize| names.get(j).copied().unwrap_or("T1");
     let at_bound: Vec<bool> = (0..k)
         .map(|j| (run.p[j] <= pr.lo[j] && g[j] <= 0.0) || (run.p[j] >= pr.hi[j] && g[j] >= 0.0))
         .collect();
-    if m > k {
-        let s2 = run.sse / (m - k) as f64;
-        let mut c = [[0.0; 4]; 4];
-        let mut ok = true;
-        for col in 0..k {
-            if at_bound[col] {
-                continue;
-            }
-            let mut mm = [[0.0; 4]; 4];
-            for a in 0..k {
-                for b in 0..k {
-                    mm[a][b] = if at_bound[a] || at_bound[b] { f64::from(u8::from(a == b)) } else { h[a][b] };
-                }
-            }
-            let mut e = [0.0; 4];
-            e[col] = 1.0;
-            match solve(mm, e, k) {
-                Some(x) => {
-                    for a in 0..k {
-                        if !at_bound[a] {
-                            c[a][col] = s2 * x[a];
-                        }
-                    }
-                }
-                None => ok = false,
-            }
-        }
-        if ok && c.iter().flatten().all(|x| x.is_finite()) {
-            cov = Some(c);
-        } else {
-            notes.push("the data do not pin the parameters down (singular Jacobian): no uncertainty".into());
-        }
+    let s2 = if m > k {
+        run.sse / (m - k) as f64
     } else {
-        notes.push(format!("{m} points for {k} parameters: the curve passes through them, no uncertainty"));
+        let sw: f64 = ws.iter().sum();
+        let mean_sq = ys.iter().zip(ws).map(|(y, w)| w * y * y).sum::<f64>() / sw;
+        notes.push(format!(
+            "{m} points for {k} parameter{}: the curve passes through them, so the standard errors assume the run-to-run noise measured on the corpus ({} %)",
+            if k == 1 { "" } else { "s" },
+            fmt_num(100.0 * RUN_TO_RUN_NOISE, 2)
+        ));
+        RUN_TO_RUN_NOISE * RUN_TO_RUN_NOISE * mean_sq
+    };
+    let mut cov = None;
+    if let Some((inv, null)) = pseudo_inverse(&h, k) {
+        let mut c = [[0.0; 4]; 4];
+        for a in 0..k {
+            for b in 0..k {
+                c[a][b] = s2 * inv[a][b];
+            }
+        }
+        if c.iter().flatten().all(|x| x.is_finite()) {
+            cov = Some(c);
+        }
+        for v in null {
+            // The parameters that move along an unpinned direction.
+            let moved: Vec<&str> = (0..k).filter(|&j| v[j].abs() > 0.2).map(name).collect();
+            let pinned = if model == Model::Downey && k >= 2 { " (every point lies below the plateau: the points pin σ/(A(σ+1)), the initial slope, not A itself)" } else { "" };
+            notes.push(format!(
+                "the points do not tell {} apart along one direction{pinned}; the standard errors are those of what the points pin down, and the ranges come from the corpus",
+                moved.join(" and ")
+            ));
+        }
+    }
+    if cov.is_none() {
+        notes.push("the covariance of the parameters could not be computed (not finite): no standard errors".into());
+    }
+    for j in (0..k).filter(|&j| at_bound[j]) {
+        notes.push(format!("{} is at its bound ({}): its standard error is one-sided", name(j), fmt_num(run.p[j], 4)));
     }
     let params = (0..k)
         .map(|j| Param {
             name: names.get(j).copied().unwrap_or("T1"),
             value: run.p[j],
-            std_err: if at_bound[j] { None } else { cov.map(|c| c[j][j].max(0.0).sqrt()).filter(|x| x.is_finite()) },
+            std_err: cov.map(|c| c[j][j].max(0.0).sqrt()).filter(|x| x.is_finite()),
         })
         .collect();
     let residuals = ns.iter().zip(ys).map(|(n, y)| (*n as u32, y - pr.value(&run.p, *n))).collect();
@@ -426,6 +482,90 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
         cov,
         t1_measured,
     })
+}
+
+/// The median relative standard deviation of repeated runs at one count in
+/// `validation/corpus.csv` (43 counts with repetitions, 1.7 %): the noise assumed where the
+/// points leave no residual to measure it.
+pub const RUN_TO_RUN_NOISE: f64 = 0.017;
+
+/// The pseudo-inverse of the symmetric positive semi-definite k×k `h` (Jacobi eigenvalues of
+/// the matrix scaled to a unit diagonal), and the directions it drops: eigenvalues below 1e-6
+/// of the largest (10⁻⁶: the central-difference Jacobian is good to about that). None when `h` is not finite or has a zero diagonal.
+fn pseudo_inverse(h: &[[f64; 4]; 4], k: usize) -> Option<([[f64; 4]; 4], Vec<[f64; 4]>)> {
+    let mut d = [0.0; 4];
+    for j in 0..k {
+        if !(h[j][j].is_finite() && h[j][j] > 0.0) {
+            return None;
+        }
+        d[j] = 1.0 / h[j][j].sqrt();
+    }
+    let mut a = [[0.0; 4]; 4];
+    for i in 0..k {
+        for j in 0..k {
+            a[i][j] = h[i][j] * d[i] * d[j];
+        }
+    }
+    let mut v = [[0.0; 4]; 4];
+    for i in 0..k {
+        v[i][i] = 1.0;
+    }
+    // Cyclic Jacobi rotations: a few sweeps settle a 4×4 to machine precision.
+    for _ in 0..50 {
+        let off: f64 = (0..k).flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j))).map(|(i, j)| a[i][j] * a[i][j]).sum();
+        if !off.is_finite() {
+            return None;
+        }
+        if off < 1e-30 {
+            break;
+        }
+        for p in 0..k {
+            for q in p + 1..k {
+                if a[p][q].abs() < 1e-300 {
+                    continue;
+                }
+                let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+                let t = if theta == 0.0 { 1.0 } else { t };
+                let c = 1.0 / (t * t + 1.0).sqrt();
+                let s = t * c;
+                for r in 0..k {
+                    let (arp, arq) = (a[r][p], a[r][q]);
+                    a[r][p] = c * arp - s * arq;
+                    a[r][q] = s * arp + c * arq;
+                }
+                for r in 0..k {
+                    let (apr, aqr) = (a[p][r], a[q][r]);
+                    a[p][r] = c * apr - s * aqr;
+                    a[q][r] = s * apr + c * aqr;
+                }
+                for r in 0..k {
+                    let (vrp, vrq) = (v[r][p], v[r][q]);
+                    v[r][p] = c * vrp - s * vrq;
+                    v[r][q] = s * vrp + c * vrq;
+                }
+            }
+        }
+    }
+    let top = (0..k).map(|i| a[i][i]).fold(0.0, f64::max);
+    let mut inv = [[0.0; 4]; 4];
+    let mut null = Vec::new();
+    for e in 0..k {
+        if a[e][e] > 1e-6 * top {
+            for i in 0..k {
+                for j in 0..k {
+                    inv[i][j] += d[i] * v[i][e] * v[j][e] * d[j] / a[e][e];
+                }
+            }
+        } else {
+            let mut dir = [0.0; 4];
+            for i in 0..k {
+                dir[i] = v[i][e];
+            }
+            null.push(dir);
+        }
+    }
+    inv.iter().flatten().all(|x| x.is_finite()).then_some((inv, null))
 }
 
 /// AICc with K = k + 1 (the noise variance counts); needs m ≥ K + 2. The squared error is
@@ -539,14 +679,20 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         }
     }
     efficiency_and_karp_flatt(&mut points, &mut warnings);
+    let basis: Vec<(f64, f64, f64)> = points
+        .iter()
+        .map(|p| (f64::from(p.n), if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value }, p.weight))
+        .collect();
+    let forecast_law = forecast::anchored_amdahl(&basis);
+    let forecast: Vec<Prediction> = opts.targets.iter().filter_map(|&n| forecast_at(&basis, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
     for f in &mut fits {
-        f.predictions = opts.targets.iter().map(|&n| predict(f, n)).collect();
+        f.predictions = forecast.iter().map(|fp| predict(f, fp.n, fp.horizon, fp.scale)).collect();
     }
     let (advice, advice_text) = match best.and_then(|m| fits.iter().find(|f| f.model == m)) {
         Some(f) => advise(f, &points),
         None => (Vec::new(), String::new()),
     };
-    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings })
+    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, forecast_law, basis })
 }
 
 /// Flags the points after the speed-up peak (the largest speed-up, or the shortest time) and
@@ -611,11 +757,25 @@ fn efficiency_and_karp_flatt(points: &mut [PointView], warnings: &mut Vec<String
     }
 }
 
-/// The prediction of a fit at n.
-pub fn predict(f: &Fit, n: u32) -> Prediction {
+/// The quantiles measured for a model's predictions.
+pub fn quantiles(model: Model) -> Quantiles {
+    let i = MODELS.iter().position(|m| *m == model).unwrap_or(0);
+    calibration::MODELS[i]
+}
+
+/// The prediction of a fit at n, with the range measured for its model at scale `u` (the
+/// forecast's at n; see `forecast`).
+pub fn predict(f: &Fit, n: u32, horizon: f64, u: f64) -> Prediction {
     let x = f64::from(n);
-    let (s, lo, hi) = f.speedup_band(x);
-    Prediction { n, speedup: s, speedup_low: lo, speedup_high: hi, efficiency: s / x, time_s: f.time_band(x) }
+    let s = f.speedup_at(x);
+    let q = quantiles(f.model);
+    // A time-like value e^(q·u) times larger is a speed-up that much smaller.
+    let (lo, hi) = forecast::range(s, u, Quantiles { low: -q.high, high: -q.low });
+    let time_s = f.time_at(x).map(|t| {
+        let (tl, th) = forecast::range(t, u, q);
+        (t, tl, th)
+    });
+    Prediction { n, speedup: s, speedup_low: lo, speedup_high: hi, efficiency: s / x, time_s, horizon, scale: u }
 }
 
 /// The best model among the ranked fits, and why.
@@ -669,6 +829,9 @@ fn choose_best(fits: &[Fit], space: Space) -> (Option<Model>, String) {
         if let Some((o, w)) = loo.get(1) {
             s.push_str(&format!("; next {} at {}{unit}", o.model.name(), fmt_num(*w, 3)));
         }
+        s.push_str(
+            "; so few points cannot tell the models apart: beyond the data use the forecast, whose ranges widen where the models disagree",
+        );
         return (Some(b.model), s);
     }
     let sse = by(&|f| Some(f.sse));

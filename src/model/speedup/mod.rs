@@ -38,12 +38,14 @@
 //! and view).
 
 mod analysis;
+pub mod calibration;
+pub mod forecast;
 mod lm;
 mod models;
 pub mod page;
 
 pub use analysis::{
-    analyse, benchmark_datasets, benchmark_run, predict, Analysis, Fit, Options, Param, PointView, Prediction, RawPoint,
+    analyse, benchmark_datasets, benchmark_run, predict, quantiles, Analysis, Fit, Options, Param, PointView, Prediction, RawPoint,
     Skipped, Suggestion, MAX_LOO_POINTS, MAX_POINTS, MAX_SPEEDUP, MAX_TIME_S, MIN_SPEEDUP, MIN_TIME_S,
 };
 pub use lm::{fit_speedups, Termination, MAX_ITERATIONS};

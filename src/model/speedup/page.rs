@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::{
-    analyse, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
+    analyse, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
@@ -146,13 +146,24 @@ pub struct Series {
     pub y: Vec<f64>,
 }
 
-/// The uncertainty band of the best model.
+/// The forecast's range at the stated level.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
-    pub model: Model,
+    pub label: String,
     pub x: Vec<f64>,
     pub low: Vec<f64>,
     pub high: Vec<f64>,
+}
+
+/// A forecast at one target, with how often such ranges held on the corpus.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForecastRow {
+    pub prediction: Prediction,
+    /// Held-out share inside and the number of predictions, at this horizon.
+    pub held_out: (f64, usize),
+    /// "at 2–4× the largest measured n, such ranges held 89 % of 102 predictions on sources
+    /// they were not set on".
+    pub track_record: String,
 }
 
 /// The chart: measured points, every fitted curve, the band of the best one.
@@ -169,6 +180,8 @@ pub struct ChartData {
     pub excluded: Series,
     /// One curve per fitted model, over a log-spaced n grid from 1 to max(target, 2·max n).
     pub curves: Vec<Series>,
+    /// The forecast (anchored Amdahl) and its range.
+    pub forecast: Option<Series>,
     pub band: Option<Band>,
 }
 
@@ -192,6 +205,8 @@ pub struct PageView {
     pub targets: Vec<u32>,
     /// The best model's predictions at the targets.
     pub best_predictions: Vec<Prediction>,
+    /// The forecast at the targets: the prediction to use beyond the data.
+    pub forecast: Vec<ForecastRow>,
     pub advice: Vec<Suggestion>,
     pub advice_text: String,
     pub warnings: Vec<String>,
@@ -408,10 +423,20 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
             ys.map(|y| Series { label: f.model.label().to_string(), model: Some(f.model), x: xs.clone(), y })
         })
         .collect();
-    let band = a.best_fit().and_then(|f| {
-        let rows: Option<Vec<(f64, f64)>> =
-            xs.iter().map(|&n| if y_time { f.time_band(n).map(|b| (b.1, b.2)) } else { Some(f.speedup_band(n)).map(|b| (b.1, b.2)) }).collect();
-        rows.map(|r| Band { model: f.model, x: xs.clone(), low: r.iter().map(|v| v.0).collect(), high: r.iter().map(|v| v.1).collect() })
+    let fc: Vec<(f64, Prediction)> = xs.iter().filter_map(|&x| a.forecast_at(x).map(|p| (x, p))).collect();
+    let pick = |p: &Prediction| -> Option<(f64, f64, f64)> { if y_time { p.time_s } else { Some((p.speedup, p.speedup_low, p.speedup_high)) } };
+    let rows: Vec<(f64, (f64, f64, f64))> = fc.iter().filter_map(|(x, p)| pick(p).map(|v| (*x, v))).collect();
+    let forecast = (!rows.is_empty()).then(|| Series {
+        label: "forecast".into(),
+        model: None,
+        x: rows.iter().map(|r| r.0).collect(),
+        y: rows.iter().map(|r| r.1 .0).collect(),
+    });
+    let band = (!rows.is_empty()).then(|| Band {
+        label: format!("forecast range ({} %)", fmt_num(100.0 * forecast::LEVEL, 2)),
+        x: rows.iter().map(|r| r.0).collect(),
+        low: rows.iter().map(|r| r.1 .1).collect(),
+        high: rows.iter().map(|r| r.1 .2).collect(),
     });
     ChartData {
         y_is_time: y_time,
@@ -421,8 +446,26 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
         measured,
         excluded,
         curves,
+        forecast,
         band,
     }
+}
+
+fn forecast_row(p: &Prediction) -> ForecastRow {
+    let held_out = forecast::track_record(p.horizon);
+    let tops = forecast::HORIZON_TOPS;
+    let i = tops.iter().position(|&t| p.horizon <= t).unwrap_or(tops.len() - 1);
+    let at = match (i.checked_sub(1).and_then(|j| tops.get(j)), tops[i].is_finite()) {
+        (None, _) => format!("up to {}×", fmt_num(tops[i], 3)),
+        (Some(lo), true) => format!("{}–{}×", fmt_num(*lo, 3), fmt_num(tops[i], 3)),
+        (Some(lo), false) => format!("beyond {}×", fmt_num(*lo, 3)),
+    };
+    let track_record = format!(
+        "at {at} the largest measured n, such ranges held {} % of {} predictions on sources they were not set on",
+        fmt_num(100.0 * held_out.0, 2),
+        held_out.1
+    );
+    ForecastRow { prediction: p.clone(), held_out, track_record }
 }
 
 /// One row of the model table: the model's fit, or why it was skipped.
@@ -495,6 +538,7 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
     view.models = MODELS.iter().filter(|m| inputs.models.contains(m)).filter_map(|m| model_row(&analysis, *m)).collect();
     view.chart = Some(chart(&analysis, &view.targets, inputs.chart_time && table.measure == Measure::TimeS, inputs.log_axes));
     view.best_predictions = analysis.best_fit().map(|f| f.predictions.clone()).unwrap_or_default();
+    view.forecast = analysis.forecast.iter().map(forecast_row).collect();
     view.measure = Some(table.measure);
     view.space = Some(analysis.space);
     view.t1_measured = analysis.t1_measured;

@@ -229,11 +229,13 @@ fn too_few_points_skip_models_and_say_why() {
     assert!(a.skipped[0].reason.contains("needs at least 2 points"), "{}", a.skipped[0].reason);
     assert_eq!(a.fits.len(), 2, "chiang and smirni have one parameter");
     assert!(a.best_reason.contains("tentative"), "{}", a.best_reason);
-    // As many points as parameters: fitted, no uncertainty, said.
+    // As many points as parameters: fitted; the standard error assumes the corpus's run-to-run
+    // noise, and says so; the prediction still has its range.
     let f = &a.fits[0];
-    assert!(f.params[0].std_err.is_none() && f.notes.iter().any(|n| n.contains("no uncertainty")));
+    assert!(f.params[0].std_err.is_some_and(|e| e > 0.0), "{:?}", f.params);
+    assert!(f.notes.iter().any(|n| n.contains("run-to-run noise measured on the corpus")), "{:?}", f.notes);
     let p = &f.predictions[0];
-    assert_eq!((p.speedup_low, p.speedup_high), (p.speedup, p.speedup));
+    assert!(p.speedup_low < p.speedup && p.speedup < p.speedup_high, "{p:?}");
 }
 
 #[test]
@@ -456,4 +458,36 @@ fn times_and_speed_ups_outside_their_ranges_are_refused_naming_the_point() {
     let raw = pts(&[1.0, 2.0, 4.0, 8.0], &[MAX_TIME_S, 0.6 * MAX_TIME_S, 0.4 * MAX_TIME_S, MIN_TIME_S * 1e3]);
     let a = analyse("points", &raw, Measure::TimeS, &Options { targets: vec![16, 1_000_000_000], ..Options::default() }).unwrap();
     assert!(!crate::model::finite::debug_has_non_finite(&a.fits), "{:?}", a.fits);
+}
+
+/// Issue 16: speed-ups on Downey's smooth first branch (every n below the plateau) pin only
+/// σ/(A(σ+1)); the fit still has standard errors and ranges, and says what is pinned.
+#[test]
+fn points_below_the_plateau_get_uncertainty_and_say_what_they_pin() {
+    let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+    let ss = [1.98, 3.72, 7.34, 13.07, 21.30, 32.56];
+    let raw: Vec<RawPoint> = ns.iter().zip(ss).map(|(&n, s)| RawPoint { n, value: s, weight: None, line: None }).collect();
+    let opts = Options { models: vec![Model::Downey], targets: vec![128, 1024], ..Options::default() };
+    let a = analyse("points", &raw, Measure::Speedup, &opts).unwrap();
+    let f = a.fit(Model::Downey).unwrap();
+    assert!(f.params.iter().all(|p| p.std_err.is_some_and(f64::is_finite)), "{:?}", f.params);
+    assert!(!f.notes.iter().any(|n| n.contains("singular")), "{:?}", f.notes);
+    assert!(f.notes.iter().any(|n| n.contains("pin σ/(A(σ+1))")), "{:?}", f.notes);
+    // The range is wider further out.
+    let [near, far] = [&f.predictions[0], &f.predictions[1]];
+    assert!(far.speedup_high / far.speedup_low > near.speedup_high / near.speedup_low);
+}
+
+/// Every prediction, the forecast's and each fit's, carries a range around it, never a point.
+#[test]
+fn every_prediction_has_a_range_around_it() {
+    for d in benchmark_datasets() {
+        let opts = Options { targets: vec![3, 64, 128, 4096], ..Options::default() };
+        let a = analyse("points", &d, Measure::Speedup, &opts).unwrap();
+        assert_eq!(a.forecast.len(), 4);
+        for p in a.forecast.iter().chain(a.fits.iter().flat_map(|f| &f.predictions)) {
+            assert!(p.speedup_low < p.speedup && p.speedup < p.speedup_high, "{p:?}");
+            assert!(p.scale > 0.0 && p.scale.is_finite());
+        }
+    }
 }

@@ -12,12 +12,24 @@ pub mod corpus;
 
 use corpus::Series;
 
+use crate::model::speedup::forecast::{self, Quantiles, TAIL};
+use crate::model::speedup::{analyse, Measure, Model, Options, RawPoint};
+
 /// A predicted time and its range, seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Predicted {
     pub time_s: f64,
     /// The range, where the predictor gives one.
     pub range_s: Option<(f64, f64)>,
+    /// The scale u of a calibrated range (see `speedup::forecast`): the range is set from the
+    /// scores ln(measured / predicted) / u of other sources.
+    pub scale: Option<f64>,
+}
+
+impl Predicted {
+    pub fn point(time_s: f64) -> Predicted {
+        Predicted { time_s, range_s: None, scale: None }
+    }
 }
 
 /// A way of predicting times at larger counts from times at a few small ones.
@@ -32,6 +44,8 @@ pub trait Predictor {
 pub struct Outcome {
     pub series: String,
     pub source: String,
+    /// How many counts were fitted.
+    pub k: usize,
     pub np: u32,
     /// np over the largest fitted np.
     pub horizon: f64,
@@ -48,6 +62,59 @@ impl Outcome {
     }
     pub fn rel_width(&self) -> Option<f64> {
         self.predicted.range_s.map(|(lo, hi)| (hi - lo) / self.predicted.time_s)
+    }
+    /// ln(measured / predicted) / u, for calibrated predictors.
+    pub fn score(&self) -> Option<f64> {
+        let u = self.predicted.scale?;
+        let r = (self.measured_s / self.predicted.time_s).ln() / u;
+        r.is_finite().then_some(r)
+    }
+}
+
+/// The quantiles of the scores of `outcomes` at `TAIL` and 1 − `TAIL`, each source weighted
+/// equally (sources, not series, are what a new user's program differs by). None without
+/// scores.
+pub fn calibrate<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Quantiles> {
+    let scored: Vec<(&str, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o.source.as_str(), r))).collect();
+    let mut per_source: Vec<(&str, usize)> = Vec::new();
+    for (src, _) in &scored {
+        match per_source.iter_mut().find(|(s, _)| s == src) {
+            Some(e) => e.1 += 1,
+            None => per_source.push((src, 1)),
+        }
+    }
+    let mut weighted: Vec<(f64, f64)> = scored
+        .iter()
+        .map(|(src, r)| (*r, 1.0 / per_source.iter().find(|(s, _)| s == src).map_or(1, |e| e.1) as f64))
+        .collect();
+    weighted.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let total: f64 = weighted.iter().map(|w| w.1).sum();
+    let at = |q: f64| -> Option<f64> {
+        let mut c = 0.0;
+        for &(r, w) in &weighted {
+            c += w;
+            if c >= q * total * (1.0 - 1e-12) {
+                return Some(r);
+            }
+        }
+        weighted.last().map(|w| w.0)
+    };
+    Some(Quantiles { low: at(TAIL)?, high: at(1.0 - TAIL)? })
+}
+
+/// Gives every calibrated outcome the range set on the other sources (each source held out in
+/// turn), so that the share inside is measured on data the range never saw.
+pub fn hold_out_ranges(outcomes: &mut [Outcome]) {
+    let mut sources: Vec<String> = outcomes.iter().map(|o| o.source.clone()).collect();
+    sources.sort();
+    sources.dedup();
+    for src in sources {
+        let Some(q) = calibrate(outcomes.iter().filter(|o| o.source != src)) else { continue };
+        for o in outcomes.iter_mut().filter(|o| o.source == src) {
+            if let Some(u) = o.predicted.scale {
+                o.predicted.range_s = Some(forecast::range(o.predicted.time_s, u, q));
+            }
+        }
     }
 }
 
@@ -66,6 +133,7 @@ pub fn run(corpus: &[Series], k: usize, predictor: &dyn Predictor) -> (Vec<Outco
                     out.push(Outcome {
                         series: s.id.clone(),
                         source: s.source.clone(),
+                        k,
                         np,
                         horizon: f64::from(np) / f64::from(largest),
                         measured_s,
@@ -138,7 +206,7 @@ impl Predictor for IdealScaling {
     }
     fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
         let &(k, t) = measured.last()?;
-        Some(at.iter().map(|&n| Predicted { time_s: t * f64::from(k) / f64::from(n), range_s: None }).collect())
+        Some(at.iter().map(|&n| Predicted::point(t * f64::from(k) / f64::from(n))).collect())
     }
 }
 
@@ -153,31 +221,74 @@ impl Predictor for AmdahlLeastSquares {
     fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
         let pts: Vec<(f64, f64)> = measured.iter().map(|&(n, t)| (1.0 / f64::from(n), t)).collect();
         let l = crate::model::fit::line::fit_unweighted(&pts)?;
-        Some(at.iter().map(|&n| Predicted { time_s: (l.intercept + l.slope / f64::from(n)).max(1e-12), range_s: None }).collect())
+        Some(at.iter().map(|&n| Predicted::point((l.intercept + l.slope / f64::from(n)).max(1e-12))).collect())
     }
 }
 
-/// The speed-up calculator's best model (by its own choice), with the range it shows.
+fn analysis(measured: &[(u32, f64)], at: &[u32]) -> Option<crate::model::speedup::Analysis> {
+    let raw: Vec<RawPoint> = measured.iter().map(|&(n, t)| RawPoint { n: f64::from(n), value: t, weight: None, line: None }).collect();
+    let opts = Options { targets: at.to_vec(), ..Options::default() };
+    analyse("points", &raw, Measure::TimeS, &opts).ok()
+}
+
+fn from_predictions(ps: &[crate::model::speedup::Prediction], at: &[u32]) -> Option<Vec<Predicted>> {
+    at.iter()
+        .map(|&n| {
+            let p = ps.iter().find(|p| p.n == n)?;
+            let (t, lo, hi) = p.time_s?;
+            Some(Predicted { time_s: t, range_s: Some((lo, hi)), scale: Some(p.scale) })
+        })
+        .collect()
+}
+
+/// The calculator's forecast (anchored Amdahl, `speedup::forecast`), with its range.
+pub struct Forecast;
+
+impl Predictor for Forecast {
+    fn name(&self) -> &str {
+        "scalewise forecast"
+    }
+    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
+        from_predictions(&analysis(measured, at)?.forecast, at)
+    }
+}
+
+/// The speed-up calculator's best-fitting model (by its own choice), with its range.
 pub struct BestModel;
 
 impl Predictor for BestModel {
     fn name(&self) -> &str {
-        "scalewise best model"
+        "best-fitting model"
     }
     fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        use crate::model::speedup::{analyse, Measure, Options, RawPoint};
-        let raw: Vec<RawPoint> = measured.iter().map(|&(n, t)| RawPoint { n: f64::from(n), value: t, weight: None, line: None }).collect();
-        let opts = Options { targets: at.to_vec(), ..Options::default() };
-        let a = analyse("points", &raw, Measure::TimeS, &opts).ok()?;
-        let fit = a.best_fit()?;
-        at.iter()
-            .map(|&n| {
-                let p = fit.predictions.iter().find(|p| p.n == n)?;
-                let (t, lo, hi) = p.time_s?;
-                Some(Predicted { time_s: t, range_s: Some((lo, hi)) })
-            })
-            .collect()
+        from_predictions(&analysis(measured, at)?.best_fit()?.predictions, at)
     }
+}
+
+/// One fitted model, with its range.
+pub struct ModelFit(pub Model);
+
+impl Predictor for ModelFit {
+    fn name(&self) -> &str {
+        self.0.name()
+    }
+    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
+        from_predictions(&analysis(measured, at)?.fit(self.0)?.predictions, at)
+    }
+}
+
+/// The share of `outcomes` inside their ranges, by the horizons of the forecast's track record
+/// (`speedup::calibration::HORIZON_TOPS`, up to each and above the one before): (share, count).
+pub fn coverage_by_horizon(outcomes: &[Outcome], tops: &[f64]) -> Vec<(f64, usize)> {
+    let mut below = 0.0;
+    tops.iter()
+        .map(|&top| {
+            let inside: Vec<bool> = outcomes.iter().filter(|o| o.horizon > below && o.horizon <= top).filter_map(Outcome::inside).collect();
+            below = top;
+            let share = if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 };
+            (share, inside.len())
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -219,10 +330,11 @@ mod tests {
         let o = |m: f64, lo: f64, hi: f64| Outcome {
             series: "s".into(),
             source: "x".into(),
+            k: 3,
             np: 8,
             horizon: 2.0,
             measured_s: m,
-            predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)) },
+            predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)), scale: None },
         };
         let sum = summarize(&[o(9.0, 8.0, 12.0), o(13.0, 8.0, 12.0)]);
         assert_eq!(sum[0].coverage, Some(0.5));

@@ -10,7 +10,7 @@ use crate::charts::XyChart;
 use crate::charts::speedup::fits;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
-use crate::model::speedup::page::{self as page, Field, ModelRow, PageView, PAGE, POINT_COLUMNS};
+use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, PAGE, POINT_COLUMNS};
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::Chart;
 use crate::ui::components::number_field::{page_check, page_field, page_select};
@@ -69,6 +69,19 @@ fn prediction_row(p: &Prediction) -> Html {
             <td class="num"><b>{ range(p.speedup, p.speedup_low, p.speedup_high) }</b></td>
             <td class="num">{ format!("{} %", fmt_num(p.efficiency * 100.0, 3)) }</td>
             <td class="num">{ p.time_s.map(|(t, lo, hi)| range(t, lo, hi)).unwrap_or_else(|| "—".into()) }</td>
+        </tr>
+    }
+}
+
+fn forecast_row(f: &ForecastRow) -> Html {
+    let p = &f.prediction;
+    html! {
+        <tr>
+            <td class="num">{ p.n }</td>
+            <td class="num"><b>{ range(p.speedup, p.speedup_low, p.speedup_high) }</b></td>
+            <td class="num">{ format!("{} %", fmt_num(p.efficiency * 100.0, 3)) }</td>
+            <td class="num">{ p.time_s.map(|(t, lo, hi)| range(t, lo, hi)).unwrap_or_else(|| "—".into()) }</td>
+            <td class="hint">{ f.track_record.clone() }</td>
         </tr>
     }
 }
@@ -175,12 +188,24 @@ pub fn speedup() -> Html {
                 { shown.best_reason.clone() }
             </p>
 
-            <h3>{ "Predicted by the best model" }</h3>
+            <h3>{ "Forecast" }</h3>
+            <table id="forecast" class="results">
+                { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)", "track record"]) }
+                <tbody>{ for shown.forecast.iter().map(forecast_row) }</tbody>
+            </table>
+            <p class="hint">
+                { "The prediction to use beyond the data: Amdahl's law with its serial part fitted to every point and \
+                   anchored at the largest one, which beat ideal scaling and least-squares Amdahl at every horizon on \
+                   real scaling series. Its 90 % range widens with the distance beyond the data and with how much \
+                   simple laws disagree; the track record says how often such ranges held on series they were not \
+                   set on (VALIDATION.md)." }
+            </p>
+            <h3>{ "Predicted by the best-fitting model" }</h3>
             <table id="predictions" class="results">
-                { head(&["#n", "#speed-up (range)", "#efficiency", "#time, s (range)"]) }
+                { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
                 <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
             </table>
-            <p class="hint">{ "Ranges: ± 2 standard errors of the fitted curve, from the fit's covariance." }</p>
+            <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
