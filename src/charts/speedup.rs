@@ -1,6 +1,6 @@
 //! The speed-up page's chart, as `XyChart` data built from `speedup_page::ChartData`.
 
-use super::{Axis, Marker, Series, XyChart};
+use super::{Axis, Band, Marker, Series, XyChart};
 use crate::model::speedup::Model;
 use crate::model::speedup::page::ChartData;
 
@@ -13,8 +13,8 @@ fn xy(x: &[f64], y: &[f64]) -> Vec<(f64, f64)> {
     x.iter().copied().zip(y.iter().copied()).collect()
 }
 
-/// Measured points, every fitted curve (the best one thicker), and the best one's range as
-/// dotted lines.
+/// Measured points, every fitted curve (the best one thicker), and the best one's range as a
+/// shaded band.
 pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     let mut series = Vec::new();
     for s in &c.curves {
@@ -23,12 +23,15 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
         series.push(Series { label, points: xy(&s.x, &s.y), marker: Marker::Line, color: color(m), emphasis: best });
     }
-    if let Some(b) = &c.band {
-        for (k, y) in [&b.low, &b.high].into_iter().enumerate() {
-            let label = if k == 0 { "range of the best model".to_string() } else { String::new() };
-            series.push(Series { label, points: xy(&b.x, y), marker: Marker::Dots, color: color(b.model), emphasis: false });
-        }
-    }
+    let bands = c
+        .band
+        .iter()
+        .map(|b| Band {
+            label: "range of the best model".into(),
+            points: b.x.iter().zip(&b.low).zip(&b.high).map(|((&x, &lo), &hi)| (x, lo, hi)).collect(),
+            color: color(b.model),
+        })
+        .collect();
     series.push(Series { label: "measured".into(), points: xy(&c.measured.x, &c.measured.y), marker: Marker::Points, color: 4, emphasis: true });
     if !c.excluded.x.is_empty() {
         series.push(Series {
@@ -44,6 +47,8 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         x: Axis { label: c.x_label.into(), log: c.log_axes },
         y: Axis { label: c.y_label.into(), log: c.log_axes },
         series,
+        bands,
+        ..XyChart::default()
     }
 }
 
