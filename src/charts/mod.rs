@@ -47,7 +47,8 @@ impl Theme {
     }
 
     pub(crate) fn font(&self, size: u32) -> TextStyle<'static> {
-        ("sans-serif", size).into_font().color(&self.text)
+        // The enum, not "sans-serif": parsing a family name costs the page a few KB.
+        (FontFamily::SansSerif, size).into_font().color(&self.text)
     }
 }
 
