@@ -548,8 +548,8 @@ pub fn readout(chart: &XyChart, frame: &Frame, at: (i32, i32)) -> Option<Readout
     }
     let (_, s, (x, y), q) = best?;
     let label = if s.label.is_empty() { String::new() } else { format!("{}: ", s.label) };
-    // A band at this x says the range too.
-    let range = chart.bands.iter().find_map(|b| {
+    // The series' own band (same colour) at this x says the range too.
+    let range = chart.bands.iter().filter(|b| b.color == s.color).find_map(|b| {
         let &(_, lo, hi) = b.points.iter().find(|p| (p.0 - x).abs() <= 1e-9 * x.abs().max(1e-300))?;
         Some(format!(" (range {}–{}{yu})", num(lo), num(hi)))
     });
