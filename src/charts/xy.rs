@@ -211,11 +211,14 @@ impl Ranged for TickedAxis {
     }
 }
 
-fn tick_label(v: f64, log: bool) -> String {
+/// A tick's label. Three significant digits hide float noise (0.30000000000000004); a linear
+/// axis whose ticks are close relative to their size (0.09765, 0.09770 s) gets as many more
+/// as `step` between ticks needs, so neighbouring labels differ.
+fn tick_label(v: f64, log: bool, step: f64) -> String {
     let x = if log { 10f64.powf(v) } else { v };
-    // Two significant digits are enough for a tick, and hide float noise (0.30000000000000004).
-    let mag = 10f64.powf(x.abs().log10().floor() - 2.0);
-    crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, 3)
+    let digits = if !log && step > 0.0 && x != 0.0 { ((x.abs() / step).log10().floor() as i32 + 1).clamp(3, 10) } else { 3 };
+    let mag = 10f64.powf(x.abs().log10().floor() - f64::from(digits - 1));
+    crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, digits as usize)
 }
 
 /// Where a drawn chart's plot sits, so a page can draw over it (a marker that moves without
@@ -324,6 +327,8 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
     let x_ticks = if width < 480 { 4 } else { 6 };
     let x_axis = TickedAxis { lo: x0, hi: x1, ticks: ticks(x0, x1, xl, x_ticks) };
     let y_axis = TickedAxis { lo: y0, hi: y1, ticks: ticks(y0, y1, yl, 6) };
+    let step = |t: &[f64]| if t.len() >= 2 { t[1] - t[0] } else { 0.0 }; // ok: len ≥ 2
+    let (sx, sy) = (step(&x_axis.ticks), step(&y_axis.ticks));
     // The title, centred, then the legend in rows that wrap, then the plot: the legend sits
     // outside the plotting area, so it never hides a curve.
     let title_style = theme.font(15);
@@ -346,8 +351,8 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
         .y_label_area_size(if width < 480 { 52 } else { 60 })
         .build_cartesian_2d(x_axis, y_axis)
         .map_err(err)?;
-    let fx = move |v: &f64| tick_label(*v, xl);
-    let fy = move |v: &f64| tick_label(*v, yl);
+    let fx = move |v: &f64| tick_label(*v, xl, sx);
+    let fy = move |v: &f64| tick_label(*v, yl, sy);
     ctx.configure_mesh()
         .x_desc(chart.x.label.as_str())
         .y_desc(chart.y.label.as_str())
@@ -501,7 +506,7 @@ fn bins_table(chart: &XyChart) -> Table {
     let mut rows = Vec::new();
     if let Some(first) = chart.bars.first() {
         for (k, &(lo, hi, _)) in first.bins.iter().enumerate() {
-            let mut row = vec![num(lo), num(hi)];
+            let mut row = vec![fmt_num(lo, 6), fmt_num(hi, 6)];
             row.extend(chart.bars.iter().map(|b| b.bins.get(k).map_or(String::new(), |v| num(v.2))));
             rows.push(row);
         }
@@ -531,7 +536,7 @@ pub fn readout(chart: &XyChart, frame: &Frame, at: (i32, i32)) -> Option<Readout
                 return Some(Readout {
                     x_px: x.0.round() as i32,
                     y_px: x.1.round() as i32,
-                    text: format!("{xn} {}–{}{xu}: {} {yn}", num(lo), num(hi), num(h)),
+                    text: format!("{xn} {}–{}{xu}: {} {yn}", fmt_num(lo, 6), fmt_num(hi, 6), num(h)),
                 });
             }
         }
@@ -600,7 +605,10 @@ mod tests {
         assert_eq!(ticks(0.0, 1700.0, false, 6), vec![0.0, 500.0, 1000.0, 1500.0]);
         // Less than a factor of two on a log axis: round values, not round logarithms.
         assert_eq!(log(&ticks(890f64.log10(), 1700f64.log10(), true, 6)), vec![1000.0, 1200.0, 1400.0, 1600.0]);
-        assert_eq!(tick_label(0.30000000000000004, false), "0.3");
+        assert_eq!(tick_label(0.30000000000000004, false, 0.1), "0.3");
+        // Ticks 0.00005 apart near 0.1 need four digits to differ.
+        assert_eq!(tick_label(0.09765, false, 0.00005), "0.09765");
+        assert_eq!(tick_label(0.0977, false, 0.00005), "0.0977");
     }
 
     #[test]
