@@ -65,7 +65,7 @@ pub fn drawing<D: Drawing>(d: Rc<D>) -> Rc<dyn AnyDrawing> {
 pub struct ChartProps {
     pub id: AttrValue,
     pub chart: Rc<dyn AnyDrawing>,
-    /// Height at a width of 640 pixels or more; narrower charts are shorter, down to 260.
+    /// Height at a width of 640 pixels or more; narrower charts are shorter, down to 320.
     #[prop_or(400)]
     pub height: u32,
     /// A vertical marker at this x, labelled, drawn over the chart: moving it does not redraw
@@ -92,7 +92,7 @@ fn size_for(width: i32, height: u32) -> (u32, u32, f64) {
     let h = (u64::from(w) * u64::from(height) / 640) as u32;
     let dpr = gloo::utils::window().device_pixel_ratio();
     let dpr = if dpr.is_finite() { dpr.clamp(1.0, 3.0) } else { 1.0 };
-    (w, h.clamp(height.min(260), height), dpr)
+    (w, h.clamp(height.min(320), height), dpr)
 }
 
 fn rect_attr(r: (i32, i32, i32, i32)) -> String {
