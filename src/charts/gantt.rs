@@ -78,7 +78,7 @@ impl Drawing for Gantt {
         }
         let (x0, x1, y1) = (label_w + 12, w - 16, h - 44);
         let (a, b) = self.window;
-        if self.rows.is_empty() || x1 - x0 < 20 || y1 - y0 < 10 || !(b > a) {
+        if self.rows.is_empty() || x1 - x0 < 20 || y1 - y0 < 10 || b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) {
             area.draw(&Text::new("nothing to show in this window", (20, y0 + 20), theme.font(14))).map_err(fail)?;
             return area.present().map(|_| None).map_err(fail);
         }

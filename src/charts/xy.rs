@@ -541,7 +541,9 @@ pub fn readout(chart: &XyChart, frame: &Frame, at: (i32, i32)) -> Option<Readout
             }
         }
     }
-    let mut best: Option<(f64, &Series, (f64, f64), (f64, f64))> = None;
+    // (squared distance in pixels, series, the point as given, its pixel position)
+    type Nearest<'a> = (f64, &'a Series, (f64, f64), (f64, f64));
+    let mut best: Option<Nearest> = None;
     for s in &chart.series {
         for (&raw, p) in s.points.iter().zip(chart.plotted(s)) {
             let q = frame.pixel(p);
