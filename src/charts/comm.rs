@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::xy::linear_ticks;
-use super::{Axis, Drawing, Frame, Marker, Series, XyChart, PALETTE};
+use super::{color, Axis, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
 use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
 use crate::model::fmt_num;
 
@@ -75,6 +75,7 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
         x: Axis { label: "message size (bytes)".into(), log: true },
         y: Axis { label: "time (µs)".into(), log: true },
         series: out,
+        ..XyChart::default()
     }
 }
 
@@ -89,6 +90,7 @@ pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChar
             .enumerate()
             .map(|(k, s)| Series { label: s.name.clone(), points: s.points.clone(), marker: Marker::Line, color: curve_color(k), emphasis: false })
             .collect(),
+        ..XyChart::default()
     }
 }
 
@@ -99,13 +101,9 @@ fn fail<E>(_: E) -> String {
     String::from("the chart could not be drawn")
 }
 
-fn font(size: u32) -> TextStyle<'static> {
-    ("sans-serif", size).into_font().color(&BLACK)
-}
-
 /// Draws the title centred at the top.
-fn title<DB: DrawingBackend>(area: &Area<DB>, text: &str) -> Result<(), String> {
-    let style = font(15);
+fn title<DB: DrawingBackend>(area: &Area<DB>, text: &str, theme: &Theme) -> Result<(), String> {
+    let style = theme.font(15);
     let (w, _) = area.estimate_text_size(text, &style).map_err(fail)?;
     let width = area.dim_in_pixel().0 as i32;
     area.draw(&Text::new(text, ((width - w as i32) / 2, 8), style)).map_err(fail)
@@ -176,9 +174,10 @@ impl Drawing for HeatMap {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>) -> Result<Option<Frame>, String> {
-        area.fill(&WHITE).map_err(fail)?;
-        title(area, &self.title)?;
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, String> {
+        area.fill(&theme.background).map_err(fail)?;
+        title(area, &self.title, theme)?;
+        let font = |size| theme.font(size);
         let (w, h) = area.dim_in_pixel();
         let (x0, y0) = (44, 56);
         let size = (w as i32 - x0 - 110).min(h as i32 - y0 - 12).max(10);
@@ -192,7 +191,7 @@ impl Drawing for HeatMap {
         let edge = |k: usize| (k as f64 * f64::from(size) / self.side as f64).round() as i32;
         for (k, &v) in self.cells.iter().enumerate() {
             let (r, c) = (k / self.side, k % self.side);
-            let color = if v > 0.0 { ramp((v / lo).ln() / span) } else { RGBColor(245, 245, 245) };
+            let color = if v > 0.0 { ramp((v / lo).ln() / span) } else { theme.grid };
             let rect = [(x0 + edge(c), y0 + edge(r)), (x0 + edge(c + 1), y0 + edge(r + 1))];
             area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
         }
@@ -202,7 +201,7 @@ impl Drawing for HeatMap {
         for (g, &end) in self.bounds.iter().enumerate() {
             let (a, b) = (px(start), px(end));
             let rect = [(x0 + a, y0 + a), (x0 + b, y0 + b)];
-            area.draw(&Rectangle::new(rect, RGBColor(200, 30, 30).stroke_width(2))).map_err(fail)?;
+            area.draw(&Rectangle::new(rect, color(1).stroke_width(2))).map_err(fail)?;
             if b - a >= 12 || self.bounds.len() <= 12 {
                 let label = format!("G{}", g + 1);
                 let mid = (a + b) / 2;
@@ -211,7 +210,7 @@ impl Drawing for HeatMap {
             }
             start = end;
         }
-        area.draw(&Rectangle::new([(x0, y0), (x0 + size, y0 + size)], RGBColor(120, 120, 120))).map_err(fail)?;
+        area.draw(&Rectangle::new([(x0, y0), (x0 + size, y0 + size)], theme.axis)).map_err(fail)?;
         // The colour key: a log scale from the smallest to the largest latency.
         let (bx, steps) = (x0 + size + 20, 64);
         for s in 0..steps {
@@ -225,6 +224,37 @@ impl Drawing for HeatMap {
         }
         area.present().map_err(fail)?;
         Ok(None)
+    }
+
+    /// Mean latency between each pair of logical clusters (of the blocks drawn), µs.
+    fn table(&self) -> Table {
+        let groups = self.bounds.len();
+        let block_group = |b: usize| {
+            let f = (b as f64 + 0.5) / self.side.max(1) as f64;
+            self.bounds.iter().position(|&e| f <= e).unwrap_or(groups.saturating_sub(1))
+        };
+        let mut sum = vec![0.0; groups * groups];
+        let mut count = vec![0u32; groups * groups];
+        for (k, &v) in self.cells.iter().enumerate() {
+            let (r, c) = (block_group(k / self.side.max(1)), block_group(k % self.side.max(1)));
+            if let (Some(s), Some(n)) = (sum.get_mut(r * groups + c), count.get_mut(r * groups + c)) {
+                *s += v;
+                *n += 1;
+            }
+        }
+        let mut headers = vec!["mean latency (µs), from row to column".to_string()];
+        headers.extend((1..=groups).map(|g| format!("G{g}")));
+        let rows = (0..groups)
+            .map(|r| {
+                let mut row = vec![format!("G{}", r + 1)];
+                row.extend((0..groups).map(|c| {
+                    let k = r * groups + c;
+                    if count[k] > 0 { fmt_num(sum[k] / f64::from(count[k]), 4) } else { String::new() } // ok: k < groups²
+                }));
+                row
+            })
+            .collect();
+        Table { headers, rows, note: Some(format!("Means over the {0} × {0} blocks the chart draws, by logical cluster.", self.side)) }
     }
 }
 
@@ -278,11 +308,11 @@ impl Drawing for Timeline {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>) -> Result<Option<Frame>, String> {
-        area.fill(&WHITE).map_err(fail)?;
-        title(area, &self.title)?;
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, String> {
+        area.fill(&theme.background).map_err(fail)?;
+        title(area, &self.title, theme)?;
         let (w, h) = area.dim_in_pixel();
-        let small = font(11);
+        let small = theme.font(11);
         let mut label_w = 0;
         for r in &self.rows {
             label_w = label_w.max(area.estimate_text_size(r, &small).map_err(fail)?.0 as i32);
@@ -293,7 +323,7 @@ impl Drawing for Timeline {
         let x = |t: f64| x0 + ((t / self.t_max).clamp(0.0, 1.0) * f64::from(x1 - x0)).round() as i32;
         let mid = |r: usize| y0 + band * r as i32 + band / 2;
         // Key, under the title.
-        let (transfer, local) = (RGBColor(PALETTE[0].0, PALETTE[0].1, PALETTE[0].2), RGBColor(PALETTE[1].0, PALETTE[1].1, PALETTE[1].2));
+        let (transfer, local) = (color(0), color(1));
         let mut kx = x0;
         for (color, text) in [(transfer, "message to the coordinator"), (local, "broadcast inside the cluster")] {
             area.draw(&Rectangle::new([(kx, 32), (kx + 14, 42)], color.filled())).map_err(fail)?;
@@ -304,14 +334,14 @@ impl Drawing for Timeline {
         // Rows, their labels and the time axis.
         for (r, label) in self.rows.iter().enumerate() {
             let y = y0 + band * r as i32;
-            area.draw(&PathElement::new(vec![(x0, y + band), (x1, y + band)], RGBColor(230, 230, 230))).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x0, y + band), (x1, y + band)], theme.grid)).map_err(fail)?;
             if band >= 9 {
                 area.draw(&Text::new(label.as_str(), (4, mid(r) - 6), small.clone())).map_err(fail)?;
             }
         }
-        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], BLACK)).map_err(fail)?;
+        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(fail)?;
         for t in linear_ticks(0.0, self.t_max, 6) {
-            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], BLACK)).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(fail)?;
             area.draw(&Text::new(time_text(t), (x(t) - 14, y1 + 7), small.clone())).map_err(fail)?;
         }
         area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(fail)?;
@@ -322,12 +352,12 @@ impl Drawing for Timeline {
             area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
         }
         for &(from, to, a, b) in &self.sends {
-            let line = PathElement::new(vec![(x(a), mid(from)), (x(b), mid(to))], RGBColor(60, 60, 60).stroke_width(1));
+            let line = PathElement::new(vec![(x(a), mid(from)), (x(b), mid(to))], theme.axis.stroke_width(1));
             area.draw(&line).map_err(fail)?;
-            area.draw(&Circle::new((x(b), mid(to)), 3, RGBColor(60, 60, 60).filled())).map_err(fail)?;
+            area.draw(&Circle::new((x(b), mid(to)), 3, theme.axis.filled())).map_err(fail)?;
         }
         for (k, (t, label)) in self.marks.iter().enumerate() {
-            let color = if k == 0 { RGBColor(30, 123, 52) } else { RGBColor(170, 51, 119) };
+            let color = if k == 0 { color(2) } else { color(3) };
             area.draw(&PathElement::new(vec![(x(*t), y0 - 4), (x(*t), y1)], color.stroke_width(2))).map_err(fail)?;
             let (tw, _) = area.estimate_text_size(label, &small).map_err(fail)?;
             let tx = (x(*t) - tw as i32 - 4).max(x0);
@@ -335,6 +365,20 @@ impl Drawing for Timeline {
         }
         area.present().map_err(fail)?;
         Ok(None)
+    }
+
+    fn table(&self) -> Table {
+        let headers = ["cluster", "what", "start (µs)", "end (µs)"].map(String::from).to_vec();
+        let rows = self
+            .bars
+            .iter()
+            .map(|&(r, a, b, local)| {
+                let what = if local { "broadcast inside the cluster" } else { "message to the coordinator" };
+                vec![self.rows.get(r).cloned().unwrap_or_default(), what.into(), fmt_num(a, 6), fmt_num(b, 6)]
+            })
+            .collect();
+        let marks: Vec<&str> = self.marks.iter().map(|m| m.1.as_str()).collect();
+        Table { headers, rows, note: Some(format!("Completion: {}.", marks.join("; "))) }
     }
 }
 

@@ -38,6 +38,7 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
         x: Axis { label: "np (processes)".into(), log: true },
         y: Axis { label: "T (s)".into(), log: false },
         series,
+        ..XyChart::default()
     }
 }
 
@@ -53,5 +54,6 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
             Series { label: "options".into(), points: pts, marker: Marker::Points, color: 4, emphasis: false },
             Series { label: "Pareto front".into(), points: front, marker: Marker::LineAndPoints, color: 1, emphasis: true },
         ],
+        ..XyChart::default()
     }
 }

@@ -63,6 +63,7 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
         x: Axis { label: "n, cores per region (two regions: 2n cores)".into(), log: true },
         y: Axis { label: "speed-up".into(), log: false },
         series,
+        ..XyChart::default()
     }
 }
 
@@ -108,6 +109,7 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
         x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true },
         y: Axis { label: "speed-up".into(), log: false },
         series,
+        ..XyChart::default()
     }
 }
 
@@ -128,6 +130,7 @@ pub fn sweep_n_star(view: &PageView) -> XyChart {
         x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true },
         y: Axis { label: "n*, cores per region".into(), log: true },
         series,
+        ..XyChart::default()
     }
 }
 

@@ -1,11 +1,9 @@
 //! The simulation page's charts, as `XyChart` data built from `simulate_page::ResultView`.
 
-use super::{Axis, Marker, Series, XyChart};
+use super::{Axis, Band, Bars, Gantt, Marker, Series, XyChart};
+use crate::model::fmt_num;
 use crate::model::pevpm::engine::{Activity, Timeline};
-use crate::model::pevpm::page::{activity_name, ResultView};
-
-/// Most timeline segments drawn (a run of 32 processes can have thousands).
-const MAX_SEGMENTS: usize = 3000;
+use crate::model::pevpm::page::{activity_name, ResultView, RowView};
 
 /// Speed-up against processes: the job's own series, then the seed's Figure 6 comparison
 /// (full distributions, averages, minimums) when it was asked for.
@@ -27,31 +25,40 @@ pub fn speedup(v: &ResultView) -> XyChart {
         x: Axis { label: "processes".into(), log: true },
         y: Axis { label: "speed-up".into(), log: false },
         series,
+        ..XyChart::default()
     }
 }
 
-/// The distribution of run times over the replications, one line per process count.
-pub fn run_times(v: &ResultView) -> XyChart {
-    let series = v
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(k, r)| Series {
-            label: format!("{} processes", r.numprocs),
-            points: r.histogram.iter().map(|&(lo, hi, c)| ((lo + hi) / 2.0, f64::from(c))).collect(),
-            marker: Marker::LineAndPoints,
-            color: k,
-            emphasis: false,
-        })
-        .collect();
+/// The histogram of one process count's run times over the replications: a bar per bin,
+/// the mean as a line, and the middle 95 % of the runs as a band.
+pub fn run_times(row: &RowView) -> XyChart {
+    let tallest = row.histogram.iter().map(|b| f64::from(b.2)).fold(0.0, f64::max);
+    let [lo, hi] = row.interval95_s;
     XyChart {
-        title: "Run times over the replications".into(),
+        title: format!("Run times of {} replications on {} processes", row.histogram.iter().map(|b| b.2).sum::<u32>(), row.numprocs),
         x: Axis { label: "run time (s)".into(), log: false },
         y: Axis { label: "replications".into(), log: false },
-        series,
+        bars: vec![Bars {
+            label: format!("{} processes", row.numprocs),
+            bins: row.histogram.iter().map(|&(a, b, c)| (a, b, f64::from(c))).collect(),
+            color: 0,
+        }],
+        bands: vec![Band {
+            label: format!("middle 95 % of the runs, {}–{} s", fmt_num(lo, 4), fmt_num(hi, 4)),
+            points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)],
+            color: 6,
+        }],
+        series: vec![Series {
+            label: format!("mean {} s", fmt_num(row.mean_s, 4)),
+            points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)],
+            marker: Marker::Line,
+            color: 1,
+            emphasis: true,
+        }],
     }
 }
 
+/// Palette index per activity (the same in the key and the bars).
 fn activity_color(a: Activity) -> usize {
     match a {
         Activity::Computing => 2,
@@ -60,29 +67,38 @@ fn activity_color(a: Activity) -> usize {
     }
 }
 
-/// One replication: per process (y) what it does over time (x).
-pub fn timeline(numprocs: u32, t: &Timeline) -> XyChart {
-    let mut series: Vec<Series> = [Activity::Computing, Activity::Sending, Activity::Waiting]
-        .iter()
-        .map(|&a| Series { label: activity_name(a).into(), points: Vec::new(), marker: Marker::Line, color: activity_color(a), emphasis: true })
-        .collect();
-    for &(p, a, start, end) in t.segments.iter().take(MAX_SEGMENTS) {
-        let y = f64::from(p);
-        series.push(Series { label: String::new(), points: vec![(start, y), (end, y)], marker: Marker::Line, color: activity_color(a), emphasis: true });
-    }
-    let cut = t.truncated || t.segments.len() > MAX_SEGMENTS;
-    XyChart {
-        title: format!("One replication on {numprocs} processes{}", if cut { " (beginning)" } else { "" }),
-        x: Axis { label: "time (s)".into(), log: false },
-        y: Axis { label: "process".into(), log: false },
-        series,
+const ACTIVITIES: [Activity; 3] = [Activity::Computing, Activity::Sending, Activity::Waiting];
+
+/// The end of the last span of a timeline, s (the time axis' full length).
+pub fn timeline_end(t: &Timeline) -> f64 {
+    t.segments.iter().map(|s| s.3).filter(|e| e.is_finite()).fold(0.0, f64::max)
+}
+
+/// One replication as a Gantt chart: per process what it does over time, in `window` (s).
+pub fn timeline(numprocs: u32, t: &Timeline, window: (f64, f64)) -> Gantt {
+    let end = timeline_end(t);
+    let zoomed = window.0 > 0.0 || window.1 < end;
+    Gantt {
+        title: format!("One replication on {numprocs} processes{}", if zoomed { ", zoomed" } else { "" }),
+        rows: (0..numprocs).map(|p| format!("process {p}")).collect(),
+        kinds: ACTIVITIES.iter().map(|&a| (activity_name(a).to_string(), activity_color(a))).collect(),
+        spans: t
+            .segments
+            .iter()
+            .map(|&(p, a, s, e)| (p, ACTIVITIES.iter().position(|&k| k == a).unwrap_or(0) as u8, s, e))
+            .collect(),
+        time_label: "time (s)".into(),
+        window,
+        note: t.truncated.then(|| {
+            format!("Only the first {} spans of this run were kept (a bound on memory): the chart ends at {} s.", t.segments.len(), fmt_num(end, 4))
+        }),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::to_svg;
+    use crate::charts::{to_svg, Drawing};
     use crate::model::pevpm::job::Simulation;
     use crate::model::pevpm::page::{default_inputs, prepare, view, Field};
     use crate::model::workspace::catalog::presets as catalog;
@@ -92,19 +108,49 @@ mod tests {
     fn charts_of_a_small_jacobi_run() {
         let mut inputs = default_inputs();
         inputs.insert(Field::Numprocs.key().into(), "2 4".into());
-        inputs.insert(Field::Replications.key().into(), "4".into());
+        inputs.insert(Field::Replications.key().into(), "40".into());
         inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
         let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid")).expect("valid").run_to_end().expect("runs");
         let v = view(&report);
         let s = speedup(&v);
         assert_eq!(s.series.len(), v.curves.len());
         assert_eq!(s.series[0].points.len(), 2);
-        assert_eq!(run_times(&v).series.len(), 2);
+        assert!(to_svg(&s, 640, 400).expect("draws").contains(&s.title));
+
+        // The histogram: its bars are the view's bins, they count every replication, and the
+        // mean and the middle 95 % are drawn from the run's own numbers.
+        let row = &v.rows[1];
+        let h = run_times(row);
+        assert_eq!(h.bars[0].bins.len(), row.histogram.len());
+        assert_eq!(h.bars[0].bins.iter().map(|b| b.2).sum::<f64>(), 40.0);
+        assert_eq!(h.series[0].points[0].0, row.mean_s);
+        assert_eq!((h.bands[0].points[0].0, h.bands[0].points[1].0), (row.interval95_s[0], row.interval95_s[1]));
+        assert!(row.interval95_s[0] <= row.mean_s && row.mean_s <= row.interval95_s[1]);
+        let table = h.table();
+        assert_eq!(table.rows.len(), row.histogram.len());
+        assert_eq!(table.headers[0], "run time from (s)");
+        let (svg, frame) = crate::charts::to_svg_themed(&h, 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
+        assert!(svg.matches("<rect").count() >= row.histogram.iter().filter(|b| b.2 > 0).count());
+        // Hovering the middle of the first bar reads its bin.
+        let f = frame.expect("frame");
+        let (lo, hi, c) = row.histogram[0];
+        let px = f.x_pixel((lo + hi) / 2.0).expect("inside");
+        let r = h.readout(&f, (px, f.y_px.1 - 2)).expect("a bin");
+        assert!(r.text.ends_with(&format!(": {c} replications")), "{}", r.text);
+
+        // The timeline: every span of the run, as Gantt bars per process.
         let (n, t) = v.timeline.as_ref().expect("small runs have a timeline");
-        let c = timeline(*n, t);
-        assert_eq!(c.series.len(), 3 + t.segments.len().min(MAX_SEGMENTS));
-        for chart in [s, run_times(&v), c] {
-            assert!(to_svg(&chart, 640, 400).expect("draws").contains(&chart.title));
-        }
+        let end = timeline_end(t);
+        let g = timeline(*n, t, (0.0, end));
+        assert_eq!(g.rows.len(), *n as usize);
+        assert_eq!(g.spans.len(), t.segments.len());
+        assert_eq!(g.table().rows.len(), t.segments.len().min(crate::charts::gantt::TABLE_ROWS));
+        let svg = to_svg(&g, 640, 400).expect("draws");
+        assert!(svg.contains("process 1") && svg.contains("waiting"));
+        // Zoomed to the first tenth, only the spans that reach into it are listed.
+        let z = timeline(*n, t, (0.0, end / 10.0));
+        let inside = t.segments.iter().filter(|s| s.2 <= end / 10.0).count();
+        assert_eq!(z.table().rows.len(), inside.min(crate::charts::gantt::TABLE_ROWS));
+        assert!(z.title.ends_with("zoomed"));
     }
 }

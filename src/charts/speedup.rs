@@ -1,6 +1,6 @@
 //! The speed-up page's chart, as `XyChart` data built from `speedup_page::ChartData`.
 
-use super::{Axis, Marker, Series, XyChart};
+use super::{Axis, Band, Marker, Series, XyChart};
 use crate::model::speedup::Model;
 use crate::model::speedup::page::ChartData;
 
@@ -13,8 +13,8 @@ fn xy(x: &[f64], y: &[f64]) -> Vec<(f64, f64)> {
     x.iter().copied().zip(y.iter().copied()).collect()
 }
 
-/// Measured points, every fitted curve (the best one thicker), the forecast and its range as
-/// dotted lines.
+/// Measured points, every fitted curve (the best one thicker), the forecast and its 90 %
+/// range as a shaded band.
 pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     let mut series = Vec::new();
     for s in &c.curves {
@@ -27,12 +27,15 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     if let Some(f) = &c.forecast {
         series.push(Series { label: f.label.clone(), points: xy(&f.x, &f.y), marker: Marker::Line, color: 7, emphasis: true });
     }
-    if let Some(b) = &c.band {
-        for (k, y) in [&b.low, &b.high].into_iter().enumerate() {
-            let label = if k == 0 { b.label.clone() } else { String::new() };
-            series.push(Series { label, points: xy(&b.x, y), marker: Marker::Dots, color: 7, emphasis: false });
-        }
-    }
+    let bands = c
+        .band
+        .iter()
+        .map(|b| Band {
+            label: b.label.clone(),
+            points: b.x.iter().zip(&b.low).zip(&b.high).map(|((&x, &lo), &hi)| (x, lo, hi)).collect(),
+            color: 7,
+        })
+        .collect();
     series.push(Series { label: "measured".into(), points: xy(&c.measured.x, &c.measured.y), marker: Marker::Points, color: 4, emphasis: true });
     if !c.excluded.x.is_empty() {
         series.push(Series {
@@ -48,6 +51,8 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         x: Axis { label: c.x_label.into(), log: c.log_axes },
         y: Axis { label: c.y_label.into(), log: c.log_axes },
         series,
+        bands,
+        ..XyChart::default()
     }
 }
 
@@ -65,7 +70,7 @@ mod tests {
         let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
         assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted + 1, "the fits and the forecast");
         assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 2, "the best fit and the forecast");
-        assert!(c.series.iter().any(|s| s.label == "forecast range (90 %)" && s.marker == Marker::Dots));
+        assert_eq!(c.bands.iter().map(|b| b.label.as_str()).collect::<Vec<_>>(), ["forecast range (90 %)"]);
         let measured = c.series.iter().find(|s| s.label == "measured").expect("points");
         assert_eq!(measured.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
         assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));

@@ -126,12 +126,12 @@ test("the ECEF timeline renders and exports; the charts export as SVG", async ()
   await page.waitForSelector("#chart-ecef");
   assert.match(await text(page, "#grid-times"), /ECEF .*ECEF-LAt .*binomial tree over every node/);
   assert.equal(await page.locator("#coordinators tbody tr").count(), 6);
-  // Something was drawn in the transfer colour (the palette's first blue).
+  // Something was drawn in the transfer colour (the palette's first colour, Okabe–Ito blue).
   const blue = await page.evaluate(() => {
     const c = document.getElementById("chart-ecef");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i] === 31 && d[i + 1] === 95 && d[i + 2] === 191) n++;
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0 && d[i + 1] === 114 && d[i + 2] === 178) n++;
     return n;
   });
   assert.ok(blue > 100, `transfer bars drawn (${blue} px)`);

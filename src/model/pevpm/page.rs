@@ -302,6 +302,8 @@ pub struct RowView {
     pub nodes: u32,
     pub mean_s: f64,
     pub ci95_s: [f64; 2],
+    /// The middle 95 % of the replications' run times: their 2.5th and 97.5th percentiles, s.
+    pub interval95_s: [f64; 2],
     pub sd_s: f64,
     pub speedup: f64,
     /// Run-time histogram: (bin low s, bin high s, replications).
@@ -374,6 +376,20 @@ pub fn histogram(times: &[f64], bins: usize) -> Vec<(f64, f64, u32)> {
     out
 }
 
+/// The `q` quantile (0 to 1) of `times`, interpolated linearly between order statistics
+/// (Hyndman and Fan's definition 7, R's and NumPy's default); 0 for no times.
+pub fn quantile(times: &[f64], q: f64) -> f64 {
+    let mut sorted: Vec<f64> = times.iter().copied().filter(|t| t.is_finite()).collect();
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted.sort_by(f64::total_cmp);
+    let h = (sorted.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    let (a, b) = (sorted[lo], sorted[hi.min(sorted.len() - 1)]); // ok: lo ≤ hi ≤ len − 1
+    a + (b - a) * (h - lo as f64)
+}
+
 /// What the page shows for a finished report.
 pub fn view(report: &Report) -> ResultView {
     let rows: Vec<RowView> = report
@@ -385,6 +401,7 @@ pub fn view(report: &Report) -> ResultView {
             nodes: c.nodes,
             mean_s: finite(c.mean_s),
             ci95_s: [finite(c.ci95_s[0]), finite(c.ci95_s[1])],
+            interval95_s: [quantile(&c.run_times_s, 0.025), quantile(&c.run_times_s, 0.975)],
             sd_s: finite(c.sd_s),
             speedup: finite(c.speedup),
             histogram: histogram(&c.run_times_s, HISTOGRAM_BINS),

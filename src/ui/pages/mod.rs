@@ -12,6 +12,7 @@ mod home;
 mod multigrid;
 mod regions;
 mod simulate;
+mod simulate_timeline;
 mod speedup;
 
 /// The pages of `index.html`.

@@ -8,11 +8,10 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
-use crate::charts::XyChart;
 use crate::model::fmt_num;
 use crate::model::regions::page::{self as page, curves_csv, link_systems, sweep_csv, Case, Field, PageView, PAGE};
 use crate::model::workspace::{PageField, PageInputs};
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
@@ -189,8 +188,8 @@ pub fn regions() -> Html {
                 the largest speed-up, a lower bound on a useful region; for two regions, up to where Sp2 falls back to half." }</p>
             { for shown.cases.iter().filter(|c| c.optimum.n_star().is_none()).take(1).map(|c| html! { <p class="hint">{ c.optimum.text() }</p> }) }
             <div class="grid-2">
-                <Chart<XyChart> id="chart-speedup" chart={c1} />
-                if view.overlap { <Chart<XyChart> id="chart-speedup-overlapping" chart={c1ov} /> }
+                <Chart id="chart-speedup" chart={drawing(c1)} />
+                if view.overlap { <Chart id="chart-speedup-overlapping" chart={drawing(c1ov)} /> }
             </div>
             { csv_button("csv-curves", "Curves as CSV", "regions-curves.csv", move || curves_csv(&curve_view)) }
 
@@ -210,8 +209,8 @@ pub fn regions() -> Html {
                 { f(Field::SweepPoints, "bandwidths", None) }
             </div>
             <div class="grid-2">
-                <Chart<XyChart> id="chart-sweep" chart={c2} marker={marker.clone()} />
-                <Chart<XyChart> id="chart-nstar" chart={c3} {marker} />
+                <Chart id="chart-sweep" chart={drawing(c2)} marker={marker.clone()} />
+                <Chart id="chart-nstar" chart={drawing(c3)} {marker} />
             </div>
             <p class="hint" id="csv-sweep-range">{ sweep_range }</p>
             { csv_button("csv-sweep", "Sweep as CSV", "regions-sweep.csv", move || sweep_csv(&sweep_view)) }

@@ -12,14 +12,14 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlTextAreaElement, MessageEvent, Worker};
 use yew::prelude::*;
 
-use crate::charts::XyChart;
-use crate::charts::simulate::{run_times, speedup, timeline};
+use crate::charts::simulate::{run_times, speedup};
 use crate::model::fmt_num;
 use crate::model::pevpm::page::{self as page, Field, ResultView, RowView, PAGE};
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::bench::now_ms;
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
+use super::simulate_timeline::RunTimeline;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::store::{text, use_store, Action, Setter};
@@ -286,7 +286,7 @@ fn row(r: &RowView) -> Html {
     }
 }
 
-fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
+fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
     let deadlock = v.deadlock.as_ref().map(|d| html! {
         <div id="deadlock" class="infeasible">
             <b>{ format!("Deadlock on {} processes at {} s:", d.numprocs, fmt_num(d.time_s, 4)) }</b>
@@ -321,18 +321,16 @@ fn results(v: &ResultView, detail: &UseStateHandle<usize>) -> Html {
                     <th class="num">{ "95 % confidence (s)" }</th><th class="num">{ "std. dev. (s)" }</th><th class="num">{ "speed-up" }</th><th class="num">{ "messages a run" }</th></tr></thead>
                 <tbody>{ for v.rows.iter().map(row) }</tbody>
             </table>
-            <div class="grid-2">
-                <Chart<XyChart> id="chart-sim-speedup" chart={Rc::new(speedup(v))} />
-                <Chart<XyChart> id="chart-sim-times" chart={Rc::new(run_times(v))} />
-            </div>
-            if let Some((n, t)) = &v.timeline { <Chart<XyChart> id="chart-sim-timeline" chart={Rc::new(timeline(*n, t))} /> }
-            <h3>{ "Where the time goes, per process" }</h3>
+            <Chart id="chart-sim-speedup" chart={drawing(Rc::new(speedup(v)))} />
+            <RunTimeline view={v.clone()} />
+            <h3>{ "Run times and where the time goes, per process count" }</h3>
             <div class="form-row"><div class="field">
                 <label for="detail">{ "process count" }</label>
                 <select id="detail" onchange={on_detail}>
                     { for v.rows.iter().enumerate().map(|(i, r)| html! { <option value={i.to_string()} selected={i == k}>{ r.numprocs }</option> }) }
                 </select>
             </div></div>
+            if let Some(r) = v.rows.get(k) { <Chart id="chart-sim-times" chart={drawing(Rc::new(run_times(r)))} /> }
             { for procs }
         </>
     }

@@ -6,13 +6,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::charts::XyChart;
 use crate::charts::speedup::fits;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
 use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, PAGE, POINT_COLUMNS};
 use crate::model::workspace::PageField;
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
@@ -211,7 +210,7 @@ pub fn speedup() -> Html {
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
                 { page_select(&inputs, &setter, Field::ChartAxes.key(), "axes", &[("log", "log–log"), ("linear", "linear")]) }
             </div>
-            if let Some(c) = (*chart).clone() { <Chart<XyChart> id="chart-speedup-fits" chart={c} /> }
+            if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-fits" chart={drawing(c)} /> }
 
             <h2>{ "Points" }</h2>
             <table id="points-table" class="results">

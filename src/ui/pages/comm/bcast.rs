@@ -8,12 +8,11 @@ use yew::prelude::*;
 
 use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
-use crate::charts::XyChart;
 use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS};
 use crate::model::comm::{ModelKind, MODEL_KINDS};
 use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
 use crate::model::workspace::PageField;
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
 
 #[derive(Properties, PartialEq)]
@@ -105,7 +104,7 @@ pub fn bcast(p: &Props) -> Html {
             { stale_note(shown.stale) }
             <div class="grid-2">
                 <div>{ table("broadcast", &["size", "linear", "binomial tree", "binary tree", "pipeline", "fastest"], rows) }</div>
-                <Chart<XyChart> id="chart-broadcast" chart={(*chart).clone()} />
+                <Chart id="chart-broadcast" chart={drawing((*chart).clone())} />
             </div>
             <h3>{ "Measured broadcasts: Poly-adapt" }</h3>
             <TableInput id={Field::Measured.key()} label="Measured broadcasts (optional)" columns={MEASURED_COLUMNS}

@@ -15,7 +15,7 @@ use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
 use crate::model::comm::page::{self as page, ClustersView, Field, GridView};
 use crate::model::{fmt_num, InputError};
 use crate::model::workspace::{self, PageField, MAX_FIELD_BYTES};
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
 
 /// Most blocks per side of the heat map: larger matrices are averaged into blocks.
@@ -119,7 +119,7 @@ pub fn clusters(p: &ClustersProps) -> Html {
             if let Some(c) = &p.shown.value.clusters {
                 <div class="grid-2">
                     { groups_table(c) }
-                    if let Some(h) = (*heat).clone() { <Chart<HeatMap> id="chart-heatmap" chart={h} height={600} /> }
+                    if let Some(h) = (*heat).clone() { <Chart id="chart-heatmap" chart={drawing(h)} height={600} /> }
                 </div>
             }
         </>
@@ -194,8 +194,8 @@ pub fn grid_cast(p: &GridProps) -> Html {
             if let (Some(g), Some((e, l))) = (&p.shown.value.grid, (*charts).clone()) {
                 { summary(g) }
                 <div class="grid-2">
-                    <Chart<Timeline> id="chart-ecef" chart={e} height={360} />
-                    <Chart<Timeline> id="chart-ecef-lat" chart={l} height={360} />
+                    <Chart id="chart-ecef" chart={drawing(e)} height={360} />
+                    <Chart id="chart-ecef-lat" chart={drawing(l)} height={360} />
                 </div>
                 { coordinators(g, p.shown.value.clusters.as_ref()) }
             }

@@ -8,12 +8,11 @@ use yew::prelude::*;
 
 use super::{View, pct, stale_note, table, Ctx, Shown};
 use crate::charts::comm::{p2p_chart, size_text, time_text};
-use crate::charts::XyChart;
 use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
 use crate::model::comm::page::{fitted_fabric, Field};
 use crate::model::fmt_num;
 use crate::model::workspace::PageField;
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::route::{Link, Route};
 use crate::ui::store::{use_store, Action};
@@ -102,7 +101,7 @@ pub fn p2p(p: &Props) -> Html {
                         { format!("Read as {}; {} sizes.", p.current.format.text(), p.current.fit.as_ref().map_or(0, |f| f.sizes_bytes.len())) }
                     </p>
                 </div>
-                <Chart<XyChart> id="chart-p2p" chart={(*chart).clone()} height={460} />
+                <Chart id="chart-p2p" chart={drawing((*chart).clone())} height={460} />
             </div>
             { stale_note(p.shown.stale) }
             if let Some(fit) = &view.fit { { fit_results(fit, view) } }

@@ -7,14 +7,13 @@ use yew::prelude::*;
 
 use super::ViewRef;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
-use crate::charts::XyChart;
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{Field, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
-use crate::ui::components::chart::Chart;
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
 use crate::ui::components::stale::Shown;
 use crate::ui::store::{text, Setter};
@@ -156,8 +155,8 @@ pub fn results(p: &Props) -> Html {
 
             <h2>{ "Charts" }</h2>
             <div class="grid-2">
-                <Chart<XyChart> id="chart-time-np" chart={time_chart} />
-                if let Some(c) = cost_chart { <Chart<XyChart> id="chart-cost-time" chart={c} /> }
+                <Chart id="chart-time-np" chart={drawing(time_chart)} />
+                if let Some(c) = cost_chart { <Chart id="chart-cost-time" chart={drawing(c)} /> }
             </div>
         </>
     }
