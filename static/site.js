@@ -2,7 +2,7 @@
 // 1. Theme. <html data-theme> is always "light" or "dark": ?theme= in the address, else the
 //    header's switch (remembered in localStorage), else the system's prefers-color-scheme.
 //    Every change fires a "scalewise-theme" event on window (the charts redraw on it).
-//    data-theme-choice holds the switch's setting (auto, light or dark) for the header.
+//    The switch is added to the header here (see tidy below).
 // 2. Offline: registers sw.js, and offers to reload when a new build is ready (the open page
 //    keeps the build it started with until then).
 // 3. Embeds (?embed=1 in an iframe): posts the content height to the parent page whenever it
@@ -19,7 +19,6 @@
 
   const apply = () => {
     const theme = choice === "auto" ? (system.matches ? "dark" : "light") : choice;
-    html.dataset.themeChoice = choice;
     const select = document.getElementById("theme-switch");
     if (select) select.value = choice;
     if (html.dataset.theme !== theme) {
@@ -29,7 +28,7 @@
   };
   apply();
   system.addEventListener("change", apply);
-  // The switch is drawn by the app; one listener on the document serves it whenever it appears.
+  // One listener on the document serves the switch.
   addEventListener("change", (e) => {
     if (e.target.id !== "theme-switch" || !CHOICES.test(e.target.value)) return;
     choice = e.target.value;
@@ -40,6 +39,35 @@
   addEventListener("storage", (e) => {
     if (e.key === KEY && !query.has("theme")) { choice = CHOICES.test(e.newValue) ? e.newValue : "auto"; apply(); }
   });
+
+  // After the app's changes, at most once a frame:
+  // - the header (drawn by the app) gets the Theme switch, written here rather than in Rust
+  //   because every byte of wasm counts against the page budget, and the app never redraws
+  //   the header's last child;
+  // - a table or code wider than a small screen scrolls in its own box; the keyboard must be
+  //   able to scroll it too, so such a box takes the focus.
+  let pending = false;
+  const tidy = () => {
+    pending = false;
+    const header = document.querySelector(".site-header");
+    if (header && !document.getElementById("theme-switch")) {
+      const label = document.createElement("label");
+      label.className = "theme-switch";
+      label.append("Theme ");
+      const select = document.createElement("select");
+      select.id = "theme-switch";
+      for (const [value, text] of [["auto", "Auto"], ["light", "Light"], ["dark", "Dark"]]) select.add(new Option(text, value));
+      select.value = choice;
+      label.append(select);
+      header.append(label);
+    }
+    for (const el of document.querySelectorAll("table, pre")) {
+      if (el.scrollWidth > el.clientWidth && !el.hasAttribute("tabindex")) el.tabIndex = 0;
+    }
+  };
+  const later = () => { if (!pending) { pending = true; requestAnimationFrame(tidy); } };
+  addEventListener("DOMContentLoaded", () => new MutationObserver(later).observe(document.body, { childList: true, subtree: true }));
+  addEventListener("resize", later);
 
   if (/^(1|true)$/.test(query.get("embed")) && parent !== window) {
     let last = 0;

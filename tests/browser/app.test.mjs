@@ -133,6 +133,7 @@ test("every page loads under 300 KB gzipped", async () => {
     report.push(`  ${entry || "index.html"}: ${total} bytes gzipped\n${lines.join("\n")}`);
     assert.ok(loaded.some(([p]) => p.endsWith(".wasm")), `${entry || "index.html"}: the wasm was loaded`);
     assert.equal(loaded.filter(([p]) => p.endsWith(".wasm")).length, 1, `${entry || "index.html"}: one wasm`);
+    if (total >= 300 * 1024) console.log(lines.join("\n"));
     assert.ok(total < 300 * 1024, `${entry || "index.html"}: total ${total} bytes gzipped exceeds 300 KB`);
     await context.close();
   }

@@ -188,14 +188,14 @@ test("an embedded calculator sizes its iframe as it grows and shrinks, with the 
   const { context, page } = await open("speedup.html#/speedup");
   await page.fill("#target", "77");
   await page.click("summary:has-text('Share & embed')");
-  await page.waitForFunction(() => /embed=1&s=/.test(document.getElementById("embed-snippet")?.value ?? ""));
+  await page.waitForFunction(() => /embed=1&amp;s=/.test(document.getElementById("embed-snippet")?.value ?? ""));
   const snippet = await page.inputValue("#embed-snippet");
   await context.close();
   assert.match(snippet, /<script src="http:\/\/127\.0\.0\.1:\d+\/docs\/tools\/scalewise\/embed\.js" async><\/script>/);
 
   // A documentation page (in a fresh browser, so the inputs can only come from the link).
   extra["host.html"] = ["text/html; charset=utf-8",
-    `<!DOCTYPE html><html lang="en"><head><title>Docs</title></head><body><h1>Docs</h1><p>Text above.</p>${snippet}<p id="below">Text below.</p></body></html>`];
+    `<!DOCTYPE html><html lang="en"><head><title>Docs</title><link rel="icon" href="data:,"></head><body><h1>Docs</h1><p>Text above.</p>${snippet}<p id="below">Text below.</p></body></html>`];
   const host = await freshPage(browser, server.origin);
   await host.page.goto(`${server.base}host.html`);
   const iframe = host.page.locator("iframe");
@@ -297,7 +297,8 @@ test("after one visit every page opens and computes with the network off", async
   assert.equal(scope, server.base, "the worker's scope is the site's sub-path");
   assert.equal(keys.length, 1, "one cache");
   const sw = await readFile(`${DIST}sw.js`, "utf8");
-  const files = JSON.parse(/const FILES = (\[.*?\]);/.exec(sw)[1]);
+  // The file list that scripts/offline.mjs wrote into the (minified) worker.
+  const files = JSON.parse(/\["\.\/",[^\]]*\]/.exec(sw)[0]);
   for (const f of files) assert.ok(cached.includes(new URL(f, server.base).href), `${f} cached`);
   for (const must of ["simulate.html", "sw-simulate-worker_bg", "manifest.webmanifest", "icon-192.png", ".css"]) {
     assert.ok(files.some((f) => f.includes(must)), `${must} is in the precache list`);
@@ -329,9 +330,16 @@ test("after one visit every page opens and computes with the network off", async
 test("a new build is offered to an open page, which keeps working until the reader reloads", async () => {
   const { context, page, problems } = await open("speedup.html#/speedup");
   const first = await offlineReady(page);
+  // A page opened on the first visit was loaded before any worker; from the next load on, the
+  // worker of its build serves it.
+  await page.reload();
+  await ready(page);
+  assert.ok(await page.evaluate(() => navigator.serviceWorker.controller !== null), "served by the worker");
   // Another build: the same files, a service worker with another version.
   const sw = await readFile(`${DIST}sw.js`, "utf8");
-  extra["sw.js"] = ["text/javascript", sw.replace(/const VERSION = "[^"]*"/, 'const VERSION = "next-build"')];
+  const version = first.keys[0].split(" ").pop();
+  assert.ok(sw.includes(`"${version}"`), "the worker holds its build's version");
+  extra["sw.js"] = ["text/javascript", sw.replace(`"${version}"`, '"next-build"')];
   try {
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
     await page.waitForSelector("#update-ready:has-text('A new version of scalewise is ready')", { timeout: 10000 });

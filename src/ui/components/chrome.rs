@@ -35,32 +35,7 @@ pub fn header(p: &HeaderProps) -> Html {
                 </ul>
             </nav>
             <WorkspaceFile />
-            <ThemeSwitch />
         </header>
-    }
-}
-
-/// Auto (the system's setting), light or dark. static/site.js applies and remembers the
-/// choice when this changes, and writes the current one to `<html data-theme-choice>`
-/// before the app starts, which is where this reads it.
-#[component(ThemeSwitch)]
-fn theme_switch() -> Html {
-    let choice = gloo::utils::document()
-        .document_element()
-        .and_then(|html| html.get_attribute("data-theme-choice"))
-        .unwrap_or_default();
-    let option = |value: &'static str, label: &'static str| {
-        html! { <option {value} selected={choice == value}>{ label }</option> }
-    };
-    html! {
-        <label class="theme-switch">
-            { "Theme" }
-            <select id="theme-switch">
-                { option("auto", "Auto") }
-                { option("light", "Light") }
-                { option("dark", "Dark") }
-            </select>
-        </label>
     }
 }
 
