@@ -20,6 +20,8 @@ mkdir -p dist.new
 for entry in "${ENTRIES[@]}"; do
     cp -p "target/site/${entry%.html}"/* dist.new/
 done
+# The site's own scripts, manifest and icons, and the service worker with this build's files.
+node scripts/offline.mjs dist.new
 rm -rf dist
 mv dist.new dist
 ls -l dist

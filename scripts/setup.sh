@@ -40,11 +40,13 @@ if ! { have chromium && have chromedriver; }; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
-# 5. npm packages: playwright-core (drives the Debian Chromium; never downloads a browser)
-#    and binaryen, whose wasm-opt reads current wasm-bindgen output (Debian's is too old).
-if [[ ! -x node_modules/.bin/wasm-opt || ! -d node_modules/playwright-core \
+# 5. npm packages: playwright-core (drives the Debian Chromium; never downloads a browser),
+#    binaryen, whose wasm-opt reads current wasm-bindgen output (Debian's is too old),
+#    axe-core, the accessibility checker the browser tests inject into every page, and terser,
+#    which minifies the scripts after trunk (scripts/offline.mjs).
+if [[ ! -x node_modules/.bin/wasm-opt || ! -d node_modules/playwright-core || ! -f node_modules/axe-core/axe.min.js || ! -d node_modules/terser \
       || package-lock.json -nt node_modules/.package-lock.json ]]; then
-  say "installing npm packages (playwright-core, binaryen)"
+  say "installing npm packages (playwright-core, binaryen, axe-core, terser)"
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi
 

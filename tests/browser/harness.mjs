@@ -13,15 +13,26 @@ export const OUT = new URL("../../test-output/", import.meta.url).pathname;
 const TYPES = {
   ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".wasm": "application/wasm",
   ".css": "text/css", ".json": "application/json", ".png": "image/png", ".svg": "image/svg+xml",
+  ".webmanifest": "application/manifest+json",
 };
 
-/** Starts a static server; resolves to { base, close, served } where served lists paths requested. */
-export async function serveDist() {
+/**
+ * Starts a static server; resolves to { base, close, served, refused, setDown } where served
+ * lists the paths requested and refused those asked while down. `extra` maps paths under the
+ * sub-path to [content type, body] served besides dist/ (a test's host page), and may change
+ * while the server runs. setDown(true) makes the server drop every request, as a machine
+ * with no network would see it.
+ */
+export async function serveDist({ extra = {} } = {}) {
   await stat(join(DIST, "index.html")); // fails clearly when the build is missing
-  const served = [];
+  const served = [], refused = [];
+  let down = false;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
+    if (down) { refused.push(url.pathname); req.socket.destroy(); return; }
     served.push(url.pathname);
+    const own = extra[url.pathname.slice(SUBPATH.length)];
+    if (url.pathname.startsWith(SUBPATH) && own) { res.writeHead(200, { "content-type": own[0] }); res.end(own[1]); return; }
     if (!url.pathname.startsWith(SUBPATH)) { res.writeHead(404); res.end("not under the sub-path"); return; }
     let rel = normalize(url.pathname.slice(SUBPATH.length)).replace(/^(\.\.[/\\])+/, "");
     if (rel === "" || rel === ".") rel = "index.html";
@@ -33,7 +44,11 @@ export async function serveDist() {
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address();
-  return { base: `http://127.0.0.1:${port}${SUBPATH}`, origin: `http://127.0.0.1:${port}`, served, close: () => new Promise((r) => server.close(r)) };
+  return {
+    base: `http://127.0.0.1:${port}${SUBPATH}`, origin: `http://127.0.0.1:${port}`, served, refused,
+    setDown: (d) => { down = d; if (d) server.closeAllConnections(); },
+    close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+  };
 }
 
 export async function launch() {
@@ -46,9 +61,17 @@ export async function launch() {
   });
 }
 
-/** A fresh page (fresh storage) that records console errors and requests leaving the origin. */
-export async function freshPage(browser, origin) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+/**
+ * A fresh page (fresh storage) that records console errors and requests leaving the origin.
+ * Options: `width` (1280 by default; 375 is a phone) and `colorScheme` ("light" or "dark",
+ * what prefers-color-scheme reports; light by default).
+ */
+export async function freshPage(browser, origin, { width = 1280, colorScheme = "light" } = {}) {
+  // A narrow desktop window rather than mobile emulation: a phone's browser may zoom out to
+  // fit a page wider than the screen, which would hide the sideways scroll the tests look for.
+  const context = await browser.newContext({
+    viewport: { width, height: width < 700 ? 812 : 900 }, acceptDownloads: true, colorScheme,
+  });
   const page = await context.newPage();
   const problems = { consoleErrors: [], foreignRequests: [] };
   page.on("console", (m) => { if (m.type() === "error") problems.consoleErrors.push(m.text()); });

@@ -39,10 +39,14 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
     }
     let link = url::link(p.page, &encoded, false);
     let embed = url::link(p.page, &encoded, true);
+    // embed.js (next to the pages) sizes the iframe to the height the calculator reports.
+    let base = url::base();
+    let dir = &base[..base.rfind('/').map_or(0, |i| i + 1)];
     let snippet = format!(
-        "<iframe src=\"{}\" title=\"scalewise {}\" width=\"100%\" height=\"900\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"scalewise {}\" width=\"100%\" height=\"900\" style=\"border:0\" loading=\"lazy\"></iframe>\n<script src=\"{}embed.js\" async></script>",
         html_escape(&embed),
-        p.page
+        p.page,
+        html_escape(dir)
     );
     let copied = use_state(|| None::<&'static str>);
     let copy = |what: &'static str, text: String| {
