@@ -10,6 +10,7 @@
 pub mod calculators;
 pub mod comm;
 pub mod error;
+pub mod extrap;
 pub mod finite;
 pub mod fit;
 pub mod input;
