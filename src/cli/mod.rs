@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 mod catalog;
 mod comm;
+mod extrap;
 mod multigrid;
 mod regions;
 mod simulate;
@@ -43,11 +44,15 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
 pub struct RawInput {
     pub command: &'static str,
     pub formats: &'static [&'static str],
-    /// (format, text) → the same answer as the JSON input would give.
-    pub run: fn(&str, &str) -> Result<Value, String>,
+    /// (format, text, options) → the answer.
+    pub run: fn(&str, &str, &[(String, String)]) -> Result<Value, String>,
+    /// Options taking a value (`--predict 256,1024`) this format reads, passed on to `run`.
+    pub options: &'static [&'static str],
+    /// The format of a text given without `--format`, when it is one of these (not JSON).
+    pub sniff: Option<fn(&str) -> Option<&'static str>>,
 }
 
-const RAW_INPUTS: &[RawInput] = &[comm::RAW];
+const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW];
 
 fn main_help() -> String {
     let mut s = String::from(
@@ -55,7 +60,8 @@ fn main_help() -> String {
          USAGE:\n    scalewise <calculator> [FILE|-] [--compact] [--format NAME]\n    scalewise <calculator> --help\n\n\
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
-         --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table).\n\
+         --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
+         speedup: extrap, an Extra-P experiment in text, JSON or JSON Lines, also recognised without it).\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -100,6 +106,8 @@ pub fn run(args: &[String]) -> i32 {
     let mut file: Option<&str> = None;
     let mut compact = false;
     let mut format: Option<&str> = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let raw_input = RAW_INPUTS.iter().find(|r| r.command == cmd.name);
     let mut rest = args[1..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
@@ -116,6 +124,19 @@ pub fn run(args: &[String]) -> i32 {
                 }
             },
             other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
+            other if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other))) => {
+                let value = match other.split_once('=') {
+                    Some((_, v)) => v.to_string(),
+                    None => match rest.next() {
+                        Some(v) => v.clone(),
+                        None => {
+                            eprintln!("scalewise {}: {other} needs a value; see 'scalewise {} --help'", cmd.name, cmd.name);
+                            return 2;
+                        }
+                    },
+                };
+                options.push((other.split('=').next().unwrap_or(other).to_string(), value));
+            }
             other if other.starts_with("--") => {
                 eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
                 return 2;
@@ -129,9 +150,9 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let raw = match format {
+    let mut raw = match format {
         None => None,
-        Some(f) => match RAW_INPUTS.iter().find(|r| r.command == cmd.name) {
+        Some(f) => match raw_input {
             Some(r) if r.formats.contains(&f) => Some((r, f)),
             Some(r) => {
                 eprintln!("scalewise {}: unknown format '{f}'; expected {}", cmd.name, r.formats.join(", "));
@@ -154,8 +175,19 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         String::from("{}")
     };
+    if raw.is_none() {
+        if let Some(r) = raw_input {
+            if let Some(f) = r.sniff.and_then(|sniff| sniff(&text)) {
+                raw = Some((r, f));
+            }
+        }
+    }
+    if raw.is_none() && !options.is_empty() {
+        eprintln!("scalewise {}: {} is read only with --format {}", cmd.name, options[0].0, raw_input.map_or("", |r| r.formats[0]));
+        return 2;
+    }
     let answer = match raw {
-        Some((r, f)) => (r.run)(f, &text),
+        Some((r, f)) => (r.run)(f, &text, &options),
         None => match serde_json::from_str(&text) {
             Ok(input) => (cmd.run)(input),
             Err(e) => {

@@ -30,6 +30,8 @@ without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
 
 USAGE:
     scalewise speedup [FILE|-] [--compact]
+    scalewise speedup [--format extrap] FILE [--predict 256,1024] [--metric NAME]
+                      [--parameter NAME] [--hold VALUE|largest|per-value]
 
 INPUT: one JSON object, or a JSON array of such objects (answered by an array in the same
 order; an element with a problem gets {"error": "..."} in its place, and the exit status
@@ -76,6 +78,36 @@ EXAMPLE:
      "predict": [128], "models": ["downey"]}
     gives downey A = 24.87, sigma = 0.806, sse 0.294 (the thesis's A = 24.70, sigma = 0.74 has
     0.407), and a speed-up of 24.87 at n = 128.
+
+EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
+    FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
+    text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format
+    ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines
+    (one {"params", "value", "callpath", "metric"} per line). Every region (call path) of
+    the metric is fitted as above, time against the process count, each point the median of
+    its repetitions, with the defaults (every model, leave-one-out); its predictions are the
+    best model's. The regions are ranked by predicted share of the run time at each n.
+    --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
+    --metric NAME      the metric (default "time" if there is one, else the first)
+    --parameter NAME   the parameter that is the process count (default: one named p, np,
+                       procs, ranks, … else the first)
+    --hold V           a second parameter (problem size) held at V, at its largest value
+                       (largest, the default), or every value fitted on its own (per-value)
+    OUTPUT:
+    regions           [{callpath, metric, side (the second parameter's value or null), best,
+                      error (why it could not be fitted, or null), points [{n, time_s (median),
+                      noise (relative standard deviation of the repetitions), repetitions}],
+                      predictions [as above: n, time_s, time_low_s, time_high_s, speedup, low,
+                      high, efficiency], stops_scaling_n (first n where doubling n cuts the
+                      predicted time by less than 5 %), shares [{n, share, low, high}]}]
+    dominant          [{n, callpath, share, side}]: the largest region at each n (and side)
+    ranking           [{n, side, regions [{callpath, time_s, share, low, high}]}]: largest
+                      first; share = t_i / sum of t_j; low/high from the time ranges
+    first_to_stop     [{callpath, n, side}]: the region that stops scaling first
+    format, parameters, process_parameter, side_parameter, side_values, metric, metrics,
+    predict, warnings
+    Malformed files: one line naming the line (and column) or the JSON path, e.g.
+    "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
 
 ERRORS:
     One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1
@@ -125,7 +157,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
     Ok((raw, measure.unwrap_or(Measure::Speedup)))
 }
 
-fn prediction(p: &Prediction) -> Value {
+pub(super) fn prediction(p: &Prediction) -> Value {
     let mut v = json!({"n": p.n, "speedup": p.speedup, "low": p.speedup_low, "high": p.speedup_high,
                        "efficiency": p.efficiency});
     if let Some((t, lo, hi)) = p.time_s {
