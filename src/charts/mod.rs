@@ -3,6 +3,7 @@
 //! never model or UI types, so any calculator can describe what it wants drawn.
 
 pub mod comm;
+pub mod extrap;
 pub mod multigrid;
 pub mod regions;
 pub mod simulate;

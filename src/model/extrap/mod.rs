@@ -19,6 +19,7 @@
 //! by their predicted share of the run time.
 
 mod json;
+pub mod page;
 mod ranking;
 mod text;
 

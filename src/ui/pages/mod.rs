@@ -13,6 +13,7 @@ mod multigrid;
 mod regions;
 mod simulate;
 mod speedup;
+mod speedup_extrap;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {

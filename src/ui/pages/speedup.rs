@@ -19,6 +19,8 @@ use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, use_store, Action, Setter};
 
+use super::speedup_extrap::ExtrapImport;
+
 fn n(x: f64) -> String {
     fmt_num(x, 4)
 }
@@ -198,6 +200,8 @@ pub fn speedup() -> Html {
             <h2>{ "Where to measure next" }</h2>
             <p id="advice">{ shown.advice_text.clone() }</p>
             <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+
+            <ExtrapImport />
 
             <SharePanel page={PAGE} />
         </section>
