@@ -7,6 +7,7 @@
 //! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
+pub mod allocation;
 pub mod calculators;
 pub mod comm;
 pub mod error;
