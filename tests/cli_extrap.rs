@@ -88,3 +88,51 @@ fn malformed_experiments_name_the_line_and_column() {
     let o = common::run(&["speedup", "--help"], "");
     assert!(o.stdout.contains("--format extrap") && o.stdout.contains("--hold"));
 }
+
+fn planner_input() -> String {
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{}/tests/golden/cli-cases.json", env!("CARGO_MANIFEST_DIR"))).unwrap()).unwrap();
+    cases.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].to_string()
+}
+
+#[test]
+fn allocation_tables_from_speedup_and_the_multigrid_planner() {
+    let input = r#"{"points":[{"n":2,"time_s":100},{"n":4,"time_s":52},{"n":8,"time_s":28},{"n":16,"time_s":16}],"predict":[16,32,64]}"#;
+    let o = common::run(&["speedup", "--compact", "--allocation", "csv", "--cores-per-node", "8", "--price-per-core-hour", "0.5"], input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let a = &v["allocation"];
+    let best = v["fits"].as_array().unwrap().iter().find(|f| f["model"] == v["best"]).unwrap();
+    // The rows are the best fit's predictions, and the CSV holds the same numbers.
+    let text = a["text"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,cost (EUR)"));
+    for (k, p) in best["predictions"].as_array().unwrap().iter().enumerate() {
+        let row = &a["rows"][k];
+        assert_eq!(row["procs"], p["n"]);
+        assert_eq!(row["time_s"], p["time_s"]);
+        assert_eq!(row["nodes"].as_u64().unwrap(), p["n"].as_u64().unwrap().div_ceil(8));
+        let t = p["time_s"].as_f64().unwrap();
+        let hours = p["n"].as_f64().unwrap() * t / 3600.0;
+        assert!((row["core_hours"].as_f64().unwrap() - hours).abs() < 1e-9 * hours.max(1.0));
+        assert!((row["cost"].as_f64().unwrap() - hours * 0.5).abs() < 1e-9);
+        let cells: Vec<f64> = lines[k + 1].split(',').take(3).map(|c| c.parse().unwrap()).collect();
+        assert!((cells[2] - t).abs() <= 5e-4 * t, "{} vs {t}", cells[2]);
+    }
+    assert!(a["reason"].is_string() && a["recommended"].is_u64());
+    // The multigrid planner's ranking, as LaTeX.
+    let o = common::run(&["multigrid", "--compact", "--allocation", "latex"], &planner_input());
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let a = &v["allocation"];
+    assert!(a["text"].as_str().unwrap().starts_with("\\begin{tabular}"), "{a}");
+    assert!(!a["rows"].as_array().unwrap().is_empty());
+    assert_eq!(a["rows"][0]["efficiency"], json!(1.0));
+    // Bad values are named; without --allocation the answer has no such key.
+    let o = common::run(&["speedup", "--allocation", "pdf"], input);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("--allocation: expected md, csv or latex, found \"pdf\""), "{}", o.stderr);
+    let o = common::run(&["speedup", "--compact"], input);
+    assert!(!o.stdout.contains("\"allocation\""));
+    assert!(common::run(&["speedup", "--help"], "").stdout.contains("--allocation md|csv|latex"));
+    assert!(common::run(&["multigrid", "--help"], "").stdout.contains("--allocation md|csv|latex"));
+}

@@ -7,6 +7,7 @@ use std::io::Read;
 
 use serde_json::{Map, Value};
 
+mod allocation;
 mod catalog;
 mod comm;
 mod extrap;
@@ -62,6 +63,7 @@ fn main_help() -> String {
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
          speedup: extrap, an Extra-P experiment in text, JSON or JSON Lines, also recognised without it).\n\
+         speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -124,7 +126,10 @@ pub fn run(args: &[String]) -> i32 {
                 }
             },
             other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
-            other if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other))) => {
+            other
+                if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
+                    || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
+            {
                 let value = match other.split_once('=') {
                     Some((_, v)) => v.to_string(),
                     None => match rest.next() {
@@ -182,8 +187,8 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    if raw.is_none() && !options.is_empty() {
-        eprintln!("scalewise {}: {} is read only with --format {}", cmd.name, options[0].0, raw_input.map_or("", |r| r.formats[0]));
+    if let Some((k, _)) = options.iter().find(|(k, _)| raw.is_none() && !allocation::OPTIONS.contains(&k.as_str())) {
+        eprintln!("scalewise {}: {k} is read only with --format {}", cmd.name, raw_input.map_or("", |r| r.formats[0]));
         return 2;
     }
     let answer = match raw {
@@ -196,6 +201,7 @@ pub fn run(args: &[String]) -> i32 {
             }
         },
     };
+    let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => {
             let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };

@@ -29,7 +29,7 @@ Speed-ups are fitted as given. Times with a run at n = 1 become speed-ups T(1)/T
 without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
 
 USAGE:
-    scalewise speedup [FILE|-] [--compact]
+    scalewise speedup [FILE|-] [--compact] [--allocation md|csv|latex ...]
     scalewise speedup [--format extrap] FILE [--predict 256,1024] [--metric NAME]
                       [--parameter NAME] [--hold VALUE|largest|per-value]
 
@@ -108,6 +108,19 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     predict, warnings
     Malformed files: one line naming the line (and column) or the JSON path, e.g.
     "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
+
+ALLOCATION REQUESTS:
+    --allocation md|csv|latex   adds "allocation": {format, text (the table in that format,
+                      the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
+                      time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
+                      cost}], recommended (processes), reason, note}: the strong-scaling table
+                      a compute centre asks for. The recommended size is the largest count
+                      whose efficiency reaches the threshold (else the smallest).
+    --cores-per-node C          nodes = processes / C rounded up (default 1)
+    --price-per-core-hour P     cost = core-hours × P (EUR)
+    --efficiency-threshold E    0 to 1 (default 0.5)
+    --runs R                    core-hours for R production runs (default 1)
+    Rows: the best model's predictions with times (give time_s points and predict).
 
 ERRORS:
     One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1

@@ -263,7 +263,7 @@ pub fn render(a: &Allocation, f: TableFormat) -> String {
                 let padded: Vec<String> = cells
                     .iter()
                     .zip(&widths)
-                    .map(|(c, &w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+                    .map(|(c, &w)| format!("{}{c}", " ".repeat(w - c.chars().count())))
                     .collect();
                 format!("| {} |\n", padded.join(" | "))
             };
@@ -356,7 +356,7 @@ mod tests {
         for l in &lines[..6] {
             assert_eq!(bars(l), bars(lines[0]), "{l}");
         }
-        assert!(lines[2].starts_with("| 64 "));
+        assert!(lines[2].starts_with("|        64 |"), "{}", lines[2]);
         assert!(text.contains("\nRecommended: 256 processes"));
     }
 
