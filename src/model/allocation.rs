@@ -375,3 +375,55 @@ mod tests {
         assert!(text.trim_end().ends_with('.') && text.contains("\\end{tabular}\n% Recommended:"));
     }
 }
+
+/// The page's allocation inputs (saved with the page's other inputs under these keys).
+pub const KEY_CORES: &str = "alloc_cores_per_node";
+pub const KEY_PRICE: &str = "alloc_price";
+pub const KEY_THRESHOLD: &str = "alloc_threshold";
+pub const KEY_FORMAT: &str = "alloc_format";
+
+/// Options from the page's texts (empty: the default), with an error per bad field.
+pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
+    use crate::model::InputError;
+    let mut o = AllocationOptions::default();
+    let mut errors = Vec::new();
+    let mut read = |key: &'static str, label: &str, text: &str, lo: f64, hi: f64| -> Option<f64> {
+        let t = text.trim();
+        if t.is_empty() {
+            return None;
+        }
+        match t.parse::<f64>() {
+            Ok(x) if (lo..=hi).contains(&x) => Some(x),
+            _ => {
+                errors.push((key, InputError::new(label, format!("expected a number from {lo} to {hi}, found \"{}\"", t.chars().take(24).collect::<String>()))));
+                None
+            }
+        }
+    };
+    if let Some(c) = read(KEY_CORES, "cores per node", cores, 1.0, 1e6) {
+        o.cores_per_node = c as u32;
+    }
+    o.price_per_core_hour = read(KEY_PRICE, "price per core-hour", price, 0.0, 1e6);
+    if let Some(t) = read(KEY_THRESHOLD, "efficiency threshold", threshold_pct, 0.0, 100.0) {
+        o.efficiency_threshold = t / 100.0;
+    }
+    (o, errors)
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::*;
+
+    #[test]
+    fn page_texts_to_options() {
+        let (o, e) = options_from_texts("48", "0.02", "60");
+        assert!(e.is_empty());
+        assert_eq!((o.cores_per_node, o.price_per_core_hour, o.efficiency_threshold), (48, Some(0.02), 0.6));
+        let (o, e) = options_from_texts("", "", "");
+        assert_eq!(o, AllocationOptions::default());
+        assert!(e.is_empty());
+        let (_, e) = options_from_texts("0", "x", "150");
+        assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [KEY_CORES, KEY_PRICE, KEY_THRESHOLD]);
+        assert_eq!(e[1].1.message, "expected a number from 0 to 1000000, found \"x\"");
+    }
+}

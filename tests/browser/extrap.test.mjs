@@ -87,3 +87,41 @@ test("JSON Lines with a problem size, and a malformed file named by line and col
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
+
+test("allocation table: the predictions as Markdown, CSV and LaTeX, with a copy button", async () => {
+  const { context, page, problems } = await open();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  await page.click("text=Load: Linear and nonlinear parts, no 1-process run");
+  await page.waitForSelector("#allocation-text");
+  await page.fill("#alloc_cores_per_node", "48");
+  await page.fill("#alloc_price", "0.02");
+  await page.waitForFunction(() => /cost \(EUR\)/.test(document.getElementById("allocation-text").textContent));
+  // Each prediction row's time matches the page's prediction table.
+  const predicted = await page.locator("#predictions tbody tr").allTextContents();
+  const md = await page.locator("#allocation-text").textContent();
+  const mdRows = md.split("\n").filter((l) => /^\| +[0-9]/.test(l));
+  assert.equal(mdRows.length, predicted.length);
+  for (let i = 0; i < mdRows.length; i++) {
+    const cells = mdRows[i].split("|").map((c) => c.trim());
+    const n = Number(cells[1]);
+    assert.ok(predicted[i].startsWith(String(n)), `${predicted[i]} vs ${n}`);
+    const pageTime = (await page.locator("#predictions tbody tr").nth(i).locator("td").nth(3).textContent()).split(" ")[0];
+    assert.equal(cells[3], pageTime, `time at n = ${n}`);
+    assert.equal(Number(cells[2]), Math.ceil(n / 48));
+  }
+  assert.match(await page.locator("#allocation-reason").textContent(), /^Recommended: [0-9]+ processes/);
+  await page.selectOption("#alloc_format", "latex");
+  await page.waitForFunction(() => document.getElementById("allocation-text").textContent.startsWith("\\begin{tabular}"));
+  await page.selectOption("#alloc_format", "csv");
+  await page.waitForFunction(() => document.getElementById("allocation-text").textContent.startsWith("processes,nodes,"));
+  await page.click("#allocation-copy");
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(clip, await page.locator("#allocation-text").textContent());
+  await page.locator("#allocation").scrollIntoViewIfNeeded();
+  await shot(page, "allocation-table");
+  // A bad value is named under its field; the table stays.
+  await page.fill("#alloc_cores_per_node", "0");
+  await page.waitForSelector("text=expected a number from 1 to 1000000, found \"0\"");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});

@@ -13,6 +13,7 @@ mod multigrid;
 mod regions;
 mod simulate;
 mod speedup;
+mod speedup_allocation;
 mod speedup_extrap;
 
 /// The pages of `index.html`.

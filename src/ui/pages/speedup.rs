@@ -19,6 +19,7 @@ use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, use_store, Action, Setter};
 
+use super::speedup_allocation::AllocationTable;
 use super::speedup_extrap::ExtrapImport;
 
 fn n(x: f64) -> String {
@@ -183,6 +184,7 @@ pub fn speedup() -> Html {
                 <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
             </table>
             <p class="hint">{ "Ranges: ± 2 standard errors of the fitted curve, from the fit's covariance." }</p>
+            <AllocationTable predictions={shown.best_predictions.clone()} />
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
