@@ -75,7 +75,7 @@ test("JSON Lines with a problem size, and a malformed file named by line and col
   await page.waitForSelector("#extrap-ranking tbody tr");
   assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 22);
   assert.match(await page.locator("#extrap .warnings").textContent(), /size held at its largest value, 4000/);
-  await page.selectOption("#extrap_hold", "per-value");
+  await page.fill("#extrap_hold", "per-value");
   await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking table").length === 2);
   assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 44);
   assert.match(await page.locator("#extrap-ranking h4").first().textContent(), /size = 1000/);

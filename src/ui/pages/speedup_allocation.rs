@@ -21,38 +21,33 @@ pub fn allocation_table(p: &AllocationProps) -> Html {
     let store = use_store();
     let inputs = store.inputs_or(PAGE, page::default_inputs);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
-    let copied = use_state(|| false);
     let (opts, errors) = options_from_texts(&text(&inputs, KEY_CORES), &text(&inputs, KEY_PRICE), &text(&inputs, KEY_THRESHOLD));
     let format = TableFormat::from_name(&text(&inputs, KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
     let a = from_speedup(&p.predictions, &opts);
     let table = render(&a, format);
     let error = |key: &str| errors.iter().find(|e| e.0 == key).map(|e| e.1.message.clone());
     let copy = {
-        let (table, copied) = (table.clone(), copied.clone());
+        let table = table.clone();
         Callback::from(move |_| {
             if let Some(w) = web_sys::window() {
                 let _ = w.navigator().clipboard().write_text(&table);
-                copied.set(true);
             }
         })
     };
     html! {
         <section id="allocation" class="allocation">
             <h3>{ "Allocation request" }</h3>
-            <p class="hint">{ "The predictions above as the strong-scaling table a compute centre asks for: core-hours = processes × time; \
-                the recommended size is the largest whose efficiency reaches the threshold." }</p>
             <div class="form-row">
                 { page_field(&inputs, &setter, KEY_CORES, "cores per node", None, error(KEY_CORES)) }
                 { page_field(&inputs, &setter, KEY_PRICE, "price per core-hour (EUR, optional)", None, error(KEY_PRICE)) }
-                { page_field(&inputs, &setter, KEY_THRESHOLD, "efficiency threshold", Some("%"), error(KEY_THRESHOLD)) }
                 { page_select(&inputs, &setter, KEY_FORMAT, "format", &[("md", "Markdown"), ("csv", "CSV"), ("latex", "LaTeX")]) }
             </div>
             if a.rows.is_empty() {
-                <p id="allocation-empty" class="hint">{ "Give run times (a time column) and process counts to predict at for an allocation table." }</p>
+                <p id="allocation-empty" class="hint">{ "Needs run times and n to predict at." }</p>
             } else {
                 <p id="allocation-reason"><b>{ "Recommended: " }</b>{ a.reason.clone() }</p>
                 <pre id="allocation-text">{ table }</pre>
-                <button id="allocation-copy" class="secondary" onclick={copy}>{ if *copied { "Copied" } else { "Copy table" } }</button>
+                <button id="allocation-copy" class="secondary" onclick={copy}>{ "Copy table" }</button>
             }
         </section>
     }

@@ -27,23 +27,6 @@ fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
 }
 
-/// A select of dynamic options bound to one saved input.
-fn select(id: &'static str, label: &str, current: &str, options: Vec<(String, String)>, setter: &Setter) -> Html {
-    let setter = setter.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-        setter.set(id, sel.value());
-    });
-    html! {
-        <div class="field">
-            <label for={id}>{ label.to_string() }</label>
-            <select {id} {onchange}>
-                { for options.into_iter().map(|(v, l)| { let selected = v == current; html! { <option value={v} {selected}>{ l }</option> } }) }
-            </select>
-        </div>
-    }
-}
-
 /// The ranked table of one side value: shares at every target, largest at the last first.
 fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> Html {
     let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
@@ -161,9 +144,7 @@ pub fn extrap_import() -> Html {
             <h2>{ "Import an Extra-P experiment" }</h2>
             <p class="hint">
                 { "An experiment of " }<a href="https://github.com/extra-p/extrap">{ "Extra-P" }</a>
-                { " in its text, JSON or JSON Lines format: every region (call path) is fitted as above — time against \
-                   the process count, each point the median of its repetitions — and ranked by its predicted share of the \
-                   run time at the target n. Click a region to load its points into the calculator." }
+                { " (text, JSON or JSON Lines): each region's median times fitted as above, ranked by predicted share of the run time. Click a region to load it above." }
             </p>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
@@ -181,15 +162,9 @@ pub fn extrap_import() -> Html {
                     </div>
                     if let Some(r) = &v.ranking {
                         <div class="form-row">
-                            if r.metrics.len() > 1 {
-                                { select(KEY_METRIC, "metric", &r.metric, r.metrics.iter().map(|m| (m.clone(), m.clone())).collect(), &setter) }
-                            }
-                            if let Some(p) = &r.side_parameter {
-                                { select(KEY_HOLD, &format!("{p} (second parameter)"), text(&inputs, KEY_HOLD).as_str(),
-                                    std::iter::once(("largest".to_string(), "largest value".to_string()))
-                                        .chain(v.side_values.iter().map(|x| (fmt_num(*x, 12), fmt_num(*x, 6))))
-                                        .chain(std::iter::once(("per-value".to_string(), "each value on its own".to_string())))
-                                        .collect(), &setter) }
+                            { page_field(&inputs, &setter, KEY_METRIC, "metric (empty: time, else the first)", None, None) }
+                            if r.side_parameter.is_some() {
+                                { page_field(&inputs, &setter, KEY_HOLD, "second parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
                             }
                         </div>
                         <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", v.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
@@ -208,8 +183,7 @@ pub fn extrap_import() -> Html {
                     if r.side_values.is_empty() { { ranking_table(r, None, &on_load) } }
                     else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), &on_load)) } }
                 </div>
-                <p class="hint">{ "Share = the region's predicted time over the sum of all regions' (read as each region's own time). \
-                    Ranges: the widest the regions' time ranges allow. Stops scaling: doubling n beyond it cuts the region's time by under 5 %." }</p>
+                <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Stops scaling: doubling n gains under 5 %." }</p>
                 if let Some(c) = (*chart).clone() { <Chart<XyChart> id="chart-extrap-shares" chart={c} /> }
             }
         </section>
