@@ -40,13 +40,16 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     comm::GRID_BROADCAST,
 ];
 
+/// (format, text, options such as ("--predict", "256,1024")) → the answer.
+pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, String>;
+
 /// A calculator that also reads raw text (benchmark output) instead of JSON, chosen with
 /// `--format NAME`.
 pub struct RawInput {
     pub command: &'static str,
     pub formats: &'static [&'static str],
     /// (format, text, options) → the answer.
-    pub run: fn(&str, &str, &[(String, String)]) -> Result<Value, String>,
+    pub run: RawRun,
     /// Options taking a value (`--predict 256,1024`) this format reads, passed on to `run`.
     pub options: &'static [&'static str],
     /// The format of a text given without `--format`, when it is one of these (not JSON).

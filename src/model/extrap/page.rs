@@ -69,7 +69,7 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
     for &n in &ns {
         let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].time_at(n)?.0))).collect();
         let sum: f64 = times.iter().map(|t| t.1).sum();
-        if !(sum > 0.0) || !sum.is_finite() {
+        if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
             continue;
         }
         let x = f64::from(n);

@@ -178,7 +178,7 @@ fn stops_scaling(a: &Analysis, from: u32) -> Option<u32> {
     let mut n = from.max(1);
     while n < MAX_N {
         let (t, t2) = (predict(f, n).time_s?.0, predict(f, 2 * n).time_s?.0);
-        if !(t > 0.0) || t2 > t * (1.0 - STOP_GAIN) {
+        if t.is_nan() || t <= 0.0 || t2 > t * (1.0 - STOP_GAIN) {
             return Some(n);
         }
         n *= 2;
@@ -285,7 +285,7 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
         for &n in &opts.targets {
             let times: Vec<(usize, (f64, f64, f64))> = ids.iter().filter_map(|&i| Some((i, regions[i].time_at(n)?))).collect();
             let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
-            if !(sum > 0.0) {
+            if sum.is_nan() || sum <= 0.0 {
                 continue;
             }
             let mut rows: Vec<Share> = times
