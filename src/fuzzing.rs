@@ -25,6 +25,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("skeleton", skeleton),
     ("share", share),
     ("workspace", workspace),
+    ("extrap", extrap),
     ("page_multigrid", page_multigrid),
     ("page_speedup", page_speedup),
     ("page_regions", page_regions),
@@ -206,6 +207,23 @@ pub fn page_simulate(data: &[u8]) {
     use crate::model::pevpm::page;
     let texts = page_texts::<page::Field>(data, page::default_inputs());
     let _ = timed("simulation page", data.len(), || page::prepare(&texts, &Default::default()));
+}
+
+/// An Extra-P experiment (text, JSON or JSON Lines): read, then its first 8 regions ranked at
+/// two process counts (a file of many regions takes a few milliseconds per region by design;
+/// the parsers see the whole input).
+pub fn extrap(data: &[u8]) {
+    use crate::model::extrap::{parse, rank, RankOptions};
+    let t = text(data);
+    let Ok(mut e) = timed("extrap parse", data.len(), || parse(&t)) else { return };
+    e.series.truncate(8);
+    let opts = RankOptions { targets: vec![64, 4096], ..RankOptions::default() };
+    if let Ok(r) = timed("extrap ranking", data.len(), || rank(&e, &opts)) {
+        assert_finite_debug("extrap ranking", &r);
+        for t in &r.tables {
+            assert!(t.rows.iter().all(|s| (0.0..=1.0).contains(&s.share) && s.low <= s.share + 1e-9 && s.share <= s.high + 1e-9), "shares out of order: {t:?}");
+        }
+    }
 }
 
 /// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.

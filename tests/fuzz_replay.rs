@@ -105,6 +105,13 @@ fn write_seeds() {
         write("skeleton", name, sk.as_bytes());
     }
     write("p2p", "osu", b"# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n");
+    // Extra-P experiments: the test files (the JSON Lines one cut to its first 40 lines).
+    let extrap = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extrap");
+    for name in ["app.txt", "app.json"] {
+        write("extrap", name, &std::fs::read(extrap.join(name)).unwrap());
+    }
+    let lines = std::fs::read_to_string(extrap.join("app.jsonl")).unwrap();
+    write("extrap", "app-head.jsonl", lines.lines().take(40).collect::<Vec<_>>().join("\n").as_bytes());
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap()).unwrap();
     let names: Vec<&str> = scalewise::cli::SUBCOMMANDS.iter().map(|c| c.name).collect();

@@ -7,6 +7,7 @@
 //! pixel (`Drawing::readout`), so the page needs no knowledge of what a chart holds.
 
 pub mod comm;
+pub mod extrap;
 pub mod gantt;
 pub mod multigrid;
 pub mod regions;

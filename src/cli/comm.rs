@@ -20,7 +20,7 @@ pub const COMMAND: Subcommand = Subcommand {
     reads_input: true,
 };
 
-pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw };
+pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None };
 
 pub const BROADCAST: Subcommand = Subcommand {
     name: "broadcast",
@@ -260,7 +260,7 @@ fn run_comm(input: Value) -> Result<Value, String> {
     comm_answer(&fit, &predict, Format::Table, Vec::new())
 }
 
-fn run_comm_raw(format: &str, text: &str) -> Result<Value, String> {
+fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
     let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
     let warnings: Vec<String> = parsed.error.iter().map(|e| e.local_text()).collect();

@@ -7,8 +7,10 @@ use std::io::Read;
 
 use serde_json::{Map, Value};
 
+mod allocation;
 mod catalog;
 mod comm;
+mod extrap;
 mod multigrid;
 mod regions;
 mod simulate;
@@ -38,16 +40,23 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     comm::GRID_BROADCAST,
 ];
 
+/// (format, text, options such as ("--predict", "256,1024")) → the answer.
+pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, String>;
+
 /// A calculator that also reads raw text (benchmark output) instead of JSON, chosen with
 /// `--format NAME`.
 pub struct RawInput {
     pub command: &'static str,
     pub formats: &'static [&'static str],
-    /// (format, text) → the same answer as the JSON input would give.
-    pub run: fn(&str, &str) -> Result<Value, String>,
+    /// (format, text, options) → the answer.
+    pub run: RawRun,
+    /// Options taking a value (`--predict 256,1024`) this format reads, passed on to `run`.
+    pub options: &'static [&'static str],
+    /// The format of a text given without `--format`, when it is one of these (not JSON).
+    pub sniff: Option<fn(&str) -> Option<&'static str>>,
 }
 
-const RAW_INPUTS: &[RawInput] = &[comm::RAW];
+const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW];
 
 fn main_help() -> String {
     let mut s = String::from(
@@ -55,7 +64,9 @@ fn main_help() -> String {
          USAGE:\n    scalewise <calculator> [FILE|-] [--compact] [--format NAME]\n    scalewise <calculator> --help\n\n\
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
-         --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table).\n\
+         --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
+         speedup: extrap, an Extra-P experiment in text, JSON or JSON Lines, also recognised without it).\n\
+         speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -100,6 +111,8 @@ pub fn run(args: &[String]) -> i32 {
     let mut file: Option<&str> = None;
     let mut compact = false;
     let mut format: Option<&str> = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let raw_input = RAW_INPUTS.iter().find(|r| r.command == cmd.name);
     let mut rest = args[1..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
@@ -116,6 +129,22 @@ pub fn run(args: &[String]) -> i32 {
                 }
             },
             other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
+            other
+                if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
+                    || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
+            {
+                let value = match other.split_once('=') {
+                    Some((_, v)) => v.to_string(),
+                    None => match rest.next() {
+                        Some(v) => v.clone(),
+                        None => {
+                            eprintln!("scalewise {}: {other} needs a value; see 'scalewise {} --help'", cmd.name, cmd.name);
+                            return 2;
+                        }
+                    },
+                };
+                options.push((other.split('=').next().unwrap_or(other).to_string(), value));
+            }
             other if other.starts_with("--") => {
                 eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
                 return 2;
@@ -129,9 +158,9 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let raw = match format {
+    let mut raw = match format {
         None => None,
-        Some(f) => match RAW_INPUTS.iter().find(|r| r.command == cmd.name) {
+        Some(f) => match raw_input {
             Some(r) if r.formats.contains(&f) => Some((r, f)),
             Some(r) => {
                 eprintln!("scalewise {}: unknown format '{f}'; expected {}", cmd.name, r.formats.join(", "));
@@ -154,8 +183,19 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         String::from("{}")
     };
+    if raw.is_none() {
+        if let Some(r) = raw_input {
+            if let Some(f) = r.sniff.and_then(|sniff| sniff(&text)) {
+                raw = Some((r, f));
+            }
+        }
+    }
+    if let Some((k, _)) = options.iter().find(|(k, _)| raw.is_none() && !allocation::OPTIONS.contains(&k.as_str())) {
+        eprintln!("scalewise {}: {k} is read only with --format {}", cmd.name, raw_input.map_or("", |r| r.formats[0]));
+        return 2;
+    }
     let answer = match raw {
-        Some((r, f)) => (r.run)(f, &text),
+        Some((r, f)) => (r.run)(f, &text, &options),
         None => match serde_json::from_str(&text) {
             Ok(input) => (cmd.run)(input),
             Err(e) => {
@@ -164,6 +204,7 @@ pub fn run(args: &[String]) -> i32 {
             }
         },
     };
+    let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => {
             let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };

@@ -29,7 +29,9 @@ Speed-ups are fitted as given. Times with a run at n = 1 become speed-ups T(1)/T
 without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
 
 USAGE:
-    scalewise speedup [FILE|-] [--compact]
+    scalewise speedup [FILE|-] [--compact] [--allocation md|csv|latex ...]
+    scalewise speedup [--format extrap] FILE [--predict 256,1024] [--metric NAME]
+                      [--parameter NAME] [--hold VALUE|largest|per-value]
 
 INPUT: one JSON object, or a JSON array of such objects (answered by an array in the same
 order; an element with a problem gets {"error": "..."} in its place, and the exit status
@@ -93,6 +95,49 @@ EXAMPLE:
     gives downey A = 24.87, sigma = 0.806, sse 0.294 (the thesis's A = 24.70, sigma = 0.74 has
     0.407), and a speed-up of 24.87 at n = 128.
 
+EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
+    FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
+    text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format
+    ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines
+    (one {"params", "value", "callpath", "metric"} per line). Every region (call path) of
+    the metric is fitted as above, time against the process count, each point the median of
+    its repetitions, with the defaults (every model, leave-one-out); its predictions are the
+    best model's. The regions are ranked by predicted share of the run time at each n.
+    --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
+    --metric NAME      the metric (default "time" if there is one, else the first)
+    --parameter NAME   the parameter that is the process count (default: one named p, np,
+                       procs, ranks, … else the first)
+    --hold V           a second parameter (problem size) held at V, at its largest value
+                       (largest, the default), or every value fitted on its own (per-value)
+    OUTPUT:
+    regions           [{callpath, metric, side (the second parameter's value or null), best,
+                      error (why it could not be fitted, or null), points [{n, time_s (median),
+                      noise (relative standard deviation of the repetitions), repetitions}],
+                      predictions [as above: n, time_s, time_low_s, time_high_s, speedup, low,
+                      high, efficiency], stops_scaling_n (first n where doubling n cuts the
+                      predicted time by less than 5 %), shares [{n, share, low, high}]}]
+    dominant          [{n, callpath, share, side}]: the largest region at each n (and side)
+    ranking           [{n, side, regions [{callpath, time_s, share, low, high}]}]: largest
+                      first; share = t_i / sum of t_j; low/high from the time ranges
+    first_to_stop     [{callpath, n, side}]: the region that stops scaling first
+    format, parameters, process_parameter, side_parameter, side_values, metric, metrics,
+    predict, warnings
+    Malformed files: one line naming the line (and column) or the JSON path, e.g.
+    "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
+
+ALLOCATION REQUESTS:
+    --allocation md|csv|latex   adds "allocation": {format, text (the table in that format,
+                      the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
+                      time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
+                      cost}], recommended (processes), reason, note}: the strong-scaling table
+                      a compute centre asks for. The recommended size is the largest count
+                      whose efficiency reaches the threshold (else the smallest).
+    --cores-per-node C          nodes = processes / C rounded up (default 1)
+    --price-per-core-hour P     cost = core-hours × P (EUR)
+    --efficiency-threshold E    0 to 1 (default 0.5)
+    --runs R                    core-hours for R production runs (default 1)
+    Rows: the best model's predictions with times (give time_s points and predict).
+
 ERRORS:
     One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1
     to 1e9, found 2.5". Exit status 1 (for a single object).
@@ -141,7 +186,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
     Ok((raw, measure.unwrap_or(Measure::Speedup)))
 }
 
-fn prediction(p: &Prediction) -> Value {
+pub(super) fn prediction(p: &Prediction) -> Value {
     let mut v = json!({"n": p.n, "speedup": p.speedup, "low": p.speedup_low, "high": p.speedup_high,
                        "efficiency": p.efficiency, "horizon": p.horizon});
     if let Some((t, lo, hi)) = p.time_s {

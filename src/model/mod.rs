@@ -7,9 +7,11 @@
 //! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
+pub mod allocation;
 pub mod calculators;
 pub mod comm;
 pub mod error;
+pub mod extrap;
 pub mod finite;
 pub mod fit;
 pub mod input;

@@ -211,6 +211,12 @@ impl Analysis {
         forecast_at(&self.basis, self.measure, self.t1_measured, x)
     }
 
+    /// A fit's prediction at any n, with its range at the forecast's scale there.
+    pub fn predict_fit(&self, f: &Fit, n: u32) -> Prediction {
+        let (h, u) = self.forecast_at(f64::from(n)).map_or((1.0, forecast::SCALE_OFFSET), |p| (p.horizon, p.scale));
+        predict(f, n, h, u)
+    }
+
     pub fn fit(&self, model: Model) -> Option<&Fit> {
         self.fits.iter().find(|f| f.model == model)
     }

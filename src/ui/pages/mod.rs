@@ -14,6 +14,8 @@ mod regions;
 mod simulate;
 mod simulate_timeline;
 mod speedup;
+mod speedup_allocation;
+mod speedup_extrap;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {

@@ -18,6 +18,9 @@ use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, use_store, Action, Setter};
 
+use super::speedup_allocation::AllocationTable;
+use super::speedup_extrap::ExtrapImport;
+
 fn n(x: f64) -> String {
     fmt_num(x, 4)
 }
@@ -205,6 +208,7 @@ pub fn speedup() -> Html {
                 <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
             </table>
             <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
+            <AllocationTable predictions={shown.best_predictions.clone()} />
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
@@ -222,6 +226,8 @@ pub fn speedup() -> Html {
             <h2>{ "Where to measure next" }</h2>
             <p id="advice">{ shown.advice_text.clone() }</p>
             <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+
+            <ExtrapImport />
 
             <SharePanel page={PAGE} />
         </section>

@@ -1,0 +1,110 @@
+//! `--allocation md|csv|latex` on `speedup` and `multigrid`: the answer gains an "allocation"
+//! key holding the strong-scaling table of an allocation request (`model::allocation`) in that
+//! format, its rows as numbers, and the recommended size with its reason.
+
+use serde_json::{json, Value};
+
+use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, TableFormat};
+use crate::model::multigrid::split::Plan;
+use crate::model::speedup::Prediction;
+
+/// The commands that take these options, and the options.
+pub const COMMANDS: &[&str] = &["speedup", "multigrid"];
+pub const OPTIONS: &[&str] = &["--allocation", "--cores-per-node", "--price-per-core-hour", "--efficiency-threshold", "--runs"];
+
+fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| format!("{key}: expected a number from {lo} to {hi}, found \"{v}\""))
+}
+
+/// The answer with "allocation" added when `--allocation` was given (unchanged otherwise).
+pub fn add(command: &str, out: Value, opts: &[(String, String)]) -> Result<Value, String> {
+    let mut format = None;
+    let mut o = AllocationOptions::default();
+    for (k, v) in opts {
+        match k.as_str() {
+            "--allocation" => {
+                format = Some(TableFormat::from_name(v).ok_or_else(|| format!("--allocation: expected md, csv or latex, found \"{v}\""))?)
+            }
+            "--cores-per-node" => o.cores_per_node = number(k, v, 1.0, 1e6)? as u32,
+            "--price-per-core-hour" => o.price_per_core_hour = Some(number(k, v, 0.0, 1e6)?),
+            "--efficiency-threshold" => o.efficiency_threshold = number(k, v, 0.0, 1.0)?,
+            "--runs" => o.runs = number(k, v, 1e-6, 1e9)?,
+            _ => {}
+        }
+    }
+    let Some(format) = format else { return Ok(out) };
+    match out {
+        Value::Array(list) => Ok(Value::Array(list.into_iter().map(|v| one(command, v, format, &o)).collect())),
+        v => Ok(one(command, v, format, &o)),
+    }
+}
+
+fn one(command: &str, mut out: Value, format: TableFormat, o: &AllocationOptions) -> Value {
+    if out.get("error").is_some() {
+        return out;
+    }
+    let a = match command {
+        "multigrid" => {
+            let plans: Vec<Plan> = out.pointer("/planner/ranking").and_then(|r| serde_json::from_value(r.clone()).ok()).unwrap_or_default();
+            from_plans(&plans, o)
+        }
+        _ => from_speedup(&best_predictions(&out), o),
+    };
+    let note = if a.rows.is_empty() {
+        Some(match command {
+            "multigrid" => "no planner ranking to tabulate: give a planner",
+            _ => "no predicted times to tabulate: give times (time_s) and predict",
+        })
+    } else {
+        None
+    };
+    out["allocation"] = answer(&a, format, note);
+    out
+}
+
+/// The best fit's predictions with times, read back from the speed-up answer.
+fn best_predictions(out: &Value) -> Vec<Prediction> {
+    let Some(best) = out.get("best").and_then(Value::as_str) else { return Vec::new() };
+    let Some(fit) = out.get("fits").and_then(Value::as_array).and_then(|f| f.iter().find(|f| f["model"] == best)) else { return Vec::new() };
+    let list = fit["predictions"].as_array().cloned().unwrap_or_default();
+    list.iter()
+        .filter_map(|p| {
+            let f = |k: &str| p.get(k).and_then(Value::as_f64);
+            Some(Prediction {
+                n: u32::try_from(p.get("n")?.as_u64()?).ok()?,
+                speedup: f("speedup")?,
+                speedup_low: f("low")?,
+                speedup_high: f("high")?,
+                efficiency: f("efficiency")?,
+                time_s: Some((f("time_s")?, f("time_low_s")?, f("time_high_s")?)),
+                horizon: f("horizon").unwrap_or(1.0),
+                scale: 0.0,
+            })
+        })
+        .collect()
+}
+
+fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
+    let rows: Vec<Value> = a
+        .rows
+        .iter()
+        .map(|r| {
+            json!({"procs": r.procs, "nodes": r.nodes, "time_s": r.time_s,
+                   "time_low_s": r.time_range_s.map(|x| x.0), "time_high_s": r.time_range_s.map(|x| x.1),
+                   "efficiency": r.efficiency, "core_hours": r.core_hours,
+                   "core_hours_low": r.core_hours_range.map(|x| x.0), "core_hours_high": r.core_hours_range.map(|x| x.1),
+                   "cost": r.cost})
+        })
+        .collect();
+    json!({
+        "format": format.name(),
+        "text": render(a, format),
+        "rows": rows,
+        "recommended": a.recommended.map(|i| a.rows[i].procs),
+        "reason": a.reason,
+        "note": note,
+    })
+}

@@ -1,0 +1,136 @@
+//! `scalewise speedup --format extrap FILE`: an Extra-P experiment (text, JSON or JSON Lines,
+//! told apart by `model::extrap::sniff`) ranked by each region's predicted share of the run
+//! time (`model::extrap::rank`). The answer's keys are documented in `speedup --help`.
+
+use serde_json::{json, Value};
+
+use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
+use crate::model::input::list::{whole_numbers, ListSpec};
+
+use super::speedup::prediction;
+use super::RawInput;
+
+pub const RAW: RawInput = RawInput {
+    command: "speedup",
+    formats: &["extrap"],
+    run,
+    options: &["--predict", "--metric", "--parameter", "--hold"],
+    sniff: Some(sniff),
+};
+
+/// An Extra-P experiment given without `--format`: JSON Lines, JSON with "measurements", or
+/// text opening with a PARAMETER line (after # comments).
+fn sniff(text: &str) -> Option<&'static str> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    if first.starts_with("PARAMETER") {
+        return Some("extrap");
+    }
+    match extrap::sniff(text) {
+        extrap::Format::JsonLines => Some("extrap"),
+        extrap::Format::Json => {
+            let v: Value = serde_json::from_str(text).ok()?;
+            (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")
+        }
+        extrap::Format::Text => None,
+    }
+}
+
+/// The command's options to the ranking's.
+pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<u32>) -> Result<RankOptions, String> {
+    let mut o = RankOptions::default();
+    let mut targets = None;
+    for (k, v) in opts {
+        match k.as_str() {
+            "--predict" => {
+                let spec = ListSpec { max_items: 64, required: true };
+                let ns = whole_numbers("--predict", v, spec, 1, 1_000_000_000).map_err(|e| e.to_string())?;
+                targets = Some(ns);
+            }
+            "--metric" => o.metric = Some(v.clone()),
+            "--parameter" => o.process_parameter = Some(v.clone()),
+            "--hold" => {
+                o.side = match v.as_str() {
+                    "largest" => SideChoice::Largest,
+                    "per-value" => SideChoice::PerValue,
+                    x => SideChoice::Value(x.parse::<f64>().ok().filter(|f| f.is_finite()).ok_or_else(|| {
+                        format!("--hold: expected a value of the second parameter, largest or per-value, found \"{x}\"")
+                    })?),
+                }
+            }
+            _ => {}
+        }
+    }
+    o.targets = match targets {
+        Some(t) => t,
+        None => default_targets(),
+    };
+    Ok(o)
+}
+
+/// 4× and 16× the largest process count measured.
+pub fn default_targets(e: &extrap::Experiment, o: &RankOptions) -> Vec<u32> {
+    let pi = o.process_parameter.as_ref().and_then(|p| e.parameters.iter().position(|x| x == p)).unwrap_or(0);
+    let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
+    vec![top * 4, top * 16]
+}
+
+pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
+    let side = |s: Option<f64>| json!(s);
+    let regions: Vec<Value> = r
+        .regions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let shares: Vec<Value> = r
+                .tables
+                .iter()
+                .filter_map(|t| t.rows.iter().find(|s| s.region == i).map(|s| json!({"n": t.n, "share": s.share, "low": s.low, "high": s.high})))
+                .collect();
+            json!({
+                "callpath": f.callpath, "metric": f.metric, "side": side(f.side),
+                "best": f.best_name(), "error": f.error,
+                "points": f.points.iter().map(|p| json!({"n": p.n, "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
+                "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),
+                "stops_scaling_n": f.stops_scaling_n,
+                "shares": shares,
+            })
+        })
+        .collect();
+    let ranking: Vec<Value> = r
+        .tables
+        .iter()
+        .map(|t| {
+            json!({"n": t.n, "side": side(t.side), "regions": t.rows.iter().map(|s| json!({
+                "callpath": r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high,
+            })).collect::<Vec<_>>()})
+        })
+        .collect();
+    json!({
+        "format": e.format.name(),
+        "parameters": e.parameters,
+        "process_parameter": r.process_parameter,
+        "side_parameter": r.side_parameter,
+        "side_values": r.side_values,
+        "metric": r.metric,
+        "metrics": r.metrics,
+        "predict": r.targets,
+        "regions": regions,
+        "dominant": r.dominant.iter().map(|d| json!({"n": d.n, "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>(),
+        "ranking": ranking,
+        "first_to_stop": r.first_to_stop.iter().map(|&i| {
+            let f = &r.regions[i];
+            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(f.side)})
+        }).collect::<Vec<_>>(),
+        "warnings": r.warnings,
+    })
+}
+
+fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+    let e = extrap::parse(text).map_err(|e| e.to_string())?;
+    let mut o = options(opts, Vec::new)?;
+    if o.targets.is_empty() {
+        o.targets = default_targets(&e, &o);
+    }
+    let r = extrap::rank(&e, &o).map_err(|e| e.to_string())?;
+    Ok(answer(&e, &r))
+}

@@ -1,0 +1,429 @@
+//! Allocation requests: the strong-scaling table a compute centre asks for in a proposal —
+//! process and node counts, the predicted time with its range, parallel efficiency,
+//! core-hours and cost — with the recommended size and why, as Markdown, CSV or LaTeX.
+//!
+//! Core-hours = processes × time (h) × runs, with the range from the time's range. The
+//! recommended size is the largest count whose efficiency is at least the threshold (default
+//! 50 %, a common bar in allocation calls); when none reaches it, the smallest count. Cost =
+//! core-hours × price per core-hour, when a price is given.
+//!
+//! Rows come from the speed-up calculator's predictions ([`from_speedup`]: efficiency S(n)/n
+//! as the calculator gives it) or from the multigrid planner's ranking ([`from_plans`]:
+//! efficiency relative to the smallest count ranked, E = n₀·t₀/(n·t), its cost as priced by
+//! the planner's catalog).
+
+use crate::model::fmt_num;
+use crate::model::multigrid::split::Plan;
+use crate::model::speedup::Prediction;
+
+/// What the table is computed with.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AllocationOptions {
+    pub cores_per_node: u32,
+    /// Price per core-hour (None: no cost column).
+    pub price_per_core_hour: Option<f64>,
+    pub currency: String,
+    /// Lowest acceptable efficiency, 0..1.
+    pub efficiency_threshold: f64,
+    /// Production runs the request covers.
+    pub runs: f64,
+}
+
+impl Default for AllocationOptions {
+    fn default() -> Self {
+        AllocationOptions { cores_per_node: 1, price_per_core_hour: None, currency: "EUR".into(), efficiency_threshold: 0.5, runs: 1.0 }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub procs: u32,
+    pub nodes: u32,
+    pub time_s: f64,
+    /// The time's range, when the model gives one.
+    pub time_range_s: Option<(f64, f64)>,
+    pub efficiency: f64,
+    pub core_hours: f64,
+    pub core_hours_range: Option<(f64, f64)>,
+    pub cost: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Allocation {
+    pub rows: Vec<Row>,
+    /// Index of the recommended row.
+    pub recommended: Option<usize>,
+    pub reason: String,
+    pub currency: String,
+}
+
+/// Table formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    Markdown,
+    Csv,
+    Latex,
+}
+
+impl TableFormat {
+    pub const ALL: [TableFormat; 3] = [TableFormat::Markdown, TableFormat::Csv, TableFormat::Latex];
+
+    pub fn from_name(s: &str) -> Option<TableFormat> {
+        match s {
+            "md" | "markdown" => Some(TableFormat::Markdown),
+            "csv" => Some(TableFormat::Csv),
+            "latex" | "tex" => Some(TableFormat::Latex),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TableFormat::Markdown => "md",
+            TableFormat::Csv => "csv",
+            TableFormat::Latex => "latex",
+        }
+    }
+}
+
+fn row(procs: u32, time_s: f64, range: Option<(f64, f64)>, efficiency: f64, opts: &AllocationOptions) -> Row {
+    let hours = |t: f64| f64::from(procs) * t / 3600.0 * opts.runs;
+    let core_hours = hours(time_s);
+    Row {
+        procs,
+        nodes: procs.div_ceil(opts.cores_per_node.max(1)),
+        time_s,
+        time_range_s: range,
+        efficiency,
+        core_hours,
+        core_hours_range: range.map(|(lo, hi)| (hours(lo), hours(hi))),
+        cost: opts.price_per_core_hour.map(|p| core_hours * p),
+    }
+}
+
+fn finish(mut rows: Vec<Row>, opts: &AllocationOptions) -> Allocation {
+    rows.retain(|r| r.time_s.is_finite() && r.efficiency.is_finite() && r.time_s > 0.0);
+    rows.sort_by_key(|r| r.procs);
+    rows.dedup_by_key(|r| r.procs);
+    let th = opts.efficiency_threshold;
+    let ok = rows.iter().rposition(|r| r.efficiency >= th);
+    let pct = |e: f64| format!("{} %", fmt_num(e * 100.0, 3));
+    let (recommended, reason) = match ok {
+        Some(i) => {
+            let r = &rows[i];
+            let mut why = format!(
+                "{} processes ({} nodes): the largest count whose predicted efficiency, {}, reaches the {} threshold",
+                r.procs,
+                r.nodes,
+                pct(r.efficiency),
+                pct(th)
+            );
+            if let Some(next) = rows.get(i + 1) {
+                why.push_str(&format!(
+                    "; {} processes would run {}× faster for {}× the core-hours at {} efficiency",
+                    next.procs,
+                    fmt_num(r.time_s / next.time_s, 3),
+                    fmt_num(next.core_hours / r.core_hours, 3),
+                    pct(next.efficiency)
+                ));
+            }
+            (Some(i), why)
+        }
+        None if !rows.is_empty() => (
+            Some(0),
+            format!("{} processes: no count reaches the {} efficiency threshold, so the smallest, which costs the fewest core-hours", rows[0].procs, pct(th)),
+        ),
+        None => (None, "no prediction to recommend from".into()),
+    };
+    Allocation { rows, recommended, reason, currency: opts.currency.clone() }
+}
+
+/// From the speed-up calculator's predictions (those with a time).
+pub fn from_speedup(predictions: &[Prediction], opts: &AllocationOptions) -> Allocation {
+    let rows = predictions
+        .iter()
+        .filter_map(|p| {
+            let (t, lo, hi) = p.time_s?;
+            Some(row(p.n, t, Some((lo, hi)), p.efficiency, opts))
+        })
+        .collect();
+    finish(rows, opts)
+}
+
+/// From the multigrid planner's ranked plans: the fastest plan per process count; the cost is
+/// the planner's own (its catalog's prices) unless a price is given.
+pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
+    let mut best: Vec<&Plan> = Vec::new();
+    for p in plans {
+        let np = p.total_np();
+        match best.iter_mut().find(|b| b.total_np() == np) {
+            Some(b) if p.time_s < b.time_s => *b = p,
+            Some(_) => {}
+            None => best.push(p),
+        }
+    }
+    best.sort_by_key(|p| p.total_np());
+    let Some(base) = best.first() else { return finish(Vec::new(), opts) };
+    let (n0, t0) = (base.total_np() as f64, base.time_s);
+    let rows = best
+        .iter()
+        .map(|p| {
+            let np = u32::try_from(p.total_np()).unwrap_or(u32::MAX);
+            let mut r = row(np, p.time_s, None, n0 * t0 / (np as f64 * p.time_s), opts);
+            if opts.price_per_core_hour.is_none() {
+                r.cost = Some(p.cost * opts.runs);
+            }
+            r
+        })
+        .collect();
+    finish(rows, opts)
+}
+
+/// Numbers in tables: 4 significant digits, no thousands separators (CSV reads them back).
+fn num(x: f64) -> String {
+    fmt_num(x, 4)
+}
+
+fn cells(a: &Allocation, r: &Row, i: usize, f: TableFormat) -> Vec<String> {
+    let range = |v: Option<(f64, f64)>| v.map(|(lo, hi)| format!("{}–{}", num(lo), num(hi))).unwrap_or_default();
+    let mut c = vec![r.procs.to_string(), r.nodes.to_string(), num(r.time_s)];
+    match f {
+        // CSV: low and high in their own columns, so a spreadsheet reads numbers.
+        TableFormat::Csv => {
+            c.push(r.time_range_s.map(|x| num(x.0)).unwrap_or_default());
+            c.push(r.time_range_s.map(|x| num(x.1)).unwrap_or_default());
+        }
+        _ => c.push(range(r.time_range_s)),
+    }
+    c.push(num(r.efficiency * 100.0));
+    c.push(num(r.core_hours));
+    if a.rows.iter().any(|r| r.cost.is_some()) {
+        c.push(r.cost.map(num).unwrap_or_default());
+    }
+    c.push(if a.recommended == Some(i) { "yes".into() } else { String::new() });
+    c
+}
+
+fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
+    let mut h: Vec<String> = vec!["processes".into(), "nodes".into(), "time (s)".into()];
+    match f {
+        TableFormat::Csv => {
+            h.push("time low (s)".into());
+            h.push("time high (s)".into());
+        }
+        _ => h.push("time range (s)".into()),
+    }
+    h.push("efficiency (%)".into());
+    h.push("core-hours".into());
+    if a.rows.iter().any(|r| r.cost.is_some()) {
+        h.push(format!("cost ({})", a.currency));
+    }
+    h.push("recommended".into());
+    h
+}
+
+fn latex_escape(s: &str) -> String {
+    let mut out = String::new();
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\textbackslash{}"),
+            '&' | '%' | '$' | '#' | '_' | '{' | '}' => {
+                out.push('\\');
+                out.push(ch);
+            }
+            '~' => out.push_str("\\textasciitilde{}"),
+            '^' => out.push_str("\\textasciicircum{}"),
+            '–' => out.push_str("--"),
+            '×' => out.push_str("$\\times$"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The table in a format, with the recommendation below it (a comment line in CSV).
+pub fn render(a: &Allocation, f: TableFormat) -> String {
+    let head = header(a, f);
+    let body: Vec<Vec<String>> = a.rows.iter().enumerate().map(|(i, r)| cells(a, r, i, f)).collect();
+    let mut s = String::new();
+    match f {
+        TableFormat::Markdown => {
+            let widths: Vec<usize> = (0..head.len())
+                .map(|k| body.iter().map(|r| r[k].chars().count()).chain([head[k].chars().count(), 3]).max().unwrap_or(3))
+                .collect();
+            let line = |cells: &[String]| -> String {
+                let padded: Vec<String> = cells
+                    .iter()
+                    .zip(&widths)
+                    .map(|(c, &w)| format!("{}{c}", " ".repeat(w - c.chars().count())))
+                    .collect();
+                format!("| {} |\n", padded.join(" | "))
+            };
+            s.push_str(&line(&head));
+            s.push_str(&format!("|{}|\n", widths.iter().map(|&w| format!("{}:", "-".repeat(w + 1))).collect::<Vec<_>>().join("|")));
+            for r in &body {
+                s.push_str(&line(r));
+            }
+            s.push_str(&format!("\nRecommended: {}.\n", a.reason));
+        }
+        TableFormat::Csv => {
+            for r in std::iter::once(&head).chain(&body) {
+                s.push_str(&r.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+                s.push('\n');
+            }
+        }
+        TableFormat::Latex => {
+            s.push_str(&format!("\\begin{{tabular}}{{{}}}\n\\hline\n", "r".repeat(head.len())));
+            s.push_str(&head.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & "));
+            s.push_str(" \\\\\n\\hline\n");
+            for r in &body {
+                s.push_str(&r.iter().map(|c| latex_escape(c)).collect::<Vec<_>>().join(" & "));
+                s.push_str(" \\\\\n");
+            }
+            s.push_str("\\hline\n\\end{tabular}\n");
+            s.push_str(&format!("% Recommended: {}.\n", a.reason.replace('\n', " ")));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pred(n: u32, t: f64, e: f64) -> Prediction {
+        Prediction { n, speedup: e * f64::from(n), speedup_low: 0.0, speedup_high: 0.0, efficiency: e, time_s: Some((t, t * 0.9, t * 1.1)) }
+    }
+
+    fn example() -> Allocation {
+        let opts = AllocationOptions { cores_per_node: 48, price_per_core_hour: Some(0.02), ..AllocationOptions::default() };
+        // 100 s on 64 processes at 90 %; 60 s on 128 at 75 %; 45 s on 256 at 50 %; 40 on 512 at 28 %.
+        from_speedup(&[pred(128, 60.0, 0.75), pred(64, 100.0, 0.9), pred(256, 45.0, 0.5), pred(512, 40.0, 0.28)], &opts)
+    }
+
+    #[test]
+    fn rows_core_hours_cost_and_the_recommendation() {
+        let a = example();
+        assert_eq!(a.rows.iter().map(|r| r.procs).collect::<Vec<_>>(), [64, 128, 256, 512]);
+        assert_eq!(a.rows[2].nodes, 6); // 256 / 48 rounded up
+        assert!((a.rows[0].core_hours - 64.0 * 100.0 / 3600.0).abs() < 1e-12);
+        assert!((a.rows[0].core_hours_range.unwrap().1 - 64.0 * 110.0 / 3600.0).abs() < 1e-12);
+        assert!((a.rows[1].cost.unwrap() - 128.0 * 60.0 / 3600.0 * 0.02).abs() < 1e-12);
+        // 256 is the largest at 50 % or more.
+        assert_eq!(a.recommended, Some(2));
+        assert!(a.reason.starts_with("256 processes (6 nodes): the largest count whose predicted efficiency, 50 %, reaches the 50 % threshold"), "{}", a.reason);
+        assert!(a.reason.contains("512 processes would run 1.12× faster for 1.78× the core-hours at 28 % efficiency"), "{}", a.reason);
+        let none = from_speedup(&[pred(64, 100.0, 0.3)], &AllocationOptions::default());
+        assert_eq!(none.recommended, Some(0));
+        assert!(none.reason.contains("no count reaches the 50 % efficiency threshold"));
+        assert_eq!(from_speedup(&[], &AllocationOptions::default()).recommended, None);
+    }
+
+    #[test]
+    fn csv_parses_back_to_the_same_numbers() {
+        let a = example();
+        let text = render(&a, TableFormat::Csv);
+        let mut rd = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let head: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
+        assert_eq!(head, ["processes", "nodes", "time (s)", "time low (s)", "time high (s)", "efficiency (%)", "core-hours", "cost (EUR)", "recommended"]);
+        let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 4);
+        for (rec, r) in rows.iter().zip(&a.rows) {
+            let f = |k: usize| rec[k].parse::<f64>().unwrap();
+            let close = |x: f64, y: f64| (x - y).abs() <= 5e-4 * y.abs();
+            assert_eq!(f(0) as u32, r.procs);
+            assert_eq!(f(1) as u32, r.nodes);
+            assert!(close(f(2), r.time_s) && close(f(3), r.time_range_s.unwrap().0) && close(f(4), r.time_range_s.unwrap().1));
+            assert!(close(f(5), r.efficiency * 100.0) && close(f(6), r.core_hours) && close(f(7), r.cost.unwrap()));
+        }
+        assert_eq!(&rows[2][8], "yes");
+    }
+
+    #[test]
+    fn markdown_header_and_separator_line_up() {
+        let text = render(&example(), TableFormat::Markdown);
+        let lines: Vec<&str> = text.lines().collect();
+        let bars = |l: &str| l.char_indices().filter(|c| c.1 == '|').map(|c| l[..c.0].chars().count()).collect::<Vec<_>>();
+        assert!(lines[1].chars().all(|c| c == '|' || c == '-' || c == ':'), "{}", lines[1]);
+        for l in &lines[..6] {
+            assert_eq!(bars(l), bars(lines[0]), "{l}");
+        }
+        assert!(lines[2].starts_with("|        64 |"), "{}", lines[2]);
+        assert!(text.contains("\nRecommended: 256 processes"));
+    }
+
+    #[test]
+    fn latex_is_a_tabular_with_specials_escaped() {
+        let text = render(&example(), TableFormat::Latex);
+        assert!(text.starts_with("\\begin{tabular}{rrrrrrrr}\n\\hline\n"));
+        assert!(text.contains("efficiency (\\%) & core-hours & cost (EUR)"));
+        assert!(text.contains("90--110"));
+        let body: Vec<&str> = text.lines().filter(|l| l.ends_with("\\\\")).collect();
+        assert_eq!(body.len(), 5);
+        assert!(body.iter().all(|l| l.matches(" & ").count() == 7));
+        // Every special character of the reason is escaped or in a comment.
+        assert!(text.lines().filter(|l| !l.starts_with('%')).all(|l| !l.contains(" % ")));
+        assert_eq!(latex_escape("a_b & 50% #1 {x} ~ ^ \\"), "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}");
+        assert!(text.trim_end().ends_with('.') && text.contains("\\end{tabular}\n% Recommended:"));
+    }
+}
+
+/// The page's allocation inputs (saved with the page's other inputs under these keys).
+pub const KEY_CORES: &str = "alloc_cores_per_node";
+pub const KEY_PRICE: &str = "alloc_price";
+pub const KEY_THRESHOLD: &str = "alloc_threshold";
+pub const KEY_FORMAT: &str = "alloc_format";
+
+/// Options from the page's texts (empty: the default), with an error per bad field.
+pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
+    use crate::model::InputError;
+    let mut o = AllocationOptions::default();
+    let mut errors = Vec::new();
+    let mut read = |key: &'static str, label: &str, text: &str, lo: f64, hi: f64| -> Option<f64> {
+        let t = text.trim();
+        if t.is_empty() {
+            return None;
+        }
+        match t.parse::<f64>() {
+            Ok(x) if (lo..=hi).contains(&x) => Some(x),
+            _ => {
+                errors.push((key, InputError::new(label, format!("expected a number from {lo} to {hi}, found \"{}\"", t.chars().take(24).collect::<String>()))));
+                None
+            }
+        }
+    };
+    if let Some(c) = read(KEY_CORES, "cores per node", cores, 1.0, 1e6) {
+        o.cores_per_node = c as u32;
+    }
+    o.price_per_core_hour = read(KEY_PRICE, "price per core-hour", price, 0.0, 1e6);
+    if let Some(t) = read(KEY_THRESHOLD, "efficiency threshold", threshold_pct, 0.0, 100.0) {
+        o.efficiency_threshold = t / 100.0;
+    }
+    (o, errors)
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::*;
+
+    #[test]
+    fn page_texts_to_options() {
+        let (o, e) = options_from_texts("48", "0.02", "60");
+        assert!(e.is_empty());
+        assert_eq!((o.cores_per_node, o.price_per_core_hour, o.efficiency_threshold), (48, Some(0.02), 0.6));
+        let (o, e) = options_from_texts("", "", "");
+        assert_eq!(o, AllocationOptions::default());
+        assert!(e.is_empty());
+        let (_, e) = options_from_texts("0", "x", "150");
+        assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [KEY_CORES, KEY_PRICE, KEY_THRESHOLD]);
+        assert_eq!(e[1].1.message, "expected a number from 0 to 1000000, found \"x\"");
+    }
+}

@@ -1,0 +1,149 @@
+//! Extra-P's JSON and JSON Lines formats (`docs/file-formats.md`, "JSON format", the newer one,
+//! and "JSON Lines format"; Extra-P's readers are `json_file_reader.py` and
+//! `jsonlines_file_reader.py`). Syntax errors carry serde_json's line and column; errors of
+//! structure name the JSON path (JSON) or the line (JSON Lines).
+
+use serde_json::{Map, Value};
+
+use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use crate::model::input::list::clip;
+use crate::model::InputError;
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn syntax(e: &serde_json::Error, line_offset: usize) -> InputError {
+    // serde_json's message ends with " at line L column C"; the position goes in the fields.
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    InputError::new(FIELD, format!("not valid JSON: {msg}")).at(e.line() + line_offset, Some(e.column().max(1)))
+}
+
+/// A list of finite numbers (or one number when `one_ok`).
+fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, String> {
+    let one = |x: &Value, p: &str| -> Result<f64, String> {
+        let f = x.as_f64().ok_or_else(|| format!("{p}: expected a number, found {}", kind(x)))?;
+        check_value(f).map_err(|m| format!("{p}: {m}"))
+    };
+    match v {
+        Value::Number(_) if one_ok => Ok(vec![one(v, path)?]),
+        Value::Array(list) if !list.is_empty() => {
+            if list.len() > MAX_REPETITIONS {
+                return Err(format!("{path}: at most {MAX_REPETITIONS} values"));
+            }
+            list.iter().enumerate().map(|(i, x)| one(x, &format!("{path}[{i}]"))).collect()
+        }
+        _ => Err(format!("{path}: expected a non-empty list of numbers{}, found {}", if one_ok { " or a number" } else { "" }, kind(v))),
+    }
+}
+
+/// The newer JSON format: {"parameters": [names], "measurements": {callpath: {metric:
+/// [{"point": [..], "values": [..]}]}}}.
+pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
+    let top: Value = serde_json::from_str(text).map_err(|e| syntax(&e, 0))?;
+    let e = |m: String| InputError::new(FIELD, m);
+    let Value::Object(top) = top else {
+        return Err(e(format!("expected an object with \"parameters\" and \"measurements\", found {}", kind(&top))));
+    };
+    if top.contains_key("callpaths") || top.contains_key("coordinates") {
+        return Err(e("this is Extra-P's older JSON format (with ids); save it from Extra-P in the newer one, or as JSON Lines or text".into()));
+    }
+    let params = match top.get("parameters") {
+        Some(Value::Array(l)) if !l.is_empty() && l.len() <= MAX_PARAMETERS => l
+            .iter()
+            .enumerate()
+            .map(|(i, p)| p.as_str().map(String::from).ok_or_else(|| e(format!("parameters[{i}]: expected a name, found {}", kind(p)))))
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(v) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", kind(v)))),
+        None => return Err(e("missing key \"parameters\"".into())),
+    };
+    let mut x = Experiment { format: Format::Json, parameters: params, series: Vec::new() };
+    let Some(Value::Object(cps)) = top.get("measurements") else {
+        return Err(e("measurements: expected an object {callpath: {metric: [{point, values}]}}".into()));
+    };
+    for (cp, metrics) in cps {
+        let Value::Object(metrics) = metrics else {
+            return Err(e(format!("measurements.\"{}\": expected an object {{metric: [..]}}, found {}", clip(cp), kind(metrics))));
+        };
+        for (metric, list) in metrics {
+            let path = format!("measurements.\"{}\".\"{}\"", clip(cp), clip(metric));
+            let Value::Array(list) = list else {
+                return Err(e(format!("{path}: expected a list of {{point, values}}, found {}", kind(list))));
+            };
+            for (i, m) in list.iter().enumerate() {
+                let p = format!("{path}[{i}]");
+                let Value::Object(m) = m else { return Err(e(format!("{p}: expected {{point, values}}, found {}", kind(m)))) };
+                let point = numbers(m.get("point").unwrap_or(&Value::Null), &format!("{p}.point"), true).map_err(e)?;
+                if point.len() != x.parameters.len() {
+                    return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.parameters.len(), point.len())));
+                }
+                let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false).map_err(e)?;
+                x.add(cp, metric, point, &values, None);
+            }
+        }
+    }
+    Ok(x)
+}
+
+/// JSON Lines: one {"params": {name: value}, "value": v or [..], "callpath"?, "metric"?} per
+/// line; every line names the same parameters.
+pub fn parse_lines(text: &str) -> Result<Experiment, InputError> {
+    let mut x = Experiment { format: Format::JsonLines, parameters: Vec::new(), series: Vec::new() };
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        if raw.trim().is_empty() {
+            continue;
+        }
+        let at = |col: usize, m: String| InputError::new(FIELD, m).at(line, Some(col));
+        let v: Value = serde_json::from_str(raw).map_err(|e| syntax(&e, i))?;
+        let Value::Object(m) = v else {
+            return Err(at(1, format!("expected one object {{\"params\", \"value\"}} per line, found {}", kind(&v))));
+        };
+        let col = |key: &str| raw.find(&format!("\"{key}\"")).map_or(1, |b| raw[..b].chars().count() + 1);
+        let name = |key: &str, default: &str| -> Result<String, InputError> {
+            match m.get(key) {
+                None => Ok(default.into()),
+                Some(Value::String(s)) => Ok(s.clone()),
+                Some(v) => Err(at(col(key), format!("{key}: expected a string, found {}", kind(v)))),
+            }
+        };
+        let callpath = name("callpath", "<root>")?;
+        let metric = name("metric", "<default>")?;
+        let Some(Value::Object(params)) = m.get("params") else {
+            return Err(at(col("params"), "expected \"params\": {name: value, ..}".into()));
+        };
+        if x.parameters.is_empty() && x.series.is_empty() {
+            if params.is_empty() || params.len() > MAX_PARAMETERS {
+                return Err(at(col("params"), format!("params: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
+            }
+            x.parameters = params.keys().cloned().collect();
+        }
+        let coords = coords(params, &x.parameters).map_err(|msg| at(col("params"), msg))?;
+        let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;
+        x.add(&callpath, &metric, coords, &values, Some(line));
+    }
+    Ok(x)
+}
+
+fn coords(params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, String> {
+    if params.len() != names.len() || names.iter().any(|n| !params.contains_key(n)) {
+        let keys: Vec<&str> = params.keys().map(String::as_str).collect();
+        return Err(format!("params: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", ")));
+    }
+    names
+        .iter()
+        .map(|n| {
+            let v = &params[n];
+            let f = v.as_f64().ok_or_else(|| format!("params.{}: expected a number, found {}", clip(n), kind(v)))?;
+            check_value(f).map_err(|m| format!("params.{}: {m}", clip(n)))
+        })
+        .collect()
+}

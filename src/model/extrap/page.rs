@@ -1,0 +1,194 @@
+//! The "Import an Extra-P experiment" section of the speed-up page: its input texts (kept in
+//! the speed-up page's saved inputs under the keys below) to what it shows. The experiment is
+//! read by [`super::parse`] and ranked by [`super::rank`]; the chart's curves are each
+//! region's predicted share against n, from the same fits.
+
+use super::{parse, rank, Format, RankOptions, Ranking, SideChoice};
+use crate::model::input::list::{whole_numbers, ListSpec};
+use crate::model::workspace::PageInputs;
+use crate::model::InputError;
+
+/// The saved inputs' keys (on the speed-up page).
+pub const KEY_TEXT: &str = "extrap_text";
+pub const KEY_PREDICT: &str = "extrap_predict";
+pub const KEY_HOLD: &str = "extrap_hold";
+pub const KEY_METRIC: &str = "extrap_metric";
+/// The chart shows this many regions by name; the rest are summed.
+pub const CHART_REGIONS: usize = 7;
+
+/// Each shown region's share against n (and "other regions").
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShareCurves {
+    pub process_parameter: String,
+    pub curves: Vec<(String, Vec<(f64, f64)>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ExtrapView {
+    /// Nothing pasted yet.
+    pub empty: bool,
+    pub format: Option<Format>,
+    pub parameters: Vec<String>,
+    /// The second parameter's values, for the choice of one.
+    pub side_values: Vec<f64>,
+    /// Errors by key (the experiment's with line and column).
+    pub errors: Vec<(&'static str, InputError)>,
+    pub ranking: Option<Ranking>,
+    pub chart: Option<ShareCurves>,
+}
+
+fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
+    t.get(k).map(String::as_str).unwrap_or("")
+}
+
+/// The process counts the chart covers: doublings from the smallest measured to the largest
+/// target (at most 24).
+fn chart_ns(r: &Ranking) -> Vec<u32> {
+    let lo = r.regions.iter().filter_map(|f| f.points.first()).map(|p| p.n).fold(f64::INFINITY, f64::min);
+    let hi = r.targets.iter().copied().max().unwrap_or(1);
+    let mut n = if lo.is_finite() { (lo as u32).max(1) } else { 1 };
+    let mut out = Vec::new();
+    while n <= hi && out.len() < 24 {
+        out.push(n);
+        n = n.saturating_mul(2);
+    }
+    if out.last() != Some(&hi) {
+        out.push(hi);
+    }
+    out
+}
+
+fn curves(r: &Ranking) -> Option<ShareCurves> {
+    let side = r.side_values.first().copied();
+    let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].side == side && r.regions[i].error.is_none()).collect();
+    let table = r.tables.iter().rev().find(|t| t.side == side)?;
+    let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
+    let ns = chart_ns(r);
+    let mut out: Vec<(String, Vec<(f64, f64)>)> = shown.iter().map(|&i| (r.regions[i].callpath.clone(), Vec::new())).collect();
+    let mut other = Vec::new();
+    for &n in &ns {
+        let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].time_at(n)?.0))).collect();
+        let sum: f64 = times.iter().map(|t| t.1).sum();
+        if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
+            continue;
+        }
+        let x = f64::from(n);
+        for (k, &i) in shown.iter().enumerate() {
+            if let Some(t) = times.iter().find(|t| t.0 == i) {
+                out[k].1.push((x, t.1 / sum));
+            }
+        }
+        let rest: f64 = times.iter().filter(|t| !shown.contains(&t.0)).map(|t| t.1).sum();
+        other.push((x, rest / sum));
+    }
+    if ids.len() > shown.len() {
+        out.push((format!("{} other regions", ids.len() - shown.len()), other));
+    }
+    Some(ShareCurves { process_parameter: r.process_parameter.clone(), curves: out })
+}
+
+/// What the section shows for its texts.
+pub fn view(texts: &PageInputs) -> ExtrapView {
+    let text = get(texts, KEY_TEXT);
+    if text.trim().is_empty() {
+        return ExtrapView { empty: true, ..ExtrapView::default() };
+    }
+    let mut v = ExtrapView::default();
+    let e = match parse(text) {
+        Ok(e) => e,
+        Err(err) => {
+            v.errors.push((KEY_TEXT, err));
+            return v;
+        }
+    };
+    v.format = Some(e.format);
+    v.parameters = e.parameters.clone();
+    let mut opts = RankOptions::default();
+    match whole_numbers("predict at n", get(texts, KEY_PREDICT), ListSpec { max_items: 16, required: false }, 1, 1_000_000_000) {
+        Ok(t) if !t.is_empty() => opts.targets = t,
+        Ok(_) => {
+            let top = e.values_of(0).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
+            opts.targets = vec![top * 4, top * 16];
+        }
+        Err(err) => v.errors.push((KEY_PREDICT, err)),
+    }
+    opts.side = match get(texts, KEY_HOLD).trim() {
+        "" | "largest" => SideChoice::Largest,
+        "per-value" => SideChoice::PerValue,
+        x => match x.parse::<f64>() {
+            Ok(f) if f.is_finite() => SideChoice::Value(f),
+            _ => {
+                v.errors.push((KEY_HOLD, InputError::new("hold", format!("expected a value, largest or per-value, found \"{}\"", x.chars().take(24).collect::<String>()))));
+                SideChoice::Largest
+            }
+        },
+    };
+    let metric = get(texts, KEY_METRIC).trim();
+    opts.metric = (!metric.is_empty()).then(|| metric.to_string());
+    match rank(&e, &opts) {
+        Ok(r) => {
+            v.side_values = r.side_parameter.as_ref().map(|_| {
+                let si = e.parameters.iter().position(|p| Some(p) == r.side_parameter.as_ref()).unwrap_or(1);
+                e.values_of(si)
+            }).unwrap_or_default();
+            v.chart = curves(&r);
+            v.ranking = Some(r);
+        }
+        Err(err) => v.errors.push((KEY_TEXT, err)),
+    }
+    v
+}
+
+/// A region's points as the speed-up calculator's table ("n time (s)" rows), to load there.
+pub fn points_table(r: &Ranking, region: usize) -> Option<String> {
+    let f = r.regions.get(region)?;
+    let mut s = String::from("n\ttime (s)\n");
+    for p in &f.points {
+        s.push_str(&format!("{}\t{}\n", p.n, p.median));
+    }
+    Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(pairs: &[(&str, &str)]) -> PageInputs {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn the_section_ranks_a_pasted_experiment_and_draws_shares() {
+        let app = std::fs::read_to_string(format!("{}/tests/data/extrap/app.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let v = view(&texts(&[(KEY_TEXT, &app), (KEY_PREDICT, "256, 1024")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        let r = v.ranking.as_ref().unwrap();
+        assert_eq!(r.targets, [256, 1024]);
+        let c = v.chart.unwrap();
+        assert_eq!(c.curves.len(), CHART_REGIONS + 1);
+        // At each n the shown shares and "other regions" add up to one.
+        let n = c.curves[0].1.len();
+        for k in 0..n {
+            let total: f64 = c.curves.iter().map(|(_, pts)| pts[k].1).sum();
+            assert!((total - 1.0).abs() < 1e-9, "{total}");
+        }
+        // The chart's last point is the ranking's share at the largest target.
+        let top = &r.tables[1].rows[0];
+        assert_eq!(c.curves[0].1.last().unwrap(), &(1024.0, top.share));
+        // A region's points load into the speed-up table as medians.
+        let table = points_table(r, top.region).unwrap();
+        assert!(table.starts_with("n\ttime (s)\n2\t"), "{table}");
+        assert_eq!(table.lines().count(), 7);
+    }
+
+    #[test]
+    fn errors_go_to_their_field_and_empty_is_not_an_error() {
+        assert!(view(&texts(&[])).empty);
+        let v = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n")]));
+        assert_eq!(v.errors[0].0, KEY_TEXT);
+        assert_eq!(v.errors[0].1.local_text(), "line 4, column 8: expected a measured value (a number), found \"x\"");
+        let v = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA 2\nDATA 1\n"), (KEY_PREDICT, "16, abc"), (KEY_HOLD, "big")]));
+        let keys: Vec<&str> = v.errors.iter().map(|e| e.0).collect();
+        assert_eq!(keys, [KEY_PREDICT, KEY_HOLD]);
+    }
+}

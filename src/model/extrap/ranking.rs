@@ -1,0 +1,325 @@
+//! Which regions of an Extra-P experiment will dominate at a target process count, and which
+//! stop scaling first.
+//!
+//! Each region (call path) of the chosen metric becomes the speed-up calculator's input: one
+//! point per process count n, its value the median of the repetitions in seconds (the noise,
+//! the repetitions' relative standard deviation, is reported beside it). It is fitted by
+//! [`speedup::analyse`] with the options the command `scalewise speedup` uses by default
+//! (every model, leave-one-out on), and the best model's predictions — time with its range —
+//! are the region's predictions, the same numbers the command answers for those points.
+//!
+//! The share of region i at n is tᵢ(n)/Σⱼ tⱼ(n) over the regions that could be fitted, which
+//! reads the values as each region's own (exclusive) time, as Extra-P's flat call-path lists
+//! are. Its range is the widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to
+//! highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
+//!
+//! A region stops scaling at the first n (doubling from its smallest measured count) where
+//! doubling the processes cuts its predicted time by less than 5 %.
+//!
+//! A second parameter (problem size, …) is held at one of its values (by default the largest),
+//! or every value is fitted on its own (`SideChoice::PerValue`), each with its own ranking.
+
+use super::{Experiment, FIELD};
+use crate::model::speedup::{analyse, Analysis, Measure, Options, Prediction, RawPoint};
+use crate::model::{fmt_num, InputError};
+
+/// Most regions fitted (each fit takes a few milliseconds).
+pub const MAX_REGIONS: usize = 400;
+/// Largest n a prediction or the stop-scaling search goes to.
+const MAX_N: u32 = 1 << 24;
+/// "Stops scaling": doubling n cuts the time by less than this fraction.
+const STOP_GAIN: f64 = 0.05;
+
+/// What to do with a second parameter.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SideChoice {
+    /// The largest value.
+    Largest,
+    /// This value.
+    Value(f64),
+    /// Each value on its own.
+    PerValue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RankOptions {
+    /// The metric ranked (None: one called "time", else the first).
+    pub metric: Option<String>,
+    /// The parameter that is the process count (None: guessed from its name, else the first).
+    pub process_parameter: Option<String>,
+    pub side: SideChoice,
+    /// Process counts to predict and rank at.
+    pub targets: Vec<u32>,
+}
+
+impl Default for RankOptions {
+    fn default() -> Self {
+        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new() }
+    }
+}
+
+/// One measured point of a region: n, the median time, the noise, the repetitions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointSummary {
+    pub n: f64,
+    pub median: f64,
+    /// Relative standard deviation of the repetitions (0 for one repetition).
+    pub noise: f64,
+    pub repetitions: usize,
+}
+
+/// One region's fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegionFit {
+    pub callpath: String,
+    pub metric: String,
+    /// The second parameter's value this fit holds (when there is one).
+    pub side: Option<f64>,
+    pub points: Vec<PointSummary>,
+    /// The speed-up calculator's input built from the points.
+    pub raw: Vec<RawPoint>,
+    pub analysis: Option<Analysis>,
+    /// Why it could not be fitted.
+    pub error: Option<String>,
+    /// The best model's predictions at the targets (time_s filled).
+    pub predictions: Vec<Prediction>,
+    pub stops_scaling_n: Option<u32>,
+}
+
+impl RegionFit {
+    pub fn best_name(&self) -> Option<&'static str> {
+        self.analysis.as_ref().and_then(|a| a.best).map(|m| m.name())
+    }
+
+    /// Predicted (time, low, high) in seconds at n by the best model.
+    pub fn time_at(&self, n: u32) -> Option<(f64, f64, f64)> {
+        if let Some(p) = self.predictions.iter().find(|p| p.n == n) {
+            return p.time_s;
+        }
+        let a = self.analysis.as_ref()?;
+        a.predict_fit(a.best_fit()?, n).time_s
+    }
+}
+
+/// A region's share at n.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Share {
+    /// Index into `Ranking::regions`.
+    pub region: usize,
+    pub time_s: f64,
+    pub share: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The regions at one n (and side value), largest share first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    pub n: u32,
+    pub side: Option<f64>,
+    pub rows: Vec<Share>,
+}
+
+/// The top region at one n.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dominant {
+    pub n: u32,
+    pub side: Option<f64>,
+    pub callpath: String,
+    pub share: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranking {
+    pub process_parameter: String,
+    pub side_parameter: Option<String>,
+    /// The side values fitted (one unless per value).
+    pub side_values: Vec<f64>,
+    pub metric: String,
+    pub metrics: Vec<String>,
+    pub targets: Vec<u32>,
+    pub regions: Vec<RegionFit>,
+    pub tables: Vec<Table>,
+    pub dominant: Vec<Dominant>,
+    /// Indices of the regions that stop scaling first (smallest stops_scaling_n), per side.
+    pub first_to_stop: Vec<usize>,
+    pub warnings: Vec<String>,
+}
+
+const PROCESS_NAMES: &[&str] = &["p", "np", "n", "procs", "nprocs", "processes", "process", "ranks", "nranks", "mpi", "cores", "nodes", "num_procs"];
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let m = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[m]
+    } else {
+        (s[m - 1] + s[m]) / 2.0
+    }
+}
+
+fn noise(v: &[f64]) -> f64 {
+    if v.len() < 2 {
+        return 0.0;
+    }
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    let var = v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (v.len() - 1) as f64;
+    let cv = var.sqrt() / mean.abs();
+    if cv.is_finite() {
+        cv
+    } else {
+        0.0
+    }
+}
+
+/// The first n (doubling from `from`) where doubling cuts the predicted time by less than 5 %.
+fn stops_scaling(a: &Analysis, from: u32) -> Option<u32> {
+    let f = a.best_fit()?;
+    let mut n = from.max(1);
+    while n < MAX_N {
+        let (t, t2) = (a.predict_fit(f, n).time_s?.0, a.predict_fit(f, 2 * n).time_s?.0);
+        if t.is_nan() || t <= 0.0 || t2 > t * (1.0 - STOP_GAIN) {
+            return Some(n);
+        }
+        n *= 2;
+    }
+    None
+}
+
+/// Ranks the regions of `e` (see the module's text).
+pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
+    let err = |m: String| InputError::new(FIELD, m);
+    let metrics: Vec<String> = e.metrics().into_iter().map(String::from).collect();
+    let metric = match &opts.metric {
+        Some(m) => metrics.iter().find(|x| *x == m).cloned().ok_or_else(|| err(format!("no metric \"{m}\"; the experiment has {}", metrics.join(", "))))?,
+        None => metrics
+            .iter()
+            .find(|m| m.eq_ignore_ascii_case("time"))
+            .or(metrics.first())
+            .cloned()
+            .unwrap_or_default(),
+    };
+    if e.parameters.len() > 2 {
+        return Err(err(format!("{} parameters: scalewise reads one (the process count) or two (process count and one more)", e.parameters.len())));
+    }
+    let pi = match &opts.process_parameter {
+        Some(p) => e.parameters.iter().position(|x| x == p).ok_or_else(|| err(format!("no parameter \"{p}\"; the experiment has {}", e.parameters.join(", "))))?,
+        None => e.parameters.iter().position(|x| PROCESS_NAMES.contains(&x.to_ascii_lowercase().as_str())).unwrap_or(0),
+    };
+    let si = (e.parameters.len() == 2).then_some(1 - pi);
+    let mut warnings = Vec::new();
+    let side_values: Vec<Option<f64>> = match si {
+        None => vec![None],
+        Some(si) => {
+            let all = e.values_of(si);
+            match &opts.side {
+                SideChoice::Largest => {
+                    let v = all.last().copied();
+                    if let Some(v) = v {
+                        warnings.push(format!("{} held at its largest value, {}", e.parameters[si], fmt_num(v, 6)));
+                    }
+                    vec![v]
+                }
+                SideChoice::Value(v) => {
+                    if !all.contains(v) {
+                        let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
+                        return Err(err(format!("{} = {} was not measured; the values are {}", e.parameters[si], fmt_num(*v, 6), shown.join(", "))));
+                    }
+                    vec![Some(*v)]
+                }
+                SideChoice::PerValue => all.into_iter().map(Some).collect(),
+            }
+        }
+    };
+    let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
+    if series.len() * side_values.len() > MAX_REGIONS {
+        return Err(err(format!("{} regions to fit is more than the {MAX_REGIONS} read at once; choose one value of the second parameter or split the file", series.len() * side_values.len())));
+    }
+    let mut regions = Vec::new();
+    for &side in &side_values {
+        for s in &series {
+            let mut pts: Vec<_> = s.points.iter().filter(|m| si.is_none_or(|si| Some(m.coords[si]) == side)).collect();
+            pts.sort_by(|a, b| a.coords[pi].total_cmp(&b.coords[pi]));
+            let summaries: Vec<PointSummary> = pts
+                .iter()
+                .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len() })
+                .collect();
+            let raw: Vec<RawPoint> =
+                summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, line: m.line }).collect();
+            let mut fit = RegionFit {
+                callpath: s.callpath.clone(),
+                metric: s.metric.clone(),
+                side,
+                points: summaries,
+                raw,
+                analysis: None,
+                error: None,
+                predictions: Vec::new(),
+                stops_scaling_n: None,
+            };
+            // The same call, with the same options, as `scalewise speedup` with defaults.
+            let options = Options { targets: opts.targets.clone(), ..Options::default() };
+            match analyse("points", &fit.raw, Measure::TimeS, &options) {
+                Ok(a) => {
+                    match a.best_fit() {
+                        Some(f) => fit.predictions = f.predictions.clone(),
+                        None => fit.error = Some(a.best_reason.clone()),
+                    }
+                    let from = fit.points.first().map_or(1, |p| p.n as u32);
+                    fit.stops_scaling_n = stops_scaling(&a, from);
+                    fit.analysis = Some(a);
+                }
+                Err(e) => fit.error = Some(e.local_text()),
+            }
+            regions.push(fit);
+        }
+    }
+    let mut tables = Vec::new();
+    let mut dominant = Vec::new();
+    let mut first_to_stop = Vec::new();
+    for &side in &side_values {
+        let ids: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].side == side).collect();
+        if let Some(&first) = ids.iter().filter(|&&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&&i| regions[i].stops_scaling_n) {
+            first_to_stop.push(first);
+        }
+        for &n in &opts.targets {
+            let times: Vec<(usize, (f64, f64, f64))> = ids.iter().filter_map(|&i| Some((i, regions[i].time_at(n)?))).collect();
+            let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
+            if sum.is_nan() || sum <= 0.0 {
+                continue;
+            }
+            let mut rows: Vec<Share> = times
+                .iter()
+                .map(|&(i, (t, lo, hi))| {
+                    let low = if lo > 0.0 { lo / (lo + (sum_hi - hi)) } else { 0.0 };
+                    let high_den = hi + (sum_lo - lo);
+                    let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
+                    Share { region: i, time_s: t, share: t / sum, low, high }
+                })
+                .collect();
+            rows.sort_by(|a, b| b.share.total_cmp(&a.share));
+            if let Some(top) = rows.first() {
+                dominant.push(Dominant { n, side, callpath: regions[top.region].callpath.clone(), share: top.share });
+            }
+            tables.push(Table { n, side, rows });
+        }
+    }
+    let failed = regions.iter().filter(|r| r.error.is_some()).count();
+    if failed > 0 {
+        warnings.push(format!("{failed} of {} regions could not be fitted and are left out of the shares", regions.len()));
+    }
+    Ok(Ranking {
+        process_parameter: e.parameters.get(pi).cloned().unwrap_or_default(),
+        side_parameter: si.map(|si| e.parameters[si].clone()),
+        side_values: side_values.into_iter().flatten().collect(),
+        metric,
+        metrics,
+        targets: opts.targets.clone(),
+        regions,
+        tables,
+        dominant,
+        first_to_stop,
+        warnings,
+    })
+}

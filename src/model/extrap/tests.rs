@@ -1,0 +1,147 @@
+use super::*;
+use crate::model::speedup::{analyse, Measure, Options};
+
+const SMALL: &str = "PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 )\n\nREGION a\nMETRIC time\nDATA 10 11 9\nDATA 5\nDATA 2.5\nDATA 1.25\nREGION b\nMETRIC time\nDATA 2\nDATA 2\nDATA 2\nDATA 2\n";
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/tests/data/extrap/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+#[test]
+fn text_format_reads_points_regions_and_repetitions() {
+    let e = parse(SMALL).unwrap();
+    assert_eq!(e.format, Format::Text);
+    assert_eq!(e.parameters, ["p"]);
+    assert_eq!(e.series.len(), 2);
+    assert_eq!(e.series[0].points[0].values, [10.0, 11.0, 9.0]);
+    assert_eq!(e.series[0].points[3].coords, [16.0]);
+    assert_eq!(e.series[0].points[1].line, Some(7));
+    // Parentheses are optional with one parameter; two parameters need them.
+    let bare = parse("PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1\nDATA 0.5\n").unwrap();
+    assert_eq!(bare.series[0].points[1].coords, [4.0]);
+    let two = parse("PARAMETER p size\nPOINTS (2 10) (4 10)\nREGION r\nDATA 1\nDATA 0.5\n").unwrap();
+    assert_eq!(two.series[0].points[1].coords, [4.0, 10.0]);
+}
+
+#[test]
+fn malformed_text_names_line_column_and_what_was_expected() {
+    let cases: &[(&str, usize, Option<usize>, &str)] = &[
+        ("PARAMETER p\nPOINTS ( 2 ) ( x )\n", 2, Some(16), "expected a parameter value"),
+        ("PARAMETER p size\nPOINTS ( 2 ) \n", 2, Some(8), "expected 2 values"),
+        ("PARAMETER p\nPOINTS ( 2 ) ( 4\n", 2, Some(14), "not closed"),
+        ("PARAMETER p\nPOINTS 2 4\nDATA 1\n", 3, Some(1), "expected a REGION line before DATA"),
+        ("PARAMETER p\nPOINTS 2\nREGION r\nDATA 1\nDATA 2\n", 5, Some(1), "more DATA lines than the 1 points"),
+        ("PARAMETER p\nPOINTS 2\nREGION r\nDATA 1 1e999\n", 4, Some(8), "finite"),
+        ("PARAMETER p\nPOINTS 2\nREGON r\n", 3, Some(1), "expected PARAMETER, POINTS, REGION"),
+        ("POINTS 2\n", 1, Some(1), "PARAMETER line before POINTS"),
+        ("# only a comment\n", 0, None, "no measurements"),
+    ];
+    for &(text, line, col, msg) in cases {
+        let e = parse(text).unwrap_err();
+        assert_eq!(e.field, FIELD);
+        if line > 0 {
+            assert_eq!((e.line, e.column), (Some(line), col), "{text:?}: {e}");
+        }
+        assert!(e.message.contains(msg), "{text:?}: {e}");
+    }
+}
+
+#[test]
+fn json_and_json_lines_read_the_same_experiment() {
+    let json = r#"{"parameters": ["p"], "measurements": {"a": {"time": [{"point": [2], "values": [10, 11, 9]}, {"point": [4], "values": [5]}]}}}"#;
+    let lines = "{\"params\": {\"p\": 2}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": [10, 11]}\n{\"params\": {\"p\": 2}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": 9}\n{\"params\": {\"p\": 4}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": 5}\n";
+    let (a, b) = (parse(json).unwrap(), parse(lines).unwrap());
+    assert_eq!((a.format, b.format), (Format::Json, Format::JsonLines));
+    assert_eq!(a.series, b.series.iter().map(|s| Series { points: s.points.iter().map(|p| Measurement { line: None, ..p.clone() }).collect(), ..s.clone() }).collect::<Vec<_>>());
+    // Missing callpath and metric are Extra-P's defaults.
+    let d = parse("{\"params\": {\"x\": 20}, \"value\": 82.0}\n").unwrap();
+    assert_eq!((d.series[0].callpath.as_str(), d.series[0].metric.as_str()), ("<root>", "<default>"));
+}
+
+#[test]
+fn malformed_json_names_the_line_or_the_path() {
+    let e = parse("{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"p\": 4}, \"value\": \"x\"}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(2), Some(22)), "{e}");
+    assert!(e.message.contains("value: expected a non-empty list of numbers or a number, found a string"), "{e}");
+    let e = parse("{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"q\": 4}, \"value\": 1}\n").unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.contains("expected the parameters of the first line (p), found q"), "{e}");
+    let e = parse("{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": \n").unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.starts_with("not valid JSON"), "{e}");
+    let e = parse(r#"{"parameters": ["p"], "measurements": {"a": {"time": [{"point": [2, 3], "values": [1]}]}}}"#).unwrap_err();
+    assert!(e.message.contains("measurements.\"a\".\"time\"[0].point: expected 1 value(s)"), "{e}");
+    let e = parse("{\"parameters\": [\"p\"],\n \"measurements\": {]}").unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+}
+
+#[test]
+fn ranking_uses_the_speedup_calculators_own_predictions() {
+    let e = parse(&fixture("app.txt")).unwrap();
+    let opts = RankOptions { targets: vec![256, 1024], ..RankOptions::default() };
+    let r = rank(&e, &opts).unwrap();
+    assert_eq!(r.regions.len(), 24);
+    assert_eq!(r.process_parameter, "p");
+    for f in &r.regions {
+        assert!(f.error.is_none(), "{}: {:?}", f.callpath, f.error);
+        // The same call `scalewise speedup` makes with its defaults gives the same numbers.
+        let a = analyse("points", &f.raw, Measure::TimeS, &Options { targets: vec![256, 1024], ..Options::default() }).unwrap();
+        assert_eq!(f.predictions, a.best_fit().unwrap().predictions);
+        // Each point is the median of its repetitions.
+        assert_eq!(f.points.len(), 6);
+        assert_eq!(f.points[0].repetitions, 5);
+    }
+    assert_eq!(r.tables.len(), 2);
+    for t in &r.tables {
+        let total: f64 = t.rows.iter().map(|s| s.share).sum();
+        assert!((total - 1.0).abs() < 1e-9);
+        assert!(t.rows.windows(2).all(|w| w[0].share >= w[1].share));
+        assert!(t.rows.iter().all(|s| s.low <= s.share + 1e-12 && s.share <= s.high + 1e-12 && s.high <= 1.0));
+        // The top row is the dominant region at that n.
+        let d = r.dominant.iter().find(|d| d.n == t.n).unwrap();
+        assert_eq!(d.callpath, r.regions[t.rows[0].region].callpath);
+    }
+    // A region that keeps scaling ("main": serial part 0.1 %) loses share from 256 to 1024;
+    // one with an Amdahl serial part ("main->init") dominates.
+    let share = |t: usize, name: &str| r.tables[t].rows.iter().find(|s| r.regions[s.region].callpath == name).unwrap().share;
+    assert!(share(1, "main") < share(0, "main") / 2.0, "{} {}", share(0, "main"), share(1, "main"));
+    assert_eq!(r.dominant[1].callpath, "main->init");
+    // The region that stops scaling first stops no later than any other.
+    let first = &r.regions[r.first_to_stop[0]];
+    assert!(r.regions.iter().all(|f| f.stops_scaling_n.is_none_or(|n| n >= first.stops_scaling_n.unwrap())));
+}
+
+#[test]
+fn a_second_parameter_is_held_or_fitted_per_value() {
+    let e = parse(&fixture("app.jsonl")).unwrap();
+    assert_eq!(e.format, Format::JsonLines);
+    assert_eq!(e.parameters, ["p", "size"]);
+    assert_eq!(e.metrics(), ["time", "visits"]);
+    let held = rank(&e, &RankOptions { targets: vec![512], ..RankOptions::default() }).unwrap();
+    assert_eq!((held.regions.len(), held.side_values.as_slice()), (22, &[4000.0][..]));
+    assert_eq!(held.metric, "time");
+    let picked = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(1000.0), ..RankOptions::default() }).unwrap();
+    assert_eq!(picked.regions[0].points[0].median, {
+        let s = &e.series[0];
+        let m = s.points.iter().find(|m| m.coords == [2.0, 1000.0]).unwrap();
+        let mut v = m.values.clone();
+        v.sort_by(f64::total_cmp);
+        v[1]
+    });
+    let per = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::PerValue, ..RankOptions::default() }).unwrap();
+    assert_eq!((per.regions.len(), per.tables.len(), per.dominant.len()), (44, 2, 2));
+    let missing = rank(&e, &RankOptions { side: SideChoice::Value(3.0), ..RankOptions::default() }).unwrap_err();
+    assert!(missing.message.contains("size = 3 was not measured; the values are 1000, 4000"), "{missing}");
+    let metric = rank(&e, &RankOptions { metric: Some("cycles".into()), ..RankOptions::default() }).unwrap_err();
+    assert!(metric.message.contains("no metric \"cycles\""));
+}
+
+#[test]
+fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
+    let text = "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION bad\nDATA 1\nDATA -1\nDATA 1\n";
+    let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
+    assert!(r.regions[1].error.as_deref().unwrap().contains("line 9"), "{:?}", r.regions[1].error);
+    assert_eq!(r.tables[0].rows.len(), 1);
+    assert!(r.warnings.iter().any(|w| w.contains("1 of 2 regions could not be fitted")));
+}
+

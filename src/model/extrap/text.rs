@@ -1,0 +1,167 @@
+//! Extra-P's text format (`docs/file-formats.md`, "Text file format"; the reader is Extra-P's
+//! `text_file_reader.py`): lines `PARAMETER p [size …]`, `POINTS ( 2 ) ( 4 ) …` (parentheses
+//! optional with one parameter; several POINTS lines add up), then `REGION callpath`,
+//! optional `METRIC name`, and one `DATA v1 v2 …` line of repetitions per point, in the order
+//! of the points. `REGION` and `METRIC` start the points again from the first. Blank lines and
+//! lines starting with `#` are skipped.
+
+use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use crate::model::input::list::clip;
+use crate::model::InputError;
+
+fn err(line: usize, col: Option<usize>, message: impl Into<String>) -> InputError {
+    InputError::new(FIELD, message).at(line, col)
+}
+
+/// Whitespace-separated words with their 1-based character columns; '(' and ')' are words of
+/// their own.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, usize)> = None;
+    for (col, (i, c)) in line.char_indices().enumerate() {
+        let paren = c == '(' || c == ')';
+        if c.is_whitespace() || paren {
+            if let Some((s, sc)) = start.take() {
+                out.push((sc, &line[s..i]));
+            }
+            if paren {
+                out.push((col + 1, &line[i..i + 1]));
+            }
+        } else if start.is_none() {
+            start = Some((i, col + 1));
+        }
+    }
+    if let Some((s, sc)) = start {
+        out.push((sc, &line[s..]));
+    }
+    out
+}
+
+fn number(line: usize, (col, w): (usize, &str), what: &str) -> Result<f64, InputError> {
+    let v: f64 = w.parse().map_err(|_| err(line, Some(col), format!("expected {what} (a number), found \"{}\"", clip(w))))?;
+    check_value(v).map_err(|m| err(line, Some(col), format!("{m} for {what}, found \"{}\"", clip(w))))
+}
+
+/// The points of one POINTS line.
+fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) -> Result<Vec<Vec<f64>>, InputError> {
+    if params == 0 {
+        return Err(err(line, Some(key_col), "expected a PARAMETER line before POINTS"));
+    }
+    let mut out = Vec::new();
+    if !rest.iter().any(|(_, w)| *w == "(" || *w == ")") {
+        if params != 1 {
+            return Err(err(line, Some(key_col), format!("with {params} parameters every point needs parentheses, e.g. ( 2 64 )")));
+        }
+        for &w in rest {
+            out.push(vec![number(line, w, "a parameter value")?]);
+        }
+    } else {
+        let mut open: Option<(usize, Vec<f64>)> = None;
+        for &(col, w) in rest {
+            match (w, open.as_mut()) {
+                ("(", None) => open = Some((col, Vec::new())),
+                ("(", Some(_)) => return Err(err(line, Some(col), "expected a number or \")\", found \"(\"")),
+                (")", Some((c0, coords))) => {
+                    if coords.len() != params {
+                        return Err(err(line, Some(*c0), format!("expected {params} value{} in this point, found {}", if params == 1 { "" } else { "s" }, coords.len())));
+                    }
+                    out.push(std::mem::take(coords));
+                    open = None;
+                }
+                (")", None) => return Err(err(line, Some(col), "expected \"(\" to open a point, found \")\"")),
+                (_, Some((_, coords))) => coords.push(number(line, (col, w), "a parameter value")?),
+                (_, None) => return Err(err(line, Some(col), format!("expected \"(\" to open a point, found \"{}\"", clip(w)))),
+            }
+        }
+        if let Some((c0, _)) = open {
+            return Err(err(line, Some(c0), "this point's \"(\" is not closed"));
+        }
+    }
+    if out.is_empty() {
+        return Err(err(line, Some(key_col), "expected at least one point after POINTS"));
+    }
+    Ok(out)
+}
+
+pub fn parse(text: &str) -> Result<Experiment, InputError> {
+    let mut e = Experiment { format: Format::Text, parameters: Vec::new(), series: Vec::new() };
+    let mut coords: Vec<Vec<f64>> = Vec::new();
+    let mut region: Option<String> = None;
+    let mut metric = String::new();
+    let mut next = 0usize;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let ws = words(raw);
+        let (key_col, key) = ws[0];
+        // The rest of the line as written (names may hold spaces), from after the keyword.
+        let name = || raw.trim_start()[key.len()..].trim().to_string();
+        match key {
+            "PARAMETER" => {
+                if !coords.is_empty() {
+                    return Err(err(line, Some(key_col), "expected PARAMETER lines before the first POINTS line"));
+                }
+                if ws.len() < 2 {
+                    return Err(err(line, Some(key_col), "expected a parameter name after PARAMETER"));
+                }
+                for &(col, w) in &ws[1..] {
+                    if e.parameters.iter().any(|p| p == w) {
+                        return Err(err(line, Some(col), format!("parameter \"{}\" is defined twice", clip(w))));
+                    }
+                    e.parameters.push(w.to_string());
+                }
+                if e.parameters.len() > MAX_PARAMETERS {
+                    return Err(err(line, Some(key_col), format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format")));
+                }
+            }
+            "POINTS" => {
+                for p in points(line, &ws[1..], e.parameters.len(), key_col)? {
+                    if coords.contains(&p) {
+                        return Err(err(line, Some(key_col), "a point is listed twice"));
+                    }
+                    coords.push(p);
+                }
+            }
+            "REGION" => {
+                let n = name();
+                if n.is_empty() {
+                    return Err(err(line, Some(key_col), "expected a call path after REGION"));
+                }
+                region = Some(n);
+                next = 0;
+            }
+            "METRIC" => {
+                metric = name();
+                next = 0;
+            }
+            "DATA" => {
+                let Some(r) = &region else {
+                    return Err(err(line, Some(key_col), "expected a REGION line before DATA"));
+                };
+                if coords.is_empty() {
+                    return Err(err(line, Some(key_col), "expected POINTS before DATA"));
+                }
+                let Some(at) = coords.get(next) else {
+                    return Err(err(line, Some(key_col), format!("more DATA lines than the {} points for region \"{}\"", coords.len(), clip(r))));
+                };
+                if ws.len() < 2 {
+                    return Err(err(line, Some(key_col), "expected at least one value after DATA"));
+                }
+                if ws.len() - 1 > MAX_REPETITIONS {
+                    return Err(err(line, Some(key_col), format!("at most {MAX_REPETITIONS} repetitions per point")));
+                }
+                let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
+                let (r, at) = (r.clone(), at.clone());
+                e.add(&r, &metric, at, &values, Some(line));
+                next += 1;
+            }
+            other => {
+                return Err(err(line, Some(key_col), format!("expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment, found \"{}\"", clip(other))));
+            }
+        }
+    }
+    Ok(e)
+}

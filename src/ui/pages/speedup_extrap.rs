@@ -1,0 +1,190 @@
+//! "Import an Extra-P experiment" on the speed-up page: paste or upload an Extra-P file, see
+//! its regions ranked by predicted share of the run time at the target n, with a chart of the
+//! shares against n. A region's name loads its points into the calculator above. The texts
+//! are saved with the page's other inputs (`model::extrap::page::KEY_*`); the model computes
+//! everything (`model::extrap::page::view`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::file::callbacks::FileReader;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use crate::charts::extrap::shares;
+use crate::model::extrap::page::{points_table, view, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT};
+use crate::model::extrap::Ranking;
+use crate::model::fmt_num;
+use crate::model::speedup::page::{self as page, Field, PAGE};
+use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
+use crate::ui::components::chart::{drawing, Chart};
+use crate::ui::components::number_field::page_field;
+use crate::ui::store::{text, use_store, Action, Setter};
+
+fn pct(x: f64) -> String {
+    format!("{} %", fmt_num(x * 100.0, 3))
+}
+
+/// The ranked table of one side value: shares at every target, largest at the last first.
+fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> Html {
+    let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
+    let Some(last) = tables.last() else { return html! {} };
+    let title = match (&r.side_parameter, side) {
+        (Some(p), Some(v)) => format!("{p} = {}", fmt_num(v, 6)),
+        _ => String::new(),
+    };
+    let rows = last.rows.iter().enumerate().map(|(rank, s)| {
+        let f = &r.regions[s.region];
+        let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == s.region) {
+            Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }</td> },
+            None => html! { <td class="num">{ "—" }</td> },
+        });
+        let i = s.region;
+        let onclick = on_load.reform(move |_| i);
+        html! {
+            <tr class={classes!((rank == 0).then_some("best"))}>
+                <td class="num">{ rank + 1 }</td>
+                <td><button class="link" title="load this region's points into the calculator above" {onclick}>{ f.callpath.clone() }</button></td>
+                { for cells }
+                <td class="num">{ fmt_num(s.time_s, 4) }</td>
+                <td>{ f.best_name().unwrap_or("—") }</td>
+                <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
+            </tr>
+        }
+    });
+    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("share at n = {} (range)", t.n) }</th> });
+    html! {
+        <>
+            if !title.is_empty() { <h4>{ title }</h4> }
+            <table class="results extrap-ranking">
+                <thead><tr>
+                    <th class="num">{ "#" }</th><th>{ "region" }</th>{ for heads }
+                    <th class="num">{ format!("time at n = {}, s", last.n) }</th><th>{ "best model" }</th><th class="num">{ "stops scaling at n" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </>
+    }
+}
+
+fn summary(r: &Ranking) -> Html {
+    let dom = r.dominant.iter().map(|d| {
+        let side = match (&r.side_parameter, d.side) {
+            (Some(p), Some(v)) => format!(" ({p} = {})", fmt_num(v, 6)),
+            _ => String::new(),
+        };
+        html! { <li>{ format!("At n = {}{side}: ", d.n) }<b>{ d.callpath.clone() }</b>{ format!(" dominates with {} of the run time.", pct(d.share)) }</li> }
+    });
+    let stop = r.first_to_stop.iter().map(|&i| {
+        let f = &r.regions[i];
+        html! { <li>{ "First to stop scaling: " }<b>{ f.callpath.clone() }</b>{ format!(" (doubling beyond n = {} gains under 5 %).", f.stops_scaling_n.unwrap_or(0)) }</li> }
+    });
+    html! { <ul id="extrap-dominant">{ for dom }{ for stop }</ul> }
+}
+
+#[component(ExtrapImport)]
+pub fn extrap_import() -> Html {
+    let store = use_store();
+    let inputs: PageInputs = store.inputs_or(PAGE, page::default_inputs);
+    // Only this section's texts: typing in the calculator above does not rank again.
+    let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
+        .iter()
+        .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
+        .collect();
+    let v = use_memo(own, view);
+    let chart = use_memo(v.clone(), |v| v.chart.as_ref().map(|c| Rc::new(shares(c))));
+    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
+    let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
+    let loaded = use_state(|| None::<String>);
+
+    let upload = {
+        let (setter, store) = (setter.clone(), store.clone());
+        Callback::from(move |e: Event| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            let (setter, store, name) = (setter.clone(), store.clone(), file.name());
+            let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
+                // The saved workspace keeps at most MAX_FIELD_BYTES per input.
+                Ok(text) if text.len() > MAX_FIELD_BYTES => store.dispatch(Action::Notice(Some(format!(
+                    "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise speedup --format extrap` for larger files.",
+                    text.len() >> 10, MAX_FIELD_BYTES >> 10)))),
+                Ok(text) => setter.set(KEY_TEXT, text),
+                Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
+            });
+            *reader.borrow_mut() = Some(task);
+            input.set_value("");
+        })
+    };
+    let on_load = {
+        let (setter, v, loaded) = (setter.clone(), v.clone(), loaded.clone());
+        Callback::from(move |i: usize| {
+            let Some(r) = &v.ranking else { return };
+            let Some(table) = points_table(r, i) else { return };
+            let targets: Vec<String> = r.targets.iter().map(u32::to_string).collect();
+            setter.set_many(vec![
+                (Field::Points.key(), table),
+                (Field::SecondColumn.key(), "time".into()),
+                (Field::Target.key(), targets.join(", ")),
+            ]);
+            loaded.set(Some(r.regions[i].callpath.clone()));
+        })
+    };
+    let error = |key: &str| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text());
+    let text_error = error(KEY_TEXT);
+    let oninput = setter.on(KEY_TEXT);
+    let oninput = Callback::from(move |e: InputEvent| {
+        let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+        oninput.emit(area.value());
+    });
+
+    html! {
+        <section id="extrap" class="extrap">
+            <h2>{ "Import an Extra-P experiment" }</h2>
+            <p class="hint">
+                { "An experiment of " }<a href="https://github.com/extra-p/extrap">{ "Extra-P" }</a>
+                { " (text, JSON or JSON Lines): each region's median times fitted as above, ranked by predicted share of the run time. Click a region to load it above." }
+            </p>
+            <div class="grid-2">
+                <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
+                    <label for="extrap-text">{ "Extra-P experiment (paste, or upload a file)" }</label>
+                    <input id="extrap-file" type="file" accept=".txt,.json,.jsonl,text/plain,application/json" onchange={upload} />
+                    <textarea id="extrap-text" rows="8" spellcheck="false" value={text(&inputs, KEY_TEXT)} {oninput}
+                        aria-invalid={text_error.is_some().to_string()} aria-describedby="extrap-text-error" />
+                    <ul id="extrap-text-error" class="field-errors" role="alert">
+                        { for text_error.iter().map(|e| html! { <li>{ e.clone() }</li> }) }
+                    </ul>
+                </div>
+                <div>
+                    <div class="form-row">
+                        { page_field(&inputs, &setter, KEY_PREDICT, "rank at n (empty: 4× and 16× the largest measured)", None, error(KEY_PREDICT)) }
+                    </div>
+                    if let Some(r) = &v.ranking {
+                        <div class="form-row">
+                            { page_field(&inputs, &setter, KEY_METRIC, "metric (empty: time, else the first)", None, None) }
+                            if r.side_parameter.is_some() {
+                                { page_field(&inputs, &setter, KEY_HOLD, "second parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
+                            }
+                        </div>
+                        <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", v.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
+                        if !r.warnings.is_empty() {
+                            <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                        }
+                    }
+                    if let Some(name) = &*loaded {
+                        <p id="extrap-loaded" class="hint">{ format!("Loaded {name} into the measurements above.") }</p>
+                    }
+                </div>
+            </div>
+            if let Some(r) = &v.ranking {
+                { summary(r) }
+                <div id="extrap-ranking">
+                    if r.side_values.is_empty() { { ranking_table(r, None, &on_load) } }
+                    else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), &on_load)) } }
+                </div>
+                <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Stops scaling: doubling n gains under 5 %." }</p>
+                if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
+            }
+        </section>
+    }
+}

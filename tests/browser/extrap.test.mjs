@@ -1,0 +1,127 @@
+// The speed-up page's "Import an Extra-P experiment": upload the text fixture (24 regions)
+// and read the ranked table and the dominant region; upload the JSON Lines fixture (22
+// regions, two parameters) and hold the problem size; a malformed file is named by line and
+// column; a region's name loads its points into the calculator; and the allocation table.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+const DATA = new URL("../data/extrap/", import.meta.url).pathname;
+const CLI = new URL("../../target/debug/scalewise", import.meta.url).pathname;
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+async function open() {
+  const p = await freshPage(browser, server.origin);
+  await p.page.goto(`${server.base}speedup.html`);
+  await ready(p.page);
+  await p.page.waitForSelector("#extrap");
+  return p;
+}
+
+/** The command's answer for a fixture, when the native binary is built (cargo test builds it). */
+function cli(args) {
+  try { return JSON.parse(execFileSync(CLI, ["speedup", ...args, "--compact"], { encoding: "utf8" })); } catch { return null; }
+}
+
+const pct = (s) => Number(/([0-9.]+) %/.exec(s)[1]) / 100;
+
+test("upload an Extra-P text file and read the ranked dominant-at-n table", async () => {
+  const { context, page, problems } = await open();
+  await page.fill("#extrap_predict", "256, 1024");
+  const t0 = Date.now();
+  await page.setInputFiles("#extrap-file", `${DATA}app.txt`);
+  await page.waitForSelector("#extrap-ranking tbody tr");
+  console.log(`browser: 24-region Extra-P file ranked in ${Date.now() - t0} ms (upload to table, wall clock)`);
+  const rows = page.locator("#extrap-ranking tbody tr");
+  assert.equal(await rows.count(), 24);
+  const first = await rows.first().locator("td").allTextContents();
+  assert.equal(first[1], "main->init");
+  // Shares at 256 and 1024 with ranges, largest at 1024 first.
+  assert.match(first[2], /^[0-9.]+ % \([0-9.]+ %–[0-9.]+ %\)$/);
+  const shares = [];
+  for (let i = 0; i < 24; i++) shares.push(pct((await rows.nth(i).locator("td").nth(3).textContent())));
+  assert.ok(shares.every((s, i) => i === 0 || shares[i - 1] >= s), shares.join(" "));
+  assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 0.01, `shares add to ${shares.reduce((a, b) => a + b, 0)}`);
+  assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 1024: main->init dominates with [0-9.]+ %/);
+  assert.match(await page.locator("#extrap-dominant").textContent(), /First to stop scaling: /);
+  // The same ranking as the command, where the binary is built.
+  const v = cli(["--format", "extrap", `${DATA}app.txt`, "--predict", "256,1024"]);
+  if (v) {
+    const top = v.ranking[1].regions[0];
+    assert.equal(top.callpath, first[1]);
+    assert.ok(Math.abs(top.share - shares[0]) < 0.0006, `${top.share} vs ${shares[0]}`);
+  }
+  await page.locator("#extrap-dominant").scrollIntoViewIfNeeded();
+  assert.ok(await page.locator("canvas#chart-extrap-shares").count() === 1, "the share chart is drawn");
+  await shot(page, "extrap-ranking");
+  // Clicking a region loads its points into the calculator's table.
+  await rows.nth(0).locator("button").click();
+  await page.waitForFunction(() => document.getElementById("points").value.startsWith("n\ttime (s)\n2\t"));
+  assert.match(await page.locator("#extrap-loaded").textContent(), /Loaded main->init/);
+  assert.equal(await page.locator("#second_column").inputValue(), "time");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
+
+test("JSON Lines with a problem size, and a malformed file named by line and column", async () => {
+  const { context, page, problems } = await open();
+  await page.fill("#extrap_predict", "512");
+  await page.setInputFiles("#extrap-file", `${DATA}app.jsonl`);
+  await page.waitForSelector("#extrap-ranking tbody tr");
+  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 22);
+  assert.match(await page.locator("#extrap .warnings").textContent(), /size held at its largest value, 4000/);
+  await page.fill("#extrap_hold", "per-value");
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking table").length === 2);
+  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 44);
+  assert.match(await page.locator("#extrap-ranking h4").first().textContent(), /size = 1000/);
+  // Bad input: the line and column, and what was expected; the text is kept.
+  await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n");
+  await page.waitForSelector("#extrap-text-error li");
+  assert.equal(await page.locator("#extrap-text-error li").textContent(), "line 4, column 8: expected a measured value (a number), found \"x\"");
+  assert.match(await page.locator("#extrap-text").inputValue(), /DATA 1 x/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("allocation table: the predictions as Markdown, CSV and LaTeX, with a copy button", async () => {
+  const { context, page, problems } = await open();
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin });
+  await page.click("text=Load: Linear and nonlinear parts, no 1-process run");
+  await page.waitForSelector("#allocation-text");
+  await page.fill("#alloc_cores_per_node", "48");
+  await page.fill("#alloc_price", "0.02");
+  await page.waitForFunction(() => /cost \(EUR\)/.test(document.getElementById("allocation-text").textContent));
+  // Each prediction row's time matches the page's prediction table.
+  const predicted = await page.locator("#predictions tbody tr").allTextContents();
+  const md = await page.locator("#allocation-text").textContent();
+  const mdRows = md.split("\n").filter((l) => /^\| +[0-9]/.test(l));
+  assert.equal(mdRows.length, predicted.length);
+  for (let i = 0; i < mdRows.length; i++) {
+    const cells = mdRows[i].split("|").map((c) => c.trim());
+    const n = Number(cells[1]);
+    assert.ok(predicted[i].startsWith(String(n)), `${predicted[i]} vs ${n}`);
+    const pageTime = (await page.locator("#predictions tbody tr").nth(i).locator("td").nth(3).textContent()).split(" ")[0];
+    assert.equal(cells[3], pageTime, `time at n = ${n}`);
+    assert.equal(Number(cells[2]), Math.ceil(n / 48));
+  }
+  assert.match(await page.locator("#allocation-reason").textContent(), /^Recommended: [0-9]+ processes/);
+  await page.selectOption("#alloc_format", "latex");
+  await page.waitForFunction(() => document.getElementById("allocation-text").textContent.startsWith("\\begin{tabular}"));
+  await page.selectOption("#alloc_format", "csv");
+  await page.waitForFunction(() => document.getElementById("allocation-text").textContent.startsWith("processes,nodes,"));
+  await page.click("#allocation-copy");
+  const clip = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(clip, await page.locator("#allocation-text").textContent());
+  await page.locator("#allocation").scrollIntoViewIfNeeded();
+  await shot(page, "allocation-table");
+  // A bad value is named under its field; the table stays.
+  await page.fill("#alloc_cores_per_node", "0");
+  await page.waitForSelector("text=expected a number from 1 to 1000000, found \"0\"");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});

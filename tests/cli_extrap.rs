@@ -1,0 +1,138 @@
+//! `scalewise speedup --format extrap`: Extra-P experiments from the command line, the
+//! contract keys, the format sniffing and the errors.
+
+use serde_json::{json, Value};
+
+mod common;
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/extrap/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn answer(args: &[&str]) -> Value {
+    let o = common::run(args, "");
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    serde_json::from_str(&o.stdout).expect("JSON out")
+}
+
+#[test]
+fn text_file_gives_the_ranked_dominant_table_with_the_contract_keys() {
+    let v = answer(&["speedup", "--format", "extrap", &data("app.txt"), "--predict", "256,1024", "--compact"]);
+    let regions = v["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 24);
+    for r in regions {
+        assert!(r["callpath"].is_string() && r["metric"] == "time" && r["best"].is_string(), "{r}");
+        let p = r["predictions"].as_array().unwrap();
+        assert_eq!(p.iter().map(|p| p["n"].as_u64().unwrap()).collect::<Vec<_>>(), [256, 1024]);
+        for p in p {
+            let (t, lo, hi) = (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
+            assert!(lo <= t && t <= hi, "{p}");
+        }
+    }
+    let dominant = v["dominant"].as_array().unwrap();
+    assert_eq!(dominant.len(), 2);
+    for (d, t) in dominant.iter().zip(v["ranking"].as_array().unwrap()) {
+        assert_eq!(d["n"], t["n"]);
+        assert_eq!(d["callpath"], t["regions"][0]["callpath"]);
+        assert_eq!(d["share"], t["regions"][0]["share"]);
+        let shares: Vec<f64> = t["regions"].as_array().unwrap().iter().map(|r| r["share"].as_f64().unwrap()).collect();
+        assert!(shares.windows(2).all(|w| w[0] >= w[1]));
+        assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+    assert_eq!(dominant[1]["callpath"], "main->init");
+    // The region's prediction is what `scalewise speedup` answers for its points (medians).
+    let first = &regions[0];
+    let points: Vec<Value> = first["points"].as_array().unwrap().iter().map(|p| json!({"n": p["n"], "time_s": p["time_s"]})).collect();
+    let o = common::run(&["speedup", "--compact"], &json!({"points": points, "predict": [256, 1024]}).to_string());
+    let direct: Value = serde_json::from_str(&o.stdout).unwrap();
+    let best = direct["fits"].as_array().unwrap().iter().find(|f| f["model"] == direct["best"]).unwrap();
+    assert_eq!(first["best"], direct["best"]);
+    assert_eq!(first["predictions"], best["predictions"]);
+}
+
+#[test]
+fn json_lines_and_json_are_recognised_without_format() {
+    let v = answer(&["speedup", &data("app.jsonl"), "--predict", "512", "--hold", "1000"]);
+    assert_eq!(v["format"], "jsonl");
+    assert_eq!(v["regions"].as_array().unwrap().len(), 22);
+    assert_eq!(v["side_parameter"], "size");
+    assert_eq!(v["side_values"], json!([1000.0]));
+    assert_eq!(v["metrics"], json!(["time", "visits"]));
+    assert!(v["dominant"][0]["callpath"].is_string());
+    let per = answer(&["speedup", &data("app.jsonl"), "--predict", "512", "--hold", "per-value"]);
+    assert_eq!(per["dominant"].as_array().unwrap().len(), 2);
+    let j = answer(&["speedup", &data("app.json")]);
+    assert_eq!(j["format"], "json");
+    assert_eq!(j["regions"].as_array().unwrap().len(), 6);
+    // Default targets: 4x and 16x the largest measured count (64).
+    assert_eq!(j["predict"], json!([256, 1024]));
+    // The JSON form of the ordinary input is unchanged.
+    let o = common::run(&["speedup", "--compact"], r#"{"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 5.2}, {"n": 4, "time_s": 2.9}]}"#);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("\"fits\""));
+}
+
+#[test]
+fn malformed_experiments_name_the_line_and_column() {
+    let o = common::run(&["speedup", "--format", "extrap"], "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n");
+    assert_eq!(o.status, 1);
+    assert_eq!(o.stderr.trim(), "scalewise speedup: Extra-P experiment: line 4, column 8: expected a measured value (a number), found \"x\"");
+    let o = common::run(&["speedup", "--format", "extrap"], "{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"p\": 4}, \"value\": []}\n");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("line 2, column 22: value: expected a non-empty list"), "{}", o.stderr);
+    let o = common::run(&["speedup", "--format", "extrap", &data("app.txt"), "--hold", "big"], "");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("--hold: expected a value of the second parameter"), "{}", o.stderr);
+    let o = common::run(&["speedup", "--predict", "4"], "{\"points\": []}");
+    assert_eq!(o.status, 2, "{}", o.stderr);
+    let o = common::run(&["speedup", "--help"], "");
+    assert!(o.stdout.contains("--format extrap") && o.stdout.contains("--hold"));
+}
+
+fn planner_input() -> String {
+    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{}/tests/golden/cli-cases.json", env!("CARGO_MANIFEST_DIR"))).unwrap()).unwrap();
+    cases.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].to_string()
+}
+
+#[test]
+fn allocation_tables_from_speedup_and_the_multigrid_planner() {
+    let input = r#"{"points":[{"n":2,"time_s":100},{"n":4,"time_s":52},{"n":8,"time_s":28},{"n":16,"time_s":16}],"predict":[16,32,64]}"#;
+    let o = common::run(&["speedup", "--compact", "--allocation", "csv", "--cores-per-node", "8", "--price-per-core-hour", "0.5"], input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let a = &v["allocation"];
+    let best = v["fits"].as_array().unwrap().iter().find(|f| f["model"] == v["best"]).unwrap();
+    // The rows are the best fit's predictions, and the CSV holds the same numbers.
+    let text = a["text"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,cost (EUR)"));
+    for (k, p) in best["predictions"].as_array().unwrap().iter().enumerate() {
+        let row = &a["rows"][k];
+        assert_eq!(row["procs"], p["n"]);
+        assert_eq!(row["time_s"], p["time_s"]);
+        assert_eq!(row["nodes"].as_u64().unwrap(), p["n"].as_u64().unwrap().div_ceil(8));
+        let t = p["time_s"].as_f64().unwrap();
+        let hours = p["n"].as_f64().unwrap() * t / 3600.0;
+        assert!((row["core_hours"].as_f64().unwrap() - hours).abs() < 1e-9 * hours.max(1.0));
+        assert!((row["cost"].as_f64().unwrap() - hours * 0.5).abs() < 1e-9);
+        let cells: Vec<f64> = lines[k + 1].split(',').take(3).map(|c| c.parse().unwrap()).collect();
+        assert!((cells[2] - t).abs() <= 5e-4 * t, "{} vs {t}", cells[2]);
+    }
+    assert!(a["reason"].is_string() && a["recommended"].is_u64());
+    // The multigrid planner's ranking, as LaTeX.
+    let o = common::run(&["multigrid", "--compact", "--allocation", "latex"], &planner_input());
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let a = &v["allocation"];
+    assert!(a["text"].as_str().unwrap().starts_with("\\begin{tabular}"), "{a}");
+    assert!(!a["rows"].as_array().unwrap().is_empty());
+    assert_eq!(a["rows"][0]["efficiency"], json!(1.0));
+    // Bad values are named; without --allocation the answer has no such key.
+    let o = common::run(&["speedup", "--allocation", "pdf"], input);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("--allocation: expected md, csv or latex, found \"pdf\""), "{}", o.stderr);
+    let o = common::run(&["speedup", "--compact"], input);
+    assert!(!o.stdout.contains("\"allocation\""));
+    assert!(common::run(&["speedup", "--help"], "").stdout.contains("--allocation md|csv|latex"));
+    assert!(common::run(&["multigrid", "--help"], "").stdout.contains("--allocation md|csv|latex"));
+}
