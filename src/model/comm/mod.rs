@@ -4,6 +4,7 @@
 //! ([`page`]).
 
 pub mod collectives;
+pub mod export;
 pub mod gridcast;
 pub mod p2p;
 pub mod page;
