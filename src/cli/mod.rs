@@ -56,6 +56,8 @@ fn main_help() -> String {
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table).\n\
+         --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
+         sstmacro, ompi-rules.\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -100,6 +102,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut file: Option<&str> = None;
     let mut compact = false;
     let mut format: Option<&str> = None;
+    let mut export: Option<&str> = None;
     let mut rest = args[1..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
@@ -116,6 +119,14 @@ pub fn run(args: &[String]) -> i32 {
                 }
             },
             other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
+            "--export" => match rest.next() {
+                Some(f) => export = Some(f.as_str()),
+                None => {
+                    eprintln!("scalewise {}: --export needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
+                    return 2;
+                }
+            },
+            other if other.starts_with("--export=") => export = Some(&other["--export=".len()..]),
             other if other.starts_with("--") => {
                 eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
                 return 2;
@@ -143,6 +154,20 @@ pub fn run(args: &[String]) -> i32 {
             }
         },
     };
+    let export = match export {
+        None => None,
+        Some(_) if cmd.name != "comm" => {
+            eprintln!("scalewise {}: --export is an option of 'scalewise comm' only", cmd.name);
+            return 2;
+        }
+        Some(e) => match crate::model::comm::export::ExportFormat::from_key(e) {
+            Some(f) => Some(f),
+            None => {
+                eprintln!("scalewise comm: unknown export '{e}'; expected loggopsim, simgrid, sstmacro, ompi-rules");
+                return 2;
+            }
+        },
+    };
     let text = if cmd.reads_input || file.is_some() {
         match read_input(file) {
             Ok(t) => t,
@@ -154,16 +179,30 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         String::from("{}")
     };
-    let answer = match raw {
-        Some((r, f)) => (r.run)(f, &text),
-        None => match serde_json::from_str(&text) {
-            Ok(input) => (cmd.run)(input),
+    let answer = match (raw, export) {
+        (Some((_, f)), Some(e)) => {
+            comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
+        }
+        (Some((r, f)), None) => (r.run)(f, &text),
+        (None, _) => match serde_json::from_str::<Value>(&text) {
+            Ok(mut input) => {
+                if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
+                    obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
+                }
+                (cmd.run)(input)
+            }
             Err(e) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
                 return 1;
             }
         },
     };
+    if let (Some(e), Ok(out)) = (export, &answer) {
+        if let Some(t) = out.get("exports").and_then(|x| x.get(e.key())).and_then(Value::as_str) {
+            write_out(t);
+            return 0;
+        }
+    }
     match answer {
         Ok(out) => {
             let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };

@@ -133,12 +133,26 @@ fn whole(x: f64) -> String {
     format!("{:.0}", x.round().max(0.0))
 }
 
+/// LogGOPSim's options are whole numbers in one time unit of the user's choosing: ns when
+/// G keeps three digits in ns per byte, else ps (a fast network's G is below 1 ns/B), unless
+/// a value would pass a C int in ps.
+pub fn loggopsim_unit(p: &LogGops) -> (&'static str, f64) {
+    let largest = p.l_ns.max(p.o_ns).max(p.g_ns);
+    if p.big_g_ns_per_byte >= 100.0 || p.big_g_ns_per_byte == 0.0 || largest * 1e3 > f64::from(i32::MAX) {
+        ("ns", 1.0)
+    } else {
+        ("ps", 1e3)
+    }
+}
+
 pub fn loggopsim(fit: &CommFit, share: f64) -> Option<String> {
     let p = loggops(fit, share)?;
+    let (unit, k) = loggopsim_unit(&p);
     let mut s = String::from("# LogGOPSim parameters from the fitted point-to-point models (scalewise).\n");
     let _ = writeln!(
         s,
-        "# Units: L, o, g in ns; G, O in ns per byte; S in bytes. Before rounding: L {} ns, o {} ns, g {} ns, G {} ns/B.",
+        "# Units: L, o, g in {unit}; G, O in {unit} per byte; S in bytes (simulated times come out in {unit}).\n\
+         # Before rounding: L {} ns, o {} ns, g {} ns, G {} ns/B.",
         fmt_num(p.l_ns, 6),
         fmt_num(p.o_ns, 6),
         fmt_num(p.g_ns, 6),
@@ -148,10 +162,10 @@ pub fn loggopsim(fit: &CommFit, share: f64) -> Option<String> {
     let _ = write!(
         s,
         "LogGOPSim -f schedule.bin -L {} -o {} -g {} -G {} -O 0",
-        whole(p.l_ns),
-        whole(p.o_ns),
-        whole(p.g_ns),
-        whole(p.big_g_ns_per_byte)
+        whole(p.l_ns * k),
+        whole(p.o_ns * k),
+        whole(p.g_ns * k),
+        whole(p.big_g_ns_per_byte * k)
     );
     match p.s_bytes {
         Some(b) => {
@@ -395,10 +409,15 @@ mod tests {
         let o = options(cmd);
         let get = |k: &str| o.iter().find(|p| p.0 == k).map(|p| p.1).unwrap_or_else(|| panic!("-{k} in {cmd}"));
         let Some(Model::LogGP { l_2o_us, g_us_per_byte }) = fit.model(ModelKind::LogGP) else { panic!("LogGP fitted") };
-        // L + 2o in ns is the fitted L + 2o (whole ns), half of it L with the share ½.
-        assert!((get("L") + 2.0 * get("o") - l_2o_us * 1e3).abs() <= 1.5, "{cmd}");
-        assert!((get("L") - 0.5 * l_2o_us * 1e3).abs() <= 0.5);
-        assert_eq!(get("G"), (g_us_per_byte * 1e3).round());
+        // G = 0.5 ns/B would round to 0 or 1 in ns: the text is in ps.
+        assert!(text.contains("L, o, g in ps"), "{text}");
+        let ps = 1e6;
+        // L + 2o is the fitted L + 2o (whole ps), half of it L with the share ½.
+        assert!((get("L") + 2.0 * get("o") - l_2o_us * ps).abs() <= 1.5, "{cmd}");
+        assert!((get("L") - 0.5 * l_2o_us * ps).abs() <= 0.5);
+        assert_eq!(get("G"), (g_us_per_byte * ps).round());
+        // LogGP's G is pinned at the smallest message, so a little above 2 GB/s's 500 ps/B.
+        assert!((500.0..550.0).contains(&get("G")), "{cmd}");
         assert_eq!(get("O"), 0.0);
         // The knee is at 64 KiB: messages of 65536 bytes and more go by rendezvous.
         assert_eq!(fit.knee.map(|k| k.size_bytes), Some(65536.0));
