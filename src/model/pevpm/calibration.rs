@@ -272,4 +272,27 @@ mod tests {
         let (fast, slow) = (mean_run(1.0), mean_run(30.0));
         assert!(slow > fast * 1.2, "{fast} vs {slow}");
     }
+
+    /// Saved as a catalog cluster's machine, the histograms come back as a simulation
+    /// machine of that cluster, and the catalog still validates.
+    #[test]
+    fn saved_on_a_cluster_they_are_a_machine_of_the_catalog() {
+        let (_, _, table) = calibration_table("calibration", &pingpong(1.0)).expect("table");
+        let mut catalog = crate::model::workspace::catalog::presets();
+        catalog.clusters[0].message_histograms = table.clone();
+        catalog.validate().expect("valid");
+        let json = serde_json::to_string(&catalog).expect("json");
+        let back: crate::model::workspace::catalog::Catalog = serde_json::from_str(&json).expect("reads");
+        assert_eq!(back.clusters[0].message_histograms, table);
+        let sets = page::catalog_machines(&catalog);
+        let set = sets.iter().find(|s| s.label.ends_with("measured message times")).expect("the cluster's machine");
+        let mut texts = page::default_inputs();
+        texts.insert(Field::Replications.key().to_string(), "2".into());
+        for (k, v) in &set.fields {
+            texts.insert(k.to_string(), v.clone());
+        }
+        assert!(matches!(page::parse(&texts).expect("job").machine, Machine::Histograms { .. }));
+        catalog.clusters[0].message_histograms = "size n p low high count\n8 2 1 5 4 1\n".into();
+        assert!(catalog.validate().is_err(), "a broken table is refused");
+    }
 }

@@ -45,6 +45,11 @@ pub struct Cluster {
     /// True for the shipped presets (the user may still edit them; "reset" restores them).
     #[serde(default)]
     pub preset: bool,
+    /// Measured message-time histograms of this cluster, as the simulation page's histogram
+    /// table (size, n, p, low µs, high µs, count), e.g. made from a SimGrid calibration CSV
+    /// (`pevpm::calibration`); empty when none. The simulation page offers them as a machine.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message_histograms: String,
 }
 
 /// A connection between two clusters over which one job may span both.
@@ -131,6 +136,11 @@ impl Catalog {
                 }
                 check_fabric(&mut errs, &ff, f);
             }
+            if !c.message_histograms.is_empty() {
+                if let Err(e) = crate::model::pevpm::machine::Machine::from_histograms("message histograms", &c.name, &c.message_histograms) {
+                    errs.push(InputError::new(&field, format!("message histograms: {}", e.local_text())));
+                }
+            }
         }
         for (i, l) in self.links.iter().enumerate() {
             let field = format!("link {} ({} – {})", i + 1, l.a, l.b);
@@ -216,6 +226,7 @@ fn cluster(
         fabrics,
         notes: notes.into(),
         preset: true,
+        message_histograms: String::new(),
     }
 }
 

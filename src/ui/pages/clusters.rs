@@ -48,6 +48,7 @@ pub fn clusters() -> Html {
                         source: "your numbers".into(),
                     }],
                     notes: String::new(),
+                    message_histograms: String::new(),
                     preset: false,
                 });
             }))
