@@ -71,6 +71,7 @@ pub fn clusters() -> Html {
             </div>
             { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
             { links_table(&catalog, &edit) }
+            <super::calibration::MeasuredTimes />
         </section>
     }
 }
