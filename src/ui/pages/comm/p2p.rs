@@ -105,12 +105,12 @@ pub fn p2p(p: &Props) -> Html {
                 <Chart<XyChart> id="chart-p2p" chart={(*chart).clone()} height={460} />
             </div>
             { stale_note(p.shown.stale) }
-            if let Some(fit) = &view.fit { { fit_results(fit, view, &p.ctx) } }
+            if let Some(fit) = &view.fit { { fit_results(fit, view) } }
         </>
     }
 }
 
-fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx) -> Html {
+fn fit_results(fit: &CommFit, view: &View) -> Html {
     let best = fit.best.map(|k| html! { <p id="best-model" class="verdict">{ format!("Best: {}. ", k.name()) }<span class="muted">{ format!("{}.", fit.best_reason) }</span></p> });
     let knee = match &fit.knee {
         Some(k) => format!(
@@ -134,7 +134,6 @@ fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx) -> Html {
                 { errors_table(fit) }
             </details>
             <SaveFabric view={view.clone()} />
-            <super::export::Export view={view.clone()} inputs={ctx.inputs.clone()} />
         </>
     }
 }
