@@ -292,7 +292,11 @@ mod tests {
             texts.insert(k.to_string(), v.clone());
         }
         assert!(matches!(page::parse(&texts).expect("job").machine, Machine::Histograms { .. }));
-        catalog.clusters[0].message_histograms = "size n p low high count\n8 2 1 5 4 1\n".into();
-        assert!(catalog.validate().is_err(), "a broken table is refused");
+        // A broken table is named, with its line, where it is used.
+        texts.insert(Field::Histograms.key().to_string(), "size n p low high count\n8 2 1 5 4 1\n".into());
+        let errs = page::parse(&texts).expect_err("refused");
+        assert!(errs.iter().any(|e| e.line == Some(2)), "{errs:?}");
+        catalog.clusters[0].message_histograms = "x".repeat(crate::model::workspace::catalog::MAX_HISTOGRAM_BYTES + 1);
+        assert!(catalog.validate().is_err(), "too long a table is refused");
     }
 }

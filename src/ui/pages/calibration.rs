@@ -1,20 +1,15 @@
 //! "Measured message times" on the Clusters page: raw per-message timings (a SimGrid
 //! calibration CSV or a (size, time) sample table) made into the simulator's histograms by
-//! `model::pevpm::calibration`, shown as a chart and a table, and saved as a cluster's
+//! `model::pevpm::calibration`, shown as a table (a chart would bring plotters into the Clusters page's entry: +80 KB gzipped), and saved as a cluster's
 //! message times, which the simulation page then offers as a machine.
 
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use crate::charts::xy::{Axis, Marker, Series, XyChart};
 use crate::model::fmt_num;
 use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
-use crate::ui::components::chart::Chart;
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{use_store, Action};
-
-/// Most sizes drawn (the table lists them all).
-const MAX_CURVES: usize = 8;
 
 #[component(MeasuredTimes)]
 pub fn measured_times() -> Html {
@@ -38,27 +33,6 @@ pub fn measured_times() -> Html {
     let cluster_id = if catalog.cluster(&cluster).is_some() { (*cluster).clone() } else { catalog.clusters.first().map(|c| c.id.clone()).unwrap_or_default() };
     let body = match &result {
         Some(Ok((format, hists, table))) => {
-            let series = hists
-                .iter()
-                .take(MAX_CURVES)
-                .enumerate()
-                .map(|(i, h)| Series {
-                    label: format!("{} B", fmt_num(h.size_bytes, 6)),
-                    points: h.bins.iter().flat_map(|&(a, b, c)| {
-                        let share = f64::from(c) / h.samples.max(1) as f64;
-                        [(a, share), (b, share)]
-                    }).collect(),
-                    marker: Marker::Line,
-                    color: i,
-                    emphasis: false,
-                })
-                .collect();
-            let chart = XyChart {
-                title: "One-way message time by size".into(),
-                x: Axis { label: "time (µs)".into(), log: true },
-                y: Axis { label: "share of samples per bin".into(), log: false },
-                series,
-            };
             let rows = hists.iter().map(|h| {
                 let lo = h.bins.first().map_or(0.0, |b| b.0);
                 let hi = h.bins.last().map_or(0.0, |b| b.1);
@@ -104,13 +78,10 @@ pub fn measured_times() -> Html {
                         hists.len(),
                         hists.iter().map(|h| h.samples).sum::<usize>()
                     ) }</p>
-                    <div class="grid-2">
-                        <table id="calibration-histograms">
+                    <table id="calibration-histograms">
                             <thead><tr><th>{ "size (B)" }</th><th>{ "samples" }</th><th>{ "bins" }</th><th>{ "fastest (µs)" }</th><th>{ "slowest (µs)" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
-                        </table>
-                        <Chart<XyChart> id="chart-calibration" chart={std::rc::Rc::new(chart)} height={320} />
-                    </div>
+                    </table>
                     <div class="form-row">
                         <div class="field">
                             <label for="calibration-cluster">{ "cluster" }</label>
