@@ -132,3 +132,37 @@ fn help_for_every_subcommand() {
         assert!(o.stdout.contains(cmd), "--help lacks {cmd}");
     }
 }
+
+#[test]
+fn comm_exports_for_other_tools() {
+    // Eager 5 + m/1000 µs, rendezvous from 64 KiB at 25 + m/2000 µs.
+    let points: Vec<Value> = (0..=22)
+        .map(|j| {
+            let m = f64::from(1u32 << j);
+            json!({"size_bytes": m, "time_us": if m >= 65536.0 { 25.0 + m / 2000.0 } else { 5.0 + m / 1000.0 }})
+        })
+        .collect();
+    let input = json!({"points": points, "export": "all", "procs": 64}).to_string();
+    let out = answer(&["comm", "--compact"], &input);
+    let ex = out["exports"].as_object().expect("exports");
+    assert_eq!(ex.keys().collect::<Vec<_>>(), vec!["loggopsim", "ompi-rules", "simgrid", "sstmacro"]);
+    // Existing keys stay.
+    assert!(out["models"].is_array() && out["knee"].is_object());
+    // --export writes the text alone, the same text.
+    let o = run(&["comm", "--export", "ompi-rules"], &input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, ex["ompi-rules"].as_str().expect("text"));
+    assert!(o.stdout.contains("\n7 # collective id (bcast)\n"));
+    assert!(o.stdout.contains("\n64 # comm size\n"));
+    // With raw OSU output too.
+    let osu = "# OSU MPI Latency Test v7.0\n# Size          Latency (us)\n0 1.5\n1 1.6\n64 1.8\n4096 5.0\n65536 45\n1048576 420\n";
+    let o = run(&["comm", "--format", "osu", "--export", "simgrid"], osu);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("--cfg=smpi/bw-factor:"), "{}", o.stdout);
+    // Bad names are usage errors; a bad key is an input error naming it.
+    assert_eq!(run(&["comm", "--export", "ns3"], &input).status, 2);
+    assert_eq!(run(&["broadcast", "--export", "simgrid"], "{}").status, 2);
+    let bad = run(&["comm"], &json!({"points": points, "export": ["ns3"]}).to_string());
+    assert_eq!(bad.status, 1);
+    assert!(bad.stderr.contains("export[0]"), "{}", bad.stderr);
+}

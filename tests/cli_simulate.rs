@@ -130,3 +130,31 @@ fn a_chain_of_17000_operators_is_an_error_with_its_position_not_a_crash() {
     let e = error(json!({"skeleton": EXCHANGE, "params": {"t": format!("1{}", "*1".repeat(17_000))}, "numprocs": [2]}));
     assert!(e.contains("chained more than 256"), "{e}");
 }
+
+/// A SimGrid calibration CSV (operation,size,start,duration) as the machine: one-way times
+/// of (send + recv) / 2, here 10 µs or 1000 µs for 1 KiB.
+fn calibration(one_way_s: f64) -> String {
+    (0..20)
+        .map(|r| {
+            let start = 18.0 + f64::from(r) * 0.01;
+            let jitter = 1.0 + 0.01 * f64::from(r % 3);
+            format!("MPI_Send,1024,{start},{:e}\nMPI_Recv,1024,{start},{:e}\n", 0.2 * one_way_s * jitter, 1.8 * one_way_s * jitter)
+        })
+        .collect()
+}
+
+#[test]
+fn a_simgrid_calibration_is_a_machine() {
+    let run_on = |one_way_s: f64| {
+        let out = simulate(json!({"skeleton": EXCHANGE, "numprocs": [2], "replications": 3,
+                                   "machine": {"calibration": calibration(one_way_s)}}));
+        out["results"][0]["mean_s"].as_f64().expect("mean_s")
+    };
+    let (fast, slow) = (run_on(10e-6), run_on(1000e-6));
+    assert!(fast.is_finite() && fast > 0.1, "100 × 1 ms of serial time at least: {fast}");
+    // 100 exchanges, each about 990 µs (+ up to 2 % jitter) slower.
+    let extra = slow - fast;
+    assert!((extra - 0.099).abs() < 0.099 * 0.05, "{fast} {slow}");
+    let e = error(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"calibration": "MPI_Send,1024,1.0\n"}}));
+    assert!(e.contains("machine.calibration") && e.contains("line 1"), "{e}");
+}

@@ -7,6 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::model::comm::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
+use crate::model::comm::export::{self as exports, ExportFormat, EXPORT_FORMATS};
 use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
 
@@ -61,11 +62,19 @@ relative residual 4× and one line misses by more than 2 %.
 USAGE:
     scalewise comm [FILE|-] [--compact]
     scalewise comm [FILE|-] --format osu|osu_bw|imb|table
+    scalewise comm [FILE|-] [--format ..] --export loggopsim|simgrid|sstmacro|ompi-rules
 
 INPUT (JSON):
     points     list of {size_bytes (0 to 2^40, whole), time_us (one-way, > 0)}; repeated
                sizes are averaged; Hockney, LogP and LogGP need 2 sizes, pLogP 3
     predict    optional list of sizes (bytes) to predict in every model
+    export     optional list of formats to write for other tools ("all" for every one):
+               loggopsim, simgrid, sstmacro, ompi-rules (see EXPORTS)
+    procs      optional, for ompi-rules: the largest communicator (20); rules are written
+               for 2, 4, 8, … below it and for it
+    latency_share  optional, 0 to 1 (0.5): the share of a small message's time that is
+               wire latency, as in `broadcast` (splits LogGOPSim's L and o; the rules'
+               broadcasts)
 With --format the input is raw text instead: osu (osu_latency output), osu_bw (osu_bw:
 time = size / bandwidth, MB = 10^6 B), imb (IMB PingPong: t[usec]) or table (size, time;
 units in the header, e.g. "size (KB)  time (us)"). Predictions are then made at the
@@ -86,11 +95,29 @@ OUTPUT:
                residual_ratio} or null
     skipped    [{model, reason}]: models that need more sizes
     format     what the input was read as; warnings: problems in raw text
+    exports    {format: text}, only with "export": the files below, as text
+
+EXPORTS (--export NAME writes that text alone instead of JSON):
+    loggopsim  a LogGOPSim command line: -L -o -g in ns, -G -O in ns per byte (O = 0: a
+               ping-pong does not measure it), -S the rendezvous threshold in bytes (the
+               knee); L and o split L + 2o by latency_share
+    simgrid    a SimGrid link (latency in us, bandwidth in Bps) and --cfg=smpi/lat-factor
+               and smpi/bw-factor "size:factor;size:factor" per protocol segment (eager
+               below the knee, rendezvous from it)
+    sstmacro   an SST/macro parameter block: nic injection and logp switch latency (us)
+               and bandwidth (GB/s, 10^9 B/s) of the best model
+    ompi-rules an Open MPI coll_tuned dynamic rules file for MPI_Bcast (collective 7):
+               per communicator size, "msg_size algorithm topo segsize" where the fastest
+               broadcast of the best model changes (1 basic_linear, 3 pipeline,
+               5 binary_tree, 6 binomial); use it with
+               mpirun --mca coll_tuned_use_dynamic_rules 1
+                      --mca coll_tuned_dynamic_rules_filename FILE
 
 EXAMPLE:
     {"points": [{"size_bytes": 1, "time_us": 50.01}, {"size_bytes": 1024, "time_us": 60.24},
                 {"size_bytes": 65536, "time_us": 705.4}], "predict": [131072]}
     scalewise comm --format osu osu_latency.txt
+    scalewise comm --format osu osu_latency.txt --export ompi-rules > bcast-rules.conf
 
 ERRORS:
     One line naming the key, e.g. "points[2].time_us: must be greater than 0". Exit status 1.
@@ -218,7 +245,51 @@ fn points(v: &Value) -> Result<Vec<Point>, String> {
     Ok(out)
 }
 
-fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<String>) -> Result<Value, String> {
+/// What to export and with which broadcast basis (`export`, `procs`, `latency_share`).
+#[derive(Debug, Clone, Default)]
+pub struct ExportRequest {
+    pub formats: Vec<ExportFormat>,
+    pub procs: Option<u32>,
+    pub latency_share: Option<f64>,
+}
+
+impl ExportRequest {
+    fn from_input(m: &Map<String, Value>) -> Result<ExportRequest, String> {
+        let formats = match m.get("export") {
+            None => Vec::new(),
+            Some(Value::String(s)) if s == "all" => EXPORT_FORMATS.to_vec(),
+            Some(v) => list(v, "export")?
+                .iter()
+                .enumerate()
+                .map(|(i, x)| {
+                    x.as_str().and_then(ExportFormat::from_key).ok_or_else(|| {
+                        format!("export[{i}]: expected loggopsim, simgrid, sstmacro or ompi-rules, found {x}")
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let procs = match m.get("procs") {
+            None => None,
+            Some(v) => {
+                let p = in_range(v, "procs", 2.0, f64::from(MAX_PROCS))?;
+                if p.fract() != 0.0 {
+                    return Err(format!("procs: expected a whole number, found {p}"));
+                }
+                Some(p as u32)
+            }
+        };
+        let latency_share = m.get("latency_share").map(|v| in_range(v, "latency_share", 0.0, 1.0)).transpose()?;
+        Ok(ExportRequest { formats, procs, latency_share })
+    }
+
+    /// The text of one format.
+    pub fn text(&self, fit: &CommFit, format: ExportFormat) -> Result<String, String> {
+        exports::export(format, fit, self.latency_share.unwrap_or(DEFAULT_LATENCY_SHARE), self.procs.unwrap_or(20))
+            .ok_or_else(|| format!("export: no fitted model to write {} from", format.name()))
+    }
+}
+
+fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<String>, request: &ExportRequest) -> Result<Value, String> {
     let models: Vec<Value> = fit
         .models
         .iter()
@@ -234,7 +305,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
             })
         })
         .collect();
-    Ok(json!({
+    let mut answer = json!({
         "models": models,
         "best": fit.best.map(ModelKind::key),
         "best_reason": fit.best_reason,
@@ -242,11 +313,20 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
         "skipped": fit.skipped.iter().map(|(k, r)| json!({"model": k.key(), "reason": r})).collect::<Vec<_>>(),
         "format": to_json(&format)?,
         "warnings": warnings,
-    }))
+    });
+    if !request.formats.is_empty() {
+        let mut out = Map::new();
+        for f in &request.formats {
+            out.insert(f.key().to_string(), Value::String(request.text(fit, *f)?));
+        }
+        answer["exports"] = Value::Object(out);
+    }
+    Ok(answer)
 }
 
 fn run_comm(input: Value) -> Result<Value, String> {
-    let m = object(input, "input", &["points", "predict"])?;
+    let m = object(input, "input", &["points", "predict", "export", "procs", "latency_share"])?;
+    let request = ExportRequest::from_input(&m)?;
     let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
     let predict = match m.get("predict") {
         None => Vec::new(),
@@ -257,10 +337,15 @@ fn run_comm(input: Value) -> Result<Value, String> {
             .collect::<Result<_, _>>()?,
     };
     let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
-    comm_answer(&fit, &predict, Format::Table, Vec::new())
+    comm_answer(&fit, &predict, Format::Table, Vec::new(), &request)
 }
 
 fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
+    run_comm_raw_with(format, text, &ExportRequest::default())
+}
+
+/// Raw benchmark text with exports (the command's `--format` with `--export`).
+pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> Result<Value, String> {
     let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
     let warnings: Vec<String> = parsed.error.iter().map(|e| e.local_text()).collect();
@@ -272,7 +357,7 @@ fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Resu
     }
     let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
     let sizes = fit.sizes_bytes.clone();
-    comm_answer(&fit, &sizes, format, warnings)
+    comm_answer(&fit, &sizes, format, warnings, request)
 }
 
 fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {

@@ -67,6 +67,8 @@ fn main_help() -> String {
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
          speedup: extrap, an Extra-P experiment in text, JSON or JSON Lines, also recognised without it).\n\
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
+         --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
+         sstmacro, ompi-rules.\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage, status 2.\n\nCALCULATORS:\n",
     );
@@ -113,6 +115,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut format: Option<&str> = None;
     let mut options: Vec<(String, String)> = Vec::new();
     let raw_input = RAW_INPUTS.iter().find(|r| r.command == cmd.name);
+    let mut export: Option<&str> = None;
     let mut rest = args[1..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
@@ -129,6 +132,14 @@ pub fn run(args: &[String]) -> i32 {
                 }
             },
             other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
+            "--export" => match rest.next() {
+                Some(f) => export = Some(f.as_str()),
+                None => {
+                    eprintln!("scalewise {}: --export needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
+                    return 2;
+                }
+            },
+            other if other.starts_with("--export=") => export = Some(&other["--export=".len()..]),
             other
                 if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
                     || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
@@ -172,6 +183,20 @@ pub fn run(args: &[String]) -> i32 {
             }
         },
     };
+    let export = match export {
+        None => None,
+        Some(_) if cmd.name != "comm" => {
+            eprintln!("scalewise {}: --export is an option of 'scalewise comm' only", cmd.name);
+            return 2;
+        }
+        Some(e) => match crate::model::comm::export::ExportFormat::from_key(e) {
+            Some(f) => Some(f),
+            None => {
+                eprintln!("scalewise comm: unknown export '{e}'; expected loggopsim, simgrid, sstmacro, ompi-rules");
+                return 2;
+            }
+        },
+    };
     let text = if cmd.reads_input || file.is_some() {
         match read_input(file) {
             Ok(t) => t,
@@ -194,16 +219,30 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("scalewise {}: {k} is read only with --format {}", cmd.name, raw_input.map_or("", |r| r.formats[0]));
         return 2;
     }
-    let answer = match raw {
-        Some((r, f)) => (r.run)(f, &text, &options),
-        None => match serde_json::from_str(&text) {
-            Ok(input) => (cmd.run)(input),
+    let answer = match (raw, export) {
+        (Some((_, f)), Some(e)) => {
+            comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
+        }
+        (Some((r, f)), None) => (r.run)(f, &text, &options),
+        (None, _) => match serde_json::from_str::<Value>(&text) {
+            Ok(mut input) => {
+                if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
+                    obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
+                }
+                (cmd.run)(input)
+            }
             Err(e) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
                 return 1;
             }
         },
     };
+    if let (Some(e), Ok(out)) = (export, &answer) {
+        if let Some(t) = out.get("exports").and_then(|x| x.get(e.key())).and_then(Value::as_str) {
+            write_out(t);
+            return 0;
+        }
+    }
     let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => {

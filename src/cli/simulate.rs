@@ -59,7 +59,12 @@ INPUT (one JSON object):
                       {"latency_us": l, "bandwidth_mbit_s": W}: every message takes l + size/W;
                       or {"histograms": "<table>"}: MPIBench-style histograms, columns message
                       size (bytes), n, p, bin low, bin high (µs unless the header names a unit,
-                      e.g. "low (ms)"), count; tab, comma or space separated
+                      e.g. "low (ms)"), count; tab, comma or space separated; or
+                      {"calibration": "<samples>"}: raw per-message timings made into those
+                      histograms (ping-pong, n = 2, p = 1; Sturges bins per size): a SimGrid
+                      calibration CSV (operation,size,start,duration in s, no header; a send
+                      and a receive with the same start are one round trip, halved) or a
+                      (size, time) table of repeated samples (µs unless the header says)
     mode              "distribution" (default: sample), "average" or "minimum" (each
                       histogram's mean or lowest time)
     contention        "moment" (default: the number of messages on the contention scoreboard
@@ -196,7 +201,12 @@ fn machine(m: &Map<String, Value>) -> Result<Machine, String> {
             s.chars().take(20).collect::<String>()
         )),
         Some(v @ Value::Object(_)) => {
-            let o = object(v.clone(), "machine", &["latency_us", "bandwidth_mbit_s", "histograms", "name"])?;
+            let o = object(v.clone(), "machine", &["latency_us", "bandwidth_mbit_s", "histograms", "calibration", "name"])?;
+            if let Some(c) = o.get("calibration") {
+                let Value::String(c) = c else { return Err(format!("machine.calibration: expected the samples as text, found {}", kind(c))) };
+                let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c).map_err(|e| e.to_string())?;
+                return Machine::from_histograms("machine.calibration", "calibration samples", &table).map_err(|e| e.to_string());
+            }
             if let Some(h) = o.get("histograms") {
                 let Value::String(h) = h else { return Err(format!("machine.histograms: expected a table as text, found {}", kind(h))) };
                 return Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string());

@@ -3,7 +3,9 @@
 //! clusters of a latency matrix and grid-aware broadcasts ([`gridcast`]), and the page
 //! ([`page`]).
 
+pub mod bcast_output;
 pub mod collectives;
+pub mod export;
 pub mod gridcast;
 pub mod p2p;
 pub mod page;

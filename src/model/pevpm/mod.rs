@@ -5,6 +5,8 @@
 //!
 //! - [`lang`] — the skeleton language (and the seed's `// PEVPM` comments in C).
 //! - [`program`] — a skeleton specialised into one flat program per process; collectives.
+//! - [`calibration`] — raw per-message timings (SimGrid calibration CSV, sample tables)
+//!   turned into the machine's histograms.
 //! - [`machine`] — message-time histograms, the fitted line, the Perseus-like preset, modes.
 //! - [`engine`] — the discrete-event engine: one replication of one process count.
 //! - [`job`] — a job: its replications in parts, run in slices, merged into a report with
@@ -15,6 +17,7 @@
 //!
 //! Units: Serial times in milliseconds in skeletons, seconds everywhere else; sizes in bytes.
 
+pub mod calibration;
 pub mod engine;
 pub mod examples;
 pub mod job;

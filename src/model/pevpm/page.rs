@@ -271,12 +271,23 @@ pub fn default_inputs() -> PageInputs {
     example_inputs(&EXAMPLES[0])
 }
 
-/// Every fabric of every cluster in the catalog as a machine: the fabric (measured, or fitted on
+/// Every cluster's measured message histograms (when it has some) as a histograms machine,
+/// and every fabric of every cluster in the catalog as a machine: the fabric (measured, or fitted on
 /// the communication page and saved there) as the fitted line, with the cluster's cores per
 /// node as processes per node (MB = 2^20 bytes, so Mbit/s = MB/s · 8 · 1.048576).
 pub fn catalog_machines(catalog: &Catalog) -> Vec<FieldSet> {
     let mut out = Vec::new();
     for c in &catalog.clusters {
+        if !c.message_histograms.is_empty() {
+            out.push(FieldSet {
+                label: format!("{} — measured message times", c.name),
+                fields: vec![
+                    (Field::Machine.key(), "histograms".into()),
+                    (Field::Histograms.key(), c.message_histograms.clone()),
+                    (Field::ProcsPerNode.key(), c.cores_per_node.clamp(1, 64).to_string()),
+                ],
+            });
+        }
         for f in &c.fabrics {
             if !(f.latency_us.is_finite() && f.latency_us >= 0.0 && f.bandwidth_mb_s.is_finite() && f.bandwidth_mb_s > 0.0) {
                 continue;

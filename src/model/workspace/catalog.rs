@@ -45,7 +45,15 @@ pub struct Cluster {
     /// True for the shipped presets (the user may still edit them; "reset" restores them).
     #[serde(default)]
     pub preset: bool,
+    /// Measured message-time histograms of this cluster, as the simulation page's histogram
+    /// table (size, n, p, low µs, high µs, count), e.g. made from a SimGrid calibration CSV
+    /// (`pevpm::calibration`); empty when none. The simulation page offers them as a machine.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message_histograms: String,
 }
+
+/// Longest message-histogram table a cluster keeps (about 40,000 bins).
+pub const MAX_HISTOGRAM_BYTES: usize = 1 << 20;
 
 /// A connection between two clusters over which one job may span both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,6 +138,12 @@ impl Catalog {
                     errs.push(InputError::new(&ff, "fabric name is used twice on this cluster"));
                 }
                 check_fabric(&mut errs, &ff, f);
+            }
+            // Only its length: parsing the table here would put the histogram reader into every
+            // page that loads the catalog (+4 KB gzipped each); the simulation page reads it
+            // and names any problem's line and column.
+            if c.message_histograms.len() > MAX_HISTOGRAM_BYTES {
+                errs.push(InputError::new(&field, format!("message histograms: more than {MAX_HISTOGRAM_BYTES} bytes")));
             }
         }
         for (i, l) in self.links.iter().enumerate() {
@@ -216,6 +230,7 @@ fn cluster(
         fabrics,
         notes: notes.into(),
         preset: true,
+        message_histograms: String::new(),
     }
 }
 

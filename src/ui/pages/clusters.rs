@@ -48,6 +48,7 @@ pub fn clusters() -> Html {
                         source: "your numbers".into(),
                     }],
                     notes: String::new(),
+                    message_histograms: String::new(),
                     preset: false,
                 });
             }))
@@ -70,6 +71,7 @@ pub fn clusters() -> Html {
             </div>
             { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
             { links_table(&catalog, &edit) }
+            <super::calibration::MeasuredTimes />
         </section>
     }
 }

@@ -6,6 +6,7 @@ use yew::prelude::*;
 use super::route::Route;
 use crate::model::calculators::{self, Calculator};
 
+mod calibration;
 mod clusters;
 mod comm;
 mod home;

@@ -164,3 +164,4 @@ proptest::proptest! {
         }
     }
 }
+
