@@ -441,3 +441,14 @@ fn tiny_and_huge_inputs_are_refused_not_answered_with_nan_or_infinity() {
         }
     }
 }
+/// A case proptest found: the closed form for z' said "unreachable" although the limit lies
+/// above the target; the answer is now the smallest z' that reaches it.
+#[test]
+fn a_reachable_target_is_never_called_unreachable() {
+    let m = slides(8261.022995498504, 3.436810960039268, 1.0, 0.7671272917688273).with_region_bandwidth(2.0).unwrap();
+    let n = 744.3368599349941;
+    let r = m.required_bandwidth(n, 0.9354965548459377).unwrap();
+    let Requirement::Bandwidth { bandwidth_gb_s: Some(b), .. } = r.requirement else { panic!("{r:?}") };
+    let reach = |b: f64| m.at_bandwidth(b).and_then(|m| m.speedup_two(n)).unwrap();
+    assert!(reach(b) >= r.target_speedup && reach(b * 0.999) < r.target_speedup);
+}
