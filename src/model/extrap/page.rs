@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn the_section_ranks_a_pasted_experiment_and_draws_shares() {
-        let app = std::fs::read_to_string(format!("{}/tests/data/extrap/app.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let app = include_str!("../../../tests/data/extrap/app.txt");
         let v = view(&texts(&[(KEY_TEXT, &app), (KEY_PREDICT, "256, 1024")]));
         assert!(v.errors.is_empty(), "{:?}", v.errors);
         let r = v.ranking.as_ref().unwrap();

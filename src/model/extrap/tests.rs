@@ -3,8 +3,15 @@ use crate::model::speedup::{analyse, Measure, Options};
 
 const SMALL: &str = "PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 )\n\nREGION a\nMETRIC time\nDATA 10 11 9\nDATA 5\nDATA 2.5\nDATA 1.25\nREGION b\nMETRIC time\nDATA 2\nDATA 2\nDATA 2\nDATA 2\n";
 
+/// The committed fixtures, compiled in (the model does no I/O, its tests neither).
 fn fixture(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/data/extrap/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    match name {
+        "app.txt" => include_str!("../../../tests/data/extrap/app.txt"),
+        "app.jsonl" => include_str!("../../../tests/data/extrap/app.jsonl"),
+        "app.json" => include_str!("../../../tests/data/extrap/app.json"),
+        other => panic!("no fixture {other}"),
+    }
+    .to_string()
 }
 
 #[test]
