@@ -67,7 +67,11 @@ OUTPUT (with runs):
                       residual_s}]}: Tcomp for sizes that were not measured
     tcomm             per parallel run: {np, work_mb, time_s, tcomp_s, tcomm_s}
     time_grows_with_work  false when the fit makes time fall with work somewhere
-    predictions       [{np, work_mb, tcomp_s, tcomm_s, time_s, notes}]; notes:
+    predictions       [{np, work_mb, tcomp_s, tcomm_s, time_s, time_low_s, time_high_s,
+                      notes}]; time_low_s/time_high_s: a 90 % range, how far scaling
+                      predictions from a few small runs fell from measured times at the same
+                      multiple of the largest calibrated np on real series (VALIDATION.md;
+                      this method itself could not be checked there); notes:
                       tcomp_from_line, tcomp_extrapolated, single_process,
                       tcomp_clamped_at_zero, tcomm_clamped_at_zero (a negative part is
                       set to 0 and flagged)
@@ -88,8 +92,9 @@ ALLOCATION REQUESTS:
 OUTPUT (with a planner):
     planner           {n, bytes_per_point,
                        ranking: feasible options, fastest first: {n, fabric, time_s,
-                         cpu_hours, cost, parts [{cluster, np, rows, rows_per_process,
-                         memory_per_process_mb, prediction, price_per_cpu_hour, cpu_hours,
+                         time_low_s, time_high_s (90 % range), cpu_hours, cost,
+                         parts [{cluster, np, rows, rows_per_process, memory_per_process_mb,
+                         prediction, price_per_cpu_hour, cpu_hours,
                          cost}], even_split (two clusters: the same rows per process
                          everywhere, for comparison)},
                        infeasible: [{n, fabric, assignments [{cluster, np}], reason {kind,

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use crate::model::speedup::forecast::Quantiles;
+use crate::model::speedup::forecast::{self, Quantiles};
 use crate::model::speedup::{calibration, MODELS};
 use crate::model::validation::{self, corpus, Outcome, Predictor, Summary};
 use crate::model::fmt_num;
@@ -70,6 +70,8 @@ struct Report {
 }
 
 const KS: [usize; 2] = [3, 4];
+/// The pooled predictions with a scale from the horizon alone (the planner's ranges).
+const HORIZON_ONLY: &str = "any of the above, scale from the horizon only";
 
 /// Outcomes of `p` on every corpus and K, with ranges set on held-out sources when calibrated.
 fn outcomes(series: &[Vec<corpus::Series>], p: &dyn Predictor, calibrated: bool) -> (Vec<Outcome>, Vec<usize>) {
@@ -113,6 +115,14 @@ fn evaluate(files: &[(String, String)]) -> Result<Report, String> {
         let (all, _) = outcomes(&series, &validation::ModelFit(m), true);
         pooled.push((m.name().to_string(), all));
     }
+    // Predictions whose own disagreement term is unknown (the multigrid planner's): every
+    // predictor's outcomes above, the scale from the horizon alone.
+    let mut any: Vec<Outcome> = pooled.iter().flat_map(|(_, all)| all.iter().cloned()).collect();
+    for o in &mut any {
+        o.predicted.scale = Some(forecast::horizon_scale(o.horizon));
+    }
+    validation::hold_out_ranges(&mut any);
+    pooled.push((HORIZON_ONLY.to_string(), any));
     let calibration = pooled.iter().map(|(name, all)| (name.clone(), validation::calibrate(all))).collect();
     Ok(Report { corpora, pooled, calibration })
 }
@@ -142,7 +152,16 @@ fn calibration_source(r: &Report) -> Result<String, String> {
     for m in MODELS {
         s.push_str(&format!("    {}, // {}\n", lit(q(m.name())?), m.name()));
     }
-    s.push_str("];\n/// The horizons of the track record: up to this many times the largest measured count.\n");
+    s.push_str("];\n/// Quantiles for predictions scaled by the horizon alone (the multigrid planner's).\n");
+    s.push_str(&format!("pub const HORIZON_ONLY: Quantiles = {};\n", lit(q(HORIZON_ONLY)?)));
+    let any = r.pooled.iter().find(|(n, _)| n == HORIZON_ONLY).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
+    let inside: Vec<bool> = any.iter().filter_map(Outcome::inside).collect();
+    s.push_str(&format!(
+        "/// Their ranges on held-out sources: (share inside, predictions).\npub const HORIZON_ONLY_HELD_OUT: (f64, usize) = ({:.4}, {});\n",
+        inside.iter().filter(|&&b| b).count() as f64 / inside.len().max(1) as f64,
+        inside.len()
+    ));
+    s.push_str("/// The horizons of the track record: up to this many times the largest measured count.\n");
     s.push_str("pub const HORIZON_TOPS: [f64; 4] = [2.0, 4.0, 16.0, f64::INFINITY];\n");
     s.push_str("/// The forecast's ranges on held-out sources, by horizon (above the one before, up to this\n/// one): (share inside, measurements).\npub const HELD_OUT: [(f64, usize); 4] = [");
     s.push_str(&held.iter().map(|(c, n)| format!("({c:.4}, {n})")).collect::<Vec<_>>().join(", "));

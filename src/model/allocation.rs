@@ -169,7 +169,7 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
         .iter()
         .map(|p| {
             let np = u32::try_from(p.total_np()).unwrap_or(u32::MAX);
-            let mut r = row(np, p.time_s, None, n0 * t0 / (np as f64 * p.time_s), opts);
+            let mut r = row(np, p.time_s, Some((p.time_low_s, p.time_high_s)), n0 * t0 / (np as f64 * p.time_s), opts);
             if opts.price_per_core_hour.is_none() {
                 r.cost = Some(p.cost * opts.runs);
             }

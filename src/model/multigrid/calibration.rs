@@ -28,6 +28,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::model::speedup::forecast::horizon_range;
+
 use super::num;
 use crate::model::error::InputError;
 use crate::model::fit::line;
@@ -597,6 +599,14 @@ pub struct Prediction {
     pub tcomp_s: f64,
     pub tcomm_s: f64,
     pub time_s: f64,
+    /// The 90 % range of `time_s`: how far scaling predictions from a few small runs fell from
+    /// measured times at this horizon (np over the largest calibrated np) on the validation
+    /// corpora (`speedup::forecast::horizon_range`). The planner's own method could not be
+    /// checked there: the corpora have no per-run work sizes.
+    #[serde(default)]
+    pub time_low_s: f64,
+    #[serde(default)]
+    pub time_high_s: f64,
     pub notes: Vec<PredictionNote>,
 }
 
@@ -690,7 +700,11 @@ impl Fit {
         if tcomm_clamped {
             notes.push(PredictionNote::TcommClampedAtZero);
         }
-        Prediction { np, work_mb, tcomp_s, tcomm_s, time_s: tcomp_s + tcomm_s, notes }
+        let time_s = tcomp_s + tcomm_s;
+        // Beyond the parallel runs, by the horizon; at or below the largest, at horizon 1.
+        let largest = self.runs.iter().map(|r| r.np).max().unwrap_or(1).max(1);
+        let (time_low_s, time_high_s) = horizon_range(time_s, f64::from(np) / f64::from(largest));
+        Prediction { np, work_mb, tcomp_s, tcomm_s, time_s, time_low_s, time_high_s, notes }
     }
 
     /// T(np, work) by equations (1)–(4). Errors: np = 0, work not finite or ≤ 0, or a result

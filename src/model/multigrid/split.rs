@@ -98,6 +98,11 @@ pub struct Plan {
     pub parts: Vec<Part>,
     /// max over the parts (equation (5)).
     pub time_s: f64,
+    /// The 90 % range of `time_s`: the max over the parts of their ranges.
+    #[serde(default)]
+    pub time_low_s: f64,
+    #[serde(default)]
+    pub time_high_s: f64,
     pub cpu_hours: f64,
     pub cost: f64,
     /// For two clusters: the even split next to the best one.
@@ -212,7 +217,9 @@ fn finish_plan(
     }
     let cpu_hours = parts.iter().map(|p| p.cpu_hours).sum();
     let cost = parts.iter().map(|p| p.cost).sum();
-    Ok(Plan { n, fabric: fabric.to_string(), parts, time_s, cpu_hours, cost, even_split })
+    let time_low_s = parts.iter().map(|p| p.prediction.time_low_s).fold(0.0, f64::max);
+    let time_high_s = parts.iter().map(|p| p.prediction.time_high_s).fold(0.0, f64::max);
+    Ok(Plan { n, fabric: fabric.to_string(), parts, time_s, time_low_s, time_high_s, cpu_hours, cost, even_split })
 }
 
 /// Rows on the fullest process when one cluster runs the whole grid, or why it cannot.

@@ -95,6 +95,17 @@ pub fn scale(pts: &Basis, n: f64, center: f64) -> Option<f64> {
     u.is_finite().then_some(u)
 }
 
+/// The scale of a prediction whose disagreement is unknown: ln(max(h, 1)) + 0.3.
+pub fn horizon_scale(h: f64) -> f64 {
+    h.max(1.0).ln() + SCALE_OFFSET
+}
+
+/// The 90 % range of a time predicted some other way (the multigrid planner's) at horizon h,
+/// with the quantiles of every predictor on the corpora scaled by the horizon alone.
+pub fn horizon_range(time: f64, h: f64) -> (f64, f64) {
+    range(time, horizon_scale(h), calibration::HORIZON_ONLY)
+}
+
 /// The range of a time-like `center` at scale `u` under quantiles `q`.
 pub fn range(center: f64, u: f64, q: Quantiles) -> (f64, f64) {
     (center * (q.low * u).exp(), center * (q.high * u).exp())

@@ -38,6 +38,16 @@ fn n(x: f64) -> String {
     fmt_num(x, 4)
 }
 
+/// A plan's time with its 90 % range.
+fn t(plan: &Plan) -> String {
+    format!("{} ({}–{})", n(plan.time_s), n(plan.time_low_s), n(plan.time_high_s))
+}
+
+/// Where the planner's ranges come from.
+const RANGE_NOTE: &str = "T (s): the prediction and its 90 % range, how far scaling predictions from a few small runs \
+    fell from measured times at the same multiple of the largest calibrated np, on real scaling series (VALIDATION.md). \
+    This method itself could not be checked there: those series give no work sizes.";
+
 fn stale_note(stale: bool) -> Html {
     crate::ui::components::stale::stale_note(stale, "Stale: an input above has an error; this is the last good result.")
 }
@@ -117,7 +127,7 @@ pub fn results(p: &Props) -> Html {
             { stale_note(p.target.stale) }
             <table id="target-table" class="results">
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
-                    <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num">{ "T (s)" }</th>
+                    <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num" title={RANGE_NOTE}>{ "T (s), 90 % range" }</th>
                     <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th><th>{ "notes" }</th></tr></thead>
                 <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
@@ -198,7 +208,7 @@ fn target_row(r: &TargetRow) -> Html {
                     <td class="num">{ pred.map(|p| n(p.work_mb)).unwrap_or_default() }</td>
                     <td class="num">{ pred.map(|p| n(p.tcomp_s)).unwrap_or_default() }</td>
                     <td class="num">{ pred.map(|p| n(p.tcomm_s)).unwrap_or_default() }</td>
-                    <td class="num time"><b>{ n(plan.time_s) }</b></td>
+                    <td class="num time"><b>{ t(plan) }</b></td>
                     <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ fmt_num(plan.cost, 4) }</td>
                     <td class="hint">{ notes.join("; ") }</td>
                 </tr>
@@ -242,7 +252,7 @@ fn split_view(o: &Outcome) -> Html {
                         <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
                     <tbody>
                         <tr class="best"><td>{ "best split" }</td><td class="num">{ rows.join(" / ") }</td><td class="num">{ times.join(" / ") }</td>
-                            <td class="num"><b>{ n(plan.time_s) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td></tr>
+                            <td class="num"><b>{ t(plan) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td></tr>
                         { even }
                     </tbody>
                 </table>
@@ -283,10 +293,11 @@ fn planner_view(r: &PlannerReport) -> Html {
                 <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
                     <tr class={classes!((k == 0).then_some("best"))}>
                         <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
-                        <td class="num">{ n(plan.time_s) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
+                        <td class="num">{ t(plan) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
                     </tr>
                 }) }</tbody>
             </table>
+            <p class="hint">{ RANGE_NOTE }</p>
             if r.ranking.len() > SHOWN { <p class="hint">{ format!("{} more options, slower.", r.ranking.len() - SHOWN) }</p> }
             if !r.infeasible.is_empty() {
                 <details><summary>{ format!("{} infeasible options and why", r.infeasible.len()) }</summary>
