@@ -12,8 +12,16 @@ after(async () => { await browser?.close(); await server?.close(); });
 const SEQ = "work (MB)\ttime (s)\n2048\t1500\n1024\t740\n";
 const PAR = "np,work_mb,time_s\n4,2048,1580\n4,1024,800\n8,2048,1610\n8,1024,825\n";
 
+/** The predicted time at the target np (the cell also carries its 90 % range). */
 async function targetTime(page) {
-  return (await page.locator("#target-table td.time").first().textContent()).trim();
+  return (await page.locator("#target-table td.time").first().textContent()).trim().split(" ")[0];
+}
+
+/** (time, low, high) of a cell written "t (low–high)". */
+function withRange(text) {
+  const m = /^([0-9.e+-]+) \(([0-9.e+-]+)–([0-9.e+-]+)\)$/.exec(text.trim());
+  assert.ok(m, `a time with its range: ${text}`);
+  return m.slice(1, 4).map(Number);
 }
 
 test("paste the worked example and read T(64) = 1670 s; bad input is named and the result goes stale", async () => {
@@ -36,6 +44,18 @@ test("paste the worked example and read T(64) = 1670 s; bad input is named and t
   await page.fill("#derive_mb", "2048");
   await page.click("#use-derived");
   assert.equal(await page.inputValue("#bytes_per_point"), "32");
+  await page.fill("#np", "64");
+  assert.equal(await targetTime(page), "1670");
+  // Issue 16: the prediction at np = 64 (8× the largest calibrated np) has a 90 % range
+  // around it, wider than at np = 16 (2×), and the page says where the range comes from.
+  const [t64, lo64, hi64] = withRange(await page.locator("#target-table td.time").first().textContent());
+  assert.ok(lo64 < t64 && t64 < hi64, `${lo64} < ${t64} < ${hi64}`);
+  await page.fill("#np", "16");
+  await page.waitForFunction(() => document.querySelector("#target-table td.time")?.textContent.trim().split(" ")[0] !== "1670");
+  const [t16, lo16, hi16] = withRange(await page.locator("#target-table td.time").first().textContent());
+  assert.ok(hi16 / lo16 < hi64 / lo64, `the range grows with np: ${hi16 / lo16} vs ${hi64 / lo64}`);
+  assert.ok(lo16 < t16 && t16 < hi16);
+  assert.match(await page.locator("#target-table th[title]").getAttribute("title"), /90 % range.*VALIDATION\.md/);
   await page.fill("#np", "64");
   assert.equal(await targetTime(page), "1670");
   assert.equal(await page.locator("#fit-1 .d").textContent(), "20");
@@ -71,6 +91,9 @@ test("White Rose preset: switching a calibration's fabric changes the ranking", 
   await page.click("text=Load: White Rose Grid A and B");
   await page.waitForSelector("#ranking tbody tr");
   const before = await page.locator("#ranking tbody").textContent();
+  // Each ranked option's time carries its 90 % range (issue 16).
+  const [t, lo, hi] = withRange(await page.locator("#ranking tbody tr").first().locator("td").nth(3).textContent());
+  assert.ok(lo < t && t < hi, `${lo} < ${t} < ${hi}`);
   assert.ok(await page.locator("#split-result").isVisible(), "a split over two clusters is shown");
   assert.ok(await page.locator("#resolution").isVisible(), "scenario 2 is shown");
   // Every option on A over Myrinet disappears when that calibration is relabelled.

@@ -216,7 +216,19 @@ test("an embedded calculator sizes its iframe as it grows and shrinks, with the 
     }, null, { timeout: 1000 });
     return (await heights()).frame;
   };
-  const first = await fits();
+  // Charts size themselves to the width they get, after the first layout: take the heights
+  // once they stop moving.
+  const settled = async () => {
+    let h = await fits();
+    for (let i = 0; i < 10; i++) {
+      await host.page.waitForTimeout(250);
+      const again = await fits();
+      if (again === h) return h;
+      h = again;
+    }
+    return h;
+  };
+  const first = await settled();
   assert.notEqual(first, 900, "not the snippet's fixed 900 px");
   // Open the share panel inside: taller.
   await frame.locator("summary:has-text('Share & embed')").click();
@@ -231,7 +243,7 @@ test("an embedded calculator sizes its iframe as it grows and shrinks, with the 
   assert.ok(longer > opened, `taller with 12 more points: ${opened} → ${longer}`);
   await frame.locator("#points").fill(points);
   await frame.locator("summary:has-text('Share & embed')").click();
-  const back = await fits();
+  const back = await settled();
   assert.ok(Math.abs(back - first) <= 2, `shrinks back: ${first} → ${back}`);
   console.log(`embed: iframe heights ${first} (loaded), ${opened} (share panel open), ${longer} (12 more rows), ${back} (back)`);
   assert.ok(await host.page.locator("#below").isVisible());

@@ -46,6 +46,45 @@ test("paste Example 5.1 and read Downey's A and σ from the page", async () => {
   await context.close();
 });
 
+test("the forecast: a 90 % range next to every prediction, its track record, and the band on the chart", async () => {
+  const { context, page, problems } = await open();
+  await page.click("text=Load: Linear part only");
+  await page.waitForFunction(() => document.querySelectorAll("#forecast tbody tr").length === 2);
+  const rows = await page.locator("#forecast tbody tr").all();
+  const cells = async (r) => (await r.locator("td").allTextContents()).map((c) => c.trim());
+  const parse = (c) => /^([0-9.e+-]+) \(([0-9.e+-]+)–([0-9.e+-]+)\)$/.exec(c).slice(1, 4).map(Number);
+  const widths = [];
+  for (const [i, r] of rows.entries()) {
+    const c = await cells(r);
+    assert.equal(c[0], ["64", "256"][i]);
+    for (const col of [1, 3]) {
+      const [v, lo, hi] = parse(c[col]);
+      assert.ok(lo < v && v < hi, `${c[col]}`);
+      if (col === 3) widths.push(hi / lo);
+    }
+    // 64 and 256 are 4× and 16× the largest measured n (16).
+    assert.match(c[4], i === 0 ? /^at 2–4× the largest measured n, such ranges held [0-9.]+ % of [0-9]+ predictions/
+      : /^at 4–16× the largest measured n, such ranges held [0-9.]+ % of [0-9]+ predictions/);
+    const held = Number(/held ([0-9.]+) %/.exec(c[4])[1]);
+    assert.ok(held >= 80 && held <= 100, `track record ${held} %`);
+  }
+  assert.ok(widths[1] > widths[0], `the range widens further out: ${widths}`);
+  // Every fitted model's prediction has a range too.
+  for (const r of await page.locator("#predictions tbody tr").all()) {
+    const [v, lo, hi] = parse((await cells(r))[1]);
+    assert.ok(lo < v && v < hi);
+  }
+  // The chart draws the forecast and its range: its data table (built when opened) says so.
+  const figure = page.locator("figure.chart-figure:has(#chart-speedup-fits)");
+  await figure.locator("details.chart-data summary").click();
+  await figure.locator("table.chart-table").waitFor();
+  const table = await figure.locator("table.chart-table").textContent();
+  assert.match(table, /forecast range \(90 %\)/, "the band's columns are in the data table");
+  await shot(page, "speedup-forecast");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("presets, past-peak points, bad input and exports", async () => {
   const { context, page, problems } = await open();
   await page.click("text=Load: With a decline after the peak");

@@ -102,7 +102,7 @@ fn rect_attr(r: (i32, i32, i32, i32)) -> String {
 fn table_html(t: &Table) -> Html {
     html! {
         <>
-            <div class="chart-table-scroll">
+            <div class="chart-table-scroll" tabindex="0" role="region" aria-label="chart data">
                 <table class="chart-table">
                     <thead><tr>{ for t.headers.iter().map(|h| html! { <th scope="col">{ h.clone() }</th> }) }</tr></thead>
                     <tbody>

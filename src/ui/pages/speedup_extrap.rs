@@ -148,7 +148,7 @@ pub fn extrap_import() -> Html {
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
                     <label for="extrap-text">{ "Extra-P experiment (paste, or upload a file)" }</label>
-                    <input id="extrap-file" type="file" accept=".txt,.json,.jsonl,text/plain,application/json" onchange={upload} />
+                    <input id="extrap-file" type="file" aria-label="upload an Extra-P experiment file" accept=".txt,.json,.jsonl,text/plain,application/json" onchange={upload} />
                     <textarea id="extrap-text" rows="8" spellcheck="false" value={text(&inputs, KEY_TEXT)} {oninput}
                         aria-invalid={text_error.is_some().to_string()} aria-describedby="extrap-text-error" />
                     <ul id="extrap-text-error" class="field-errors" role="alert">
