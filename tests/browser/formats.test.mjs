@@ -1,10 +1,9 @@
-// Formats of other tools in a real browser: a SimGrid calibration CSV made into a cluster's
-// message times on the Clusters page and run on the simulation page. (The exports for
-// LogGOPSim, SimGrid, SST/macro and Open MPI are the command's `--export`, and raw
-// osu_bcast/IMB Bcast output is read by model::comm::bcast_output: the comm page has no
-// room left under its size budget; see tests/cli_comm.rs and the model's tests.)
+// Formats other tools read and write, in a real browser: the communication page's exports
+// (LogGOPSim, SimGrid/SMPI, SST/macro, Open MPI broadcast rules) checked against the fitted
+// parameters the page shows, one downloaded; raw osu_bcast output as measured broadcasts.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
 
 let server, browser;
@@ -18,6 +17,71 @@ async function open() {
   await p.page.waitForSelector("#best-model");
   return p;
 }
+
+const num = (s) => Number(s.replace(/\u2212/g, "-"));
+
+/** The text of one export, its details opened. */
+async function exportText(page, key) {
+  await page.click(`#export-${key} summary`);
+  return page.locator(`#export-${key} pre`).textContent();
+}
+
+test("exports carry the fitted parameters the page shows", async () => {
+  const { context, page, problems } = await open();
+  // LogGP's row: "L + 2o = X µs, G = Y µs/B, …".
+  const loggp = await page.locator("#model-loggp").textContent();
+  const l2o = num(loggp.match(/L \+ 2o = ([-\d.e]+) µs/)[1]);
+  const g = num(loggp.match(/G = ([-\d.e]+) µs\/B/)[1]);
+  const lg = await exportText(page, "loggopsim");
+  const unit = lg.match(/L, o, g in (ns|ps)/)[1];
+  const k = unit === "ns" ? 1e3 : 1e6;
+  const opt = (o) => num(lg.match(new RegExp(` -${o} (\\d+)`))[1]);
+  // The page shows 4 significant digits; the export rounds to whole units.
+  assert.ok(Math.abs(opt("L") + 2 * opt("o") - l2o * k) <= l2o * k * 1e-3 + 2, lg);
+  assert.ok(Math.abs(opt("G") - g * k) <= g * k * 1e-3 + 1, `${lg} vs G = ${g}`);
+
+  const sg = await exportText(page, "simgrid");
+  assert.match(sg, /--cfg=smpi\/lat-factor:[\d.e;:+-]+ --cfg=smpi\/bw-factor:/);
+  assert.match(sg, /<link id="fitted" bandwidth="[\d.e+]+Bps" latency="[\d.e+-]+us"\/>/);
+  // The default sample has a knee at 64 KiB: two segments.
+  assert.match(sg, /lat-factor:65536:[\d.]+;0:1 /, sg);
+
+  const sst = await exportText(page, "sstmacro");
+  assert.match(sst, /out_in_latency = [\d.]+us/);
+  assert.match(sst, /bandwidth = [\d.]+GB\/s/);
+
+  const rules = await exportText(page, "ompi-rules");
+  assert.match(rules, /^1 # number of collectives\n7 # collective id \(bcast\)$/m);
+  assert.match(rules, /^20 # comm size$/m, "the broadcast section's 20 processes");
+  // The page's Poly-adapt-2 says binomial at 8 KB on 20 processes: rule "8192 6 …" or an
+  // earlier rule choosing 6 that still holds there.
+  const p20 = rules.split("20 # comm size\n")[1].split("\n").slice(1).filter((l) => /^\d+ \d+ \d+ \d+$/.test(l)).map((l) => l.split(" ").map(Number));
+  const at = (m) => p20.filter((r) => r[0] <= m).at(-1)[1];
+  assert.equal(at(8192), 6, rules);
+  assert.equal(at(524288), 3, rules);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#export-ompi-rules button.download")]);
+  assert.equal(download.suggestedFilename(), "ompi-bcast-rules.conf");
+  assert.equal(await readFile(await download.path(), "utf8"), rules);
+  await shot(page, "formats-exports");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
+
+test("raw osu_bcast output becomes measured broadcasts for Poly-adapt", async () => {
+  const { context, page, problems } = await open();
+  const osu = "# mpirun -np 20 --mca coll_tuned_bcast_algorithm 6 osu_bcast\n# OSU MPI Broadcast Latency Test v7.0\n" +
+    "# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations\n" +
+    "8192                  610.00            500.00            700.00        1000\n" +
+    "524288               9000.00           8000.00           9900.00         100\n";
+  await page.fill("#measured", osu);
+  await page.waitForSelector("#adapt1");
+  const row = await page.locator("#adapt1 tr", { hasText: "binomial" }).first().textContent();
+  assert.match(row, /binomial\s*2/, row);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
 
 // A SimGrid calibration CSV in the shape of platform-calibration's *_PingPong.csv (our own
 // numbers): a send and a receive per round trip with the same start, five repetitions.

@@ -17,7 +17,9 @@
 //! - `bcast_model`: the model the broadcast table is shown in (the page's choice; blank: the
 //!   best fitted one).
 //! - `measured`: measured broadcasts, a table (size, procs, algorithm, time), e.g.
-//!   `size (KB)  procs  algorithm  time (ms)` / `8  20  binomial  0.61` (default empty).
+//!   `size (KB)  procs  algorithm  time (ms)` / `8  20  binomial  0.61` (default empty), or
+//!   raw osu_bcast / IMB Bcast output under a line naming the algorithm and process count
+//!   (`bcast_output`).
 //! - `matrix`: a latency matrix in µs, one row per node (default: Grid'5000, Table 2).
 //! - `symmetrise`: `yes` to replace each pair by its mean when the matrix is not symmetric.
 //! - `rho` (0.2), `root` (node index, 0), `grid_size` ("512KB"), `bandwidth_mb_s` (119,
@@ -320,6 +322,9 @@ fn encode_algorithms(text: &str) -> String {
 
 /// Reads the measured broadcasts; on an error, the rows above it.
 pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>) {
+    if crate::model::comm::bcast_output::is_bcast_output(text) {
+        return crate::model::comm::bcast_output::parse_bcast_output(text);
+    }
     let fix = |mut e: InputError| {
         if e.message.contains("for algorithm") {
             e.message = format!(

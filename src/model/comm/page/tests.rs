@@ -165,3 +165,21 @@ proptest::proptest! {
     }
 }
 
+#[test]
+fn raw_osu_bcast_output_is_a_measured_broadcast() {
+    let mut inputs = default_inputs();
+    let osu = "# algorithm binomial procs 20\n# OSU MPI Broadcast Latency Test v7.0\n\
+               # Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations\n\
+               8192                  610.00            500.00            700.00        1000\n\
+               524288               9000.00           8000.00           9900.00         100\n";
+    inputs.insert(Field::Measured.key().to_string(), osu.to_string());
+    let v = view(&inputs, &catalog());
+    assert_eq!(v.measured_error, None);
+    assert_eq!(v.measured.len(), 2);
+    assert_eq!(v.measured[1], MeasuredBroadcast { size_bytes: 524288.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 9000.0 });
+    let binomial = v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binomial).expect("binomial");
+    assert_eq!(binomial.measurements, 2);
+    assert!(!binomial.errors.is_empty());
+    // The measured cases join the Poly-adapt-2 table.
+    assert!(v.adapt2.iter().any(|r| r.size_bytes == 524288.0 && r.procs == 20));
+}

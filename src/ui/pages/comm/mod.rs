@@ -20,6 +20,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::store::{text, use_store, Setter};
 
 mod bcast;
+mod export;
 mod grid;
 mod p2p;
 

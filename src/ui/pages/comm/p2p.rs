@@ -104,12 +104,12 @@ pub fn p2p(p: &Props) -> Html {
                 <Chart id="chart-p2p" chart={drawing((*chart).clone())} height={460} />
             </div>
             { stale_note(p.shown.stale) }
-            if let Some(fit) = &view.fit { { fit_results(fit, view) } }
+            if let Some(fit) = &view.fit { { fit_results(fit, view, &p.ctx) } }
         </>
     }
 }
 
-fn fit_results(fit: &CommFit, view: &View) -> Html {
+fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx) -> Html {
     let best = fit.best.map(|k| html! { <p id="best-model" class="verdict">{ format!("Best: {}. ", k.name()) }<span class="muted">{ format!("{}.", fit.best_reason) }</span></p> });
     let knee = match &fit.knee {
         Some(k) => format!(
@@ -133,6 +133,7 @@ fn fit_results(fit: &CommFit, view: &View) -> Html {
                 { errors_table(fit) }
             </details>
             <SaveFabric view={view.clone()} />
+            <super::export::Export view={view.clone()} inputs={ctx.inputs.clone()} />
         </>
     }
 }
