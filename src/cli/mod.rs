@@ -288,16 +288,7 @@ pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> 
 }
 
 /// How a JSON value is called in messages ("a list", "a number").
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
+pub use crate::model::extrap::json_kind as kind;
 
 /// An object whose keys are all among `allowed`; `path` names it in messages.
 pub fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {

@@ -9,7 +9,9 @@ use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITI
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
-fn kind(v: &Value) -> &'static str {
+/// How a JSON value is called in messages ("a list", "a number"); the command's readers say
+/// it the same way.
+pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -23,6 +23,7 @@ pub mod page;
 mod ranking;
 mod text;
 
+pub use json::kind as json_kind;
 pub use ranking::{rank, Dominant, RankOptions, Ranking, RegionFit, Share, SideChoice, MAX_REGIONS};
 
 use crate::model::InputError;

@@ -64,28 +64,24 @@ fn range(v: f64, lo: f64, hi: f64) -> String {
     format!("{} ({}–{})", n(v), n(lo), n(hi))
 }
 
-fn prediction_row(p: &Prediction) -> Html {
+/// n, speed-up, efficiency and time of a prediction, each with its range.
+fn prediction_cells(p: &Prediction) -> Html {
     html! {
-        <tr>
+        <>
             <td class="num">{ p.n }</td>
             <td class="num"><b>{ range(p.speedup, p.speedup_low, p.speedup_high) }</b></td>
             <td class="num">{ format!("{} %", fmt_num(p.efficiency * 100.0, 3)) }</td>
             <td class="num">{ p.time_s.map(|(t, lo, hi)| range(t, lo, hi)).unwrap_or_else(|| "—".into()) }</td>
-        </tr>
+        </>
     }
 }
 
+fn prediction_row(p: &Prediction) -> Html {
+    html! { <tr>{ prediction_cells(p) }</tr> }
+}
+
 fn forecast_row(f: &ForecastRow) -> Html {
-    let p = &f.prediction;
-    html! {
-        <tr>
-            <td class="num">{ p.n }</td>
-            <td class="num"><b>{ range(p.speedup, p.speedup_low, p.speedup_high) }</b></td>
-            <td class="num">{ format!("{} %", fmt_num(p.efficiency * 100.0, 3)) }</td>
-            <td class="num">{ p.time_s.map(|(t, lo, hi)| range(t, lo, hi)).unwrap_or_else(|| "—".into()) }</td>
-            <td class="hint">{ f.track_record.clone() }</td>
-        </tr>
-    }
+    html! { <tr>{ prediction_cells(&f.prediction) }<td class="hint">{ f.track_record.clone() }</td></tr> }
 }
 
 fn point_row(p: &PointView) -> Html {
