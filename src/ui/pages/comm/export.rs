@@ -34,7 +34,7 @@ pub fn export_section(p: &Props) -> Html {
         Some(html! {
             <details class="export" id={format!("export-{}", f.key())}>
                 <summary>{ f.name() }</summary>
-                <pre>{ text }</pre>
+                <pre tabindex="0">{ text }</pre>
                 <button class="copy" onclick={copy}>{ "Copy" }</button>
                 <button class="download" onclick={save}>{ format!("Download {}", f.file_name()) }</button>
             </details>
