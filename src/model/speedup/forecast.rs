@@ -10,9 +10,9 @@
 //! at most T(k)), k the largest measured count.
 //!
 //! Its range is an empirical 90 % interval of the log error, ln(measured / predicted), scaled
-//! by `u = ln(max(h, 1)) + 0.3 + d`: h is the horizon (n over k) and d the disagreement of
-//! three simple laws at n (|ln| of Amdahl through the two largest points and of ideal scaling
-//! from k, each against the forecast). So the range grows with the distance beyond the data
+//! by `u = ln(max(h, 1)) + 0.3 + d`: h is the horizon (n over k) and d the disagreement at n
+//! of two simpler laws with the forecast (the |ln| distances of Amdahl through the two largest
+//! points and of ideal scaling from k). So the range grows with the distance beyond the data
 //! and with how much the data leave open. The quantiles of ln(measured/predicted)/u come from
 //! the corpora (`calibration.rs`, written by `make validate`), each source weighted equally,
 //! and the level is checked on whole sources held out in turn.
