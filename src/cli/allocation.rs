@@ -2,6 +2,26 @@
 //! key holding the strong-scaling table of an allocation request (`model::allocation`) in that
 //! format, its rows as numbers, and the recommended size with its reason.
 
+/// The help text of the allocation options, the same for every command that takes them
+/// (a macro, so that `concat!` can put it inside a command's help).
+macro_rules! allocation_help {
+    () => {
+        "ALLOCATION REQUESTS:
+    --allocation md|csv|latex   adds \"allocation\": {format, text (the table in that format,
+                      the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
+                      time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
+                      cost}], recommended (processes), reason, note}: the strong-scaling table
+                      a compute centre asks for. The recommended size is the largest count
+                      whose efficiency reaches the threshold (else the smallest).
+    --cores-per-node C          nodes = processes / C rounded up (default 1)
+    --price-per-core-hour P     cost = core-hours × P (EUR)
+    --efficiency-threshold E    0 to 1 (default 0.5)
+    --runs R                    core-hours for R production runs (default 1)
+"
+    };
+}
+pub(super) use allocation_help;
+
 use serde_json::{json, Value};
 
 use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, TableFormat};

@@ -12,6 +12,7 @@ use crate::model::multigrid::{
 };
 use crate::model::InputError;
 
+use super::allocation::allocation_help;
 use super::{kind, object, to_json, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
@@ -22,7 +23,8 @@ pub const COMMAND: Subcommand = Subcommand {
     reads_input: true,
 };
 
-const HELP: &str = r#"scalewise multigrid — run time and cost of a multigrid solver on one or two clusters,
+const HELP: &str = concat!(
+    r#"scalewise multigrid — run time and cost of a multigrid solver on one or two clusters,
 predicted from a few runs on one processor and on a few processes (seed 000:
 T = Tcomp + Tcomm, Tcomm = α(np) + γ·work, α(np) = c + d·log2(np), γ = γ(largest np0)).
 
@@ -75,18 +77,9 @@ OUTPUT (with runs):
                       tcomp_from_line, tcomp_extrapolated, single_process,
                       tcomp_clamped_at_zero, tcomm_clamped_at_zero (a negative part is
                       set to 0 and flagged)
-ALLOCATION REQUESTS:
-    --allocation md|csv|latex   adds "allocation": {format, text (the table in that format,
-                      the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
-                      time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
-                      cost}], recommended (processes), reason, note}: the strong-scaling table
-                      a compute centre asks for. The recommended size is the largest count
-                      whose efficiency reaches the threshold (else the smallest).
-    --cores-per-node C          nodes = processes / C rounded up (default 1)
-    --price-per-core-hour P     cost = core-hours × P (EUR)
-    --efficiency-threshold E    0 to 1 (default 0.5)
-    --runs R                    core-hours for R production runs (default 1)
-    Rows: the planner's ranking, the fastest plan per process count; efficiency
+"#,
+    allocation_help!(),
+    r#"    Rows: the planner's ranking, the fastest plan per process count; efficiency
     relative to the smallest count, n0·t0/(n·t); cost as the planner prices it.
 
 OUTPUT (with a planner):
@@ -118,7 +111,8 @@ EXAMPLE:
 ERRORS:
     One line naming the key, e.g. "parallel[2].time_s: time (s) must be greater than 0,
     found -3"; several problems are joined with "; ". Exit status 1.
-"#;
+"#
+);
 
 fn run(input: Value) -> Result<Value, String> {
     let mut top = object(input, "input", &["sequential", "parallel", "predict", "planner"])?;

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 
 use crate::model::speedup::{analyse, forecast, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
+use super::allocation::allocation_help;
 use super::{kind, object, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
@@ -16,7 +17,8 @@ pub const COMMAND: Subcommand = Subcommand {
     reads_input: true,
 };
 
-const HELP: &str = r#"scalewise speedup — fit speed-up curves to a few measured runs and predict the others
+const HELP: &str = concat!(
+    r#"scalewise speedup — fit speed-up curves to a few measured runs and predict the others
 (seed 004: Lan 2007, Downey's model tuned by Levenberg–Marquardt, with its rivals).
 
 Models (all fitted by weighted least squares on the same residuals):
@@ -125,23 +127,15 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     Malformed files: one line naming the line (and column) or the JSON path, e.g.
     "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
 
-ALLOCATION REQUESTS:
-    --allocation md|csv|latex   adds "allocation": {format, text (the table in that format,
-                      the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
-                      time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
-                      cost}], recommended (processes), reason, note}: the strong-scaling table
-                      a compute centre asks for. The recommended size is the largest count
-                      whose efficiency reaches the threshold (else the smallest).
-    --cores-per-node C          nodes = processes / C rounded up (default 1)
-    --price-per-core-hour P     cost = core-hours × P (EUR)
-    --efficiency-threshold E    0 to 1 (default 0.5)
-    --runs R                    core-hours for R production runs (default 1)
-    Rows: the best model's predictions with times (give time_s points and predict).
+"#,
+    allocation_help!(),
+    r#"    Rows: the best model's predictions with times (give time_s points and predict).
 
 ERRORS:
     One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1
     to 1e9, found 2.5". Exit status 1 (for a single object).
-"#;
+"#
+);
 
 const KEYS: [&str; 5] = ["points", "predict", "models", "include_past_peak", "leave_one_out"];
 
