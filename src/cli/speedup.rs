@@ -239,8 +239,8 @@ fn answer(a: &Analysis) -> Value {
         "level": forecast::LEVEL,
         "forecast": {
             "method": "Amdahl's law anchored at the largest measured count: T(n) = a + (T(k) - a)·k/n, a the least-squares serial part of every point (≥ 0)",
-            "serial": a.forecast_law.map(|(s, _)| s),
-            "parallel": a.forecast_law.map(|(_, p)| p),
+            "serial": a.forecast_law().map(|(s, _)| s),
+            "parallel": a.forecast_law().map(|(_, p)| p),
             "units": if a.measure == Measure::TimeS { "s" } else { "T(1)" },
             "predictions": forecast,
         },

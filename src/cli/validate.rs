@@ -138,7 +138,7 @@ fn calibration_source(r: &Report) -> Result<String, String> {
     };
     let lit = |q: Quantiles| format!("Quantiles {{ low: {:.4}, high: {:.4} }}", q.low, q.high);
     let forecast = r.pooled.iter().find(|(n, _)| n == validation::Forecast.name()).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
-    let held = validation::coverage_by_horizon(forecast, &calibration::HORIZON_TOPS);
+    let held = validation::coverage_by_horizon(forecast);
     let mut sources: Vec<&str> = forecast.iter().map(|o| o.source.as_str()).collect();
     sources.sort_unstable();
     sources.dedup();
@@ -181,7 +181,7 @@ fn held_out_rows(r: &Report) -> Vec<(String, Vec<(f64, usize)>, f64, usize)> {
     r.pooled
         .iter()
         .map(|(name, all)| {
-            let by = validation::coverage_by_horizon(all, &calibration::HORIZON_TOPS);
+            let by = validation::coverage_by_horizon(all);
             let inside: Vec<bool> = all.iter().filter_map(Outcome::inside).collect();
             let share = if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 };
             (name.clone(), by, share, inside.len())

@@ -167,8 +167,6 @@ pub struct Analysis {
     pub warnings: Vec<String>,
     /// The forecast (anchored Amdahl, see `forecast`) at the targets.
     pub forecast: Vec<Prediction>,
-    /// The forecast law T(n) = a + b/n, time-like (seconds, or units of T(1) for speed-ups).
-    pub forecast_law: Option<(f64, f64)>,
     /// The time-like values the forecast is made of (see `forecast::Basis`).
     basis: Vec<(f64, f64, f64)>,
 }
@@ -179,7 +177,7 @@ fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f6
     let n = x.round().clamp(1.0, 1e9) as u32;
     Some(match measure {
         Measure::TimeS => {
-            let t1 = t1_measured.or(forecast::anchored_amdahl(basis).map(|(a, b)| a + b)).unwrap_or(fp.value);
+            let t1 = t1_measured.unwrap_or(fp.law.0 + fp.law.1);
             let s = t1 / fp.value;
             Prediction {
                 n,
@@ -206,6 +204,11 @@ fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f6
 }
 
 impl Analysis {
+    /// The forecast law T(n) = a + b/n, time-like (seconds, or units of T(1) for speed-ups).
+    pub fn forecast_law(&self) -> Option<(f64, f64)> {
+        forecast::anchored_amdahl(&self.basis)
+    }
+
     /// The forecast at any x ≥ 1 (for charts).
     pub fn forecast_at(&self, x: f64) -> Option<Prediction> {
         forecast_at(&self.basis, self.measure, self.t1_measured, x)
@@ -689,7 +692,6 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         .iter()
         .map(|p| (f64::from(p.n), if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value }, p.weight))
         .collect();
-    let forecast_law = forecast::anchored_amdahl(&basis);
     let forecast: Vec<Prediction> = opts.targets.iter().filter_map(|&n| forecast_at(&basis, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
     for f in &mut fits {
         f.predictions = forecast.iter().map(|fp| predict(f, fp.n, fp.horizon, fp.scale)).collect();
@@ -698,7 +700,7 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         Some(f) => advise(f, &points),
         None => (Vec::new(), String::new()),
     };
-    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, forecast_law, basis })
+    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, basis })
 }
 
 /// Flags the points after the speed-up peak (the largest speed-up, or the shortest time) and

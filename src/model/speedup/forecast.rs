@@ -80,6 +80,8 @@ pub struct Point {
     pub horizon: f64,
     /// The scale u the quantiles multiply.
     pub scale: f64,
+    /// The law (a, b) of T(n) = a + b/n it comes from.
+    pub law: (f64, f64),
 }
 
 /// The scale u at n: ln(max(h, 1)) + 0.3 + d.
@@ -121,14 +123,18 @@ pub fn forecast(pts: &Basis, n: f64) -> Option<Point> {
     let u = scale(pts, n, value)?;
     let (low, high) = range(value, u, calibration::FORECAST);
     let k = pts.last()?.0;
-    Some(Point { value, low, high, horizon: n / k, scale: u })
+    Some(Point { value, low, high, horizon: n / k, scale: u, law: (a, b) })
+}
+
+/// The horizon band of `h` in the track record: the first of `HORIZON_TOPS` at or above it.
+pub fn horizon_band(h: f64) -> usize {
+    HORIZON_TOPS.iter().position(|&top| h <= top).unwrap_or(HORIZON_TOPS.len() - 1)
 }
 
 /// How often ranges of this kind held on held-out sources at the horizon of `h`: (share,
 /// measurements), from the committed calibration.
 pub fn track_record(h: f64) -> (f64, usize) {
-    let i = calibration::HORIZON_TOPS.iter().position(|&top| h <= top).unwrap_or(calibration::HORIZON_TOPS.len() - 1);
-    calibration::HELD_OUT[i]
+    calibration::HELD_OUT[horizon_band(h)]
 }
 
 #[cfg(test)]

@@ -454,7 +454,7 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
 fn forecast_row(p: &Prediction) -> ForecastRow {
     let held_out = forecast::track_record(p.horizon);
     let tops = forecast::HORIZON_TOPS;
-    let i = tops.iter().position(|&t| p.horizon <= t).unwrap_or(tops.len() - 1);
+    let i = forecast::horizon_band(p.horizon);
     let at = match (i.checked_sub(1).and_then(|j| tops.get(j)), tops[i].is_finite()) {
         (None, _) => format!("up to {}×", fmt_num(tops[i], 3)),
         (Some(lo), true) => format!("{}–{}×", fmt_num(*lo, 3), fmt_num(tops[i], 3)),

@@ -277,18 +277,18 @@ impl Predictor for ModelFit {
     }
 }
 
-/// The share of `outcomes` inside their ranges, by the horizons of the forecast's track record
-/// (`speedup::calibration::HORIZON_TOPS`, up to each and above the one before): (share, count).
-pub fn coverage_by_horizon(outcomes: &[Outcome], tops: &[f64]) -> Vec<(f64, usize)> {
-    let mut below = 0.0;
-    tops.iter()
-        .map(|&top| {
-            let inside: Vec<bool> = outcomes.iter().filter(|o| o.horizon > below && o.horizon <= top).filter_map(Outcome::inside).collect();
-            below = top;
-            let share = if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 };
-            (share, inside.len())
-        })
-        .collect()
+/// The share of `outcomes` inside their ranges in each horizon band of the forecast's track
+/// record (`speedup::forecast::horizon_band`): (share, count).
+pub fn coverage_by_horizon(outcomes: &[Outcome]) -> Vec<(f64, usize)> {
+    let mut counts = vec![(0usize, 0usize); forecast::HORIZON_TOPS.len()];
+    for o in outcomes {
+        if let Some(inside) = o.inside() {
+            let c = &mut counts[forecast::horizon_band(o.horizon)];
+            c.0 += usize::from(inside);
+            c.1 += 1;
+        }
+    }
+    counts.into_iter().map(|(i, n)| (if n == 0 { 0.0 } else { i as f64 / n as f64 }, n)).collect()
 }
 
 #[cfg(test)]
