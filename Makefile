@@ -25,8 +25,12 @@ test: setup
 
 # Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); the
 # browser's are printed by `make test`.
+# Then the batch comparison with SciPy (scripts/bench-batch.py; numpy and SciPy in .venv-bench/).
 bench: setup
 	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
+	@scripts/setup.sh --bench
+	cargo build --release --locked --quiet
+	.venv-bench/bin/python scripts/bench-batch.py target/release/scalewise 5
 
 # Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
 # present, ../shared/validation/): prints the table and rewrites VALIDATION.md.

@@ -68,3 +68,13 @@ if [[ "${1:-}" == "--fuzz" ]]; then
     cargo install cargo-fuzz --locked
   fi
 fi
+
+# 8. Only for `make bench` (`setup.sh --bench`): numpy and SciPy in .venv-bench/, for the batch
+# comparison of scripts/bench-batch.py.
+if [[ "${1:-}" == "--bench" ]]; then
+  if ! .venv-bench/bin/python -c "import numpy, scipy" 2>/dev/null; then
+    say "installing numpy and scipy into .venv-bench (for make bench)"
+    python3 -m venv .venv-bench
+    .venv-bench/bin/pip install --quiet numpy scipy
+  fi
+fi

@@ -1,16 +1,66 @@
-//! Native threads for the simulator (the `scalewise` command and the benchmarks). The model
-//! runs no threads: it offers a job's fixed parts ([`Simulation::run_part`]) and their merge
-//! ([`Simulation::merge`]); here threads take the parts as they free up, longest first, as the
-//! page's Web Workers take their shares (`ui::sim_worker`). Parts merge in part order, so the
-//! report is the same to the bit however many threads ran them.
+//! Native threads for the `scalewise` command and the benchmarks. The model runs no threads:
+//! it offers independent pieces of work — a simulation's fixed parts ([`Simulation::run_part`])
+//! and their merge ([`Simulation::merge`]), the data sets of a batch, the regions of an
+//! experiment — and [`map`] runs them on every core, threads taking the next piece as they free
+//! up, as the pages' Web Workers take their shares (`ui::sim_worker`). Answers come back in the
+//! pieces' order, so output is the same to the bit however many threads ran it.
 
 use crate::model::pevpm::engine::RunError;
-use crate::model::pevpm::job::{Partial, Report, Simulation};
+use crate::model::pevpm::job::{Report, Simulation};
 use crate::model::InputError;
+
+/// How many threads the machine runs at once.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// `f` applied to every item, on up to `threads` threads (one: on this thread), in the items'
+/// order whatever finished first. Items are taken one at a time, in `order` when given (the
+/// longest first, say), so a slow item does not hold up a whole share.
+pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().map(f).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut mine = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let j = match order {
+                Some(o) => match o.get(i) {
+                    Some(&j) => j,
+                    None => return mine,
+                },
+                None if i < items.len() => i,
+                None => return mine,
+            };
+            if let Some(item) = items.get(j) {
+                mine.push((j, f(item)));
+            }
+        }
+    };
+    let mut done: Vec<(usize, R)> = Vec::with_capacity(items.len());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.min(items.len())).map(|_| s.spawn(work)).collect();
+        for h in handles {
+            // A thread only stops early by panicking, which the release build aborts on.
+            if let Ok(mine) = h.join() {
+                done.extend(mine);
+            }
+        }
+    });
+    done.sort_by_key(|d| d.0);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// [`map_on`] with as many threads as the machine has, in the items' order.
+pub fn map<T: Sync, R: Send>(items: &[T], f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+    map_on(items, None, cores(), f)
+}
 
 /// Runs the job's parts on as many threads as the machine has.
 pub fn run(sim: &Simulation) -> Result<Report, RunError> {
-    run_on(sim, std::thread::available_parallelism().map_or(1, |n| n.get()))
+    run_on(sim, cores())
 }
 
 /// Runs the job's parts on `threads` threads (one: on this thread).
@@ -20,28 +70,13 @@ pub fn run_on(sim: &Simulation, threads: usize) -> Result<Report, RunError> {
         return sim.run_to_end();
     }
     let order = sim.longest_first();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
-        let mut mine = Vec::new();
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(&j) = order.get(i) else { return mine };
-            mine.push((j, sim.run_part(j)));
-        }
-    };
-    let mut done: Vec<(usize, Result<Partial, RunError>)> = Vec::with_capacity(parts);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads.min(parts)).map(|_| s.spawn(work)).collect();
-        for h in handles {
-            match h.join() {
-                Ok(mine) => done.extend(mine),
-                Err(_) => done.push((0, Err(InputError::new("skeleton", "a simulation thread stopped unexpectedly")))),
-            }
-        }
-    });
+    let ids: Vec<usize> = (0..parts).collect();
+    let done = map_on(&ids, Some(&order), threads, &|&j| sim.run_part(j));
+    if done.len() < parts {
+        return Err(InputError::new("skeleton", "a simulation thread stopped unexpectedly"));
+    }
     // The first error in part order, whatever finished first.
-    done.sort_by_key(|d| d.0);
-    let partials = done.into_iter().map(|(_, r)| r).collect::<Result<Vec<_>, _>>()?;
+    let partials = done.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(sim.merge(partials))
 }
 

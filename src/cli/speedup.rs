@@ -300,9 +300,10 @@ fn one(input: Value) -> Result<Value, String> {
 
 fn run(input: Value) -> Result<Value, String> {
     match input {
-        Value::Array(list) => Ok(Value::Array(
-            list.into_iter().map(|v| one(v).unwrap_or_else(|e| json!({"error": e}))).collect(),
-        )),
+        // Data sets are independent: one per core at a time, answers in the input's order.
+        Value::Array(list) => Ok(Value::Array(crate::parallel::map(&list, &|v| {
+            one(v.clone()).unwrap_or_else(|e| json!({"error": e}))
+        }))),
         Value::Object(_) => one(input),
         other => Err(format!("input: expected an object or a list of objects, found {}", kind(&other))),
     }

@@ -13,7 +13,7 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::models::{gradient, shape, value, Model, Space};
+use super::models::{shape, value, value_grad, Model, Space};
 use crate::model::fit::line;
 
 /// Why a Levenberg–Marquardt run stopped. `text()` says it for people; `was_successful()`
@@ -27,7 +27,8 @@ pub enum Termination {
     SmallGradient,
     /// The last step moved no parameter by more than 1e-12 of its value.
     SmallStep,
-    /// The last step lowered the squared error by no more than 1e-15 of it.
+    /// The last step lowered the squared error by no more than 1e-15 of it, or the last 10
+    /// steps by no more than 1e-10 of it.
     SmallGain,
     /// No damping made a step that lowers the squared error: a (local) minimum.
     NoDescent,
@@ -35,11 +36,14 @@ pub enum Termination {
     NotFinite,
     /// [`MAX_ITERATIONS`] steps without meeting any test.
     MaxIterations,
+    /// Left off: the squared error fell so slowly that the steps left could not bring it
+    /// below what another start had reached. Never the outcome of a fit: the better start's is.
+    Outrun,
 }
 
 impl Termination {
     pub fn was_successful(self) -> bool {
-        !matches!(self, Termination::NotFinite | Termination::MaxIterations)
+        !matches!(self, Termination::NotFinite | Termination::MaxIterations | Termination::Outrun)
     }
 
     pub fn text(self) -> String {
@@ -51,6 +55,7 @@ impl Termination {
             Termination::NoDescent => "converged: no step lowers the squared error".into(),
             Termination::NotFinite => "the squared error is not a finite number".into(),
             Termination::MaxIterations => format!("did not converge in {MAX_ITERATIONS} iterations"),
+            Termination::Outrun => "left off: another start reached a lower squared error".into(),
         }
     }
 }
@@ -79,6 +84,10 @@ pub(super) struct LmRun {
 
 /// Most steps of one run.
 pub const MAX_ITERATIONS: u32 = 300;
+/// A run stops (converged: the squared error stopped falling) when CREEP_STEPS steps together
+/// lowered the squared error by no more than CREEP_GAIN of it.
+const CREEP_STEPS: u32 = 10;
+const CREEP_GAIN: f64 = 1e-10;
 
 impl Problem<'_> {
     pub(super) fn new<'a>(model: Model, space: Space, ns: &'a [f64], ys: &'a [f64], ws: &'a [f64]) -> Problem<'a> {
@@ -128,8 +137,8 @@ impl Problem<'_> {
         let mut g = [0.0; 4];
         for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
             // One row of the Jacobian.
-            let d = gradient(p, &self.lo, &self.hi, self.k, &|q| self.value(q, *n));
-            let r = y - self.value(p, *n);
+            let (v, d) = value_grad(self.model, self.space, p, &self.lo, &self.hi, self.k, *n);
+            let r = y - v;
             for a in 0..self.k {
                 g[a] += w * d[a] * r;
                 for b in 0..self.k {
@@ -140,14 +149,31 @@ impl Problem<'_> {
         (h, g)
     }
 
-    /// Bounded Levenberg–Marquardt from `start`.
-    fn lm(&self, start: [f64; 4]) -> LmRun {
+    /// Bounded Levenberg–Marquardt from `start`; `bar` is the lowest squared error another
+    /// start reached (infinity if none), below which a slow run could not come in time.
+    fn lm(&self, start: [f64; 4], bar: f64) -> LmRun {
         let k = self.k;
         let mut p = start;
         self.clamp(&mut p);
         let mut f = self.sse(&p);
         let mut lambda = 1e-3;
+        // The error CREEP_STEPS steps ago: a run that creeps towards a bound at infinity
+        // (Chiang's β, Downey's A on near-ideal data) gains less than CREEP_GAIN of it per
+        // CREEP_STEPS steps long before the per-step test stops it.
+        let mut f_then = f;
         for it in 0..MAX_ITERATIONS {
+            if it > 0 && it % CREEP_STEPS == 0 {
+                let gain = f_then - f;
+                if gain <= CREEP_GAIN * f_then {
+                    return LmRun { p, sse: f, iterations: it, termination: Termination::SmallGain };
+                }
+                // At this pace (and the gains of a creeping run only shrink) the steps left
+                // cannot bring it below `bar`, the error another start already reached.
+                if f - gain * f64::from(MAX_ITERATIONS - it) / f64::from(CREEP_STEPS) > bar {
+                    return LmRun { p, sse: f, iterations: it, termination: Termination::Outrun };
+                }
+                f_then = f;
+            }
             let (h, g) = self.normal(&p);
             // Parameters at a bound whose gradient points outwards stay put this step.
             let mut free = [false; 4];
@@ -263,7 +289,8 @@ impl Problem<'_> {
             }
         };
         for s in self.starts() {
-            keep(&mut best, self.lm(s));
+            let r = self.lm(s, best.sse);
+            keep(&mut best, r);
         }
         if self.model == Model::Downey {
             if let Some(r) = self.downey_ridges(best.p[0]) {
@@ -335,7 +362,7 @@ impl Problem<'_> {
                 }
             }
         }
-        best.map(|(_, p)| self.lm(p))
+        best.map(|(_, p)| self.lm(p, f64::INFINITY))
     }
 
     /// Fills in the fitted T1 for fixed shape parameters (least squares: T1 = Σwyu/Σwu²

@@ -141,6 +141,82 @@ pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f6
     }
 }
 
+/// The shape's speed-up at n and its derivatives by the shape parameters, in closed form where
+/// the shape has one (Smirni's, whose closed form cancels near r = 1, by central differences).
+/// On a break of Downey's piecewise curve the derivative is the piece's that holds at n.
+fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
+    let s = shape(model, p, n);
+    let d = match model {
+        Model::Downey => {
+            let (a, sg) = (p[0], p[1]);
+            if sg <= 1.0 {
+                if n <= a {
+                    let den = a + sg / 2.0 * (n - 1.0);
+                    [n * sg * (n - 1.0) / 2.0 / (den * den), -a * n * (n - 1.0) / 2.0 / (den * den)]
+                } else if n <= 2.0 * a - 1.0 {
+                    let den = sg * (a - 0.5) + n * (1.0 - sg / 2.0);
+                    [n * (den - a * sg) / (den * den), -a * n * (a - 0.5 - n / 2.0) / (den * den)]
+                } else {
+                    [1.0, 0.0]
+                }
+            } else if n <= a + a * sg - sg {
+                let den = sg * (n + a - 1.0) + a;
+                [n * (sg + 1.0) * sg * (n - 1.0) / (den * den), -n * a * (n - 1.0) / (den * den)]
+            } else {
+                [1.0, 0.0]
+            }
+        }
+        Model::Amdahl => {
+            let den = p[0] + p[1] / n;
+            if den > 1e-300 {
+                [-s * s, -s * s / n]
+            } else {
+                [0.0, 0.0]
+            }
+        }
+        Model::Chiang => [n * (n - 1.0) / ((n + p[0]) * (n + p[0])), 0.0],
+        Model::Smirni => {
+            let g = gradient(p, lo, hi, 1, &|q| smirni(q[0], n));
+            [g[0], 0.0]
+        }
+        Model::Usl => {
+            let den = 1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0);
+            let f = -n * (n - 1.0) / (den * den);
+            [f, f * n]
+        }
+    };
+    (s, d)
+}
+
+/// The fitted value at n (as [`value`]) and its derivatives by the first `k` parameters: one
+/// row of the Jacobian, in closed form (see [`shape_grad`]).
+pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], k: usize, n: f64) -> (f64, [f64; 4]) {
+    let mut out = [0.0; 4];
+    match (space, model) {
+        (Space::Time, Model::Amdahl) => {
+            out[0] = 1.0;
+            out[1] = 1.0 / n;
+            (p[0] + p[1] / n, out)
+        }
+        (Space::Speedup, _) => {
+            let (s, d) = shape_grad(model, p, lo, hi, n);
+            out[..k.min(2)].copy_from_slice(&d[..k.min(2)]);
+            (s, out)
+        }
+        (Space::Time, _) => {
+            // T = T1/S: dT/dθ = −T1/S² · dS/dθ, dT/dT1 = 1/S.
+            let (s, d) = shape_grad(model, p, lo, hi, n);
+            let t1 = k - 1;
+            let t = p[t1] / s;
+            for j in 0..t1 {
+                out[j] = -t / s * d[j];
+            }
+            out[t1] = 1.0 / s;
+            (t, out)
+        }
+    }
+}
+
 /// The gradient of `f` at the first `k` parameters of `p` by central differences, one-sided
 /// where a step would cross a bound of [`lo`, `hi`]; zero along a parameter pinned between
 /// equal bounds. The Jacobian rows of the fits and the delta method of their bands both use it.

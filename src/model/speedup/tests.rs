@@ -1,5 +1,5 @@
 use super::analysis::{aicc, fit_model};
-use super::models::{gradient, shape};
+use super::models::{gradient, shape, value, value_grad, Space};
 use super::*;
 
 #[test]
@@ -423,6 +423,40 @@ fn gradient_matches_the_derivatives() {
 }
 
 #[test]
+fn closed_form_jacobian_rows_match_central_differences() {
+    // Every model, both spaces, away from Downey's breaks (where the pieces' derivatives differ).
+    let cases: [(Model, [f64; 2]); 7] = [
+        (Model::Downey, [40.0, 0.3]),
+        (Model::Downey, [25.0, 1.8]),
+        (Model::Downey, [3.0, 0.5]),
+        (Model::Amdahl, [0.02, 0.98]),
+        (Model::Chiang, [30.0, 0.0]),
+        (Model::Smirni, [0.97, 0.0]),
+        (Model::Usl, [0.03, 0.0005]),
+    ];
+    for (model, shape_p) in cases {
+        for space in [Space::Speedup, Space::Time] {
+            let shape_k = model.param_names().len();
+            let k = shape_k + usize::from(space == Space::Time && model != Model::Amdahl);
+            let mut p = [shape_p[0], shape_p[1], 0.0, 0.0];
+            if k > shape_k {
+                p[shape_k] = 170.0;
+            }
+            let (lo, hi) = ([0.0; 4], [1e9; 4]);
+            for n in [2.0, 4.0, 7.0, 16.0, 64.0] {
+                let (v, got) = value_grad(model, space, &p, &lo, &hi, k, n);
+                assert_eq!(v, value(model, space, &p, n), "{model:?} {space:?} n = {n}");
+                let want = gradient(&p, &lo, &hi, k, &|q| value(model, space, q, n));
+                for j in 0..k {
+                    let tol = 1e-5 * want[j].abs().max(1e-9 * v.abs());
+                    assert!((got[j] - want[j]).abs() <= tol, "{model:?} {space:?} n = {n}: ∂/∂p{j} {} vs {}", got[j], want[j]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn every_fit_says_why_it_stopped() {
     let a = run(&EX_N, &EX_S, Measure::Speedup);
     assert!(a.fits.iter().all(|f| f.termination.was_successful()), "{:?}", a.fits.iter().map(|f| f.termination).collect::<Vec<_>>());
@@ -431,7 +465,7 @@ fn every_fit_says_why_it_stopped() {
     let am = run(&EX_N, &ss, Measure::Speedup).fit(Model::Amdahl).expect("amdahl").termination;
     assert!(am.was_successful(), "{am:?}");
     // The runs that give up are the ones not counted as converged; the note says why.
-    for t in [Termination::NotFinite, Termination::MaxIterations] {
+    for t in [Termination::NotFinite, Termination::MaxIterations, Termination::Outrun] {
         assert!(!t.was_successful());
     }
     assert_eq!(Termination::MaxIterations.text(), format!("did not converge in {MAX_ITERATIONS} iterations"));
