@@ -131,6 +131,12 @@ test("the calibration's histograms are charted, one message size at a time", asy
   await page.waitForFunction(() => /1048576 B$/.test(document.querySelector("#chart-calibration").getAttribute("aria-label")));
   assert.equal((await fig.locator("table.chart-table thead th").allTextContents())[2], "1048576 B: probability");
   check(await bins(), 695, 695 * 1.08);
+  // The page with its chart and open data table stays axe-clean (site.test.mjs sees the
+  // Clusters page before anything is pasted).
+  await page.evaluate(await readFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname, "utf8"));
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+  assert.deepEqual(violations, []);
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
