@@ -6,6 +6,7 @@
 //! draws) and, given the `Frame` its drawing returned, a read-out of the point nearest a
 //! pixel (`Drawing::readout`), so the page needs no knowledge of what a chart holds.
 
+pub mod calibration;
 pub mod comm;
 pub mod extrap;
 pub mod gantt;

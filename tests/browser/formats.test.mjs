@@ -98,6 +98,49 @@ function pingpong() {
   return s;
 }
 
+test("the calibration's histograms are charted, one message size at a time", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}index.html#/clusters`);
+  await ready(page);
+  await page.fill("#calibration-samples", pingpong());
+  await page.waitForSelector("#chart-calibration[data-plot]");
+  // The select lists the sizes read, the smallest charted first.
+  assert.deepEqual(await page.locator("#calibration-size option").allTextContents(), ["1", "1024", "65536", "1048576"]);
+  const fig = page.locator("figure.chart-figure", { has: page.locator("#chart-calibration") });
+  await fig.locator("details.chart-data summary").click();
+  /** The chart's data table: [from µs, to µs, probability] per bin. */
+  const bins = async () => (await fig.locator("table.chart-table tbody tr").evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll("td")].map((td) => Number(td.textContent.replace(/\u2212/g, "-"))))));
+  const headers = await fig.locator("table.chart-table thead th").allTextContents();
+  assert.deepEqual(headers, ["one-way time from (µs)", "one-way time to (µs)", "1 B: probability"]);
+  const check = (b, fastest, slowest) => {
+    // Five samples: Sturges' 4 bins from the fastest to the slowest one-way time, each a
+    // whole number of the five samples, together all of them.
+    assert.equal(b.length, 4, JSON.stringify(b));
+    assert.ok(Math.abs(b[0][0] - fastest) < 1e-6 * fastest, JSON.stringify(b));
+    assert.ok(Math.abs(b[3][1] - slowest) < 1e-6 * slowest, JSON.stringify(b));
+    for (const [, , p] of b) assert.ok(Math.abs(p * 5 - Math.round(p * 5)) < 1e-9, JSON.stringify(b));
+    assert.ok(Math.abs(b.reduce((s, r) => s + r[2], 0) - 1) < 1e-9, JSON.stringify(b));
+  };
+  // Size 1: (2.6 + 16.5) / 2 = 9.55 µs up to 1.08 times that.
+  check(await bins(), 9.55, 9.55 * 1.08);
+  assert.match(await page.locator("#chart-calibration").getAttribute("aria-label"), /5 messages of 1 B$/);
+  await shot(page, "formats-calibration-chart");
+  // Another size redraws the chart with that size's bins: (390 + 1000) / 2 = 695 µs.
+  await page.selectOption("#calibration-size", { label: "1048576" });
+  await page.waitForFunction(() => /1048576 B$/.test(document.querySelector("#chart-calibration").getAttribute("aria-label")));
+  assert.equal((await fig.locator("table.chart-table thead th").allTextContents())[2], "1048576 B: probability");
+  check(await bins(), 695, 695 * 1.08);
+  // The page with its chart and open data table stays axe-clean (site.test.mjs sees the
+  // Clusters page before anything is pasted).
+  await page.evaluate(await readFile(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url).pathname, "utf8"));
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ["violations"] })).violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`));
+  assert.deepEqual(violations, []);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("a SimGrid calibration becomes a cluster's machine that the simulation runs on", async () => {
   const { context, page, problems } = await freshPage(browser, server.origin);
   await page.goto(`${server.base}index.html#/clusters`);

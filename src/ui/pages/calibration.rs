@@ -1,13 +1,18 @@
 //! "Measured message times" on the Clusters page: raw per-message timings (a SimGrid
 //! calibration CSV or a (size, time) sample table) made into the simulator's histograms by
-//! `model::pevpm::calibration`, shown as a table (a chart would bring plotters into the Clusters page's entry: +80 KB gzipped), and saved as a cluster's
-//! message times, which the simulation page then offers as a machine.
+//! `model::pevpm::calibration`, shown as a table and as a chart of one chosen size's histogram
+//! (`charts::calibration`), and saved as a cluster's message times, which the simulation page
+//! then offers as a machine.
+
+use std::rc::Rc;
 
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::charts::calibration::message_times;
 use crate::model::fmt_num;
 use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
+use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{use_store, Action};
 
@@ -17,6 +22,8 @@ pub fn measured_times() -> Html {
     let text = use_state(String::new);
     let cluster = use_state(String::new);
     let saved = use_state(|| None::<Result<String, String>>);
+    // The size charted, as its index among the sizes read (the first when out of range).
+    let charted = use_state(|| 0usize);
     let result = (!text.trim().is_empty()).then(|| calibration_table("calibration samples", &text));
     let on_input = {
         let (text, saved) = (text.clone(), saved.clone());
@@ -70,6 +77,14 @@ pub fn measured_times() -> Html {
                     saved.set(None);
                 })
             };
+            let on_size = {
+                let charted = charted.clone();
+                Callback::from(move |e: Event| {
+                    let sel: HtmlSelectElement = e.target_unchecked_into();
+                    charted.set(sel.value().parse().unwrap_or(0));
+                })
+            };
+            let k = if *charted < hists.len() { *charted } else { 0 };
             html! {
                 <>
                     <p id="calibration-read" class="hint">{ format!(
@@ -82,6 +97,13 @@ pub fn measured_times() -> Html {
                             <thead><tr><th>{ "size (B)" }</th><th>{ "samples" }</th><th>{ "bins" }</th><th>{ "fastest (µs)" }</th><th>{ "slowest (µs)" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                     </table>
+                    <div class="form-row"><div class="field">
+                        <label for="calibration-size">{ "message size charted (B)" }</label>
+                        <select id="calibration-size" onchange={on_size}>
+                            { for hists.iter().enumerate().map(|(i, h)| html! { <option value={i.to_string()} selected={i == k}>{ fmt_num(h.size_bytes, 8) }</option> }) }
+                        </select>
+                    </div></div>
+                    if let Some(h) = hists.get(k) { <Chart id="chart-calibration" chart={drawing(Rc::new(message_times(h)))} /> }
                     <div class="form-row">
                         <div class="field">
                             <label for="calibration-cluster">{ "cluster" }</label>
