@@ -315,11 +315,23 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
 pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
     let end = range.end.min(plan.regions.len());
     let start = range.start.min(end);
-    plan.regions[start..end].iter().map(|r| fit_region(r.clone(), &plan.targets)).collect()
+    plan.regions[start..end].iter().map(|r| fit_region(r, &plan.targets)).collect()
 }
 
-/// Fits one region.
-fn fit_region(mut fit: RegionFit, targets: &[u32]) -> RegionFit {
+/// Fits one region (of the plan's, unfitted).
+fn fit_region(r: &RegionFit, targets: &[u32]) -> RegionFit {
+    // Field by field: the unfitted region has nothing else.
+    let mut fit = RegionFit {
+        callpath: r.callpath.clone(),
+        metric: r.metric.clone(),
+        side: r.side,
+        points: r.points.clone(),
+        raw: r.raw.clone(),
+        analysis: None,
+        error: None,
+        predictions: Vec::new(),
+        stops_scaling_n: None,
+    };
     // The same call, with the same options, as `scalewise speedup` with defaults.
     let options = Options { targets: targets.to_vec(), ..Options::default() };
     match analyse("points", &fit.raw, Measure::TimeS, &options) {
@@ -341,7 +353,7 @@ fn fit_region(mut fit: RegionFit, targets: &[u32]) -> RegionFit {
 pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
     let plan = plan(e, opts)?;
     let regions = fit_regions(&plan, 0..plan.len());
-    finish(plan, regions)
+    Ok(ranked(plan, regions))
 }
 
 /// The ranking of the plan's regions, fitted: `regions` are the fits of every region of the
@@ -351,6 +363,11 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
     if regions.len() != plan.regions.len() || regions.iter().zip(&plan.regions).any(|(a, b)| a.callpath != b.callpath || a.side != b.side) {
         return Err(InputError::new(FIELD, format!("{} fitted regions do not match the {} regions to rank", regions.len(), plan.regions.len())));
     }
+    Ok(ranked(plan, regions))
+}
+
+/// [`finish`] for fits known to be the plan's.
+fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     let Plan { process_parameter, side_parameter, side_values, metric, metrics, targets, mut warnings, .. } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
@@ -386,7 +403,7 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
     if failed > 0 {
         warnings.push(format!("{failed} of {} regions could not be fitted and are left out of the shares", regions.len()));
     }
-    Ok(Ranking {
+    Ranking {
         process_parameter,
         side_parameter,
         side_values: side_values.into_iter().flatten().collect(),
@@ -398,5 +415,5 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
         dominant,
         first_to_stop,
         warnings,
-    })
+    }
 }
