@@ -41,3 +41,37 @@ fn bench_fits_per_second() {
         println!("speedup bench, 6-point data sets, {label}: median {us:.1} µs per data set, {:.0} per second (native, 11 runs)", 1e6 / us);
     }
 }
+
+/// An Extra-P experiment (text format) of `regions` regions at six process counts.
+fn extrap_experiment(regions: usize) -> String {
+    let mut s = String::from("PARAMETER p\nPOINTS 2 4 8 16 32 64\n");
+    for r in 0..regions {
+        s.push_str(&format!("REGION r{r}\nMETRIC time\n"));
+        let (a, b, c) = (1.0 + (r % 7) as f64, 0.01 * (r % 5) as f64, 0.001 * (r % 3) as f64);
+        for p in [2.0f64, 4.0, 8.0, 16.0, 32.0, 64.0] {
+            let t = a / p + b + c * p.log2();
+            s.push_str(&format!("DATA {} {} {}\n", t * 0.99, t, t * 1.02));
+        }
+    }
+    s
+}
+
+#[test]
+#[ignore]
+fn bench_extrap_regions_per_second() {
+    use scalewise::model::extrap::{finish, fit_regions, parse, plan, RankOptions, MAX_REGIONS};
+    let e = parse(&extrap_experiment(MAX_REGIONS)).unwrap();
+    let opts = RankOptions { targets: vec![256, 1024], ..RankOptions::default() };
+    let p = plan(&e, &opts).unwrap();
+    let mut ms: Vec<f64> = (0..3)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let fits = fit_regions(&p, 0..p.len());
+            std::hint::black_box(finish(p.clone(), fits).unwrap());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    let med = ms[1];
+    println!("extrap bench, {} regions × 6 process counts: median {med:.0} ms, {:.0} regions per second (native, one thread, 3 runs)", p.len(), p.len() as f64 * 1e3 / med);
+}

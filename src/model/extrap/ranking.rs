@@ -19,6 +19,8 @@
 //! A second parameter (problem size, …) is held at one of its values (by default the largest),
 //! or every value is fitted on its own (`SideChoice::PerValue`), each with its own ranking.
 
+use std::ops::Range;
+
 use super::{Experiment, FIELD};
 use crate::model::speedup::{analyse, Analysis, Measure, Options, Prediction, RawPoint};
 use crate::model::{fmt_num, InputError};
@@ -187,8 +189,44 @@ fn stops_scaling(a: &Analysis, from: u32) -> Option<u32> {
     None
 }
 
-/// Ranks the regions of `e` (see the module's text).
-pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
+/// A ranking prepared but not yet fitted: every region's points, in the order the ranking
+/// lists them, and what the ranking reports besides. [`plan`] makes it; [`fit_regions`] fits
+/// any run of its regions (so callers may split the fits, e.g. between Web Workers);
+/// [`finish`] ranks the fitted regions. [`rank`] is the three in one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    process_parameter: String,
+    side_parameter: Option<String>,
+    side_values: Vec<Option<f64>>,
+    metric: String,
+    metrics: Vec<String>,
+    targets: Vec<u32>,
+    warnings: Vec<String>,
+    /// The regions, unfitted (`analysis` None, no predictions).
+    regions: Vec<RegionFit>,
+}
+
+impl Plan {
+    /// How many regions the ranking fits.
+    pub fn len(&self) -> usize {
+        self.regions.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.regions.is_empty()
+    }
+
+    /// `k` runs of regions (k at least 1), contiguous, in order, covering every region once and
+    /// as even as whole regions allow; the same for the same plan and k.
+    pub fn shares(&self, k: usize) -> Vec<Range<usize>> {
+        let (n, k) = (self.regions.len(), k.max(1));
+        (0..k).map(|w| w * n / k..(w + 1) * n / k).collect()
+    }
+}
+
+/// Prepares the ranking of the regions of `e` (see the module's text): picks the metric, the
+/// parameters and the side values, and summarises each region's points. Fits nothing.
+pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     let err = |m: String| InputError::new(FIELD, m);
     let metrics: Vec<String> = e.metrics().into_iter().map(String::from).collect();
     let metric = match &opts.metric {
@@ -247,7 +285,7 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
                 .collect();
             let raw: Vec<RawPoint> =
                 summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, line: m.line }).collect();
-            let mut fit = RegionFit {
+            let fit = RegionFit {
                 callpath: s.callpath.clone(),
                 metric: s.metric.clone(),
                 side,
@@ -258,23 +296,79 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
                 predictions: Vec::new(),
                 stops_scaling_n: None,
             };
-            // The same call, with the same options, as `scalewise speedup` with defaults.
-            let options = Options { targets: opts.targets.clone(), ..Options::default() };
-            match analyse("points", &fit.raw, Measure::TimeS, &options) {
-                Ok(a) => {
-                    match a.best_fit() {
-                        Some(f) => fit.predictions = f.predictions.clone(),
-                        None => fit.error = Some(a.best_reason.clone()),
-                    }
-                    let from = fit.points.first().map_or(1, |p| p.n as u32);
-                    fit.stops_scaling_n = stops_scaling(&a, from);
-                    fit.analysis = Some(a);
-                }
-                Err(e) => fit.error = Some(e.local_text()),
-            }
             regions.push(fit);
         }
     }
+    Ok(Plan {
+        process_parameter: e.parameters.get(pi).cloned().unwrap_or_default(),
+        side_parameter: si.map(|si| e.parameters[si].clone()),
+        side_values,
+        metric,
+        metrics,
+        targets: opts.targets.clone(),
+        warnings,
+        regions,
+    })
+}
+
+/// Fits regions `range` of the plan (a range past the end is cut to it), in order.
+pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
+    let end = range.end.min(plan.regions.len());
+    let start = range.start.min(end);
+    plan.regions[start..end].iter().map(|r| fit_region(r, &plan.targets)).collect()
+}
+
+/// Fits one region (of the plan's, unfitted).
+fn fit_region(r: &RegionFit, targets: &[u32]) -> RegionFit {
+    // Field by field: the unfitted region has nothing else.
+    let mut fit = RegionFit {
+        callpath: r.callpath.clone(),
+        metric: r.metric.clone(),
+        side: r.side,
+        points: r.points.clone(),
+        raw: r.raw.clone(),
+        analysis: None,
+        error: None,
+        predictions: Vec::new(),
+        stops_scaling_n: None,
+    };
+    // The same call, with the same options, as `scalewise speedup` with defaults.
+    let options = Options { targets: targets.to_vec(), ..Options::default() };
+    match analyse("points", &fit.raw, Measure::TimeS, &options) {
+        Ok(a) => {
+            match a.best_fit() {
+                Some(f) => fit.predictions = f.predictions.clone(),
+                None => fit.error = Some(a.best_reason.clone()),
+            }
+            let from = fit.points.first().map_or(1, |p| p.n as u32);
+            fit.stops_scaling_n = stops_scaling(&a, from);
+            fit.analysis = Some(a);
+        }
+        Err(e) => fit.error = Some(e.local_text()),
+    }
+    fit
+}
+
+/// Ranks the regions of `e` (see the module's text).
+pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
+    let plan = plan(e, opts)?;
+    let regions = fit_regions(&plan, 0..plan.len());
+    Ok(ranked(plan, regions))
+}
+
+/// The ranking of the plan's regions, fitted: `regions` are the fits of every region of the
+/// plan in its order (the runs of [`fit_regions`] concatenated), so the ranking is the same
+/// however the fits were split. Fewer or more regions than the plan has is an error.
+pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError> {
+    if regions.len() != plan.regions.len() || regions.iter().zip(&plan.regions).any(|(a, b)| a.callpath != b.callpath || a.side != b.side) {
+        return Err(InputError::new(FIELD, format!("{} fitted regions do not match the {} regions to rank", regions.len(), plan.regions.len())));
+    }
+    Ok(ranked(plan, regions))
+}
+
+/// [`finish`] for fits known to be the plan's.
+fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
+    let Plan { process_parameter, side_parameter, side_values, metric, metrics, targets, mut warnings, .. } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
     let mut first_to_stop = Vec::new();
@@ -283,7 +377,7 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
         if let Some(&first) = ids.iter().filter(|&&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&&i| regions[i].stops_scaling_n) {
             first_to_stop.push(first);
         }
-        for &n in &opts.targets {
+        for &n in &targets {
             let times: Vec<(usize, (f64, f64, f64))> = ids.iter().filter_map(|&i| Some((i, regions[i].time_at(n)?))).collect();
             let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
             if sum.is_nan() || sum <= 0.0 {
@@ -309,17 +403,17 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
     if failed > 0 {
         warnings.push(format!("{failed} of {} regions could not be fitted and are left out of the shares", regions.len()));
     }
-    Ok(Ranking {
-        process_parameter: e.parameters.get(pi).cloned().unwrap_or_default(),
-        side_parameter: si.map(|si| e.parameters[si].clone()),
+    Ranking {
+        process_parameter,
+        side_parameter,
         side_values: side_values.into_iter().flatten().collect(),
         metric,
         metrics,
-        targets: opts.targets.clone(),
+        targets,
         regions,
         tables,
         dominant,
         first_to_stop,
         warnings,
-    })
+    }
 }

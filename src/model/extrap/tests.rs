@@ -152,3 +152,58 @@ fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
     assert!(r.warnings.iter().any(|w| w.contains("1 of 2 regions could not be fitted")));
 }
 
+
+/// An experiment of `regions` regions at six process counts (two sizes), each scaling its own
+/// way: some perfectly, some to a floor, some with a rising cost.
+fn generated(regions: usize) -> String {
+    let mut s = String::from("PARAMETER p size\nPOINTS (2 10) (4 10) (8 10) (16 10) (32 10) (64 10) (2 20) (4 20) (8 20) (16 20) (32 20) (64 20)\n");
+    for r in 0..regions {
+        s.push_str(&format!("REGION r{r}\nMETRIC time\n"));
+        let (a, b, c) = (1.0 + (r % 7) as f64, 0.01 * (r % 5) as f64, 0.001 * (r % 3) as f64);
+        for size in [1.0, 2.0] {
+            for p in [2.0f64, 4.0, 8.0, 16.0, 32.0, 64.0] {
+                let t = size * a / p + b + c * p.log2();
+                s.push_str(&format!("DATA {} {} {}\n", t * 0.99, t, t * 1.02));
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn fits_split_any_way_rank_the_same_as_all_at_once() {
+    let e = parse(&generated(23)).unwrap();
+    for side in [SideChoice::Largest, SideChoice::PerValue] {
+        let opts = RankOptions { targets: vec![256, 1024], side, ..RankOptions::default() };
+        let whole = rank(&e, &opts).unwrap();
+        let p = plan(&e, &opts).unwrap();
+        assert_eq!(p.len(), whole.regions.len());
+        for k in [1, 2, 3, 4, 7, 60] {
+            let shares = p.shares(k);
+            assert_eq!(shares.len(), k);
+            // Contiguous, in order, every region once, as even as whole regions allow.
+            assert_eq!((shares[0].start, shares[k - 1].end), (0, p.len()));
+            assert!(shares.windows(2).all(|w| w[0].end == w[1].start));
+            let sizes: Vec<usize> = shares.iter().map(|r| r.len()).collect();
+            assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1, "{sizes:?}");
+            // Fitted share by share (in a worker each), then merged in order: the same ranking.
+            let fits: Vec<RegionFit> = shares.iter().flat_map(|r| fit_regions(&p, r.clone())).collect();
+            assert_eq!(finish(p.clone(), fits).unwrap(), whole, "k = {k}");
+        }
+    }
+}
+
+#[test]
+fn finish_refuses_fits_that_are_not_the_plans() {
+    let e = parse(&generated(5)).unwrap();
+    let p = plan(&e, &RankOptions { targets: vec![128], ..RankOptions::default() }).unwrap();
+    let mut fits = fit_regions(&p, 0..p.len());
+    // A range past the end is cut to it.
+    assert_eq!(fit_regions(&p, 3..99).len(), 2);
+    assert!(fit_regions(&p, 9..12).is_empty());
+    fits.pop();
+    let missing = finish(p.clone(), fits.clone()).unwrap_err();
+    assert!(missing.message.contains("4 fitted regions do not match the 5 regions"), "{missing}");
+    fits.insert(0, fits[3].clone());
+    assert!(finish(p, fits).is_err());
+}
