@@ -241,14 +241,6 @@ fn latex_escape(s: &str) -> String {
     out
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The table in a format, with the recommendation below it (a comment line in CSV).
 pub fn render(a: &Allocation, f: TableFormat) -> String {
     let head = header(a, f);
@@ -276,7 +268,7 @@ pub fn render(a: &Allocation, f: TableFormat) -> String {
         }
         TableFormat::Csv => {
             for r in std::iter::once(&head).chain(&body) {
-                s.push_str(&r.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+                s.push_str(&super::csv::record(r));
                 s.push('\n');
             }
         }

@@ -9,6 +9,7 @@ use yew::prelude::*;
 use crate::model::fmt_num;
 use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
 use crate::ui::components::table_input::TableInput;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{use_store, Action};
 
 #[component(MeasuredTimes)]
@@ -82,6 +83,7 @@ pub fn measured_times() -> Html {
                             <thead><tr><th>{ "size (B)" }</th><th>{ "samples" }</th><th>{ "bins" }</th><th>{ "fastest (µs)" }</th><th>{ "slowest (µs)" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                     </table>
+                    { csv_button("calibration-histograms.csv") }
                     <div class="form-row">
                         <div class="field">
                             <label for="calibration-cluster">{ "cluster" }</label>
