@@ -402,6 +402,37 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
     (o, errors)
 }
 
+/// Where a page's table comes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// The speed-up page: the best model's predictions.
+    Speedup(&'a [Prediction]),
+    /// The planner page: its ranking.
+    Plans(&'a [Plan]),
+}
+
+/// What a page's "Allocation request" section shows: the table, its text in the chosen format
+/// and an error per bad field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageTable {
+    pub allocation: Allocation,
+    pub format: TableFormat,
+    pub text: String,
+    pub errors: Vec<(&'static str, crate::model::InputError)>,
+}
+
+/// The section from the page's texts (`text(key)` reads one of the `KEY_*` fields).
+pub fn page_table(text: impl Fn(&str) -> String, source: Source) -> PageTable {
+    let (opts, errors) = options_from_texts(&text(KEY_CORES), &text(KEY_PRICE), &text(KEY_THRESHOLD));
+    let format = TableFormat::from_name(&text(KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
+    let allocation = match source {
+        Source::Speedup(p) => from_speedup(p, &opts),
+        Source::Plans(p) => from_plans(p, &opts),
+    };
+    let text = render(&allocation, format);
+    PageTable { allocation, format, text, errors }
+}
+
 #[cfg(test)]
 mod page_tests {
     use super::*;

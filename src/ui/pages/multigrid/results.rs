@@ -6,6 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewRef;
+use crate::ui::pages::allocation::{AllocationTable, Rows};
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{Field, TargetRow};
@@ -163,7 +164,10 @@ pub fn results(p: &Props) -> Html {
             </div>
             { stale_note(p.planner.stale) }
             { errors(&p.planner_errors) }
-            if let Some(r) = planner { { planner_view(r) } }
+            if let Some(r) = planner {
+                { planner_view(r) }
+                <AllocationTable inputs={p.inputs.clone()} setter={p.setter.clone()} rows={Rows::Plans(Rc::new(r.ranking.clone()))} file="multigrid" />
+            }
 
             <h2>{ "Charts" }</h2>
             <div class="grid-2">
