@@ -402,13 +402,21 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
     (o, errors)
 }
 
-/// Where a page's table comes from.
-#[derive(Debug, Clone, Copy)]
-pub enum Source<'a> {
-    /// The speed-up page: the best model's predictions.
-    Speedup(&'a [Prediction]),
-    /// The planner page: its ranking.
-    Plans(&'a [Plan]),
+/// What a page's table is made from: the speed-up page's predictions or the planner's ranking.
+pub trait AllocationSource {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation;
+}
+
+impl AllocationSource for [Prediction] {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation {
+        from_speedup(self, opts)
+    }
+}
+
+impl AllocationSource for [Plan] {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation {
+        from_plans(self, opts)
+    }
 }
 
 /// What a page's "Allocation request" section shows: the table, its text in the chosen format
@@ -422,13 +430,10 @@ pub struct PageTable {
 }
 
 /// The section from the page's texts (`text(key)` reads one of the `KEY_*` fields).
-pub fn page_table(text: impl Fn(&str) -> String, source: Source) -> PageTable {
+pub fn page_table<S: AllocationSource + ?Sized>(text: impl Fn(&str) -> String, source: &S) -> PageTable {
     let (opts, errors) = options_from_texts(&text(KEY_CORES), &text(KEY_PRICE), &text(KEY_THRESHOLD));
     let format = TableFormat::from_name(&text(KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
-    let allocation = match source {
-        Source::Speedup(p) => from_speedup(p, &opts),
-        Source::Plans(p) => from_plans(p, &opts),
-    };
+    let allocation = source.allocation(&opts);
     let text = render(&allocation, format);
     PageTable { allocation, format, text, errors }
 }

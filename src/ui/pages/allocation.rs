@@ -7,39 +7,30 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::allocation::{page_table, Source, TableFormat, KEY_CORES, KEY_FORMAT, KEY_PRICE};
-use crate::model::multigrid::Plan;
-use crate::model::speedup::Prediction;
+use crate::model::allocation::{page_table, AllocationSource, TableFormat, KEY_CORES, KEY_FORMAT, KEY_PRICE};
 use crate::model::workspace::PageInputs;
 use crate::ui::components::number_field::{page_field, page_select};
 use crate::ui::components::workspace_file::download;
 use crate::ui::store::{text, Setter};
 
-/// The rows the table is made from.
-#[derive(Clone, PartialEq)]
-pub enum Rows {
-    Speedup(Vec<Prediction>),
-    Plans(Rc<Vec<Plan>>),
-}
-
+/// The rows the table is made from: the speed-up page's predictions or the planner's ranking
+/// (generic, so each page's wasm holds only its own kind).
 #[derive(Properties, PartialEq)]
-pub struct AllocationProps {
+pub struct AllocationProps<S: AllocationSource + ?Sized + PartialEq + 'static> {
     /// The page's texts and setter (the section's fields live among the page's).
     pub inputs: Rc<PageInputs>,
     pub setter: Setter,
-    pub rows: Rows,
+    pub rows: Rc<S>,
+    /// What the section says when there is nothing to tabulate.
+    pub empty: &'static str,
     /// Start of the download's file name, e.g. "speedup" for speedup-allocation.md.
     pub file: &'static str,
 }
 
 #[component(AllocationTable)]
-pub fn allocation_table(p: &AllocationProps) -> Html {
+pub fn allocation_table<S: AllocationSource + ?Sized + PartialEq + 'static>(p: &AllocationProps<S>) -> Html {
     let (inputs, setter) = (&p.inputs, &p.setter);
-    let source = match &p.rows {
-        Rows::Speedup(x) => Source::Speedup(x),
-        Rows::Plans(x) => Source::Plans(x),
-    };
-    let t = page_table(|k| text(inputs, k).to_string(), source);
+    let t = page_table(|k| text(inputs, k).to_string(), &*p.rows);
     let a = &t.allocation;
     let error = |key: &str| t.errors.iter().find(|e| e.0 == key).map(|e| e.1.message.clone());
     let copy = {
@@ -70,7 +61,7 @@ pub fn allocation_table(p: &AllocationProps) -> Html {
                 { page_select(inputs, setter, KEY_FORMAT, "format", &[("md", "Markdown"), ("csv", "CSV"), ("latex", "LaTeX")]) }
             </div>
             if a.rows.is_empty() {
-                <p id="allocation-empty" class="hint">{ if matches!(p.rows, Rows::Speedup(_)) { "Needs run times and n to predict at." } else { "Needs a feasible option in the ranking." } }</p>
+                <p id="allocation-empty" class="hint">{ p.empty }</p>
             } else {
                 <p id="allocation-reason"><b>{ "Recommended: " }</b>{ a.reason.clone() }</p>
                 <pre id="allocation-text">{ t.text.clone() }</pre>

@@ -19,7 +19,7 @@ use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
 
-use super::allocation::{AllocationTable, Rows};
+use super::allocation::AllocationTable;
 use super::speedup_extrap::ExtrapImport;
 
 fn n(x: f64) -> String {
@@ -208,7 +208,7 @@ pub fn speedup() -> Html {
             </table>
             { csv_button("speedup-predictions.csv") }
             <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-            <AllocationTable inputs={inputs.clone()} setter={setter.clone()} rows={Rows::Speedup(shown.best_predictions.clone())} file="speedup" />
+            <AllocationTable<[Prediction]> inputs={inputs.clone()} setter={setter.clone()} rows={Rc::<[Prediction]>::from(shown.best_predictions.as_slice())} empty="Needs run times and n to predict at." file="speedup" />
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }

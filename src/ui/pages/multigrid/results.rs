@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewRef;
-use crate::ui::pages::allocation::{AllocationTable, Rows};
+use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{Field, TargetRow};
@@ -166,7 +166,7 @@ pub fn results(p: &Props) -> Html {
             { errors(&p.planner_errors) }
             if let Some(r) = planner {
                 { planner_view(r) }
-                <AllocationTable inputs={p.inputs.clone()} setter={p.setter.clone()} rows={Rows::Plans(Rc::new(r.ranking.clone()))} file="multigrid" />
+                <AllocationTable<[Plan]> inputs={p.inputs.clone()} setter={p.setter.clone()} rows={Rc::<[Plan]>::from(r.ranking.as_slice())} empty="Needs a feasible option in the ranking." file="multigrid" />
             }
 
             <h2>{ "Charts" }</h2>
