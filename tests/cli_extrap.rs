@@ -136,3 +136,43 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     assert!(common::run(&["speedup", "--help"], "").stdout.contains("--allocation md|csv|latex"));
     assert!(common::run(&["multigrid", "--help"], "").stdout.contains("--allocation md|csv|latex"));
 }
+
+/// The planner page's "Allocation request" (model::allocation::page_table over the page's
+/// ranking and its fields) gives what `scalewise multigrid --allocation` gives for the same
+/// ranking and options: the same rows, recommendation and text.
+#[test]
+fn planner_page_allocation_matches_the_cli() {
+    use scalewise::model::allocation::{page_table, KEY_CORES, KEY_FORMAT, KEY_PRICE, KEY_THRESHOLD};
+    use scalewise::model::multigrid::Plan;
+    let input = planner_input();
+    for (format, threshold) in [("csv", "60"), ("md", ""), ("latex", "90")] {
+        let mut args = vec!["multigrid", "--compact", "--allocation", format, "--cores-per-node", "8", "--price-per-core-hour", "0.5"];
+        let th = threshold.parse::<f64>().map(|t| (t / 100.0).to_string());
+        if let Ok(t) = &th {
+            args.extend(["--efficiency-threshold", t.as_str()]);
+        }
+        let o = common::run(&args, &input);
+        assert_eq!(o.status, 0, "{}", o.stderr);
+        let v: Value = serde_json::from_str(&o.stdout).unwrap();
+        let plans: Vec<Plan> = serde_json::from_value(v["planner"]["ranking"].clone()).unwrap();
+        assert!(plans.len() > 1);
+        let texts = [(KEY_CORES, "8"), (KEY_PRICE, "0.5"), (KEY_THRESHOLD, threshold), (KEY_FORMAT, format)];
+        let page = page_table(|k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(), &plans[..]);
+        assert!(page.errors.is_empty());
+        let a = &v["allocation"];
+        assert_eq!(page.text, a["text"].as_str().unwrap(), "{format}");
+        assert_eq!(page.allocation.reason, a["reason"].as_str().unwrap());
+        let rows = a["rows"].as_array().unwrap();
+        assert_eq!(page.allocation.rows.len(), rows.len());
+        for (r, j) in page.allocation.rows.iter().zip(rows) {
+            assert_eq!(json!(r.procs), j["procs"]);
+            assert_eq!(json!(r.nodes), j["nodes"]);
+            assert_eq!(json!(r.time_s), j["time_s"]);
+            assert_eq!(json!(r.time_range_s.map(|x| x.0)), j["time_low_s"]);
+            assert_eq!(json!(r.efficiency), j["efficiency"]);
+            assert_eq!(json!(r.core_hours), j["core_hours"]);
+            assert_eq!(json!(r.cost), j["cost"]);
+        }
+        assert_eq!(json!(page.allocation.recommended.map(|i| page.allocation.rows[i].procs)), a["recommended"]);
+    }
+}

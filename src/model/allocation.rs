@@ -241,14 +241,6 @@ fn latex_escape(s: &str) -> String {
     out
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 /// The table in a format, with the recommendation below it (a comment line in CSV).
 pub fn render(a: &Allocation, f: TableFormat) -> String {
     let head = header(a, f);
@@ -276,7 +268,7 @@ pub fn render(a: &Allocation, f: TableFormat) -> String {
         }
         TableFormat::Csv => {
             for r in std::iter::once(&head).chain(&body) {
-                s.push_str(&r.iter().map(|c| csv_field(c)).collect::<Vec<_>>().join(","));
+                s.push_str(&super::csv::record(r));
                 s.push('\n');
             }
         }
@@ -408,6 +400,42 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
         o.efficiency_threshold = t / 100.0;
     }
     (o, errors)
+}
+
+/// What a page's table is made from: the speed-up page's predictions or the planner's ranking.
+pub trait AllocationSource {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation;
+}
+
+impl AllocationSource for [Prediction] {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation {
+        from_speedup(self, opts)
+    }
+}
+
+impl AllocationSource for [Plan] {
+    fn allocation(&self, opts: &AllocationOptions) -> Allocation {
+        from_plans(self, opts)
+    }
+}
+
+/// What a page's "Allocation request" section shows: the table, its text in the chosen format
+/// and an error per bad field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageTable {
+    pub allocation: Allocation,
+    pub format: TableFormat,
+    pub text: String,
+    pub errors: Vec<(&'static str, crate::model::InputError)>,
+}
+
+/// The section from the page's texts (`text(key)` reads one of the `KEY_*` fields).
+pub fn page_table<S: AllocationSource + ?Sized>(text: impl Fn(&str) -> String, source: &S) -> PageTable {
+    let (opts, errors) = options_from_texts(&text(KEY_CORES), &text(KEY_PRICE), &text(KEY_THRESHOLD));
+    let format = TableFormat::from_name(&text(KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
+    let allocation = source.allocation(&opts);
+    let text = render(&allocation, format);
+    PageTable { allocation, format, text, errors }
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 //!
 //! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `pevpm`), each with
 //! its model and a `page` module that turns the page's input texts into what it shows; shared
-//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `workspace` (catalog, saved inputs, share
+//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `csv` (CSV records), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
 pub mod allocation;
 pub mod calculators;
 pub mod comm;
+pub mod csv;
 pub mod error;
 pub mod extrap;
 pub mod finite;

@@ -15,6 +15,7 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::measured_canvas::MeasuredCanvas;
+use super::table_csv::csv_button;
 use super::workspace_file::download;
 use crate::charts::{Drawing, Frame, Readout, Table, Theme};
 
@@ -99,7 +100,7 @@ fn rect_attr(r: (i32, i32, i32, i32)) -> String {
     format!("{} {} {} {}", r.0, r.1, r.2, r.3)
 }
 
-fn table_html(t: &Table) -> Html {
+fn table_html(t: &Table, id: &str) -> Html {
     html! {
         <>
             <div class="chart-table-scroll" tabindex="0" role="region" aria-label="chart data">
@@ -110,6 +111,7 @@ fn table_html(t: &Table) -> Html {
                     </tbody>
                 </table>
             </div>
+            { csv_button(format!("{id}.csv")) }
             if let Some(n) = &t.note { <p class="hint">{ n.clone() }</p> }
         </>
     }
@@ -244,7 +246,7 @@ pub fn chart(p: &ChartProps) -> Html {
             </figcaption>
             <details class="chart-data" ontoggle={toggle}>
                 <summary>{ "Data table" }</summary>
-                if let Some(t) = &*table { { table_html(t) } }
+                if let Some(t) = &*table { { table_html(t, &p.id) } }
             </details>
         </figure>
     }

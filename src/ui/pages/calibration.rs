@@ -14,6 +14,7 @@ use crate::model::fmt_num;
 use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{use_store, Action};
 
 #[component(MeasuredTimes)]
@@ -97,6 +98,7 @@ pub fn measured_times() -> Html {
                             <thead><tr><th>{ "size (B)" }</th><th>{ "samples" }</th><th>{ "bins" }</th><th>{ "fastest (µs)" }</th><th>{ "slowest (µs)" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                     </table>
+                    { csv_button("calibration-histograms.csv") }
                     <div class="form-row"><div class="field">
                         <label for="calibration-size">{ "message size charted (B)" }</label>
                         <select id="calibration-size" onchange={on_size}>

@@ -15,7 +15,7 @@ mod regions;
 mod simulate;
 mod simulate_timeline;
 mod speedup;
-mod speedup_allocation;
+mod allocation;
 mod speedup_extrap;
 
 /// The pages of `index.html`.

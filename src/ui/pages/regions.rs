@@ -15,6 +15,7 @@ use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
+use crate::ui::components::table_csv::csv_button as table_csv;
 use crate::ui::components::workspace_file::download;
 use crate::ui::store::{use_store, Setter};
 
@@ -184,6 +185,7 @@ pub fn regions() -> Html {
                     <th class="num">{ "Sp2_max" }</th><th class="num">{ "n½, one region" }</th><th class="num">{ "n½, two regions" }</th></tr></thead>
                 <tbody>{ for shown.cases.iter().map(case_row) }</tbody>
             </table>
+            { table_csv("regions-cases.csv") }
             <p class="hint">{ "n* maximises Sp2 (α = 0: no optimum, Sp2 rises toward its limit). n½: the region size at half \
                 the largest speed-up, a lower bound on a useful region; for two regions, up to where Sp2 falls back to half." }</p>
             { for shown.cases.iter().filter(|c| c.optimum.n_star().is_none()).take(1).map(|c| html! { <p class="hint">{ c.optimum.text() }</p> }) }

@@ -22,6 +22,7 @@ use crate::ui::components::chart::{drawing, Chart};
 use super::simulate_timeline::RunTimeline;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
 
 /// The worker script trunk writes next to the page (`data-loader-shim`).
@@ -302,12 +303,15 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
         })
     };
     let procs = v.rows.get(k).map(|r| html! {
+        <>
         <table id="per-process" class="results">
             <thead><tr><th class="num">{ "process" }</th><th class="num">{ "computing (s)" }</th><th class="num">{ "sending (s)" }</th><th class="num">{ "waiting (s)" }</th></tr></thead>
             <tbody>{ for r.procs.iter().enumerate().map(|(p, t)| html! {
                 <tr><td class="num">{ p }</td>{ for t.iter().map(|x| html! { <td class="num">{ fmt_num(*x, 4) }</td> }) }</tr>
             }) }</tbody>
         </table>
+        { csv_button("simulate-per-process.csv") }
+        </>
     });
     if v.rows.is_empty() {
         return html! { <><p id="sim-summary"><b>{ v.summary.clone() }</b></p>{ for deadlock }</> };
@@ -321,6 +325,7 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
                     <th class="num">{ "95 % confidence (s)" }</th><th class="num">{ "std. dev. (s)" }</th><th class="num">{ "speed-up" }</th><th class="num">{ "messages a run" }</th></tr></thead>
                 <tbody>{ for v.rows.iter().map(row) }</tbody>
             </table>
+            { csv_button("simulate-results.csv") }
             <Chart id="chart-sim-speedup" chart={drawing(Rc::new(speedup(v)))} />
             <RunTimeline view={v.clone()} />
             <h3>{ "Run times and where the time goes, per process count" }</h3>

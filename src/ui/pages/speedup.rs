@@ -16,9 +16,10 @@ use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
 
-use super::speedup_allocation::AllocationTable;
+use super::allocation::AllocationTable;
 use super::speedup_extrap::ExtrapImport;
 
 fn n(x: f64) -> String {
@@ -181,6 +182,7 @@ pub fn speedup() -> Html {
                 { head(&["model", "parameters (± standard error)", "#squared error", "#AICc", "#leave-one-out error", "#points", "notes"]) }
                 <tbody>{ for shown.models.iter().map(model_row) }</tbody>
             </table>
+            { csv_button("speedup-fits.csv") }
             <p id="best-reason">
                 if let Some(l) = best_label { <b>{ format!("Best: {l}. ") }</b> }
                 { shown.best_reason.clone() }
@@ -191,6 +193,7 @@ pub fn speedup() -> Html {
                 { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)", "track record"]) }
                 <tbody>{ for shown.forecast.iter().map(forecast_row) }</tbody>
             </table>
+            { csv_button("speedup-forecast.csv") }
             <p class="hint">
                 { "The prediction to use beyond the data: Amdahl's law with its serial part fitted to every point and \
                    anchored at the largest one, which beat ideal scaling and least-squares Amdahl at every horizon on \
@@ -203,8 +206,9 @@ pub fn speedup() -> Html {
                 { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
                 <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
             </table>
+            { csv_button("speedup-predictions.csv") }
             <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-            <AllocationTable predictions={shown.best_predictions.clone()} />
+            <AllocationTable<[Prediction]> inputs={inputs.clone()} setter={setter.clone()} rows={Rc::<[Prediction]>::from(shown.best_predictions.as_slice())} empty="Needs run times and n to predict at." file="speedup" />
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
@@ -217,6 +221,7 @@ pub fn speedup() -> Html {
                 { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "flags"]) }
                 <tbody>{ for shown.points.iter().map(point_row) }</tbody>
             </table>
+            { csv_button("speedup-points.csv") }
             <p class="hint">{ "Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n): a serial fraction that grows with n points to overhead, not to a serial part." }</p>
 
             <h2>{ "Where to measure next" }</h2>

@@ -20,6 +20,7 @@ use crate::model::speedup::page::{self as page, Field, PAGE};
 use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
 
 fn pct(x: f64) -> String {
@@ -64,6 +65,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            { csv_button("speedup-extrap-ranking.csv") }
         </>
     }
 }

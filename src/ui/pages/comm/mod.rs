@@ -17,6 +17,7 @@ use crate::model::comm::page::{self as page, Field, Half, PageView, PAGE};
 use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Setter};
 
 mod bcast;
@@ -101,15 +102,18 @@ impl Ctx {
     }
 }
 
-/// A results table: header cells, then rows.
+/// A results table: header cells, then rows; its CSV button below it.
 pub fn table(id: &str, heads: &[&str], rows: impl IntoIterator<Item = Html>) -> Html {
     html! {
+        <>
         <table id={id.to_string()} class="results">
             <thead><tr>{ for heads.iter().enumerate().map(|(k, h)| html! {
                 <th class={classes!((k > 0).then_some("num"))}>{ h.to_string() }</th>
             }) }</tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
+        { csv_button(format!("comm-{id}.csv")) }
+        </>
     }
 }
 

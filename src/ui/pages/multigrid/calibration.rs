@@ -11,6 +11,7 @@ use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageField;
 use crate::ui::components::stale::Shown;
 use crate::ui::components::table_input::TableInput;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::Setter;
 
 #[derive(Properties, PartialEq)]
@@ -123,14 +124,14 @@ fn fit_summary(i: usize, f: &Fit, stale: bool) -> Html {
                 { "Tcomp(work) = " }{ n(f.tcomp.intercept_s) }{ " + " }{ fmt_num(f.tcomp.slope_s_per_mb, 5) }{ " · work s (the straight line through the sequential runs, used for sizes not measured)" }
             </p>
             <div class="grid-2">
-                <table class="runs">
+                <div><table class="runs">
                     <thead><tr><th class="num">{ "np0" }</th><th class="num">{ "work (MB)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th></tr></thead>
                     <tbody>{ for f.runs.iter().map(|r| html! {
                         <tr><td class="num">{ r.np }</td><td class="num">{ n(r.work_mb) }</td><td class="num">{ n(r.time_s) }</td>
                             <td class="num">{ n(r.tcomp_s) }</td><td class="num">{ n(r.tcomm_s) }</td></tr>
                     }) }</tbody>
-                </table>
-                <table class="np0">
+                </table>{ csv_button(format!("multigrid-calibration-{}-runs.csv", i + 1)) }</div>
+                <div><table class="np0">
                     <thead><tr><th class="num">{ "np0" }</th><th class="num">{ "α(np0) (s)" }</th><th class="num">{ "γ(np0) (s/MB)" }</th><th class="num">{ "α residual (s)" }</th><th class="num">{ "Tcomm residuals (s)" }</th></tr></thead>
                     <tbody>{ for f.per_np0.iter().map(|q| {
                         let res = f.alpha.points.iter().find(|a| a.np0 == q.np0).map(|a| residual(a.residual_s)).unwrap_or_default();
@@ -138,7 +139,7 @@ fn fit_summary(i: usize, f: &Fit, stale: bool) -> Html {
                         html! { <tr><td class="num">{ q.np0 }</td><td class="num">{ n(q.alpha_s) }</td><td class="num">{ fmt_num(q.gamma_s_per_mb, 5) }</td>
                             <td class="num">{ res }</td><td class="num">{ tres.join(", ") }</td></tr> }
                     }) }</tbody>
-                </table>
+                </table>{ csv_button(format!("multigrid-calibration-{}-np0.csv", i + 1)) }</div>
             </div>
         </div>
     }

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewRef;
+use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{Field, TargetRow};
@@ -16,6 +17,7 @@ use crate::model::InputError;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
 use crate::ui::components::stale::Shown;
+use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
@@ -131,6 +133,7 @@ pub fn results(p: &Props) -> Html {
                     <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th><th>{ "notes" }</th></tr></thead>
                 <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
+            { csv_button("multigrid-target.csv") }
 
             <h2>{ "One job over two clusters" }</h2>
             <div class="form-row">
@@ -161,7 +164,10 @@ pub fn results(p: &Props) -> Html {
             </div>
             { stale_note(p.planner.stale) }
             { errors(&p.planner_errors) }
-            if let Some(r) = planner { { planner_view(r) } }
+            if let Some(r) = planner {
+                { planner_view(r) }
+                <AllocationTable<[Plan]> inputs={p.inputs.clone()} setter={p.setter.clone()} rows={Rc::<[Plan]>::from(r.ranking.as_slice())} empty="Needs a feasible option in the ranking." file="multigrid" />
+            }
 
             <h2>{ "Charts" }</h2>
             <div class="grid-2">
@@ -247,6 +253,7 @@ fn split_view(o: &Outcome) -> Html {
             let rows: Vec<String> = plan.parts.iter().map(|p| p.rows_per_process.to_string()).collect();
             let times: Vec<String> = plan.parts.iter().map(|p| n(p.prediction.time_s)).collect();
             html! {
+                <>
                 <table id="split-result" class="results">
                     <thead><tr><th>{ format!("{} over {}", describe(plan), plan.fabric) }</th><th class="num">{ "rows per process (A / B)" }</th>
                         <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
@@ -256,6 +263,8 @@ fn split_view(o: &Outcome) -> Html {
                         { even }
                     </tbody>
                 </table>
+                { csv_button("multigrid-split.csv") }
+                </>
             }
         }
     }
@@ -297,6 +306,7 @@ fn planner_view(r: &PlannerReport) -> Html {
                     </tr>
                 }) }</tbody>
             </table>
+            { csv_button("multigrid-ranking.csv") }
             <p class="hint">{ RANGE_NOTE }</p>
             if r.ranking.len() > SHOWN { <p class="hint">{ format!("{} more options, slower.", r.ranking.len() - SHOWN) }</p> }
             if !r.infeasible.is_empty() {
