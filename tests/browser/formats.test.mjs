@@ -108,6 +108,7 @@ test("the calibration's histograms are charted, one message size at a time", asy
   assert.deepEqual(await page.locator("#calibration-size option").allTextContents(), ["1", "1024", "65536", "1048576"]);
   const fig = page.locator("figure.chart-figure", { has: page.locator("#chart-calibration") });
   await fig.locator("details.chart-data summary").click();
+  await fig.locator("table.chart-table thead th").first().waitFor();
   /** The chart's data table: [from µs, to µs, probability] per bin. */
   const bins = async () => (await fig.locator("table.chart-table tbody tr").evaluateAll((rows) =>
     rows.map((r) => [...r.querySelectorAll("td")].map((td) => Number(td.textContent.replace(/\u2212/g, "-"))))));
@@ -129,6 +130,7 @@ test("the calibration's histograms are charted, one message size at a time", asy
   // Another size redraws the chart with that size's bins: (390 + 1000) / 2 = 695 µs.
   await page.selectOption("#calibration-size", { label: "1048576" });
   await page.waitForFunction(() => /1048576 B$/.test(document.querySelector("#chart-calibration").getAttribute("aria-label")));
+  await fig.locator("table.chart-table thead th", { hasText: "1048576 B: probability" }).waitFor();
   assert.equal((await fig.locator("table.chart-table thead th").allTextContents())[2], "1048576 B: probability");
   check(await bins(), 695, 695 * 1.08);
   // The page with its chart and open data table stays axe-clean (site.test.mjs sees the
