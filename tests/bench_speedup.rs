@@ -2,6 +2,8 @@
 //! runs the same `benchmark_datasets`). Ignored in the normal test run; run with
 //! `cargo test --release --test bench_speedup -- --ignored --nocapture`.
 
+mod common;
+
 use scalewise::model::speedup::{analyse, benchmark_datasets, fit_speedups, Measure, Model, Options, MODELS};
 
 /// Median of `runs` timings of `work`, each repeated until it takes ≥ 50 ms; per call in µs.
@@ -42,25 +44,12 @@ fn bench_fits_per_second() {
     }
 }
 
-/// An Extra-P experiment (text format) of `regions` regions at six process counts.
-fn extrap_experiment(regions: usize) -> String {
-    let mut s = String::from("PARAMETER p\nPOINTS 2 4 8 16 32 64\n");
-    for r in 0..regions {
-        s.push_str(&format!("REGION r{r}\nMETRIC time\n"));
-        let (a, b, c) = (1.0 + (r % 7) as f64, 0.01 * (r % 5) as f64, 0.001 * (r % 3) as f64);
-        for p in [2.0f64, 4.0, 8.0, 16.0, 32.0, 64.0] {
-            let t = a / p + b + c * p.log2();
-            s.push_str(&format!("DATA {} {} {}\n", t * 0.99, t, t * 1.02));
-        }
-    }
-    s
-}
 
 #[test]
 #[ignore]
 fn bench_extrap_regions_per_second() {
     use scalewise::model::extrap::{finish, fit_regions, parse, plan, RankOptions, MAX_REGIONS};
-    let e = parse(&extrap_experiment(MAX_REGIONS)).unwrap();
+    let e = parse(&common::extrap_experiment(MAX_REGIONS)).unwrap();
     let opts = RankOptions { targets: vec![256, 1024], ..RankOptions::default() };
     let p = plan(&e, &opts).unwrap();
     let mut ms: Vec<f64> = (0..3)

@@ -131,6 +131,12 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, St
     if o.targets.is_empty() {
         o.targets = default_targets(&e, &o);
     }
-    let r = extrap::rank(&e, &o).map_err(|e| e.to_string())?;
+    o.max_regions = extrap::MAX_REGIONS_BATCH;
+    // The regions are fitted on every core, one at a time, and ranked in the plan's order: the
+    // same answer as extrap::rank on one thread.
+    let plan = extrap::plan(&e, &o).map_err(|e| e.to_string())?;
+    let ids: Vec<usize> = (0..plan.len()).collect();
+    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1));
+    let r = extrap::finish(plan, fits.into_iter().flatten().collect()).map_err(|e| e.to_string())?;
     Ok(answer(&e, &r))
 }

@@ -11,6 +11,7 @@ pub struct Outcome {
 }
 
 /// Runs `scalewise ARGS` with `stdin` as its input and waits for it.
+#[allow(dead_code)] // not every test binary runs the command
 pub fn run(args: &[&str], stdin: &str) -> Outcome {
     let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
         .args(args)
@@ -29,4 +30,19 @@ pub fn run(args: &[&str], stdin: &str) -> Outcome {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+#[allow(dead_code)] // for the tests that fit many regions
+/// An Extra-P experiment (text format) of `regions` regions at six process counts.
+pub fn extrap_experiment(regions: usize) -> String {
+    let mut s = String::from("PARAMETER p\nPOINTS 2 4 8 16 32 64\n");
+    for r in 0..regions {
+        s.push_str(&format!("REGION r{r}\nMETRIC time\n"));
+        let (a, b, c) = (1.0 + (r % 7) as f64, 0.01 * (r % 5) as f64, 0.001 * (r % 3) as f64);
+        for p in [2.0f64, 4.0, 8.0, 16.0, 32.0, 64.0] {
+            let t = a / p + b + c * p.log2();
+            s.push_str(&format!("DATA {} {} {}\n", t * 0.99, t, t * 1.02));
+        }
+    }
+    s
 }

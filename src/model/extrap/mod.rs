@@ -24,7 +24,7 @@ mod ranking;
 mod text;
 
 pub use json::kind as json_kind;
-pub use ranking::{finish, fit_regions, plan, rank, Dominant, Plan, RankOptions, Ranking, RegionFit, Share, SideChoice, MAX_REGIONS};
+pub use ranking::{finish, fit_regions, plan, rank, Dominant, Plan, RankOptions, Ranking, RegionFit, Share, SideChoice, MAX_REGIONS, MAX_REGIONS_BATCH};
 
 use crate::model::InputError;
 

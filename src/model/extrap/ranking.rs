@@ -25,8 +25,12 @@ use super::{Experiment, FIELD};
 use crate::model::speedup::{analyse, Analysis, Measure, Options, Prediction, RawPoint};
 use crate::model::{fmt_num, InputError};
 
-/// Most regions fitted (each fit takes a few milliseconds).
+/// Most regions the page fits on its main thread (about a millisecond each), the default of
+/// [`RankOptions::max_regions`].
 pub const MAX_REGIONS: usize = 400;
+/// Most regions the command fits (on every core): Extra-P experiments of thousands of
+/// regions are common.
+pub const MAX_REGIONS_BATCH: usize = 100_000;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
 /// "Stops scaling": doubling n cuts the time by less than this fraction.
@@ -52,11 +56,13 @@ pub struct RankOptions {
     pub side: SideChoice,
     /// Process counts to predict and rank at.
     pub targets: Vec<u32>,
+    /// Most regions (times side values) fitted; more is an error that says so.
+    pub max_regions: usize,
 }
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new() }
+        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new(), max_regions: MAX_REGIONS }
     }
 }
 
@@ -271,8 +277,12 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
         }
     };
     let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
-    if series.len() * side_values.len() > MAX_REGIONS {
-        return Err(err(format!("{} regions to fit is more than the {MAX_REGIONS} read at once; choose one value of the second parameter or split the file", series.len() * side_values.len())));
+    if series.len() * side_values.len() > opts.max_regions {
+        return Err(err(format!(
+            "{} regions to fit is more than the {} read at once; choose one value of the second parameter or split the file",
+            series.len() * side_values.len(),
+            opts.max_regions
+        )));
     }
     let mut regions = Vec::new();
     for &side in &side_values {
