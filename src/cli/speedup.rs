@@ -36,8 +36,9 @@ USAGE:
                       [--parameter NAME] [--hold VALUE|largest|per-value]
 
 INPUT: one JSON object, or a JSON array of such objects (answered by an array in the same
-order; an element with a problem gets {"error": "..."} in its place, and the exit status
-stays 0 — only a top level that is neither an object nor an array is exit status 1):
+order, the elements answered on every core; an element with a problem gets {"error": "..."}
+in its place, and the exit status stays 0 — only a top level that is neither an object nor an
+array is exit status 1):
     points            [{"n": 2, "speedup": 2.0}, ...] or [{"n": 4, "time_s": 169.6}, ...]:
                       n a whole number ≥ 1; speedup or time_s > 0 (the same one in every
                       point); optional "weight" > 0 (default 1). A repeated n is averaged
@@ -105,6 +106,7 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     the metric is fitted as above, time against the process count, each point the median of
     its repetitions, with the defaults (every model, leave-one-out); its predictions are the
     best model's. The regions are ranked by predicted share of the run time at each n.
+    Regions are fitted on every core, up to 100,000 of them (the page: 400).
     --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
     --metric NAME      the metric (default "time" if there is one, else the first)
     --parameter NAME   the parameter that is the process count (default: one named p, np,
