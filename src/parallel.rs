@@ -16,10 +16,11 @@ pub fn cores() -> usize {
 
 /// `f` applied to every item, on up to `threads` threads (one: on this thread), in the items'
 /// order whatever finished first. Items are taken one at a time, in `order` when given (the
-/// longest first, say), so a slow item does not hold up a whole share.
-pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+/// longest first, say), so a slow item does not hold up a whole share. None if a thread
+/// stopped before its items were done (a panic; the release build aborts instead).
+pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Option<Vec<R>> {
     if threads <= 1 || items.len() <= 1 {
-        return items.iter().map(f).collect();
+        return Some(items.iter().map(f).collect());
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
     let work = || {
@@ -27,36 +28,40 @@ pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: u
         loop {
             let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let j = match order {
-                Some(o) => match o.get(i) {
-                    Some(&j) => j,
-                    None => return mine,
-                },
-                None if i < items.len() => i,
-                None => return mine,
+                Some(o) => o.get(i).copied(),
+                None => Some(i),
             };
-            if let Some(item) = items.get(j) {
-                mine.push((j, f(item)));
+            match j.and_then(|j| Some((j, items.get(j)?))) {
+                Some((j, item)) => mine.push((j, f(item))),
+                None => return mine,
             }
         }
     };
     let mut done: Vec<(usize, R)> = Vec::with_capacity(items.len());
+    let mut stopped = false;
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads.min(items.len())).map(|_| s.spawn(work)).collect();
         for h in handles {
-            // A thread only stops early by panicking, which the release build aborts on.
-            if let Ok(mine) = h.join() {
-                done.extend(mine);
+            match h.join() {
+                Ok(mine) => done.extend(mine),
+                Err(_) => stopped = true,
             }
         }
     });
+    if stopped {
+        return None;
+    }
     done.sort_by_key(|d| d.0);
-    done.into_iter().map(|(_, r)| r).collect()
+    Some(done.into_iter().map(|(_, r)| r).collect())
 }
 
 /// [`map_on`] with as many threads as the machine has, in the items' order.
-pub fn map<T: Sync, R: Send>(items: &[T], f: &(dyn Fn(&T) -> R + Sync)) -> Vec<R> {
+pub fn map<T: Sync, R: Send>(items: &[T], f: &(dyn Fn(&T) -> R + Sync)) -> Option<Vec<R>> {
     map_on(items, None, cores(), f)
 }
+
+/// What the command says when [`map`] answers None.
+pub const STOPPED: &str = "a thread stopped unexpectedly";
 
 /// Runs the job's parts on as many threads as the machine has.
 pub fn run(sim: &Simulation) -> Result<Report, RunError> {
@@ -71,10 +76,9 @@ pub fn run_on(sim: &Simulation, threads: usize) -> Result<Report, RunError> {
     }
     let order = sim.longest_first();
     let ids: Vec<usize> = (0..parts).collect();
-    let done = map_on(&ids, Some(&order), threads, &|&j| sim.run_part(j));
-    if done.len() < parts {
+    let Some(done) = map_on(&ids, Some(&order), threads, &|&j| sim.run_part(j)) else {
         return Err(InputError::new("skeleton", "a simulation thread stopped unexpectedly"));
-    }
+    };
     // The first error in part order, whatever finished first.
     let partials = done.into_iter().collect::<Result<Vec<_>, _>>()?;
     Ok(sim.merge(partials))
@@ -120,5 +124,22 @@ mod tests {
             }
             assert_eq!(run(&sim).unwrap(), one);
         }
+    }
+
+    #[test]
+    fn map_keeps_the_items_order_and_reports_a_thread_that_stopped() {
+        let items: Vec<u64> = (0..200).collect();
+        let order: Vec<usize> = (0..200).rev().collect();
+        let want: Vec<u64> = items.iter().map(|x| x * x).collect();
+        for threads in [1, 2, 5] {
+            assert_eq!(map_on(&items, None, threads, &|x| x * x).as_ref(), Some(&want), "{threads} threads");
+            assert_eq!(map_on(&items, Some(&order), threads, &|x| x * x).as_ref(), Some(&want), "{threads} threads, reversed");
+        }
+        // A panic on one item must not pass for a shorter answer.
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let stopped = map_on(&items, None, 3, &|&x| if x == 150 { panic!("item {x}") } else { x });
+        std::panic::set_hook(quiet);
+        assert!(stopped.is_none());
     }
 }

@@ -136,7 +136,7 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, St
     // same answer as extrap::rank on one thread.
     let plan = extrap::plan(&e, &o).map_err(|e| e.to_string())?;
     let ids: Vec<usize> = (0..plan.len()).collect();
-    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1));
+    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1)).ok_or(crate::parallel::STOPPED)?;
     let r = extrap::finish(plan, fits.into_iter().flatten().collect()).map_err(|e| e.to_string())?;
     Ok(answer(&e, &r))
 }

@@ -303,9 +303,9 @@ fn one(input: Value) -> Result<Value, String> {
 fn run(input: Value) -> Result<Value, String> {
     match input {
         // Data sets are independent: one per core at a time, answers in the input's order.
-        Value::Array(list) => Ok(Value::Array(crate::parallel::map(&list, &|v| {
-            one(v.clone()).unwrap_or_else(|e| json!({"error": e}))
-        }))),
+        Value::Array(list) => crate::parallel::map(&list, &|v| one(v.clone()).unwrap_or_else(|e| json!({"error": e})))
+            .map(Value::Array)
+            .ok_or_else(|| crate::parallel::STOPPED.to_string()),
         Value::Object(_) => one(input),
         other => Err(format!("input: expected an object or a list of objects, found {}", kind(&other))),
     }
