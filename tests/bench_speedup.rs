@@ -38,6 +38,10 @@ fn bench_fits_per_second() {
         ("full analysis, all five models, without leave-one-out", &|| analysis(&MODELS, false)),
         ("full analysis, all five models, with leave-one-out (the page)", &|| analysis(&MODELS, true)),
     ];
+    for m in MODELS {
+        let us = median_us(11, &|| xy.iter().filter(|(n, s)| fit_speedups(m, n, s).is_some()).count());
+        println!("speedup bench, 6-point data sets, {} fit alone: median {us:.1} µs per data set (native, 11 runs)", m.label());
+    }
     for (label, work) in rows {
         let us = median_us(11, work);
         println!("speedup bench, 6-point data sets, {label}: median {us:.1} µs per data set, {:.0} per second (native, 11 runs)", 1e6 / us);

@@ -180,21 +180,25 @@ fn planner_page_allocation_matches_the_cli() {
 #[test]
 fn the_command_fits_more_regions_than_the_page_on_every_core_with_the_one_thread_answer() {
     use scalewise::model::extrap::{parse, rank, RankOptions, MAX_REGIONS};
-    let text = common::extrap_experiment(MAX_REGIONS + 50);
+    let text = common::extrap_experiment(450);
     let o = common::run(&["speedup", "--format", "extrap", "-", "--predict", "256", "--compact"], &text);
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     let regions = v["regions"].as_array().unwrap();
-    assert_eq!(regions.len(), MAX_REGIONS + 50);
-    // The model on one thread, with the limit lifted, gives the same fits in the same order.
-    let opts = RankOptions { targets: vec![256], max_regions: usize::MAX, ..RankOptions::default() };
+    assert_eq!(regions.len(), 450);
+    // The model on one thread gives the same fits in the same order.
+    let opts = RankOptions { targets: vec![256], ..RankOptions::default() };
     let one = rank(&parse(&text).unwrap(), &opts).unwrap();
     for (r, m) in regions.iter().zip(&one.regions) {
         assert_eq!(r["callpath"], json!(m.callpath));
         assert_eq!(r["predictions"][0]["time_s"], json!(m.predictions[0].time_s.unwrap().0));
     }
     assert_eq!(v["dominant"][0]["callpath"], json!(one.dominant[0].callpath));
-    // The page's limit still holds where it applies.
+    // The page's limit holds where it applies (before anything is fitted); the command's is
+    // higher.
+    let text = common::extrap_experiment(MAX_REGIONS + 1);
     let page = rank(&parse(&text).unwrap(), &RankOptions::default()).unwrap_err();
-    assert!(page.to_string().contains("more than the 400"), "{page}");
+    assert!(page.to_string().contains(&format!("more than the {MAX_REGIONS}")), "{page}");
+    let batch = RankOptions { max_regions: scalewise::model::extrap::MAX_REGIONS_BATCH, targets: vec![256], ..RankOptions::default() };
+    assert_eq!(scalewise::model::extrap::plan(&parse(&text).unwrap(), &batch).unwrap().len(), MAX_REGIONS + 1);
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 /// A problem with something the user typed, pasted, imported or put in a URL.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InputError {
     /// The input field, as labelled on the page or named in the CLI's JSON ("parallel runs").
     pub field: String,

@@ -8,10 +8,13 @@ mod compress;
 mod components;
 mod pages;
 pub mod route;
+pub mod extrap_worker;
 pub mod sim_worker;
 mod storage;
 mod store;
 mod url;
+mod worker_main;
+mod worker_pool;
 
 use crate::model::calculators::{self, Calculator};
 use route::Route;

@@ -1,5 +1,5 @@
 //! The simulation page's Web Worker. The page starts one or more (one per core, up to
-//! [`MAX_WORKERS`]) and keeps them for the next run; each receives the page's inputs as JSON,
+//! [`super::worker_pool::MAX_WORKERS`]) and keeps them for the next run; each receives the page's inputs as JSON,
 //! prepares the job and runs its share of the job's parts
 //! ([`crate::model::pevpm::job::Simulation::shares`]) in slices. Worker 0 also collects: the
 //! page hands it the other workers' results, and it merges them with its own, so the report
@@ -21,9 +21,6 @@
 use std::cell::RefCell;
 
 use serde_json::{json, Value};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::model::pevpm::job::{Partial, Progress, Simulation, Stepper};
 use crate::model::pevpm::page::{prepare, view};
@@ -32,8 +29,6 @@ use crate::model::workspace::PageInputs;
 
 /// Ops a slice runs before the worker looks at the clock (about 10 ms).
 const SLICE: u64 = 100_000;
-/// Most workers the page starts for one job.
-pub const MAX_WORKERS: usize = 4;
 
 /// What worker 0 has collected: the other workers' results (which may come before its own
 /// share is done, or even before its job arrives), and its own stepper once its share is done.
@@ -67,7 +62,7 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
         Ok(s) => s,
         Err(e) => return reply(json!({ "error": e.to_string() })),
     };
-    let k = start.workers.clamp(1, MAX_WORKERS);
+    let k = start.workers.clamp(1, super::worker_pool::MAX_WORKERS);
     // Shares as even in replications as whole parts allow; every worker computes the same.
     let mine = sim.shares(k).into_iter().nth(start.worker).unwrap_or_default();
     let mut stepper = Stepper::for_parts(sim, mine);
@@ -115,15 +110,9 @@ fn collect(partials: Vec<Partial>, reply: &dyn Fn(Value)) {
     finish_if_complete(reply);
 }
 
-/// The worker's entry point: listen for jobs, then say it is ready.
+/// The worker's entry point: listen for jobs.
 pub fn start() {
-    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let post = scope.clone();
-    let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(text) = e.data().as_string() else { return };
-        let reply = |v: Value| {
-            let _ = post.post_message(&JsValue::from_str(&v.to_string()));
-        };
+    super::worker_main::listen(|text, reply, _| {
         if text == "bench" {
             return reply(json!({ "bench_ms": super::bench::jacobi_study() }));
         }
@@ -131,15 +120,12 @@ pub fn start() {
         struct Partials {
             partials: Vec<Partial>,
         }
-        if let Ok(p) = serde_json::from_str::<Partials>(&text) {
-            return collect(p.partials, &reply);
+        if let Ok(p) = serde_json::from_str::<Partials>(text) {
+            return collect(p.partials, reply);
         }
-        match serde_json::from_str::<Start>(&text) {
-            Ok(start) => run(start, &reply),
+        match serde_json::from_str::<Start>(text) {
+            Ok(start) => run(start, reply),
             Err(e) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
         }
     });
-    scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    onmessage.forget();
-    let _ = scope.post_message(&JsValue::from_str("{\"ready\":true}"));
 }

@@ -1,10 +1,14 @@
 // The speed-up page's "Import an Extra-P experiment": upload the text fixture (24 regions)
 // and read the ranked table and the dominant region; upload the JSON Lines fixture (22
 // regions, two parameters) and hold the problem size; a malformed file is named by line and
-// column; a region's name loads its points into the calculator; and the allocation table.
+// column; a region's name loads its points into the calculator; the allocation table; and
+// 2,000 regions fitted in the page's Web Workers, with progress and Cancel.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
 
 const DATA = new URL("../data/extrap/", import.meta.url).pathname;
@@ -123,5 +127,76 @@ test("allocation table: the predictions as Markdown, CSV and LaTeX, with a copy 
   await page.fill("#alloc_cores_per_node", "0");
   await page.waitForSelector("text=expected a number from 1 to 1000000, found \"0\"");
   assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+/** The Extra-P text of tests/common/mod.rs's `extrap_experiment`: `regions` regions, six counts. */
+function experiment(regions) {
+  const lines = ["PARAMETER p", "POINTS 2 4 8 16 32 64"];
+  for (let r = 0; r < regions; r++) {
+    lines.push(`REGION r${r}`, "METRIC time");
+    const [a, b, c] = [1 + (r % 7), 0.01 * (r % 5), 0.001 * (r % 3)];
+    for (const p of [2, 4, 8, 16, 32, 64]) {
+      const t = a / p + b + c * Math.log2(p);
+      lines.push(`DATA ${t * 0.99} ${t} ${t * 1.02}`);
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit, the command's answer", async () => {
+  const { context, page, problems } = await open();
+  const file = join(await mkdtemp(join(tmpdir(), "sw-extrap-")), "big.txt");
+  await writeFile(file, experiment(2000));
+  // The page's thread: the longest gap between animation frames while the workers fit.
+  await page.evaluate(() => {
+    window.swGaps = { max: 0, since: performance.now() };
+    let last = performance.now();
+    const frame = (now) => { window.swGaps.max = Math.max(window.swGaps.max, now - last); last = now; requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+  });
+  await page.fill("#extrap_predict", "256, 1024");
+  await page.setInputFiles("#extrap-file", file);
+  // Over 200 ms: the progress and Cancel show; Cancel ends the ranking.
+  await page.waitForSelector("#extrap-progress progress");
+  await page.evaluate(() => { window.swGaps.max = 0; });
+  await page.waitForTimeout(300);
+  const gap = await page.evaluate(() => window.swGaps.max);
+  console.log(`browser: longest frame gap on the page's thread while the workers fit: ${gap.toFixed(0)} ms`);
+  assert.ok(gap < 250, `the page froze for ${gap} ms while the workers fitted`);
+  await page.click("#extrap-progress button:text('Cancel')");
+  await page.waitForSelector("text=Ranking cancelled");
+  assert.equal(await page.locator("#extrap-ranking").count(), 0, "nothing ranked");
+  // Rank starts again; an edit while it runs replaces it with the ranking of the new texts.
+  await page.click("#extrap-progress button:text('Rank')");
+  await page.waitForSelector("#extrap-progress progress");
+  await page.locator("#extrap-progress").scrollIntoViewIfNeeded();
+  await shot(page, "extrap-progress");
+  const t0 = Date.now();
+  await page.fill("#extrap_predict", "512");
+  // The ranking at 512, and no ranking under way (the one before may have finished and show,
+  // marked stale, meanwhile).
+  await page.waitForFunction(() => !document.getElementById("extrap-progress") && !document.querySelector(".extrap-results.is-stale")
+    && /share at n = 512/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent), null, { timeout: 120_000 });
+  const ms = Date.now() - t0;
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  console.log(`browser: 2,000 regions × 6 counts ranked in Web Workers in ${ms} ms, ${Math.round(2000 / ms * 1000)} regions per second (${Math.min(cores, 4)} workers; edit to table, wall clock)`);
+  assert.equal(await page.locator("#extrap-progress").count(), 0);
+  assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at n = 512/);
+  const rows = page.locator("#extrap-ranking tbody tr");
+  assert.equal(await rows.count(), 2000);
+  // The command's ranking (every core natively; one thread's answer) is the page's.
+  const v = cli(["--format", "extrap", file, "--predict", "512"]);
+  if (v) {
+    const top = v.ranking[0].regions.slice(0, 5);
+    for (let i = 0; i < top.length; i++) {
+      const cells = await rows.nth(i).locator("td").allTextContents();
+      assert.equal(cells[1], top[i].callpath, `rank ${i + 1}`);
+      assert.ok(Math.abs(pct(cells[2]) - top[i].share) < 0.0006, `${cells[2]} vs ${top[i].share}`);
+    }
+    assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At n = 512: ${v.dominant[0].callpath} dominates`));
+  }
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
   await context.close();
 });

@@ -38,7 +38,7 @@ pub const MAX_PARAMETERS: usize = 4;
 pub const MAX_REPETITIONS: usize = 10_000;
 
 /// Which of Extra-P's formats a text is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Text,
     Json,

@@ -1,9 +1,11 @@
 //! The "Import an Extra-P experiment" section of the speed-up page: its input texts (kept in
 //! the speed-up page's saved inputs under the keys below) to what it shows. The experiment is
-//! read by [`super::parse`] and ranked by [`super::rank`]; the chart's curves are each
-//! region's predicted share against n, from the same fits.
+//! read by [`super::parse`] and planned by [`super::plan`] ([`prepare`]); the regions are
+//! fitted by [`super::fit_regions`], in any split (the page's Web Workers fit a share each),
+//! and [`complete`] ranks them; the chart's curves are each region's predicted share against
+//! n, from the same fits. [`view`] is the three on one thread.
 
-use super::{parse, rank, Format, RankOptions, Ranking, SideChoice};
+use super::{fit_regions, parse, plan, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
 use crate::model::input::list::{whole_numbers, ListSpec};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
@@ -17,13 +19,13 @@ pub const KEY_METRIC: &str = "extrap_metric";
 pub const CHART_REGIONS: usize = 7;
 
 /// Each shown region's share against n (and "other regions").
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShareCurves {
     pub process_parameter: String,
     pub curves: Vec<(String, Vec<(f64, f64)>)>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct ExtrapView {
     /// Nothing pasted yet.
     pub empty: bool,
@@ -32,7 +34,7 @@ pub struct ExtrapView {
     /// The second parameter's values, for the choice of one.
     pub side_values: Vec<f64>,
     /// Errors by key (the experiment's with line and column).
-    pub errors: Vec<(&'static str, InputError)>,
+    pub errors: Vec<(String, InputError)>,
     pub ranking: Option<Ranking>,
     pub chart: Option<ShareCurves>,
 }
@@ -41,32 +43,15 @@ fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
     t.get(k).map(String::as_str).unwrap_or("")
 }
 
-/// The process counts the chart covers: doublings from the smallest measured to the largest
-/// target (at most 24).
-fn chart_ns(r: &Ranking) -> Vec<u32> {
-    let lo = r.regions.iter().filter_map(|f| f.points.first()).map(|p| p.n).fold(f64::INFINITY, f64::min);
-    let hi = r.targets.iter().copied().max().unwrap_or(1);
-    let mut n = if lo.is_finite() { (lo as u32).max(1) } else { 1 };
-    let mut out = Vec::new();
-    while n <= hi && out.len() < 24 {
-        out.push(n);
-        n = n.saturating_mul(2);
-    }
-    if out.last() != Some(&hi) {
-        out.push(hi);
-    }
-    out
-}
-
 fn curves(r: &Ranking) -> Option<ShareCurves> {
     let side = r.side_values.first().copied();
     let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].side == side && r.regions[i].error.is_none()).collect();
     let table = r.tables.iter().rev().find(|t| t.side == side)?;
     let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
-    let ns = chart_ns(r);
+    let ns = &r.chart_ns;
     let mut out: Vec<(String, Vec<(f64, f64)>)> = shown.iter().map(|&i| (r.regions[i].callpath.clone(), Vec::new())).collect();
     let mut other = Vec::new();
-    for &n in &ns {
+    for &n in ns {
         let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].time_at(n)?.0))).collect();
         let sum: f64 = times.iter().map(|t| t.1).sum();
         if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
@@ -87,18 +72,30 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
     Some(ShareCurves { process_parameter: r.process_parameter.clone(), curves: out })
 }
 
-/// What the section shows for its texts.
+/// What the section shows for its texts, on this thread.
 pub fn view(texts: &PageInputs) -> ExtrapView {
+    match prepare(texts) {
+        (v, Some(p)) => {
+            let fits = fit_regions(&p, 0..p.len());
+            complete(v, p, fits)
+        }
+        (v, None) => v,
+    }
+}
+
+/// Reads the texts and plans the ranking: the view so far (format, parameters, errors) and
+/// the plan, None when there is nothing to fit (no text, or an error).
+pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
     let text = get(texts, KEY_TEXT);
     if text.trim().is_empty() {
-        return ExtrapView { empty: true, ..ExtrapView::default() };
+        return (ExtrapView { empty: true, ..ExtrapView::default() }, None);
     }
     let mut v = ExtrapView::default();
     let e = match parse(text) {
         Ok(e) => e,
         Err(err) => {
-            v.errors.push((KEY_TEXT, err));
-            return v;
+            v.errors.push((KEY_TEXT.into(), err));
+            return (v, None);
         }
     };
     v.format = Some(e.format);
@@ -110,7 +107,7 @@ pub fn view(texts: &PageInputs) -> ExtrapView {
             let top = e.values_of(0).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
             opts.targets = vec![top * 4, top * 16];
         }
-        Err(err) => v.errors.push((KEY_PREDICT, err)),
+        Err(err) => v.errors.push((KEY_PREDICT.into(), err)),
     }
     opts.side = match get(texts, KEY_HOLD).trim() {
         "" | "largest" => SideChoice::Largest,
@@ -118,23 +115,37 @@ pub fn view(texts: &PageInputs) -> ExtrapView {
         x => match x.parse::<f64>() {
             Ok(f) if f.is_finite() => SideChoice::Value(f),
             _ => {
-                v.errors.push((KEY_HOLD, InputError::new("hold", format!("expected a value, largest or per-value, found \"{}\"", x.chars().take(24).collect::<String>()))));
+                v.errors.push((KEY_HOLD.into(), InputError::new("hold", format!("expected a value, largest or per-value, found \"{}\"", x.chars().take(24).collect::<String>()))));
                 SideChoice::Largest
             }
         },
     };
     let metric = get(texts, KEY_METRIC).trim();
     opts.metric = (!metric.is_empty()).then(|| metric.to_string());
-    match rank(&e, &opts) {
-        Ok(r) => {
-            v.side_values = r.side_parameter.as_ref().map(|_| {
-                let si = e.parameters.iter().position(|p| Some(p) == r.side_parameter.as_ref()).unwrap_or(1);
+    match plan(&e, &opts) {
+        Ok(p) => {
+            v.side_values = p.side_parameter().map(|side| {
+                let si = e.parameters.iter().position(|p| p == side).unwrap_or(1);
                 e.values_of(si)
             }).unwrap_or_default();
+            (v, Some(p))
+        }
+        Err(err) => {
+            v.errors.push((KEY_TEXT.into(), err));
+            (v, None)
+        }
+    }
+}
+
+/// The view of [`prepare`] with the plan's regions fitted (`fits`: every region of the plan,
+/// in its order, however the fits were split).
+pub fn complete(mut v: ExtrapView, p: Plan, fits: Vec<RegionFit>) -> ExtrapView {
+    match super::finish(p, fits) {
+        Ok(r) => {
             v.chart = curves(&r);
             v.ranking = Some(r);
         }
-        Err(err) => v.errors.push((KEY_TEXT, err)),
+        Err(err) => v.errors.push((KEY_TEXT.into(), err)),
     }
     v
 }
@@ -188,7 +199,38 @@ mod tests {
         assert_eq!(v.errors[0].0, KEY_TEXT);
         assert_eq!(v.errors[0].1.local_text(), "line 4, column 8: expected a measured value (a number), found \"x\"");
         let v = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA 2\nDATA 1\n"), (KEY_PREDICT, "16, abc"), (KEY_HOLD, "big")]));
-        let keys: Vec<&str> = v.errors.iter().map(|e| e.0).collect();
+        let keys: Vec<&str> = v.errors.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(keys, [KEY_PREDICT, KEY_HOLD]);
+    }
+
+    #[test]
+    fn fits_split_between_workers_and_passed_as_json_give_the_one_thread_view() {
+        // The page's workers: each prepares the same texts, fits its share, and sends the fits
+        // as JSON to worker 0, which completes the view and sends it to the page as JSON.
+        let app = include_str!("../../../tests/data/extrap/app.txt");
+        let t = texts(&[(KEY_TEXT, app), (KEY_PREDICT, "256, 1024")]);
+        let one = view(&t);
+        let want = serde_json::to_string(&one).unwrap();
+        for k in [1, 2, 3, 4] {
+            let (v, p) = prepare(&t);
+            let p = p.unwrap();
+            let mut fits = Vec::new();
+            for share in p.shares(k) {
+                let text = serde_json::to_string(&fit_regions(&p, share)).unwrap();
+                fits.extend(serde_json::from_str::<Vec<RegionFit>>(&text).unwrap());
+            }
+            let done = serde_json::to_string(&complete(v, p, fits)).unwrap();
+            assert_eq!(done, want, "{k} workers");
+            // What the page reads back is what it renders: the same ranking and chart.
+            let back: ExtrapView = serde_json::from_str(&done).unwrap();
+            let r = back.ranking.as_ref().unwrap();
+            assert_eq!(r.tables, one.ranking.as_ref().unwrap().tables);
+            assert_eq!(back.chart, one.chart);
+            assert_eq!(r.regions[0].best_name(), one.ranking.as_ref().unwrap().regions[0].best_name());
+        }
+        // An error view goes to the page the same way.
+        let bad = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n")]));
+        let back: ExtrapView = serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
+        assert_eq!(back.errors, bad.errors);
     }
 }

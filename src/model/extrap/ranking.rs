@@ -22,12 +22,12 @@
 use std::ops::Range;
 
 use super::{Experiment, FIELD};
-use crate::model::speedup::{analyse, Analysis, Measure, Options, Prediction, RawPoint};
+use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint};
 use crate::model::{fmt_num, InputError};
 
-/// Most regions the page fits on its main thread (about a millisecond each), the default of
-/// [`RankOptions::max_regions`].
-pub const MAX_REGIONS: usize = 400;
+/// Most regions the page fits (in its Web Workers, about a millisecond each per core), the
+/// default of [`RankOptions::max_regions`].
+pub const MAX_REGIONS: usize = 2_000;
 /// Most regions the command fits (on every core): Extra-P experiments of thousands of
 /// regions are common.
 pub const MAX_REGIONS_BATCH: usize = 100_000;
@@ -67,36 +67,54 @@ impl Default for RankOptions {
 }
 
 /// One measured point of a region: n, the median time, the noise, the repetitions.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PointSummary {
     pub n: f64,
     pub median: f64,
     /// Relative standard deviation of the repetitions (0 for one repetition).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub noise: f64,
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub repetitions: usize,
 }
 
-/// One region's fit.
-#[derive(Debug, Clone, PartialEq)]
+/// One region's fit. Web Workers pass it on as JSON without `raw` and `analysis` (each worker
+/// fits its own share of the regions): what the ranking and the page read is in the other
+/// fields. The page itself (wasm without the `worker` feature) reads only what it shows of a
+/// ranked region: the fields marked `skip_deserializing` there stay empty, which keeps the
+/// code that would read them out of the page's wasm.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RegionFit {
     pub callpath: String,
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub metric: String,
     /// The second parameter's value this fit holds (when there is one).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub side: Option<f64>,
     pub points: Vec<PointSummary>,
     /// The speed-up calculator's input built from the points.
+    #[serde(skip)]
     pub raw: Vec<RawPoint>,
+    #[serde(skip)]
     pub analysis: Option<Analysis>,
+    /// The best model (None when no model could be fitted).
+    pub best: Option<Model>,
     /// Why it could not be fitted.
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub error: Option<String>,
     /// The best model's predictions at the targets (time_s filled).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub predictions: Vec<Prediction>,
     pub stops_scaling_n: Option<u32>,
+    /// The best model's predicted (time, low, high) in seconds at the plan's chart counts
+    /// ([`Ranking::chart_ns`]).
+    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
+    pub curve: Vec<(u32, (f64, f64, f64))>,
 }
 
 impl RegionFit {
     pub fn best_name(&self) -> Option<&'static str> {
-        self.analysis.as_ref().and_then(|a| a.best).map(|m| m.name())
+        self.best.map(Model::name)
     }
 
     /// Predicted (time, low, high) in seconds at n by the best model.
@@ -104,13 +122,16 @@ impl RegionFit {
         if let Some(p) = self.predictions.iter().find(|p| p.n == n) {
             return p.time_s;
         }
+        if let Some(c) = self.curve.iter().find(|c| c.0 == n) {
+            return Some(c.1);
+        }
         let a = self.analysis.as_ref()?;
         a.predict_fit(a.best_fit()?, n).time_s
     }
 }
 
 /// A region's share at n.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Share {
     /// Index into `Ranking::regions`.
     pub region: usize,
@@ -121,7 +142,7 @@ pub struct Share {
 }
 
 /// The regions at one n (and side value), largest share first.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub n: u32,
     pub side: Option<f64>,
@@ -129,7 +150,7 @@ pub struct Table {
 }
 
 /// The top region at one n.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Dominant {
     pub n: u32,
     pub side: Option<f64>,
@@ -137,7 +158,7 @@ pub struct Dominant {
     pub share: f64,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ranking {
     pub process_parameter: String,
     pub side_parameter: Option<String>,
@@ -146,6 +167,9 @@ pub struct Ranking {
     pub metric: String,
     pub metrics: Vec<String>,
     pub targets: Vec<u32>,
+    /// The counts the page's chart of shares covers: doublings from the smallest measured
+    /// count to the largest target (at most 24), then that target.
+    pub chart_ns: Vec<u32>,
     pub regions: Vec<RegionFit>,
     pub tables: Vec<Table>,
     pub dominant: Vec<Dominant>,
@@ -207,6 +231,7 @@ pub struct Plan {
     metric: String,
     metrics: Vec<String>,
     targets: Vec<u32>,
+    chart_ns: Vec<u32>,
     warnings: Vec<String>,
     /// The regions, unfitted (`analysis` None, no predictions).
     regions: Vec<RegionFit>,
@@ -220,6 +245,11 @@ impl Plan {
 
     pub fn is_empty(&self) -> bool {
         self.regions.is_empty()
+    }
+
+    /// The second parameter, when the experiment has one.
+    pub fn side_parameter(&self) -> Option<&str> {
+        self.side_parameter.as_deref()
     }
 
     /// `k` runs of regions (k at least 1), contiguous, in order, covering every region once and
@@ -302,13 +332,16 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
                 points: summaries,
                 raw,
                 analysis: None,
+                best: None,
                 error: None,
                 predictions: Vec::new(),
                 stops_scaling_n: None,
+                curve: Vec::new(),
             };
             regions.push(fit);
         }
     }
+    let chart_ns = chart_ns(&regions, &opts.targets);
     Ok(Plan {
         process_parameter: e.parameters.get(pi).cloned().unwrap_or_default(),
         side_parameter: si.map(|si| e.parameters[si].clone()),
@@ -316,20 +349,37 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
         metric,
         metrics,
         targets: opts.targets.clone(),
+        chart_ns,
         warnings,
         regions,
     })
+}
+
+/// The counts of [`Ranking::chart_ns`] for these regions and targets.
+fn chart_ns(regions: &[RegionFit], targets: &[u32]) -> Vec<u32> {
+    let lo = regions.iter().filter_map(|f| f.points.first()).map(|p| p.n).fold(f64::INFINITY, f64::min);
+    let hi = targets.iter().copied().max().unwrap_or(1);
+    let mut n = if lo.is_finite() { (lo.min(f64::from(MAX_N)) as u32).max(1) } else { 1 };
+    let mut out = Vec::new();
+    while n <= hi && out.len() < 24 {
+        out.push(n);
+        n = n.saturating_mul(2);
+    }
+    if out.last() != Some(&hi) {
+        out.push(hi);
+    }
+    out
 }
 
 /// Fits regions `range` of the plan (a range past the end is cut to it), in order.
 pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
     let end = range.end.min(plan.regions.len());
     let start = range.start.min(end);
-    plan.regions[start..end].iter().map(|r| fit_region(r, &plan.targets)).collect()
+    plan.regions[start..end].iter().map(|r| fit_region(r, &plan.targets, &plan.chart_ns)).collect()
 }
 
 /// Fits one region (of the plan's, unfitted).
-fn fit_region(r: &RegionFit, targets: &[u32]) -> RegionFit {
+fn fit_region(r: &RegionFit, targets: &[u32], chart_ns: &[u32]) -> RegionFit {
     // Field by field: the unfitted region has nothing else.
     let mut fit = RegionFit {
         callpath: r.callpath.clone(),
@@ -338,9 +388,11 @@ fn fit_region(r: &RegionFit, targets: &[u32]) -> RegionFit {
         points: r.points.clone(),
         raw: r.raw.clone(),
         analysis: None,
+        best: None,
         error: None,
         predictions: Vec::new(),
         stops_scaling_n: None,
+        curve: Vec::new(),
     };
     // The same call, with the same options, as `scalewise speedup` with defaults.
     let options = Options { targets: targets.to_vec(), ..Options::default() };
@@ -352,6 +404,10 @@ fn fit_region(r: &RegionFit, targets: &[u32]) -> RegionFit {
             }
             let from = fit.points.first().map_or(1, |p| p.n as u32);
             fit.stops_scaling_n = stops_scaling(&a, from);
+            fit.best = a.best;
+            if let Some(f) = a.best_fit() {
+                fit.curve = chart_ns.iter().filter_map(|&n| Some((n, a.predict_fit(f, n).time_s?))).filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite())).collect();
+            }
             fit.analysis = Some(a);
         }
         Err(e) => fit.error = Some(e.local_text()),
@@ -378,7 +434,7 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
 
 /// [`finish`] for fits known to be the plan's.
 fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
-    let Plan { process_parameter, side_parameter, side_values, metric, metrics, targets, mut warnings, .. } = plan;
+    let Plan { process_parameter, side_parameter, side_values, metric, metrics, targets, chart_ns, mut warnings, .. } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
     let mut first_to_stop = Vec::new();
@@ -420,6 +476,7 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
         metric,
         metrics,
         targets,
+        chart_ns,
         regions,
         tables,
         dominant,

@@ -86,7 +86,7 @@ pub struct Param {
 }
 
 /// A prediction at one n, with its range at [`forecast::LEVEL`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prediction {
     pub n: u32,
     pub speedup: f64,

@@ -7,7 +7,7 @@
 //! n = 1 run). Amdahl fitted to times is T(n) = c1 + c2/n itself, c1 and c2 in seconds.
 
 /// A speed-up model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Model {
     Downey,
     Amdahl,

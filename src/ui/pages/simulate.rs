@@ -3,13 +3,10 @@
 //! kept for the next run), which post back progress and the finished results; Cancel
 //! terminates them. The page's own thread only renders.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use serde_json::Value;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlTextAreaElement, MessageEvent, Worker};
+use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::charts::simulate::{run_times, speedup};
@@ -24,6 +21,7 @@ use crate::ui::components::number_field::{field_set_select, page_check, page_fie
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::worker_pool::{self, stop, warm, worker_count, Job, Pool, PoolSlot};
 
 /// The worker script trunk writes next to the page (`data-loader-shim`).
 const WORKER: &str = "sw-simulate-worker_loader.js";
@@ -37,31 +35,8 @@ enum RunState {
     Cancelled,
 }
 
-/// The page's workers (worker 0 collects), kept between runs: starting one and compiling its
-/// wasm takes 50 to 150 ms, so they are started when the user reaches for Run (pointer over
-/// it, or focus) and reused by the next run. A cancelled or failed run ends them; the next run
-/// starts new ones.
-#[derive(Default)]
-struct Pool {
-    workers: Vec<Worker>,
-    /// Which workers have said they listen.
-    ready: Vec<bool>,
-    /// Messages for each worker, held until it is ready: a worker's wasm sets its handler
-    /// only once it has loaded, and a message that arrives before is lost (worker 0 may
-    /// still be loading when another has finished its share).
-    pending: Vec<Vec<String>>,
-    job: Option<JobCtx>,
-    /// The workers were terminated (from inside a handler, which cannot drop itself): the next
-    /// run replaces them.
-    ended: bool,
-    /// The workers' handlers, kept alive as long as the workers may call them.
-    _handlers: Vec<Handlers>,
-}
-
-/// A worker's message and error handlers.
-type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>);
-
-/// The run in progress.
+/// The run in progress, hearing from the page's workers (`ui::worker_pool`, kept for the next
+/// run).
 struct JobCtx {
     started: f64,
     progress: Vec<f64>,
@@ -69,114 +44,27 @@ struct JobCtx {
     state: UseStateHandle<RunState>,
 }
 
-type PoolSlot = Rc<RefCell<Pool>>;
-
-impl Pool {
-    fn terminate(&mut self) {
-        self.workers.iter().for_each(Worker::terminate);
-        self.ended = true;
-        self.job = None;
-    }
-
-    /// Posts `text` to worker `i` now if it listens, else once it does.
-    fn send(&mut self, i: usize, text: String) {
-        match (self.ready.get(i), self.workers.get(i), self.pending.get_mut(i)) {
-            (Some(true), Some(w), _) => {
-                let _ = w.post_message(&JsValue::from_str(&text));
-            }
-            (_, _, Some(queue)) => queue.push(text),
-            _ => {}
-        }
-    }
-
-    /// What worker `i` said.
-    fn on_message(&mut self, i: usize, text: String) {
-        // Another worker's share, passed on to worker 0 as it is.
-        if text.starts_with("{\"partials\"") {
-            return self.send(0, text);
-        }
-        let Ok(msg) = serde_json::from_str::<Value>(&text) else { return };
-        if msg.get("ready").is_some() {
-            if let Some(r) = self.ready.get_mut(i) {
-                *r = true;
-            }
-            let held = self.pending.get_mut(i).map(std::mem::take).unwrap_or_default();
-            for text in held {
-                self.send(i, text);
-            }
-            return;
-        }
-        let Some(job) = &mut self.job else { return };
+impl Job for JobCtx {
+    fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {
+        let msg: Value = serde_json::from_str(text).ok()?;
         if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
-            if let Some(mine) = job.progress.get_mut(i) {
+            if let Some(mine) = self.progress.get_mut(i) {
                 *mine = f;
             }
-            job.state.set(RunState::Running(job.progress.iter().sum::<f64>() / job.progress.len().max(1) as f64));
-        } else if let Some(next) = on_message(&msg, job.started, &job.inputs) {
-            let state = job.state.clone();
-            self.job = None;
-            // A finished run leaves every worker idle and worker 0 with nothing collected:
-            // they serve the next run. After a failure some may still be busy or hold a
-            // share: they go.
-            if !matches!(next, RunState::Done { .. }) {
-                self.terminate();
-            }
-            state.set(next);
+            self.state.set(RunState::Running(self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64));
+            return None;
         }
+        let next = on_message(&msg, self.started, &self.inputs)?;
+        // A finished run leaves every worker idle and worker 0 with nothing collected: they
+        // serve the next run. After a failure some may still be busy or hold a share: they go.
+        let finished = matches!(next, RunState::Done { .. });
+        self.state.set(next);
+        Some(finished)
     }
 
     fn on_error(&mut self) {
-        let job = self.job.take();
-        self.terminate();
-        if let Some(job) = job {
-            job.state.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
-        }
+        self.state.set(RunState::Failed("the simulation worker failed to load or stopped".into()));
     }
-}
-
-fn stop(slot: &PoolSlot) {
-    let mut pool = slot.borrow_mut();
-    pool.terminate();
-    *pool = Pool::default();
-}
-
-/// Starts the workers, unless they are there: returns false when the browser cannot.
-fn warm(slot: &PoolSlot) -> bool {
-    if !slot.borrow().workers.is_empty() && !slot.borrow().ended {
-        return true;
-    }
-    stop(slot);
-    let k = worker_count();
-    let mut workers = Vec::with_capacity(k);
-    for _ in 0..k {
-        match Worker::new(WORKER) {
-            Ok(w) => workers.push(w),
-            Err(_) => {
-                workers.iter().for_each(Worker::terminate);
-                return false;
-            }
-        }
-    }
-    let mut handlers = Vec::with_capacity(k);
-    for (i, worker) in workers.iter().enumerate() {
-        let pool = Rc::downgrade(slot);
-        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            if let (Some(text), Some(pool)) = (e.data().as_string(), pool.upgrade()) {
-                pool.borrow_mut().on_message(i, text);
-            }
-        });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        let pool = Rc::downgrade(slot);
-        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
-            if let Some(pool) = pool.upgrade() {
-                pool.borrow_mut().on_error();
-            }
-        });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        handlers.push((onmessage, onerror));
-    }
-    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, _handlers: handlers, ..Pool::default() };
-    true
 }
 
 /// What a message from a worker means for the page.
@@ -194,31 +82,20 @@ fn on_message(msg: &Value, started: f64, inputs: &Rc<PageInputs>) -> Option<RunS
     msg.get("error").and_then(Value::as_str).map(|e| RunState::Failed(e.to_string()))
 }
 
-/// How many workers share a job: one per core the browser reports, at most
-/// `sim_worker::MAX_WORKERS`.
-fn worker_count() -> usize {
-    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
-    (cores as usize).clamp(1, crate::ui::sim_worker::MAX_WORKERS)
-}
-
-/// Runs `inputs` on the workers (started now unless they are there), reporting into `state`.
-/// Each worker runs its share of the job; the others' results are handed to worker 0, which
-/// answers with the whole.
+/// Runs `inputs` on the workers, reporting into `state`. Each worker runs its share of the
+/// job; the others' results are handed to worker 0, which answers with the whole.
 fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInputs>) {
     let started = now_ms();
-    if slot.borrow().job.is_some() {
-        // Run is disabled while a run is on; a second start would mix two jobs' shares.
+    // Run is disabled while a run is on; a second start would mix two jobs' shares.
+    if slot.borrow().busy() {
         return;
     }
-    if !warm(slot) {
+    let k = worker_count();
+    let part = |i: usize, k: usize| serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
+    let job = JobCtx { started, progress: vec![0.0; k], inputs: inputs.clone(), state: state.clone() };
+    if !worker_pool::start(slot, WORKER, &part, Box::new(job)) {
         return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
     }
-    let mut pool = slot.borrow_mut();
-    let k = pool.workers.len();
-    for i in 0..k {
-        pool.send(i, serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string());
-    }
-    pool.job = Some(JobCtx { started, progress: vec![0.0; k], inputs, state: state.clone() });
     state.set(RunState::Running(0.0));
 }
 
@@ -372,8 +249,8 @@ pub fn simulate() -> Html {
         let slot = slot.clone();
         let able = errors.is_empty();
         Callback::from(move |_: ()| {
-            if able && slot.borrow().job.is_none() {
-                let _ = warm(&slot);
+            if able && !slot.borrow().busy() {
+                let _ = warm(&slot, WORKER);
             }
         })
     };

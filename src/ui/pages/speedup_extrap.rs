@@ -1,27 +1,139 @@
 //! "Import an Extra-P experiment" on the speed-up page: paste or upload an Extra-P file, see
 //! its regions ranked by predicted share of the run time at the target n, with a chart of the
 //! shares against n. A region's name loads its points into the calculator above. The texts
-//! are saved with the page's other inputs (`model::extrap::page::KEY_*`); the model computes
-//! everything (`model::extrap::page::view`).
+//! are saved with the page's other inputs (`model::extrap::page::KEY_*`). The experiment is
+//! read and fitted in Web Workers (`ui::extrap_worker`, one per core), never on the page's
+//! thread: the page stays responsive while thousands of regions are fitted, shows progress
+//! once a ranking takes over 200 ms, and cancels it on Cancel or when the texts change.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
+use serde::Deserialize;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{points_table, view, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT};
+use crate::model::extrap::page::{points_table, ExtrapView, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT};
 use crate::model::extrap::Ranking;
 use crate::model::fmt_num;
 use crate::model::speedup::page::{self as page, Field, PAGE};
 use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
+use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
+
+/// The worker script trunk writes next to the page (`data-loader-shim`).
+const WORKER: &str = "sw-extrap-worker_loader.js";
+/// A ranking shows its progress (and Cancel) once it has taken this long.
+const SHOW_PROGRESS_MS: f64 = 200.0;
+
+/// Where the ranking of the current texts stands.
+#[derive(Clone, PartialEq)]
+enum Status {
+    /// The view shown is that of the current texts.
+    Current,
+    /// The workers are ranking job `job` (started at `started`, `fraction` done).
+    Running { job: u64, started: f64, fraction: f64 },
+    Cancelled,
+    Failed(String),
+}
+
+/// One ranking on the workers.
+struct Ranker {
+    job: u64,
+    started: f64,
+    progress: Vec<f64>,
+    status: UseStateHandle<Status>,
+    view: UseStateHandle<Shown>,
+}
+
+/// A message of `ui::extrap_worker`.
+#[derive(Deserialize)]
+struct Message {
+    job: Option<u64>,
+    progress: Option<f64>,
+    done: Option<ExtrapView>,
+    error: Option<String>,
+}
+
+impl Job for Ranker {
+    fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {
+        let msg = match serde_json::from_str::<Message>(text) {
+            Ok(m) => m,
+            Err(e) => {
+                self.status.set(Status::Failed(format!("the worker's ranking could not be read: {e}")));
+                return Some(false);
+            }
+        };
+        if let Some(e) = msg.error {
+            self.status.set(Status::Failed(e));
+            return Some(false);
+        }
+        if msg.job != Some(self.job) {
+            return None;
+        }
+        if let Some(f) = msg.progress {
+            if let Some(mine) = self.progress.get_mut(i) {
+                *mine = f;
+            }
+            let fraction = self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64;
+            self.status.set(Status::Running { job: self.job, started: self.started, fraction });
+            return None;
+        }
+        self.view.set(Shown(Rc::new(msg.done?)));
+        self.status.set(Status::Current);
+        Some(true)
+    }
+
+    fn on_error(&mut self) {
+        self.status.set(Status::Failed("the Extra-P worker failed to load or stopped".into()));
+    }
+}
+
+/// A view, compared by pointer: the same view or not (comparing thousands of regions field by
+/// field would cost time on every render, and code on the page).
+#[derive(Clone)]
+struct Shown(Rc<ExtrapView>);
+
+impl PartialEq for Shown {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Shown {
+    fn empty() -> Shown {
+        Shown(Rc::new(ExtrapView { empty: true, ..ExtrapView::default() }))
+    }
+}
+
+impl std::ops::Deref for Shown {
+    type Target = ExtrapView;
+    fn deref(&self) -> &ExtrapView {
+        &self.0
+    }
+}
+
+/// Ranks `own` (the section's texts) on the workers, ending a ranking under way.
+fn rank(slot: &PoolSlot, own: &PageInputs, status: &UseStateHandle<Status>, view: &UseStateHandle<Shown>, job: u64) {
+    if slot.borrow().busy() {
+        stop(slot);
+    }
+    let started = now_ms();
+    let part = |i: usize, k: usize| serde_json::json!({ "texts": own, "job": job, "worker": i, "workers": k }).to_string();
+    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone() };
+    if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
+        status.set(Status::Running { job, started, fraction: 0.0 });
+    } else {
+        status.set(Status::Failed("this browser could not start a Web Worker, which reads the experiment".into()));
+    }
+}
 
 fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
@@ -94,8 +206,58 @@ pub fn extrap_import() -> Html {
         .iter()
         .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
         .collect();
-    let v = use_memo(own, view);
-    let chart = use_memo(v.clone(), |v| v.chart.as_ref().map(|c| Rc::new(shares(c))));
+    let view = use_state(Shown::empty);
+    let status = use_state(|| Status::Current);
+    let slot: PoolSlot = use_mut_ref(Default::default);
+    let jobs = use_mut_ref(|| 0u64);
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| move || stop(&slot));
+    }
+    let restart = {
+        let (slot, status, view, jobs, own) = (slot.clone(), status.clone(), view.clone(), jobs.clone(), own.clone());
+        Callback::from(move |_: ()| {
+            *jobs.borrow_mut() += 1;
+            if text(&own, KEY_TEXT).trim().is_empty() {
+                stop(&slot);
+                view.set(Shown::empty());
+                return status.set(Status::Current);
+            }
+            rank(&slot, &own, &status, &view, *jobs.borrow());
+        })
+    };
+    {
+        let restart = restart.clone();
+        use_effect_with(own, move |_| restart.emit(()));
+    }
+    let cancel = {
+        let (slot, status) = (slot.clone(), status.clone());
+        Callback::from(move |_: MouseEvent| {
+            stop(&slot);
+            status.set(Status::Cancelled);
+        })
+    };
+    let v = (*view).clone();
+    let progress = match &*status {
+        Status::Current => html! {},
+        Status::Running { started, fraction, .. } if now_ms() - started >= SHOW_PROGRESS_MS => html! {
+            <p id="extrap-progress" class="hint" role="status">
+                <progress max="1" value={fraction.to_string()} />
+                if *fraction < 1.0 { { format!(" Fitting the regions: {} % ", fmt_num(fraction * 100.0, 3)) } }
+                else { { " Every region fitted; ranking them. " } }
+                <button class="secondary" onclick={cancel}>{ "Cancel" }</button>
+            </p>
+        },
+        Status::Running { .. } => html! {},
+        Status::Cancelled => html! {
+            <p id="extrap-progress" class="hint" role="status">
+                { "Ranking cancelled: what is shown is for the texts before. " }
+                <button class="secondary" onclick={restart.reform(|_| ())}>{ "Rank" }</button>
+            </p>
+        },
+        Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
+    };
+    let stale = !matches!(*status, Status::Current);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
     let loaded = use_state(|| None::<String>);
@@ -119,8 +281,8 @@ pub fn extrap_import() -> Html {
         })
     };
     let on_load = {
-        let (setter, v, loaded) = (setter.clone(), v.clone(), loaded.clone());
-        Callback::from(move |i: usize| {
+        let (setter, loaded) = (setter.clone(), loaded.clone());
+        use_callback(v.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
             let Some(table) = points_table(r, i) else { return };
             let targets: Vec<String> = r.targets.iter().map(u32::to_string).collect();
@@ -132,7 +294,7 @@ pub fn extrap_import() -> Html {
             loaded.set(Some(r.regions[i].callpath.clone()));
         })
     };
-    let error = |key: &str| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text());
+    let error = |key: &str| (!stale).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
@@ -178,15 +340,36 @@ pub fn extrap_import() -> Html {
                     }
                 </div>
             </div>
-            if let Some(r) = &v.ranking {
-                { summary(r) }
-                <div id="extrap-ranking">
-                    if r.side_values.is_empty() { { ranking_table(r, None, &on_load) } }
-                    else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), &on_load)) } }
-                </div>
-                <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Stops scaling: doubling n gains under 5 %." }</p>
-                if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
-            }
+            { progress }
+            <ExtrapResults view={v} {stale} {on_load} />
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ResultsProps {
+    view: Shown,
+    /// The texts have changed since (a ranking is under way, was cancelled or failed).
+    stale: bool,
+    on_load: Callback<usize>,
+}
+
+/// The ranking, its summary and chart: a component of its own, so that the progress of the
+/// next ranking does not render a table of thousands of rows again.
+#[component(ExtrapResults)]
+fn extrap_results(props: &ResultsProps) -> Html {
+    let chart = use_memo(props.view.clone(), |v| v.chart.as_ref().map(|c| Rc::new(shares(c))));
+    let Some(r) = &props.view.ranking else { return html! {} };
+    let on_load = &props.on_load;
+    html! {
+        <div class={classes!("extrap-results", props.stale.then_some("is-stale"))} aria-busy={props.stale.to_string()}>
+            { summary(r) }
+            <div id="extrap-ranking">
+                if r.side_values.is_empty() { { ranking_table(r, None, on_load) } }
+                else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load)) } }
+            </div>
+            <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Stops scaling: doubling n gains under 5 %." }</p>
+            if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
+        </div>
     }
 }

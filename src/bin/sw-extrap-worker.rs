@@ -1,0 +1,10 @@
+//! The Web Worker of `speedup.html` that reads and fits Extra-P experiments off the page's
+//! main thread (`ui::extrap_worker`).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    scalewise::ui::extrap_worker::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {}

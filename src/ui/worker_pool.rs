@@ -1,0 +1,177 @@
+//! A page's Web Workers (one per core, at most [`MAX_WORKERS`]), kept between jobs: starting
+//! one and compiling its wasm takes 50 to 150 ms. The simulation page runs its simulations on
+//! them (`ui::sim_worker`), the speed-up page its Extra-P rankings (`ui::extrap_worker`).
+//!
+//! The page posts each worker its part of a job as JSON text. A worker answers with JSON
+//! text: `{"ready": true}` once it listens (messages for it are held until then, since a
+//! message that arrives before its wasm has set its handler is lost); `{"partials": …}`, a
+//! share of the work, which the pool passes unread to worker 0, the one that collects; or any
+//! other message, which goes to the page's [`Job`]. A job that fails, is cancelled or is
+//! replaced ends the workers (a busy worker cannot be interrupted); the next job starts new
+//! ones.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker};
+
+/// Most workers a page starts for one job.
+pub const MAX_WORKERS: usize = 4;
+/// What a worker says once it listens (`ui::worker_main::listen`).
+pub const READY: &str = "{\"ready\":true}";
+
+/// What a page does with its workers' messages during one job.
+pub trait Job {
+    /// A message (JSON text) from worker `i`. Some(true): the job is finished and the workers
+    /// are idle (they serve the next job); Some(false): it failed, and the workers go; None: it
+    /// goes on.
+    fn on_message(&mut self, i: usize, text: &str) -> Option<bool>;
+    /// A worker failed to load or stopped: the job is over.
+    fn on_error(&mut self);
+}
+
+/// A worker's message and error handlers.
+type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Event)>);
+
+#[derive(Default)]
+pub struct Pool {
+    workers: Vec<Worker>,
+    /// Which workers have said they listen.
+    ready: Vec<bool>,
+    /// Messages for each worker, held until it is ready.
+    pending: Vec<Vec<String>>,
+    job: Option<Box<dyn Job>>,
+    /// The workers were terminated (from inside a handler, which cannot drop itself): the next
+    /// job replaces them.
+    ended: bool,
+    /// The workers' handlers, kept alive as long as the workers may call them.
+    _handlers: Vec<Handlers>,
+}
+
+pub type PoolSlot = Rc<RefCell<Pool>>;
+
+impl Pool {
+    /// Whether a job is under way.
+    pub fn busy(&self) -> bool {
+        self.job.is_some()
+    }
+
+    fn terminate(&mut self) {
+        self.workers.iter().for_each(Worker::terminate);
+        self.ended = true;
+        self.job = None;
+    }
+
+    /// Posts `text` to worker `i` now if it listens, else once it does.
+    fn send(&mut self, i: usize, text: String) {
+        match (self.ready.get(i), self.workers.get(i), self.pending.get_mut(i)) {
+            (Some(true), Some(w), _) => {
+                let _ = w.post_message(&JsValue::from_str(&text));
+            }
+            (_, _, Some(queue)) => queue.push(text),
+            _ => {}
+        }
+    }
+
+    /// What worker `i` said.
+    fn on_message(&mut self, i: usize, text: String) {
+        if text.starts_with("{\"partials\"") {
+            return self.send(0, text);
+        }
+        if text == READY {
+            if let Some(r) = self.ready.get_mut(i) {
+                *r = true;
+            }
+            let held = self.pending.get_mut(i).map(std::mem::take).unwrap_or_default();
+            for text in held {
+                self.send(i, text);
+            }
+            return;
+        }
+        let Some(job) = &mut self.job else { return };
+        match job.on_message(i, &text) {
+            Some(true) => self.job = None,
+            Some(false) => self.terminate(),
+            None => {}
+        }
+    }
+
+    fn on_error(&mut self) {
+        let job = self.job.take();
+        self.terminate();
+        if let Some(mut job) = job {
+            job.on_error();
+        }
+    }
+}
+
+/// Ends the workers and any job (whose page hears nothing more).
+pub fn stop(slot: &PoolSlot) {
+    let mut pool = slot.borrow_mut();
+    pool.terminate();
+    *pool = Pool::default();
+}
+
+/// How many workers share a job: one per core the browser reports, at most [`MAX_WORKERS`].
+pub fn worker_count() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (cores as usize).clamp(1, MAX_WORKERS)
+}
+
+/// Starts the workers of `script` (trunk's loader of the worker binary), unless they are
+/// there: false when the browser cannot.
+pub fn warm(slot: &PoolSlot, script: &str) -> bool {
+    if !slot.borrow().workers.is_empty() && !slot.borrow().ended {
+        return true;
+    }
+    stop(slot);
+    let k = worker_count();
+    let mut workers = Vec::with_capacity(k);
+    for _ in 0..k {
+        match Worker::new(script) {
+            Ok(w) => workers.push(w),
+            Err(_) => {
+                workers.iter().for_each(Worker::terminate);
+                return false;
+            }
+        }
+    }
+    let mut handlers = Vec::with_capacity(k);
+    for (i, worker) in workers.iter().enumerate() {
+        let pool = Rc::downgrade(slot);
+        let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            if let (Some(text), Some(pool)) = (e.data().as_string(), pool.upgrade()) {
+                pool.borrow_mut().on_message(i, text);
+            }
+        });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        let pool = Rc::downgrade(slot);
+        let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
+            if let Some(pool) = pool.upgrade() {
+                pool.borrow_mut().on_error();
+            }
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        handlers.push((onmessage, onerror));
+    }
+    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, _handlers: handlers, ..Pool::default() };
+    true
+}
+
+/// Starts `job` on the workers of `script` (started now unless they are there): worker `i` of
+/// `k` is sent `part(i, k)`. False, and nothing started, when a job is under way or the
+/// browser cannot start workers.
+pub fn start(slot: &PoolSlot, script: &str, part: &dyn Fn(usize, usize) -> String, job: Box<dyn Job>) -> bool {
+    if slot.borrow().busy() || !warm(slot, script) {
+        return false;
+    }
+    let mut pool = slot.borrow_mut();
+    let k = pool.workers.len();
+    for i in 0..k {
+        pool.send(i, part(i, k));
+    }
+    pool.job = Some(job);
+    true
+}
