@@ -24,10 +24,16 @@ test: setup
 	@scripts/test.sh
 
 # Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); the
-# browser's are printed by `make test`.
-# Then the batch comparison with SciPy (scripts/bench-batch.py; numpy and SciPy in .venv-bench/).
+# browser's speed-up fits per second and Extra-P regions per second in the page's workers
+# (also printed by `make test`); then the batch comparison with SciPy (scripts/bench-batch.py;
+# numpy and SciPy in .venv-bench/).
 bench: setup
 	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
+	cargo build --locked --quiet
+	scripts/build-site.sh > /dev/null
+	@mkdir -p test-output
+	node --test --test-name-pattern="speed in the browser|2,000 regions" tests/browser/speedup.test.mjs tests/browser/extrap.test.mjs > test-output/bench-browser.log 2>&1 || { cat test-output/bench-browser.log; exit 1; }
+	@grep "^# browser:" test-output/bench-browser.log
 	@scripts/setup.sh --bench
 	cargo build --release --locked --quiet
 	.venv-bench/bin/python scripts/bench-batch.py target/release/scalewise 5
