@@ -246,8 +246,7 @@ pub fn run(args: &[String]) -> i32 {
     let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => {
-            let s = if compact { serde_json::to_string(&out) } else { serde_json::to_string_pretty(&out) };
-            match s {
+            match to_text(&out, compact) {
                 Ok(s) => {
                     write_out(&format!("{s}\n"));
                     0
@@ -263,6 +262,28 @@ pub fn run(args: &[String]) -> i32 {
             1
         }
     }
+}
+
+/// The answer as JSON text, pretty-printed unless `compact`: serde_json's text to the byte, but
+/// the items of a list (a batch's answers) are written on every core.
+fn to_text(out: &Value, compact: bool) -> serde_json::Result<String> {
+    let one = |v: &Value| if compact { serde_json::to_string(v) } else { serde_json::to_string_pretty(v) };
+    let Value::Array(items) = out else { return one(out) };
+    if items.len() < 2 {
+        return one(out);
+    }
+    let texts = crate::parallel::map(items, &one).unwrap_or_default();
+    if texts.len() != items.len() {
+        return one(out);
+    }
+    let texts = texts.into_iter().collect::<serde_json::Result<Vec<String>>>()?;
+    if compact {
+        return Ok(format!("[{}]", texts.join(",")));
+    }
+    // Pretty: each item on its own lines, indented two spaces (a JSON string holds no raw
+    // line break, so every line break is the printer's).
+    let items: Vec<String> = texts.iter().map(|t| format!("  {}", t.replace('\n', "\n  "))).collect();
+    Ok(format!("[\n{}\n]", items.join(",\n")))
 }
 
 fn read_input(file: Option<&str>) -> Result<String, String> {
@@ -299,4 +320,19 @@ pub fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Valu
         return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
     }
     Ok(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_list_written_on_every_core_is_serde_json_s_text() {
+        let item = |i: i32| json!({"n": i, "fits": [{"model": "downey", "sse": 0.1 * f64::from(i), "notes": ["a \"quoted\"\nline", ""]}], "empty": [], "none": {}});
+        for v in [json!([]), json!([item(1)]), Value::Array((0..40).map(item).collect()), json!([[1, [2, []]], {"a": [{}]}, "x\ny", null]), item(3)] {
+            assert_eq!(to_text(&v, true).unwrap(), serde_json::to_string(&v).unwrap());
+            assert_eq!(to_text(&v, false).unwrap(), serde_json::to_string_pretty(&v).unwrap(), "{v}");
+        }
+    }
 }
