@@ -307,11 +307,14 @@ impl Problem<'_> {
     /// lies on such a ridge, where Levenberg–Marquardt creeps. Each ridge is a curve in
     /// (A, σ); a scan and a golden-section search along every one, then LM from the best
     /// ridge point, find the minimum there. With a fitted T1, T1 is profiled out exactly.
+    /// The bound σ = 0 (S = min(n, A)) is searched the same way: from a start below its
+    /// minimum, LM raises σ instead of A and T1 together and stops on the kink at σ = 1.
     fn downey_ridges(&self, a_fit: f64) -> Option<LmRun> {
         let a_top = (4.0 * a_fit).clamp(2.0, self.hi[0]);
         // (kind, n, t range): 0 is σ = 1 with A = eᵗ; 1 is A = n, σ = t; 2 is A = (n+1)/2,
-        // σ = t (low variance); 3 is σ = eᵗ, A = (n+σ)/(1+σ) (high variance, n on the break).
-        let mut ridges = vec![(0u8, 0.0, 0.0, a_top.ln())];
+        // σ = t (low variance); 3 is σ = eᵗ, A = (n+σ)/(1+σ) (high variance, n on the break);
+        // 4 is σ = 0 with A = eᵗ.
+        let mut ridges = vec![(0u8, 0.0, 0.0, a_top.ln()), (4, 0.0, 0.0, a_top.ln())];
         for &n in self.ns {
             ridges.extend([(1, n, 0.0, 1.0), (2, n, 0.0, 1.0), (3, n, 0.0, self.hi[1].ln())]);
         }
@@ -319,6 +322,7 @@ impl Problem<'_> {
             0 => (t.exp(), 1.0),
             1 => (n, t),
             2 => ((n + 1.0) / 2.0, t),
+            4 => (t.exp(), 0.0),
             _ => ((n + t.exp()) / (1.0 + t.exp()), t.exp()),
         };
         let mut best: Option<(f64, [f64; 4])> = None;

@@ -525,3 +525,14 @@ fn every_prediction_has_a_range_around_it() {
         }
     }
 }
+
+#[test]
+fn downey_time_fit_on_a_plateau_reaches_the_brute_force_minimum() {
+    // Found by the proptest above (A = 3.355, σ = 0, times, noise on the first two points):
+    // the fit stopped at σ = 1 with 38× the squared error brute force finds.
+    let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
+    let ys = [239.72975572632842, 150.64634778241773, 149.01915353374602, 149.01915353374602, 149.01915353374602, 149.01915353374602];
+    let fit = fit_model(Model::Downey, Space::Time, &ns, &ys, &[1.0; 6], None, false).unwrap();
+    let bf = brute_force(Model::Downey, Space::Time, &ns, &ys);
+    assert!(fit.sse <= bf * (1.0 + 1e-6) + 1e-12, "LM {} > brute force {bf} at {:?}", fit.sse, fit.params);
+}
