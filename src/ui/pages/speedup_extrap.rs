@@ -214,22 +214,16 @@ pub fn extrap_import() -> Html {
         let slot = slot.clone();
         use_effect_with((), move |_| move || stop(&slot));
     }
-    // Renders the section again once a ranking has run SHOW_PROGRESS_MS, so that its progress
-    // shows even before a worker has reported any.
-    let tick = use_state(|| 0u64);
     let restart = {
-        let (slot, status, view, jobs, own, tick) = (slot.clone(), status.clone(), view.clone(), jobs.clone(), own.clone(), tick.clone());
+        let (slot, status, view, jobs, own) = (slot.clone(), status.clone(), view.clone(), jobs.clone(), own.clone());
         Callback::from(move |_: ()| {
             *jobs.borrow_mut() += 1;
-            let job = *jobs.borrow();
             if text(&own, KEY_TEXT).trim().is_empty() {
                 stop(&slot);
                 view.set(Shown::empty());
                 return status.set(Status::Current);
             }
-            rank(&slot, &own, &status, &view, job);
-            let tick = tick.clone();
-            gloo::timers::callback::Timeout::new(SHOW_PROGRESS_MS as u32 + 10, move || tick.set(job)).forget();
+            rank(&slot, &own, &status, &view, *jobs.borrow());
         })
     };
     {
