@@ -11,7 +11,8 @@
 //! is worker w's share of job j.
 //!
 //! Messages to the page: `{"ready": true}` once listening; per job `{"progress": f, "job": j}`
-//! (this worker's share, about every 100 ms while it fits, and 1 when it is fitted); from workers other than 0,
+//! (this worker's share: 0 once the texts are read, about every 100 ms while it fits, and 1
+//! when it is fitted); from workers other than 0,
 //! `{"partials": …}` when their share is fitted; from worker 0 `{"done": ExtrapView, "job": j}`
 //! once every share is in (at once when the texts have an error: every worker finds the same).
 
@@ -69,6 +70,8 @@ fn run(start: Start, reply: &dyn Fn(serde_json::Value), post: &dyn Fn(&str)) {
     };
     let k = start.workers.clamp(1, super::worker_pool::MAX_WORKERS);
     let mine = plan.shares(k).into_iter().nth(start.worker).unwrap_or_default();
+    // Read and planned (a large text takes a few hundred ms): the page may show its progress.
+    reply(json!({ "progress": 0.0, "job": start.job }));
     let total = mine.len().max(1) as f64;
     let mut fits = Vec::with_capacity(mine.len());
     let mut last = js_sys::Date::now();
