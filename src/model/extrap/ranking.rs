@@ -380,34 +380,26 @@ pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
 
 /// Fits one region (of the plan's, unfitted).
 fn fit_region(r: &RegionFit, targets: &[u32], chart_ns: &[u32]) -> RegionFit {
-    // Field by field: the unfitted region has nothing else.
-    let mut fit = RegionFit {
-        callpath: r.callpath.clone(),
-        metric: r.metric.clone(),
-        side: r.side,
-        points: r.points.clone(),
-        raw: r.raw.clone(),
-        analysis: None,
-        best: None,
-        error: None,
-        predictions: Vec::new(),
-        stops_scaling_n: None,
-        curve: Vec::new(),
-    };
+    // The plan's regions are unfitted: the fit fills in the rest.
+    let mut fit = r.clone();
     // The same call, with the same options, as `scalewise speedup` with defaults.
     let options = Options { targets: targets.to_vec(), ..Options::default() };
     match analyse("points", &fit.raw, Measure::TimeS, &options) {
         Ok(a) => {
             match a.best_fit() {
-                Some(f) => fit.predictions = f.predictions.clone(),
+                Some(f) => {
+                    fit.predictions = f.predictions.clone();
+                    fit.curve = chart_ns
+                        .iter()
+                        .filter_map(|&n| Some((n, a.predict_fit(f, n).time_s?)))
+                        .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
+                        .collect();
+                }
                 None => fit.error = Some(a.best_reason.clone()),
             }
             let from = fit.points.first().map_or(1, |p| p.n as u32);
             fit.stops_scaling_n = stops_scaling(&a, from);
             fit.best = a.best;
-            if let Some(f) = a.best_fit() {
-                fit.curve = chart_ns.iter().filter_map(|&n| Some((n, a.predict_fit(f, n).time_s?))).filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite())).collect();
-            }
             fit.analysis = Some(a);
         }
         Err(e) => fit.error = Some(e.local_text()),
