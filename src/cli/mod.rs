@@ -272,10 +272,8 @@ fn to_text(out: &Value, compact: bool) -> serde_json::Result<String> {
     if items.len() < 2 {
         return one(out);
     }
-    let texts = crate::parallel::map(items, &one).unwrap_or_default();
-    if texts.len() != items.len() {
-        return one(out);
-    }
+    // A thread that stopped: written again on this one.
+    let Some(texts) = crate::parallel::map(items, &one) else { return one(out) };
     let texts = texts.into_iter().collect::<serde_json::Result<Vec<String>>>()?;
     if compact {
         return Ok(format!("[{}]", texts.join(",")));

@@ -106,7 +106,7 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     the metric is fitted as above, time against the process count, each point the median of
     its repetitions, with the defaults (every model, leave-one-out); its predictions are the
     best model's. The regions are ranked by predicted share of the run time at each n.
-    Regions are fitted on every core, up to 100,000 of them (the page: 400).
+    Regions are fitted on every core, up to 100,000 of them (the page: 2,000).
     --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
     --metric NAME      the metric (default "time" if there is one, else the first)
     --parameter NAME   the parameter that is the process count (default: one named p, np,
