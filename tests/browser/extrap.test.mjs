@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+import { serveDist, launch, openEntry, shot } from "./harness.mjs";
 
 const DATA = new URL("../data/extrap/", import.meta.url).pathname;
 const CLI = new URL("../../target/debug/scalewise", import.meta.url).pathname;
@@ -19,9 +19,7 @@ before(async () => { server = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 async function open() {
-  const p = await freshPage(browser, server.origin);
-  await p.page.goto(`${server.base}speedup.html`);
-  await ready(p.page);
+  const p = await openEntry(browser, server, "speedup.html");
   await p.page.waitForSelector("#extrap");
   return p;
 }

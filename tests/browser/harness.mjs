@@ -83,6 +83,14 @@ export async function freshPage(browser, origin, { width = 1280, colorScheme = "
   return { context, page, problems };
 }
 
+/** A fresh page (see `freshPage`) at `entry` of the served site ("speedup.html"), rendered. */
+export async function openEntry(browser, server, entry) {
+  const p = await freshPage(browser, server.origin);
+  await p.page.goto(`${server.base}${entry}`);
+  await ready(p.page);
+  return p;
+}
+
 /** Waits until the app has rendered (wasm loaded and the first page drawn). */
 export async function ready(page) {
   await page.waitForSelector("main.page h1", { timeout: 20000 });

@@ -4,16 +4,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+import { serveDist, launch, openEntry, shot } from "./harness.mjs";
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
 async function open() {
-  const p = await freshPage(browser, server.origin);
-  await p.page.goto(`${server.base}speedup.html`);
-  await ready(p.page);
+  const p = await openEntry(browser, server, "speedup.html");
   await p.page.waitForSelector("#fits tbody tr");
   return p;
 }

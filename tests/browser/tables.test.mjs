@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+import { serveDist, launch, freshPage, openEntry, ready, shot } from "./harness.mjs";
 
 const DATA = new URL("../data/extrap/", import.meta.url).pathname;
 
@@ -81,9 +81,7 @@ async function checkAll(page, minimum) {
 }
 
 test("home and clusters: the calibration's histogram table downloads as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}index.html#/clusters`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "index.html#/clusters");
   let s = "";
   for (const size of [1, 1024, 65536]) for (let r = 0; r < 4; r++) s += `${size}\t${(size * 1e-9 + 2e-6 * (1 + r / 10)).toExponential(4)}\n`;
   await page.fill("#calibration-samples", s);
@@ -95,9 +93,7 @@ test("home and clusters: the calibration's histogram table downloads as shown", 
 });
 
 test("planner: every table, the charts' data included, downloads as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}multigrid.html`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "multigrid.html");
   await page.waitForSelector("#ranking tbody tr");
   await openChartTables(page);
   const names = await checkAll(page, 5);
@@ -107,9 +103,7 @@ test("planner: every table, the charts' data included, downloads as shown", asyn
 });
 
 test("regions: every table downloads as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}regions.html`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "regions.html");
   await page.waitForSelector("#cases tbody tr");
   await openChartTables(page);
   const names = await checkAll(page, 4);
@@ -119,9 +113,7 @@ test("regions: every table downloads as shown", async () => {
 });
 
 test("speed-up: the fits, forecast, predictions, points and Extra-P ranking download as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}speedup.html`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "speedup.html");
   await page.waitForSelector("#forecast tbody tr");
   await page.setInputFiles("#extrap-file", `${DATA}app.txt`);
   await page.waitForSelector("#extrap-ranking tbody tr");
@@ -141,9 +133,7 @@ test("speed-up: the fits, forecast, predictions, points and Extra-P ranking down
 });
 
 test("communication: every table downloads as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}comm.html`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "comm.html");
   await page.waitForSelector("table.results tbody tr");
   await openChartTables(page);
   const names = await checkAll(page, 3);
@@ -153,9 +143,7 @@ test("communication: every table downloads as shown", async () => {
 });
 
 test("simulation: the results and per-process tables download as shown", async () => {
-  const { context, page, problems } = await freshPage(browser, server.origin);
-  await page.goto(`${server.base}simulate.html`);
-  await ready(page);
+  const { context, page, problems } = await openEntry(browser, server, "simulate.html");
   await page.fill("#numprocs", "2 4");
   await page.fill("#params", "xsize = 256\niterations = 100");
   await page.fill("#replications", "5");
