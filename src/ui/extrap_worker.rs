@@ -10,6 +10,11 @@
 //! "workers": k}` starts job j; `{"partials": [RegionFit], "job": j, "worker": w}` (to worker 0)
 //! is worker w's share of job j.
 //!
+//! `{"bench": {"full": f, "runs": r}}` runs the speed-up benchmark here
+//! ([`crate::ui::bench::speedup_fits`]) and answers `{"bench": fits per second}`: the browser
+//! tests measure the fits in this worker, whose wasm has the page's model code, rather than
+//! in the page's own wasm, which has no room for the benchmark under the page's budget.
+//!
 //! Messages to the page: `{"ready": true}` once listening; per job `{"progress": f, "job": j}`
 //! (this worker's share: 0 once the texts are read, about every 100 ms while it fits, and 1
 //! when it is fitted); from workers other than 0,
@@ -44,6 +49,17 @@ struct Start {
     job: u64,
     worker: usize,
     workers: usize,
+}
+
+#[derive(serde::Deserialize)]
+struct Bench {
+    bench: BenchRun,
+}
+
+#[derive(serde::Deserialize)]
+struct BenchRun {
+    full: bool,
+    runs: u32,
 }
 
 #[derive(serde::Deserialize)]
@@ -138,6 +154,9 @@ pub fn start() {
     super::worker_main::listen(|text, reply, post| {
         if let Ok(p) = serde_json::from_str::<Partials>(text) {
             return collect(p, reply);
+        }
+        if let Ok(b) = serde_json::from_str::<Bench>(text) {
+            return reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) }));
         }
         match serde_json::from_str::<Start>(text) {
             Ok(start) => run(start, reply, post),

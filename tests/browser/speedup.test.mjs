@@ -112,11 +112,21 @@ test("presets, past-peak points, bad input and exports", async () => {
 });
 
 test("speed in the browser: fits per second for 6-point data sets", async () => {
+  // Measured in the page's Extra-P worker, whose wasm has the same model code (the page's
+  // own wasm has no room for the benchmark under its size budget).
   const { context, page } = await open();
-  await page.waitForFunction(() => window.wasmBindings && window.wasmBindings.bench_speedup);
-  const downey = await page.evaluate(() => window.wasmBindings.bench_speedup(false, 5));
-  const full = await page.evaluate(() => window.wasmBindings.bench_speedup(true, 5));
+  const bench = (full) => page.evaluate((full) => new Promise((resolve, reject) => {
+    const w = new Worker("sw-extrap-worker_loader.js");
+    w.onerror = (e) => reject(new Error(e.message));
+    w.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.ready) w.postMessage(JSON.stringify({ bench: { full, runs: 5 } }));
+      else if ("bench" in msg) { w.terminate(); resolve(msg.bench); }
+    };
+  }), full);
+  const downey = await bench(false);
+  const full = await bench(true);
   assert.ok(downey > 0 && full > 0, `ran: ${downey}, ${full}`);
-  console.log(`browser: 6-point data sets, Downey fit alone ${downey.toFixed(0)} per second; the page's whole analysis (five models, leave-one-out) ${full.toFixed(0)} per second (median of 5 runs of ≥ 100 ms)`);
+  console.log(`browser: 6-point data sets, Downey fit alone ${downey.toFixed(0)} per second; the page's whole analysis (five models, leave-one-out) ${full.toFixed(0)} per second (median of 5 runs of ≥ 100 ms, in a Web Worker)`);
   await context.close();
 });

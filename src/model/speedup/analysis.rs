@@ -12,7 +12,7 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::lm::{Problem, Termination};
+use super::lm::{fit_all, LmRun, Problem, Termination};
 use super::calibration;
 use super::forecast::{self, Quantiles};
 use super::models::{downey, gradient, smirni, speedup_of, value, Model, Space, Measure, MODELS};
@@ -403,7 +403,11 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
             if k == 1 { "" } else { "s" }
         ));
     }
-    let run = pr.fit();
+    // The fit, and the leave-one-out refits searched with it (see `lm::fit_all`).
+    let runs = fit_all(model, space, ns, ys, ws, loo && m > k);
+    let Some(&run) = runs.first() else {
+        return Err("the fit found no finite solution".into());
+    };
     if !(run.sse.is_finite() && run.p.iter().all(|x| x.is_finite())) {
         return Err("the fit found no finite solution".into());
     }
@@ -469,7 +473,7 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
         .collect();
     let residuals = ns.iter().zip(ys).map(|(n, y)| (*n as u32, y - pr.value(&run.p, *n))).collect();
     let aicc = aicc(run.sse, ys, ws, k);
-    let loo = if loo && m > k { leave_one_out(model, space, ns, ys, ws) } else { None };
+    let loo = if loo && m > k { leave_one_out(&pr, ns, ys, ws, &runs[1..]) } else { None };
     Ok(Fit {
         model,
         space,
@@ -592,20 +596,17 @@ pub(super) fn aicc(sse: f64, ys: &[f64], ws: &[f64], k: usize) -> Option<f64> {
     v.is_finite().then_some(v)
 }
 
-fn leave_one_out(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64]) -> Option<f64> {
-    let m = ns.len();
+fn leave_one_out(pr: &Problem, ns: &[f64], ys: &[f64], ws: &[f64], refits: &[LmRun]) -> Option<f64> {
     let (mut num, mut den) = (0.0, 0.0);
-    for i in 0..m {
-        let pick = |v: &[f64]| -> Vec<f64> { v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect() };
-        let (n2, y2, w2) = (pick(ns), pick(ys), pick(ws));
-        let pr = Problem::new(model, space, &n2, &y2, &w2);
-        let run = pr.fit();
-        let e = ys[i] - pr.value(&run.p, ns[i]); // ok: i < m
+    for (i, run) in refits.iter().enumerate() {
+        // Refit i left out point i (see `lm::fit_all`).
+        let (n, y, w) = (*ns.get(i)?, *ys.get(i)?, *ws.get(i)?);
+        let e = y - pr.value(&run.p, n);
         if !e.is_finite() {
             return None;
         }
-        num += ws[i] * e * e;
-        den += ws[i];
+        num += w * e * e;
+        den += w;
     }
     let v = (num / den).sqrt();
     v.is_finite().then_some(v)

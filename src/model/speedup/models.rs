@@ -57,6 +57,7 @@ impl Model {
 }
 
 /// Downey's low-variance speed-up (σ ≤ 1), eq. 3.5. Requires A ≥ 1, σ ≥ 0, n ≥ 1.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn downey_low(a: f64, sigma: f64, n: f64) -> f64 {
     if n <= a {
         a * n / (a + sigma / 2.0 * (n - 1.0))
@@ -68,6 +69,7 @@ pub fn downey_low(a: f64, sigma: f64, n: f64) -> f64 {
 }
 
 /// Downey's high-variance speed-up (σ ≥ 1), eq. 3.7. Requires A ≥ 1, σ ≥ 0, n ≥ 1.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn downey_high(a: f64, sigma: f64, n: f64) -> f64 {
     if n <= a + a * sigma - sigma {
         n * a * (sigma + 1.0) / (sigma * (n + a - 1.0) + a)
@@ -77,6 +79,7 @@ pub fn downey_high(a: f64, sigma: f64, n: f64) -> f64 {
 }
 
 /// Downey's speed-up, the variant chosen by σ.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn downey(a: f64, sigma: f64, n: f64) -> f64 {
     if sigma <= 1.0 {
         downey_low(a, sigma, n)
@@ -86,6 +89,7 @@ pub fn downey(a: f64, sigma: f64, n: f64) -> f64 {
 }
 
 /// Smirni's (1 − rⁿ)/(1 − r), computed without cancellation near r = 1 (where it is n).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn smirni(r: f64, n: f64) -> f64 {
     let d = 1.0 - r;
     if d < 1e-12 {
@@ -98,6 +102,7 @@ pub fn smirni(r: f64, n: f64) -> f64 {
 }
 
 /// The model's speed-up shape at n for shape parameters `p` (Amdahl: 1/(c1 + c2/n)).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn shape(model: Model, p: &[f64; 4], n: f64) -> f64 {
     match model {
         Model::Downey => downey(p[0], p[1], n),
@@ -125,6 +130,7 @@ pub enum Measure {
 }
 
 /// The fitted value of a model at n: speed-up in [`Space::Speedup`], time in [`Space::Time`].
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn value(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
     match (space, model) {
         (Space::Speedup, _) => shape(model, p, n),
@@ -144,6 +150,7 @@ pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f6
 /// The shape's speed-up at n and its derivatives by the shape parameters, in closed form where
 /// the shape has one (Smirni's, whose closed form cancels near r = 1, by central differences).
 /// On a break of Downey's piecewise curve the derivative is the piece's that holds at n.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
     let s = shape(model, p, n);
     let d = match model {
@@ -190,6 +197,7 @@ fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) 
 
 /// The fitted value at n (as [`value`]) and its derivatives by the first `k` parameters: one
 /// row of the Jacobian, in closed form (see [`shape_grad`]).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], k: usize, n: f64) -> (f64, [f64; 4]) {
     let mut out = [0.0; 4];
     match (space, model) {

@@ -536,3 +536,28 @@ fn downey_time_fit_on_a_plateau_reaches_the_brute_force_minimum() {
     let bf = brute_force(Model::Downey, Space::Time, &ns, &ys);
     assert!(fit.sse <= bf * (1.0 + 1e-6) + 1e-12, "LM {} > brute force {bf} at {:?}", fit.sse, fit.params);
 }
+
+#[test]
+fn leave_one_out_refits_searched_together_match_refits_searched_alone() {
+    // `lm::fit_all` ranks the candidates of every subset from one table; run i + 1 must be the
+    // fit of the points without point i (a wrong index there would fit another subset).
+    use super::lm::fit_all;
+    let mut sets: Vec<(Space, Vec<f64>, Vec<f64>)> = vec![(Space::Speedup, EX_N.to_vec(), EX_S.to_vec())];
+    for d in benchmark_datasets() {
+        sets.push((Space::Speedup, d.iter().map(|p| p.n).collect(), d.iter().map(|p| p.value).collect()));
+        sets.push((Space::Time, d.iter().map(|p| p.n).collect(), d.iter().map(|p| 100.0 / p.value).collect()));
+    }
+    for (space, ns, ys) in &sets {
+        let ws = vec![1.0; ns.len()];
+        for model in MODELS {
+            let together = fit_all(model, *space, ns, ys, &ws, true);
+            assert_eq!(together.len(), ns.len() + 1);
+            for i in 0..ns.len() {
+                let pick = |v: &[f64]| -> Vec<f64> { v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect() };
+                let alone = fit_all(model, *space, &pick(ns), &pick(ys), &pick(&ws), false);
+                let (a, b) = (together[i + 1].sse, alone[0].sse);
+                assert!((a - b).abs() <= 1e-6 * a.max(b) + 1e-12, "{model:?} {space:?} without n = {}: together {a}, alone {b}", ns[i]);
+            }
+        }
+    }
+}
