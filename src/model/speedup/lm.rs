@@ -459,8 +459,8 @@ impl Candidates {
 /// that leaves one point out (run i + 1 leaves out point i). Every fit searches the same way:
 /// the squared error of each candidate (see [`Candidates`]) is computed for all the subsets at
 /// once from one evaluation of the curve at each point; then each subset runs
-/// Levenberg–Marquardt from its best candidates, and Downey's searches along the ridges where
-/// its best scan points lie.
+/// Levenberg–Marquardt from its best candidate (Downey: from each of its starts) and Downey's
+/// searches along σ = 0, σ = 1 and the breaks its best run stopped next to (see `search`).
 #[inline(never)]
 pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64], leave_out: bool) -> Vec<LmRun> {
     let m = ns.len();
