@@ -155,12 +155,13 @@ pub fn start() {
         if let Ok(p) = serde_json::from_str::<Partials>(text) {
             return collect(p, reply);
         }
-        if let Ok(b) = serde_json::from_str::<Bench>(text) {
-            return reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) }));
-        }
+        // A job's texts (up to megabytes) are read once; the rare benchmark message after.
         match serde_json::from_str::<Start>(text) {
             Ok(start) => run(start, reply, post),
-            Err(e) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
+            Err(e) => match serde_json::from_str::<Bench>(text) {
+                Ok(b) => reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) })),
+                Err(_) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
+            },
         }
     });
 }

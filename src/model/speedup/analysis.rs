@@ -405,12 +405,9 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
     }
     // The fit, and the leave-one-out refits searched with it (see `lm::fit_all`).
     let runs = fit_all(model, space, ns, ys, ws, loo && m > k);
-    let Some(&run) = runs.first() else {
+    let Some(&run) = runs.first().filter(|r| r.sse.is_finite() && r.p.iter().all(|x| x.is_finite())) else {
         return Err("the fit found no finite solution".into());
     };
-    if !(run.sse.is_finite() && run.p.iter().all(|x| x.is_finite())) {
-        return Err("the fit found no finite solution".into());
-    }
     let mut notes = Vec::new();
     if !run.termination.was_successful() {
         notes.push(format!("{}; the best parameters found are shown", run.termination.text()));

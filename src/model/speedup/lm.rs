@@ -34,47 +34,20 @@ macro_rules! specialise {
 #[cfg(not(target_arch = "wasm32"))]
 macro_rules! specialise {
     ($model:expr, $space:expr, |$m:ident, $s:ident| $body:expr) => {
-        match ($model, $space) {
-            (Model::Downey, Space::Speedup) => {
-                let ($m, $s) = (Model::Downey, Space::Speedup);
-                $body
-            }
-            (Model::Downey, Space::Time) => {
-                let ($m, $s) = (Model::Downey, Space::Time);
-                $body
-            }
-            (Model::Amdahl, Space::Speedup) => {
-                let ($m, $s) = (Model::Amdahl, Space::Speedup);
-                $body
-            }
-            (Model::Amdahl, Space::Time) => {
-                let ($m, $s) = (Model::Amdahl, Space::Time);
-                $body
-            }
-            (Model::Chiang, Space::Speedup) => {
-                let ($m, $s) = (Model::Chiang, Space::Speedup);
-                $body
-            }
-            (Model::Chiang, Space::Time) => {
-                let ($m, $s) = (Model::Chiang, Space::Time);
-                $body
-            }
-            (Model::Smirni, Space::Speedup) => {
-                let ($m, $s) = (Model::Smirni, Space::Speedup);
-                $body
-            }
-            (Model::Smirni, Space::Time) => {
-                let ($m, $s) = (Model::Smirni, Space::Time);
-                $body
-            }
-            (Model::Usl, Space::Speedup) => {
-                let ($m, $s) = (Model::Usl, Space::Speedup);
-                $body
-            }
-            (Model::Usl, Space::Time) => {
-                let ($m, $s) = (Model::Usl, Space::Time);
-                $body
-            }
+        specialise!(@arms ($model, $space), $m, $s, $body, [Downey, Amdahl, Chiang, Smirni, Usl])
+    };
+    (@arms $on:expr, $m:ident, $s:ident, $body:expr, [$($model:ident),*]) => {
+        match $on {
+            $(
+                (Model::$model, Space::Speedup) => {
+                    let ($m, $s) = (Model::$model, Space::Speedup);
+                    $body
+                }
+                (Model::$model, Space::Time) => {
+                    let ($m, $s) = (Model::$model, Space::Time);
+                    $body
+                }
+            )*
         }
     };
 }
