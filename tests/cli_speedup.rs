@@ -78,6 +78,33 @@ fn an_array_is_answered_in_order_with_errors_in_place() {
 }
 
 #[test]
+fn a_list_is_serde_json_s_text_of_each_element_s_answer_given_alone() {
+    // A list is answered element by element on every core (`cli::batch`); its text must be
+    // what serde_json writes for the list of the elements' own answers, pretty and compact,
+    // with the allocation table per element.
+    let times = json!({"points": [{"n": 1, "time_s": 100.0}, {"n": 4, "time_s": 27.0}, {"n": 16, "time_s": 9.1}], "predict": [64]});
+    let items = vec![example(), json!({"points": []}), times.clone(), example(), times];
+    for args in [&["speedup"][..], &["speedup", "--compact"], &["speedup", "--allocation", "md"]] {
+        let (status, out, err) = run(args, &Value::Array(items.clone()).to_string());
+        assert_eq!(status, 0, "{err}");
+        let alone: Vec<Value> = items
+            .iter()
+            .map(|v| {
+                let (status, out, err) = run(args, &v.to_string());
+                assert!(status == 0 || out.is_empty(), "{err}");
+                serde_json::from_str(&out).unwrap_or_else(|_| json!({"error": err.trim().trim_start_matches("scalewise speedup: ")}))
+            })
+            .collect();
+        let want = if args.contains(&"--compact") { serde_json::to_string(&alone) } else { serde_json::to_string_pretty(&alone) };
+        assert_eq!(out, format!("{}\n", want.expect("text")), "{args:?}");
+    }
+    // A bad option is one error for the whole list, not one per element.
+    let (status, out, err) = run(&["speedup", "--allocation", "pdf"], &Value::Array(items).to_string());
+    assert_eq!((status, out.as_str()), (1, ""));
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
 fn skipped_models_duplicates_and_past_peak_are_reported() {
     let v = answer(&json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}));
     let skipped: Vec<&str> = v["skipped"].as_array().expect("list").iter().filter_map(|s| s["model"].as_str()).collect();

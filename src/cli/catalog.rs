@@ -26,6 +26,7 @@ EXAMPLE:
 ",
     run: |_| to_json(&catalog::presets()),
     reads_input: false,
+    each: None,
 };
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ pub const COMMAND: Subcommand = Subcommand {
     help: COMM_HELP,
     run: run_comm,
     reads_input: true,
+    each: None,
 };
 
 pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None };
@@ -29,6 +30,7 @@ pub const BROADCAST: Subcommand = Subcommand {
     help: BROADCAST_HELP,
     run: run_broadcast,
     reads_input: true,
+    each: None,
 };
 
 pub const CLUSTERS: Subcommand = Subcommand {
@@ -37,6 +39,7 @@ pub const CLUSTERS: Subcommand = Subcommand {
     help: CLUSTERS_HELP,
     run: run_clusters,
     reads_input: true,
+    each: None,
 };
 
 pub const GRID_BROADCAST: Subcommand = Subcommand {
@@ -45,6 +48,7 @@ pub const GRID_BROADCAST: Subcommand = Subcommand {
     help: GRID_HELP,
     run: run_grid,
     reads_input: true,
+    each: None,
 };
 
 const COMM_HELP: &str = r#"scalewise comm — which point-to-point model describes your network (seed 002):

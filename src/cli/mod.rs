@@ -26,6 +26,10 @@ pub struct Subcommand {
     pub run: fn(serde_json::Value) -> Result<serde_json::Value, String>,
     /// False for calculators that take no input (they do not wait for standard input).
     pub reads_input: bool,
+    /// For calculators that take a list of inputs: one element's answer as text (a problem
+    /// as `{"error": "..."}`), written by [`Render::item`]. A list is then answered, tabled and
+    /// written element by element on every core (`batch`).
+    pub each: Option<fn(&Value, &Render) -> Result<String, String>>,
 }
 
 pub const SUBCOMMANDS: &[Subcommand] = &[
@@ -224,14 +228,23 @@ pub fn run(args: &[String]) -> i32 {
             comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
         }
         (Some((r, f)), None) => (r.run)(f, &text, &options),
-        (None, _) => match serde_json::from_str::<Value>(&text) {
-            Ok(mut input) => {
+        (None, _) => match (serde_json::from_str::<Value>(&text), cmd.each) {
+            (Ok(Value::Array(items)), Some(each)) if items.len() > 1 && export.is_none() => {
+                return match batch(cmd.name, each, &items, &options, compact) {
+                    Ok(()) => 0,
+                    Err(msg) => {
+                        eprintln!("scalewise {}: {msg}", cmd.name);
+                        1
+                    }
+                };
+            }
+            (Ok(mut input), _) => {
                 if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
                     obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
                 }
                 (cmd.run)(input)
             }
-            Err(e) => {
+            (Err(e), _) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
                 return 1;
             }
@@ -267,21 +280,78 @@ pub fn run(args: &[String]) -> i32 {
 /// The answer as JSON text, pretty-printed unless `compact`: serde_json's text to the byte, but
 /// the items of a list (a batch's answers) are written on every core.
 fn to_text(out: &Value, compact: bool) -> serde_json::Result<String> {
-    let one = |v: &Value| if compact { serde_json::to_string(v) } else { serde_json::to_string_pretty(v) };
-    let Value::Array(items) = out else { return one(out) };
+    let Value::Array(items) = out else { return one_text(out, compact) };
     if items.len() < 2 {
-        return one(out);
+        return one_text(out, compact);
     }
     // A thread that stopped: written again on this one.
-    let Some(texts) = crate::parallel::map(items, &one) else { return one(out) };
+    let Some(texts) = crate::parallel::map(items, &|v| item_text(v, compact)) else { return one_text(out, compact) };
     let texts = texts.into_iter().collect::<serde_json::Result<Vec<String>>>()?;
-    if compact {
-        return Ok(format!("[{}]", texts.join(",")));
+    let mut s = String::with_capacity(texts.iter().map(|t| t.len() + 2).sum::<usize>() + 4);
+    for piece in list_text(&texts, compact) {
+        s.push_str(piece);
     }
-    // Pretty: each item on its own lines, indented two spaces (a JSON string holds no raw
-    // line break, so every line break is the printer's).
-    let items: Vec<String> = texts.iter().map(|t| format!("  {}", t.replace('\n', "\n  "))).collect();
-    Ok(format!("[\n{}\n]", items.join(",\n")))
+    Ok(s)
+}
+
+fn one_text<T: serde::Serialize + ?Sized>(v: &T, compact: bool) -> serde_json::Result<String> {
+    if compact {
+        serde_json::to_string(v)
+    } else {
+        serde_json::to_string_pretty(v)
+    }
+}
+
+/// One item of a list as it stands in the list's text: pretty, each of its lines indented two
+/// spaces (a JSON string holds no raw line break, so every line break is the printer's).
+fn item_text<T: serde::Serialize + ?Sized>(v: &T, compact: bool) -> serde_json::Result<String> {
+    let t = one_text(v, compact)?;
+    Ok(if compact { t } else { format!("  {}", t.replace('\n', "\n  ")) })
+}
+
+/// The pieces of a list's text, its items' texts (`item_text`) between brackets and commas, as
+/// serde_json writes the list.
+fn list_text(items: &[String], compact: bool) -> impl Iterator<Item = &str> {
+    let (open, sep, close) = if compact { ("[", ",", "]") } else { ("[\n", ",\n", "\n]") };
+    let body = items.iter().enumerate().flat_map(move |(i, t)| [if i == 0 { "" } else { sep }, t.as_str()]);
+    std::iter::once(open).chain(body).chain(std::iter::once(close))
+}
+
+/// How [`batch`] writes one element's answer.
+pub struct Render<'a> {
+    command: &'a str,
+    options: &'a [(String, String)],
+    compact: bool,
+}
+
+impl Render<'_> {
+    /// The element's text in the list: the answer written as it is, or, with options (an
+    /// allocation table), as JSON with the table added.
+    pub fn item<T: serde::Serialize>(&self, answer: &T) -> Result<String, String> {
+        let cannot = |e: serde_json::Error| format!("could not write the answer: {e}");
+        if self.options.is_empty() {
+            return item_text(answer, self.compact).map_err(cannot);
+        }
+        let v = serde_json::to_value(answer).map_err(cannot)?;
+        item_text(&allocation::add(self.command, v, self.options)?, self.compact).map_err(cannot)
+    }
+}
+
+/// A list input of a calculator with `each`: every element answered, given its allocation table
+/// (`--allocation`) and written as text on one thread, the elements shared among every core;
+/// the texts are then written to standard output in the input's order. Only the texts outlive
+/// their thread, so a batch of thousands holds no answers in memory.
+fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, items: &[Value], options: &[(String, String)], compact: bool) -> Result<(), String> {
+    let how = Render { command, options, compact };
+    let texts = crate::parallel::map(items, &|v| each(v, &how))
+        .ok_or_else(|| crate::parallel::STOPPED.to_string())?
+        .into_iter()
+        .collect::<Result<Vec<String>, String>>()?;
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // A reader that has gone away is not an error of ours (see `write_out`).
+    let _ = list_text(&texts, compact).chain(std::iter::once("\n")).try_for_each(|piece| out.write_all(piece.as_bytes())).and_then(|_| out.flush());
+    Ok(())
 }
 
 fn read_input(file: Option<&str>) -> Result<String, String> {

@@ -21,6 +21,7 @@ pub const COMMAND: Subcommand = Subcommand {
     help: HELP,
     run,
     reads_input: true,
+    each: None,
 };
 
 const HELP: &str = concat!(

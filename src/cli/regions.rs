@@ -18,6 +18,7 @@ pub const COMMAND: Subcommand = Subcommand {
     help: HELP,
     run,
     reads_input: true,
+    each: None,
 };
 
 const HELP: &str = r#"scalewise regions — speed-up of a job on one cluster region or on two regions joined by a

@@ -23,6 +23,7 @@ pub const COMMAND: Subcommand = Subcommand {
     help: HELP,
     run,
     reads_input: true,
+    each: None,
 };
 
 const HELP: &str = r#"scalewise simulate — predict a message-passing program's run time and speed-up by simulating

@@ -2,12 +2,14 @@
 //! predicts at other process counts (seed 004). The model is `model::speedup`; this file reads
 //! the JSON, names the key of every problem, and writes the answer.
 
+use serde::ser::SerializeMap;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::model::speedup::{analyse, forecast, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::allocation::allocation_help;
-use super::{kind, object, Subcommand};
+use super::{kind, object, Render, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "speedup",
@@ -15,6 +17,7 @@ pub const COMMAND: Subcommand = Subcommand {
     help: HELP,
     run,
     reads_input: true,
+    each: Some(each),
 };
 
 const HELP: &str = concat!(
@@ -182,86 +185,226 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
     Ok((raw, measure.unwrap_or(Measure::Speedup)))
 }
 
-pub(super) fn prediction(p: &Prediction) -> Value {
-    let mut v = json!({"n": p.n, "speedup": p.speedup, "low": p.speedup_low, "high": p.speedup_high,
-                       "efficiency": p.efficiency, "horizon": p.horizon});
-    if let Some((t, lo, hi)) = p.time_s {
-        v["time_s"] = json!(t);
-        v["time_low_s"] = json!(lo);
-        v["time_high_s"] = json!(hi);
-    }
-    v
+// The answer as typed records, written straight to text by serde (a batch of thousands
+// builds no JSON tree). Fields are in the order of their names, as serde_json writes the keys
+// of an object, so the text is the same whichever way it is written.
+
+#[derive(Serialize)]
+pub(super) struct PredictionOut {
+    efficiency: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    held_out_coverage: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    held_out_predictions: Option<usize>,
+    high: f64,
+    horizon: f64,
+    low: f64,
+    n: u32,
+    speedup: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_high_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_low_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_s: Option<f64>,
 }
 
-fn answer(a: &Analysis) -> Value {
-    let fits: Vec<Value> = a
+pub(super) fn prediction(p: &Prediction) -> PredictionOut {
+    PredictionOut {
+        efficiency: p.efficiency,
+        held_out_coverage: None,
+        held_out_predictions: None,
+        high: p.speedup_high,
+        horizon: p.horizon,
+        low: p.speedup_low,
+        n: p.n,
+        speedup: p.speedup,
+        time_high_s: p.time_s.map(|t| t.2),
+        time_low_s: p.time_s.map(|t| t.1),
+        time_s: p.time_s.map(|t| t.0),
+    }
+}
+
+/// An object of named numbers, its keys in order (a fit's params and uncertainty).
+struct Named(Vec<(&'static str, Option<f64>)>);
+
+impl Serialize for Named {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut entries: Vec<&(&str, Option<f64>)> = self.0.iter().collect();
+        entries.sort_unstable_by_key(|e| e.0);
+        let mut m = s.serialize_map(Some(entries.len()))?;
+        for (k, v) in entries {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct ResidualOut {
+    n: u32,
+    residual: f64,
+}
+
+#[derive(Serialize)]
+struct FitOut<'a> {
+    aicc: Option<f64>,
+    converged: bool,
+    iterations: u32,
+    loo: Option<f64>,
+    model: &'static str,
+    notes: &'a [String],
+    params: Named,
+    points_used: usize,
+    predictions: Vec<PredictionOut>,
+    ranked: bool,
+    residuals: Vec<ResidualOut>,
+    sse: f64,
+    uncertainty: Named,
+}
+
+#[derive(Serialize)]
+struct PointOut {
+    efficiency: Option<f64>,
+    in_non_declining_fits: bool,
+    karp_flatt: Option<f64>,
+    merged_rows: usize,
+    n: u32,
+    past_peak: bool,
+    speedup: Option<f64>,
+    super_linear: bool,
+    time_s: Option<f64>,
+    weight: f64,
+}
+
+#[derive(Serialize)]
+struct KarpFlattOut {
+    e: f64,
+    n: u32,
+}
+
+#[derive(Serialize)]
+struct SuggestionOut<'a> {
+    already_measured: bool,
+    n: u32,
+    role: &'static str,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct AdviceOut<'a> {
+    n: Vec<u32>,
+    suggestions: Vec<SuggestionOut<'a>>,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct ForecastOut {
+    method: &'static str,
+    parallel: Option<f64>,
+    predictions: Vec<PredictionOut>,
+    serial: Option<f64>,
+    units: &'static str,
+}
+
+#[derive(Serialize)]
+struct SkippedOut<'a> {
+    model: &'static str,
+    reason: &'a str,
+}
+
+#[derive(Serialize)]
+struct AnswerOut<'a> {
+    advice: AdviceOut<'a>,
+    best: Option<&'static str>,
+    best_reason: &'a str,
+    fits: Vec<FitOut<'a>>,
+    fitted_space: &'static str,
+    forecast: ForecastOut,
+    karp_flatt: Vec<KarpFlattOut>,
+    level: f64,
+    points: Vec<PointOut>,
+    skipped: Vec<SkippedOut<'a>>,
+    t1_s: Option<f64>,
+    warnings: &'a [String],
+}
+
+fn answer(a: &Analysis) -> AnswerOut<'_> {
+    let fits = a
         .fits
         .iter()
-        .map(|f| {
-            let params: Map<String, Value> = f.params.iter().map(|p| (p.name.to_string(), json!(p.value))).collect();
-            let unc: Map<String, Value> = f.params.iter().map(|p| (p.name.to_string(), json!(p.std_err))).collect();
-            json!({
-                "model": f.model.name(), "params": params, "uncertainty": unc, "sse": f.sse, "aicc": f.aicc,
-                "loo": f.loo, "points_used": f.points, "converged": f.termination.was_successful(), "iterations": f.iterations,
-                "ranked": f.ranked, "notes": f.notes,
-                "residuals": f.residuals.iter().map(|(n, r)| json!({"n": n, "residual": r})).collect::<Vec<_>>(),
-                "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),
-            })
+        .map(|f| FitOut {
+            aicc: f.aicc,
+            converged: f.termination.was_successful(),
+            iterations: f.iterations,
+            loo: f.loo,
+            model: f.model.name(),
+            notes: &f.notes,
+            params: Named(f.params.iter().map(|p| (p.name, Some(p.value))).collect()),
+            points_used: f.points,
+            predictions: f.predictions.iter().map(prediction).collect(),
+            ranked: f.ranked,
+            residuals: f.residuals.iter().map(|&(n, residual)| ResidualOut { n, residual }).collect(),
+            sse: f.sse,
+            uncertainty: Named(f.params.iter().map(|p| (p.name, p.std_err)).collect()),
         })
         .collect();
-    let points: Vec<Value> = a
+    let points = a
         .points
         .iter()
-        .map(|p| {
-            json!({"n": p.n, "speedup": p.speedup, "time_s": p.time_s, "weight": p.weight,
-                   "efficiency": p.efficiency, "karp_flatt": p.karp_flatt, "past_peak": p.past_peak,
-                   "super_linear": p.super_linear, "merged_rows": p.merged_rows,
-                   "in_non_declining_fits": p.in_monotone_fits})
+        .map(|p| PointOut {
+            efficiency: p.efficiency,
+            in_non_declining_fits: p.in_monotone_fits,
+            karp_flatt: p.karp_flatt,
+            merged_rows: p.merged_rows,
+            n: p.n,
+            past_peak: p.past_peak,
+            speedup: p.speedup,
+            super_linear: p.super_linear,
+            time_s: p.time_s,
+            weight: p.weight,
         })
         .collect();
-    let kf: Vec<Value> =
-        a.points.iter().filter_map(|p| p.karp_flatt.map(|e| json!({"n": p.n, "e": e}))).collect();
-    let suggestions: Vec<Value> = a
-        .advice
-        .iter()
-        .map(|s| json!({"n": s.n, "role": s.role, "already_measured": s.already_measured, "text": s.text}))
-        .collect();
-    let forecast: Vec<Value> = a
+    let forecast = a
         .forecast
         .iter()
         .map(|p| {
-            let mut v = prediction(p);
             let (held, count) = forecast::track_record(p.horizon);
-            v["held_out_coverage"] = json!(held);
-            v["held_out_predictions"] = json!(count);
-            v
+            PredictionOut { held_out_coverage: Some(held), held_out_predictions: Some(count), ..prediction(p) }
         })
         .collect();
-    json!({
-        "level": forecast::LEVEL,
-        "forecast": {
-            "method": "Amdahl's law anchored at the largest measured count: T(n) = a + (T(k) - a)·k/n, a the least-squares serial part of every point (≥ 0)",
-            "serial": a.forecast_law().map(|(s, _)| s),
-            "parallel": a.forecast_law().map(|(_, p)| p),
-            "units": if a.measure == Measure::TimeS { "s" } else { "T(1)" },
-            "predictions": forecast,
+    AnswerOut {
+        advice: AdviceOut {
+            n: a.advice.iter().filter(|s| !s.already_measured).map(|s| s.n).collect(),
+            suggestions: a
+                .advice
+                .iter()
+                .map(|s| SuggestionOut { already_measured: s.already_measured, n: s.n, role: s.role, text: &s.text })
+                .collect(),
+            text: &a.advice_text,
         },
-        "fits": fits,
-        "best": a.best.map(Model::name),
-        "best_reason": a.best_reason,
-        "fitted_space": if a.space == Space::Time { "time" } else { "speedup" },
-        "t1_s": a.t1_measured,
-        "skipped": a.skipped.iter().map(|s| json!({"model": s.model.name(), "reason": s.reason})).collect::<Vec<_>>(),
-        "warnings": a.warnings,
-        "points": points,
-        "karp_flatt": kf,
-        "advice": {"text": a.advice_text, "n": a.advice.iter().filter(|s| !s.already_measured).map(|s| s.n).collect::<Vec<_>>(),
-                   "suggestions": suggestions},
-    })
+        best: a.best.map(Model::name),
+        best_reason: &a.best_reason,
+        fits,
+        fitted_space: if a.space == Space::Time { "time" } else { "speedup" },
+        forecast: ForecastOut {
+            method: "Amdahl's law anchored at the largest measured count: T(n) = a + (T(k) - a)·k/n, a the least-squares serial part of every point (≥ 0)",
+            parallel: a.forecast_law().map(|(_, p)| p),
+            predictions: forecast,
+            serial: a.forecast_law().map(|(s, _)| s),
+            units: if a.measure == Measure::TimeS { "s" } else { "T(1)" },
+        },
+        karp_flatt: a.points.iter().filter_map(|p| p.karp_flatt.map(|e| KarpFlattOut { e, n: p.n })).collect(),
+        level: forecast::LEVEL,
+        points,
+        skipped: a.skipped.iter().map(|s| SkippedOut { model: s.model.name(), reason: &s.reason }).collect(),
+        t1_s: a.t1_measured,
+        warnings: &a.warnings,
+    }
 }
 
 /// One input object to its answer.
-fn one(input: Value) -> Result<Value, String> {
+fn one(input: Value) -> Result<Analysis, String> {
     let top = object(input, "input", &KEYS)?;
     let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
     let mut targets = Vec::new();
@@ -297,16 +440,30 @@ fn one(input: Value) -> Result<Value, String> {
         leave_one_out: boolean(&top, "leave_one_out", true)?,
     };
     let a = analyse("points", &raw, measure, &opts).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
-    Ok(answer(&a))
+    Ok(a)
+}
+
+/// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
+fn each(v: &Value, how: &Render) -> Result<String, String> {
+    match one(v.clone()) {
+        Ok(a) => how.item(&answer(&a)),
+        Err(e) => how.item(&json!({"error": e})),
+    }
+}
+
+/// One input object to its answer as JSON.
+fn one_value(input: Value) -> Result<Value, String> {
+    let a = one(input)?;
+    serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))
 }
 
 fn run(input: Value) -> Result<Value, String> {
     match input {
         // Data sets are independent: one per core at a time, answers in the input's order.
-        Value::Array(list) => crate::parallel::map(&list, &|v| one(v.clone()).unwrap_or_else(|e| json!({"error": e})))
+        Value::Array(list) => crate::parallel::map(&list, &|v| one_value(v.clone()).unwrap_or_else(|e| json!({"error": e})))
             .map(Value::Array)
             .ok_or_else(|| crate::parallel::STOPPED.to_string()),
-        Value::Object(_) => one(input),
+        Value::Object(_) => one_value(input),
         other => Err(format!("input: expected an object or a list of objects, found {}", kind(&other))),
     }
 }
