@@ -604,8 +604,22 @@ fn amdahl_linear(space: Space, ns: &[f64], ys: &[f64], ws: &[f64]) -> (f64, f64)
     (c1, c2)
 }
 
-/// Solves the k×k system m·x = b by Gaussian elimination with partial pivoting.
+/// Solves the k×k system m·x = b: by Cramer's rule for k = 2 (one division: the steps of the
+/// two-parameter fits are most of the work), else by Gaussian elimination with partial
+/// pivoting, dividing by each pivot once.
 pub(super) fn solve(mut m: [[f64; 4]; 4], mut b: [f64; 4], k: usize) -> Option<[f64; 4]> {
+    let mut x = [0.0; 4];
+    if k == 2 {
+        let det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+        if det.abs().partial_cmp(&1e-300) != Some(std::cmp::Ordering::Greater) {
+            return None;
+        }
+        let inv = 1.0 / det;
+        x[0] = (b[0] * m[1][1] - b[1] * m[0][1]) * inv;
+        x[1] = (m[0][0] * b[1] - m[1][0] * b[0]) * inv;
+        return x.iter().all(|v| v.is_finite()).then_some(x);
+    }
+    let mut inv = [0.0; 4];
     for c in 0..k {
         let piv = (c..k).max_by(|&i, &j| m[i][c].abs().total_cmp(&m[j][c].abs()))?;
         if m[piv][c].abs().partial_cmp(&1e-300) != Some(std::cmp::Ordering::Greater) {
@@ -613,18 +627,18 @@ pub(super) fn solve(mut m: [[f64; 4]; 4], mut b: [f64; 4], k: usize) -> Option<[
         }
         m.swap(c, piv);
         b.swap(c, piv);
+        inv[c] = 1.0 / m[c][c];
         for r in c + 1..k {
-            let f = m[r][c] / m[c][c];
+            let f = m[r][c] * inv[c];
             for j in c..k {
                 m[r][j] -= f * m[c][j];
             }
             b[r] -= f * b[c];
         }
     }
-    let mut x = [0.0; 4];
     for c in (0..k).rev() {
         let s: f64 = (c + 1..k).map(|j| m[c][j] * x[j]).sum();
-        x[c] = (b[c] - s) / m[c][c];
+        x[c] = (b[c] - s) * inv[c];
     }
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
