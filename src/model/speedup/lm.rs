@@ -118,6 +118,13 @@ pub(super) struct LmRun {
     pub(super) termination: Termination,
 }
 
+/// How many parameters a fit of the model in the space has: the shape's, and T1 where times
+/// without an n = 1 run are fitted (Amdahl's T = c1 + c2/n has it in c1 + c2).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn fitted(model: Model, space: Space) -> usize {
+    model.param_names().len() + usize::from(space == Space::Time && model != Model::Amdahl)
+}
+
 /// Most steps of one run.
 pub const MAX_ITERATIONS: u32 = 300;
 /// A run stops (converged: the squared error stopped falling) when CREEP_STEPS steps together
@@ -129,8 +136,8 @@ impl Problem<'_> {
     pub(super) fn new<'a>(model: Model, space: Space, ns: &'a [f64], ys: &'a [f64], ws: &'a [f64]) -> Problem<'a> {
         let (l, h) = model.bounds();
         let shape_k = model.param_names().len();
-        let t1 = space == Space::Time && model != Model::Amdahl;
-        let k = shape_k + usize::from(t1);
+        let k = fitted(model, space);
+        let t1 = k > shape_k;
         let mut lo = [0.0; 4];
         let mut hi = [0.0; 4];
         lo[..2].copy_from_slice(&l);
@@ -182,13 +189,15 @@ impl Problem<'_> {
     fn normal_of(&self, model: Model, space: Space, p: &[f64; 4]) -> ([[f64; 4]; 4], [f64; 4]) {
         let mut h = [[0.0; 4]; 4];
         let mut g = [0.0; 4];
+        // `self.k`, a constant where the model and space are.
+        let k = fitted(model, space);
         for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
             // One row of the Jacobian.
-            let (v, d) = value_grad(model, space, p, &self.lo, &self.hi, self.k, *n);
+            let (v, d) = value_grad(model, space, p, &self.lo, &self.hi, k, *n);
             let r = y - v;
-            for a in 0..self.k {
+            for a in 0..k {
                 g[a] += w * d[a] * r;
-                for b in 0..self.k {
+                for b in 0..k {
                     h[a][b] += w * d[a] * d[b];
                 }
             }
@@ -452,24 +461,27 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
     // Σwyu, Σwu² and Σwy² over the first i points (u = S, or 1/S with T1 profiled), from
     // which each subset's error follows with the sums without its left-out point.
     let mut pre = vec![[0.0; 3]; m + 1];
-    for (c, p) in cands.params.iter().enumerate() {
-        for i in 0..m {
-            let s = shape(model, p, ns[i]);
-            let u = if space == Space::Time { 1.0 / s } else { s };
-            let (w, y) = (ws[i], ys[i]);
-            let t = [w * y * u, w * u * u, w * y * y];
-            for k in 0..3 {
-                pre[i + 1][k] = pre[i][k] + t[k];
+    // The curve compiled into the loop (see `specialise!`).
+    specialise!(model, space, |model, space| {
+        for (c, p) in cands.params.iter().enumerate() {
+            for i in 0..m {
+                let s = shape(model, p, ns[i]);
+                let u = if space == Space::Time { 1.0 / s } else { s };
+                let (w, y) = (ws[i], ys[i]);
+                let t = [w * y * u, w * u * u, w * y * y];
+                for k in 0..3 {
+                    pre[i + 1][k] = pre[i][k] + t[k];
+                }
+            }
+            for (j, pr) in problems.iter().enumerate() {
+                let sum = |k: usize| if j == 0 { pre[m][k] } else { pre[j - 1][k] + (pre[m][k] - pre[j][k]) };
+                let (num, den, yy) = (sum(0), sum(1), sum(2));
+                let t1 = if space == Space::Time { (num / den).clamp(pr.lo[pr.k - 1], pr.hi[pr.k - 1]) } else { 1.0 };
+                let e = (yy - 2.0 * t1 * num + t1 * t1 * den).max(0.0);
+                errors[c * q + j] = if e.is_finite() { e } else { f64::INFINITY };
             }
         }
-        for (j, pr) in problems.iter().enumerate() {
-            let sum = |k: usize| if j == 0 { pre[m][k] } else { pre[j - 1][k] + (pre[m][k] - pre[j][k]) };
-            let (num, den, yy) = (sum(0), sum(1), sum(2));
-            let t1 = if space == Space::Time { (num / den).clamp(pr.lo[pr.k - 1], pr.hi[pr.k - 1]) } else { 1.0 };
-            let e = (yy - 2.0 * t1 * num + t1 * t1 * den).max(0.0);
-            errors[c * q + j] = if e.is_finite() { e } else { f64::INFINITY };
-        }
-    }
+    });
     problems.iter().enumerate().map(|(j, pr)| pr.search(&cands, &errors, q, j)).collect()
 }
 
