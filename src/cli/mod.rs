@@ -259,7 +259,7 @@ pub fn run(args: &[String]) -> i32 {
     let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => {
-            match to_text(&out, compact) {
+            match one_text(&out, compact) {
                 Ok(s) => {
                     write_out(&format!("{s}\n"));
                     0
@@ -277,23 +277,8 @@ pub fn run(args: &[String]) -> i32 {
     }
 }
 
-/// The answer as JSON text, pretty-printed unless `compact`: serde_json's text to the byte, but
-/// the items of a list (a batch's answers) are written on every core.
-fn to_text(out: &Value, compact: bool) -> serde_json::Result<String> {
-    let Value::Array(items) = out else { return one_text(out, compact) };
-    if items.len() < 2 {
-        return one_text(out, compact);
-    }
-    // A thread that stopped: written again on this one.
-    let Some(texts) = crate::parallel::map(items, &|v| item_text(v, compact)) else { return one_text(out, compact) };
-    let texts = texts.into_iter().collect::<serde_json::Result<Vec<String>>>()?;
-    let mut s = String::with_capacity(texts.iter().map(|t| t.len() + 2).sum::<usize>() + 4);
-    for piece in list_text(&texts, compact) {
-        s.push_str(piece);
-    }
-    Ok(s)
-}
-
+/// The answer as JSON text, pretty-printed unless `compact` (a list of two or more answers is
+/// written element by element by [`batch`] instead).
 fn one_text<T: serde::Serialize + ?Sized>(v: &T, compact: bool) -> serde_json::Result<String> {
     if compact {
         serde_json::to_string(v)
@@ -396,11 +381,23 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_list_written_on_every_core_is_serde_json_s_text() {
+    fn a_list_written_item_by_item_is_serde_json_s_text() {
+        // `batch` writes a list of two or more as `list_text` of its items' `item_text`s; the
+        // rest goes through `one_text`.
         let item = |i: i32| json!({"n": i, "fits": [{"model": "downey", "sse": 0.1 * f64::from(i), "notes": ["a \"quoted\"\nline", ""]}], "empty": [], "none": {}});
-        for v in [json!([]), json!([item(1)]), Value::Array((0..40).map(item).collect()), json!([[1, [2, []]], {"a": [{}]}, "x\ny", null]), item(3)] {
-            assert_eq!(to_text(&v, true).unwrap(), serde_json::to_string(&v).unwrap());
-            assert_eq!(to_text(&v, false).unwrap(), serde_json::to_string_pretty(&v).unwrap(), "{v}");
+        let lists: [Vec<Value>; 3] = [(0..40).map(item).collect(), vec![item(1), item(2)], vec![json!([1, [2, []]]), json!({"a": [{}]}), json!("x\ny"), Value::Null]];
+        for items in lists {
+            let v = Value::Array(items.clone());
+            for compact in [true, false] {
+                let texts: Vec<String> = items.iter().map(|x| item_text(x, compact).unwrap()).collect();
+                let text: String = list_text(&texts, compact).collect();
+                let want = if compact { serde_json::to_string(&v) } else { serde_json::to_string_pretty(&v) };
+                assert_eq!(text, want.unwrap(), "{v}");
+            }
+        }
+        for v in [json!([]), json!([item(1)]), item(3)] {
+            assert_eq!(one_text(&v, true).unwrap(), serde_json::to_string(&v).unwrap());
+            assert_eq!(one_text(&v, false).unwrap(), serde_json::to_string_pretty(&v).unwrap(), "{v}");
         }
     }
 }

@@ -658,11 +658,11 @@ pub(super) fn solve(mut m: [[f64; 4]; 4], mut b: [f64; 4], k: usize) -> Option<[
 /// Fits one model to speed-up points (all weights 1), for the benchmark: the multi-start
 /// Levenberg–Marquardt alone, without covariance or leave-one-out.
 pub fn fit_speedups(model: Model, ns: &[f64], ss: &[f64]) -> Option<(Vec<f64>, f64)> {
-    let ws = vec![1.0; ns.len()];
-    let pr = Problem::new(model, Space::Speedup, ns, ss, &ws);
-    if ns.len() < pr.k {
+    let k = fitted(model, Space::Speedup);
+    if ns.len() < k {
         return None;
     }
+    let ws = vec![1.0; ns.len()];
     let r = fit_all(model, Space::Speedup, ns, ss, &ws, false).into_iter().next()?;
-    Some((r.p[..pr.k].to_vec(), r.sse))
+    Some((r.p[..k].to_vec(), r.sse))
 }
