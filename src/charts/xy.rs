@@ -165,16 +165,26 @@ fn ticks(lo: f64, hi: f64, log: bool, target: usize) -> Vec<f64> {
             return out.into_iter().enumerate().filter(|(i, _)| i % keep == 0).map(|(_, v)| v).collect();
         }
         // A narrow range: round values evenly spaced, placed on the log axis.
-        let (a, b) = (10f64.powf(lo), 10f64.powf(hi));
+        let (a, b) = (pow10(lo), pow10(hi));
         return linear_ticks(a, b, target).into_iter().filter(|v| *v > 0.0).map(f64::log10).collect();
     }
     linear_ticks(lo, hi, target)
 }
 
+/// 10ˣ: exact at a whole x (by `powi`, as `powf` is there), else as eˣ ˡⁿ ¹⁰, within an ulp or
+/// two of `powf`, which would bring libm's `pow` (2.2 KB of wasm) into every page with a chart.
+fn pow10(x: f64) -> f64 {
+    if x.fract() == 0.0 && x.abs() <= 300.0 {
+        10f64.powi(x as i32)
+    } else {
+        (x * std::f64::consts::LN_10).exp()
+    }
+}
+
 /// About `target` round values (1, 2 or 5 times a power of ten apart) between lo and hi.
 pub(crate) fn linear_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     let raw = (hi - lo) / target.max(1) as f64;
-    let mag = 10f64.powf(raw.log10().floor());
+    let mag = pow10(raw.log10().floor());
     let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * mag).find(|s| *s >= raw).unwrap_or(10.0 * mag);
     let first = (lo / step).ceil() as i64;
     let last = (hi / step).floor() as i64;
@@ -215,9 +225,9 @@ impl Ranged for TickedAxis {
 /// axis whose ticks are close relative to their size (0.09765, 0.09770 s) gets as many more
 /// as `step` between ticks needs, so neighbouring labels differ.
 fn tick_label(v: f64, log: bool, step: f64) -> String {
-    let x = if log { 10f64.powf(v) } else { v };
+    let x = if log { pow10(v) } else { v };
     let digits = if !log && step > 0.0 && x != 0.0 { ((x.abs() / step).log10().floor() as i32 + 1).clamp(3, 10) } else { 3 };
-    let mag = 10f64.powf(x.abs().log10().floor() - f64::from(digits - 1));
+    let mag = pow10(x.abs().log10().floor() - f64::from(digits - 1));
     crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, digits as usize)
 }
 
