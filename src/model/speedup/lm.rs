@@ -12,7 +12,8 @@
 //! one evaluation of the curve per point, and each subset runs Levenberg–Marquardt from its
 //! best candidate. Downey's error has several basins, so each of its classic starts (on both
 //! sides of σ = 1) is run; and it is not smooth where a measured n sits on a break of the
-//! piecewise curve, so a search along those ridges follows.
+//! piecewise curve, so a search along those ridges follows: each ridge near the best run is
+//! searched coarsely, and the lowest of them to the end.
 
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
@@ -66,7 +67,9 @@ pub enum Termination {
     /// The last step lowered the squared error by no more than 1e-15 of it, or the last 10
     /// steps by no more than 1e-10 of it.
     SmallGain,
-    /// No damping made a step that lowers the squared error: a (local) minimum.
+    /// No step lowers the squared error by more than 1e-15 of it: the linear model predicts
+    /// less for the next (damped) step, or no damping made one that lowers it at all. A
+    /// (local) minimum.
     NoDescent,
     /// The squared error is not a finite number where the run started.
     NotFinite,
@@ -155,11 +158,8 @@ impl Problem<'_> {
         value(self.model, self.space, p, n)
     }
 
-    fn sse(&self, p: &[f64; 4]) -> f64 {
-        specialise!(self.model, self.space, |model, space| self.sse_of(model, space, p))
-    }
-
-    /// [`Self::sse`] with the model and space known where it is compiled (see `specialise!`).
+    /// The squared error at p, with the model and space known where it is compiled (see
+    /// `specialise!`).
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn sse_of(&self, model: Model, space: Space, p: &[f64; 4]) -> f64 {
         let mut s = 0.0;
@@ -174,9 +174,23 @@ impl Problem<'_> {
         }
     }
 
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn clamp(&self, p: &mut [f64; 4]) {
-        for j in 0..self.k {
-            p[j] = p[j].clamp(self.lo[j], self.hi[j]);
+        self.clamp_first(self.k, p);
+    }
+
+    /// [`Self::clamp`] of the first `k` (= `self.k`) parameters.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn clamp_first(&self, k: usize, p: &mut [f64; 4]) {
+        for j in 0..k {
+            // As `f64::clamp` (a NaN stays NaN), without its check that lo ≤ hi.
+            p[j] = if p[j] < self.lo[j] {
+                self.lo[j]
+            } else if p[j] > self.hi[j] {
+                self.hi[j]
+            } else {
+                p[j]
+            };
         }
     }
 
@@ -187,14 +201,29 @@ impl Problem<'_> {
 
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn normal_of(&self, model: Model, space: Space, p: &[f64; 4]) -> ([[f64; 4]; 4], [f64; 4]) {
+        let (_, h, g) = self.with_normal_of(model, space, p);
+        (h, g)
+    }
+
+    /// The squared error at p (as [`Self::sse_of`]) with JᵀWJ and JᵀW r there (as
+    /// [`Self::normal`]), from one evaluation of the curve and its Jacobian per point: a
+    /// Levenberg–Marquardt step that is taken needs both at its new point.
+    fn with_normal(&self, p: &[f64; 4]) -> (f64, [[f64; 4]; 4], [f64; 4]) {
+        specialise!(self.model, self.space, |model, space| self.with_normal_of(model, space, p))
+    }
+
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn with_normal_of(&self, model: Model, space: Space, p: &[f64; 4]) -> (f64, [[f64; 4]; 4], [f64; 4]) {
         let mut h = [[0.0; 4]; 4];
         let mut g = [0.0; 4];
+        let mut s = 0.0;
         // `self.k`, a constant where the model and space are.
         let k = fitted(model, space);
         for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
             // One row of the Jacobian.
-            let (v, d) = value_grad(model, space, p, &self.lo, &self.hi, k, *n);
+            let (v, d) = value_grad(model, space, p, k, *n);
             let r = y - v;
+            s += w * r * r;
             for a in 0..k {
                 g[a] += w * d[a] * r;
                 for b in 0..k {
@@ -202,17 +231,32 @@ impl Problem<'_> {
                 }
             }
         }
-        (h, g)
+        (if s.is_finite() { s } else { f64::INFINITY }, h, g)
     }
 
     /// Bounded Levenberg–Marquardt from `start`; `bar` is the lowest squared error another
     /// start reached (infinity if none), below which a slow run could not come in time.
     #[inline(never)]
     fn lm(&self, start: [f64; 4], bar: f64) -> LmRun {
-        let k = self.k;
+        // Natively compiled once per size, so that the loops over the parameters unroll (in
+        // wasm one copy: the page fits one data set at a time).
+        #[cfg(not(target_arch = "wasm32"))]
+        match self.k {
+            1 => self.lm_of(1, start, bar),
+            2 => self.lm_of(2, start, bar),
+            3 => self.lm_of(3, start, bar),
+            k => self.lm_of(k, start, bar),
+        }
+        #[cfg(target_arch = "wasm32")]
+        self.lm_of(self.k, start, bar)
+    }
+
+    /// [`Self::lm`] with `k` (= `self.k`) a constant where it is compiled.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn lm_of(&self, k: usize, start: [f64; 4], bar: f64) -> LmRun {
         let mut p = start;
-        self.clamp(&mut p);
-        let mut f = self.sse(&p);
+        self.clamp_first(k, &mut p);
+        let (mut f, mut h, mut g) = self.with_normal(&p);
         let mut lambda = 1e-3;
         // The error CREEP_STEPS steps ago: a run that creeps towards a bound at infinity
         // (Chiang's β, Downey's A on near-ideal data) gains less than CREEP_GAIN of it per
@@ -231,7 +275,6 @@ impl Problem<'_> {
                 }
                 f_then = f;
             }
-            let (h, g) = self.normal(&p);
             // Parameters at a bound whose gradient points outwards stay put this step.
             let mut free = [false; 4];
             for j in 0..k {
@@ -266,13 +309,28 @@ impl Problem<'_> {
                     m[a][a] += lambda * h[a][a].max(1e-12 * (1.0 + p[a].abs()));
                 }
                 if let Some(delta) = solve(m, rhs, k) {
+                    // The gain the linear model predicts for this step, 2δᵀg − δᵀHδ: when it
+                    // is below what would stop a run that took it (SmallGain), stronger
+                    // damping only shortens the step, so the search ends here.
+                    let mut pred = 0.0;
+                    for a in 0..k {
+                        let mut hd = 0.0;
+                        for b in 0..k {
+                            hd += h[a][b] * delta[b];
+                        }
+                        pred += delta[a] * (2.0 * rhs[a] - hd);
+                    }
+                    if pred <= 1e-15 * f {
+                        break;
+                    }
                     let mut q = p;
                     for j in 0..k {
                         q[j] += delta[j];
                     }
-                    self.clamp(&mut q);
-                    let fq = self.sse(&q);
+                    self.clamp_first(k, &mut q);
+                    let (fq, hq, gq) = self.with_normal(&q);
                     if fq < f {
+                        (h, g) = (hq, gq);
                         let small_step = (0..k).all(|j| (q[j] - p[j]).abs() <= 1e-12 * (p[j].abs() + 1e-9));
                         let small_gain = f - fq <= 1e-15 * f;
                         p = q;
@@ -330,13 +388,21 @@ impl Problem<'_> {
 
     /// Fills in the fitted T1 for fixed shape parameters (least squares: T1 = Σwyu/Σwu²
     /// with u = 1/S); other parameters unchanged.
-    fn profiled(&self, mut p: [f64; 4]) -> [f64; 4] {
-        let shape_k = self.model.param_names().len();
-        self.clamp(&mut p);
-        if self.k > shape_k {
+    fn profiled(&self, p: [f64; 4]) -> [f64; 4] {
+        self.profiled_of(self.model, self.space, p)
+    }
+
+    /// [`Self::profiled`] with the model and space known where it is compiled.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn profiled_of(&self, model: Model, space: Space, mut p: [f64; 4]) -> [f64; 4] {
+        let shape_k = model.param_names().len();
+        // `self.k`, a constant here.
+        let k = fitted(model, space);
+        self.clamp_first(k, &mut p);
+        if k > shape_k {
             let (mut num, mut den) = (0.0, 0.0);
             for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
-                let u = 1.0 / shape(self.model, &p, *n);
+                let u = 1.0 / shape(model, &p, *n);
                 num += w * y * u;
                 den += w * u * u;
             }
@@ -348,6 +414,8 @@ impl Problem<'_> {
 
 /// Points to scan along each of Downey's ridges.
 const RIDGE_SCAN: usize = 24;
+/// Golden-section steps every ridge searched gets before the lowest is chosen to go on.
+const RIDGE_COARSE: u32 = 12;
 /// A ridge is searched when the best run stopped within this fraction of its break.
 const RIDGE_NEAR: f64 = 0.1;
 
@@ -411,10 +479,10 @@ impl Candidates {
             }
             // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
             Model::Usl => {
-                for i in 0..=13 {
-                    for j in 0..=21 {
-                        let sg = if i == 0 { 0.0 } else { exp10(-4.0 + 0.5 * f64::from(i - 1)) };
-                        let kappa = if j == 0 { 0.0 } else { exp10(-8.0 + 0.5 * f64::from(j - 1)) };
+                let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
+                let kappas: Vec<f64> = axis(-8.0, 21).collect();
+                for sg in axis(-4.0, 13) {
+                    for &kappa in &kappas {
                         params.push([sg, kappa, 0.0, 0.0]);
                     }
                 }
@@ -455,42 +523,64 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
         return problems.iter().map(|pr| pr.lm(pr.starts().first().copied().unwrap_or([1.0; 4]), f64::INFINITY)).collect();
     }
     let cands = Candidates::new(&problems[0]);
-    // errors[c·q + j]: the squared error of candidate c in problem j.
+    // errors[(c − first_ridge)·q + j]: the squared error of ridge candidate c in problem j
+    // (the grid's candidates serve only to pick each problem's best start, `grid_best`).
     let q = problems.len();
-    let mut errors = vec![0.0; cands.params.len() * q];
-    // Σwyu, Σwu² and Σwy² over the first i points (u = S, or 1/S with T1 profiled), from
-    // which each subset's error follows with the sums without its left-out point.
+    let mut errors = Vec::with_capacity((cands.params.len() - cands.first_ridge) * q);
+    // Each problem's lowest error on the grid (the candidates before the ridges), and the
+    // first candidate with it.
+    let mut grid_best = vec![(f64::INFINITY, 0); q];
+    // Over the first i points: in speed-ups the squared error; in times Σwyu, Σwu² and Σwy²
+    // (u = 1/S), from which T1 is profiled. A subset's error follows from the sums without
+    // its left-out point.
     let mut pre = vec![[0.0; 3]; m + 1];
     // The curve compiled into the loop (see `specialise!`).
     specialise!(model, space, |model, space| {
         for (c, p) in cands.params.iter().enumerate() {
-            for i in 0..m {
-                let s = shape(model, p, ns[i]);
-                let u = if space == Space::Time { 1.0 / s } else { s };
-                let (w, y) = (ws[i], ys[i]);
-                let t = [w * y * u, w * u * u, w * y * y];
-                for k in 0..3 {
-                    pre[i + 1][k] = pre[i][k] + t[k];
+            // pre[i + 1] = pre[i] + point i's terms, written by iterators (no index checks).
+            let mut acc = [0.0; 3];
+            for (slot, ((n, y), w)) in pre[1..].iter_mut().zip(ns.iter().zip(ys).zip(ws)) {
+                let s = shape(model, p, *n);
+                if space == Space::Time {
+                    let u = 1.0 / s;
+                    let t = [w * y * u, w * u * u, w * y * y];
+                    for k in 0..3 {
+                        acc[k] += t[k];
+                    }
+                } else {
+                    acc[0] += w * (y - s) * (y - s);
                 }
+                *slot = acc;
             }
             for (j, pr) in problems.iter().enumerate() {
                 let sum = |k: usize| if j == 0 { pre[m][k] } else { pre[j - 1][k] + (pre[m][k] - pre[j][k]) };
-                let (num, den, yy) = (sum(0), sum(1), sum(2));
-                let t1 = if space == Space::Time { (num / den).clamp(pr.lo[pr.k - 1], pr.hi[pr.k - 1]) } else { 1.0 };
-                let e = (yy - 2.0 * t1 * num + t1 * t1 * den).max(0.0);
-                errors[c * q + j] = if e.is_finite() { e } else { f64::INFINITY };
+                let e = if space == Space::Time {
+                    let (num, den, yy) = (sum(0), sum(1), sum(2));
+                    let t1 = (num / den).clamp(pr.lo[pr.k - 1], pr.hi[pr.k - 1]);
+                    (yy - 2.0 * t1 * num + t1 * t1 * den).max(0.0)
+                } else {
+                    sum(0).max(0.0)
+                };
+                let e = if e.is_finite() { e } else { f64::INFINITY };
+                if c >= cands.first_ridge {
+                    // Pushed in the order of `errors`.
+                    errors.push(e);
+                } else if e < grid_best[j].0 {
+                    grid_best[j] = (e, c);
+                }
             }
         }
     });
-    problems.iter().enumerate().map(|(j, pr)| pr.search(&cands, &errors, q, j)).collect()
+    problems.iter().enumerate().map(|(j, pr)| pr.search(&cands, &errors, q, j, grid_best[j].1)).collect()
 }
 
 impl Problem<'_> {
-    /// One problem's part of [`fit_all`]: `errors[c·stride + at]` is its squared error at
-    /// candidate c. (Not inlined: the page's benchmark and its analyses share one copy.)
+    /// One problem's part of [`fit_all`]: `errors[(c − first_ridge)·stride + at]` is its
+    /// squared error at ridge candidate c, and `grid_best` the grid candidate where it is
+    /// lowest. (Not inlined: the page's benchmark and its analyses share one copy.)
     #[inline(never)]
-    fn search(&self, cands: &Candidates, errors: &[f64], stride: usize, at: usize) -> LmRun {
-        let error = |c: usize| errors.get(c * stride + at).copied().unwrap_or(f64::INFINITY);
+    fn search(&self, cands: &Candidates, errors: &[f64], stride: usize, at: usize, grid_best: usize) -> LmRun {
+        let error = |c: usize| c.checked_sub(cands.first_ridge).and_then(|r| errors.get(r * stride + at)).copied().unwrap_or(f64::INFINITY);
         let mut best = LmRun { p: [1.0; 4], sse: f64::INFINITY, iterations: 0, termination: Termination::NotFinite };
         // Downey's error has basins no grid ranks well: every classic start is run (each is
         // the only one to reach the minimum in some of the benchmark's sets). The other
@@ -498,8 +588,7 @@ impl Problem<'_> {
         let starts = if self.model == Model::Downey {
             self.starts()
         } else {
-            let c = (0..cands.first_ridge).fold(0, |b, c| if error(c) < error(b) { c } else { b });
-            cands.params.get(c).map(|p| vec![self.profiled(*p)]).unwrap_or_default()
+            cands.params.get(grid_best).map(|p| vec![self.profiled(*p)]).unwrap_or_default()
         };
         for start in starts {
             let r = self.lm(start, best.sse);
@@ -510,7 +599,7 @@ impl Problem<'_> {
         if cands.ridges.is_empty() {
             return best;
         }
-        let mut ridge_best: Option<(f64, [f64; 4])> = None;
+        let mut ridge_best: Option<RidgeSearch> = None;
         // Searched always: σ = 1, σ = 0, and the ridges the best run stopped next to
         // (within RIDGE_NEAR of the break), where Levenberg–Marquardt creeps along the kink.
         let (a, sg) = (best.p[0], best.p[1]);
@@ -532,12 +621,18 @@ impl Problem<'_> {
                 3 if sg >= 1.0 && near(a + sg * (a - 1.0), n) => sg.ln(),
                 _ => continue,
             };
-            let found = self.along_ridge(kind, n, lo, hi, t.clamp(lo, hi));
-            if ridge_best.is_none_or(|b| found.0 < b.0) {
+            // Each ridge is searched to RIDGE_COARSE steps; only the lowest goes on.
+            let mut found = self.ridge_open(kind, n, lo, hi, t.clamp(lo, hi));
+            self.ridge_steps(&mut found, RIDGE_COARSE);
+            if ridge_best.is_none_or(|b: RidgeSearch| found.lowest() < b.lowest()) {
                 ridge_best = Some(found);
             }
         }
-        if let Some((_, p)) = ridge_best {
+        if let Some(mut found) = ridge_best {
+            // 30 steps in all shrink the scan cells to 1e-6 of themselves; Levenberg–Marquardt
+            // polishes after.
+            self.ridge_steps(&mut found, 30 - RIDGE_COARSE);
+            let (_, p) = self.ridge_end(&found);
             let iterations = best.iterations;
             let r = self.lm(p, f64::INFINITY);
             // Only a real gain replaces the runs' result: where the points leave a direction
@@ -551,38 +646,101 @@ impl Problem<'_> {
         best
     }
 
-    /// A golden-section search along one ridge in the scan cells either side of `bt`, its
-    /// best scan point: (squared error, parameters) at the lowest point seen.
+    /// Calls `f` with the problem's space, a constant in each arm natively (see `specialise!`).
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn on_space<R>(&self, mut f: impl FnMut(Space) -> R) -> R {
+        #[cfg(not(target_arch = "wasm32"))]
+        match self.space {
+            Space::Speedup => f(Space::Speedup),
+            Space::Time => f(Space::Time),
+        }
+        #[cfg(target_arch = "wasm32")]
+        f(self.space)
+    }
+
+    /// Downey's squared error at point t of a ridge, and the parameters there.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn on_ridge(&self, space: Space, kind: u8, n: f64, t: f64) -> (f64, [f64; 4]) {
+        let (a, sg) = ridge_point(kind, n, t);
+        let p = self.profiled_of(Model::Downey, space, [a, sg, 0.0, 0.0]);
+        (self.sse_of(Model::Downey, space, &p), p)
+    }
+
+    /// Opens a golden-section search along one ridge in the scan cells either side of `bt`,
+    /// its best scan point.
     #[inline(never)]
-    fn along_ridge(&self, kind: u8, n: f64, lo: f64, hi: f64, bt: f64) -> (f64, [f64; 4]) {
-        let eval = |t: f64| {
-            let (a, sg) = ridge_point(kind, n, t);
-            let p = self.profiled([a, sg, 0.0, 0.0]);
-            (self.sse(&p), p)
-        };
-        let w = (hi - lo) / RIDGE_SCAN as f64;
-        let (mut x0, mut x1) = ((bt - w).max(lo), (bt + w).min(hi));
-        let g = 0.5 * (5f64.sqrt() - 1.0);
-        let (mut c, mut d) = (x1 - g * (x1 - x0), x0 + g * (x1 - x0));
-        let (mut fc, mut fd) = (eval(c).0, eval(d).0);
-        // 30 steps shrink the cell to 1e-6 of itself; Levenberg–Marquardt polishes after.
-        for _ in 0..30 {
-            if fc < fd {
-                (x1, d, fd) = (d, c, fc);
-                c = x1 - g * (x1 - x0);
-                fc = eval(c).0;
-            } else {
-                (x0, c, fc) = (c, d, fd);
-                d = x0 + g * (x1 - x0);
-                fd = eval(d).0;
+    fn ridge_open(&self, kind: u8, n: f64, lo: f64, hi: f64, bt: f64) -> RidgeSearch {
+        self.on_space(|space| {
+            let w = (hi - lo) / RIDGE_SCAN as f64;
+            let (x0, x1) = ((bt - w).max(lo), (bt + w).min(hi));
+            let (c, d) = (x1 - GOLDEN() * (x1 - x0), x0 + GOLDEN() * (x1 - x0));
+            let (fc, fd) = (self.on_ridge(space, kind, n, c).0, self.on_ridge(space, kind, n, d).0);
+            RidgeSearch { kind, n, bt, at_bt: self.on_ridge(space, kind, n, bt).0, x0, x1, c, d, fc, fd }
+        })
+    }
+
+    /// `steps` more steps of the search, each shrinking the bracket by the golden ratio.
+    #[inline(never)]
+    fn ridge_steps(&self, r: &mut RidgeSearch, steps: u32) {
+        self.on_space(|space| {
+            let g = GOLDEN();
+            let (mut x0, mut x1, mut c, mut d, mut fc, mut fd) = (r.x0, r.x1, r.c, r.d, r.fc, r.fd);
+            for _ in 0..steps {
+                if fc < fd {
+                    (x1, d, fd) = (d, c, fc);
+                    c = x1 - g * (x1 - x0);
+                    fc = self.on_ridge(space, r.kind, r.n, c).0;
+                } else {
+                    (x0, c, fc) = (c, d, fd);
+                    d = x0 + g * (x1 - x0);
+                    fd = self.on_ridge(space, r.kind, r.n, d).0;
+                }
             }
-        }
-        let (a, b) = (eval(bt), eval(0.5 * (x0 + x1)));
-        if b.0 < a.0 {
-            b
-        } else {
-            a
-        }
+            (r.x0, r.x1, r.c, r.d, r.fc, r.fd) = (x0, x1, c, d, fc, fd);
+        })
+    }
+
+    /// Where the search ends: (squared error, parameters) at the lower of `bt` and the
+    /// bracket's middle.
+    fn ridge_end(&self, r: &RidgeSearch) -> (f64, [f64; 4]) {
+        self.on_space(|space| {
+            let (a, b) = (self.on_ridge(space, r.kind, r.n, r.bt), self.on_ridge(space, r.kind, r.n, 0.5 * (r.x0 + r.x1)));
+            if b.0 < a.0 {
+                b
+            } else {
+                a
+            }
+        })
+    }
+}
+
+/// The golden ratio's fractional part, (√5 − 1)/2.
+#[allow(non_snake_case)]
+fn GOLDEN() -> f64 {
+    0.5 * (5f64.sqrt() - 1.0)
+}
+
+/// A golden-section search along one of Downey's ridges that can be taken up again: the
+/// ridge, the point it started from and the error there, the bracket [x0, x1] and its inner
+/// points c < d with their errors.
+#[derive(Clone, Copy)]
+struct RidgeSearch {
+    kind: u8,
+    n: f64,
+    bt: f64,
+    at_bt: f64,
+    x0: f64,
+    x1: f64,
+    c: f64,
+    d: f64,
+    fc: f64,
+    fd: f64,
+}
+
+impl RidgeSearch {
+    /// The lowest error the search has seen.
+    fn lowest(&self) -> f64 {
+        self.at_bt.min(self.fc).min(self.fd)
     }
 }
 
@@ -619,6 +777,7 @@ fn amdahl_linear(space: Space, ns: &[f64], ys: &[f64], ws: &[f64]) -> (f64, f64)
 /// Solves the k×k system m·x = b: by Cramer's rule for k = 2 (one division: the steps of the
 /// two-parameter fits are most of the work), else by Gaussian elimination with partial
 /// pivoting, dividing by each pivot once.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn solve(mut m: [[f64; 4]; 4], mut b: [f64; 4], k: usize) -> Option<[f64; 4]> {
     let mut x = [0.0; 4];
     if k == 2 {

@@ -101,6 +101,28 @@ pub fn smirni(r: f64, n: f64) -> f64 {
     }
 }
 
+/// Smirni's speed-up at n (as [`smirni`], to the bit) and its derivative by r, from the one
+/// rⁿ. S′ = (S − n·rⁿ⁻¹)/(1 − r) cancels where rⁿ is near 1; there (n(1 − r) < 10⁻⁴) its
+/// series in d = 1 − r is used: C(n,2) − 2·C(n,3)·d + 3·C(n,4)·d², within 10⁻¹³ of it.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn smirni_grad(r: f64, n: f64) -> (f64, f64) {
+    let d = 1.0 - r;
+    let series = || {
+        let c2 = n * (n - 1.0) / 2.0;
+        c2 - d * c2 * (n - 2.0) * (2.0 / 3.0) + d * d * c2 * (n - 2.0) * (n - 3.0) / 4.0
+    };
+    if d < 1e-12 {
+        (n, series())
+    } else if r <= 0.0 {
+        // (1 − rⁿ)/(1 − r) = 1 + r + … for n > 1: slope 1 at r = 0.
+        (1.0, if n > 1.0 { 1.0 } else { 0.0 })
+    } else {
+        let e = (n * (-d).ln_1p()).exp_m1();
+        let s = -e / d;
+        (s, if n * d < 1e-4 { series() } else { (s - n * (1.0 + e) / r) / d })
+    }
+}
+
 /// The model's speed-up shape at n for shape parameters `p` (Amdahl: 1/(c1 + c2/n)).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn shape(model: Model, p: &[f64; 4], n: f64) -> f64 {
@@ -147,28 +169,35 @@ pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f6
     }
 }
 
-/// The shape's speed-up at n and its derivatives by the shape parameters, in closed form where
-/// the shape has one (Smirni's, whose closed form cancels near r = 1, by central differences).
-/// On a break of Downey's piecewise curve the derivative is the piece's that holds at n.
+/// The shape's speed-up at n and its derivatives by the shape parameters, in closed form. On a
+/// break of Downey's piecewise curve the derivative is the piece's that holds at n.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
+fn shape_grad(model: Model, p: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
+    if model == Model::Smirni {
+        let (s, ds) = smirni_grad(p[0], n);
+        return (s, [ds, 0.0]);
+    }
     let s = shape(model, p, n);
     let d = match model {
         Model::Downey => {
             let (a, sg) = (p[0], p[1]);
+            // One division per piece: what both derivatives share.
             if sg <= 1.0 {
                 if n <= a {
                     let den = a + sg / 2.0 * (n - 1.0);
-                    [n * sg * (n - 1.0) / 2.0 / (den * den), -a * n * (n - 1.0) / 2.0 / (den * den)]
+                    let q = n * (n - 1.0) / 2.0 / (den * den);
+                    [sg * q, -a * q]
                 } else if n <= 2.0 * a - 1.0 {
                     let den = sg * (a - 0.5) + n * (1.0 - sg / 2.0);
-                    [n * (den - a * sg) / (den * den), -a * n * (a - 0.5 - n / 2.0) / (den * den)]
+                    let q = n / (den * den);
+                    [(den - a * sg) * q, -a * (a - 0.5 - n / 2.0) * q]
                 } else {
                     [1.0, 0.0]
                 }
             } else if n <= a + a * sg - sg {
                 let den = sg * (n + a - 1.0) + a;
-                [n * (sg + 1.0) * sg * (n - 1.0) / (den * den), -n * a * (n - 1.0) / (den * den)]
+                let q = n * (n - 1.0) / (den * den);
+                [(sg + 1.0) * sg * q, -a * q]
             } else {
                 [1.0, 0.0]
             }
@@ -182,10 +211,7 @@ fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) 
             }
         }
         Model::Chiang => [n * (n - 1.0) / ((n + p[0]) * (n + p[0])), 0.0],
-        Model::Smirni => {
-            let g = gradient(p, lo, hi, 1, &|q| smirni(q[0], n));
-            [g[0], 0.0]
-        }
+        Model::Smirni => [0.0, 0.0],
         Model::Usl => {
             let den = 1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0);
             let f = -n * (n - 1.0) / (den * den);
@@ -198,7 +224,7 @@ fn shape_grad(model: Model, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], n: f64) 
 /// The fitted value at n (as [`value`]) and its derivatives by the first `k` parameters: one
 /// row of the Jacobian, in closed form (see [`shape_grad`]).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], k: usize, n: f64) -> (f64, [f64; 4]) {
+pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], k: usize, n: f64) -> (f64, [f64; 4]) {
     let mut out = [0.0; 4];
     match (space, model) {
         (Space::Time, Model::Amdahl) => {
@@ -207,13 +233,13 @@ pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], lo: &[f64; 4]
             (p[0] + p[1] / n, out)
         }
         (Space::Speedup, _) => {
-            let (s, d) = shape_grad(model, p, lo, hi, n);
+            let (s, d) = shape_grad(model, p, n);
             out[..k.min(2)].copy_from_slice(&d[..k.min(2)]);
             (s, out)
         }
         (Space::Time, _) => {
             // T = T1/S: dT/dθ = −T1/S² · dS/dθ, dT/dT1 = 1/S.
-            let (s, d) = shape_grad(model, p, lo, hi, n);
+            let (s, d) = shape_grad(model, p, n);
             let t1 = k - 1;
             let t = p[t1] / s;
             for j in 0..t1 {
