@@ -673,7 +673,7 @@ impl Problem<'_> {
         self.on_space(|space| {
             let w = (hi - lo) / RIDGE_SCAN as f64;
             let (x0, x1) = ((bt - w).max(lo), (bt + w).min(hi));
-            let (c, d) = (x1 - GOLDEN() * (x1 - x0), x0 + GOLDEN() * (x1 - x0));
+            let (c, d) = (x1 - golden_section() * (x1 - x0), x0 + golden_section() * (x1 - x0));
             let (fc, fd) = (self.on_ridge(space, kind, n, c).0, self.on_ridge(space, kind, n, d).0);
             RidgeSearch { kind, n, bt, at_bt: self.on_ridge(space, kind, n, bt).0, x0, x1, c, d, fc, fd }
         })
@@ -683,7 +683,7 @@ impl Problem<'_> {
     #[inline(never)]
     fn ridge_steps(&self, r: &mut RidgeSearch, steps: u32) {
         self.on_space(|space| {
-            let g = GOLDEN();
+            let g = golden_section();
             let (mut x0, mut x1, mut c, mut d, mut fc, mut fd) = (r.x0, r.x1, r.c, r.d, r.fc, r.fd);
             for _ in 0..steps {
                 if fc < fd {
@@ -714,9 +714,8 @@ impl Problem<'_> {
     }
 }
 
-/// The golden ratio's fractional part, (√5 − 1)/2.
-#[allow(non_snake_case)]
-fn GOLDEN() -> f64 {
+/// The golden section's share of a bracket, (√5 − 1)/2.
+fn golden_section() -> f64 {
     0.5 * (5f64.sqrt() - 1.0)
 }
 

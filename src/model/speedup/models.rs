@@ -1,6 +1,7 @@
 //! The five speed-up models of seed 004 (Lan 2007, chapter 3, eqs. 3.1–3.7; the universal
 //! scalability law beyond the thesis): their shapes S(n), the value fitted in either space
-//! (a speed-up, or a time T1/S(n)), and the Jacobian of that value by central differences.
+//! (a speed-up, or a time T1/S(n)), the Jacobian of that value in closed form, and gradients
+//! by central differences for the bands' delta method.
 //!
 //! Parameters travel as `[f64; 4]`: the shape parameters first (Downey A, σ; Amdahl c1, c2;
 //! Chiang β; Smirni r; USL σ, κ), then T1 in seconds when it is fitted (times without an
@@ -253,7 +254,8 @@ pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], k: usize, n: 
 
 /// The gradient of `f` at the first `k` parameters of `p` by central differences, one-sided
 /// where a step would cross a bound of [`lo`, `hi`]; zero along a parameter pinned between
-/// equal bounds. The Jacobian rows of the fits and the delta method of their bands both use it.
+/// equal bounds. The delta method of the fits' bands uses it; tests check the closed-form
+/// Jacobian rows against it.
 pub(super) fn gradient(p: &[f64; 4], lo: &[f64; 4], hi: &[f64; 4], k: usize, f: &dyn Fn(&[f64; 4]) -> f64) -> [f64; 4] {
     let mut out = [0.0; 4];
     for j in 0..k {
