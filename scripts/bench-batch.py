@@ -7,8 +7,10 @@ noise (numpy's seeded generator, so the sets are the same on every run), then
   bounds A >= 1, sigma >= 0) from 3 starts, keeping the lowest cost;
 - runs the whole `scalewise speedup --compact FILE` process on the same 2,000 sets as one
   JSON array, with its defaults (all five models, leave-one-out, ranges, advice);
-- prints the median of RUNS timings of each, the ratio per data set, and checks that
-  scalewise's Downey squared error is never above SciPy's (1e-9 relative tolerance).
+- in RUNS // 2 paired rounds (scalewise twice, SciPy once, scalewise twice: the machine's
+  speed drifts over a SciPy run), prints the median timings, the median of the rounds'
+  ratios per data set, and checks that scalewise's Downey squared error is never above
+  SciPy's (1e-9 relative tolerance).
 
 Usage: bench-batch.py SCALEWISE_BINARY [RUNS]   (make bench runs it; needs numpy and scipy,
 which `scripts/setup.sh --bench` installs into .venv-bench/).
@@ -64,16 +66,24 @@ def main():
         json.dump([{"points": [{"n": int(n), "speedup": float(v)} for n, v in zip(NS, y)]} for y in sets], f)
         path = f.name
     try:
-        scipy_s, sse_scipy = [], None
+        scipy_s, sse_scipy, ours_s, ratios, out = [], None, [], [], None
+
+        def ours():
+            nonlocal out
+            t = time.perf_counter()
+            out = subprocess.run([binary, "speedup", "--compact", path], check=True, capture_output=True).stdout
+            return time.perf_counter() - t
+
+        # Paired rounds: the machine's speed drifts over a SciPy run's 15-20 s, so each SciPy
+        # run is compared with scalewise's runs just before and just after it.
         for _ in range(max(1, runs // 2)):
+            round_ours = [ours() for _ in range(2)]
             t = time.perf_counter()
             sse_scipy = [scipy_fit(y) for y in sets]
             scipy_s.append(time.perf_counter() - t)
-        ours_s, out = [], None
-        for _ in range(runs):
-            t = time.perf_counter()
-            out = subprocess.run([binary, "speedup", "--compact", path], check=True, capture_output=True).stdout
-            ours_s.append(time.perf_counter() - t)
+            round_ours += [ours() for _ in range(2)]
+            ours_s += round_ours
+            ratios.append(scipy_s[-1] / statistics.median(round_ours))
     finally:
         os.unlink(path)
     answers = json.loads(out)
@@ -89,8 +99,9 @@ def main():
     print(f"  SciPy least_squares, Downey, 3 starts: median {sp:.2f} s of {len(scipy_s)} runs, "
           f"{sp / SETS * 1e6:.0f} µs per data set")
     print(f"  scalewise speedup (whole process, defaults: 5 models, leave-one-out): median {us:.3f} s "
-          f"of {runs} runs, {us / SETS * 1e6:.1f} µs per data set, {SETS / us:.0f} data sets per second")
-    print(f"  ratio: {sp / us:.1f}x per data set (target 100x)")
+          f"of {len(ours_s)} runs, {us / SETS * 1e6:.1f} µs per data set, {SETS / us:.0f} data sets per second")
+    print(f"  ratio: {statistics.median(ratios):.1f}x per data set, the median of {len(ratios)} paired rounds "
+          f"({', '.join(f'{r:.1f}x' for r in ratios)}; target 100x)")
     print(f"  Downey squared error: below SciPy's by > 1e-6 in {better} sets, above it in {len(worse)}")
     for i, mine, theirs in worse[:5]:
         print(f"    set {i}: scalewise {mine:.6g}, SciPy {theirs:.6g}")
