@@ -212,6 +212,7 @@ fn shape_grad(model: Model, p: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
             }
         }
         Model::Chiang => [n * (n - 1.0) / ((n + p[0]) * (n + p[0])), 0.0],
+        // Answered above, with its speed-up from the same rⁿ.
         Model::Smirni => [0.0, 0.0],
         Model::Usl => {
             let den = 1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0);
