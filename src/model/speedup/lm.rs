@@ -18,7 +18,7 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::models::{shape, value, value_grad, Model, Space};
+use super::models::{shape_at, shared, value, value_grad, Model, Space};
 use crate::model::fit::line;
 
 /// Calls `$body` with the model and the space as constants in each arm, so that the curve's
@@ -219,9 +219,10 @@ impl Problem<'_> {
         let mut s = 0.0;
         // `self.k`, a constant where the model and space are.
         let k = fitted(model, space);
+        let sh = shared(model, p);
         for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
             // One row of the Jacobian.
-            let (v, d) = value_grad(model, space, p, k, *n);
+            let (v, d) = value_grad(model, space, p, sh, k, *n);
             let r = y - v;
             s += w * r * r;
             for a in 0..k {
@@ -401,8 +402,9 @@ impl Problem<'_> {
         self.clamp_first(k, &mut p);
         if k > shape_k {
             let (mut num, mut den) = (0.0, 0.0);
+            let sh = shared(model, &p);
             for ((n, y), w) in self.ns.iter().zip(self.ys).zip(self.ws) {
-                let u = 1.0 / shape(model, &p, *n);
+                let u = 1.0 / shape_at(model, &p, sh, *n);
                 num += w * y * u;
                 den += w * u * u;
             }
@@ -534,13 +536,19 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
     // (u = 1/S), from which T1 is profiled. A subset's error follows from the sums without
     // its left-out point.
     let mut pre = vec![[0.0; 3]; m + 1];
+    // The highest of the problems' lowest grid errors so far; `changed`: one of them fell
+    // since it was taken.
+    let (mut grid_bar, mut changed) = (f64::INFINITY, false);
     // The curve compiled into the loop (see `specialise!`).
     specialise!(model, space, |model, space| {
         for (c, p) in cands.params.iter().enumerate() {
             // pre[i + 1] = pre[i] + point i's terms, written by iterators (no index checks).
             let mut acc = [0.0; 3];
+            // The largest point's term (speed-ups).
+            let mut top = 0.0f64;
+            let sh = shared(model, p);
             for (slot, ((n, y), w)) in pre[1..].iter_mut().zip(ns.iter().zip(ys).zip(ws)) {
-                let s = shape(model, p, *n);
+                let s = shape_at(model, p, sh, *n);
                 if space == Space::Time {
                     let u = 1.0 / s;
                     let t = [w * y * u, w * u * u, w * y * y];
@@ -548,9 +556,18 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
                         acc[k] += t[k];
                     }
                 } else {
-                    acc[0] += w * (y - s) * (y - s);
+                    let t = w * (y - s) * (y - s);
+                    top = top.max(t);
+                    acc[0] += t;
                 }
                 *slot = acc;
+            }
+            // In speed-ups no problem's error is below the sum less the largest term: a grid
+            // candidate above that bound (with room for the sums' rounding, all terms ≥ 0) in
+            // every problem cannot be the best of any.
+            let total = pre[m][0];
+            if space == Space::Speedup && c < cands.first_ridge && total - top > grid_bar * (1.0 + 1e-9) + 1e-12 * total {
+                continue;
             }
             for (j, pr) in problems.iter().enumerate() {
                 let sum = |k: usize| if j == 0 { pre[m][k] } else { pre[j - 1][k] + (pre[m][k] - pre[j][k]) };
@@ -567,7 +584,12 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
                     errors.push(e);
                 } else if e < grid_best[j].0 {
                     grid_best[j] = (e, c);
+                    changed = true;
                 }
+            }
+            if changed {
+                grid_bar = grid_best.iter().fold(0.0, |b, x| b.max(x.0));
+                changed = false;
             }
         }
     });

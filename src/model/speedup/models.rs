@@ -92,21 +92,40 @@ pub fn downey(a: f64, sigma: f64, n: f64) -> f64 {
 /// Smirni's (1 − rⁿ)/(1 − r), computed without cancellation near r = 1 (where it is n).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn smirni(r: f64, n: f64) -> f64 {
+    smirni_at(r, smirni_log(r), n)
+}
+
+/// ln r for [`smirni_at`] (as ln(1 − d), d = 1 − r, without cancellation near r = 1); zero
+/// where Smirni's curve does not use it (r ≤ 0, or r within 10⁻¹² of 1).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn smirni_log(r: f64) -> f64 {
+    let d = 1.0 - r;
+    if d < 1e-12 || r <= 0.0 {
+        0.0
+    } else {
+        (-d).ln_1p()
+    }
+}
+
+/// [`smirni`] with its ln r, `l`, given: rⁿ = e^(n·l).
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+fn smirni_at(r: f64, l: f64, n: f64) -> f64 {
     let d = 1.0 - r;
     if d < 1e-12 {
         n
     } else if r <= 0.0 {
         1.0
     } else {
-        -(n * (-d).ln_1p()).exp_m1() / d
+        -(n * l).exp_m1() / d
     }
 }
 
 /// Smirni's speed-up at n (as [`smirni`], to the bit) and its derivative by r, from the one
-/// rⁿ. S′ = (S − n·rⁿ⁻¹)/(1 − r) cancels where rⁿ is near 1; there (n(1 − r) < 10⁻⁴) its
-/// series in d = 1 − r is used: C(n,2) − 2·C(n,3)·d + 3·C(n,4)·d², within 10⁻¹³ of it.
+/// rⁿ (its ln r, `l`, from [`smirni_log`]). S′ = (S − n·rⁿ⁻¹)/(1 − r) cancels where rⁿ is near
+/// 1; there (n(1 − r) < 10⁻⁴) its series in d = 1 − r is used: C(n,2) − 2·C(n,3)·d +
+/// 3·C(n,4)·d², within 10⁻¹³ of it.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn smirni_grad(r: f64, n: f64) -> (f64, f64) {
+fn smirni_grad(r: f64, l: f64, n: f64) -> (f64, f64) {
     let d = 1.0 - r;
     let series = || {
         let c2 = n * (n - 1.0) / 2.0;
@@ -118,20 +137,37 @@ fn smirni_grad(r: f64, n: f64) -> (f64, f64) {
         // (1 − rⁿ)/(1 − r) = 1 + r + … for n > 1: slope 1 at r = 0.
         (1.0, if n > 1.0 { 1.0 } else { 0.0 })
     } else {
-        let e = (n * (-d).ln_1p()).exp_m1();
+        let e = (n * l).exp_m1();
         let s = -e / d;
         (s, if n * d < 1e-4 { series() } else { (s - n * (1.0 + e) / r) / d })
     }
 }
 
+/// What every point's value of one curve shares, worked out once per parameter set by
+/// [`shared`]: Smirni's ln r (a logarithm per point saved); nothing for the other models.
+#[derive(Clone, Copy)]
+pub(super) struct Shared(f64);
+
+/// The [`Shared`] part of the model's curve at shape parameters `p`.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+pub(super) fn shared(model: Model, p: &[f64; 4]) -> Shared {
+    Shared(if model == Model::Smirni { smirni_log(p[0]) } else { 0.0 })
+}
+
 /// The model's speed-up shape at n for shape parameters `p` (Amdahl: 1/(c1 + c2/n)).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn shape(model: Model, p: &[f64; 4], n: f64) -> f64 {
+    shape_at(model, p, shared(model, p), n)
+}
+
+/// [`shape`] with the curve's [`Shared`] part given.
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+pub(super) fn shape_at(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> f64 {
     match model {
         Model::Downey => downey(p[0], p[1], n),
         Model::Amdahl => 1.0 / (p[0] + p[1] / n).max(1e-300),
         Model::Chiang => (1.0 + p[0]) * n / (n + p[0]),
-        Model::Smirni => smirni(p[0], n),
+        Model::Smirni => smirni_at(p[0], sh.0, n),
         Model::Usl => n / (1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0)),
     }
 }
@@ -173,12 +209,12 @@ pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f6
 /// The shape's speed-up at n and its derivatives by the shape parameters, in closed form. On a
 /// break of Downey's piecewise curve the derivative is the piece's that holds at n.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn shape_grad(model: Model, p: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
+fn shape_grad(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> (f64, [f64; 2]) {
     if model == Model::Smirni {
-        let (s, ds) = smirni_grad(p[0], n);
+        let (s, ds) = smirni_grad(p[0], sh.0, n);
         return (s, [ds, 0.0]);
     }
-    let s = shape(model, p, n);
+    let s = shape_at(model, p, sh, n);
     let d = match model {
         Model::Downey => {
             let (a, sg) = (p[0], p[1]);
@@ -224,9 +260,9 @@ fn shape_grad(model: Model, p: &[f64; 4], n: f64) -> (f64, [f64; 2]) {
 }
 
 /// The fitted value at n (as [`value`]) and its derivatives by the first `k` parameters: one
-/// row of the Jacobian, in closed form (see [`shape_grad`]).
+/// row of the Jacobian, in closed form (see [`shape_grad`]); `sh` is [`shared`]`(model, p)`.
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], k: usize, n: f64) -> (f64, [f64; 4]) {
+pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], sh: Shared, k: usize, n: f64) -> (f64, [f64; 4]) {
     let mut out = [0.0; 4];
     match (space, model) {
         (Space::Time, Model::Amdahl) => {
@@ -235,13 +271,13 @@ pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], k: usize, n: 
             (p[0] + p[1] / n, out)
         }
         (Space::Speedup, _) => {
-            let (s, d) = shape_grad(model, p, n);
+            let (s, d) = shape_grad(model, p, sh, n);
             out[..k.min(2)].copy_from_slice(&d[..k.min(2)]);
             (s, out)
         }
         (Space::Time, _) => {
             // T = T1/S: dT/dθ = −T1/S² · dS/dθ, dT/dT1 = 1/S.
-            let (s, d) = shape_grad(model, p, n);
+            let (s, d) = shape_grad(model, p, sh, n);
             let t1 = k - 1;
             let t = p[t1] / s;
             for j in 0..t1 {

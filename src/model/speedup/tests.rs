@@ -1,5 +1,5 @@
 use super::analysis::{aicc, fit_model};
-use super::models::{gradient, shape, value, value_grad, Space};
+use super::models::{gradient, shape, shared, value, value_grad, Space};
 use super::*;
 
 #[test]
@@ -429,7 +429,8 @@ fn smirni_s_derivative_holds_up_to_r_equal_one() {
     for n in [1.0f64, 2.0, 7.0, 64.0, 1024.0] {
         for r in [0.0f64, 0.3, 0.9, 0.99, 1.0 - 1e-3, 1.0 - 1e-5, 1.0 - 1e-7, 1.0 - 1e-9, 1.0 - 1e-11, 1.0 - 1e-13, 1.0] {
             let want: f64 = (1..n as u32).map(|i| f64::from(i) * r.powi(i as i32 - 1)).sum();
-            let (s, d) = value_grad(Model::Smirni, Space::Speedup, &[r, 0.0, 0.0, 0.0], 1, n);
+            let p = [r, 0.0, 0.0, 0.0];
+            let (s, d) = value_grad(Model::Smirni, Space::Speedup, &p, shared(Model::Smirni, &p), 1, n);
             assert_eq!(s, smirni(r, n), "n = {n}, r = {r}");
             assert!((d[0] - want).abs() <= 1e-9 * want.max(1.0), "n = {n}, r = {r}: {} vs {want}", d[0]);
         }
@@ -458,7 +459,7 @@ fn closed_form_jacobian_rows_match_central_differences() {
             }
             let (lo, hi) = ([0.0; 4], [1e9; 4]);
             for n in [2.0, 4.0, 7.0, 16.0, 64.0] {
-                let (v, got) = value_grad(model, space, &p, k, n);
+                let (v, got) = value_grad(model, space, &p, shared(model, &p), k, n);
                 assert_eq!(v, value(model, space, &p, n), "{model:?} {space:?} n = {n}");
                 let want = gradient(&p, &lo, &hi, k, &|q| value(model, space, q, n));
                 for j in 0..k {
