@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use serde_json::{Map, Value};
+use serde_json::{value::RawValue, Map, Value};
 
 mod allocation;
 mod catalog;
@@ -223,13 +223,11 @@ pub fn run(args: &[String]) -> i32 {
         eprintln!("scalewise {}: {k} is read only with --format {}", cmd.name, raw_input.map_or("", |r| r.formats[0]));
         return 2;
     }
-    let answer = match (raw, export) {
-        (Some((_, f)), Some(e)) => {
-            comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
-        }
-        (Some((r, f)), None) => (r.run)(f, &text, &options),
-        (None, _) => match (serde_json::from_str::<Value>(&text), cmd.each) {
-            (Ok(Value::Array(items)), Some(each)) if items.len() > 1 && export.is_none() => {
+    // A list of two or more, for a calculator that answers element by element: the list's text
+    // is only checked here (JSON syntax), and each element is read on the core that answers it.
+    if let (None, Some(each), None) = (&raw, cmd.each, export) {
+        if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&text) {
+            if items.len() > 1 {
                 return match batch(cmd.name, each, &items, &options, compact) {
                     Ok(()) => 0,
                     Err(msg) => {
@@ -238,13 +236,21 @@ pub fn run(args: &[String]) -> i32 {
                     }
                 };
             }
-            (Ok(mut input), _) => {
+        }
+    }
+    let answer = match (raw, export) {
+        (Some((_, f)), Some(e)) => {
+            comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
+        }
+        (Some((r, f)), None) => (r.run)(f, &text, &options),
+        (None, _) => match serde_json::from_str::<Value>(&text) {
+            Ok(mut input) => {
                 if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
                     obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
                 }
                 (cmd.run)(input)
             }
-            (Err(e), _) => {
+            Err(e) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
                 return 1;
             }
@@ -322,13 +328,16 @@ impl Render<'_> {
     }
 }
 
-/// A list input of a calculator with `each`: every element answered, given its allocation table
-/// (`--allocation`) and written as text on one thread, the elements shared among every core;
-/// the texts are then written to standard output in the input's order. Only the texts outlive
-/// their thread, so a batch of thousands holds no answers in memory.
-fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, items: &[Value], options: &[(String, String)], compact: bool) -> Result<(), String> {
+/// A list input of a calculator with `each`: every element read, answered, given its allocation
+/// table (`--allocation`) and written as text on one thread, the elements (their JSON text)
+/// shared among every core; the texts are then written to standard output in the input's
+/// order. Only the texts outlive their thread, so a batch of thousands holds neither its
+/// inputs as values nor its answers in memory.
+fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), String> {
     let how = Render { command, options, compact };
-    let texts = crate::parallel::map(items, &|v| each(v, &how))
+    // The text was read as JSON whole: an element cannot fail here.
+    let read = |raw: &&RawValue| serde_json::from_str::<Value>(raw.get()).map_err(|e| format!("input is not valid JSON: {e}")).and_then(|v| each(&v, &how));
+    let texts = crate::parallel::map(items, &read)
         .ok_or_else(|| crate::parallel::STOPPED.to_string())?
         .into_iter()
         .collect::<Result<Vec<String>, String>>()?;
