@@ -859,16 +859,18 @@ fn advise(f: &Fit, points: &[PointView]) -> (Vec<Suggestion>, String) {
     let far = (f64::from(nmax) * 64.0).clamp(1024.0, 1e7);
     // Largest speed-up on a log grid up to far; its n.
     let grid: Vec<f64> = (0..=200).map(|i| (far.ln() * f64::from(i) / 200.0).exp().round()).collect();
+    // The speed-up at each grid point, evaluated once for the searches below.
+    let at: Vec<f64> = grid.iter().map(|&n| f.speedup_at(n)).collect();
     let (mut n_top, mut s_top) = (1.0, f.speedup_at(1.0));
-    for &n in &grid {
-        let s = f.speedup_at(n);
+    for (&n, &s) in grid.iter().zip(&at) {
         if s > s_top * (1.0 + 1e-9) {
             n_top = n;
             s_top = s;
         }
     }
-    let first = |pred: &dyn Fn(f64) -> bool| grid.iter().copied().find(|&n| pred(n));
-    let n_peak = first(&|n| f.speedup_at(n) >= 0.95 * s_top).unwrap_or(n_top).max(2.0);
+    // The first grid point (n, S(n)) that meets `pred`.
+    let first = |pred: &dyn Fn(f64, f64) -> bool| grid.iter().zip(&at).find(|(&n, &s)| pred(n, s)).map(|(&n, _)| n);
+    let n_peak = first(&|_, s| s >= 0.95 * s_top).unwrap_or(n_top).max(2.0);
     let mut n_lin = 2.0;
     let mut c = 4.0;
     while c < n_peak && f.speedup_at(c) / c >= 0.9 {
@@ -877,7 +879,7 @@ fn advise(f: &Fit, points: &[PointView]) -> (Vec<Suggestion>, String) {
     }
     // The transition: where efficiency falls to one half, or halfway (geometrically) between
     // the linear part and the peak when that comes only after the peak.
-    let mut n_trans = first(&|n| f.speedup_at(n) / n <= 0.5).unwrap_or(n_peak);
+    let mut n_trans = first(&|n, s| s / n <= 0.5).unwrap_or(n_peak);
     if n_trans >= n_peak || n_trans <= n_lin {
         n_trans = (n_lin * n_peak).sqrt();
     }

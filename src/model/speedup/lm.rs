@@ -445,51 +445,52 @@ struct Candidates {
     first_ridge: usize,
 }
 
+/// The grid of Chiang's, Smirni's or USL's shape parameters (see [`Candidates`]; empty for the
+/// others): the same for every data set, so made once.
+fn grid(model: Model) -> &'static [[f64; 4]] {
+    static GRIDS: std::sync::OnceLock<[Vec<[f64; 4]>; 3]> = std::sync::OnceLock::new();
+    // 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
+    let exp10 = |x: f64| (x * std::f64::consts::LN_10).exp();
+    let grids = GRIDS.get_or_init(|| {
+        // β = 0 and 10⁻³ … 10⁹ by quarter decades.
+        let chiang = (0..=49).map(|i| [if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) }, 0.0, 0.0, 0.0]).collect();
+        // r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
+        let smirni = (0..=43)
+            .map(|i| {
+                let r = match i {
+                    0..=9 => f64::from(i) / 10.0,
+                    43 => 1.0,
+                    _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
+                };
+                [r, 0.0, 0.0, 0.0]
+            })
+            .collect();
+        // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
+        let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
+        let kappas: Vec<f64> = axis(-8.0, 21).collect();
+        let usl = axis(-4.0, 13).flat_map(|sg| kappas.iter().map(move |&kappa| [sg, kappa, 0.0, 0.0])).collect();
+        [chiang, smirni, usl]
+    });
+    match model {
+        Model::Chiang => &grids[0],
+        Model::Smirni => &grids[1],
+        Model::Usl => &grids[2],
+        Model::Downey | Model::Amdahl => &[],
+    }
+}
+
 impl Candidates {
     fn new(pr: &Problem) -> Candidates {
-        let mut params: Vec<[f64; 4]> = Vec::new();
-        // 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
-        let exp10 = |x: f64| (x * std::f64::consts::LN_10).exp();
+        let mut params: Vec<[f64; 4]> = grid(pr.model).to_vec();
         let mut ridges = Vec::new();
-        match pr.model {
-            Model::Downey => {
-                // Up to 8 times the largest speed-up (Downey's first start is A = that, σ = 0).
-                let smax = pr.starts().first().map_or(1.0, |p| p[0]);
-                let a_top = (8.0 * smax).clamp(2.0, pr.hi[0]);
-                ridges.extend([(0u8, 0.0, 0.0, a_top.ln()), (4, 0.0, 0.0, a_top.ln())]);
-                for &n in pr.ns {
-                    ridges.extend([(1, n, 0.0, 1.0), (2, n, 0.0, 1.0), (3, n, 0.0, pr.hi[1].ln())]);
-                }
+        if pr.model == Model::Downey {
+            // Up to 8 times the largest speed-up (Downey's first start is A = that, σ = 0).
+            let smax = pr.starts().first().map_or(1.0, |p| p[0]);
+            let a_top = (8.0 * smax).clamp(2.0, pr.hi[0]);
+            ridges.extend([(0u8, 0.0, 0.0, a_top.ln()), (4, 0.0, 0.0, a_top.ln())]);
+            for &n in pr.ns {
+                ridges.extend([(1, n, 0.0, 1.0), (2, n, 0.0, 1.0), (3, n, 0.0, pr.hi[1].ln())]);
             }
-            // β = 0 and 10⁻³ … 10⁹ by quarter decades.
-            Model::Chiang => {
-                for i in 0..=49 {
-                    let beta = if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) };
-                    params.push([beta, 0.0, 0.0, 0.0]);
-                }
-            }
-            // r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
-            Model::Smirni => {
-                for i in 0..=43 {
-                    let r = match i {
-                        0..=9 => f64::from(i) / 10.0,
-                        43 => 1.0,
-                        _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
-                    };
-                    params.push([r, 0.0, 0.0, 0.0]);
-                }
-            }
-            // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
-            Model::Usl => {
-                let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
-                let kappas: Vec<f64> = axis(-8.0, 21).collect();
-                for sg in axis(-4.0, 13) {
-                    for &kappa in &kappas {
-                        params.push([sg, kappa, 0.0, 0.0]);
-                    }
-                }
-            }
-            Model::Amdahl => {}
         }
         let first_ridge = params.len();
         // Scanned: σ = 1 and σ = 0 (the first two ridges); the others are searched only
