@@ -446,31 +446,11 @@ struct Candidates {
 }
 
 /// The grid of Chiang's, Smirni's or USL's shape parameters (see [`Candidates`]; empty for the
-/// others): the same for every data set, so made once.
+/// others). The same for every data set: natively made once (a batch fits thousands).
+#[cfg(not(target_arch = "wasm32"))]
 fn grid(model: Model) -> &'static [[f64; 4]] {
     static GRIDS: std::sync::OnceLock<[Vec<[f64; 4]>; 3]> = std::sync::OnceLock::new();
-    // 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
-    let exp10 = |x: f64| (x * std::f64::consts::LN_10).exp();
-    let grids = GRIDS.get_or_init(|| {
-        // β = 0 and 10⁻³ … 10⁹ by quarter decades.
-        let chiang = (0..=49).map(|i| [if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) }, 0.0, 0.0, 0.0]).collect();
-        // r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
-        let smirni = (0..=43)
-            .map(|i| {
-                let r = match i {
-                    0..=9 => f64::from(i) / 10.0,
-                    43 => 1.0,
-                    _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
-                };
-                [r, 0.0, 0.0, 0.0]
-            })
-            .collect();
-        // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
-        let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
-        let kappas: Vec<f64> = axis(-8.0, 21).collect();
-        let usl = axis(-4.0, 13).flat_map(|sg| kappas.iter().map(move |&kappa| [sg, kappa, 0.0, 0.0])).collect();
-        [chiang, smirni, usl]
-    });
+    let grids = GRIDS.get_or_init(|| [make_grid(Model::Chiang), make_grid(Model::Smirni), make_grid(Model::Usl)]);
     match model {
         Model::Chiang => &grids[0],
         Model::Smirni => &grids[1],
@@ -479,9 +459,52 @@ fn grid(model: Model) -> &'static [[f64; 4]] {
     }
 }
 
+/// [`grid`]'s values, made each time.
+fn make_grid(model: Model) -> Vec<[f64; 4]> {
+    let mut params = Vec::new();
+    // 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
+    let exp10 = |x: f64| (x * std::f64::consts::LN_10).exp();
+    match model {
+        // β = 0 and 10⁻³ … 10⁹ by quarter decades.
+        Model::Chiang => {
+            for i in 0..=49 {
+                let beta = if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) };
+                params.push([beta, 0.0, 0.0, 0.0]);
+            }
+        }
+        // r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
+        Model::Smirni => {
+            for i in 0..=43 {
+                let r = match i {
+                    0..=9 => f64::from(i) / 10.0,
+                    43 => 1.0,
+                    _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
+                };
+                params.push([r, 0.0, 0.0, 0.0]);
+            }
+        }
+        // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
+        Model::Usl => {
+            let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
+            let kappas: Vec<f64> = axis(-8.0, 21).collect();
+            for sg in axis(-4.0, 13) {
+                for &kappa in &kappas {
+                    params.push([sg, kappa, 0.0, 0.0]);
+                }
+            }
+        }
+        Model::Downey | Model::Amdahl => {}
+    }
+    params
+}
+
 impl Candidates {
     fn new(pr: &Problem) -> Candidates {
-        let mut params: Vec<[f64; 4]> = grid(pr.model).to_vec();
+        #[cfg(not(target_arch = "wasm32"))]
+        let mut params = grid(pr.model).to_vec();
+        // The page fits one data set at a time.
+        #[cfg(target_arch = "wasm32")]
+        let mut params = make_grid(pr.model);
         let mut ridges = Vec::new();
         if pr.model == Model::Downey {
             // Up to 8 times the largest speed-up (Downey's first start is A = that, σ = 0).
@@ -565,9 +588,10 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
             }
             // In speed-ups no problem's error is below the sum less the largest term: a grid
             // candidate above that bound (with room for the sums' rounding, all terms ≥ 0) in
-            // every problem cannot be the best of any.
+            // every problem cannot be the best of any. (Natively: the page, fitting one data
+            // set, keeps its bytes.)
             let total = pre[m][0];
-            if space == Space::Speedup && c < cands.first_ridge && total - top > grid_bar * (1.0 + 1e-9) + 1e-12 * total {
+            if cfg!(not(target_arch = "wasm32")) && space == Space::Speedup && c < cands.first_ridge && total - top > grid_bar * (1.0 + 1e-9) + 1e-12 * total {
                 continue;
             }
             for (j, pr) in problems.iter().enumerate() {
