@@ -24,6 +24,8 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
         (&["frobnicate"], "{}", 2, "unknown calculator 'frobnicate'"),
         (&["multigrid", "--bogus"], "{}", 2, "unknown option '--bogus'"),
         (&["multigrid"], "{not json", 1, "input is not valid JSON"),
+        // A list's elements are read on the workers; the place is still the input's.
+        (&["speedup"], "[{\"points\": 1},\n {\"points\": [{\"n\": 2, \"speedup\": 1e400}]}]", 1, "number out of range at line 2 column 38"),
         (&["multigrid", "/no/such/file.json"], "", 1, "cannot read '/no/such/file.json'"),
         (&["multigrid"], "{\"sequential\": [], \"parallel\": []}", 1, "multigrid"),
     ];

@@ -228,7 +228,7 @@ pub fn run(args: &[String]) -> i32 {
     if let (None, Some(each), None) = (&raw, cmd.each, export) {
         if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&text) {
             if items.len() > 1 {
-                return match batch(cmd.name, each, &items, &options, compact) {
+                return match batch(cmd.name, each, &text, &items, &options, compact) {
                     Ok(()) => 0,
                     Err(msg) => {
                         eprintln!("scalewise {}: {msg}", cmd.name);
@@ -333,10 +333,14 @@ impl Render<'_> {
 /// shared among every core; the texts are then written to standard output in the input's
 /// order. Only the texts outlive their thread, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
-fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), String> {
+fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), String> {
     let how = Render { command, options, compact };
-    // The text was read as JSON whole: an element cannot fail here.
-    let read = |raw: &&RawValue| serde_json::from_str::<Value>(raw.get()).map_err(|e| format!("input is not valid JSON: {e}")).and_then(|v| each(&v, &how));
+    let read = |raw: &&RawValue| match serde_json::from_str::<Value>(raw.get()) {
+        Ok(v) => each(&v, &how),
+        // Past the syntax check, as a number out of range: the whole text's error says where
+        // (line and column in the input, not in the element).
+        Err(e) => Err(format!("input is not valid JSON: {}", serde_json::from_str::<Value>(text).err().unwrap_or(e))),
+    };
     let texts = crate::parallel::map(items, &read)
         .ok_or_else(|| crate::parallel::STOPPED.to_string())?
         .into_iter()
