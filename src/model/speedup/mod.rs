@@ -21,8 +21,8 @@
 //! T(1)/T(n) (the thesis's way) and T(1) is taken as measured; times without an n = 1 run are
 //! fitted as T(n) = T1/S(n) with T1 a parameter (Amdahl's c1 + c2/n already is a time).
 //!
-//! The solver is a small bounded Levenberg–Marquardt (Marquardt's diagonal scaling, central
-//! difference Jacobian, bounds by projection with an active set), run from several starts
+//! The solver is a small bounded Levenberg–Marquardt (Marquardt's diagonal scaling, closed-form
+//! Jacobian, bounds by projection with an active set), run from several starts
 //! — for Downey on both sides of σ = 1 — keeping the lowest squared error. Uncertainties come
 //! from the Jacobian covariance at the optimum, s²(JᵀWJ)⁻¹ with s² = SSE/(m−k); the band and
 //! the prediction ranges are ±2 standard errors of the fitted curve (delta method): the
