@@ -560,9 +560,8 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
     // (u = 1/S), from which T1 is profiled. A subset's error follows from the sums without
     // its left-out point.
     let mut pre = vec![[0.0; 3]; m + 1];
-    // The highest of the problems' lowest grid errors so far; `changed`: one of them fell
-    // since it was taken.
-    let (mut grid_bar, mut changed) = (f64::INFINITY, false);
+    // The highest of the problems' lowest grid errors so far.
+    let mut grid_bar = f64::INFINITY;
     // The curve compiled into the loop (see `specialise!`).
     specialise!(model, space, |model, space| {
         for (c, p) in cands.params.iter().enumerate() {
@@ -609,12 +608,10 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
                     errors.push(e);
                 } else if e < grid_best[j].0 {
                     grid_best[j] = (e, c);
-                    changed = true;
                 }
             }
-            if changed {
+            if c < cands.first_ridge {
                 grid_bar = grid_best.iter().fold(0.0, |b, x| b.max(x.0));
-                changed = false;
             }
         }
     });
