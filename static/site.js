@@ -1,4 +1,4 @@
-// Runs in <head> of every page, before it paints and before the wasm loads. Three jobs:
+// Runs in <head> of every page, before it paints and before the wasm loads. Four jobs:
 // 1. Theme. <html data-theme> is always "light" or "dark": ?theme= in the address, else the
 //    header's switch (remembered in localStorage), else the system's prefers-color-scheme.
 //    Every change fires a "scalewise-theme" event on window (the charts redraw on it).
@@ -7,6 +7,80 @@
 //    keeps the build it started with until then).
 // 3. Embeds (?embed=1 in an iframe): posts the content height to the parent page whenever it
 //    changes, for embed.js to size the iframe.
+// 4. Inputs: window.scalewiseStore keeps the workspace's records (model::workspace::records)
+//    in IndexedDB and tells the other tabs of the site (see below; ui::storage uses it).
+
+// The records: IndexedDB database "scalewise", object store "records", key → {v: text or null
+// (removed), t: time stamp (ms), tab: the writing tab's id}. The last write wins for each
+// record: a write goes in only if its stamp (t, tab) is above the stored one, and a tab
+// applies another tab's write only if it is above the stamp it knows. A tab's stamp is above
+// every stamp it has seen for that record, so an edit made after seeing another tab's always
+// wins. Each write that goes in is posted on the BroadcastChannel "scalewise-records".
+// Started here, before the wasm has loaded, so the records are read by the time it asks.
+window.scalewiseStore = (() => {
+  const tab = Math.random().toString(36).slice(2), known = new Map(), heard = [];
+  const above = (t, by, key) => { const k = known.get(key); return !k || t > k[0] || (t === k[0] && by > k[1]); };
+  let listener = null;
+  // An embed follows no tab (ui::storage): it does not listen.
+  const embed = /^(1|true)$/.test(new URLSearchParams(location.search).get("embed"));
+  const channel = self.BroadcastChannel ? new BroadcastChannel("scalewise-records") : null;
+  if (channel && !embed) channel.onmessage = ({ data: d }) => {
+    if (!above(d.t, d.tab, d.key)) return;
+    known.set(d.key, [d.t, d.tab]);
+    listener ? listener(d.key, d.v) : heard.push(d);
+  };
+  // The error's name (QuotaExceededError, SecurityError, …) is what ui::storage explains.
+  const fail = (e) => (e && e.name) || "UnknownError";
+  const db = new Promise((ok, no) => {
+    try {
+      const r = indexedDB.open("scalewise", 1);
+      r.onupgradeneeded = () => r.result.createObjectStore("records");
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => no(fail(r.error));
+    } catch (e) { no(fail(e)); }
+  });
+  db.catch(() => {});
+  const tx = (mode, body) => db.then((d) => new Promise((ok, no) => {
+    const t = d.transaction("records", mode);
+    const result = body(t.objectStore("records"));
+    t.oncomplete = () => ok(result.value);
+    t.onabort = t.onerror = () => no(fail(t.error));
+  }));
+  return {
+    // Every record as JSON text: [[key, text], …] (removed ones left out).
+    load: () => tx("readonly", (s) => {
+      const out = { value: [] };
+      s.openCursor().onsuccess = (e) => {
+        const c = e.target.result;
+        if (!c) return;
+        const r = c.value;
+        if (above(r.t, r.tab, c.key)) known.set(c.key, [r.t, r.tab]);
+        if (typeof r.v === "string") out.value.push([c.key, r.v]);
+        c.continue();
+      };
+      return out;
+    }).then((rows) => JSON.stringify(rows)),
+    // Writes one record (text, or null to remove it); rejects with the error's name.
+    put: (key, v) => {
+      const k = known.get(key), t = Math.max(Date.now(), k ? k[0] + 1 : 0);
+      known.set(key, [t, tab]);
+      return tx("readwrite", (s) => {
+        s.get(key).onsuccess = (e) => {
+          const r = e.target.result;
+          if (!r || t > r.t || (t === r.t && tab > r.tab)) s.put({ v, t, tab }, key);
+        };
+        return {};
+      }).then(() => channel?.postMessage({ key, v, t, tab }));
+    },
+    // f(key, text or null) for each newer record another tab writes, those heard so far first
+    // (if still the newest).
+    listen: (f) => {
+      listener = f;
+      for (const d of heard.splice(0)) { const k = known.get(d.key); if (k[0] === d.t && k[1] === d.tab) f(d.key, d.v); }
+    },
+  };
+})();
+
 (() => {
   const html = document.documentElement, KEY = "scalewise-theme", CHOICES = /^(auto|light|dark)$/;
   const query = new URLSearchParams(location.search);

@@ -1,4 +1,4 @@
-//! The Web Worker of `speedup.html` that reads and fits Extra-P experiments off the page's
+//! The Web Worker of `bottlenecks.html` that reads and fits Extra-P experiments off the page's
 //! main thread (`ui::extrap_worker`).
 
 #[cfg(target_arch = "wasm32")]

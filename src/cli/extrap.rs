@@ -1,6 +1,7 @@
-//! `scalewise speedup --format extrap FILE`: an Extra-P experiment (text, JSON or JSON Lines,
-//! told apart by `model::extrap::sniff`) ranked by each region's predicted share of the run
-//! time (`model::extrap::rank`). The answer's keys are documented in `speedup --help`.
+//! `scalewise bottlenecks FILE`, also `scalewise speedup --format extrap FILE`: an Extra-P
+//! experiment (text, JSON or JSON Lines, told apart by `model::extrap::sniff`) ranked by each
+//! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
+//! documented in `speedup --help` and `bottlenecks --help`.
 
 use serde_json::{json, Value};
 
@@ -8,7 +9,66 @@ use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
 use crate::model::input::list::{whole_numbers, ListSpec};
 
 use super::speedup::prediction;
-use super::RawInput;
+use super::{RawInput, Subcommand};
+
+/// The calculator of the "Bottlenecks at scale" page: every input is an Extra-P experiment.
+pub const COMMAND: Subcommand = Subcommand {
+    name: "bottlenecks",
+    summary: "rank the regions of an Extra-P experiment by predicted share of the run time at n",
+    help: HELP,
+    // Never called: every text is read as an experiment (`BOTTLENECKS`).
+    run: |_| Err("an Extra-P experiment is read as text".into()),
+    reads_input: true,
+    each: None,
+};
+
+/// `bottlenecks` reads every text as an Extra-P experiment, JSON or not.
+pub const BOTTLENECKS: RawInput = RawInput { command: "bottlenecks", sniff: Some(|_| Some("extrap")), ..RAW };
+
+const HELP: &str = r#"scalewise bottlenecks — which region of a program dominates at the process count you plan
+to book, and which stops scaling first, from an Extra-P experiment (the "Bottlenecks at scale"
+page). The same as 'scalewise speedup --format extrap'.
+
+USAGE:
+    scalewise bottlenecks [FILE|-] [--compact] [--predict 256,1024] [--metric NAME]
+                          [--parameter NAME] [--hold VALUE|largest|per-value]
+
+INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its text
+format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format ({"parameters",
+"measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines (one {"params",
+"value", "callpath", "metric"} per line). Every region (call path) of the metric is fitted
+with the speed-up models ('scalewise speedup --help'), time against the process count, each
+point the median of its repetitions; its predictions are the best model's. The regions are
+ranked by predicted share of the run time at each n. Regions are fitted on every core, up to
+100,000 of them (the page: 2,000).
+    --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
+    --metric NAME      the metric (default "time" if there is one, else the first)
+    --parameter NAME   the parameter that is the process count (default: one named p, np,
+                       procs, ranks, … else the first)
+    --hold V           a second parameter (problem size) held at V, at its largest value
+                       (largest, the default), or every value fitted on its own (per-value)
+
+OUTPUT:
+    regions           [{callpath, metric, side (the second parameter's value or null), best,
+                      error (why it could not be fitted, or null), points [{n, time_s (median),
+                      noise (relative standard deviation of the repetitions), repetitions}],
+                      predictions [{n, time_s, time_low_s, time_high_s, speedup, low, high,
+                      efficiency, horizon}], stops_scaling_n (first n where doubling n cuts
+                      the predicted time by less than 5 %), shares [{n, share, low, high}]}]
+    dominant          [{n, callpath, share, side}]: the largest region at each n (and side)
+    ranking           [{n, side, regions [{callpath, time_s, share, low, high}]}]: largest
+                      first; share = t_i / sum of t_j; low/high from the time ranges
+    first_to_stop     [{callpath, n, side}]: the region that stops scaling first
+    format, parameters, process_parameter, side_parameter, side_values, metric, metrics,
+    predict, warnings
+
+ERRORS:
+    Exit status 1 and one line naming the line (and column) or the JSON path, e.g.
+    "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
+
+EXAMPLE:
+    scalewise bottlenecks tests/data/extrap/app.txt --predict 256,1024
+"#;
 
 pub const RAW: RawInput = RawInput {
     command: "speedup",

@@ -37,6 +37,7 @@ pub const SUBCOMMANDS: &[Subcommand] = &[
     multigrid::COMMAND,
     regions::COMMAND,
     speedup::COMMAND,
+    extrap::COMMAND,
     simulate::COMMAND,
     comm::COMMAND,
     comm::BROADCAST,
@@ -60,7 +61,7 @@ pub struct RawInput {
     pub sniff: Option<fn(&str) -> Option<&'static str>>,
 }
 
-const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW];
+const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS];
 
 fn main_help() -> String {
     let mut s = String::from(

@@ -41,6 +41,16 @@ pub const SPEEDUP: Calculator = Calculator {
     commands: &["speedup"],
 };
 
+pub const BOTTLENECKS: Calculator = Calculator {
+    key: "bottlenecks",
+    file: "bottlenecks.html",
+    title: "Bottlenecks at scale",
+    answers: "Which region of my program will dominate at the process count I am about to book, \
+              and which stops scaling first? From an Extra-P experiment of many regions.",
+    seed: "Extra-P experiments, each region fitted as on the speed-up page (seed 004)",
+    commands: &["bottlenecks"],
+};
+
 pub const REGIONS: Calculator = Calculator {
     key: "regions",
     file: "regions.html",
@@ -55,10 +65,20 @@ pub const COMM: Calculator = Calculator {
     key: "comm",
     file: "comm.html",
     title: "Communication & broadcast",
-    answers: "Which communication model fits my benchmark output, which broadcast algorithm is \
-              fastest for my message sizes, and how to broadcast across sites.",
+    answers: "Which communication model fits my benchmark output, and which broadcast \
+              algorithm is fastest for my message sizes and process count?",
     seed: "seed 002: adaptive poly-models on Grid'5000",
-    commands: &["comm", "broadcast", "clusters", "grid-broadcast"],
+    commands: &["comm", "broadcast"],
+};
+
+pub const SITES: Calculator = Calculator {
+    key: "sites",
+    file: "sites.html",
+    title: "Broadcast across sites",
+    answers: "Which of my machines form clusters of like latency, and how should a broadcast cross \
+              the sites? From a measured latency matrix.",
+    seed: "seed 002: logical clusters and grid broadcasts on Grid'5000",
+    commands: &["clusters", "grid-broadcast"],
 };
 
 pub const SIMULATE: Calculator = Calculator {
@@ -72,7 +92,7 @@ pub const SIMULATE: Calculator = Calculator {
 };
 
 /// Every calculator, in the order the navigation lists them.
-pub const CALCULATORS: &[Calculator] = &[MULTIGRID, SPEEDUP, REGIONS, COMM, SIMULATE];
+pub const CALCULATORS: &[Calculator] = &[MULTIGRID, SPEEDUP, BOTTLENECKS, REGIONS, COMM, SITES, SIMULATE];
 
 /// The calculator of a key.
 pub fn find(key: &str) -> Option<&'static Calculator> {

@@ -1,4 +1,5 @@
-//! The app: store, autosave, share-link loading, router, and the chrome around each page.
+//! The app: store, loading and saving the workspace, share-link loading, router, and the
+//! chrome around each page.
 
 use yew::prelude::*;
 
@@ -28,12 +29,14 @@ impl PartialEq for AppProps {
     }
 }
 
+/// The calculator page of this entry (None for index.html).
+fn entry_page() -> Option<&'static str> {
+    crate::model::calculators::CALCULATORS.iter().find(|c| c.file == super::route::entry()).map(|c| c.key)
+}
+
 #[component(App)]
 pub fn app(p: &AppProps) -> Html {
-    let store = use_reducer(|| {
-        let (ws, notice) = storage::load();
-        Store::new(ws, notice)
-    });
+    let store = use_reducer(Store::new);
     let embed = use_memo((), |_| url::is_embed());
     let route = use_hash_route();
     // A route of another entry (an old link, a typed fragment): go there, query included.
@@ -48,39 +51,52 @@ pub fn app(p: &AppProps) -> Html {
         }
     });
 
-    // A share link in the address: load its inputs once, then drop it from the address.
+    // Once: the saved workspace, then a share link's inputs (or the ones this tab kept of
+    // one), an embed's own inputs, and the other tabs' edits from then on.
     {
-        let store = store.clone();
+        let dispatch = store.dispatcher();
+        let embed = *embed;
         use_effect_with((), move |_| {
             if elsewhere {
                 return;
             }
-            if let Some(param) = url::share_param() {
-                url::drop_share_param();
-                wasm_bindgen_futures::spawn_local(async move {
+            wasm_bindgen_futures::spawn_local(async move {
+                let (ws, mut notice) = storage::load(&dispatch).await;
+                let page = entry_page();
+                let mut own = None;
+                if let Some(param) = url::share_param() {
+                    url::drop_share_param();
                     match load_shared(&param).await {
-                        Ok(shared) => store.dispatch(Action::LoadShared(shared)),
-                        Err(e) => store.dispatch(Action::Notice(Some(format!("{e}. Your own inputs are shown.")))),
+                        Ok(shared) => own = Some((shared.page, shared.inputs)),
+                        Err(e) => notice = Some(format!("{e}. Your own inputs are shown.")),
                     }
-                });
-            }
+                }
+                if let (None, Some(page)) = (&own, page) {
+                    own = storage::own_inputs(page).map(|i| (page.to_string(), i));
+                }
+                // An embed starts from the page's defaults, not from what the visitor saved.
+                if let (None, true, Some(page)) = (&own, embed, page) {
+                    own = Some((page.to_string(), Default::default()));
+                }
+                dispatch.dispatch(Action::Loaded { ws, notice, own, embed });
+                if !embed {
+                    storage::listen(dispatch);
+                }
+            });
         });
     }
 
-    // Autosave every change.
+    // Saves every change.
     {
         let store = store.clone();
-        use_effect_with(store.ws.clone(), move |ws| {
-            if let Some(msg) = storage::save(ws) {
-                store.dispatch(Action::Notice(Some(msg)));
-            }
-        });
+        use_effect_with((store.ws.clone(), store.own.clone(), store.loaded), move |_| storage::save(&store, &store.dispatcher()));
     }
 
     let embed = *embed;
     if elsewhere {
         return html! { <main class="page"><p>{ "Opening the page…" }</p></main> };
     }
+    let page = if store.loaded { (p.render)(route) } else { html! { <p class="hint">{ "Opening your inputs…" }</p> } };
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
             if !embed { <Header current={route} /> }
@@ -91,7 +107,7 @@ pub fn app(p: &AppProps) -> Html {
                     </div>
                 }
                 <Notices />
-                { (p.render)(route) }
+                { page }
             </main>
             if !embed { <Footer /> }
         </ContextProvider<UseReducerHandle<Store>>>

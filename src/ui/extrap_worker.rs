@@ -1,4 +1,4 @@
-//! The speed-up page's Web Worker for Extra-P experiments (`speedup.html`, built as the binary
+//! The "Bottlenecks at scale" page's Web Worker for Extra-P experiments (`bottlenecks.html`, built as the binary
 //! `sw-extrap-worker`): the page never parses or fits an experiment on its own thread. Each of
 //! the page's workers (`ui::worker_pool`) receives the section's texts, reads and plans them
 //! ([`crate::model::extrap::page::prepare`], the same in every worker) and fits its share of

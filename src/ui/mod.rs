@@ -38,8 +38,10 @@ const fn calculator(c: &'static Calculator, render: fn(Route) -> yew::Html) -> S
 
 pub const MULTIGRID: Site = calculator(&calculators::MULTIGRID, pages::multigrid);
 pub const SPEEDUP: Site = calculator(&calculators::SPEEDUP, pages::speedup);
+pub const BOTTLENECKS: Site = calculator(&calculators::BOTTLENECKS, pages::bottlenecks);
 pub const REGIONS: Site = calculator(&calculators::REGIONS, pages::regions);
 pub const COMM: Site = calculator(&calculators::COMM, pages::comm);
+pub const SITES: Site = calculator(&calculators::SITES, pages::sites);
 /// Its runs happen in `sw-simulate-worker`.
 pub const SIMULATE: Site = calculator(&calculators::SIMULATE, pages::simulate);
 

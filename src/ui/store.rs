@@ -1,41 +1,90 @@
 //! The workspace store: one reducer at the top of the app, handed to every page through a
-//! context. Pages read their input texts from it and dispatch edits; the app autosaves it.
+//! context. Pages read their input texts from it and dispatch edits; the app saves what
+//! changed (`ui::storage`) and applies the other tabs' edits ([`Action::Remote`]).
+//!
+//! A tab may hold one page's inputs as its own ([`Store::own`]): those of a share link it
+//! opened, or every input of an embed. They are kept in the tab (sessionStorage) and never
+//! written over what the visitor saved on the site, until the visitor keeps them.
+//!
+//! An action that replaces what the user typed (a preset, a system, an uploaded file, an
+//! import, a catalog reset, keeping a shared page) keeps what it replaced, for Undo.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use crate::model::workspace::catalog::{self, Catalog};
-use crate::model::workspace::share::SharedPage;
-use crate::model::workspace::{PageInputs, Workspace};
+use crate::model::workspace::{records, PageInputs, Workspace};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Store {
     pub ws: Rc<Workspace>,
-    /// A page's inputs as they were before a share link replaced them, for "restore".
-    pub before_share: Option<(String, PageInputs)>,
-    /// A message for the whole app (a failed import, an unreadable saved workspace).
+    /// False until the saved workspace has been read: the pages wait for it, so nothing is
+    /// typed into inputs about to be replaced.
+    pub loaded: bool,
+    /// An embed (`?embed=1`): nothing is saved, and other tabs' edits are not followed.
+    pub embed: bool,
+    /// The page whose inputs are this tab's own (a share link's, an embed's), not the site's.
+    pub own: Option<String>,
+    /// The site's saved inputs of the `own` page, kept up to date, for "Show my inputs".
+    pub mine: Option<PageInputs>,
+    /// A message for the whole app (a failed import, a record that could not be read).
     pub notice: Option<String>,
+    /// Why the last save failed, until one succeeds.
+    pub save_error: Option<String>,
+    pub undo: Option<Rc<Undo>>,
+}
+
+/// What an action replaced, for Undo.
+#[derive(Debug, PartialEq)]
+pub struct Undo {
+    /// What happened, for the notice ("Loaded the preset Example 5.1").
+    pub label: String,
+    /// The page it replaced; None for the whole workspace (an import) or the catalog.
+    pub page: Option<String>,
+    before: Rc<Workspace>,
+    own: Option<String>,
+    mine: Option<PageInputs>,
 }
 
 pub enum Action {
-    /// Replaces one page's inputs (a preset, a reset).
-    SetPage { page: &'static str, inputs: PageInputs },
+    /// The saved workspace, read; a sentence for anything that could not be.
+    Loaded { ws: Workspace, notice: Option<String>, own: Option<(String, PageInputs)>, embed: bool },
+    /// Replaces one page's inputs (a preset); `label` says what, for Undo.
+    SetPage { page: &'static str, inputs: PageInputs, label: String },
     /// Edits one page's inputs; an untouched page starts from its defaults.
     EditPage { page: &'static str, defaults: fn() -> PageInputs, edit: Rc<dyn Fn(&mut PageInputs)> },
-    LoadShared(SharedPage),
-    RestoreBeforeShare,
-    DismissBeforeShare,
+    /// Sets some of a page's inputs at once, replacing what they held (a system, a file).
+    Fill { page: &'static str, defaults: fn() -> PageInputs, fields: Vec<(&'static str, String)>, label: String },
+    /// The shared inputs become the site's (Undo brings the site's back).
+    KeepShared,
+    /// Back to the site's inputs (Undo brings the shared ones back).
+    CloseShared,
+    /// A record another tab wrote.
+    Remote { key: String, text: Option<String> },
     /// A validated import.
     Replace(Workspace),
     SetCatalog(Catalog),
     ResetCatalog,
+    Undo,
+    DismissUndo,
     Notice(Option<String>),
+    /// A save failed (why), or every save since succeeded (None).
+    SaveResult(Option<String>),
 }
 
 impl Store {
-    pub fn new(ws: Workspace, notice: Option<String>) -> Self {
-        Store { ws: Rc::new(ws), before_share: None, notice }
+    pub fn new() -> Self {
+        Store {
+            ws: Rc::new(Workspace::default()),
+            loaded: false,
+            embed: false,
+            own: None,
+            mine: None,
+            notice: None,
+            save_error: None,
+            undo: None,
+        }
     }
 
     pub fn page_inputs(&self, page: &str) -> PageInputs {
@@ -46,6 +95,33 @@ impl Store {
     pub fn inputs_or(&self, page: &str, defaults: fn() -> PageInputs) -> PageInputs {
         self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults)
     }
+
+    /// Whether `page`'s inputs are this tab's own (never saved over the site's).
+    pub fn is_own(&self, page: &str) -> bool {
+        self.embed || self.own.as_deref() == Some(page)
+    }
+
+    /// Keeps the state before an action that replaces `page` (None: the whole workspace).
+    fn keep_for_undo(&self, next: &mut Store, label: String, page: Option<&str>) {
+        next.undo = Some(Rc::new(Undo {
+            label,
+            page: page.map(str::to_string),
+            before: self.ws.clone(),
+            own: self.own.clone(),
+            mine: self.mine.clone(),
+        }));
+    }
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new()
+    }
+}
+
+/// Sets a page's inputs; none is an empty page, which shows its defaults.
+fn set_page(ws: &mut Rc<Workspace>, page: &str, inputs: Option<PageInputs>) {
+    Rc::make_mut(ws).pages.insert(page.to_string(), inputs.unwrap_or_default());
 }
 
 impl Reducible for Store {
@@ -54,35 +130,110 @@ impl Reducible for Store {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let mut next = (*self).clone();
         match action {
-            Action::SetPage { page, inputs } => {
-                Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
+            Action::Loaded { ws, notice, own, embed } => {
+                next.ws = Rc::new(ws);
+                next.loaded = true;
+                next.embed = embed;
+                next.notice = notice;
+                if let Some((page, inputs)) = own {
+                    next.mine = Some(next.page_inputs(&page));
+                    set_page(&mut next.ws, &page, Some(inputs));
+                    next.own = Some(page);
+                }
+            }
+            Action::SetPage { page, inputs, label } => {
+                self.keep_for_undo(&mut next, label, Some(page));
+                set_page(&mut next.ws, page, Some(inputs));
             }
             Action::EditPage { page, defaults, edit } => {
                 let mut inputs = self.inputs_or(page, defaults);
                 edit(&mut inputs);
-                Rc::make_mut(&mut next.ws).pages.insert(page.to_string(), inputs);
+                set_page(&mut next.ws, page, Some(inputs));
             }
-            Action::LoadShared(shared) => {
-                let previous = self.page_inputs(&shared.page);
-                if !previous.is_empty() && previous != shared.inputs {
-                    super::storage::save_backup(&shared.page, &previous);
-                    next.before_share = Some((shared.page.clone(), previous));
+            Action::Fill { page, defaults, fields, label } => {
+                self.keep_for_undo(&mut next, label, Some(page));
+                let mut inputs = self.inputs_or(page, defaults);
+                inputs.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
+                set_page(&mut next.ws, page, Some(inputs));
+            }
+            Action::KeepShared => {
+                if let (Some(page), false) = (self.own.clone(), self.embed) {
+                    let mut before = self.ws.clone();
+                    set_page(&mut before, &page, self.mine.clone());
+                    next.undo = Some(Rc::new(Undo {
+                        label: "The shared inputs are now your saved inputs of this page".into(),
+                        page: Some(page),
+                        before,
+                        own: None,
+                        mine: None,
+                    }));
+                    next.own = None;
+                    next.mine = None;
                 }
-                Rc::make_mut(&mut next.ws).pages.insert(shared.page, shared.inputs);
             }
-            Action::RestoreBeforeShare => {
-                if let Some((page, inputs)) = next.before_share.take() {
-                    Rc::make_mut(&mut next.ws).pages.insert(page, inputs);
+            Action::CloseShared => {
+                if let (Some(page), false) = (self.own.clone(), self.embed) {
+                    self.keep_for_undo(&mut next, "Your own inputs are shown; the shared ones are closed".into(), Some(&page));
+                    set_page(&mut next.ws, &page, self.mine.clone());
+                    next.own = None;
+                    next.mine = None;
                 }
             }
-            Action::DismissBeforeShare => next.before_share = None,
+            Action::Remote { key, text } => {
+                if self.embed {
+                    return self;
+                }
+                let own_page = match (records::parse_key(&key), &self.own) {
+                    (Some(records::Key::Input { page, .. }), Some(own)) => page == own,
+                    _ => false,
+                };
+                if own_page {
+                    // The site's inputs of a page this tab holds as its own: kept for "Show my inputs".
+                    let mut site = Workspace::default();
+                    if let (Some(mine), Some(own)) = (&self.mine, &self.own) {
+                        site.pages.insert(own.clone(), mine.clone());
+                    }
+                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
+                        next.mine = self.own.as_ref().map(|p| site.pages.get(p).cloned().unwrap_or_default());
+                    }
+                } else {
+                    let mut ws = (*self.ws).clone();
+                    if records::apply(&mut ws, &key, text.as_deref()).is_ok() {
+                        next.ws = Rc::new(ws);
+                    }
+                }
+            }
             Action::Replace(ws) => {
+                self.keep_for_undo(&mut next, "Workspace imported".into(), None);
                 next.ws = Rc::new(ws);
-                next.notice = Some("Workspace imported.".into());
+                next.own = None;
+                next.mine = None;
             }
             Action::SetCatalog(catalog) => Rc::make_mut(&mut next.ws).catalog = catalog,
-            Action::ResetCatalog => Rc::make_mut(&mut next.ws).catalog = catalog::presets(),
+            Action::ResetCatalog => {
+                self.keep_for_undo(&mut next, "The catalog is back to the presets".into(), None);
+                Rc::make_mut(&mut next.ws).catalog = catalog::presets();
+            }
+            Action::Undo => {
+                let Some(u) = next.undo.take() else { return self };
+                match &u.page {
+                    Some(page) => {
+                        set_page(&mut next.ws, page, u.before.pages.get(page).cloned());
+                        if u.own.as_deref() == Some(page.as_str()) || self.own.as_deref() == Some(page.as_str()) {
+                            next.own = u.own.clone();
+                            next.mine = u.mine.clone();
+                        }
+                    }
+                    None => {
+                        next.ws = u.before.clone();
+                        next.own = u.own.clone();
+                        next.mine = u.mine.clone();
+                    }
+                }
+            }
+            Action::DismissUndo => next.undo = None,
             Action::Notice(n) => next.notice = n,
+            Action::SaveResult(e) => next.save_error = e,
         }
         Rc::new(next)
     }
@@ -127,13 +278,10 @@ impl Setter {
     pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
         self.dispatch.dispatch(Action::EditPage { page: self.page, defaults: self.defaults, edit: Rc::new(f) });
     }
-    /// Sets several inputs at once (one edit, one autosave).
-    pub fn set_many(&self, fields: Vec<(&'static str, String)>) {
-        self.update(move |m| {
-            for (k, v) in &fields {
-                m.insert(k.to_string(), v.clone());
-            }
-        });
+    /// Replaces several inputs at once (a system, a file), one edit that Undo takes back;
+    /// `label` says what was done.
+    pub fn fill(&self, label: String, fields: Vec<(&'static str, String)>) {
+        self.dispatch.dispatch(Action::Fill { page: self.page, defaults: self.defaults, fields, label });
     }
     /// A callback that sets `key` to whatever text it is given.
     pub fn on(&self, key: &str) -> Callback<String> {

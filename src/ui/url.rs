@@ -47,3 +47,10 @@ pub fn link(page: &str, encoded: &str, embed: bool) -> String {
     let e = if embed { "embed=1&" } else { "" };
     format!("{}?{e}s={encoded}#/{page}", base())
 }
+
+/// A link that opens `calc`'s own page (beside this one) with `encoded` inputs.
+pub fn link_to(calc: &crate::model::calculators::Calculator, encoded: &str) -> String {
+    let base = base();
+    let dir = &base[..base.rfind('/').map_or(0, |i| i + 1)];
+    format!("{dir}{}?s={encoded}#/{}", calc.file, calc.key)
+}

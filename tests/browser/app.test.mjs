@@ -102,7 +102,7 @@ test("workspace export and import: a bad file changes nothing and says why", asy
 
 // Each entry (index.html, and one HTML file per calculator) loads only its own wasm: measure
 // what each loads, from a fresh page, and hold every one to the budget.
-const ENTRIES = ["", "multigrid.html", "regions.html", "speedup.html", "comm.html", "simulate.html"];
+const ENTRIES = ["", "multigrid.html", "speedup.html", "bottlenecks.html", "regions.html", "comm.html", "sites.html", "simulate.html"];
 
 test("every page loads under 300 KB gzipped", async () => {
   const report = [];

@@ -7,7 +7,7 @@ import { join, extname, normalize } from "node:path";
 import { chromium } from "playwright-core";
 
 export const SUBPATH = "/docs/tools/scalewise/";
-const DIST = new URL("../../dist/", import.meta.url).pathname;
+export const DIST = new URL("../../dist/", import.meta.url).pathname;
 export const OUT = new URL("../../test-output/", import.meta.url).pathname;
 
 const TYPES = {
@@ -17,16 +17,17 @@ const TYPES = {
 };
 
 /**
- * Starts a static server; resolves to { base, close, served, refused, setDown } where served
- * lists the paths requested and refused those asked while down. `extra` maps paths under the
- * sub-path to [content type, body] served besides dist/ (a test's host page), and may change
- * while the server runs. setDown(true) makes the server drop every request, as a machine
- * with no network would see it.
+ * Starts a static server; resolves to { base, close, served, refused, setDown, setDist } where
+ * served lists the paths requested and refused those asked while down. `extra` maps paths
+ * under the sub-path to [content type, body] served besides dist/ (a test's host page), and
+ * may change while the server runs. setDown(true) makes the server drop every request, as a
+ * machine with no network would see it. setDist(dir) serves another build from then on (an
+ * upgrade).
  */
 export async function serveDist({ extra = {} } = {}) {
   await stat(join(DIST, "index.html")); // fails clearly when the build is missing
   const served = [], refused = [];
-  let down = false;
+  let down = false, dist = DIST;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
     if (down) { refused.push(url.pathname); req.socket.destroy(); return; }
@@ -37,7 +38,7 @@ export async function serveDist({ extra = {} } = {}) {
     let rel = normalize(url.pathname.slice(SUBPATH.length)).replace(/^(\.\.[/\\])+/, "");
     if (rel === "" || rel === ".") rel = "index.html";
     try {
-      const body = await readFile(join(DIST, rel));
+      const body = await readFile(join(dist, rel));
       res.writeHead(200, { "content-type": TYPES[extname(rel)] ?? "application/octet-stream" });
       res.end(body);
     } catch { res.writeHead(404); res.end("not found"); }
@@ -47,6 +48,7 @@ export async function serveDist({ extra = {} } = {}) {
   return {
     base: `http://127.0.0.1:${port}${SUBPATH}`, origin: `http://127.0.0.1:${port}`, served, refused,
     setDown: (d) => { down = d; if (d) server.closeAllConnections(); },
+    setDist: (dir) => { dist = dir; },
     close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
   };
 }

@@ -16,14 +16,16 @@ let server, browser;
 before(async () => { server = await serveDist({ extra }); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.close(); });
 
-// Every page: the home page and clusters (index.html) and the five calculators.
+// Every page: the home page and clusters (index.html) and the seven calculators.
 const PAGES = [
   ["home", "index.html#/"],
   ["clusters", "index.html#/clusters"],
   ["multigrid", "multigrid.html#/multigrid"],
   ["speedup", "speedup.html#/speedup"],
+  ["bottlenecks", "bottlenecks.html#/bottlenecks"],
   ["regions", "regions.html#/regions"],
   ["comm", "comm.html#/comm"],
+  ["sites", "sites.html#/sites"],
   ["simulate", "simulate.html#/simulate"],
 ];
 const WIDTHS = [1280, 375];
@@ -296,6 +298,14 @@ const USE = {
   comm: async (page) => {
     await page.fill("#p2p", "# OSU MPI Latency Test v5.8\n# Size Latency (us)\n0 1.6\n8 1.7\n64 1.9\n512 2.4\n4096 3.5\n32768 8.1\n");
     await page.waitForFunction(() => /6 sizes/.test(document.getElementById("p2p-format-read").textContent));
+  },
+  bottlenecks: async (page) => {
+    await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4 8\nREGION a\nDATA 8\nDATA 4.1\nDATA 2.2\nREGION b\nDATA 1\nDATA 0.6\nDATA 0.4\n");
+    await page.waitForSelector("#extrap-ranking tbody tr");
+  },
+  sites: async (page) => {
+    await page.fill("#rho", "2");
+    await page.waitForFunction(() => !/^6 /.test(document.getElementById("groups-summary").textContent));
   },
   simulate: async (page) => {
     await page.fill("#numprocs", "2 4");

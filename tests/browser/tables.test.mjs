@@ -112,14 +112,12 @@ test("regions: every table downloads as shown", async () => {
   await context.close();
 });
 
-test("speed-up: the fits, forecast, predictions, points and Extra-P ranking download as shown", async () => {
+test("speed-up: the fits, forecast, predictions and points download as shown", async () => {
   const { context, page, problems } = await openEntry(browser, server, "speedup.html");
   await page.waitForSelector("#forecast tbody tr");
-  await page.setInputFiles("#extrap-file", `${DATA}app.txt`);
-  await page.waitForSelector("#extrap-ranking tbody tr");
   await openChartTables(page);
-  const names = await checkAll(page, 6);
-  for (const n of ["speedup-fits.csv", "speedup-forecast.csv", "speedup-predictions.csv", "speedup-points.csv", "speedup-extrap-ranking.csv"]) {
+  const names = await checkAll(page, 5);
+  for (const n of ["speedup-fits.csv", "speedup-forecast.csv", "speedup-predictions.csv", "speedup-points.csv"]) {
     assert.ok(names.includes(n), names.join());
   }
   // A forecast cell as typed on screen, e.g. "2.5 (2.1–2.9)", with its en dash and spaces.
@@ -132,11 +130,32 @@ test("speed-up: the fits, forecast, predictions, points and Extra-P ranking down
   await context.close();
 });
 
+test("bottlenecks: the Extra-P ranking downloads as shown", async () => {
+  const { context, page, problems } = await openEntry(browser, server, "bottlenecks.html");
+  await page.setInputFiles("#extrap-file", `${DATA}app.txt`);
+  await page.waitForSelector("#extrap-ranking tbody tr");
+  await openChartTables(page);
+  const names = await checkAll(page, 2);
+  assert.ok(names.includes("bottlenecks-ranking.csv"), names.join());
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("communication: every table downloads as shown", async () => {
   const { context, page, problems } = await openEntry(browser, server, "comm.html");
   await page.waitForSelector("table.results tbody tr");
   await openChartTables(page);
   const names = await checkAll(page, 3);
+  assert.ok(names.some((n) => n.startsWith("comm-")), names.join());
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("broadcast across sites: every table downloads as shown", async () => {
+  const { context, page, problems } = await openEntry(browser, server, "sites.html");
+  await page.waitForSelector("#coordinators tbody tr");
+  await openChartTables(page);
+  const names = await checkAll(page, 2);
   assert.ok(names.some((n) => n.startsWith("comm-")), names.join());
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();

@@ -42,6 +42,9 @@ use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = crate::model::calculators::COMM.key;
+/// The "Broadcast across sites" page: the [`Half::Grid`] of these inputs, on a page of its own
+/// (before workspace format 2 it was this page's second half).
+pub const SITES_PAGE: &str = crate::model::calculators::SITES.key;
 pub const MEASURED_FIELD: &str = "measured broadcasts";
 /// Most sizes a size list may hold.
 pub const MAX_SIZES: usize = 64;
@@ -135,6 +138,23 @@ impl Half {
     /// The fields this half reads.
     pub fn fields(self) -> impl Iterator<Item = Field> {
         Field::ALL.iter().copied().filter(move |f| f.read_by(self))
+    }
+
+    /// The fields of the page that shows this half: those it reads, and the broadcast model
+    /// the point-to-point page shows.
+    pub fn page_fields(self) -> impl Iterator<Item = Field> {
+        Field::ALL.iter().copied().filter(move |f| f.read_by(self) || (*f == Field::BcastModel && self == Half::PointToPoint))
+    }
+
+    /// Of `inputs`, the texts of this half's page.
+    pub fn inputs_of(self, inputs: &PageInputs) -> PageInputs {
+        let mut out = PageInputs::new();
+        for f in self.page_fields() {
+            if let Some(t) = inputs.get(f.key()) {
+                out.insert(f.key().to_string(), t.clone());
+            }
+        }
+        out
     }
 }
 
@@ -735,9 +755,20 @@ pub fn presets() -> Vec<Preset> {
     ]
 }
 
-/// The page's inputs before the user has touched it.
+/// Both halves' inputs before the user has touched them (the command's examples and the
+/// golden views compute both).
 pub fn default_inputs() -> PageInputs {
     presets().into_iter().next().map(|p| p.inputs).unwrap_or_default()
+}
+
+/// The communication page's inputs before the user has touched it.
+pub fn p2p_defaults() -> PageInputs {
+    Half::PointToPoint.inputs_of(&default_inputs())
+}
+
+/// The "Broadcast across sites" page's inputs before the user has touched it: Grid'5000.
+pub fn sites_defaults() -> PageInputs {
+    Half::Grid.inputs_of(&default_inputs())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The "Import an Extra-P experiment" section of the speed-up page: its input texts (kept in
-//! the speed-up page's saved inputs under the keys below) to what it shows. The experiment is
+//! The "Bottlenecks at scale" page (`bottlenecks.html`): its input texts (saved under the
+//! keys below; before workspace format 2 they were the speed-up page's) to what it shows. The experiment is
 //! read by [`super::parse`] and planned by [`super::plan`] ([`prepare`]); the regions are
 //! fitted by [`super::fit_regions`], in any split (the page's Web Workers fit a share each),
 //! and [`complete`] ranks them; the chart's curves are each region's predicted share against
@@ -10,7 +10,11 @@ use crate::model::input::list::{whole_numbers, ListSpec};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 
-/// The saved inputs' keys (on the speed-up page).
+/// The page's name in the workspace (`model::calculators::BOTTLENECKS`).
+pub const PAGE: &str = "bottlenecks";
+
+/// The page's saved inputs' keys (kept from the speed-up page, where they were before
+/// workspace format 2).
 pub const KEY_TEXT: &str = "extrap_text";
 pub const KEY_PREDICT: &str = "extrap_predict";
 pub const KEY_HOLD: &str = "extrap_hold";
@@ -37,6 +41,11 @@ pub struct ExtrapView {
     pub errors: Vec<(String, InputError)>,
     pub ranking: Option<Ranking>,
     pub chart: Option<ShareCurves>,
+}
+
+/// The page's inputs before the user types: no experiment.
+pub fn default_inputs() -> PageInputs {
+    PageInputs::new()
 }
 
 fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {

@@ -2,12 +2,16 @@
 //! every page. Inputs are kept as the text the user typed, valid or not, so nothing typed is
 //! ever lost; each page parses its own text into validated types.
 //!
-//! The same structure is autosaved in the browser, exported and imported as a JSON file, and
-//! (one page at a time) carried in share links. Everything arriving from outside goes through
-//! [`Workspace::from_json`] or [`crate::model::workspace::share::decode`], which validate it and cap its
-//! size; a failed import changes nothing.
+//! The same structure is autosaved in the browser (one record per input, [`records`]),
+//! exported and imported as a JSON file, and (one page at a time) carried in share links.
+//! Everything arriving from outside goes through [`Workspace::from_json`],
+//! [`records::read`] or [`crate::model::workspace::share::decode`], which validate it and cap
+//! its size; a failed import changes nothing. Every format ever written is read, through the
+//! upgrades in [`migrate`]; a newer one is refused.
 
 pub mod catalog;
+pub mod migrate;
+pub mod records;
 pub mod share;
 
 use std::collections::BTreeMap;
@@ -20,14 +24,20 @@ use crate::model::InputError;
 
 /// Marks a JSON file as ours, so importing some other JSON says so plainly.
 pub const FORMAT: &str = "scalewise-workspace";
-pub const VERSION: u32 = 1;
+/// The workspace format this build writes (files and browser storage); [`migrate`] lists them
+/// all and reads every older one.
+pub const VERSION: u32 = migrate::CURRENT;
 
-
-/// Largest workspace file accepted, bytes.
-pub const MAX_WORKSPACE_BYTES: usize = 4 << 20;
-/// Largest single input text accepted, bytes: an Extra-P experiment of 2,000 regions (six
-/// counts, three repetitions each) takes about 800 KB as text.
+/// Largest single input text kept, bytes: an Extra-P experiment of 2,000 regions (six counts,
+/// three repetitions each) takes about 800 KB as text.
 pub const MAX_FIELD_BYTES: usize = 1 << 20;
+/// Most text a workspace keeps, bytes: every input of every page and the catalog (as JSON)
+/// together. The browser saves at most this much (about twice that in its storage, see
+/// README's "Your data"), and an exported file of it reads back.
+pub const MAX_SAVED_BYTES: usize = 8 << 20;
+/// Largest workspace file accepted, bytes: [`MAX_SAVED_BYTES`] of text with room for JSON's
+/// escapes (a control character takes six bytes) and indentation.
+pub const MAX_WORKSPACE_BYTES: usize = 6 * MAX_SAVED_BYTES + (1 << 20);
 
 /// One page's inputs: field name → the text in it.
 pub type PageInputs = BTreeMap<String, String>;
@@ -92,6 +102,16 @@ impl Default for Workspace {
 }
 
 impl Workspace {
+    /// The bytes of text it holds: every input and the catalog's JSON (see [`MAX_SAVED_BYTES`]).
+    pub fn text_bytes(&self) -> usize {
+        self.catalog_bytes() + self.pages.iter().map(|(p, i)| p.len() + page_bytes(i)).sum::<usize>()
+    }
+
+    pub fn catalog_bytes(&self) -> usize {
+        serde_json::to_string(&self.catalog).map_or(0, |s| s.len())
+    }
+
+    #[inline(never)]
     pub fn to_json(&self) -> String {
         // A workspace holds only strings, integers and finite floats (validated on the way
         // in), which serde_json always encodes; the fallback is unreachable in practice.
@@ -100,6 +120,7 @@ impl Workspace {
 
     /// Parses and validates a workspace file. `field` names the source in messages
     /// ("imported file", "saved workspace").
+    #[inline(never)]
     pub fn from_json(field: &str, text: &str) -> Result<Workspace, InputError> {
         if text.len() > MAX_WORKSPACE_BYTES {
             return Err(InputError::new(
@@ -118,18 +139,13 @@ impl Workspace {
         if header.format.as_deref() != Some(FORMAT) {
             return Err(InputError::new(field, format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")")));
         }
-        match header.version {
-            Some(v) if v == u64::from(VERSION) => {}
-            Some(v) => {
-                return Err(InputError::new(
-                    field,
-                    format!("workspace version {v} is not supported (this scalewise reads version {VERSION})"),
-                ))
-            }
+        let from = match header.version {
+            Some(v) => migrate::readable(field, v)?,
             None => return Err(InputError::new(field, "the workspace has no \"version\"")),
-        }
-        let ws: Workspace =
+        };
+        let mut ws: Workspace =
             serde_json::from_str(text).map_err(|e| InputError::new(field, format!("unexpected content: {e}")))?;
+        migrate::upgrade(&mut ws, from);
         if let Err(errs) = ws.catalog.validate() {
             let first = errs.first().map(|e| e.to_string()).unwrap_or_default();
             return Err(InputError::new(
@@ -140,30 +156,49 @@ impl Workspace {
         for (page, inputs) in &ws.pages {
             validate_page(field, page, inputs)?;
         }
+        if ws.text_bytes() > MAX_SAVED_BYTES {
+            return Err(InputError::new(field, too_much(ws.text_bytes())));
+        }
         Ok(ws)
     }
 }
 
+/// The bytes of a page's inputs: names and texts.
+pub fn page_bytes(inputs: &PageInputs) -> usize {
+    inputs.iter().map(|(k, v)| k.len() + v.len()).sum()
+}
+
+/// Says that a workspace of `bytes` is more than one keeps.
+pub fn too_much(bytes: usize) -> String {
+    // Whole kilobytes: a float with a precision would bring its formatting code into every page.
+    format!("the inputs hold {} KB of text, more than the {} KB a workspace keeps", bytes >> 10, MAX_SAVED_BYTES >> 10)
+}
+
 /// Checks that a page is one we have, and that its field names and texts are sane.
 pub fn validate_page(field: &str, page: &str, inputs: &PageInputs) -> Result<(), InputError> {
+    if inputs.is_empty() {
+        return check_input(field, page, None);
+    }
+    inputs.iter().try_for_each(|(name, text)| check_input(field, page, Some((name, text))))
+}
+
+/// Checks one input of a page (or, with none, the page's name alone).
+pub fn check_input(field: &str, page: &str, input: Option<(&str, &str)>) -> Result<(), InputError> {
     // The pages a workspace may hold: one per calculator.
     if calculators::find(page).is_none() {
         let known: Vec<&str> = calculators::CALCULATORS.iter().map(|c| c.key).collect();
         return Err(InputError::new(field, format!("unknown page \"{}\"; known: {}", clip(page), known.join(", "))));
     }
-    for (name, text) in inputs {
-        let ok_name = !name.is_empty()
-            && name.len() <= 64
-            && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if !ok_name {
-            return Err(InputError::new(field, format!("page {page}: \"{}\" is not an input name", clip(name))));
-        }
-        if text.len() > MAX_FIELD_BYTES {
-            return Err(InputError::new(
-                field,
-                format!("page {page}, input {name}: {} bytes is more than the {MAX_FIELD_BYTES} allowed", text.len()),
-            ));
-        }
+    let Some((name, text)) = input else { return Ok(()) };
+    let ok_name = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if !ok_name {
+        return Err(InputError::new(field, format!("page {page}: \"{}\" is not an input name", clip(name))));
+    }
+    if text.len() > MAX_FIELD_BYTES {
+        return Err(InputError::new(
+            field,
+            format!("page {page}, input {name}: {} bytes is more than the {MAX_FIELD_BYTES} allowed", text.len()),
+        ));
     }
     Ok(())
 }
@@ -202,7 +237,7 @@ mod tests {
             ("{\"format\": 3", "not valid JSON".to_string()),
             ("{\"format\": 3}", "not a scalewise workspace".to_string()),
             ("[1, 2]", "not a scalewise workspace".to_string()),
-            (&ws.to_json().replace("\"version\": 1", "\"version\": 99"), "version 99 is not supported".to_string()),
+            (&ws.to_json().replace(&format!("\"version\": {VERSION}"), "\"version\": 99"), "written by a newer scalewise (format 99)".to_string()),
             (&bad_catalog.to_json(), "nodes must be at least 1".to_string()),
             (&huge_price.to_json(), "price per CPU-hour must be a number from 0 to 1e9".to_string()),
             (&bad_page.to_json(), "unknown page \"nonsense\"".to_string()),

@@ -44,12 +44,13 @@ pub fn unpack(json: &[u8]) -> Result<SharedPage, InputError> {
     if json.len() > MAX_DECODED_BYTES {
         return Err(InputError::new(FIELD, "the link is damaged or expands beyond the size allowed"));
     }
-    let shared: SharedPage = serde_json::from_slice(json)
+    let mut shared: SharedPage = serde_json::from_slice(json)
         .map_err(|e| InputError::new(FIELD, format!("the link's content is not what scalewise writes: {e}")))?;
     if shared.v != 1 {
         return Err(InputError::new(FIELD, format!("link format {} is not supported", shared.v)));
     }
     validate_page(FIELD, &shared.page, &shared.inputs)?;
+    super::migrate::shared_page(&shared.page, &mut shared.inputs);
     Ok(shared)
 }
 

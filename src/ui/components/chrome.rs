@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use super::workspace_file::WorkspaceFile;
+use super::workspace_file::{export, WorkspaceFile};
 use crate::model::calculators::CALCULATORS;
 use crate::ui::route::{Link, Route};
 use crate::ui::store::{use_store, Action};
@@ -49,34 +49,48 @@ pub fn footer() -> Html {
     }
 }
 
-/// App-wide messages, and the offer to undo a share link that replaced the user's inputs.
+/// App-wide messages: a notice, a failed save (with the Export button beside it), the offer
+/// to undo what replaced the user's inputs, and a share link's inputs held in this tab.
 #[component(Notices)]
 pub fn notices() -> Html {
     let store = use_store();
-    let notice = store.notice.clone().map(|n| {
+    let act = |a: fn() -> Action| {
         let store = store.clone();
-        let close = Callback::from(move |_| store.dispatch(Action::Notice(None)));
+        Callback::from(move |_| store.dispatch(a()))
+    };
+    let notice = store.notice.clone().map(|n| {
         html! {
             <div class="notice" role="status">
                 <span>{ n }</span>
-                <button class="link" onclick={close}>{ "Dismiss" }</button>
+                <button class="link" onclick={act(|| Action::Notice(None))}>{ "Dismiss" }</button>
             </div>
         }
     });
-    let restore = store.before_share.as_ref().map(|(page, _)| {
-        let s1 = store.clone();
-        let s2 = store.clone();
+    let failed = store.save_error.clone().map(|e| {
         html! {
-            <div class="notice share-notice" role="status">
-                <span>{ format!("Loaded the inputs of a shared link into {page}. Your previous inputs are kept.") }</span>
-                <button onclick={Callback::from(move |_| s1.dispatch(Action::RestoreBeforeShare))}>
-                    { "Restore my previous inputs" }
-                </button>
-                <button class="link" onclick={Callback::from(move |_| s2.dispatch(Action::DismissBeforeShare))}>
-                    { "Keep the shared ones" }
-                </button>
+            <div id="save-error" class="notice error" role="alert">
+                <span>{ e }</span>
+                <button onclick={export(&store)}>{ "Export workspace" }</button>
             </div>
         }
     });
-    html! { <>{ for notice }{ for restore }</> }
+    let undo = store.undo.as_ref().map(|u| {
+        html! {
+            <div id="undo" class="notice" role="status">
+                <span>{ format!("{}.", u.label) }</span>
+                <button onclick={act(|| Action::Undo)}>{ "Undo" }</button>
+                <button class="link" onclick={act(|| Action::DismissUndo)}>{ "Dismiss" }</button>
+            </div>
+        }
+    });
+    let shared = store.own.as_ref().filter(|_| !store.embed).map(|_| {
+        html! {
+            <div id="shared" class="notice share-notice" role="status">
+                <span>{ "These inputs come from a shared link. They are kept in this tab only: your own inputs of this page stay saved as they were." }</span>
+                <button onclick={act(|| Action::KeepShared)}>{ "Keep these as my inputs" }</button>
+                <button class="link" onclick={act(|| Action::CloseShared)}>{ "Show my inputs" }</button>
+            </div>
+        }
+    });
+    html! { <>{ for failed }{ for notice }{ for shared }{ for undo }</> }
 }

@@ -242,7 +242,7 @@ pub fn field_set_select(id: &'static str, prompt: &'static str, sets: Rc<Vec<Fie
     let onchange = Callback::from(move |e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
         if let Some(s) = sel.value().parse::<usize>().ok().and_then(|i| sets.get(i)) {
-            setter.set_many(s.fields.clone());
+            setter.fill(format!("Filled in {}", s.label), s.fields.clone());
         }
         sel.set_value("");
     });

@@ -1,5 +1,6 @@
 //! Export and import of the whole workspace as a JSON file. An import is validated in full
-//! before anything changes; a failed one says why and leaves the workspace as it was.
+//! before anything changes; a failed one says why and leaves the workspace as it was, and a
+//! good one can be undone.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -10,21 +11,23 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::model::workspace::Workspace;
-use crate::ui::store::{use_store, Action};
+use crate::ui::store::{use_store, Action, StoreHandle};
+
+/// Downloads the workspace as it stands in this tab.
+pub fn export(store: &StoreHandle) -> Callback<MouseEvent> {
+    let store = store.clone();
+    Callback::from(move |_| {
+        if let Err(msg) = download("scalewise-workspace.json", "application/json", &store.ws.to_json()) {
+            store.dispatch(Action::Notice(Some(msg)));
+        }
+    })
+}
 
 #[component(WorkspaceFile)]
 pub fn workspace_file() -> Html {
     let store = use_store();
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
-
-    let export = {
-        let store = store.clone();
-        Callback::from(move |_| {
-            if let Err(msg) = download("scalewise-workspace.json", "application/json", &store.ws.to_json()) {
-                store.dispatch(Action::Notice(Some(msg)));
-            }
-        })
-    };
+    let export = export(&store);
 
     let import = {
         let store = store.clone();

@@ -16,7 +16,7 @@ mod simulate;
 mod simulate_timeline;
 mod speedup;
 mod allocation;
-mod speedup_extrap;
+mod bottlenecks;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {
@@ -39,6 +39,10 @@ pub fn multigrid(route: Route) -> Html {
     only(route, &calculators::MULTIGRID, || html! { <multigrid::Multigrid /> })
 }
 
+pub fn bottlenecks(route: Route) -> Html {
+    only(route, &calculators::BOTTLENECKS, || html! { <bottlenecks::Bottlenecks /> })
+}
+
 pub fn regions(route: Route) -> Html {
     only(route, &calculators::REGIONS, || html! { <regions::Regions /> })
 }
@@ -53,6 +57,10 @@ pub fn simulate(route: Route) -> Html {
 
 pub fn comm(route: Route) -> Html {
     only(route, &calculators::COMM, || html! { <comm::Comm /> })
+}
+
+pub fn sites(route: Route) -> Html {
+    only(route, &calculators::SITES, || html! { <comm::Sites /> })
 }
 
 fn not_found() -> Html {

@@ -86,7 +86,8 @@ pub fn regions() -> Html {
     let presets = page::system_presets().into_iter().map(|p| {
         let setter = setter.clone();
         let label = format!("System: {}", p.label);
-        let onclick = Callback::from(move |_| setter.set_many(p.fields.clone()));
+        let done = format!("Loaded the system {}", p.label);
+        let onclick = Callback::from(move |_| setter.fill(done.clone(), p.fields.clone()));
         html! { <button class="secondary" {onclick}>{ label }</button> }
     });
     let links = Rc::new(link_systems(&store.ws.catalog));

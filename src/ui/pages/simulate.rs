@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use serde_json::Value;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -44,17 +43,38 @@ struct JobCtx {
     state: UseStateHandle<RunState>,
 }
 
+/// A message of `ui::sim_worker`, read straight into its parts (no JSON value tree: its code
+/// would cost the page kilobytes).
+#[derive(serde::Deserialize)]
+struct Message {
+    progress: Option<f64>,
+    done: Option<ResultView>,
+    errors: Option<Vec<String>>,
+    error: Option<String>,
+}
+
+/// What the page sends each worker.
+#[derive(serde::Serialize)]
+struct Part<'a> {
+    inputs: &'a PageInputs,
+    worker: usize,
+    workers: usize,
+}
+
 impl Job for JobCtx {
     fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {
-        let msg: Value = serde_json::from_str(text).ok()?;
-        if let Some(f) = msg.get("progress").and_then(Value::as_f64) {
+        let msg = match serde_json::from_str::<Message>(text) {
+            Ok(m) => m,
+            Err(e) => Message { progress: None, done: None, errors: None, error: Some(format!("the worker's results could not be read: {e}")) },
+        };
+        if let Some(f) = msg.progress {
             if let Some(mine) = self.progress.get_mut(i) {
                 *mine = f;
             }
             self.state.set(RunState::Running(self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64));
             return None;
         }
-        let next = on_message(&msg, self.started, &self.inputs)?;
+        let next = on_message(msg, self.started, &self.inputs)?;
         // A finished run leaves every worker idle and worker 0 with nothing collected: they
         // serve the next run. After a failure some may still be busy or hold a share: they go.
         let finished = matches!(next, RunState::Done { .. });
@@ -68,18 +88,14 @@ impl Job for JobCtx {
 }
 
 /// What a message from a worker means for the page.
-fn on_message(msg: &Value, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
-    if let Some(done) = msg.get("done") {
-        return Some(match serde_json::from_value::<ResultView>(done.clone()) {
-            Ok(v) => RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() },
-            Err(e) => RunState::Failed(format!("the worker's results could not be read: {e}")),
-        });
+fn on_message(msg: Message, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
+    if let Some(v) = msg.done {
+        return Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() });
     }
-    if let Some(list) = msg.get("errors").and_then(Value::as_array) {
-        let text: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
-        return Some(RunState::Failed(text.join("; ")));
+    if let Some(list) = msg.errors {
+        return Some(RunState::Failed(list.join("; ")));
     }
-    msg.get("error").and_then(Value::as_str).map(|e| RunState::Failed(e.to_string()))
+    msg.error.map(RunState::Failed)
 }
 
 /// Runs `inputs` on the workers, reporting into `state`. Each worker runs its share of the
@@ -91,7 +107,7 @@ fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInput
         return;
     }
     let k = worker_count();
-    let part = |i: usize, k: usize| serde_json::json!({ "inputs": &*inputs, "worker": i, "workers": k }).to_string();
+    let part = |i: usize, k: usize| serde_json::to_string(&Part { inputs: &inputs, worker: i, workers: k }).unwrap_or_default();
     let job = JobCtx { started, progress: vec![0.0; k], inputs: inputs.clone(), state: state.clone() };
     if !worker_pool::start(slot, WORKER, &part, Box::new(job)) {
         return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
@@ -235,8 +251,8 @@ pub fn simulate() -> Html {
     let f = |field: Field, label: &'static str| page_field(&inputs, &setter, field.key(), label, None, err(field).map(|e| e.local_text()));
 
     let presets = page::presets().into_iter().map(|p| {
-        let (store, inputs) = (store.clone(), p.inputs);
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
+        let (store, inputs, label) = (store.clone(), p.inputs, format!("Loaded the example {}", p.name));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let run = {

@@ -20,7 +20,6 @@ use crate::ui::components::table_csv::csv_button;
 use crate::ui::store::{text, use_store, Action, Setter};
 
 use super::allocation::AllocationTable;
-use super::speedup_extrap::ExtrapImport;
 
 fn n(x: f64) -> String {
     fmt_num(x, 4)
@@ -138,8 +137,8 @@ pub fn speedup() -> Html {
 
     let presets = page::presets().into_iter().map(|p| {
         let store = store.clone();
-        let inputs = p.inputs;
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
+        let (inputs, label) = (p.inputs, format!("Loaded the preset {}", p.name));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
@@ -228,7 +227,7 @@ pub fn speedup() -> Html {
             <p id="advice">{ shown.advice_text.clone() }</p>
             <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
 
-            <ExtrapImport />
+            <p class="hint">{ "An Extra-P experiment of many regions? " }<a href="bottlenecks.html">{ "Bottlenecks at scale" }</a>{ " fits every region and ranks them by their share of the run time." }</p>
 
             <SharePanel page={PAGE} />
         </section>

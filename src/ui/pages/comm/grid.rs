@@ -55,15 +55,20 @@ pub fn clusters(p: &ClustersProps) -> Html {
         Callback::from(move |t: String| set_matrix(&setter, &big, t))
     };
     let on_file = {
-        let (on_input, file_error) = (on_input.clone(), file_error.clone());
+        let (setter, big, file_error) = (setter.clone(), p.big.clone(), file_error.clone());
         Callback::from(move |e: Event| {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            let (name, on_input, file_error) = (file.name(), on_input.clone(), file_error.clone());
+            let (name, setter, big, file_error) = (file.name(), setter.clone(), big.clone(), file_error.clone());
             let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
                 Ok(t) => {
                     file_error.set(None);
-                    on_input.emit(t);
+                    if t.len() > MAX_FIELD_BYTES {
+                        set_matrix(&setter, &big, t);
+                    } else {
+                        big.set(None);
+                        setter.fill(format!("Loaded {name}"), vec![(Field::Matrix.key(), t)]);
+                    }
                 }
                 Err(e) => file_error.set(Some(format!("cannot read {name}: {e}"))),
             });
@@ -76,12 +81,9 @@ pub fn clusters(p: &ClustersProps) -> Html {
         Callback::from(move |_| {
             big.set(None);
             // The default preset's matrix fields: Grid'5000's Table 2.
-            setter.update(|m| {
-                let defaults = page::default_inputs();
-                for f in [Field::Matrix, Field::Rho, Field::Symmetrise, Field::Root] {
-                    m.insert(f.key().into(), workspace::text(&defaults, f).to_string());
-                }
-            })
+            let defaults = page::default_inputs();
+            let fields = [Field::Matrix, Field::Rho, Field::Symmetrise, Field::Root].map(|f| (f.key(), workspace::text(&defaults, f).to_string()));
+            setter.fill("Loaded Grid'5000's latency matrix".into(), fields.to_vec());
         })
     };
     let symmetrise = p.ctx.text(Field::Symmetrise).as_str() == "yes";

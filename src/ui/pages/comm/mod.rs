@@ -1,12 +1,9 @@
-//! The communication page (seed 002): point-to-point model fits, broadcast algorithms and
-//! Poly-adapt, logical clusters of a latency matrix, and the grid broadcast. It renders what
-//! `model::comm::page::evaluate` returns.
-//!
-//! The page is evaluated in two halves, each from only the inputs it reads (the point-to-point
-//! and broadcast fields; the matrix and grid fields), so a keystroke in one half does not
-//! re-read and re-cluster a large matrix. Each section whose input has an error keeps its last
-//! good result, marked stale. Which fields each half reads is the model's to say
-//! ([`Field::read_by`]).
+//! The two pages of seed 002. The communication page (`comm.html`): point-to-point model fits,
+//! broadcast algorithms and Poly-adapt. The "Broadcast across sites" page (`sites.html`):
+//! logical clusters of a latency matrix, and the grid broadcast. Each renders its half of what
+//! `model::comm::page::view_half` returns, computed from only the inputs that half reads
+//! ([`Field::read_by`]). Each section whose input has an error keeps its last good result,
+//! marked stale.
 
 use std::rc::Rc;
 
@@ -18,7 +15,7 @@ use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_store, Setter};
+use crate::ui::store::{text, use_store, Action, Setter};
 
 mod bcast;
 mod export;
@@ -129,60 +126,76 @@ pub fn pct(e: f64) -> String {
 #[component(Comm)]
 pub fn comm() -> Html {
     let store = use_store();
-    let stored = store.inputs_or(PAGE, page::default_inputs);
-    let inputs = Rc::new(stored);
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
-    // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this
-    // tab only; the workspace keeps the last one that fits.
-    let big_matrix = use_state(|| None::<Rc<String>>);
+    let inputs = Rc::new(store.inputs_or(PAGE, page::p2p_defaults));
+    let setter = Setter::new(store.dispatcher(), PAGE, page::p2p_defaults);
     let catalog = store.ws.catalog.clone();
-    let a = {
-        let catalog = catalog.clone();
-        View(use_memo(subset(&inputs, Half::PointToPoint, None), move |i| page::view_half(i, Half::PointToPoint, &catalog)))
-    };
-    let b = View(use_memo(subset(&inputs, Half::Grid, big_matrix.as_ref()), move |i| page::view_half(i, Half::Grid, &catalog)));
-    let mut errors = a.field_errors.clone();
-    errors.extend(b.field_errors.iter().map(|(k, v)| (k.clone(), v.clone())));
-    let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(errors) };
-
-    let slots = use_mut_ref(|| (None, None, None));
-    let (p2p_shown, clusters_shown, grid_shown) = {
-        let mut s = slots.borrow_mut();
-        (
-            keep(&mut s.0, a.clone(), a.fit.is_none()),
-            keep(&mut s.1, b.clone(), b.clusters.is_none()),
-            keep(&mut s.2, b.clone(), b.grid.is_none()),
-        )
-    };
+    let a = View(use_memo(subset(&inputs, Half::PointToPoint, None), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
+    let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(a.field_errors.clone()) };
+    let slot = use_mut_ref(|| None);
+    let p2p_shown = keep(&mut slot.borrow_mut(), a.clone(), a.fit.is_none());
 
     let presets = page::presets().into_iter().map(|preset| {
-        let (setter, big, inputs) = (setter.clone(), big_matrix.clone(), preset.inputs);
-        let onclick = Callback::from(move |_| {
-            let inputs = inputs.clone();
-            big.set(None);
-            setter.update(move |m| *m = inputs.clone());
-        });
+        let store = store.clone();
+        let (inputs, label) = (Half::PointToPoint.inputs_of(&preset.inputs), format!("Loaded the preset {}", preset.name));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button id={format!("preset-{}", preset.key)} class="secondary" title={preset.description} {onclick}>{ preset.name }</button> }
     });
-    let warnings: Vec<&String> = a.warnings.iter().chain(&b.warnings).collect();
 
     html! {
         <section class="comm">
             <h1>{ "Communication & broadcast" }</h1>
             <p class="lead">
-                { "Which communication model fits your benchmark output (Hockney, LogP, LogGP, pLogP), which broadcast \
-                   algorithm is fastest for your message sizes, how a grid splits into homogeneous clusters, and how to \
-                   broadcast across sites. Adaptive poly-models of seed 002 (Grid'5000)." }
+                { "Which communication model fits your benchmark output (Hockney, LogP, LogGP, pLogP), and which broadcast \
+                   algorithm is fastest for your message sizes. Adaptive poly-models of seed 002 (Grid'5000). Across sites with \
+                   a measured latency matrix: " }
+                <a href="sites.html">{ "Broadcast across sites" }</a>{ "." }
             </p>
             <div class="toolbar">{ for presets }</div>
-            if !warnings.is_empty() {
-                <ul class="warnings" id="warnings">{ for warnings.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
+            if !a.warnings.is_empty() {
+                <ul class="warnings" id="warnings">{ for a.warnings.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
             }
             <p2p::P2p ctx={ctx.clone()} current={a.clone()} shown={p2p_shown} />
-            <bcast::Bcast ctx={ctx.clone()} current={a.clone()} />
-            <grid::Clusters ctx={ctx.clone()} current={b.clone()} shown={clusters_shown} big={big_matrix.clone()} />
-            <grid::GridCast ctx={ctx} shown={grid_shown} />
+            <bcast::Bcast ctx={ctx} current={a} />
             <SharePanel page={PAGE} />
+        </section>
+    }
+}
+
+/// The "Broadcast across sites" page (`sites.html`): the latency matrix, its logical clusters
+/// with the reordered heat map, and the grid broadcast; the second half of seed 002, evaluated
+/// by the same model ([`Half::Grid`]).
+#[component(Sites)]
+pub fn sites() -> Html {
+    let store = use_store();
+    let inputs = Rc::new(store.inputs_or(page::SITES_PAGE, page::sites_defaults));
+    let setter = Setter::new(store.dispatcher(), page::SITES_PAGE, page::sites_defaults);
+    // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this
+    // tab only; the workspace keeps the last one that fits.
+    let big_matrix = use_state(|| None::<Rc<String>>);
+    let catalog = store.ws.catalog.clone();
+    let b = View(use_memo(subset(&inputs, Half::Grid, big_matrix.as_ref()), move |i| page::view_half(i, Half::Grid, &catalog)));
+    let ctx = Ctx { inputs: inputs.clone(), setter, errors: Rc::new(b.field_errors.clone()) };
+    let slots = use_mut_ref(|| (None, None));
+    let (clusters_shown, grid_shown) = {
+        let mut s = slots.borrow_mut();
+        (keep(&mut s.0, b.clone(), b.clusters.is_none()), keep(&mut s.1, b.clone(), b.grid.is_none()))
+    };
+    html! {
+        <section class="comm">
+            <h1>{ "Broadcast across sites" }</h1>
+            <p class="lead">
+                { "How a grid of machines splits into logical clusters of like latency, and how to broadcast across the \
+                   sites: ECEF and ECEF-LAt schedules against a grid-unaware binomial tree, from a measured latency matrix \
+                   (seed 002, Grid'5000). Point-to-point models and broadcasts inside one network: " }
+                <a href="comm.html">{ "Communication & broadcast" }</a>{ "." }
+            </p>
+            if !b.warnings.is_empty() {
+                <ul class="warnings" id="warnings">{ for b.warnings.iter().map(|w| html! { <li>{ w.to_string() }</li> }) }</ul>
+            }
+            <grid::Clusters ctx={ctx.clone()} current={b.clone()} shown={clusters_shown} big={big_matrix.clone()} />
+            <div class="form-row">{ ctx.field(Field::LatencyShare, "share of a small message that is wire latency L", Some("0 to 1")) }</div>
+            <grid::GridCast ctx={ctx} shown={grid_shown} />
+            <SharePanel page={page::SITES_PAGE} />
         </section>
     }
 }

@@ -103,8 +103,8 @@ pub fn multigrid() -> Html {
 
     let preset_buttons = presets.iter().map(|p| {
         let store = store.clone();
-        let inputs = p.inputs.clone();
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone() }));
+        let (inputs, label) = (p.inputs.clone(), format!("Loaded the preset {}", p.name));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let add = {

@@ -1,8 +1,8 @@
-//! "Import an Extra-P experiment" on the speed-up page: paste or upload an Extra-P file, see
-//! its regions ranked by predicted share of the run time at the target n, with a chart of the
-//! shares against n. A region's name loads its points into the calculator above. The texts
-//! are saved with the page's other inputs (`model::extrap::page::KEY_*`). The experiment is
-//! read and fitted in Web Workers (`ui::extrap_worker`, one per core), never on the page's
+//! The "Bottlenecks at scale" page: paste or upload an Extra-P experiment, see its regions
+//! ranked by predicted share of the run time at the target n, with a chart of the shares
+//! against n. A region's name opens its points in the speed-up calculator, as a share link
+//! would (in that tab only, so the table saved there is not replaced unasked). The experiment
+//! is read and fitted in Web Workers (`ui::extrap_worker`, one per core), never on the page's
 //! thread: the page stays responsive while thousands of regions are fitted, shows progress
 //! once a ranking takes over 200 ms, and cancels it on Cancel or when the texts change.
 
@@ -16,15 +16,17 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{points_table, ExtrapView, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT};
+use crate::model::extrap::page::{self as page, points_table, ExtrapView, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
 use crate::model::extrap::Ranking;
 use crate::model::fmt_num;
-use crate::model::speedup::page::{self as page, Field, PAGE};
-use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
+use crate::model::speedup::page::{self as speedup, Field};
+use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
+use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
+use crate::ui::{compress, url};
 use crate::ui::store::{text, use_store, Action, Setter};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
@@ -158,7 +160,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
         html! {
             <tr class={classes!((rank == 0).then_some("best"))}>
                 <td class="num">{ rank + 1 }</td>
-                <td><button class="link" title="load this region's points into the calculator above" {onclick}>{ f.callpath.clone() }</button></td>
+                <td><button class="link" title="open this region's points in the speed-up calculator" {onclick}>{ f.callpath.clone() }</button></td>
                 { for cells }
                 <td class="num">{ fmt_num(s.time_s, 4) }</td>
                 <td>{ f.best_name().unwrap_or("—") }</td>
@@ -177,7 +179,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
-            { csv_button("speedup-extrap-ranking.csv") }
+            { csv_button("bottlenecks-ranking.csv") }
         </>
     }
 }
@@ -197,8 +199,25 @@ fn summary(r: &Ranking) -> Html {
     html! { <ul id="extrap-dominant">{ for dom }{ for stop }</ul> }
 }
 
-#[component(ExtrapImport)]
-pub fn extrap_import() -> Html {
+/// Opens a region's points on the speed-up page, in a new tab, as a share link: the speed-up
+/// page keeps them in that tab until the user keeps them, so nothing saved there is replaced.
+fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let json = share::pack(speedup::PAGE, &inputs);
+        let link = match compress::deflate(&json).await {
+            Ok(bytes) => url::link_to(&crate::model::calculators::SPEEDUP, &share::to_param(&bytes)),
+            Err(e) => return store.dispatch(Action::Notice(Some(e))),
+        };
+        let Some(w) = web_sys::window() else { return };
+        // A blocked pop-up: open it here instead (the ranking's texts are saved).
+        if !matches!(w.open_with_url_and_target(&link, "_blank"), Ok(Some(_))) {
+            let _ = w.location().assign(&link);
+        }
+    });
+}
+
+#[component(Bottlenecks)]
+pub fn bottlenecks() -> Html {
     let store = use_store();
     let inputs: PageInputs = store.inputs_or(PAGE, page::default_inputs);
     // Only this section's texts: typing in the calculator above does not rank again.
@@ -260,7 +279,6 @@ pub fn extrap_import() -> Html {
     let stale = !matches!(*status, Status::Current);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
-    let loaded = use_state(|| None::<String>);
 
     let upload = {
         let (setter, store) = (setter.clone(), store.clone());
@@ -271,9 +289,9 @@ pub fn extrap_import() -> Html {
             let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
                 // The saved workspace keeps at most MAX_FIELD_BYTES per input.
                 Ok(text) if text.len() > MAX_FIELD_BYTES => store.dispatch(Action::Notice(Some(format!(
-                    "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise speedup --format extrap` for larger files.",
+                    "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise bottlenecks` for larger files.",
                     text.len() >> 10, MAX_FIELD_BYTES >> 10)))),
-                Ok(text) => setter.set(KEY_TEXT, text),
+                Ok(text) => setter.fill(format!("Loaded {name}"), vec![(KEY_TEXT, text)]),
                 Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
             });
             *reader.borrow_mut() = Some(task);
@@ -281,17 +299,16 @@ pub fn extrap_import() -> Html {
         })
     };
     let on_load = {
-        let (setter, loaded) = (setter.clone(), loaded.clone());
+        let store = store.clone();
         use_callback(v.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
             let Some(table) = points_table(r, i) else { return };
             let targets: Vec<String> = r.targets.iter().map(u32::to_string).collect();
-            setter.set_many(vec![
-                (Field::Points.key(), table),
-                (Field::SecondColumn.key(), "time".into()),
-                (Field::Target.key(), targets.join(", ")),
-            ]);
-            loaded.set(Some(r.regions[i].callpath.clone()));
+            let mut inputs = speedup::default_inputs();
+            inputs.insert(Field::Points.key().into(), table);
+            inputs.insert(Field::SecondColumn.key().into(), "time".into());
+            inputs.insert(Field::Target.key().into(), targets.join(", "));
+            open_in_speedup(inputs, store.clone());
         })
     };
     let error = |key: &str| (!stale).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
@@ -304,10 +321,12 @@ pub fn extrap_import() -> Html {
 
     html! {
         <section id="extrap" class="extrap">
-            <h2>{ "Import an Extra-P experiment" }</h2>
-            <p class="hint">
+            <h1>{ "Bottlenecks at scale" }</h1>
+            <p class="lead">
                 { "An experiment of " }<a href="https://github.com/extra-p/extrap">{ "Extra-P" }</a>
-                { " (text, JSON or JSON Lines): each region's median times fitted as above, ranked by predicted share of the run time. Click a region to load it above." }
+                { " (text, JSON or JSON Lines) with many regions: each region's median times fitted with the speed-up \
+                   calculator's models, ranked by predicted share of the run time. Which region dominates at the count you \
+                   plan to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
             </p>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
@@ -335,13 +354,11 @@ pub fn extrap_import() -> Html {
                             <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
                         }
                     }
-                    if let Some(name) = &*loaded {
-                        <p id="extrap-loaded" class="hint">{ format!("Loaded {name} into the measurements above.") }</p>
-                    }
                 </div>
             </div>
             { progress }
             <ExtrapResults view={v} {stale} {on_load} />
+            <SharePanel page={PAGE} />
         </section>
     }
 }
