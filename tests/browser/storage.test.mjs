@@ -371,3 +371,36 @@ test("a new build keeps every page's inputs", async () => {
   }
   await context.close();
 });
+
+// An upgrade from a real build of workspace format 1 to this one, through the service
+// worker's "A new version … Reload". The old build is not in the repository: give its dist/
+// directory (e.g. a `make dist` of commit b5045d6) as SCALEWISE_OLD_DIST to run it.
+test("an upgrade from a format-1 build keeps every page's inputs", { skip: !process.env.SCALEWISE_OLD_DIST }, async () => {
+  server.setDist(process.env.SCALEWISE_OLD_DIST);
+  try {
+    const { context } = await freshPage(browser, server.origin);
+    const page = await tab(context, "speedup.html");
+    await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+    await page.reload();
+    await ready(page);
+    await page.fill("#target", "555");
+    const extrapText = await readFile(`${DATA}app.txt`, "utf8");
+    await page.fill("#extrap-text", extrapText);
+    const comm = await tab(context, "comm.html");
+    await comm.fill("#rho", "0.3");
+    await comm.fill("#procs", "24");
+    await comm.close();
+    server.setDist(DIST);
+    await page.evaluate(async () => (await navigator.serviceWorker.getRegistration()).update());
+    await page.waitForSelector("#update-ready");
+    await Promise.all([page.waitForEvent("load"), page.click("#update-ready button")]);
+    await ready(page);
+    assert.equal(await page.inputValue("#target"), "555");
+    assert.equal(await (await tab(context, "bottlenecks.html")).inputValue("#extrap-text"), extrapText);
+    assert.equal(await (await tab(context, "sites.html")).inputValue("#rho"), "0.3");
+    assert.equal(await (await tab(context, "comm.html")).inputValue("#procs"), "24");
+    await context.close();
+  } finally {
+    server.setDist(DIST);
+  }
+});
