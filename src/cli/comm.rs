@@ -352,13 +352,14 @@ fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Resu
 pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> Result<Value, String> {
     let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
-    let warnings: Vec<String> = parsed.error.iter().map(|e| e.local_text()).collect();
-    if parsed.points.is_empty() {
-        return Err(match parsed.error {
-            Some(e) => e.local_text(),
-            None => "no measurements found".into(),
-        });
+    // All of the text or none of it: a line that cannot be read is an error at that line.
+    if let Some(e) = parsed.error {
+        return Err(e.local_text());
     }
+    if parsed.points.is_empty() {
+        return Err("no measurements found".into());
+    }
+    let warnings = Vec::new();
     let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
     let sizes = fit.sizes_bytes.clone();
     comm_answer(&fit, &sizes, format, warnings, request)

@@ -109,8 +109,9 @@ pub struct Point {
     pub line: Option<usize>,
 }
 
-/// The measurements read from a text. When part of it is wrong (output cut off mid-table),
-/// `error` names the line and `points` holds the rows before it, which are sound.
+/// The measurements read from a text: all of them, or none and the `error` that names the
+/// first line (and column) that cannot be read. A text half read is never fitted as if it
+/// were whole.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
     pub format: Format,
@@ -135,11 +136,14 @@ pub fn detect_format(text: &str) -> Format {
 /// Reads measurements in the given format (`None`: recognised from the headers).
 pub fn parse_p2p(text: &str, format: Option<Format>) -> Parsed {
     let format = format.unwrap_or_else(|| detect_format(text));
-    let (points, error) = match format {
+    let (mut points, error) = match format {
         Format::Table => parse_plain_table(text),
         Format::OsuLatency | Format::OsuBandwidth => parse_osu(text, format == Format::OsuBandwidth),
         Format::ImbPingPong => parse_imb(text),
     };
+    if error.is_some() {
+        points.clear();
+    }
     Parsed { format, points, error }
 }
 
@@ -159,14 +163,9 @@ fn point(line: usize, cols: (usize, usize), size: f64, time: f64) -> Result<Poin
 }
 
 fn parse_plain_table(text: &str) -> (Vec<Point>, Option<InputError>) {
-    let (table, error) = match parse_table(P2P_FIELD, text, P2P_COLUMNS) {
-        Ok(t) => (t, None),
-        // Keep the rows above the bad line: they are sound, and a cut-off paste still fits.
-        Err(e) => {
-            let upto = e.line.unwrap_or(1).saturating_sub(1);
-            let head: Vec<&str> = text.lines().take(upto).collect();
-            (parse_table(P2P_FIELD, &head.join("\n"), P2P_COLUMNS).unwrap_or(crate::model::input::table::Table { rows: vec![], had_header: false }), Some(e))
-        }
+    let table = match parse_table(P2P_FIELD, text, P2P_COLUMNS) {
+        Ok(t) => t,
+        Err(e) => return (Vec::new(), Some(e)),
     };
     let mut points = Vec::new();
     for r in table.rows {
@@ -180,7 +179,7 @@ fn parse_plain_table(text: &str) -> (Vec<Point>, Option<InputError>) {
             return (points, Some(err(r.line, None, format!("more than {MAX_POINTS} measurements"))));
         }
     }
-    (points, error)
+    (points, None)
 }
 
 /// Numbers of one data line, or the error naming the cell that is not one.
@@ -196,7 +195,7 @@ fn numbers(line: usize, l: &str) -> Result<Vec<f64>, InputError> {
 }
 
 fn truncated(line: usize, column: usize, what: &str) -> InputError {
-    err(line, Some(column), format!("the output stops in the middle of this line ({what}); it looks cut off, the rows above are used"))
+    err(line, Some(column), format!("the output stops in the middle of this line ({what}); it looks cut off"))
 }
 
 fn parse_osu(text: &str, bandwidth: bool) -> (Vec<Point>, Option<InputError>) {
@@ -484,7 +483,8 @@ pub struct Knee {
     pub last_eager_bytes: f64,
     /// Smallest size on the rendezvous side, bytes: the knee reported.
     pub size_bytes: f64,
-    /// Time the rendezvous segment adds at the knee over the eager one, µs (may be < 0).
+    /// Time the rendezvous segment adds at the knee over the eager one, µs: above the
+    /// segments' scatter there, so always > 0.
     pub jump_us: f64,
     /// Squared relative residual of the two segments over that of one line.
     pub residual_ratio: f64,
@@ -518,12 +518,11 @@ pub fn find_knee(pts: &[(f64, f64)]) -> Option<Knee> {
     let (two, k, (la, lb), (ra, rb)) = best?;
     let ratio = two / one;
     let (m_last, m_first) = (pts[k - 1].0, pts[k].0); // ok: 2 ≤ k ≤ n − 2
-    (ratio <= 0.25).then_some(Knee {
-        last_eager_bytes: m_last,
-        size_bytes: m_first,
-        jump_us: (ra + rb * m_first) - (la + lb * m_first),
-        residual_ratio: ratio,
-    })
+    let jump_us = (ra + rb * m_first) - (la + lb * m_first);
+    // A protocol switch makes a message slower at the knee: a jump down, or one within the
+    // two segments' own scatter there (twice their relative RMS residual), is no knee.
+    let noise_us = 2.0 * (two / n as f64).sqrt() * pts[k].1;
+    (ratio <= 0.25 && jump_us > noise_us).then_some(Knee { last_eager_bytes: m_last, size_bytes: m_first, jump_us, residual_ratio: ratio })
 }
 
 /// Fits one model to distinct, sorted points; Err says why it cannot.
@@ -768,6 +767,23 @@ mod tests {
     }
 
     #[test]
+    fn a_jump_down_or_within_the_scatter_is_no_knee() {
+        // Two segments that fit far better than one, but the long messages are faster at
+        // the split than the short line says (a jump down): no protocol switch (issue 33's
+        // IMB case that reported a knee "jumping by −2.898 µs").
+        let down: Vec<(f64, f64)> = (0..=22)
+            .map(|j| {
+                let m = f64::from(1u32 << j);
+                (m, if m >= 65536.0 { 2.0 + m / 1400.0 } else { 6.0 + m / 1000.0 })
+            })
+            .collect();
+        assert_eq!(find_knee(&down), None);
+        // The same with the long segment 100 µs higher: a knee.
+        let up: Vec<(f64, f64)> = down.iter().map(|&(m, t)| (m, if m >= 65536.0 { t + 100.0 } else { t })).collect();
+        assert!(find_knee(&up).is_some_and(|k| k.jump_us > 0.0 && k.size_bytes == 65536.0));
+    }
+
+    #[test]
     fn too_few_sizes_skip_models_with_a_reason() {
         let fit = fit_all(&pts(&[(8.0, 10.0), (8.0, 12.0), (1024.0, 30.0)])).expect("fits");
         assert_eq!(fit.sizes_bytes, vec![8.0, 1024.0]);
@@ -811,25 +827,32 @@ mod tests {
     }
 
     #[test]
-    fn truncated_output_names_the_line_and_keeps_the_rows_above() {
+    fn a_bad_line_is_an_error_there_and_nothing_is_read() {
         let cut = format!("{OSU}8     ");
         let p = parse_p2p(&cut, None);
         let e = p.error.expect("an error");
         assert_eq!(e.line, Some(7));
         assert!(e.message.contains("cut off"), "{e}");
-        assert_eq!(p.points.len(), 4);
+        assert!(p.points.is_empty(), "the rows above are not fitted as if they were the whole");
 
         let imb = "# Benchmarking PingPong\n       #bytes #repetitions      t[usec]   Mbytes/sec\n            0         1000         0.23         0.00\n            1         1000";
         let p = parse_p2p(imb, None);
         assert_eq!(p.error.as_ref().and_then(|e| e.line), Some(4));
-        assert_eq!(p.points.len(), 1);
+        assert!(p.points.is_empty());
 
         let table = "size (KB), time (ms)\n1, 0.05\n2, 0.06\n4, oops\n8, 0.1";
         let p = parse_p2p(table, None);
         assert_eq!(p.format, Format::Table);
         assert_eq!(p.error.as_ref().map(|e| (e.line, e.column)), Some((Some(4), Some(2))));
-        let got: Vec<(f64, f64)> = p.points.iter().map(|q| (q.size_bytes, (q.time_us * 1e6).round() / 1e6)).collect();
-        assert_eq!(got, vec![(1024.0, 50.0), (2048.0, 60.0)]);
+        assert!(p.points.is_empty());
+
+        // One typo in the middle of an osu_latency output: the 8 good rows below it are not
+        // dropped in silence (issue 33); the whole text is an error at that line and column.
+        let typo = OSU.replace("2                       1.56", "2                       1.5g");
+        let p = parse_p2p(&typo, None);
+        let e = p.error.expect("an error");
+        assert_eq!((e.line.is_some(), e.column), (true, Some(2)), "{e}");
+        assert!(p.points.is_empty());
 
         let neg = parse_p2p("8 1.0\n16 -2", Some(Format::Table));
         assert_eq!(neg.error.map(|e| (e.line, e.column)), Some((Some(2), Some(2))));

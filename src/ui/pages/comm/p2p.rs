@@ -104,12 +104,14 @@ pub fn p2p(p: &Props) -> Html {
                 <Chart id="chart-p2p" chart={drawing((*chart).clone())} height={460} />
             </div>
             { stale_note(p.shown.stale) }
-            if let Some(fit) = &view.fit { { fit_results(fit, view, &p.ctx) } }
+            if let Some(fit) = &view.fit { { fit_results(fit, view, &p.ctx, p.shown.stale) } }
         </>
     }
 }
 
-fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx) -> Html {
+/// The fits shown; `stale` while the measurements have an error (then nothing is saved or
+/// exported from these last good fits).
+fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx, stale: bool) -> Html {
     let best = fit.best.map(|k| html! { <p id="best-model" class="verdict">{ format!("Best: {}. ", k.name()) }<span class="muted">{ format!("{}.", fit.best_reason) }</span></p> });
     let knee = match &fit.knee {
         Some(k) => format!(
@@ -132,8 +134,12 @@ fn fit_results(fit: &CommFit, view: &View, ctx: &Ctx) -> Html {
                 <summary>{ "Error of each model at each measured size" }</summary>
                 { errors_table(fit) }
             </details>
-            <SaveFabric view={view.clone()} />
-            <super::export::Export view={view.clone()} inputs={ctx.inputs.clone()} />
+            if stale {
+                <p id="save-stale" class="field-error">{ "The measurements have an error: fix it to save or export a fit; these are the last good ones." }</p>
+            } else {
+                <SaveFabric view={view.clone()} />
+                <super::export::Export view={view.clone()} inputs={ctx.inputs.clone()} />
+            }
         </>
     }
 }
