@@ -44,10 +44,15 @@ fn comm_reads_raw_osu_and_imb() {
     assert_eq!(out["format"], json!("osu_latency"));
     assert_eq!(out["models"][0]["predictions"].as_array().map(Vec::len), Some(6));
     assert_eq!(out["warnings"], json!([]));
-    // Cut off mid-table: the rows above are used and the line is named.
-    let out = answer(&["comm", "--format=osu"], &format!("{osu}32"));
-    assert_eq!(out["warnings"][0].as_str().map(|w| w.starts_with("line 9")), Some(true), "{}", out["warnings"]);
-    assert_eq!(out["models"][0]["rel_errors"].as_array().map(Vec::len), Some(6));
+    // Cut off mid-table, or a typo in the middle: exit 1 naming the line, nothing fitted (the
+    // page says the same; issue 33: a typo dropped the 8 good rows below it in silence).
+    let o = run(&["comm", "--format=osu"], &format!("{osu}32"));
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.starts_with("scalewise comm: line 9, column 2:"), "{}", o.stderr);
+    assert!(o.stdout.is_empty());
+    let o = run(&["comm", "--format=osu"], &osu.replace("2 1.53", "2 1.5g"));
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("line 5, column 2: expected a number, found \"1.5g\""), "{}", o.stderr);
     let imb = "# Benchmarking PingPong\n       #bytes #repetitions      t[usec]   Mbytes/sec\n 0 1000 0.23 0\n 1 1000 0.24 4.17\n 8 1000 0.30 26.7\n";
     let out = answer(&["comm", "--format", "imb", "--compact"], imb);
     close(&out["models"][3]["predictions"][2]["time_us"], 0.30);
@@ -135,11 +140,11 @@ fn help_for_every_subcommand() {
 
 #[test]
 fn comm_exports_for_other_tools() {
-    // Eager 5 + m/1000 µs, rendezvous from 64 KiB at 25 + m/2000 µs.
+    // Eager 5 + m/1000 µs, rendezvous from 64 KiB at 45 + m/2000 µs (a jump up at the knee).
     let points: Vec<Value> = (0..=22)
         .map(|j| {
             let m = f64::from(1u32 << j);
-            json!({"size_bytes": m, "time_us": if m >= 65536.0 { 25.0 + m / 2000.0 } else { 5.0 + m / 1000.0 }})
+            json!({"size_bytes": m, "time_us": if m >= 65536.0 { 45.0 + m / 2000.0 } else { 5.0 + m / 1000.0 }})
         })
         .collect();
     let input = json!({"points": points, "export": "all", "procs": 64}).to_string();

@@ -106,11 +106,15 @@ fn a_list_is_serde_json_s_text_of_each_element_s_answer_given_alone() {
 
 #[test]
 fn skipped_models_duplicates_and_past_peak_are_reported() {
-    let v = answer(&json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}));
-    let skipped: Vec<&str> = v["skipped"].as_array().expect("list").iter().filter_map(|s| s["model"].as_str()).collect();
-    assert_eq!(skipped, vec!["downey", "amdahl", "usl"]);
-    assert!(v["skipped"][0]["reason"].as_str().is_some_and(|r| r.contains("needs at least 2 points")));
+    // One count, even run twice, cannot tell how a program scales: refused, naming why.
+    let (status, _, stderr) = run(&["speedup"], &json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}).to_string());
+    assert_eq!(status, 1);
+    assert!(stderr.contains("one process count (n = 4) cannot tell how the program scales"), "{stderr}");
+    // Two counts, one of them run twice: averaged, said, and every model fitted.
+    let v = answer(&json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}, {"n": 8, "speedup": 6.1}], "predict": [16]}));
+    assert_eq!(v["skipped"], json!([]));
     assert!(v["warnings"].as_array().expect("list").iter().any(|w| w.as_str().is_some_and(|w| w.contains("averaged"))));
+
     let pts: Vec<Value> = [(1, 1.0), (2, 1.9), (4, 3.6), (8, 6.0), (16, 7.1), (32, 6.2)].iter().map(|(n, s)| json!({"n": n, "speedup": s})).collect();
     let v = answer(&json!({"points": pts}));
     assert_eq!(fit(&v, "downey")["points_used"], 5);

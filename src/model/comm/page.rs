@@ -215,7 +215,7 @@ pub struct PageView {
     pub field_errors: BTreeMap<String, String>,
     /// What the `p2p` text was read as.
     pub format: Format,
-    /// A problem in the `p2p` text (with its line); the rows above it are still used.
+    /// A problem in the `p2p` text (with its line): then nothing of it is fitted.
     pub p2p_error: Option<InputError>,
     /// Fits of the four models, knee, best model and why; None without measurements.
     pub fit: Option<CommFit>,

@@ -217,7 +217,7 @@ fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>)>, I
     let mut out = Vec::new();
     for (line, l) in data_lines {
         let cells = match sep {
-            Separator::Whitespace => l.split_whitespace().map(str::to_string).collect(),
+            Separator::Whitespace => whitespace_cells(l),
             Separator::Tab => split_delimited(field, line, l, b'\t')?,
             Separator::Comma => split_delimited(field, line, l, b',')?,
             Separator::Semicolon => split_delimited(field, line, l, b';')?,
@@ -225,6 +225,22 @@ fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>)>, I
         out.push((line, cells));
     }
     Ok(out)
+}
+
+/// The cells of a whitespace-separated line; a unit in brackets after a header name belongs to
+/// it (`n time (s)` is the columns `n` and `time (s)`).
+fn whitespace_cells(l: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for cell in l.split_whitespace() {
+        match out.last_mut() {
+            Some(last) if cell.starts_with(['(', '[']) => {
+                last.push(' ');
+                last.push_str(cell);
+            }
+            _ => out.push(cell.to_string()),
+        }
+    }
+    out
 }
 
 /// One line of CSV or TSV through the `csv` crate, so quoted cells ("1,5") are handled.
@@ -432,6 +448,8 @@ mod tests {
             "np\twork (MB)\ttime (s)\n4\t2048\t1580\n8\t1024\t825\n",
             "np,work_mb,time_s\n4,2048,1580\n8,1024,825\n",
             "# calibration\nprocs  memory[GB]  t(ms)\n4 2 1580000\n8 1 825000\n",
+            // A unit after a space, as the README shows headers (issue 33: "unknown column (s)").
+            "np  work [MB]  time (s)\n4 2048 1580\n8 1024 825\n",
             "time [min], np, work (KB)\n\"26.333333333333333\",4,2097152\n13.75,8,1048576\n",
         ] {
             let got = values(text);

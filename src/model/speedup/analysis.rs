@@ -306,6 +306,19 @@ fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<S
     if pts.is_empty() {
         return Err(InputError::new(field, "no points yet: give at least two (n, time) or (n, speed-up) pairs"));
     }
+    // One count says nothing of how the time changes with n: any curve through it would be a
+    // guess shown as a prediction.
+    if let [only] = &pts[..] {
+        let msg = format!(
+            "one process count (n = {}) cannot tell how the program scales: measure at a second count, e.g. n = {}",
+            only.n,
+            only.n.saturating_mul(2)
+        );
+        return Err(match only.lines.first() {
+            Some(&l) => InputError::new(field, msg).at(l, Some(1)),
+            None => InputError::new(field, msg),
+        });
+    }
     for (p, vs) in pts.iter().zip(&values) {
         if vs.len() > 1 {
             let differ = vs.iter().any(|v| *v != vs[0]);

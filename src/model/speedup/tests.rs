@@ -222,20 +222,25 @@ fn duplicates_are_averaged_and_said() {
 }
 
 #[test]
-fn too_few_points_skip_models_and_say_why() {
-    let a = run(&[4.0], &[3.5], Measure::Speedup);
-    let names: Vec<Model> = a.skipped.iter().map(|s| s.model).collect();
-    assert_eq!(names, vec![Model::Downey, Model::Amdahl, Model::Usl]);
-    assert!(a.skipped[0].reason.contains("needs at least 2 points"), "{}", a.skipped[0].reason);
-    assert_eq!(a.fits.len(), 2, "chiang and smirni have one parameter");
-    assert!(a.best_reason.contains("tentative"), "{}", a.best_reason);
+fn one_point_is_refused_and_few_points_say_why() {
+    // One count cannot tell how a program scales (issue 33: the forecast said 128 at 128
+    // processes, range 50–806, from one run).
+    let one = RawPoint { n: 1.0, value: 100.0, weight: None, line: Some(2) };
+    let e = analyse("points", &[one], Measure::TimeS, &Options::default()).expect_err("refused");
+    assert!(e.message.contains("one process count (n = 1) cannot tell how the program scales: measure at a second count, e.g. n = 2"), "{e}");
+    assert_eq!(e.line, Some(2));
+    // Repeated runs at one count are still one count.
+    let twice = pts(&[4.0, 4.0], &[3.5, 3.6]);
+    assert!(analyse("points", &twice, Measure::Speedup, &Options::default()).is_err());
     // As many points as parameters: fitted; the standard error assumes the corpus's run-to-run
     // noise, and says so; the prediction still has its range.
-    let f = &a.fits[0];
+    let a = run(&[4.0, 8.0], &[3.5, 6.1], Measure::Speedup);
+    let f = a.fits.iter().find(|f| f.model == Model::Downey).expect("downey fitted");
     assert!(f.params[0].std_err.is_some_and(|e| e > 0.0), "{:?}", f.params);
     assert!(f.notes.iter().any(|n| n.contains("run-to-run noise measured on the corpus")), "{:?}", f.notes);
     let p = &f.predictions[0];
     assert!(p.speedup_low < p.speedup && p.speedup < p.speedup_high, "{p:?}");
+    assert!(a.best_reason.contains("so few points cannot tell the models apart"), "{}", a.best_reason);
 }
 
 #[test]
