@@ -261,7 +261,7 @@ impl PresetData {
     fn inputs(&self) -> PageInputs {
         [
             (Field::Points, self.points),
-            (Field::SecondColumn, "speedup"),
+            (Field::SecondColumn, "auto"),
             (Field::Target, self.target),
             (Field::IncludePastPeak, ""),
             (Field::Models, ""),
@@ -296,8 +296,26 @@ pub fn is_on(text: &str) -> bool {
     matches!(text.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on")
 }
 
+/// How a headerless table's second column is read: a speed-up is at most a few times n
+/// (caches can make it super-linear, not a hundredfold) and 1 at n = 1; a column that breaks
+/// either is times. The sentence says which reading was taken and why.
+fn guess_measure(rows: &[(f64, f64)]) -> (Measure, String) {
+    let at_one = rows.iter().find(|r| r.0 == 1.0).map(|r| r.1);
+    if let Some(v) = at_one.filter(|v| !(0.5..=1.5).contains(v)) {
+        let why = format!("a speed-up at n = 1 is 1, and it holds {}", fmt_num(v, 4));
+        return (Measure::TimeS, format!("No header: the second column is read as times in seconds ({why}); choose \"speed-up\" to read it otherwise."));
+    }
+    if let Some(&(n, v)) = rows.iter().find(|r| r.1 > 4.0 * r.0) {
+        let why = format!("{} at n = {} is more than any speed-up there", fmt_num(v, 4), n);
+        return (Measure::TimeS, format!("No header: the second column is read as times in seconds ({why}); choose \"speed-up\" to read it otherwise."));
+    }
+    (Measure::Speedup, "No header: the second column is read as speed-ups (each is at most a few times its n); choose \"time\" to read it as times.".into())
+}
+
 /// Reads the points table: the raw points, what they measure, and whether it had a header.
-pub fn parse_points(text: &str, second_column: Measure) -> Result<PointTable, InputError> {
+/// `second_column` is what a headerless table's second column holds (None: guessed from the
+/// data, and said).
+pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointTable, InputError> {
     let field = Field::Points.key();
     let table = parse_table(field, text, POINT_COLUMNS)?;
     let (table, idx, measure, note) = if table.had_header {
@@ -314,8 +332,18 @@ pub fn parse_points(text: &str, second_column: Measure) -> Result<PointTable, In
             }
         }
     } else {
-        let y = if second_column == Measure::TimeS { TIME_COLUMN } else { SPEEDUP_COLUMN };
-        (parse_table(field, text, &[N_COLUMN, y, WEIGHT_COLUMN])?, [0, 1, 2], second_column, None)
+        let (measure, note) = match second_column {
+            Some(m) => (m, None),
+            None => {
+                // Read as plain numbers first (no unit applies without a header), then guessed.
+                let plain = parse_table(field, text, &[N_COLUMN, SPEEDUP_COLUMN, WEIGHT_COLUMN])?;
+                let rows: Vec<(f64, f64)> = plain.rows.iter().filter_map(|r| Some((r.values.first().copied()??, r.values.get(1).copied()??))).collect();
+                let (m, note) = guess_measure(&rows);
+                (m, Some(note))
+            }
+        };
+        let y = if measure == Measure::TimeS { TIME_COLUMN } else { SPEEDUP_COLUMN };
+        (parse_table(field, text, &[N_COLUMN, y, WEIGHT_COLUMN])?, [0, 1, 2], measure, note)
     };
     let mut raw = Vec::with_capacity(table.rows.len());
     for r in &table.rows {
@@ -342,11 +370,12 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
     let mut errors = FieldErrors::new();
     let mut fail = |field: Field, message: String| errors.push(InputError::new(field.key(), message));
     let second = match text(texts, Field::SecondColumn).trim().to_ascii_lowercase().as_str() {
-        "" | "speedup" | "speed-up" => Measure::Speedup,
-        "time" | "time_s" | "times" => Measure::TimeS,
+        "" | "auto" => None,
+        "speedup" | "speed-up" => Some(Measure::Speedup),
+        "time" | "time_s" | "times" => Some(Measure::TimeS),
         other => {
-            fail(Field::SecondColumn, format!("expected speedup or time, found \"{}\"", clip(other)));
-            Measure::Speedup
+            fail(Field::SecondColumn, format!("expected auto, speedup or time, found \"{}\"", clip(other)));
+            None
         }
     };
     let targets = parse_targets(text(texts, Field::Target)).unwrap_or_else(|e| {

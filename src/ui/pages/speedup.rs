@@ -162,7 +162,7 @@ pub fn speedup() -> Html {
                     hint="A header row names the columns: n, time (s, ms, µs…) or speedup, weight. Without one: n, then what the next field says." />
                 <div>
                     <div class="form-row">
-                        { page_select(&inputs, &setter, Field::SecondColumn.key(), "second column without a header", &[("speedup", "speed-up"), ("time", "time (s)")]) }
+                        { page_select(&inputs, &setter, Field::SecondColumn.key(), "second column without a header", &[("auto", "guess from the data"), ("speedup", "speed-up"), ("time", "time (s)")]) }
                         { f(Field::Target, "predict at n (comma separated)") }
                     </div>
                     <div class="form-row">
