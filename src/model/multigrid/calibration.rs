@@ -515,9 +515,17 @@ fn build_fit(
     }
 
     let alpha_pts: Vec<(f64, f64)> = per_np0.iter().map(|f| (f64::from(f.np0).log2(), f.alpha_s)).collect();
-    let Some((c, d)) = least_squares(&alpha_pts) else {
+    let Some((c, mut d)) = least_squares(&alpha_pts) else {
         return Err(too_large(PARALLEL_FIELD));
     };
+    // Equal α at every np0 gives d = 0, which the arithmetic leaves as round-off (1.8e-15):
+    // a slope whose whole effect over the calibration is below 1e-12 of the overheads α was
+    // computed from is 0.
+    let span = alpha_pts.iter().map(|p| p.0).fold(0.0, f64::max);
+    let scale = per_np0.iter().flat_map(|f| f.points.iter().map(|p| p.tcomm_s.abs())).fold(c.abs(), f64::max);
+    if (d * span).abs() <= 1e-12 * scale {
+        d = 0.0;
+    }
     let alpha = AlphaFit {
         c_s: c,
         d_s: d,
@@ -599,10 +607,12 @@ pub struct Prediction {
     pub tcomp_s: f64,
     pub tcomm_s: f64,
     pub time_s: f64,
-    /// The 90 % range of `time_s`: how far scaling predictions from a few small runs fell from
-    /// measured times at this horizon (np over the largest calibrated np) on the validation
-    /// corpora (`speedup::forecast::horizon_range`). The planner's own method could not be
-    /// checked there: the corpora have no per-run work sizes.
+    /// The 90 % range of `time_s`: the extrapolated part (Tcomm, and Tcomp only when the work
+    /// lies outside the measured sizes) widened by how far scaling predictions from a few
+    /// small runs fell from measured times at this horizon (np over the largest calibrated np)
+    /// on the validation corpora (`speedup::forecast::horizon_range`); a measured or
+    /// interpolated Tcomp is added as it is. The planner's own method could not be checked
+    /// there: the corpora have no per-run work sizes.
     #[serde(default)]
     pub time_low_s: f64,
     #[serde(default)]
@@ -701,9 +711,15 @@ impl Fit {
             notes.push(PredictionNote::TcommClampedAtZero);
         }
         let time_s = tcomp_s + tcomm_s;
-        // Beyond the parallel runs, by the horizon; at or below the largest, at horizon 1.
+        // The range covers what is extrapolated: the communication time, carried from the
+        // calibration's np0 to np by α(np) (and the compute time only when the work lies
+        // outside the measured sizes). A measured or interpolated compute time is not widened,
+        // so no range falls below the time measured for that work on one process.
+        let extrapolated = tcomm_s + if notes.contains(&PredictionNote::TcompExtrapolated) { tcomp_s } else { 0.0 };
+        let kept = time_s - extrapolated;
         let largest = self.runs.iter().map(|r| r.np).max().unwrap_or(1).max(1);
-        let (time_low_s, time_high_s) = horizon_range(time_s, f64::from(np) / f64::from(largest));
+        let (low, high) = horizon_range(extrapolated, f64::from(np) / f64::from(largest));
+        let (time_low_s, time_high_s) = (kept + low, kept + high);
         Prediction { np, work_mb, tcomp_s, tcomm_s, time_s, time_low_s, time_high_s, notes }
     }
 

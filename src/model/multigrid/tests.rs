@@ -66,6 +66,46 @@ fn worked_example() {
 }
 
 #[test]
+fn ranges_widen_what_is_extrapolated_only() {
+    // Issue 33: T(64) = 1670 s had the range 308–2,844 s, below the 1,500 s of compute that
+    // was measured for that work on one process.
+    let f = paper_fit();
+    for np in [64, 1024] {
+        let p = f.predict(np, 2048.0).expect("valid");
+        assert!(p.time_low_s >= 1500.0 && p.time_low_s < p.time_s && p.time_s < p.time_high_s, "{np}: {p:?}");
+        // The communication part carries the whole width.
+        let (lo, hi) = crate::model::speedup::forecast::horizon_range(p.tcomm_s, f64::from(np) / 8.0);
+        check("low", p.time_low_s, 1500.0 + lo, 1e-12);
+        check("high", p.time_high_s, 1500.0 + hi, 1e-12);
+    }
+    // Compute extrapolated beyond the measured work sizes is widened too.
+    let p = f.predict(64, 8192.0).expect("valid");
+    assert!(p.notes.contains(&PredictionNote::TcompExtrapolated));
+    let (lo, _) = crate::model::speedup::forecast::horizon_range(p.time_s, 8.0);
+    check("low, all extrapolated", p.time_low_s, lo, 1e-12);
+}
+
+#[test]
+fn a_slope_of_round_off_is_zero() {
+    // Overheads on one line 0.1 s + 0.03 s/MB at np0 = 4 and 8 (np0 = 8 with three work
+    // sizes): α does not grow with np, yet least squares leaves a slope of round-off (issue
+    // 33: d shown as 1.776e-15). It is 0.
+    let seq = [(1024.0, 740.3), (1536.0, 1117.9), (2048.0, 1500.7)];
+    let mut cal = Calibration { sequential: seq.iter().map(|&(w, t)| SequentialRun::new(w, t)).collect(), parallel: Vec::new() };
+    for (np, works) in [(4, &[1024.0, 2048.0][..]), (8, &[1024.0, 1536.0, 2048.0][..])] {
+        for &w in works {
+            let t = seq.iter().find(|s| s.0 == w).map(|s| s.1).unwrap_or_default();
+            cal.parallel.push(ParallelRun::new(np, w, t + 0.1 + 0.03 * w));
+        }
+    }
+    let f = fit(&cal).expect("fits");
+    let raw = least_squares(&f.alpha.points.iter().map(|p| (p.log2_np0, p.alpha_s)).collect::<Vec<_>>()).expect("line").1;
+    assert!(raw != 0.0 && raw.abs() < 1e-9, "the arithmetic leaves round-off: {raw}");
+    assert_eq!(f.alpha.d_s, 0.0);
+    assert_eq!(fmt_num(f.alpha.d_s, 4), "0");
+}
+
+#[test]
 fn paper_costs() {
     // Scenario 2 (Table II): A at 1, B at 2 units per CPU-hour.
     let both =
