@@ -101,22 +101,27 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     let a = &v["allocation"];
-    let best = v["fits"].as_array().unwrap().iter().find(|f| f["model"] == v["best"]).unwrap();
-    // The rows are the best fit's predictions, and the CSV holds the same numbers.
+    // The rows are the measured counts, then the forecast's predictions beyond them (a count
+    // both measured and predicted keeps its measurement), and the CSV holds the same numbers.
     let text = a["text"].as_str().unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,cost (EUR)"));
-    for (k, p) in best["predictions"].as_array().unwrap().iter().enumerate() {
+    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,cost (EUR),recommended,basis"), "{}", lines[0]);
+    let points = v["points"].as_array().unwrap();
+    let forecast: Vec<&Value> = v["forecast"]["predictions"].as_array().unwrap().iter().filter(|p| p["n"].as_u64() > Some(16)).collect();
+    let want: Vec<(&Value, f64, &str)> = points.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "measured"))
+        .chain(forecast.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "predicted"))).collect();
+    assert_eq!(a["rows"].as_array().unwrap().len(), want.len());
+    for (k, (n, t, basis)) in want.into_iter().enumerate() {
         let row = &a["rows"][k];
-        assert_eq!(row["procs"], p["n"]);
-        assert_eq!(row["time_s"], p["time_s"]);
-        assert_eq!(row["nodes"].as_u64().unwrap(), p["n"].as_u64().unwrap().div_ceil(8));
-        let t = p["time_s"].as_f64().unwrap();
-        let hours = p["n"].as_f64().unwrap() * t / 3600.0;
+        assert_eq!((&row["procs"], row["basis"].as_str()), (n, Some(basis)));
+        assert_eq!(row["time_s"].as_f64(), Some(t));
+        assert_eq!(row["nodes"].as_u64().unwrap(), n.as_u64().unwrap().div_ceil(8));
+        let hours = n.as_f64().unwrap() * t / 3600.0;
         assert!((row["core_hours"].as_f64().unwrap() - hours).abs() < 1e-9 * hours.max(1.0));
         assert!((row["cost"].as_f64().unwrap() - hours * 0.5).abs() < 1e-9);
         let cells: Vec<f64> = lines[k + 1].split(',').take(3).map(|c| c.parse().unwrap()).collect();
         assert!((cells[2] - t).abs() <= 5e-4 * t, "{} vs {t}", cells[2]);
+        assert_eq!(row["time_low_s"].is_null(), basis == "measured", "a measured time has no range");
     }
     assert!(a["reason"].is_string() && a["recommended"].is_u64());
     // The multigrid planner's ranking, as LaTeX.

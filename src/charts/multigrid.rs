@@ -49,7 +49,7 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
     XyChart {
         title: "Cost against time of every feasible option".into(),
         x: Axis { label: "predicted T (s)".into(), log: true },
-        y: Axis { label: "cost (units)".into(), log: true },
+        y: Axis { label: "cost (catalog currency)".into(), log: true },
         series: vec![
             Series { label: "options".into(), points: pts, marker: Marker::Points, color: 4, emphasis: false },
             Series { label: "Pareto front".into(), points: front, marker: Marker::LineAndPoints, color: 1, emphasis: true },

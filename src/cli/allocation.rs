@@ -10,9 +10,12 @@ macro_rules! allocation_help {
     --allocation md|csv|latex   adds \"allocation\": {format, text (the table in that format,
                       the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
                       time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
-                      cost}], recommended (processes), reason, note}: the strong-scaling table
-                      a compute centre asks for. The recommended size is the largest count
-                      whose efficiency reaches the threshold (else the smallest).
+                      cost, basis (\"measured\" or \"predicted\")}], recommended (processes),
+                      reason, note}: the strong-scaling table a compute centre asks for. The
+                      recommended size is the largest count whose efficiency reaches the
+                      threshold (else the smallest). speedup: the measured counts with times
+                      and the forecast's predictions; multigrid: the planner's ranking, its
+                      costs in the catalog's currency unless a price is given.
     --cores-per-node C          nodes = processes / C rounded up (default 1)
     --price-per-core-hour P     cost = core-hours × P (EUR)
     --efficiency-threshold E    0 to 1 (default 0.5)
@@ -24,7 +27,7 @@ pub(super) use allocation_help;
 
 use serde_json::{json, Value};
 
-use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, TableFormat};
+use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat};
 use crate::model::multigrid::split::Plan;
 use crate::model::speedup::Prediction;
 
@@ -71,12 +74,12 @@ fn one(command: &str, mut out: Value, format: TableFormat, o: &AllocationOptions
             let plans: Vec<Plan> = out.pointer("/planner/ranking").and_then(|r| serde_json::from_value(r.clone()).ok()).unwrap_or_default();
             from_plans(&plans, o)
         }
-        _ => from_speedup(&best_predictions(&out), o),
+        _ => from_speedup(&speedup_rows(&out), o),
     };
     let note = if a.rows.is_empty() {
         Some(match command {
             "multigrid" => "no planner ranking to tabulate: give a planner",
-            _ => "no predicted times to tabulate: give times (time_s) and predict",
+            _ => "no times to tabulate: give times (time_s)",
         })
     } else {
         None
@@ -85,12 +88,20 @@ fn one(command: &str, mut out: Value, format: TableFormat, o: &AllocationOptions
     out
 }
 
-/// The best fit's predictions with times, read back from the speed-up answer.
-fn best_predictions(out: &Value) -> Vec<Prediction> {
-    let Some(best) = out.get("best").and_then(Value::as_str) else { return Vec::new() };
-    let Some(fit) = out.get("fits").and_then(Value::as_array).and_then(|f| f.iter().find(|f| f["model"] == best)) else { return Vec::new() };
-    let list = fit["predictions"].as_array().cloned().unwrap_or_default();
-    list.iter()
+/// The measured counts with times and the forecast's predictions with times, read back from
+/// the speed-up answer (the page tabulates the same).
+fn speedup_rows(out: &Value) -> SpeedupRows {
+    let measured = out["points"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|p| Some((u32::try_from(p["n"].as_u64()?).ok()?, p["time_s"].as_f64()?, p["efficiency"].as_f64()?)))
+                .collect()
+        })
+        .unwrap_or_default();
+    let list = out.pointer("/forecast/predictions").and_then(Value::as_array).cloned().unwrap_or_default();
+    let forecast = list
+        .iter()
         .filter_map(|p| {
             let f = |k: &str| p.get(k).and_then(Value::as_f64);
             Some(Prediction {
@@ -104,7 +115,8 @@ fn best_predictions(out: &Value) -> Vec<Prediction> {
                 scale: 0.0,
             })
         })
-        .collect()
+        .collect();
+    SpeedupRows { measured, forecast }
 }
 
 fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
@@ -116,7 +128,7 @@ fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
                    "time_low_s": r.time_range_s.map(|x| x.0), "time_high_s": r.time_range_s.map(|x| x.1),
                    "efficiency": r.efficiency, "core_hours": r.core_hours,
                    "core_hours_low": r.core_hours_range.map(|x| x.0), "core_hours_high": r.core_hours_range.map(|x| x.1),
-                   "cost": r.cost})
+                   "cost": r.cost, "basis": if r.measured { "measured" } else { "predicted" }})
         })
         .collect();
     json!({

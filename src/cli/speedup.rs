@@ -134,7 +134,7 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
 
 "#,
     allocation_help!(),
-    r#"    Rows: the best model's predictions with times (give time_s points and predict).
+    r#"    Rows: the measured counts with times, then the forecast's predictions beyond them.
 
 ERRORS:
     One line naming the key, e.g. "points[2].n: n must be a whole number of processes from 1

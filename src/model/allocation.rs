@@ -1,14 +1,15 @@
 //! Allocation requests: the strong-scaling table a compute centre asks for in a proposal —
 //! process and node counts, the predicted time with its range, parallel efficiency,
-//! core-hours and cost — with the recommended size and why, as Markdown, CSV or LaTeX.
+//! core-hours and cost — with the recommended size and why, as Markdown, CSV or LaTeX. The
+//! speed-up calculator's table ranks its measured counts with the forecast's predictions.
 //!
 //! Core-hours = processes × time (h) × runs, with the range from the time's range. The
 //! recommended size is the largest count whose efficiency is at least the threshold (default
 //! 50 %, a common bar in allocation calls); when none reaches it, the smallest count. Cost =
 //! core-hours × price per core-hour, when a price is given.
 //!
-//! Rows come from the speed-up calculator's predictions ([`from_speedup`]: efficiency S(n)/n
-//! as the calculator gives it) or from the multigrid planner's ranking ([`from_plans`]:
+//! Rows come from the speed-up calculator's measured counts and forecast ([`from_speedup`]:
+//! efficiency S(n)/n as the calculator gives it) or from the multigrid planner's ranking ([`from_plans`]:
 //! efficiency relative to the smallest count ranked, E = n₀·t₀/(n·t), its cost as priced by
 //! the planner's catalog).
 
@@ -46,6 +47,8 @@ pub struct Row {
     pub core_hours: f64,
     pub core_hours_range: Option<(f64, f64)>,
     pub cost: Option<f64>,
+    /// Measured (then it has no range), not predicted.
+    pub measured: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -98,12 +101,15 @@ fn row(procs: u32, time_s: f64, range: Option<(f64, f64)>, efficiency: f64, opts
         core_hours,
         core_hours_range: range.map(|(lo, hi)| (hours(lo), hours(hi))),
         cost: opts.price_per_core_hour.map(|p| core_hours * p),
+        measured: false,
     }
 }
 
 fn finish(mut rows: Vec<Row>, opts: &AllocationOptions) -> Allocation {
     rows.retain(|r| r.time_s.is_finite() && r.efficiency.is_finite() && r.time_s > 0.0);
-    rows.sort_by_key(|r| r.procs);
+    // A count both measured and predicted keeps the measurement (the sort is stable and the
+    // measured rows come first).
+    rows.sort_by_key(|r| (r.procs, !r.measured));
     rows.dedup_by_key(|r| r.procs);
     let th = opts.efficiency_threshold;
     let ok = rows.iter().rposition(|r| r.efficiency >= th);
@@ -112,9 +118,10 @@ fn finish(mut rows: Vec<Row>, opts: &AllocationOptions) -> Allocation {
         Some(i) => {
             let r = &rows[i];
             let mut why = format!(
-                "{} processes ({} nodes): the largest count whose predicted efficiency, {}, reaches the {} threshold",
+                "{} processes ({} nodes): the largest count whose {} efficiency, {}, reaches the {} threshold",
                 r.procs,
                 r.nodes,
+                if r.measured { "measured" } else { "predicted" },
                 pct(r.efficiency),
                 pct(th)
             );
@@ -138,20 +145,31 @@ fn finish(mut rows: Vec<Row>, opts: &AllocationOptions) -> Allocation {
     Allocation { rows, recommended, reason, currency: opts.currency.clone() }
 }
 
-/// From the speed-up calculator's predictions (those with a time).
-pub fn from_speedup(predictions: &[Prediction], opts: &AllocationOptions) -> Allocation {
-    let rows = predictions
-        .iter()
-        .filter_map(|p| {
-            let (t, lo, hi) = p.time_s?;
-            Some(row(p.n, t, Some((lo, hi)), p.efficiency, opts))
-        })
-        .collect();
-    finish(rows, opts)
+/// What the speed-up calculator tabulates: the measured counts (n, time, efficiency) and the
+/// forecast's predictions (those with a time), ranked together.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SpeedupRows {
+    pub measured: Vec<(u32, f64, f64)>,
+    pub forecast: Vec<Prediction>,
 }
 
+/// From the speed-up calculator's measurements and forecast: a count measured is recommended
+/// on its measured efficiency, a larger one on the forecast's.
+pub fn from_speedup(s: &SpeedupRows, opts: &AllocationOptions) -> Allocation {
+    let measured = s.measured.iter().map(|&(n, t, e)| Row { measured: true, ..row(n, t, None, e, opts) });
+    let predicted = s.forecast.iter().filter_map(|p| {
+        let (t, lo, hi) = p.time_s?;
+        Some(row(p.n, t, Some((lo, hi)), p.efficiency, opts))
+    });
+    finish(measured.chain(predicted).collect(), opts)
+}
+
+/// What costs priced by the cluster catalog are in: its prices are per CPU-hour in the
+/// user's own currency, whatever that is.
+pub const CATALOG_CURRENCY: &str = "catalog currency";
+
 /// From the multigrid planner's ranked plans: the fastest plan per process count; the cost is
-/// the planner's own (its catalog's prices) unless a price is given.
+/// the planner's own (its catalog's prices, in [`CATALOG_CURRENCY`]) unless a price is given.
 pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
     let mut best: Vec<&Plan> = Vec::new();
     for p in plans {
@@ -176,7 +194,11 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
             r
         })
         .collect();
-    finish(rows, opts)
+    let mut a = finish(rows, opts);
+    if opts.price_per_core_hour.is_none() {
+        a.currency = CATALOG_CURRENCY.into();
+    }
+    a
 }
 
 /// Numbers in tables: 4 significant digits, no thousands separators (CSV reads them back).
@@ -201,6 +223,9 @@ fn cells(a: &Allocation, r: &Row, i: usize, f: TableFormat) -> Vec<String> {
         c.push(r.cost.map(num).unwrap_or_default());
     }
     c.push(if a.recommended == Some(i) { "yes".into() } else { String::new() });
+    if a.rows.iter().any(|r| r.measured) {
+        c.push(if r.measured { "measured" } else { "forecast" }.into());
+    }
     c
 }
 
@@ -219,6 +244,9 @@ fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
         h.push(format!("cost ({})", a.currency));
     }
     h.push("recommended".into());
+    if a.rows.iter().any(|r| r.measured) {
+        h.push("basis".into());
+    }
     h
 }
 
@@ -295,10 +323,14 @@ mod tests {
         Prediction { n, speedup: e * f64::from(n), speedup_low: 0.0, speedup_high: 0.0, efficiency: e, horizon: 1.0, scale: 0.3, time_s: Some((t, t * 0.9, t * 1.1)) }
     }
 
+    fn forecast(p: Vec<Prediction>) -> SpeedupRows {
+        SpeedupRows { measured: Vec::new(), forecast: p }
+    }
+
     fn example() -> Allocation {
         let opts = AllocationOptions { cores_per_node: 48, price_per_core_hour: Some(0.02), ..AllocationOptions::default() };
         // 100 s on 64 processes at 90 %; 60 s on 128 at 75 %; 45 s on 256 at 50 %; 40 on 512 at 28 %.
-        from_speedup(&[pred(128, 60.0, 0.75), pred(64, 100.0, 0.9), pred(256, 45.0, 0.5), pred(512, 40.0, 0.28)], &opts)
+        from_speedup(&forecast(vec![pred(128, 60.0, 0.75), pred(64, 100.0, 0.9), pred(256, 45.0, 0.5), pred(512, 40.0, 0.28)]), &opts)
     }
 
     #[test]
@@ -313,10 +345,28 @@ mod tests {
         assert_eq!(a.recommended, Some(2));
         assert!(a.reason.starts_with("256 processes (6 nodes): the largest count whose predicted efficiency, 50 %, reaches the 50 % threshold"), "{}", a.reason);
         assert!(a.reason.contains("512 processes would run 1.12× faster for 1.78× the core-hours at 28 % efficiency"), "{}", a.reason);
-        let none = from_speedup(&[pred(64, 100.0, 0.3)], &AllocationOptions::default());
+        let none = from_speedup(&forecast(vec![pred(64, 100.0, 0.3)]), &AllocationOptions::default());
         assert_eq!(none.recommended, Some(0));
         assert!(none.reason.contains("no count reaches the 50 % efficiency threshold"));
-        assert_eq!(from_speedup(&[], &AllocationOptions::default()).recommended, None);
+        assert_eq!(from_speedup(&SpeedupRows::default(), &AllocationOptions::default()).recommended, None);
+    }
+
+    #[test]
+    fn measured_counts_are_ranked_with_the_forecast() {
+        // Issue 33: 1: 100 s, 2: 52.4, 4: 28.9, 8: 17.1, 16: 11.8, predicted at 32…1,024; the
+        // table said "no count reaches the 50 % efficiency threshold" and chose 32, though 16
+        // was measured at 53 %.
+        let measured: Vec<(u32, f64, f64)> =
+            [(1, 100.0), (2, 52.4), (4, 28.9), (8, 17.1), (16, 11.8)].iter().map(|&(n, t)| (n, t, 100.0 / (f64::from(n) * t))).collect();
+        let rows = SpeedupRows { measured, forecast: vec![pred(16, 11.0, 0.57), pred(32, 8.6, 0.36), pred(64, 7.2, 0.22)] };
+        let a = from_speedup(&rows, &AllocationOptions::default());
+        assert_eq!(a.rows.iter().map(|r| (r.procs, r.measured)).collect::<Vec<_>>(), [(1, true), (2, true), (4, true), (8, true), (16, true), (32, false), (64, false)]);
+        assert_eq!(a.rows[4].time_s, 11.8, "a count measured keeps its measurement");
+        assert_eq!(a.recommended, Some(4));
+        assert!(a.reason.starts_with("16 processes (16 nodes): the largest count whose measured efficiency, 53 %"), "{}", a.reason);
+        let md = render(&a, TableFormat::Markdown);
+        assert!(md.lines().next().is_some_and(|h| h.ends_with(" basis |")), "{md}");
+        assert!(md.contains("| measured |") && md.contains("| forecast |"), "{md}");
     }
 
     #[test]
@@ -407,7 +457,7 @@ pub trait AllocationSource {
     fn allocation(&self, opts: &AllocationOptions) -> Allocation;
 }
 
-impl AllocationSource for [Prediction] {
+impl AllocationSource for SpeedupRows {
     fn allocation(&self, opts: &AllocationOptions) -> Allocation {
         from_speedup(self, opts)
     }

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::charts::speedup::fits;
+use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
 use crate::model::speedup::{PointView, Prediction};
 use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, PAGE, POINT_COLUMNS};
@@ -142,6 +143,11 @@ pub fn speedup() -> Html {
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
+    // The allocation table ranks the measured counts with the forecast the page leads with.
+    let allocation_rows = Rc::new(SpeedupRows {
+        measured: shown.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(),
+        forecast: shown.forecast.iter().map(|f| f.prediction.clone()).collect(),
+    });
     let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
 
     html! {
@@ -207,7 +213,7 @@ pub fn speedup() -> Html {
             </table>
             { csv_button("speedup-predictions.csv") }
             <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-            <AllocationTable<[Prediction]> inputs={inputs.clone()} setter={setter.clone()} rows={Rc::<[Prediction]>::from(shown.best_predictions.as_slice())} empty="Needs run times and n to predict at." file="speedup" />
+            <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" />
 
             <div class="form-row">
                 { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }

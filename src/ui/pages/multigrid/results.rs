@@ -130,7 +130,7 @@ pub fn results(p: &Props) -> Html {
             <table id="target-table" class="results">
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
                     <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num" title={RANGE_NOTE}>{ "T (s), 90 % range" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th><th>{ "notes" }</th></tr></thead>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th><th>{ "notes" }</th></tr></thead>
                 <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
             { csv_button("multigrid-target.csv") }
@@ -256,7 +256,7 @@ fn split_view(o: &Outcome) -> Html {
                 <>
                 <table id="split-result" class="results">
                     <thead><tr><th>{ format!("{} over {}", describe(plan), plan.fabric) }</th><th class="num">{ "rows per process (A / B)" }</th>
-                        <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
+                        <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th></tr></thead>
                     <tbody>
                         <tr class="best"><td>{ "best split" }</td><td class="num">{ rows.join(" / ") }</td><td class="num">{ times.join(" / ") }</td>
                             <td class="num"><b>{ t(plan) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td></tr>
@@ -274,7 +274,7 @@ fn planner_view(r: &PlannerReport) -> Html {
     const SHOWN: usize = 12;
     let resolution = r.resolution.as_ref().map(|res| {
         let smaller = res.smaller.as_ref().map(|s| html! {
-            <li>{ format!("Best at N = {}: {} over {}, {} s, cost {}", s.n, describe(&s.best), s.best.fabric, n(s.best.time_s), n(s.best.cost)) }</li>
+            <li>{ format!("Best at N = {}: {} over {}, {} s, cost {} (catalog currency)", s.n, describe(&s.best), s.best.fabric, n(s.best.time_s), n(s.best.cost)) }</li>
         });
         let ratios = match (res.time_ratio, res.cost_ratio) {
             (Some(t), Some(c)) => format!("The larger grid takes {}× the time and {}× the cost.", fmt_num(t, 3), fmt_num(c, 3)),
@@ -285,7 +285,7 @@ fn planner_view(r: &PlannerReport) -> Html {
             <div id="resolution">
                 <h3>{ "Largest grid that fits the free processes (scenario 2)" }</h3>
                 <ul>
-                    <li><b>{ format!("N = {}: {} over {}, {} s, cost {}", res.largest.n, describe(&res.largest.best), res.largest.best.fabric, n(res.largest.best.time_s), n(res.largest.best.cost)) }</b></li>
+                    <li><b>{ format!("N = {}: {} over {}, {} s, cost {} (catalog currency)", res.largest.n, describe(&res.largest.best), res.largest.best.fabric, n(res.largest.best.time_s), n(res.largest.best.cost)) }</b></li>
                     { for smaller }
                 </ul>
                 <p>{ ratios }</p>
@@ -298,7 +298,7 @@ fn planner_view(r: &PlannerReport) -> Html {
             <h3>{ format!("Fastest options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
             <table id="ranking" class="results">
                 <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost" }</th></tr></thead>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th></tr></thead>
                 <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
                     <tr class={classes!((k == 0).then_some("best"))}>
                         <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
