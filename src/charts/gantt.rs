@@ -103,9 +103,12 @@ impl Drawing for Gantt {
         }
         area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(fail)?;
         area.draw(&PathElement::new(vec![(x0, y0), (x0, y1)], theme.axis)).map_err(fail)?;
-        for t in linear_ticks(a, b, if w < 480 { 4 } else { 6 }) {
+        let ticks = linear_ticks(a, b, if w < 480 { 4 } else { 6 });
+        // A window zoomed in far needs more digits for neighbouring ticks to differ.
+        let digits = crate::model::error::digits_to_tell_apart(&ticks, 4);
+        for t in ticks {
             area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(fail)?;
-            let label = fmt_num(t, 4);
+            let label = fmt_num(t, digits);
             let (lw, _) = area.estimate_text_size(&label, &small).map_err(fail)?;
             area.draw(&Text::new(label, (x(t) - lw as i32 / 2, y1 + 7), small.clone())).map_err(fail)?;
         }

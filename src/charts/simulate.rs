@@ -44,7 +44,7 @@ pub fn run_times(row: &RowView) -> XyChart {
             color: 0,
         }],
         bands: vec![Band {
-            label: format!("middle 95 % of the runs, {}–{} s", fmt_num(lo, 4), fmt_num(hi, 4)),
+            label: format!("middle 95 % of the runs, {} s", crate::model::error::fmt_range(lo, hi, 4)),
             points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)],
             color: 6,
         }],

@@ -221,14 +221,26 @@ impl Ranged for TickedAxis {
     }
 }
 
-/// A tick's label. Three significant digits hide float noise (0.30000000000000004); a linear
-/// axis whose ticks are close relative to their size (0.09765, 0.09770 s) gets as many more
-/// as `step` between ticks needs, so neighbouring labels differ.
-fn tick_label(v: f64, log: bool, step: f64) -> String {
-    let x = if log { pow10(v) } else { v };
-    let digits = if !log && step > 0.0 && x != 0.0 { ((x.abs() / step).log10().floor() as i32 + 1).clamp(3, 10) } else { 3 };
-    let mag = pow10(x.abs().log10().floor() - f64::from(digits - 1));
-    crate::model::fmt_num(if x == 0.0 { 0.0 } else { (x / mag).round() * mag }, digits as usize)
+/// The value at a tick (ticks on a log axis are log10 of it).
+fn tick_value(v: f64, log: bool) -> f64 {
+    if log {
+        pow10(v)
+    } else {
+        v
+    }
+}
+
+/// Significant digits for an axis's labels: three hide float noise (0.30000000000000004);
+/// ticks close relative to their size (0.09765, 0.09770 s; 1.505, 1.51 on a narrow log axis)
+/// get as many more as they need to read differently.
+fn label_digits(ticks: &[f64], log: bool) -> usize {
+    let values: Vec<f64> = ticks.iter().map(|&v| tick_value(v, log)).collect();
+    crate::model::error::digits_to_tell_apart(&values, 3)
+}
+
+/// A tick's label with `digits` significant digits.
+fn tick_label(v: f64, log: bool, digits: usize) -> String {
+    crate::model::fmt_num(tick_value(v, log), digits)
 }
 
 /// Where a drawn chart's plot sits, so a page can draw over it (a marker that moves without
@@ -337,8 +349,7 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
     let x_ticks = if width < 480 { 4 } else { 6 };
     let x_axis = TickedAxis { lo: x0, hi: x1, ticks: ticks(x0, x1, xl, x_ticks) };
     let y_axis = TickedAxis { lo: y0, hi: y1, ticks: ticks(y0, y1, yl, 6) };
-    let step = |t: &[f64]| if t.len() >= 2 { t[1] - t[0] } else { 0.0 }; // ok: len ≥ 2
-    let (sx, sy) = (step(&x_axis.ticks), step(&y_axis.ticks));
+    let (sx, sy) = (label_digits(&x_axis.ticks, xl), label_digits(&y_axis.ticks, yl));
     // The title, centred, then the legend in rows that wrap, then the plot: the legend sits
     // outside the plotting area, so it never hides a curve.
     let title_style = theme.font(15);
@@ -617,10 +628,16 @@ mod tests {
         assert_eq!(ticks(0.0, 1700.0, false, 6), vec![0.0, 500.0, 1000.0, 1500.0]);
         // Less than a factor of two on a log axis: round values, not round logarithms.
         assert_eq!(log(&ticks(890f64.log10(), 1700f64.log10(), true, 6)), vec![1000.0, 1200.0, 1400.0, 1600.0]);
-        assert_eq!(tick_label(0.30000000000000004, false, 0.1), "0.3");
+        assert_eq!(tick_label(0.30000000000000004, false, label_digits(&[0.2, 0.30000000000000004], false)), "0.3");
         // Ticks 0.00005 apart near 0.1 need four digits to differ.
-        assert_eq!(tick_label(0.09765, false, 0.00005), "0.09765");
-        assert_eq!(tick_label(0.0977, false, 0.00005), "0.0977");
+        let close = [0.09765, 0.0977];
+        let d = label_digits(&close, false);
+        assert_eq!((tick_label(close[0], false, d), tick_label(close[1], false, d)), ("0.09765".into(), "0.0977".into()));
+        // A log axis over 1.505–1.52 (issue 33: it read 1.51, 1.51, 1.5, 1.5).
+        let t = ticks(1.505f64.log10(), 1.52f64.log10(), true, 6);
+        let d = label_digits(&t, true);
+        let labels: Vec<String> = t.iter().map(|&v| tick_label(v, true, d)).collect();
+        assert!(labels.len() >= 2 && labels.windows(2).all(|w| w[0] != w[1]), "{labels:?}");
     }
 
     #[test]

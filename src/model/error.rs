@@ -67,9 +67,33 @@ pub fn fmt_num(x: f64, significant: usize) -> String {
     }
 }
 
+/// The fewest significant digits, at least `min`, with which [`fmt_num`] writes each value of
+/// `values` differently from its neighbour (where the two differ at all): chart ticks and a
+/// range's two ends never read the same ("1.35–1.35 s"). At most 15.
+pub fn digits_to_tell_apart(values: &[f64], min: usize) -> usize {
+    (min..=15)
+        .find(|&d| values.windows(2).all(|w| w[0] == w[1] || fmt_num(w[0], d) != fmt_num(w[1], d))) // ok: windows of 2
+        .unwrap_or(15)
+}
+
+/// A range "lo–hi" with as many digits as its ends need to differ (at least `min`).
+pub fn fmt_range(lo: f64, hi: f64, min: usize) -> String {
+    let d = digits_to_tell_apart(&[lo, hi], min);
+    format!("{}–{}", fmt_num(lo, d), fmt_num(hi, d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ends_and_ticks_that_differ_read_differently() {
+        assert_eq!(fmt_range(1.35031, 1.35049, 4), "1.3503–1.3505");
+        assert_eq!(fmt_range(1.0, 2.0, 4), "1–2");
+        assert_eq!(fmt_range(3.0, 3.0, 4), "3–3");
+        assert_eq!(digits_to_tell_apart(&[1.505, 1.51, 1.515, 1.52], 3), 4);
+        assert_eq!(digits_to_tell_apart(&[100.0, 200.0], 3), 3);
+    }
 
     #[test]
     fn fmt_num_cases() {
