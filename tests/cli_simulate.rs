@@ -158,3 +158,18 @@ fn a_simgrid_calibration_is_a_machine() {
     let e = error(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"calibration": "MPI_Send,1024,1.0\n"}}));
     assert!(e.contains("machine.calibration") && e.contains("line 1"), "{e}");
 }
+
+/// A skeleton that computes nothing has no time to compare with: its speed-ups are null, not
+/// 0 (issue 33), while a computing one keeps them.
+#[test]
+fn no_computing_no_speedup() {
+    let skeleton = "Loop iterations = 100 {\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n Message type = MPI_Recv, from = 1 - procnum\n}";
+    let out = simulate(json!({"skeleton": skeleton, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3, "compare": true}));
+    assert_eq!(out["sequential_s"], json!(0.0));
+    assert!(out["results"][0]["mean_s"].as_f64().is_some_and(|t| t > 0.0));
+    assert_eq!(out["results"][0]["speedup"], Value::Null);
+    assert!(out["comparison"].as_array().is_some_and(|c| c.iter().all(|s| s["results"][0]["speedup"].is_null())));
+    let computing = skeleton.replace("\n}", "\n Serial time = 1\n}");
+    let out = simulate(json!({"skeleton": computing, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3}));
+    assert!(out["results"][0]["speedup"].as_f64().is_some_and(|s| s > 0.0));
+}

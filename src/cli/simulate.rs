@@ -82,8 +82,9 @@ INPUT (one JSON object):
 
 OUTPUT:
     results           [{numprocs, nodes, mean_s, ci95_s: [low, high] (95 % confidence
-                      interval of the mean, Student's t), sd_s, min_s, max_s, speedup,
-                      run_times_s (every replication), procs: [{computing_s, sending_s,
+                      interval of the mean, Student's t), sd_s, min_s, max_s, speedup
+                      (sequential_s / mean_s; null when that is 0: the skeleton computes
+                      nothing), run_times_s (every replication), procs: [{computing_s, sending_s,
                       waiting_s, end_s}] (per process, mean over replications),
                       messages_per_run, unreceived_per_run}]
     sequential_s, machine, mode, contention, replications, seed, messages (simulated in all),
@@ -273,16 +274,22 @@ fn job(m: &Map<String, Value>) -> Result<Job, String> {
     Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
 }
 
-fn count_json(c: &CountResult) -> Result<Value, String> {
+/// One count's results; `speedup` is null when there is no time to compare with (the
+/// skeleton computes nothing and no `sequential_s` was given).
+fn count_json(c: &CountResult, baseline: bool) -> Result<Value, String> {
     let mut v = to_json(c)?;
     if let Value::Object(o) = &mut v {
         o.remove("timeline");
+        if !baseline {
+            o.insert("speedup".into(), Value::Null);
+        }
     }
     Ok(v)
 }
 
 fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
-    let results: Vec<Value> = r.main.results.iter().map(count_json).collect::<Result<_, _>>()?;
+    let baseline = r.sequential_s > 0.0;
+    let results: Vec<Value> = r.main.results.iter().map(|c| count_json(c, baseline)).collect::<Result<_, _>>()?;
     let mut out = json!({
         "results": results,
         "sequential_s": r.sequential_s,
@@ -307,7 +314,7 @@ fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
                     "label": s.series.label,
                     "mode": s.series.mode,
                     "contention": s.series.contention,
-                    "results": s.results.iter().map(|c| json!({"numprocs": c.numprocs, "mean_s": c.mean_s, "ci95_s": c.ci95_s, "speedup": c.speedup})).collect::<Vec<_>>(),
+                    "results": s.results.iter().map(|c| json!({"numprocs": c.numprocs, "mean_s": c.mean_s, "ci95_s": c.ci95_s, "speedup": baseline.then_some(c.speedup)})).collect::<Vec<_>>(),
                 })
             })
             .collect();

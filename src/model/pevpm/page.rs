@@ -433,8 +433,18 @@ pub fn view(report: &Report) -> ResultView {
         time_s: finite(d.time_s),
         blocked: d.blocked.iter().map(|b| (b.proc, b.waiting_for.clone(), b.line)).collect(),
     });
+    let fastest = rows.iter().min_by(|a, b| a.mean_s.total_cmp(&b.mean_s));
     let summary = match (&deadlock, rows.iter().max_by(|a, b| a.speedup.total_cmp(&b.speedup))) {
         (Some(d), _) => format!("Deadlock with {} processes: {} of them wait for messages that never come.", d.numprocs, d.blocked.len()),
+        // Nothing computed: no time to compare with, so no speed-up (it was shown as 0).
+        (None, Some(_)) if report.sequential_s <= 0.0 => match fastest {
+            Some(f) => format!(
+                "The skeleton computes nothing, so there is no speed-up to show; the fastest is {} processes ({} s a run).",
+                f.numprocs,
+                crate::model::fmt_num(f.mean_s, 4)
+            ),
+            None => "No results.".to_string(),
+        },
         (None, Some(best)) => format!(
             "Best speed-up {} at {} processes ({} s ± {} s a run).",
             crate::model::fmt_num(best.speedup, 3),

@@ -166,7 +166,9 @@ fn text_area(inputs: &PageInputs, setter: &Setter, field: Field, label: &'static
     }
 }
 
-fn row(r: &RowView) -> Html {
+/// A results row; `speedups` is false when the skeleton computes nothing (no time to compare
+/// with).
+fn row(r: &RowView, speedups: bool) -> Html {
     html! {
         <tr>
             <td class="num">{ r.numprocs }</td>
@@ -174,7 +176,7 @@ fn row(r: &RowView) -> Html {
             <td class="num"><b>{ fmt_num(r.mean_s, 4) }</b></td>
             <td class="num">{ format!("{} – {}", fmt_num(r.ci95_s[0], 4), fmt_num(r.ci95_s[1], 4)) }</td>
             <td class="num">{ fmt_num(r.sd_s, 3) }</td>
-            <td class="num"><b>{ fmt_num(r.speedup, 3) }</b></td>
+            <td class="num"><b>{ if speedups { fmt_num(r.speedup, 3) } else { "—".into() } }</b></td>
             <td class="num">{ fmt_num(r.messages_per_run, 4) }</td>
         </tr>
     }
@@ -209,17 +211,23 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
     if v.rows.is_empty() {
         return html! { <><p id="sim-summary"><b>{ v.summary.clone() }</b></p>{ for deadlock }</> };
     }
+    let speedups = v.sequential_s > 0.0;
     html! {
         <>
-            <p id="sim-summary"><b>{ v.summary.clone() }</b>{ format!(" Speed-ups are relative to {} s of computing on one process.", fmt_num(v.sequential_s, 4)) }</p>
+            <p id="sim-summary"><b>{ v.summary.clone() }</b>
+                if speedups {
+                    { format!(" Speed-ups are relative to the computing time alone: {} s, all processes' computing at {} processes added up, \
+                               what one process would take sending nothing (no run on one process is simulated).", fmt_num(v.sequential_s, 4), v.rows[0].numprocs) }
+                }
+            </p>
             { for deadlock }
             <table id="sim-results" class="results">
                 <thead><tr><th class="num">{ "processes" }</th><th class="num">{ "nodes" }</th><th class="num">{ "mean run time (s)" }</th>
                     <th class="num">{ "95 % confidence (s)" }</th><th class="num">{ "std. dev. (s)" }</th><th class="num">{ "speed-up" }</th><th class="num">{ "messages a run" }</th></tr></thead>
-                <tbody>{ for v.rows.iter().map(row) }</tbody>
+                <tbody>{ for v.rows.iter().map(|r| row(r, speedups)) }</tbody>
             </table>
             { csv_button("simulate-results.csv") }
-            <Chart id="chart-sim-speedup" chart={drawing(Rc::new(speedup(v)))} />
+            if speedups { <Chart id="chart-sim-speedup" chart={drawing(Rc::new(speedup(v)))} /> }
             <RunTimeline view={v.clone()} />
             <h3>{ "Run times and where the time goes, per process count" }</h3>
             <div class="form-row"><div class="field">

@@ -94,6 +94,18 @@ fn deadlock_shows_as_a_view() {
 }
 
 #[test]
+fn no_computing_says_there_is_no_speedup() {
+    let mut inputs = default_inputs();
+    inputs.insert(Field::Skeleton.key().into(), "Loop iterations = 10 {\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n Message type = MPI_Recv, from = 1 - procnum\n}".into());
+    inputs.insert(Field::Numprocs.key().into(), "2".into());
+    inputs.insert(Field::Params.key().into(), String::new());
+    inputs.insert(Field::Replications.key().into(), "3".into());
+    let v = view(&run(&inputs));
+    assert_eq!(v.sequential_s, 0.0);
+    assert!(v.summary.starts_with("The skeleton computes nothing, so there is no speed-up to show; the fastest is 2 processes"), "{}", v.summary);
+}
+
+#[test]
 fn histogram_counts_every_time() {
     let h = histogram(&[1.0, 2.0, 2.0, 3.0], 2);
     assert_eq!(h, vec![(1.0, 2.0, 1), (2.0, 3.0, 3)]);
