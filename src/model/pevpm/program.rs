@@ -579,7 +579,7 @@ pub fn parameters(skeleton: &Skeleton, given: &[(String, Expr)], numprocs: u32) 
     };
     for (name, e) in given {
         let x = eval(&out, e).map_err(|mut err| {
-            err.field = "parameters".into();
+            err.field = "params".into();
             err.message = format!("{name}: {}", err.message);
             err
         })?;
@@ -659,7 +659,7 @@ mod tests {
         let p = parameters(&sk, &given, 4).unwrap();
         assert_eq!(p, vec![("xsize".into(), 8.0), ("bytes".into(), 32.0)]);
         let bad = lang::parse_params("parameters", "xsize = procnum").unwrap();
-        assert_eq!(parameters(&sk, &bad, 4).unwrap_err().field, "parameters");
+        assert_eq!(parameters(&sk, &bad, 4).unwrap_err().field, "params", "the field the page and the command call it");
     }
 
     #[test]
