@@ -83,7 +83,7 @@ fn write_seeds() {
                 _ => records::<pevpm::page::Field>(inputs),
             };
             write(&format!("page_{page}"), key, &bytes);
-            write("share", &format!("{page}-{key}"), share::encode(page, inputs).as_bytes());
+            write("share", &format!("{page}-{key}"), share::encode(page, inputs, &ws.catalog).as_bytes());
             // Every text of every page is also a table, a list and a matrix to try (named by
             // its field: the same text under several presets is written once).
             for (field, text) in inputs {

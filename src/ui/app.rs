@@ -67,16 +67,16 @@ pub fn app(p: &AppProps) -> Html {
                 if let Some(param) = url::share_param() {
                     url::drop_share_param();
                     match load_shared(&param).await {
-                        Ok(shared) => own = Some((shared.page, shared.inputs)),
+                        Ok(shared) => own = Some(shared),
                         Err(e) => notice = Some(format!("{e}. Your own inputs are shown.")),
                     }
                 }
                 if let (None, Some(page)) = (&own, page) {
-                    own = storage::own_inputs(page).map(|i| (page.to_string(), i));
+                    own = storage::own_inputs(page);
                 }
                 // An embed starts from the page's defaults, not from what the visitor saved.
                 if let (None, true, Some(page)) = (&own, embed, page) {
-                    own = Some((page.to_string(), Default::default()));
+                    own = Some(share::SharedPage { v: 1, page: page.to_string(), inputs: Default::default(), clusters: Vec::new(), links: Vec::new() });
                 }
                 dispatch.dispatch(Action::Loaded { ws, notice, own, embed });
                 if !embed {
@@ -89,7 +89,8 @@ pub fn app(p: &AppProps) -> Html {
     // Saves every change.
     {
         let store = store.clone();
-        use_effect_with((store.ws.clone(), store.own.clone(), store.loaded), move |_| storage::save(&store, &store.dispatcher()));
+        let deps = (store.ws.clone(), store.own.clone(), store.mine_catalog.is_some(), store.loaded);
+        use_effect_with(deps, move |_| storage::save(&store, &store.dispatcher()));
     }
 
     let embed = *embed;

@@ -19,7 +19,8 @@ use yew::UseReducerDispatcher;
 
 use super::store::{Action, Store};
 use crate::model::workspace::records::{self, Change};
-use crate::model::workspace::{too_much, PageInputs, Workspace, MAX_FIELD_BYTES, MAX_SAVED_BYTES};
+use crate::model::workspace::share::{self, SharedPage};
+use crate::model::workspace::{too_much, Workspace, MAX_FIELD_BYTES, MAX_SAVED_BYTES};
 
 #[wasm_bindgen]
 extern "C" {
@@ -165,8 +166,11 @@ pub fn save(store: &Store, dispatch: &UseReducerDispatcher<Store>) {
     }
     let own = store.own.clone();
     if let Some(page) = &own {
+        // The page as a share link holds it: its inputs now, and the clusters it carried.
         let inputs = store.ws.pages.get(page).cloned().unwrap_or_default();
-        let _ = SessionStorage::raw().set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&inputs).unwrap_or_default());
+        let (clusters, links) = store.shared.as_ref().map(|s| (s.clusters.clone(), s.links.clone())).unwrap_or_default();
+        let kept = SharedPage { v: 1, page: page.clone(), inputs, clusters, links };
+        let _ = SessionStorage::raw().set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&kept).unwrap_or_default());
     }
     let last = OWN.with(|o| o.replace(own.clone()));
     if let Some(page) = last.filter(|p| Some(p) != own.as_ref()) {
@@ -237,10 +241,8 @@ pub fn listen(dispatch: UseReducerDispatcher<Store>) {
 }
 
 /// The tab's own inputs of `page` kept in its sessionStorage (a share link opened in this
-/// tab, then reloaded).
-pub fn own_inputs(page: &str) -> Option<PageInputs> {
+/// tab, then reloaded), read as a link is.
+pub fn own_inputs(page: &str) -> Option<SharedPage> {
     let text = SessionStorage::raw().get_item(&format!("{OWN_PREFIX}{page}")).ok().flatten()?;
-    let inputs: PageInputs = serde_json::from_str(&text).ok()?;
-    crate::model::workspace::validate_page("this tab's inputs", page, &inputs).ok()?;
-    Some(inputs)
+    share::unpack(text.as_bytes()).ok().filter(|s| s.page == page)
 }

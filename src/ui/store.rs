@@ -14,6 +14,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::workspace::catalog::{self, Catalog};
+use crate::model::workspace::share::SharedPage;
 use crate::model::workspace::{records, PageInputs, Workspace};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +29,10 @@ pub struct Store {
     pub own: Option<String>,
     /// The site's saved inputs of the `own` page, kept up to date, for "Show my inputs".
     pub mine: Option<PageInputs>,
+    /// The share link of the `own` page: the clusters it carries are in `ws.catalog` for this
+    /// tab (`mine_catalog` holds the site's), until kept or closed.
+    pub shared: Option<Rc<SharedPage>>,
+    pub mine_catalog: Option<Catalog>,
     /// A message for the whole app (a failed import, a record that could not be read).
     pub notice: Option<String>,
     /// Why the last save failed, until one succeeds.
@@ -40,24 +45,39 @@ pub struct Store {
 pub struct Undo {
     /// What happened, for the notice ("Loaded the preset Example 5.1").
     pub label: String,
-    /// The page it replaced; None for the whole workspace (an import) or the catalog.
-    pub page: Option<String>,
+    scope: Scope,
     before: Rc<Workspace>,
     own: Option<String>,
     mine: Option<PageInputs>,
+    shared: Option<Rc<SharedPage>>,
+    mine_catalog: Option<Catalog>,
+}
+
+/// What an Undo puts back.
+#[derive(Debug, PartialEq)]
+enum Scope {
+    /// One page's inputs, and the catalog too when true (a share link kept with its clusters).
+    Page(String, bool),
+    Catalog,
+    /// Everything (an import).
+    All,
 }
 
 pub enum Action {
-    /// The saved workspace, read; a sentence for anything that could not be.
-    Loaded { ws: Workspace, notice: Option<String>, own: Option<(String, PageInputs)>, embed: bool },
+    /// The saved workspace, read; a sentence for anything that could not be; the page this
+    /// tab holds as its own (a share link's, an embed's).
+    Loaded { ws: Workspace, notice: Option<String>, own: Option<SharedPage>, embed: bool },
     /// Replaces one page's inputs (a preset); `label` says what, for Undo.
     SetPage { page: &'static str, inputs: PageInputs, label: String },
     /// Edits one page's inputs; an untouched page starts from its defaults.
     EditPage { page: &'static str, defaults: fn() -> PageInputs, edit: Rc<dyn Fn(&mut PageInputs)> },
     /// Sets some of a page's inputs at once, replacing what they held (a system, a file).
     Fill { page: &'static str, defaults: fn() -> PageInputs, fields: Vec<(&'static str, String)>, label: String },
-    /// The shared inputs become the site's (Undo brings the site's back).
+    /// The shared inputs become the site's, and the clusters the link carries join the
+    /// catalog (Undo brings the site's back).
     KeepShared,
+    /// The clusters the link carries join the site's catalog.
+    AddSharedClusters,
     /// Back to the site's inputs (Undo brings the shared ones back).
     CloseShared,
     /// A record another tab wrote.
@@ -81,6 +101,8 @@ impl Store {
             embed: false,
             own: None,
             mine: None,
+            shared: None,
+            mine_catalog: None,
             notice: None,
             save_error: None,
             undo: None,
@@ -96,19 +118,22 @@ impl Store {
         self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults)
     }
 
-    /// Whether `page`'s inputs are this tab's own (never saved over the site's).
+    /// Whether `page`'s inputs (or, for [`records::CATALOG`], the catalog) are this tab's
+    /// own: never saved over the site's.
     pub fn is_own(&self, page: &str) -> bool {
-        self.embed || self.own.as_deref() == Some(page)
+        self.embed || self.own.as_deref() == Some(page) || (page == records::CATALOG && self.mine_catalog.is_some())
     }
 
-    /// Keeps the state before an action that replaces `page` (None: the whole workspace).
-    fn keep_for_undo(&self, next: &mut Store, label: String, page: Option<&str>) {
+    /// Keeps the state before an action that replaces what `scope` covers.
+    fn keep_for_undo(&self, next: &mut Store, label: String, scope: Scope) {
         next.undo = Some(Rc::new(Undo {
             label,
-            page: page.map(str::to_string),
+            scope,
             before: self.ws.clone(),
             own: self.own.clone(),
             mine: self.mine.clone(),
+            shared: self.shared.clone(),
+            mine_catalog: self.mine_catalog.clone(),
         }));
     }
 }
@@ -135,14 +160,19 @@ impl Reducible for Store {
                 next.loaded = true;
                 next.embed = embed;
                 next.notice = notice;
-                if let Some((page, inputs)) = own {
-                    next.mine = Some(next.page_inputs(&page));
-                    set_page(&mut next.ws, &page, Some(inputs));
-                    next.own = Some(page);
+                if let Some(shared) = own {
+                    next.mine = Some(next.page_inputs(&shared.page));
+                    set_page(&mut next.ws, &shared.page, Some(shared.inputs.clone()));
+                    if !shared.clusters.is_empty() {
+                        next.mine_catalog = Some(next.ws.catalog.clone());
+                        Rc::make_mut(&mut next.ws).catalog = shared.overlay(&next.ws.catalog);
+                    }
+                    next.own = Some(shared.page.clone());
+                    next.shared = Some(Rc::new(shared));
                 }
             }
             Action::SetPage { page, inputs, label } => {
-                self.keep_for_undo(&mut next, label, Some(page));
+                self.keep_for_undo(&mut next, label, Scope::Page(page.into(), false));
                 set_page(&mut next.ws, page, Some(inputs));
             }
             Action::EditPage { page, defaults, edit } => {
@@ -151,7 +181,7 @@ impl Reducible for Store {
                 set_page(&mut next.ws, page, Some(inputs));
             }
             Action::Fill { page, defaults, fields, label } => {
-                self.keep_for_undo(&mut next, label, Some(page));
+                self.keep_for_undo(&mut next, label, Scope::Page(page.into(), false));
                 let mut inputs = self.inputs_or(page, defaults);
                 inputs.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
                 set_page(&mut next.ws, page, Some(inputs));
@@ -160,28 +190,54 @@ impl Reducible for Store {
                 if let (Some(page), false) = (self.own.clone(), self.embed) {
                     let mut before = self.ws.clone();
                     set_page(&mut before, &page, self.mine.clone());
+                    if let Some(c) = &self.mine_catalog {
+                        Rc::make_mut(&mut before).catalog = c.clone();
+                    }
                     next.undo = Some(Rc::new(Undo {
                         label: "The shared inputs are now your saved inputs of this page".into(),
-                        page: Some(page),
+                        scope: Scope::Page(page, self.mine_catalog.is_some()),
                         before,
                         own: None,
                         mine: None,
+                        shared: None,
+                        mine_catalog: None,
                     }));
                     next.own = None;
                     next.mine = None;
+                    next.shared = None;
+                    next.mine_catalog = None;
+                }
+            }
+            Action::AddSharedClusters => {
+                if self.mine_catalog.is_some() && !self.embed {
+                    self.keep_for_undo(&mut next, "The link's clusters are in your catalog".into(), Scope::Catalog);
+                    next.mine_catalog = None;
                 }
             }
             Action::CloseShared => {
                 if let (Some(page), false) = (self.own.clone(), self.embed) {
-                    self.keep_for_undo(&mut next, "Your own inputs are shown; the shared ones are closed".into(), Some(&page));
+                    self.keep_for_undo(&mut next, "Your own inputs are shown; the shared ones are closed".into(), Scope::Page(page.clone(), self.mine_catalog.is_some()));
                     set_page(&mut next.ws, &page, self.mine.clone());
+                    if let Some(c) = next.mine_catalog.take() {
+                        Rc::make_mut(&mut next.ws).catalog = c;
+                    }
                     next.own = None;
                     next.mine = None;
+                    next.shared = None;
                 }
             }
             Action::Remote { key, text } => {
                 if self.embed {
                     return self;
+                }
+                // The site's catalog, while a share link's clusters are shown over it.
+                if let (Some(records::Key::Catalog), Some(mine), Some(shared)) = (records::parse_key(&key), &self.mine_catalog, &self.shared) {
+                    let mut site = Workspace { catalog: mine.clone(), ..Workspace::default() };
+                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
+                        Rc::make_mut(&mut next.ws).catalog = shared.overlay(&site.catalog);
+                        next.mine_catalog = Some(site.catalog);
+                    }
+                    return Rc::new(next);
                 }
                 let own_page = match (records::parse_key(&key), &self.own) {
                     (Some(records::Key::Input { page, .. }), Some(own)) => page == own,
@@ -204,31 +260,42 @@ impl Reducible for Store {
                 }
             }
             Action::Replace(ws) => {
-                self.keep_for_undo(&mut next, "Workspace imported".into(), None);
+                self.keep_for_undo(&mut next, "Workspace imported".into(), Scope::All);
                 next.ws = Rc::new(ws);
                 next.own = None;
                 next.mine = None;
+                next.shared = None;
+                next.mine_catalog = None;
             }
             Action::SetCatalog(catalog) => Rc::make_mut(&mut next.ws).catalog = catalog,
             Action::ResetCatalog => {
-                self.keep_for_undo(&mut next, "The catalog is back to the presets".into(), None);
+                self.keep_for_undo(&mut next, "The catalog is back to the presets".into(), Scope::Catalog);
                 Rc::make_mut(&mut next.ws).catalog = catalog::presets();
             }
             Action::Undo => {
                 let Some(u) = next.undo.take() else { return self };
-                match &u.page {
-                    Some(page) => {
+                let catalog = match &u.scope {
+                    Scope::Page(page, catalog) => {
                         set_page(&mut next.ws, page, u.before.pages.get(page).cloned());
                         if u.own.as_deref() == Some(page.as_str()) || self.own.as_deref() == Some(page.as_str()) {
                             next.own = u.own.clone();
                             next.mine = u.mine.clone();
+                            next.shared = u.shared.clone();
                         }
+                        *catalog
                     }
-                    None => {
+                    Scope::Catalog => true,
+                    Scope::All => {
                         next.ws = u.before.clone();
                         next.own = u.own.clone();
                         next.mine = u.mine.clone();
+                        next.shared = u.shared.clone();
+                        true
                     }
+                };
+                if catalog {
+                    Rc::make_mut(&mut next.ws).catalog = u.before.catalog.clone();
+                    next.mine_catalog = u.mine_catalog.clone();
                 }
             }
             Action::DismissUndo => next.undo = None,

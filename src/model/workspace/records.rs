@@ -58,11 +58,11 @@ pub fn parse_key(key: &str) -> Option<Key<'_>> {
 pub type Change = (String, Option<String>);
 
 /// The records that turn `before` into `after`, leaving out the pages `skip` names (a tab's
-/// own inputs: an embed's, a share link's).
+/// own inputs: an embed's, a share link's), and the catalog when it names [`CATALOG`].
 #[inline(never)]
 pub fn changes(before: &Workspace, after: &Workspace, skip: &dyn Fn(&str) -> bool) -> Vec<Change> {
     let mut out = Vec::new();
-    if before.catalog != after.catalog {
+    if before.catalog != after.catalog && !skip(CATALOG) {
         out.push((CATALOG.to_string(), Some(serde_json::to_string(&after.catalog).unwrap_or_default())));
     }
     let empty = PageInputs::new();
@@ -220,6 +220,7 @@ mod tests {
         let mut d = c.clone();
         d.catalog.clusters[0].price_per_cpu_hour = 9.0;
         assert_eq!(keys(&changes(&c, &d, &|_| false)), [CATALOG]);
+        assert!(changes(&c, &d, &|k| k == CATALOG).is_empty(), "a tab's own catalog is not written");
     }
 
     #[test]

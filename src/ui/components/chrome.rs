@@ -84,11 +84,20 @@ pub fn notices() -> Html {
         }
     });
     let shared = store.own.as_ref().filter(|_| !store.embed).map(|_| {
+        // The clusters the link carries that the visitor's catalog lacks (or has otherwise).
+        let new: Vec<String> = match (&store.shared, &store.mine_catalog) {
+            (Some(s), Some(mine)) => s.new_clusters(mine).iter().map(|c| format!("{} ({})", c.name, c.id)).collect(),
+            _ => Vec::new(),
+        };
         html! {
             <div id="shared" class="notice share-notice" role="status">
                 <span>{ "These inputs come from a shared link. They are kept in this tab only: your own inputs of this page stay saved as they were." }</span>
                 <button onclick={act(|| Action::KeepShared)}>{ "Keep these as my inputs" }</button>
                 <button class="link" onclick={act(|| Action::CloseShared)}>{ "Show my inputs" }</button>
+                if !new.is_empty() {
+                    <span id="shared-clusters">{ format!("The link brings clusters of the sender's catalog, shown here as the sender had them: {}.", new.join(", ")) }</span>
+                    <button onclick={act(|| Action::AddSharedClusters)}>{ "Add them to my catalog" }</button>
+                }
             </div>
         }
     });

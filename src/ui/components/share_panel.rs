@@ -17,6 +17,7 @@ pub struct SharePanelProps {
 pub fn share_panel(p: &SharePanelProps) -> Html {
     let store = use_store();
     let inputs = store.page_inputs(p.page);
+    let catalog = store.ws.catalog.clone();
     // The link is made only while the panel is open (not on every keystroke), and
     // compression is asynchronous: it appears once it is ready.
     let open = use_state(|| false);
@@ -28,7 +29,7 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
             if !*open {
                 return;
             }
-            let json = share::pack(page, inputs);
+            let json = share::pack(page, inputs, &catalog);
             wasm_bindgen_futures::spawn_local(async move {
                 match compress::deflate(&json).await {
                     Ok(bytes) => encoded.set(share::to_param(&bytes)),
@@ -89,7 +90,7 @@ pub fn share_panel(p: &SharePanelProps) -> Html {
             if let Some(what) = *copied { <div class="hint">{ format!("Copied the {what}.") }</div> }
             if !encoded.is_empty() {
                 <div class="hint">
-                    { format!("The link carries {} characters of compressed inputs; the cluster catalog stays in your browser.", encoded.len()) }
+                    { format!("The link carries {} characters of compressed inputs, with the clusters of your catalog they name.", encoded.len()) }
                 </div>
             }
         </details>

@@ -203,7 +203,7 @@ fn summary(r: &Ranking) -> Html {
 /// page keeps them in that tab until the user keeps them, so nothing saved there is replaced.
 fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
     wasm_bindgen_futures::spawn_local(async move {
-        let json = share::pack(speedup::PAGE, &inputs);
+        let json = share::pack(speedup::PAGE, &inputs, &Default::default());
         let link = match compress::deflate(&json).await {
             Ok(bytes) => url::link_to(&crate::model::calculators::SPEEDUP, &share::to_param(&bytes)),
             Err(e) => return store.dispatch(Action::Notice(Some(e))),

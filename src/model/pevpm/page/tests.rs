@@ -71,7 +71,7 @@ fn a_long_chain_through_a_share_link_or_a_workspace_is_an_error_not_a_crash() {
     // 17,000 terms deflate to a link of a few hundred characters.
     let mut inputs = default_inputs();
     inputs.insert(Field::Skeleton.key().into(), format!("Serial time = 1{}", "+0".repeat(17_000)));
-    let link = crate::model::workspace::share::encode(PAGE, &inputs);
+    let link = crate::model::workspace::share::encode(PAGE, &inputs, &catalog());
     assert!(link.len() < 400, "{} characters", link.len());
     let shared = crate::model::workspace::share::decode(&link).expect("a valid link");
     let e = &prepare(&shared.inputs, &catalog()).unwrap_err()[0];
