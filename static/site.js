@@ -15,10 +15,31 @@
 // record: a write goes in only if its stamp (t, tab) is above the stored one, and a tab
 // applies another tab's write only if it is above the stamp it knows. A tab's stamp is above
 // every stamp it has seen for that record, so an edit made after seeing another tab's always
-// wins. Each write that goes in is posted on the BroadcastChannel "scalewise-records".
-// Started here, before the wasm has loaded, so the records are read by the time it asks.
+// wins. Each write that goes in is posted on the BroadcastChannel "scalewise-records"; a write
+// that finds a newer record stored takes that record instead. A write waiting for IndexedDB
+// is also kept in localStorage ("scalewise.pending:" + key, for records up to 64 KB) until it
+// is stored, so a keystroke just before a reload or a closed tab is not lost: the next load
+// takes in what is pending and newer. Started here, before the wasm has loaded, so the
+// records are read by the time it asks.
 window.scalewiseStore = (() => {
-  const tab = Math.random().toString(36).slice(2), known = new Map(), heard = [];
+  const tab = Math.random().toString(36).slice(2), known = new Map(), heard = [], PENDING = "scalewise.pending:";
+  // The pending writes in localStorage: [key, {v, t, tab}].
+  const pending = () => {
+    const out = [];
+    try {
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k.startsWith(PENDING)) try { out.push([k.slice(PENDING.length), JSON.parse(localStorage.getItem(k))]); } catch { /* damaged: skipped */ }
+      }
+    } catch { /* storage off */ }
+    return out;
+  };
+  const unpend = (key, d) => {
+    try {
+      const cur = JSON.parse(localStorage.getItem(PENDING + key));
+      if (cur && cur.t === d.t && cur.tab === d.tab) localStorage.removeItem(PENDING + key);
+    } catch { /* nothing pending */ }
+  };
   const above = (t, by, key) => { const k = known.get(key); return !k || t > k[0] || (t === k[0] && by > k[1]); };
   let listener = null;
   // An embed follows no tab (ui::storage): it does not listen.
@@ -46,31 +67,48 @@ window.scalewiseStore = (() => {
     t.oncomplete = () => ok(result.value);
     t.onabort = t.onerror = () => no(fail(t.error));
   }));
-  return {
-    // Every record as JSON text: [[key, text], …] (removed ones left out).
+  const store = {
+    // Every record as JSON text: [[key, text], …] (removed ones left out), with the writes
+    // still pending from a page that went away taken in (and stored).
     load: () => tx("readonly", (s) => {
-      const out = { value: [] };
+      const out = { value: new Map() };
       s.openCursor().onsuccess = (e) => {
         const c = e.target.result;
         if (!c) return;
         const r = c.value;
         if (above(r.t, r.tab, c.key)) known.set(c.key, [r.t, r.tab]);
-        if (typeof r.v === "string") out.value.push([c.key, r.v]);
+        out.value.set(c.key, r.v);
         c.continue();
       };
       return out;
-    }).then((rows) => JSON.stringify(rows)),
+    }).then((rows) => {
+      for (const [key, d] of pending()) {
+        if (!above(d.t, d.tab, key)) { unpend(key, d); continue; }
+        rows.set(key, d.v);
+        store.put(key, d.v);
+      }
+      return JSON.stringify([...rows].filter((r) => typeof r[1] === "string"));
+    }),
     // Writes one record (text, or null to remove it); rejects with the error's name.
     put: (key, v) => {
       const k = known.get(key), t = Math.max(Date.now(), k ? k[0] + 1 : 0);
       known.set(key, [t, tab]);
+      const d = { v, t, tab };
+      if (v == null || v.length <= 65536) try { localStorage.setItem(PENDING + key, JSON.stringify(d)); } catch { /* full or off: IndexedDB alone */ }
       return tx("readwrite", (s) => {
+        const won = { value: null };
         s.get(key).onsuccess = (e) => {
           const r = e.target.result;
-          if (!r || t > r.t || (t === r.t && tab > r.tab)) s.put({ v, t, tab }, key);
+          if (!r || t > r.t || (t === r.t && tab > r.tab)) s.put(d, key);
+          else won.value = r;
         };
-        return {};
-      }).then(() => channel?.postMessage({ key, v, t, tab }));
+        return won;
+      }).then((r) => {
+        unpend(key, d);
+        if (!r) return channel?.postMessage({ key, v, t, tab });
+        // Another tab's later write was there first: this tab shows it too.
+        if (above(r.t, r.tab, key)) { known.set(key, [r.t, r.tab]); listener?.(key, r.v); }
+      });
     },
     // f(key, text or null) for each newer record another tab writes, those heard so far first
     // (if still the newest).
@@ -79,6 +117,7 @@ window.scalewiseStore = (() => {
       for (const d of heard.splice(0)) { const k = known.get(d.key); if (k[0] === d.t && k[1] === d.tab) f(d.key, d.v); }
     },
   };
+  return store;
 })();
 
 (() => {

@@ -82,11 +82,13 @@ test("an OSU output pasted gives fitted models and the best one", async () => {
   await page.selectOption("#bcast_model", "hockney");
   await page.waitForFunction(() => /Hockney/.test(document.getElementById("chart-broadcast").getAttribute("aria-label")));
   assert.equal(await page.locator("#broadcast tbody tr").count(), 4, "one row per size");
-  // A truncated output: the error names the line, the rows above it are still used.
+  // A truncated output: the error names the line, and none of it is fitted (the last good
+  // fits stay, marked stale).
   await page.fill("#p2p", OSU.split("\n").slice(0, 12).join("\n") + "\n512   2.4x1\n");
   await page.waitForSelector("#p2p-error li");
   assert.match(await text(page, "#p2p-error"), /line 13/);
-  assert.match(await text(page, "#p2p-format-read"), /10 sizes/);
+  assert.match(await text(page, "#p2p-format-read"), /it has an error \(under the box\), so none of it is fitted/);
+  assert.ok(await page.locator("h2:has-text('Point-to-point') ~ .stale").first().isVisible());
   await shot(page, "comm-osu");
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.foreignRequests, []);

@@ -99,18 +99,24 @@ test("allocation table: the predictions as Markdown, CSV and LaTeX, with a copy 
   await page.fill("#alloc_cores_per_node", "48");
   await page.fill("#alloc_price", "0.02");
   await page.waitForFunction(() => /cost \(EUR\)/.test(document.getElementById("allocation-text").textContent));
-  // Each prediction row's time matches the page's prediction table.
-  const predicted = await page.locator("#predictions tbody tr").allTextContents();
+  // The measured counts (their times as in the points table), then the forecast's
+  // predictions (their times as in the forecast table).
   const md = await page.locator("#allocation-text").textContent();
-  const mdRows = md.split("\n").filter((l) => /^\| +[0-9]/.test(l));
-  assert.equal(mdRows.length, predicted.length);
-  for (let i = 0; i < mdRows.length; i++) {
-    const cells = mdRows[i].split("|").map((c) => c.trim());
-    const n = Number(cells[1]);
-    assert.ok(predicted[i].startsWith(String(n)), `${predicted[i]} vs ${n}`);
-    const pageTime = (await page.locator("#predictions tbody tr").nth(i).locator("td").nth(3).textContent()).split(" ")[0];
-    assert.equal(cells[3], pageTime, `time at n = ${n}`);
-    assert.equal(Number(cells[2]), Math.ceil(n / 48));
+  const mdRows = md.split("\n").filter((l) => /^\| +[0-9]/.test(l)).map((r) => r.split("|").map((c) => c.trim()));
+  const measured = mdRows.filter((c) => c.at(-2) === "measured");
+  const forecast = mdRows.filter((c) => c.at(-2) === "forecast");
+  assert.equal(measured.length, await page.locator("#points-table tbody tr").count());
+  assert.equal(forecast.length, await page.locator("#forecast tbody tr").count());
+  for (let i = 0; i < measured.length; i++) {
+    const cells = await page.locator("#points-table tbody tr").nth(i).locator("td").allTextContents();
+    assert.equal(measured[i][1], cells[0]);
+    assert.equal(Number(measured[i][3]), Number(cells[2]), `time at n = ${cells[0]}`);
+  }
+  for (let i = 0; i < forecast.length; i++) {
+    const cells = await page.locator("#forecast tbody tr").nth(i).locator("td").allTextContents();
+    assert.equal(forecast[i][1], cells[0]);
+    assert.equal(forecast[i][3], cells[3].split(" ")[0], `time at n = ${cells[0]}`);
+    assert.equal(Number(forecast[i][2]), Math.ceil(Number(cells[0]) / 48));
   }
   assert.match(await page.locator("#allocation-reason").textContent(), /^Recommended: [0-9]+ processes/);
   await page.selectOption("#alloc_format", "latex");

@@ -32,7 +32,7 @@ async function tab(context, entry) {
 
 /** Waits until the input `sel` of `page` holds `value`. */
 const holds = (page, sel, value) =>
-  page.waitForFunction(([s, v]) => document.querySelector(s)?.value === v, [sel, value], { timeout: 5000 });
+  page.waitForFunction(([s, v]) => document.querySelector(s)?.value === v, [sel, value], { timeout: 15000 });
 
 /** Until every write of the page has gone into storage (IndexedDB writes are asynchronous). */
 const settle = (page) => page.waitForTimeout(300);

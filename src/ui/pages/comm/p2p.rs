@@ -98,7 +98,11 @@ pub fn p2p(p: &Props) -> Html {
                         { p.ctx.field(Field::LatencyShare, "share of a small message that is wire latency L", Some("0 to 1")) }
                     </div>
                     <p id="p2p-format-read" class="hint">
-                        { format!("Read as {}; {} sizes.", p.current.format.text(), p.current.fit.as_ref().map_or(0, |f| f.sizes_bytes.len())) }
+                        if p.current.p2p_error.is_some() {
+                            { format!("Read as {}: it has an error (under the box), so none of it is fitted.", p.current.format.text()) }
+                        } else {
+                            { format!("Read as {}; {} sizes.", p.current.format.text(), p.current.fit.as_ref().map_or(0, |f| f.sizes_bytes.len())) }
+                        }
                     </p>
                 </div>
                 <Chart id="chart-p2p" chart={drawing((*chart).clone())} height={460} />
