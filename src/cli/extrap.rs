@@ -36,11 +36,17 @@ USAGE:
 INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its text
 format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format ({"parameters",
 "measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines (one {"params",
-"value", "callpath", "metric"} per line). Every region (call path) of the metric is fitted
-with the speed-up models ('scalewise speedup --help'), time against the process count, each
-point the median of its repetitions; its predictions are the best model's. The regions are
-ranked by predicted share of the run time at each n. Regions are fitted on every core, up to
-100,000 of them (the page: 2,000).
+"value", "callpath", "metric"} per line). Every region (call path) of the metric gets a
+model of its time against the process count p, each point the median of its repetitions,
+whichever way it moves: a constant; c0 + c1·p^i·log2(p)^j over Extra-P's exponents (i from
+1/4 to 3, j 0 to 2) and falling ones (i from -2 to -1/4); c0 + c1/p + c2·p^i·log2(p)^j
+(strong scaling with a growing overhead, five points or more); a power law c·p^e; and, for
+a falling time the others leave unexplained, Downey's and Smirni's speed-up models. Each is
+fitted on relative errors and scored by leave-one-out; of those within the noise (or 10 %)
+of the best, the one with fewest coefficients wins. Ranges at 90 % widen with the doublings
+beyond the largest count, by the error the model makes at the largest count when fitted
+without it. The regions are ranked by predicted share of the run time at each n. Regions
+are fitted on every core, up to 100,000 of them (the page: 2,000).
     --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
     --metric NAME      the metric (default "time" if there is one, else the first)
     --parameter NAME   the parameter that is the process count (default: one named p, np,
@@ -49,8 +55,13 @@ ranked by predicted share of the run time at each n. Regions are fitted on every
                        (largest, the default), or every value fitted on its own (per-value)
 
 OUTPUT:
-    regions           [{callpath, metric, side (the second parameter's value or null), best,
-                      error (why it could not be fitted, or null), points [{n, time_s (median),
+    regions           [{callpath, metric, side (the second parameter's value or null), best
+                      (the model's family: constant, normal form, power law, downey, smirni),
+                      formula (the model written out, e.g. "1.3 + 164·p^−1 + 0.093·p"), grows
+                      (the time grows beyond the largest count), loo_rel_error (mean relative
+                      error at each point left out), note (what a model of one or two counts
+                      rests on), error (why it could not be modelled: a value below 0; or
+                      null), points [{n, time_s (median),
                       noise (relative standard deviation of the repetitions), repetitions}],
                       predictions [{n, time_s, time_low_s, time_high_s, speedup, low, high,
                       efficiency, horizon}], stops_scaling_n (first n where doubling n cuts
@@ -148,7 +159,8 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
                 .collect();
             json!({
                 "callpath": f.callpath, "metric": f.metric, "side": side(f.side),
-                "best": f.best_name(), "error": f.error,
+                "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
+                "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
                 "points": f.points.iter().map(|p| json!({"n": p.n, "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
                 "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),
                 "stops_scaling_n": f.stops_scaling_n,

@@ -105,30 +105,9 @@ EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
     text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format
     ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines
-    (one {"params", "value", "callpath", "metric"} per line). Every region (call path) of
-    the metric is fitted as above, time against the process count, each point the median of
-    its repetitions, with the defaults (every model, leave-one-out); its predictions are the
-    best model's. The regions are ranked by predicted share of the run time at each n.
-    Regions are fitted on every core, up to 100,000 of them (the page: 2,000).
-    --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
-    --metric NAME      the metric (default "time" if there is one, else the first)
-    --parameter NAME   the parameter that is the process count (default: one named p, np,
-                       procs, ranks, … else the first)
-    --hold V           a second parameter (problem size) held at V, at its largest value
-                       (largest, the default), or every value fitted on its own (per-value)
-    OUTPUT:
-    regions           [{callpath, metric, side (the second parameter's value or null), best,
-                      error (why it could not be fitted, or null), points [{n, time_s (median),
-                      noise (relative standard deviation of the repetitions), repetitions}],
-                      predictions [as above: n, time_s, time_low_s, time_high_s, speedup, low,
-                      high, efficiency], stops_scaling_n (first n where doubling n cuts the
-                      predicted time by less than 5 %), shares [{n, share, low, high}]}]
-    dominant          [{n, callpath, share, side}]: the largest region at each n (and side)
-    ranking           [{n, side, regions [{callpath, time_s, share, low, high}]}]: largest
-                      first; share = t_i / sum of t_j; low/high from the time ranges
-    first_to_stop     [{callpath, n, side}]: the region that stops scaling first
-    format, parameters, process_parameter, side_parameter, side_values, metric, metrics,
-    predict, warnings
+    (one {"params", "value", "callpath", "metric"} per line), ranked region by region as
+    'scalewise bottlenecks' does: its --help gives the models, the options (--predict,
+    --metric, --parameter, --hold) and the answer's keys.
     Malformed files: one line naming the line (and column) or the JSON path, e.g.
     "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
 

@@ -21,6 +21,7 @@
 mod json;
 pub mod page;
 mod ranking;
+pub mod search;
 mod text;
 
 pub use json::kind as json_kind;

@@ -1,28 +1,31 @@
 //! Which regions of an Extra-P experiment will dominate at a target process count, and which
 //! stop scaling first.
 //!
-//! Each region (call path) of the chosen metric becomes the speed-up calculator's input: one
-//! point per process count n, its value the median of the repetitions in seconds (the noise,
-//! the repetitions' relative standard deviation, is reported beside it). It is fitted by
-//! [`speedup::analyse`] with the options the command `scalewise speedup` uses by default
-//! (every model, leave-one-out on), and the best model's predictions — time with its range —
-//! are the region's predictions, the same numbers the command answers for those points.
+//! Each region (call path) of the chosen metric is one point per process count n, its value
+//! the median of the repetitions (the noise, the repetitions' relative standard deviation, is
+//! reported beside it). Its model is found by [`super::search`]: Extra-P's normal form over
+//! growing and falling terms, strong scaling with a growing overhead, a power law and the
+//! speed-up calculator's nonlinear models, chosen by leave-one-out. Every region gets one,
+//! whichever way it moves: a constant is a model, and a region with one or two counts gets the
+//! simplest model its points allow, saying so. Its predictions (time with its range) come
+//! from that model.
 //!
-//! The share of region i at n is tᵢ(n)/Σⱼ tⱼ(n) over the regions that could be fitted, which
-//! reads the values as each region's own (exclusive) time, as Extra-P's flat call-path lists
-//! are. Its range is the widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to
-//! highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
+//! The share of region i at n is tᵢ(n)/Σⱼ tⱼ(n) over every region, which reads the values as
+//! each region's own (exclusive) time, as Extra-P's flat call-path lists are. Its range is the
+//! widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
 //!
 //! A region stops scaling at the first n (doubling from its smallest measured count) where
-//! doubling the processes cuts its predicted time by less than 5 %.
+//! doubling the processes cuts its predicted time by less than 5 % (a region whose time grows
+//! stops at once); a region whose time grows with n is flagged.
 //!
 //! A second parameter (problem size, …) is held at one of its values (by default the largest),
 //! or every value is fitted on its own (`SideChoice::PerValue`), each with its own ranking.
 
 use std::ops::Range;
 
+use super::search::{search, RegionModel};
 use super::{Experiment, FIELD};
-use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, Prediction, RawPoint};
+use crate::model::speedup::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError};
 
 /// Most regions the page fits (in its Web Workers, about a millisecond each per core), the
@@ -78,11 +81,11 @@ pub struct PointSummary {
     pub repetitions: usize,
 }
 
-/// One region's fit. Web Workers pass it on as JSON without `raw` and `analysis` (each worker
-/// fits its own share of the regions): what the ranking and the page read is in the other
-/// fields. The page itself (wasm without the `worker` feature) reads only what it shows of a
-/// ranked region: the fields marked `skip_deserializing` there stay empty, which keeps the
-/// code that would read them out of the page's wasm.
+/// One region's fit. Web Workers pass it on as JSON without `raw` (each worker fits its own
+/// share of the regions): what the ranking and the page read is in the other fields. The page
+/// itself (wasm without the `worker` feature) reads only what it shows of a ranked region: the
+/// fields marked `skip_deserializing` there stay empty, which keeps the code that would read
+/// them out of the page's wasm.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RegionFit {
     pub callpath: String,
@@ -92,32 +95,37 @@ pub struct RegionFit {
     #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub side: Option<f64>,
     pub points: Vec<PointSummary>,
-    /// The speed-up calculator's input built from the points.
+    /// The points as the speed-up calculator reads them (a region's points on that page).
     #[serde(skip)]
     pub raw: Vec<RawPoint>,
-    #[serde(skip)]
-    pub analysis: Option<Analysis>,
-    /// The best model (None when no model could be fitted).
-    pub best: Option<Model>,
-    /// Why it could not be fitted.
+    /// The region's model (None only when its points hold no usable time).
     #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
+    pub model: Option<RegionModel>,
+    /// The model's family ("normal form", "power law", "constant", "downey", …).
+    pub best: Option<String>,
+    /// The model written out ("0.21 + 0.058·p^(1/3)·log₂ p").
+    pub formula: Option<String>,
+    /// The predicted time grows with n beyond the data.
+    pub grows: bool,
+    /// Why the region could not be modelled, or what its model rests on (one or two counts).
     pub error: Option<String>,
-    /// The best model's predictions at the targets (time_s filled).
+    pub note: Option<String>,
+    /// The model's predictions at the targets (time_s filled).
     #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub predictions: Vec<Prediction>,
     pub stops_scaling_n: Option<u32>,
-    /// The best model's predicted (time, low, high) in seconds at the plan's chart counts
+    /// The model's predicted (time, low, high) in seconds at the plan's chart counts
     /// ([`Ranking::chart_ns`]).
     #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub curve: Vec<(u32, (f64, f64, f64))>,
 }
 
 impl RegionFit {
-    pub fn best_name(&self) -> Option<&'static str> {
-        self.best.map(Model::name)
+    pub fn best_name(&self) -> Option<&str> {
+        self.best.as_deref()
     }
 
-    /// Predicted (time, low, high) in seconds at n by the best model.
+    /// Predicted (time, low, high) in seconds at n by the region's model.
     pub fn time_at(&self, n: u32) -> Option<(f64, f64, f64)> {
         if let Some(p) = self.predictions.iter().find(|p| p.n == n) {
             return p.time_s;
@@ -125,8 +133,7 @@ impl RegionFit {
         if let Some(c) = self.curve.iter().find(|c| c.0 == n) {
             return Some(c.1);
         }
-        let a = self.analysis.as_ref()?;
-        a.predict_fit(a.best_fit()?, n).time_s
+        Some(self.model.as_ref()?.at(f64::from(n)))
     }
 }
 
@@ -206,17 +213,35 @@ fn noise(v: &[f64]) -> f64 {
 }
 
 /// The first n (doubling from `from`) where doubling cuts the predicted time by less than 5 %.
-fn stops_scaling(a: &Analysis, from: u32) -> Option<u32> {
-    let f = a.best_fit()?;
+fn stops_scaling(m: &RegionModel, from: u32) -> Option<u32> {
     let mut n = from.max(1);
     while n < MAX_N {
-        let (t, t2) = (a.predict_fit(f, n).time_s?.0, a.predict_fit(f, 2 * n).time_s?.0);
+        let (t, t2) = (m.form.eval(f64::from(n)), m.form.eval(f64::from(2 * n)));
         if t.is_nan() || t <= 0.0 || t2 > t * (1.0 - STOP_GAIN) {
             return Some(n);
         }
         n *= 2;
     }
     None
+}
+
+/// A prediction at n from the model: the time with its range, the speed-up over the model's
+/// time on one process (below 1 for a region that grows).
+fn predict(m: &RegionModel, n: u32) -> Prediction {
+    let (t, lo, hi) = m.at(f64::from(n));
+    let t1 = m.form.eval(1.0);
+    let t1 = if t1.is_finite() && t1 > 0.0 { t1 } else { t };
+    let nf = f64::from(n);
+    Prediction {
+        n,
+        speedup: t1 / t,
+        speedup_low: t1 / hi,
+        speedup_high: t1 / lo,
+        efficiency: t1 / t / nf,
+        time_s: Some((t, lo, hi)),
+        horizon: nf / m.p_max,
+        scale: 0.0,
+    }
 }
 
 /// A ranking prepared but not yet fitted: every region's points, in the order the ranking
@@ -233,7 +258,7 @@ pub struct Plan {
     targets: Vec<u32>,
     chart_ns: Vec<u32>,
     warnings: Vec<String>,
-    /// The regions, unfitted (`analysis` None, no predictions).
+    /// The regions, unfitted (no model, no predictions).
     regions: Vec<RegionFit>,
 }
 
@@ -331,9 +356,12 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
                 side,
                 points: summaries,
                 raw,
-                analysis: None,
+                model: None,
                 best: None,
+                formula: None,
+                grows: false,
                 error: None,
+                note: None,
                 predictions: Vec::new(),
                 stops_scaling_n: None,
                 curve: Vec::new(),
@@ -382,27 +410,48 @@ pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
 fn fit_region(r: &RegionFit, targets: &[u32], chart_ns: &[u32]) -> RegionFit {
     // The plan's regions are unfitted: the fit fills in the rest.
     let mut fit = r.clone();
-    // The same call, with the same options, as `scalewise speedup` with defaults.
-    let options = Options { targets: targets.to_vec(), ..Options::default() };
-    match analyse("points", &fit.raw, Measure::TimeS, &options) {
-        Ok(a) => {
-            match a.best_fit() {
-                Some(f) => {
-                    fit.predictions = f.predictions.clone();
-                    fit.curve = chart_ns
-                        .iter()
-                        .filter_map(|&n| Some((n, a.predict_fit(f, n).time_s?)))
-                        .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
-                        .collect();
-                }
-                None => fit.error = Some(a.best_reason.clone()),
-            }
+    let checks: Vec<f64> = targets.iter().chain(chart_ns).map(|&n| f64::from(n)).collect();
+    let points: Vec<(f64, f64, f64)> = fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect();
+    // A value below 0 is no time (nor count): the region is reported, not ranked. One whose
+    // times are 0 somewhere has no shape to fit: it is held at its measured median, which
+    // still takes its share.
+    let negative = fit.raw.iter().find(|p| p.value < 0.0);
+    let held = points.iter().any(|p| !(p.1 > 0.0));
+    let found = if let Some(p) = negative {
+        let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
+        Err(format!("a {} below 0 at {} processes{at}: the region is left out of the ranking", fit.metric, fmt_num(p.n, 6)))
+    } else if held {
+        let mut v: Vec<f64> = points.iter().map(|p| p.1.max(0.0)).collect();
+        v.sort_by(f64::total_cmp);
+        let m = v.get(v.len() / 2).copied().unwrap_or(0.0);
+        Ok(RegionModel {
+            form: super::search::Form::Normal { c0: m, terms: Vec::new() },
+            loo: None,
+            check_error: 0.5,
+            check_doublings: 1.0,
+            p_max: points.last().map_or(1.0, |p| p.0),
+            note: Some(format!("a time of 0 at some count: held at its measured median, {} s", fmt_num(m, 4))),
+        })
+    } else {
+        search(&points, &checks)
+    };
+    match found {
+        Ok(m) => {
+            fit.predictions = targets.iter().map(|&n| predict(&m, n)).collect();
+            fit.curve = chart_ns
+                .iter()
+                .map(|&n| (n, m.at(f64::from(n))))
+                .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
+                .collect();
             let from = fit.points.first().map_or(1, |p| p.n as u32);
-            fit.stops_scaling_n = stops_scaling(&a, from);
-            fit.best = a.best;
-            fit.analysis = Some(a);
+            fit.stops_scaling_n = stops_scaling(&m, from);
+            fit.best = Some(m.form.family().to_string());
+            fit.formula = Some(m.form.text());
+            fit.grows = m.grows();
+            fit.note = m.note.clone();
+            fit.model = Some(m);
         }
-        Err(e) => fit.error = Some(e.local_text()),
+        Err(e) => fit.error = Some(e),
     }
     fit
 }
@@ -459,7 +508,7 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {
-        warnings.push(format!("{failed} of {} regions could not be fitted and are left out of the shares", regions.len()));
+        warnings.push(format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len()));
     }
     Ranking {
         process_parameter,

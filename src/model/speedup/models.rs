@@ -41,6 +41,15 @@ impl Model {
             Model::Usl => &["sigma", "kappa"],
         }
     }
+    /// The speed-up at n of the model with these shape parameters (as `param_names` lists
+    /// them).
+    pub fn speedup(self, params: &[f64], n: f64) -> f64 {
+        let mut p = [0.0; 4];
+        for (slot, v) in p.iter_mut().zip(params) {
+            *slot = *v;
+        }
+        shape(self, &p, n)
+    }
     /// Whether the model's speed-up can fall as n grows.
     pub fn can_decline(self) -> bool {
         self == Model::Usl
