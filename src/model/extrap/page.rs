@@ -180,7 +180,7 @@ mod tests {
     #[test]
     fn the_section_ranks_a_pasted_experiment_and_draws_shares() {
         let app = include_str!("../../../tests/data/extrap/app.txt");
-        let v = view(&texts(&[(KEY_TEXT, &app), (KEY_PREDICT, "256, 1024")]));
+        let v = view(&texts(&[(KEY_TEXT, app), (KEY_PREDICT, "256, 1024")]));
         assert!(v.errors.is_empty(), "{:?}", v.errors);
         let r = v.ranking.as_ref().unwrap();
         assert_eq!(r.targets, [256, 1024]);

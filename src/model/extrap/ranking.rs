@@ -416,7 +416,7 @@ fn fit_region(r: &RegionFit, targets: &[u32], chart_ns: &[u32]) -> RegionFit {
     // times are 0 somewhere has no shape to fit: it is held at its measured median, which
     // still takes its share.
     let negative = fit.raw.iter().find(|p| p.value < 0.0);
-    let held = points.iter().any(|p| !(p.1 > 0.0));
+    let held = points.iter().any(|p| p.1.is_nan() || p.1 <= 0.0);
     let found = if let Some(p) = negative {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
         Err(format!("a {} below 0 at {} processes{at}: the region is left out of the ranking", fit.metric, fmt_num(p.n, 6)))

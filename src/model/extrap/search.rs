@@ -425,7 +425,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
         for model in [Model::Downey, Model::Smirni] {
             let raw: Vec<RawPoint> = ps.iter().zip(&ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect();
             cands.extend(score(&ps, &ys, &|u: &dyn Fn(usize) -> bool| {
-                let sub: Vec<RawPoint> = raw.iter().enumerate().filter(|(i, _)| u(*i)).map(|(_, r)| r.clone()).collect();
+                let sub: Vec<RawPoint> = raw.iter().enumerate().filter(|(i, _)| u(*i)).map(|(_, r)| *r).collect();
                 let opts = Options { models: vec![model], leave_one_out: false, ..Options::default() };
                 let a = analyse("points", &sub, Measure::TimeS, &opts).ok()?;
                 let f = a.fits.first()?;

@@ -1,5 +1,4 @@
 use super::*;
-use crate::model::speedup::{analyse, Measure, Options};
 
 const SMALL: &str = "PARAMETER p\nPOINTS ( 2 ) ( 4 ) ( 8 ) ( 16 )\n\nREGION a\nMETRIC time\nDATA 10 11 9\nDATA 5\nDATA 2.5\nDATA 1.25\nREGION b\nMETRIC time\nDATA 2\nDATA 2\nDATA 2\nDATA 2\n";
 
