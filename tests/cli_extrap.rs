@@ -210,3 +210,31 @@ fn the_command_fits_more_regions_than_the_page_on_every_core_with_the_one_thread
     let batch = RankOptions { max_regions: scalewise::model::extrap::MAX_REGIONS_BATCH, targets: vec![256], ..RankOptions::default() };
     assert_eq!(scalewise::model::extrap::plan(&parse(&text).unwrap(), &batch).unwrap().len(), MAX_REGIONS + 1);
 }
+
+#[test]
+fn whole_points_are_predicted_with_the_parameters_named() {
+    let v = answer(&["bottlenecks", &data("app.jsonl"), "--predict", "256:8000,1024:16000", "--compact"]);
+    assert_eq!(v["points"], json!([{"p": 256.0, "size": 8000.0}, {"p": 1024.0, "size": 16000.0}]));
+    assert_eq!(v["predict"], json!([256, 1024]));
+    let regions = v["regions"].as_array().unwrap();
+    assert_eq!(regions.len(), 22);
+    for r in regions {
+        assert_eq!(r["side"], Value::Null);
+        assert!(r["formula"].as_str().unwrap().contains("size"), "{r}");
+        let p = r["predictions"].as_array().unwrap();
+        assert_eq!(p[1]["point"], json!({"p": 1024.0, "size": 16000.0}));
+        for p in p {
+            let (t, lo, hi) = (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
+            assert!(0.0 < lo && lo < t && t < hi, "{p}");
+        }
+        assert_eq!(r["points"][0]["point"]["p"], json!(2.0));
+    }
+    assert_eq!(v["dominant"][1]["point"], json!({"p": 1024.0, "size": 16000.0}));
+    assert_eq!(v["ranking"][0]["side"], json!(8000.0));
+    // A point of the wrong size names what the file's parameters are.
+    let o = common::run(&["bottlenecks", &data("app.jsonl"), "--predict", "256:8000:3"], "");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("a point to predict at needs 2 values (p, size), found 3"), "{}", o.stderr);
+    let o = common::run(&["bottlenecks", &data("app.jsonl"), "--predict", "256:x"], "");
+    assert!(o.stderr.contains("--predict: line 1, column 1: expected a process count or values joined by ':'"), "{}", o.stderr);
+}

@@ -6,7 +6,6 @@
 use serde_json::{json, Value};
 
 use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
-use crate::model::input::list::{whole_numbers, ListSpec};
 
 use super::speedup::prediction;
 use super::{RawInput, Subcommand};
@@ -30,8 +29,8 @@ to book, and which stops scaling first, from an Extra-P experiment (the "Bottlen
 page). The same as 'scalewise speedup --format extrap'.
 
 USAGE:
-    scalewise bottlenecks [FILE|-] [--compact] [--predict 256,1024] [--metric NAME]
-                          [--parameter NAME] [--hold VALUE|largest|per-value]
+    scalewise bottlenecks [FILE|-] [--compact] [--predict 256,1024|256:8000,...]
+                          [--metric NAME] [--parameter NAME] [--hold VALUE|largest|per-value]
 
 INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its text
 format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format ({"parameters",
@@ -45,14 +44,23 @@ a falling time the others leave unexplained, Downey's and Smirni's speed-up mode
 fitted on relative errors and scored by leave-one-out; of those within the noise (or 10 %)
 of the best, the one with fewest coefficients wins. Ranges at 90 % widen with the doublings
 beyond the largest count, by the error the model makes at the largest count when fitted
-without it. The regions are ranked by predicted share of the run time at each n. Regions
-are fitted on every core, up to 100,000 of them (the page: 2,000).
-    --predict N,..     process counts to rank at (default 4× and 16× the largest measured)
+without it. With two to four parameters (process count, problem size, …) a region's model
+is a sum of products of each parameter's terms (found along lines of points where only that
+parameter varies), chosen by leave-one-out over every point; a range adds each parameter's
+width beyond its data in quadrature. The regions are ranked by predicted share of the run
+time at each point asked. Regions are fitted on every core, up to 100,000 of them (the
+page: 2,000).
+    --predict N,..     process counts to rank at, the other parameters held (default 4× and
+                       16× the largest measured); or whole points, values in the file's
+                       parameter order joined by ':' (P:N, P:N:M); both may be mixed; at
+                       most 64
     --metric NAME      the metric (default "time" if there is one, else the first)
     --parameter NAME   the parameter that is the process count (default: one named p, np,
                        procs, ranks, … else the first)
-    --hold V           a second parameter (problem size) held at V, at its largest value
-                       (largest, the default), or every value fitted on its own (per-value)
+    --hold V           where counts given alone hold the second parameter: at V (measured
+                       or not), at its largest value (largest, the default), or at each
+                       measured value in turn (per-value); further parameters at their
+                       largest
 
 OUTPUT:
     regions           [{callpath, metric, side (the second parameter's value or null), best
@@ -61,24 +69,29 @@ OUTPUT:
                       (the time grows beyond the largest count), loo_rel_error (mean relative
                       error at each point left out), note (what a model of one or two counts
                       rests on), error (why it could not be modelled: a value below 0; or
-                      null), points [{n, time_s (median),
+                      null), points [{n, point, time_s (median),
                       noise (relative standard deviation of the repetitions), repetitions}],
-                      predictions [{n, time_s, time_low_s, time_high_s, speedup, low, high,
-                      efficiency, horizon}], stops_scaling_n (first n where doubling n cuts
-                      the predicted time by less than 5 %), shares [{n, share, low, high}]}]
-    dominant          [{n, callpath, share, side}]: the largest region at each n (and side)
-    ranking           [{n, side, regions [{callpath, time_s, share, low, high}]}]: largest
-                      first; share = t_i / sum of t_j; low/high from the time ranges
-    first_to_stop     [{callpath, n, side}]: the region that stops scaling first
-    format, parameters, process_parameter, side_parameter, side_values, metric, metrics,
-    predict, warnings
+                      predictions [{n, point, time_s, time_low_s, time_high_s (90 %), speedup,
+                      low, high, efficiency, horizon}], stops_scaling_n (first n where
+                      doubling n cuts the predicted time by less than 5 %), shares [{n,
+                      point, share, low, high}]}]; side is null (one model per region)
+    dominant          [{n, point, callpath, share, side}]: the largest region at each point
+    ranking           [{n, point, side, regions [{callpath, time_s, share, low, high}]}]:
+                      largest first; share = t_i / sum of t_j; low/high from the time ranges
+    first_to_stop     [{callpath, n, side, point}]: the region that stops scaling first (the
+                      other parameters held as for the first point)
+    predict, points   each point's process count, and each point keyed by the file's
+                      parameter names ({"p": 256, "size": 4000})
+    format, parameters, process_parameter, side_parameter (the second parameter),
+    side_values (its values held), metric, metrics, warnings
 
 ERRORS:
     Exit status 1 and one line naming the line (and column) or the JSON path, e.g.
     "Extra-P experiment: line 4, column 8: expected a measured value (a number), found "x"".
 
-EXAMPLE:
+EXAMPLES:
     scalewise bottlenecks tests/data/extrap/app.txt --predict 256,1024
+    scalewise bottlenecks tests/data/extrap/app.jsonl --predict 256:8000,1024:16000
 "#;
 
 pub const RAW: RawInput = RawInput {
@@ -113,8 +126,11 @@ pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<
     for (k, v) in opts {
         match k.as_str() {
             "--predict" => {
-                let spec = ListSpec { max_items: 64, required: true };
-                let ns = whole_numbers("--predict", v, spec, 1, 1_000_000_000).map_err(|e| e.to_string())?;
+                let (ns, points) = extrap::parse_targets("--predict", v).map_err(|e| e.to_string())?;
+                if ns.is_empty() && points.is_empty() {
+                    return Err("--predict: at least one process count or point is needed".into());
+                }
+                o.points = points;
                 targets = Some(ns);
             }
             "--metric" => o.metric = Some(v.clone()),
@@ -140,13 +156,15 @@ pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<
 
 /// 4× and 16× the largest process count measured.
 pub fn default_targets(e: &extrap::Experiment, o: &RankOptions) -> Vec<u32> {
-    let pi = o.process_parameter.as_ref().and_then(|p| e.parameters.iter().position(|x| x == p)).unwrap_or(0);
+    let pi = extrap::process_index(&e.parameters, o.process_parameter.as_deref()).unwrap_or(0);
     let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
     vec![top * 4, top * 16]
 }
 
 pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
     let side = |s: Option<f64>| json!(s);
+    // A point keyed by the experiment's parameter names: {"p": 256, "size": 4000}.
+    let point = |x: &[f64]| Value::Object(r.parameters.iter().zip(x).map(|(k, v)| (k.clone(), json!(v))).collect());
     let regions: Vec<Value> = r
         .regions
         .iter()
@@ -155,14 +173,18 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
             let shares: Vec<Value> = r
                 .tables
                 .iter()
-                .filter_map(|t| t.rows.iter().find(|s| s.region == i).map(|s| json!({"n": t.n, "share": s.share, "low": s.low, "high": s.high})))
+                .filter_map(|t| t.rows.iter().find(|s| s.region == i).map(|s| json!({"n": t.n, "point": point(&t.point), "share": s.share, "low": s.low, "high": s.high})))
                 .collect();
             json!({
-                "callpath": f.callpath, "metric": f.metric, "side": side(f.side),
+                "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
                 "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
                 "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
-                "points": f.points.iter().map(|p| json!({"n": p.n, "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
-                "predictions": f.predictions.iter().map(prediction).collect::<Vec<_>>(),
+                "points": f.points.iter().map(|p| json!({"n": p.n, "point": point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
+                "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
+                    let mut v = json!(prediction(p));
+                    v["point"] = point(&t.point);
+                    v
+                }).collect::<Vec<_>>(),
                 "stops_scaling_n": f.stops_scaling_n,
                 "shares": shares,
             })
@@ -172,7 +194,7 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
         .tables
         .iter()
         .map(|t| {
-            json!({"n": t.n, "side": side(t.side), "regions": t.rows.iter().map(|s| json!({
+            json!({"n": t.n, "side": side(t.side), "point": point(&t.point), "regions": t.rows.iter().map(|s| json!({
                 "callpath": r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high,
             })).collect::<Vec<_>>()})
         })
@@ -185,13 +207,14 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
         "side_values": r.side_values,
         "metric": r.metric,
         "metrics": r.metrics,
-        "predict": r.targets,
+        "predict": r.targets.iter().map(|t| t.n).collect::<Vec<_>>(),
+        "points": r.targets.iter().map(|t| point(&t.point)).collect::<Vec<_>>(),
         "regions": regions,
-        "dominant": r.dominant.iter().map(|d| json!({"n": d.n, "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>(),
+        "dominant": r.dominant.iter().map(|d| json!({"n": d.n, "point": point(&d.point), "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>(),
         "ranking": ranking,
         "first_to_stop": r.first_to_stop.iter().map(|&i| {
             let f = &r.regions[i];
-            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(f.side)})
+            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(r.targets.first().and_then(|t| t.side)), "point": point(&r.base)})
         }).collect::<Vec<_>>(),
         "warnings": r.warnings,
     })
@@ -200,7 +223,7 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
 fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
     let e = extrap::parse(text).map_err(|e| e.to_string())?;
     let mut o = options(opts, Vec::new)?;
-    if o.targets.is_empty() {
+    if o.targets.is_empty() && o.points.is_empty() {
         o.targets = default_targets(&e, &o);
     }
     o.max_regions = extrap::MAX_REGIONS_BATCH;

@@ -25,7 +25,7 @@ pub mod search;
 mod text;
 
 pub use json::kind as json_kind;
-pub use ranking::{finish, fit_regions, plan, rank, Dominant, Plan, RankOptions, Ranking, RegionFit, Share, SideChoice, MAX_REGIONS, MAX_REGIONS_BATCH};
+pub use ranking::{finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
 
 use crate::model::InputError;
 

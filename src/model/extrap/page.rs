@@ -5,8 +5,7 @@
 //! and [`complete`] ranks them; the chart's curves are each region's predicted share against
 //! n, from the same fits. [`view`] is the three on one thread.
 
-use super::{fit_regions, parse, plan, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
-use crate::model::input::list::{whole_numbers, ListSpec};
+use super::{fit_regions, parse, parse_targets, plan, process_index, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 
@@ -53,15 +52,15 @@ fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
 }
 
 fn curves(r: &Ranking) -> Option<ShareCurves> {
-    let side = r.side_values.first().copied();
-    let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].side == side && r.regions[i].error.is_none()).collect();
+    let side = r.targets.first()?.side;
+    let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].error.is_none()).collect();
     let table = r.tables.iter().rev().find(|t| t.side == side)?;
     let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
     let ns = &r.chart_ns;
     let mut out: Vec<(String, Vec<(f64, f64)>)> = shown.iter().map(|&i| (r.regions[i].callpath.clone(), Vec::new())).collect();
     let mut other = Vec::new();
     for &n in ns {
-        let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].time_at(n)?.0))).collect();
+        let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].curve_at(n)?.0))).collect();
         let sum: f64 = times.iter().map(|t| t.1).sum();
         if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
             continue;
@@ -110,10 +109,13 @@ pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
     v.format = Some(e.format);
     v.parameters = e.parameters.clone();
     let mut opts = RankOptions::default();
-    match whole_numbers("predict at n", get(texts, KEY_PREDICT), ListSpec { max_items: 16, required: false }, 1, 1_000_000_000) {
-        Ok(t) if !t.is_empty() => opts.targets = t,
+    let metric = get(texts, KEY_METRIC).trim();
+    opts.metric = (!metric.is_empty()).then(|| metric.to_string());
+    match parse_targets("predict at", get(texts, KEY_PREDICT)) {
+        Ok((ns, points)) if !(ns.is_empty() && points.is_empty()) => (opts.targets, opts.points) = (ns, points),
         Ok(_) => {
-            let top = e.values_of(0).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
+            let pi = process_index(&e.parameters, None).unwrap_or(0);
+            let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
             opts.targets = vec![top * 4, top * 16];
         }
         Err(err) => v.errors.push((KEY_PREDICT.into(), err)),
@@ -129,8 +131,6 @@ pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
             }
         },
     };
-    let metric = get(texts, KEY_METRIC).trim();
-    opts.metric = (!metric.is_empty()).then(|| metric.to_string());
     match plan(&e, &opts) {
         Ok(p) => {
             v.side_values = p.side_parameter().map(|side| {
@@ -159,14 +159,96 @@ pub fn complete(mut v: ExtrapView, p: Plan, fits: Vec<RegionFit>) -> ExtrapView 
     v
 }
 
-/// A region's points as the speed-up calculator's table ("n time (s)" rows), to load there.
+/// A region's points as the speed-up calculator's table ("n time (s)" rows), to load there:
+/// with several parameters, those at the other values the chart holds.
 pub fn points_table(r: &Ranking, region: usize) -> Option<String> {
     let f = r.regions.get(region)?;
     let mut s = String::from("n\ttime (s)\n");
-    for p in &f.points {
+    let held = |c: &[f64]| c.iter().zip(&r.base).enumerate().all(|(j, (a, b))| j == r.process_index || a == b);
+    for p in f.points.iter().filter(|p| held(&p.coords)) {
         s.push_str(&format!("{}\t{}\n", p.n, p.median));
     }
     Some(s)
+}
+
+/// Most rows and columns of the heat map.
+pub const HEAT_ROWS: usize = 8;
+pub const HEAT_COLUMNS: usize = 10;
+
+/// One cell of the heat map: the predicted time, the region that takes the most of it and
+/// that region's share (or, for one region's map, that region's share).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Cell {
+    pub time_s: f64,
+    pub top: usize,
+    pub share: f64,
+}
+
+/// Predicted time over the process count (columns) and the second parameter (rows), any
+/// further parameters held as for the first target.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct HeatMap {
+    pub x_name: String,
+    pub y_name: String,
+    pub xs: Vec<f64>,
+    pub ys: Vec<f64>,
+    /// Row by row, one per y; None where no region has a prediction.
+    pub cells: Vec<Vec<Option<Cell>>>,
+}
+
+/// At most `most` of `v`, evenly picked, the first and last kept.
+fn thin(v: Vec<f64>, most: usize) -> Vec<f64> {
+    if v.len() <= most || most < 2 {
+        return v;
+    }
+    (0..most).map(|i| v[i * (v.len() - 1) / (most - 1)]).collect()
+}
+
+/// The heat map of all regions' summed time (`region` None) or of one region's, for an
+/// experiment of two parameters or more; None for one parameter.
+pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
+    let (pi, d) = (r.process_index, r.parameters.len());
+    let si = (0..d).find(|&j| j != pi)?;
+    let mut measured: Vec<f64> = r.regions.iter().flat_map(|f| f.points.iter().filter_map(|p| p.coords.get(si).copied())).collect();
+    measured.sort_by(f64::total_cmp);
+    measured.dedup();
+    // Measured values, then doublings up to the largest the targets ask.
+    let asked = r.targets.iter().filter_map(|t| t.point.get(si).copied()).fold(0.0, f64::max);
+    let mut ys = thin(measured, HEAT_ROWS / 2);
+    while let Some(&last) = ys.last() {
+        if last >= asked || ys.len() >= HEAT_ROWS {
+            break;
+        }
+        ys.push((last * 2.0).min(asked));
+    }
+    let xs = thin(r.chart_ns.iter().map(|&n| f64::from(n)).collect(), HEAT_COLUMNS);
+    let modelled: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].model.is_some()).collect();
+    let cells = ys
+        .iter()
+        .map(|&y| {
+            xs.iter()
+                .map(|&x| {
+                    let mut point = r.base.clone();
+                    point[pi] = x;
+                    point[si] = y;
+                    let times: Vec<(usize, f64)> = modelled
+                        .iter()
+                        .filter_map(|&i| Some((i, r.regions[i].model.as_ref()?.at_point(&point).0)))
+                        .filter(|t| t.1.is_finite() && t.1 >= 0.0)
+                        .collect();
+                    let total: f64 = times.iter().map(|t| t.1).sum();
+                    let top = times.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+                    let (i, t) = match region {
+                        Some(i) => *times.iter().find(|t| t.0 == i)?,
+                        None => (top.0, total),
+                    };
+                    let mine = if region.is_some() { t } else { top.1 };
+                    (total > 0.0).then_some(Cell { time_s: t, top: i, share: mine / total })
+                })
+                .collect()
+        })
+        .collect();
+    Some(HeatMap { x_name: r.process_parameter.clone(), y_name: r.parameters[si].clone(), xs, ys, cells })
 }
 
 #[cfg(test)]
@@ -183,7 +265,7 @@ mod tests {
         let v = view(&texts(&[(KEY_TEXT, app), (KEY_PREDICT, "256, 1024")]));
         assert!(v.errors.is_empty(), "{:?}", v.errors);
         let r = v.ranking.as_ref().unwrap();
-        assert_eq!(r.targets, [256, 1024]);
+        assert_eq!(r.targets.iter().map(|t| t.n).collect::<Vec<_>>(), [256, 1024]);
         let c = v.chart.unwrap();
         assert_eq!(c.curves.len(), CHART_REGIONS + 1);
         // At each n the shown shares and "other regions" add up to one.
@@ -241,5 +323,34 @@ mod tests {
         let bad = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n")]));
         let back: ExtrapView = serde_json::from_str(&serde_json::to_string(&bad).unwrap()).unwrap();
         assert_eq!(back.errors, bad.errors);
+    }
+
+    #[test]
+    fn the_heat_map_spans_both_parameters_and_names_the_top_region() {
+        let jsonl = include_str!("../../../tests/data/extrap/app.jsonl");
+        let v = view(&texts(&[(KEY_TEXT, jsonl), (KEY_PREDICT, "256:16000, 1024:16000")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        let r = v.ranking.as_ref().unwrap();
+        let h = heat_map(r, None).unwrap();
+        assert_eq!((h.x_name.as_str(), h.y_name.as_str()), ("p", "size"));
+        // The measured sizes, then doublings up to the largest asked.
+        assert_eq!(h.ys, [1000.0, 4000.0, 8000.0, 16000.0]);
+        assert_eq!((h.xs.first(), h.xs.last()), (Some(&2.0), Some(&1024.0)));
+        assert!(h.xs.len() <= HEAT_COLUMNS && h.cells.len() == h.ys.len());
+        // The cell at a target is the sum of the regions' predictions there, and its top
+        // region the ranking's dominant one.
+        let col = h.xs.iter().position(|&x| x == 1024.0).unwrap();
+        let cell = h.cells[3][col].unwrap();
+        let sum: f64 = r.regions.iter().filter_map(|f| f.time_at(1)).map(|t| t.0).sum();
+        assert!((cell.time_s / sum - 1.0).abs() < 1e-9, "{} {sum}", cell.time_s);
+        assert_eq!(r.regions[cell.top].callpath, r.dominant[1].callpath);
+        // One region's map: its own time and share.
+        let one = heat_map(r, Some(cell.top)).unwrap();
+        let mine = one.cells[3][col].unwrap();
+        assert_eq!(mine.top, cell.top);
+        assert!((mine.share - r.dominant[1].share).abs() < 1e-9);
+        // One parameter: no heat map.
+        let app = include_str!("../../../tests/data/extrap/app.txt");
+        assert!(heat_map(view(&texts(&[(KEY_TEXT, app)])).ranking.as_ref().unwrap(), None).is_none());
     }
 }

@@ -1,29 +1,32 @@
 //! Which regions of an Extra-P experiment will dominate at a target process count, and which
 //! stop scaling first.
 //!
-//! Each region (call path) of the chosen metric is one point per process count n, its value
-//! the median of the repetitions (the noise, the repetitions' relative standard deviation, is
-//! reported beside it). Its model is found by [`super::search`]: Extra-P's normal form over
-//! growing and falling terms, strong scaling with a growing overhead, a power law and the
-//! speed-up calculator's nonlinear models, chosen by leave-one-out. Every region gets one,
-//! whichever way it moves: a constant is a model, and a region with one or two counts gets the
-//! simplest model its points allow, saying so. Its predictions (time with its range) come
-//! from that model.
+//! Each region (call path) of the chosen metric is one point per measured point of the
+//! parameters, its value the median of the repetitions (the noise, the repetitions' relative
+//! standard deviation, is reported beside it). Its model is found by [`super::search`]: with
+//! one parameter, Extra-P's normal form over growing and falling terms, strong scaling with a
+//! growing overhead, a power law and the speed-up calculator's nonlinear models, chosen by
+//! leave-one-out; with two to four, sums of products of each parameter's terms, chosen the
+//! same way over every point. Every region gets one, whichever way it moves: a constant is a
+//! model, and a region with one or two counts gets the simplest model its points allow, saying
+//! so. Its predictions (time with its range) come from that model.
 //!
-//! The share of region i at n is tᵢ(n)/Σⱼ tⱼ(n) over every region, which reads the values as
+//! The ranking predicts at targets, each a point of every parameter: a process count n with
+//! the other parameters held (the second at one value, by default its largest, or at each
+//! measured value in turn; any further ones at their largest), or a point given whole.
+//!
+//! The share of region i at a target is tᵢ/Σⱼ tⱼ over every region, which reads the values as
 //! each region's own (exclusive) time, as Extra-P's flat call-path lists are. Its range is the
 //! widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
 //!
-//! A region stops scaling at the first n (doubling from its smallest measured count) where
-//! doubling the processes cuts its predicted time by less than 5 % (a region whose time grows
-//! stops at once); a region whose time grows with n is flagged.
-//!
-//! A second parameter (problem size, …) is held at one of its values (by default the largest),
-//! or every value is fitted on its own (`SideChoice::PerValue`), each with its own ranking.
+//! A region stops scaling at the first n (doubling from its smallest measured count, the other
+//! parameters held as for the first target) where doubling the processes cuts its predicted
+//! time by less than 5 % (a region whose time grows stops at once); a region whose time grows
+//! with n beyond the data is flagged.
 
 use std::ops::Range;
 
-use super::search::{search, RegionModel};
+use super::search::{search, search_multi, Form, Reach, RegionModel};
 use super::{Experiment, FIELD};
 use crate::model::speedup::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError};
@@ -34,19 +37,21 @@ pub const MAX_REGIONS: usize = 2_000;
 /// Most regions the command fits (on every core): Extra-P experiments of thousands of
 /// regions are common.
 pub const MAX_REGIONS_BATCH: usize = 100_000;
+/// Most targets a ranking predicts at.
+pub const MAX_TARGETS: usize = 64;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
 /// "Stops scaling": doubling n cuts the time by less than this fraction.
 const STOP_GAIN: f64 = 0.05;
 
-/// What to do with a second parameter.
+/// Where the second parameter is held for targets given as a process count.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SideChoice {
-    /// The largest value.
+    /// The largest value measured.
     Largest,
-    /// This value.
+    /// This value (measured or not: the model predicts it).
     Value(f64),
-    /// Each value on its own.
+    /// Each measured value in turn.
     PerValue,
 }
 
@@ -57,66 +62,68 @@ pub struct RankOptions {
     /// The parameter that is the process count (None: guessed from its name, else the first).
     pub process_parameter: Option<String>,
     pub side: SideChoice,
-    /// Process counts to predict and rank at.
+    /// Process counts to predict and rank at, the other parameters held.
     pub targets: Vec<u32>,
-    /// Most regions (times side values) fitted; more is an error that says so.
+    /// Whole points to predict and rank at (a value per parameter, in the experiment's order).
+    pub points: Vec<Vec<f64>>,
+    /// Most regions fitted; more is an error that says so.
     pub max_regions: usize,
 }
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new(), max_regions: MAX_REGIONS }
+        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new(), points: Vec::new(), max_regions: MAX_REGIONS }
     }
 }
 
-/// One measured point of a region: n, the median time, the noise, the repetitions.
+/// One measured point of a region: n, the median time, the noise, the repetitions, and the
+/// point's value of every parameter.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PointSummary {
     pub n: f64,
     pub median: f64,
     /// Relative standard deviation of the repetitions (0 for one repetition).
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub noise: f64,
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub repetitions: usize,
+    pub coords: Vec<f64>,
+}
+
+/// A point the ranking predicts at: its process count, the second parameter's value (when
+/// there is one) and the whole point.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Target {
+    pub n: u32,
+    pub side: Option<f64>,
+    pub point: Vec<f64>,
 }
 
 /// One region's fit. Web Workers pass it on as JSON without `raw` (each worker fits its own
-/// share of the regions): what the ranking and the page read is in the other fields. The page
-/// itself (wasm without the `worker` feature) reads only what it shows of a ranked region: the
-/// fields marked `skip_deserializing` there stay empty, which keeps the code that would read
-/// them out of the page's wasm.
+/// share of the regions).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RegionFit {
     pub callpath: String,
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
     pub metric: String,
-    /// The second parameter's value this fit holds (when there is one).
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
-    pub side: Option<f64>,
     pub points: Vec<PointSummary>,
-    /// The points as the speed-up calculator reads them (a region's points on that page).
+    /// The points as the speed-up calculator reads them (n and median, with their lines).
     #[serde(skip)]
     pub raw: Vec<RawPoint>,
-    /// The region's model (None only when its points hold no usable time).
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
+    /// The region's model (None only when its points hold no usable value).
     pub model: Option<RegionModel>,
-    /// The model's family ("normal form", "power law", "constant", "downey", …).
+    /// The model's family ("normal form", "power law", "constant", "multi-parameter", …).
     pub best: Option<String>,
-    /// The model written out ("0.21 + 0.058·p^(1/3)·log₂ p").
+    /// The model written out in the parameters' names ("0.21 + 0.058·p^(1/3)·log₂ p").
     pub formula: Option<String>,
     /// The predicted time grows with n beyond the data.
     pub grows: bool,
-    /// Why the region could not be modelled, or what its model rests on (one or two counts).
+    /// Why the region could not be modelled.
     pub error: Option<String>,
+    /// What a model of one or two counts rests on.
     pub note: Option<String>,
-    /// The model's predictions at the targets (time_s filled).
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
+    /// The model's predictions, one per target of the ranking, in its order (time_s filled).
     pub predictions: Vec<Prediction>,
     pub stops_scaling_n: Option<u32>,
-    /// The model's predicted (time, low, high) in seconds at the plan's chart counts
-    /// ([`Ranking::chart_ns`]).
-    #[cfg_attr(all(target_arch = "wasm32", not(feature = "worker")), serde(skip_deserializing))]
+    /// The model's predicted (time, low, high) at the chart's counts ([`Ranking::chart_ns`]),
+    /// the other parameters held as for the first target.
     pub curve: Vec<(u32, (f64, f64, f64))>,
 }
 
@@ -125,19 +132,18 @@ impl RegionFit {
         self.best.as_deref()
     }
 
-    /// Predicted (time, low, high) in seconds at n by the region's model.
-    pub fn time_at(&self, n: u32) -> Option<(f64, f64, f64)> {
-        if let Some(p) = self.predictions.iter().find(|p| p.n == n) {
-            return p.time_s;
-        }
-        if let Some(c) = self.curve.iter().find(|c| c.0 == n) {
-            return Some(c.1);
-        }
-        Some(self.model.as_ref()?.at(f64::from(n)))
+    /// Predicted (time, low, high) at the ranking's target `i`.
+    pub fn time_at(&self, i: usize) -> Option<(f64, f64, f64)> {
+        self.predictions.get(i)?.time_s
+    }
+
+    /// Predicted (time, low, high) at the chart's count n.
+    pub fn curve_at(&self, n: u32) -> Option<(f64, f64, f64)> {
+        self.curve.iter().find(|c| c.0 == n).map(|c| c.1)
     }
 }
 
-/// A region's share at n.
+/// A region's share at a target.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Share {
     /// Index into `Ranking::regions`.
@@ -148,39 +154,48 @@ pub struct Share {
     pub high: f64,
 }
 
-/// The regions at one n (and side value), largest share first.
+/// The regions at one target, largest share first.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Table {
     pub n: u32,
     pub side: Option<f64>,
+    pub point: Vec<f64>,
     pub rows: Vec<Share>,
 }
 
-/// The top region at one n.
+/// The top region at one target.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Dominant {
     pub n: u32,
     pub side: Option<f64>,
+    pub point: Vec<f64>,
     pub callpath: String,
     pub share: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ranking {
+    pub parameters: Vec<String>,
     pub process_parameter: String,
+    /// The process parameter's index in `parameters`.
+    pub process_index: usize,
     pub side_parameter: Option<String>,
-    /// The side values fitted (one unless per value).
+    /// The second parameter's values the targets hold (one unless per value).
     pub side_values: Vec<f64>,
     pub metric: String,
     pub metrics: Vec<String>,
-    pub targets: Vec<u32>,
+    pub targets: Vec<Target>,
+    /// The point the chart and the stop-scaling search hold the other parameters at (the first
+    /// target's), its process count aside.
+    pub base: Vec<f64>,
     /// The counts the page's chart of shares covers: doublings from the smallest measured
     /// count to the largest target (at most 24), then that target.
     pub chart_ns: Vec<u32>,
     pub regions: Vec<RegionFit>,
+    /// One per target, in the targets' order (none for a target no region has a time at).
     pub tables: Vec<Table>,
     pub dominant: Vec<Dominant>,
-    /// Indices of the regions that stop scaling first (smallest stops_scaling_n), per side.
+    /// The region that stops scaling first (smallest stops_scaling_n), if any does.
     pub first_to_stop: Vec<usize>,
     pub warnings: Vec<String>,
 }
@@ -212,11 +227,21 @@ fn noise(v: &[f64]) -> f64 {
     }
 }
 
+/// `base` with the process count set to n.
+fn with_n(base: &[f64], pi: usize, n: f64) -> Vec<f64> {
+    let mut x = base.to_vec();
+    if let Some(v) = x.get_mut(pi) {
+        *v = n;
+    }
+    x
+}
+
 /// The first n (doubling from `from`) where doubling cuts the predicted time by less than 5 %.
-fn stops_scaling(m: &RegionModel, from: u32) -> Option<u32> {
+fn stops_scaling(m: &RegionModel, base: &[f64], pi: usize, from: u32) -> Option<u32> {
     let mut n = from.max(1);
+    let at = |n: u32| m.form.eval_at(&with_n(base, pi, f64::from(n)));
     while n < MAX_N {
-        let (t, t2) = (m.form.eval(f64::from(n)), m.form.eval(f64::from(2 * n)));
+        let (t, t2) = (at(n), at(2 * n));
         if t.is_nan() || t <= 0.0 || t2 > t * (1.0 - STOP_GAIN) {
             return Some(n);
         }
@@ -225,21 +250,21 @@ fn stops_scaling(m: &RegionModel, from: u32) -> Option<u32> {
     None
 }
 
-/// A prediction at n from the model: the time with its range, the speed-up over the model's
-/// time on one process (below 1 for a region that grows).
-fn predict(m: &RegionModel, n: u32) -> Prediction {
-    let (t, lo, hi) = m.at(f64::from(n));
-    let t1 = m.form.eval(1.0);
+/// A prediction at a target from the model: the time with its range, the speed-up over the
+/// model's time on one process at the same other values (below 1 for a region that grows).
+fn predict(m: &RegionModel, target: &Target, pi: usize) -> Prediction {
+    let (t, lo, hi) = m.at_point(&target.point);
+    let t1 = m.form.eval_at(&with_n(&target.point, pi, 1.0));
     let t1 = if t1.is_finite() && t1 > 0.0 { t1 } else { t };
-    let nf = f64::from(n);
+    let nf = f64::from(target.n);
     Prediction {
-        n,
+        n: target.n,
         speedup: t1 / t,
         speedup_low: t1 / hi,
         speedup_high: t1 / lo,
         efficiency: t1 / t / nf,
         time_s: Some((t, lo, hi)),
-        horizon: nf / m.p_max,
+        horizon: nf / m.max_of(pi),
         scale: 0.0,
     }
 }
@@ -250,12 +275,14 @@ fn predict(m: &RegionModel, n: u32) -> Prediction {
 /// [`finish`] ranks the fitted regions. [`rank`] is the three in one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan {
-    process_parameter: String,
+    parameters: Vec<String>,
+    process_index: usize,
     side_parameter: Option<String>,
-    side_values: Vec<Option<f64>>,
+    side_values: Vec<f64>,
     metric: String,
     metrics: Vec<String>,
-    targets: Vec<u32>,
+    targets: Vec<Target>,
+    base: Vec<f64>,
     chart_ns: Vec<u32>,
     warnings: Vec<String>,
     /// The regions, unfitted (no model, no predictions).
@@ -285,8 +312,20 @@ impl Plan {
     }
 }
 
+/// The index of the process-count parameter: the one named, else one with a usual name, else
+/// the first.
+pub fn process_index(parameters: &[String], named: Option<&str>) -> Result<usize, InputError> {
+    match named {
+        Some(p) => parameters
+            .iter()
+            .position(|x| x == p)
+            .ok_or_else(|| InputError::new(FIELD, format!("no parameter \"{p}\"; the experiment has {}", parameters.join(", ")))),
+        None => Ok(parameters.iter().position(|x| PROCESS_NAMES.contains(&x.to_ascii_lowercase().as_str())).unwrap_or(0)),
+    }
+}
+
 /// Prepares the ranking of the regions of `e` (see the module's text): picks the metric, the
-/// parameters and the side values, and summarises each region's points. Fits nothing.
+/// parameters and the targets, and summarises each region's points. Fits nothing.
 pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     let err = |m: String| InputError::new(FIELD, m);
     let metrics: Vec<String> = e.metrics().into_iter().map(String::from).collect();
@@ -299,84 +338,101 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             .cloned()
             .unwrap_or_default(),
     };
-    if e.parameters.len() > 2 {
-        return Err(err(format!("{} parameters: scalewise reads one (the process count) or two (process count and one more)", e.parameters.len())));
-    }
-    let pi = match &opts.process_parameter {
-        Some(p) => e.parameters.iter().position(|x| x == p).ok_or_else(|| err(format!("no parameter \"{p}\"; the experiment has {}", e.parameters.join(", "))))?,
-        None => e.parameters.iter().position(|x| PROCESS_NAMES.contains(&x.to_ascii_lowercase().as_str())).unwrap_or(0),
-    };
-    let si = (e.parameters.len() == 2).then_some(1 - pi);
+    let d = e.parameters.len();
+    let pi = process_index(&e.parameters, opts.process_parameter.as_deref())?;
+    let si = (0..d).find(|&i| i != pi);
+    let name = |i: usize| e.parameters[i].as_str();
     let mut warnings = Vec::new();
-    let side_values: Vec<Option<f64>> = match si {
-        None => vec![None],
-        Some(si) => {
-            let all = e.values_of(si);
-            match &opts.side {
-                SideChoice::Largest => {
-                    let v = all.last().copied();
-                    if let Some(v) = v {
-                        warnings.push(format!("{} held at its largest value, {}", e.parameters[si], fmt_num(v, 6)));
-                    }
-                    vec![v]
-                }
-                SideChoice::Value(v) => {
-                    if !all.contains(v) {
-                        let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
-                        return Err(err(format!("{} = {} was not measured; the values are {}", e.parameters[si], fmt_num(*v, 6), shown.join(", "))));
-                    }
-                    vec![Some(*v)]
-                }
-                SideChoice::PerValue => all.into_iter().map(Some).collect(),
+    // The other parameters at their largest values, then the second as chosen.
+    let largest: Vec<f64> = (0..d).map(|i| e.values_of(i).last().copied().unwrap_or(1.0)).collect();
+    for i in (0..d).filter(|&i| i != pi && Some(i) != si) {
+        warnings.push(format!("{} held at its largest value, {}", name(i), fmt_num(largest[i], 6)));
+    }
+    let side_values: Vec<f64> = match si {
+        None => Vec::new(),
+        Some(si) => match &opts.side {
+            SideChoice::Largest => {
+                warnings.push(format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6)));
+                vec![largest[si]]
             }
-        }
+            SideChoice::Value(v) => {
+                if !(v.is_finite() && *v > 0.0) {
+                    return Err(err(format!("{} = {}: expected a value above 0", name(si), fmt_num(*v, 6))));
+                }
+                let all = e.values_of(si);
+                if !all.contains(v) {
+                    let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
+                    warnings.push(format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", ")));
+                }
+                vec![*v]
+            }
+            SideChoice::PerValue => e.values_of(si),
+        },
     };
+    let mut targets: Vec<Target> = Vec::new();
+    let sides: Vec<Option<f64>> = if side_values.is_empty() { vec![None] } else { side_values.iter().copied().map(Some).collect() };
+    for &side in &sides {
+        for &n in &opts.targets {
+            let mut point = with_n(&largest, pi, f64::from(n));
+            if let (Some(si), Some(v)) = (si, side) {
+                point[si] = v;
+            }
+            targets.push(Target { n, side, point });
+        }
+    }
+    for point in &opts.points {
+        if point.len() != d {
+            return Err(err(format!("a point to predict at needs {d} values ({}), found {}", e.parameters.join(", "), point.len())));
+        }
+        if let Some(v) = point.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
+            return Err(err(format!("a point to predict at has {}: expected values above 0", fmt_num(*v, 6))));
+        }
+        let n = point[pi].round().clamp(1.0, f64::from(MAX_N)) as u32;
+        targets.push(Target { n, side: si.map(|si| point[si]), point: point.clone() });
+    }
+    if targets.len() > MAX_TARGETS {
+        return Err(err(format!("{} points to predict at is more than the {MAX_TARGETS} ranked at once", targets.len())));
+    }
     let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
-    if series.len() * side_values.len() > opts.max_regions {
-        return Err(err(format!(
-            "{} regions to fit is more than the {} read at once; choose one value of the second parameter or split the file",
-            series.len() * side_values.len(),
-            opts.max_regions
-        )));
+    if series.len() > opts.max_regions {
+        return Err(err(format!("{} regions to fit is more than the {} read at once; split the file", series.len(), opts.max_regions)));
     }
     let mut regions = Vec::new();
-    for &side in &side_values {
-        for s in &series {
-            let mut pts: Vec<_> = s.points.iter().filter(|m| si.is_none_or(|si| Some(m.coords[si]) == side)).collect();
-            pts.sort_by(|a, b| a.coords[pi].total_cmp(&b.coords[pi]));
-            let summaries: Vec<PointSummary> = pts
-                .iter()
-                .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len() })
-                .collect();
-            let raw: Vec<RawPoint> =
-                summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, line: m.line }).collect();
-            let fit = RegionFit {
-                callpath: s.callpath.clone(),
-                metric: s.metric.clone(),
-                side,
-                points: summaries,
-                raw,
-                model: None,
-                best: None,
-                formula: None,
-                grows: false,
-                error: None,
-                note: None,
-                predictions: Vec::new(),
-                stops_scaling_n: None,
-                curve: Vec::new(),
-            };
-            regions.push(fit);
-        }
+    for s in &series {
+        let mut pts: Vec<_> = s.points.iter().collect();
+        pts.sort_by(|a, b| a.coords[pi].total_cmp(&b.coords[pi]).then_with(|| a.coords.iter().zip(&b.coords).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))));
+        let summaries: Vec<PointSummary> = pts
+            .iter()
+            .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len(), coords: m.coords.clone() })
+            .collect();
+        let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, line: m.line }).collect();
+        regions.push(RegionFit {
+            callpath: s.callpath.clone(),
+            metric: s.metric.clone(),
+            points: summaries,
+            raw,
+            model: None,
+            best: None,
+            formula: None,
+            grows: false,
+            error: None,
+            note: None,
+            predictions: Vec::new(),
+            stops_scaling_n: None,
+            curve: Vec::new(),
+        });
     }
-    let chart_ns = chart_ns(&regions, &opts.targets);
+    let base = targets.first().map_or_else(|| largest.clone(), |t| t.point.clone());
+    let chart_ns = chart_ns(&regions, &targets);
     Ok(Plan {
-        process_parameter: e.parameters.get(pi).cloned().unwrap_or_default(),
+        parameters: e.parameters.clone(),
+        process_index: pi,
         side_parameter: si.map(|si| e.parameters[si].clone()),
         side_values,
         metric,
         metrics,
-        targets: opts.targets.clone(),
+        targets,
+        base,
         chart_ns,
         warnings,
         regions,
@@ -384,9 +440,9 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
 }
 
 /// The counts of [`Ranking::chart_ns`] for these regions and targets.
-fn chart_ns(regions: &[RegionFit], targets: &[u32]) -> Vec<u32> {
+fn chart_ns(regions: &[RegionFit], targets: &[Target]) -> Vec<u32> {
     let lo = regions.iter().filter_map(|f| f.points.first()).map(|p| p.n).fold(f64::INFINITY, f64::min);
-    let hi = targets.iter().copied().max().unwrap_or(1);
+    let hi = targets.iter().map(|t| t.n).max().unwrap_or(1);
     let mut n = if lo.is_finite() { (lo.min(f64::from(MAX_N)) as u32).max(1) } else { 1 };
     let mut out = Vec::new();
     while n <= hi && out.len() < 24 {
@@ -403,51 +459,55 @@ fn chart_ns(regions: &[RegionFit], targets: &[u32]) -> Vec<u32> {
 pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
     let end = range.end.min(plan.regions.len());
     let start = range.start.min(end);
-    plan.regions[start..end].iter().map(|r| fit_region(r, &plan.targets, &plan.chart_ns)).collect()
+    plan.regions[start..end].iter().map(|r| fit_region(r, plan)).collect()
 }
 
 /// Fits one region (of the plan's, unfitted).
-fn fit_region(r: &RegionFit, targets: &[u32], chart_ns: &[u32]) -> RegionFit {
+fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
+    let (pi, d) = (plan.process_index, plan.parameters.len());
     // The plan's regions are unfitted: the fit fills in the rest.
     let mut fit = r.clone();
-    let checks: Vec<f64> = targets.iter().chain(chart_ns).map(|&n| f64::from(n)).collect();
-    let points: Vec<(f64, f64, f64)> = fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect();
+    let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, pi, f64::from(n))).collect();
     // A value below 0 is no time (nor count): the region is reported, not ranked. One whose
-    // times are 0 somewhere has no shape to fit: it is held at its measured median, which
+    // values are 0 somewhere has no shape to fit: it is held at its measured median, which
     // still takes its share.
     let negative = fit.raw.iter().find(|p| p.value < 0.0);
-    let held = points.iter().any(|p| p.1.is_nan() || p.1 <= 0.0);
+    let held = fit.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0);
     let found = if let Some(p) = negative {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
-        Err(format!("a {} below 0 at {} processes{at}: the region is left out of the ranking", fit.metric, fmt_num(p.n, 6)))
-    } else if held {
-        let mut v: Vec<f64> = points.iter().map(|p| p.1.max(0.0)).collect();
-        v.sort_by(f64::total_cmp);
-        let m = v.get(v.len() / 2).copied().unwrap_or(0.0);
+        Err(format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(p.n, 6)))
+    } else if held || fit.points.is_empty() {
+        let values: Vec<f64> = fit.points.iter().map(|p| p.median.max(0.0)).collect();
+        let m = if values.is_empty() { 0.0 } else { median(&values) };
         Ok(RegionModel {
-            form: super::search::Form::Normal { c0: m, terms: Vec::new() },
+            form: Form::Normal { c0: m, terms: Vec::new() },
             loo: None,
-            check_error: 0.5,
-            check_doublings: 1.0,
-            p_max: points.last().map_or(1.0, |p| p.0),
-            note: Some(format!("a time of 0 at some count: held at its measured median, {} s", fmt_num(m, 4))),
+            reach: (0..d).map(|j| Reach { max: fit.points.iter().map(|p| p.coords[j]).fold(1.0, f64::max), error: 0.5, doublings: 1.0 }).collect(),
+            note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
         })
+    } else if d == 1 {
+        let checks: Vec<f64> = plan.targets.iter().map(|t| t.point[0]).chain(plan.chart_ns.iter().map(|&n| f64::from(n))).collect();
+        search(&fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
     } else {
-        search(&points, &checks)
+        let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
+        search_multi(&fit.points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), &checks)
     };
     match found {
         Ok(m) => {
-            fit.predictions = targets.iter().map(|&n| predict(&m, n)).collect();
-            fit.curve = chart_ns
+            fit.predictions = plan.targets.iter().map(|t| predict(&m, t, pi)).collect();
+            fit.curve = plan
+                .chart_ns
                 .iter()
-                .map(|&n| (n, m.at(f64::from(n))))
+                .zip(&chart)
+                .map(|(&n, x)| (n, m.at_point(x)))
                 .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
                 .collect();
             let from = fit.points.first().map_or(1, |p| p.n as u32);
-            fit.stops_scaling_n = stops_scaling(&m, from);
+            fit.stops_scaling_n = stops_scaling(&m, &plan.base, pi, from);
             fit.best = Some(m.form.family().to_string());
-            fit.formula = Some(m.form.text());
-            fit.grows = m.grows();
+            let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
+            fit.formula = Some(m.form.text_named(&names));
+            fit.grows = m.grows_along(&plan.base, pi);
             fit.note = m.note.clone();
             fit.model = Some(m);
         }
@@ -467,7 +527,9 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
 /// plan in its order (the runs of [`fit_regions`] concatenated), so the ranking is the same
 /// however the fits were split. Fewer or more regions than the plan has is an error.
 pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError> {
-    if regions.len() != plan.regions.len() || regions.iter().zip(&plan.regions).any(|(a, b)| a.callpath != b.callpath || a.side != b.side) {
+    if regions.len() != plan.regions.len()
+        || regions.iter().zip(&plan.regions).any(|(a, b)| a.callpath != b.callpath || (a.error.is_none() && a.predictions.len() != plan.targets.len()))
+    {
         return Err(InputError::new(FIELD, format!("{} fitted regions do not match the {} regions to rank", regions.len(), plan.regions.len())));
     }
     Ok(ranked(plan, regions))
@@ -475,48 +537,46 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
 
 /// [`finish`] for fits known to be the plan's.
 fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
-    let Plan { process_parameter, side_parameter, side_values, metric, metrics, targets, chart_ns, mut warnings, .. } = plan;
+    let Plan { parameters, process_index, side_parameter, side_values, metric, metrics, targets, base, chart_ns, mut warnings, .. } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
-    let mut first_to_stop = Vec::new();
-    for &side in &side_values {
-        let ids: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].side == side).collect();
-        if let Some(&first) = ids.iter().filter(|&&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&&i| regions[i].stops_scaling_n) {
-            first_to_stop.push(first);
+    let first_to_stop: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&i| regions[i].stops_scaling_n).into_iter().collect();
+    for (ti, target) in targets.iter().enumerate() {
+        let times: Vec<(usize, (f64, f64, f64))> = (0..regions.len()).filter_map(|i| Some((i, regions[i].time_at(ti)?))).collect();
+        let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
+        if sum.is_nan() || sum <= 0.0 {
+            continue;
         }
-        for &n in &targets {
-            let times: Vec<(usize, (f64, f64, f64))> = ids.iter().filter_map(|&i| Some((i, regions[i].time_at(n)?))).collect();
-            let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
-            if sum.is_nan() || sum <= 0.0 {
-                continue;
-            }
-            let mut rows: Vec<Share> = times
-                .iter()
-                .map(|&(i, (t, lo, hi))| {
-                    let low = if lo > 0.0 { lo / (lo + (sum_hi - hi)) } else { 0.0 };
-                    let high_den = hi + (sum_lo - lo);
-                    let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
-                    Share { region: i, time_s: t, share: t / sum, low, high }
-                })
-                .collect();
-            rows.sort_by(|a, b| b.share.total_cmp(&a.share));
-            if let Some(top) = rows.first() {
-                dominant.push(Dominant { n, side, callpath: regions[top.region].callpath.clone(), share: top.share });
-            }
-            tables.push(Table { n, side, rows });
+        let mut rows: Vec<Share> = times
+            .iter()
+            .map(|&(i, (t, lo, hi))| {
+                let low = if lo > 0.0 { lo / (lo + (sum_hi - hi)) } else { 0.0 };
+                let high_den = hi + (sum_lo - lo);
+                let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
+                Share { region: i, time_s: t, share: t / sum, low, high }
+            })
+            .collect();
+        rows.sort_by(|a, b| b.share.total_cmp(&a.share));
+        let Target { n, side, point } = target.clone();
+        if let Some(top) = rows.first() {
+            dominant.push(Dominant { n, side, point: point.clone(), callpath: regions[top.region].callpath.clone(), share: top.share });
         }
+        tables.push(Table { n, side, point, rows });
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {
         warnings.push(format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len()));
     }
     Ranking {
-        process_parameter,
+        process_parameter: parameters.get(process_index).cloned().unwrap_or_default(),
+        parameters,
+        process_index,
         side_parameter,
-        side_values: side_values.into_iter().flatten().collect(),
+        side_values,
         metric,
         metrics,
         targets,
+        base,
         chart_ns,
         regions,
         tables,
@@ -524,4 +584,30 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
         first_to_stop,
         warnings,
     }
+}
+
+/// Where to predict, as typed: "256, 1024" (process counts, the other parameters held) or
+/// "256:4000, 1024:8000" (whole points, a value per parameter in the experiment's order);
+/// both may be mixed. The process counts, then the points; errors name the column.
+pub fn parse_targets(field: &str, text: &str) -> Result<(Vec<u32>, Vec<Vec<f64>>), InputError> {
+    use crate::model::input::list::{clip, tokens};
+    let (mut ns, mut points) = (Vec::new(), Vec::new());
+    let items = tokens(text);
+    if items.len() > MAX_TARGETS {
+        return Err(InputError::new(field, format!("at most {MAX_TARGETS} points, found {}", items.len())));
+    }
+    for (col, item) in items {
+        let at = |m: String| InputError::new(field, m).at(1, Some(col));
+        let values: Vec<f64> = item
+            .split(':')
+            .map(|v| v.trim().parse::<f64>().ok().filter(|f| f.is_finite() && *f > 0.0 && *f <= 1e12))
+            .collect::<Option<_>>()
+            .ok_or_else(|| at(format!("expected a process count or values joined by ':' (256:4000), each above 0, found \"{}\"", clip(item))))?;
+        match values.as_slice() {
+            [n] if n.fract() == 0.0 && *n <= 1e9 => ns.push(*n as u32),
+            [_] => return Err(at(format!("expected a whole process count up to 1000000000, found \"{}\"", clip(item)))),
+            _ => points.push(values),
+        }
+    }
+    Ok((ns, points))
 }

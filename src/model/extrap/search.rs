@@ -66,19 +66,23 @@ impl Term {
         self.num > 0 || (self.num == 0 && self.log > 0)
     }
 
-    /// "p^(1/3)·log₂ p", "1/p", "log₂² p".
+    /// "p^(1/3)·log₂ p", "p^−1", "log₂^2 p".
     pub fn text(self) -> String {
+        self.text_in("p")
+    }
+
+    /// The term in the variable `x`: "x^(1/3)·log₂ x".
+    pub fn text_in(self, x: &str) -> String {
         let log = match self.log {
             0 => String::new(),
-            1 => "log₂ p".into(),
-            k => format!("log₂^{k} p"),
+            1 => format!("log₂ {x}"),
+            k => format!("log₂^{k} {x}"),
         };
         let power = match (self.num, self.den) {
             (0, _) => String::new(),
-            (1, 1) => "p".into(),
-            (-1, 1) => "p^−1".into(),
-            (n, 1) => format!("p^{n}"),
-            (n, d) => format!("p^({n}/{d})"),
+            (1, 1) => x.into(),
+            (n, 1) => format!("{x}^{n}"),
+            (n, d) => format!("{x}^({n}/{d})"),
         }
         .replace('-', "−");
         match (power.is_empty(), log.is_empty()) {
@@ -98,6 +102,9 @@ pub enum Form {
     Power { c: f64, e: f64 },
     /// A speed-up model of the speed-up calculator, in time: T₁/S(p) with its parameters.
     Speedup { model: Model, params: Vec<f64>, t1: f64 },
+    /// Over several parameters: c₀ + Σ cₖ·Πⱼ termₖⱼ(xⱼ), each product over some of the
+    /// parameters (given by index), one term each.
+    Multi { c0: f64, terms: Vec<(f64, Vec<(u8, Term)>)> },
 }
 
 impl Form {
@@ -107,6 +114,18 @@ impl Form {
             Form::Normal { c0, terms } => c0 + terms.iter().map(|(c, t)| c * t.eval(p)).sum::<f64>(),
             Form::Power { c, e } => c * (e * p.ln()).exp(),
             Form::Speedup { model, params, t1 } => t1 / model.speedup(params, p),
+            Form::Multi { .. } => self.eval_at(&[p]),
+        }
+    }
+
+    /// The model's value at the point x (one value per parameter; a one-parameter form reads
+    /// the first).
+    pub fn eval_at(&self, x: &[f64]) -> f64 {
+        match self {
+            Form::Multi { c0, terms } => {
+                c0 + terms.iter().map(|(c, ts)| c * ts.iter().map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v))).product::<f64>()).sum::<f64>()
+            }
+            _ => x.first().map_or(f64::NAN, |&p| self.eval(p)),
         }
     }
 
@@ -116,7 +135,7 @@ impl Form {
         match self {
             Form::Normal { terms, .. } => terms.iter().map(|(_, t)| t.exponent() + 0.1 * f64::from(t.log)).fold(0.0, f64::max),
             Form::Power { e, .. } => e.max(0.0),
-            Form::Speedup { .. } => 0.0,
+            Form::Speedup { .. } | Form::Multi { .. } => 0.0,
         }
     }
 
@@ -126,6 +145,7 @@ impl Form {
             Form::Normal { terms, .. } => 1 + terms.len(),
             Form::Power { .. } => 2,
             Form::Speedup { params, .. } => params.len() + 1,
+            Form::Multi { terms, .. } => 1 + terms.len(),
         }
     }
 
@@ -133,6 +153,8 @@ impl Form {
     pub fn family(&self) -> &'static str {
         match self {
             Form::Normal { terms, .. } if terms.is_empty() => "constant",
+            Form::Multi { terms, .. } if terms.is_empty() => "constant",
+            Form::Multi { .. } => "multi-parameter",
             Form::Normal { .. } => "normal form",
             Form::Power { .. } => "power law",
             Form::Speedup { model, .. } => model.name(),
@@ -141,22 +163,52 @@ impl Form {
 
     /// The model written out, e.g. "0.21 + 0.058·p^(1/3)·log₂ p".
     pub fn text(&self) -> String {
+        self.text_named(&["p"])
+    }
+
+    /// The model written out in the parameters' names (the first for a one-parameter form).
+    pub fn text_named(&self, names: &[&str]) -> String {
         let n = |x: f64| crate::model::fmt_num(x, 4);
-        match self {
-            Form::Normal { c0, terms } => {
-                let mut s = n(*c0);
-                for (c, t) in terms {
-                    let sign = if *c < 0.0 { " − " } else { " + " };
-                    s.push_str(&format!("{sign}{}·{}", n(c.abs()), t.text()));
-                }
-                s
+        let var = |j: usize| names.get(j).copied().unwrap_or("x");
+        let sum = |c0: f64, terms: &mut dyn Iterator<Item = (f64, String)>| {
+            let mut s = n(c0);
+            for (c, t) in terms {
+                let sign = if c < 0.0 { " − " } else { " + " };
+                s.push_str(&format!("{sign}{}·{t}", n(c.abs())));
             }
-            Form::Power { c, e } => format!("{}·p^{}", n(*c), n(*e)).replace('-', "−"),
+            s
+        };
+        match self {
+            Form::Normal { c0, terms } => sum(*c0, &mut terms.iter().map(|(c, t)| (*c, t.text_in(var(0))))),
+            Form::Multi { c0, terms } => {
+                sum(*c0, &mut terms.iter().map(|(c, ts)| (*c, ts.iter().map(|(j, t)| t.text_in(var(usize::from(*j)))).collect::<Vec<_>>().join("·"))))
+            }
+            Form::Power { c, e } => format!("{}·{}^{}", n(*c), var(0), n(*e)).replace('-', "−"),
             Form::Speedup { model, params, t1 } => {
                 let p: Vec<String> = params.iter().map(|x| n(*x)).collect();
-                format!("{} / S_{}(p; {})", n(*t1), model.name(), p.join(", "))
+                format!("{} / S_{}({}; {})", n(*t1), model.name(), var(0), p.join(", "))
             }
         }
+    }
+}
+
+/// How far one parameter's data reach and how well the model goes beyond them: the held-out
+/// check fits the model without the points at the parameter's largest value and measures its
+/// error there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reach {
+    /// The largest value measured.
+    pub max: f64,
+    /// The check's error in log space (at least the noise and 2 %).
+    pub error: f64,
+    /// The doublings from the second largest value to the largest.
+    pub doublings: f64,
+}
+
+impl Reach {
+    /// The range's half-width in log space at the value x.
+    fn width(&self, x: f64) -> f64 {
+        RANGE_Q * self.error * (x / self.max).log2().max(0.0) / self.doublings.max(0.25)
     }
 }
 
@@ -166,33 +218,54 @@ pub struct RegionModel {
     pub form: Form,
     /// Mean relative error at the points left out, one at a time (None with too few points).
     pub loo: Option<f64>,
-    /// The held-out check: the relative error at the largest count of the model fitted
-    /// without it (at least the noise and 2 %), and the doublings it spans.
-    pub check_error: f64,
-    pub check_doublings: f64,
-    /// The largest count measured.
-    pub p_max: f64,
+    /// Per parameter, in the experiment's order (one for a one-parameter form).
+    pub reach: Vec<Reach>,
     /// Why a simple model stands where the points allow no better (one or two points).
     pub note: Option<String>,
 }
 
 impl RegionModel {
-    /// (time, low, high) at p: the prediction and its range at [`LEVEL`].
+    /// (time, low, high) at p: the prediction and its range at [`LEVEL`], one parameter.
     pub fn at(&self, p: f64) -> (f64, f64, f64) {
-        let t = self.form.eval(p);
-        let beyond = (p / self.p_max).log2().max(0.0);
-        let w = RANGE_Q * self.check_error * beyond / self.check_doublings.max(0.25);
+        self.at_point(&[p])
+    }
+
+    /// (time, low, high) at the point x: the half-widths of the parameters beyond their data
+    /// add in quadrature.
+    pub fn at_point(&self, x: &[f64]) -> (f64, f64, f64) {
+        let t = self.form.eval_at(x);
+        let w = self.reach.iter().zip(x).map(|(r, &v)| r.width(v).powi(2)).sum::<f64>().sqrt();
         (t, t * (-w).exp(), t * w.exp())
     }
 
-    /// Whether the model's time grows with p beyond the data.
+    /// The largest value measured of parameter j.
+    pub fn max_of(&self, j: usize) -> f64 {
+        self.reach.get(j).map_or(1.0, |r| r.max)
+    }
+
+    /// Whether the time grows with parameter j beyond its data, the others as in `base`.
+    pub fn grows_along(&self, base: &[f64], j: usize) -> bool {
+        let at = |v: f64| {
+            let mut x = base.to_vec();
+            if let Some(slot) = x.get_mut(j) {
+                *slot = v;
+            }
+            self.form.eval_at(&x)
+        };
+        at(4.0 * self.max_of(j)) > at(self.max_of(j)) * 1.02
+    }
+
+    /// Whether the model's time grows with p beyond the data (one parameter).
     pub fn grows(&self) -> bool {
-        self.form.eval(4.0 * self.p_max) > self.form.eval(self.p_max) * 1.02
+        self.grows_along(&[self.max_of(0)], 0)
     }
 }
 
-/// Solves the small system a·x = b (n ≤ 4) by elimination with partial pivoting.
-fn solve(mut a: [[f64; 4]; 4], mut b: [f64; 4], n: usize) -> Option<[f64; 4]> {
+/// Most coefficients of a linear hypothesis (the constant and five terms).
+const MAXC: usize = 6;
+
+/// Solves the small system a·x = b (n ≤ [`MAXC`]) by elimination with partial pivoting.
+fn solve(mut a: [[f64; MAXC]; MAXC], mut b: [f64; MAXC], n: usize) -> Option<[f64; MAXC]> {
     for col in 0..n {
         let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[pivot][col].abs() < 1e-300 {
@@ -208,7 +281,7 @@ fn solve(mut a: [[f64; 4]; 4], mut b: [f64; 4], n: usize) -> Option<[f64; 4]> {
             b[r] -= f * b[col];
         }
     }
-    let mut x = [0.0; 4];
+    let mut x = [0.0; MAXC];
     for r in (0..n).rev() {
         let s: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
         x[r] = (b[r] - s) / a[r][r];
@@ -218,9 +291,9 @@ fn solve(mut a: [[f64; 4]; 4], mut b: [f64; 4], n: usize) -> Option<[f64; 4]> {
 
 /// Least squares of y ≈ Σ xₖ·basisₖ(p) on relative errors over the points `use_`; the
 /// coefficients.
-fn fit_linear(ps: &[f64], ys: &[f64], use_: &dyn Fn(usize) -> bool, basis: &[&dyn Fn(f64) -> f64]) -> Option<[f64; 4]> {
+fn fit_linear(ps: &[f64], ys: &[f64], use_: &dyn Fn(usize) -> bool, basis: &[&dyn Fn(f64) -> f64]) -> Option<[f64; MAXC]> {
     let m = basis.len();
-    let (mut a, mut b) = ([[0.0; 4]; 4], [0.0; 4]);
+    let (mut a, mut b) = ([[0.0; MAXC]; MAXC], [0.0; MAXC]);
     for i in (0..ps.len()).filter(|&i| use_(i)) {
         let w = 1.0 / (ys[i] * ys[i]);
         let f: Vec<f64> = basis.iter().map(|g| g(ps[i])).collect();
@@ -249,11 +322,14 @@ fn fit_linear(ps: &[f64], ys: &[f64], use_: &dyn Fn(usize) -> bool, basis: &[&dy
 /// Weighted least squares on relative errors with the given columns (values at each point,
 /// the constant first), and the leave-one-out relative errors from the same fit (the hat
 /// matrix: e₍₋ᵢ₎ = eᵢ/(1 − hᵢᵢ)). The coefficients and the mean leave-one-out error.
-fn linear_loo(ys: &[f64], cols: &[&[f64]]) -> Option<([f64; 4], f64)> {
+fn linear_loo(ys: &[f64], cols: &[&[f64]]) -> Option<([f64; MAXC], f64)> {
     let (k, m) = (ys.len(), cols.len());
     let weight = |i: usize| 1.0 / ys[i];
     // Rows scaled by 1/y: ordinary least squares of 1 ≈ Σ x_c·col_c/y.
-    let (mut a, mut b) = ([[0.0; 4]; 4], [0.0; 4]);
+    if m == 0 || m > MAXC || k <= m {
+        return None;
+    }
+    let (mut a, mut b) = ([[0.0; MAXC]; MAXC], [0.0; MAXC]);
     for i in 0..k {
         let w = weight(i);
         for r in 0..m {
@@ -270,7 +346,7 @@ fn linear_loo(ys: &[f64], cols: &[&[f64]]) -> Option<([f64; 4], f64)> {
         }
     }
     // Scaled, so that pivots compare columns of very different sizes fairly.
-    let mut scale = [1.0; 4];
+    let mut scale = [1.0; MAXC];
     for r in 0..m {
         scale[r] = a[r][r].sqrt().max(1e-300);
     }
@@ -281,23 +357,23 @@ fn linear_loo(ys: &[f64], cols: &[&[f64]]) -> Option<([f64; 4], f64)> {
         }
     }
     // The inverse, column by column (m ≤ 4), for the coefficients and the hat matrix.
-    let mut inv = [[0.0; 4]; 4];
+    let mut inv = [[0.0; MAXC]; MAXC];
     for c in 0..m {
-        let mut e = [0.0; 4];
+        let mut e = [0.0; MAXC];
         e[c] = 1.0;
         let col = solve(a, e, m)?;
         for r in 0..m {
             inv[r][c] = col[r];
         }
     }
-    let mut x = [0.0; 4];
+    let mut x = [0.0; MAXC];
     for r in 0..m {
         x[r] = (0..m).map(|c| inv[r][c] * b[c]).sum::<f64>() / scale[r];
     }
     let mut sum = 0.0;
     for i in 0..k {
         let w = weight(i);
-        let row: [f64; 4] = std::array::from_fn(|r| if r < m { cols[r][i] * w / scale[r] } else { 0.0 });
+        let row: [f64; MAXC] = std::array::from_fn(|r| if r < m { cols[r][i] * w / scale[r] } else { 0.0 });
         let h: f64 = (0..m).map(|r| (0..m).map(|c| row[r] * inv[r][c] * row[c]).sum::<f64>()).sum();
         let fitted: f64 = (0..m).map(|r| x[r] * cols[r][i]).sum();
         let e = (ys[i] - fitted) / ys[i] / (1.0 - h).max(1e-9);
@@ -343,9 +419,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
         return Ok(RegionModel {
             form: Form::Normal { c0: ys[0], terms: Vec::new() },
             loo: None,
-            check_error: MIN_ERROR.max(noise).max(0.5),
-            check_doublings: 1.0,
-            p_max,
+            reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.5), doublings: 1.0 }],
             note: Some(format!("one process count measured: held at its measured {} s", crate::model::fmt_num(ys[0], 4))),
         });
     }
@@ -356,9 +430,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
         return Ok(RegionModel {
             form,
             loo: None,
-            check_error: MIN_ERROR.max(noise).max(0.25),
-            check_doublings: (ps[1] / ps[0]).log2(),
-            p_max,
+            reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.25), doublings: (ps[1] / ps[0]).log2() }],
             note: Some("two process counts measured: a power law through them, with a wide range".into()),
         });
     }
@@ -384,7 +456,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
     let inv_col = ps.iter().map(|p| 1.0 / p).collect::<Vec<f64>>();
     let inv = Term { num: -1, den: 1, log: 0 };
     let positive = |f: &Form| checks.iter().chain(&ps).all(|&p| f.eval(p).is_finite() && f.eval(p) > 0.0);
-    let mut linear = |cols: &[&[f64]], make: &dyn Fn(&[f64; 4]) -> Form| {
+    let mut linear = |cols: &[&[f64]], make: &dyn Fn(&[f64; MAXC]) -> Form| {
         if let Some((x, loo)) = linear_loo(&ys, cols) {
             let form = make(&x);
             if positive(&form) {
@@ -448,7 +520,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
     // The held-out check: the same hypothesis fitted without the largest count.
     let check = refit_without_last(&form, &ps, &ys);
     let check_error = check.map_or(0.5, |f| (f.eval(p_max) / ys[k - 1]).ln().abs()).max(MIN_ERROR).max(noise);
-    Ok(RegionModel { form, loo: Some(loo), check_error, check_doublings: (p_max / ps[k - 2]).log2(), p_max, note: None })
+    Ok(RegionModel { form, loo: Some(loo), reach: vec![Reach { max: p_max, error: check_error, doublings: (p_max / ps[k - 2]).log2() }], note: None })
 }
 
 /// The same hypothesis as `form`, fitted on every point but the last.
@@ -472,6 +544,7 @@ fn refit_without_last(form: &Form, ps: &[f64], ys: &[f64]) -> Option<Form> {
             let sxy: f64 = lp.iter().zip(&ly).map(|(x, y)| (x - mx) * (y - my)).sum();
             (sxx > 0.0).then(|| Form::Power { c: (my - sxy / sxx * mx).exp(), e: sxy / sxx })
         }
+        Form::Multi { .. } => None,
         Form::Speedup { model, .. } => {
             let raw: Vec<RawPoint> = ps[..k - 1].iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect();
             let opts = Options { models: vec![*model], leave_one_out: false, ..Options::default() };
@@ -480,6 +553,202 @@ fn refit_without_last(form: &Form, ps: &[f64], ys: &[f64]) -> Option<Form> {
             let t1 = a.t1_measured.or_else(|| f.params.iter().find(|p| p.name == "T1").map(|p| p.value))?;
             Some(Form::Speedup { model: *model, params: f.params.iter().filter(|p| p.name != "T1").map(|p| p.value).collect(), t1 })
         }
+    }
+}
+
+/// The nearest term of the normal form to a power law's exponent e (none for a flat one).
+fn nearest_term(e: f64) -> Option<Term> {
+    if !e.is_finite() || e.abs() < 0.05 {
+        return None;
+    }
+    GROWING.iter().chain(&FALLING).map(|&(num, den)| Term { num, den, log: 0 }).min_by(|a, b| (a.exponent() - e).abs().total_cmp(&(b.exponent() - e).abs()))
+}
+
+/// The terms of a one-parameter model, as building blocks of a multi-parameter one (a
+/// speed-up model reads as its 1/p).
+fn terms_of(form: &Form) -> Vec<Term> {
+    match form {
+        Form::Normal { terms, .. } => terms.iter().map(|t| t.1).collect(),
+        Form::Power { e, .. } => nearest_term(*e).into_iter().collect(),
+        Form::Speedup { .. } => vec![Term { num: -1, den: 1, log: 0 }],
+        Form::Multi { .. } => Vec::new(),
+    }
+}
+
+/// Most terms kept per parameter, and most products in one hypothesis.
+const TERMS_PER_PARAMETER: usize = 3;
+const MAX_PRODUCTS: usize = MAXC - 1;
+/// Up to this many hypotheses are tried all; beyond, products are added one at a time, the
+/// best first, while the score falls.
+const EXHAUSTIVE: usize = 4_000;
+
+/// A multi-parameter hypothesis' columns: for each product, its (parameter, term) factors.
+type Product = Vec<(u8, Term)>;
+
+/// The model of one region over several parameters from its (point, value, noise) measurements
+/// (every value > 0, every coordinate > 0), as Extra-P builds one: each parameter's terms from
+/// one-parameter searches along lines of points where only it varies; then sums of products of
+/// those terms, one per parameter, fitted on relative errors and chosen by leave-one-out over
+/// every point, fewest coefficients within the noise. `checks` are points it will be asked at.
+pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Result<RegionModel, String> {
+    let k = points.len();
+    let d = points.first().map_or(0, |p| p.0.len());
+    if k == 0 || d == 0 || points.iter().any(|p| p.0.len() != d || !(p.1.is_finite() && p.1 > 0.0) || p.0.iter().any(|v| !(v.is_finite() && *v > 0.0))) {
+        return Err("no points with a value above 0 at parameter values above 0".into());
+    }
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let mut noise: Vec<f64> = points.iter().map(|p| p.2).filter(|x| x.is_finite()).collect();
+    noise.sort_by(f64::total_cmp);
+    let noise = noise.get(noise.len() / 2).copied().unwrap_or(0.0);
+    let values = |j: usize| {
+        let mut v: Vec<f64> = points.iter().map(|p| p.0[j]).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    // Each parameter's terms, from the lines along it (the two with the most points).
+    let mut per: Vec<Vec<Term>> = Vec::with_capacity(d);
+    for j in 0..d {
+        let mut lines: Vec<Vec<(f64, f64, f64)>> = Vec::new();
+        let mut keys: Vec<Vec<f64>> = Vec::new();
+        for p in points {
+            let key: Vec<f64> = p.0.iter().enumerate().filter(|(i, _)| *i != j).map(|(_, v)| *v).collect();
+            match keys.iter().position(|k| *k == key) {
+                Some(i) => lines[i].push((p.0[j], p.1, p.2)),
+                None => {
+                    keys.push(key);
+                    lines.push(vec![(p.0[j], p.1, p.2)]);
+                }
+            }
+        }
+        for l in &mut lines {
+            l.sort_by(|a, b| a.0.total_cmp(&b.0));
+            l.dedup_by(|a, b| a.0 == b.0);
+        }
+        lines.sort_by(|a, b| b.len().cmp(&a.len()));
+        let mut terms: Vec<Term> = Vec::new();
+        for l in lines.iter().take(2).filter(|l| l.len() >= 2) {
+            // A term of log p needs values of 1 or more; below 1 a power law stands in.
+            let found = if l[0].0 >= 1.0 { search(l, &[]).ok().map(|m| m.form) } else { None };
+            let found = found.or_else(|| {
+                let (a, b) = (l[0], l[l.len() - 1]);
+                let e = (b.1 / a.1).ln() / (b.0 / a.0).ln();
+                Some(Form::Power { c: 1.0, e })
+            });
+            for t in found.iter().flat_map(terms_of) {
+                if !terms.contains(&t) && terms.len() < TERMS_PER_PARAMETER {
+                    terms.push(t);
+                }
+            }
+        }
+        per.push(terms);
+    }
+    // Every product of one term per parameter over some of the parameters.
+    let mut products: Vec<Product> = vec![Vec::new()];
+    for (j, terms) in per.iter().enumerate() {
+        let mut next = products.clone();
+        for p in &products {
+            for &t in terms {
+                let mut q = p.clone();
+                q.push((j as u8, t));
+                next.push(q);
+            }
+        }
+        products = next;
+    }
+    products.retain(|p| !p.is_empty());
+    let cols: Vec<Vec<f64>> = products.iter().map(|q| points.iter().map(|p| q.iter().map(|(j, t)| t.eval(p.0[usize::from(*j)])).product()).collect()).collect();
+    let ones = vec![1.0; k];
+    let most = MAX_PRODUCTS.min(k.saturating_sub(2));
+    let make = |set: &[usize], x: &[f64; MAXC]| Form::Multi { c0: x[0], terms: set.iter().enumerate().map(|(i, &c)| (x[i + 1], products[c].clone())).collect() };
+    let positive = |f: &Form| checks.iter().chain(points.iter().map(|p| &p.0)).all(|x| f.eval_at(x).is_finite() && f.eval_at(x) > 0.0);
+    let try_set = |set: &[usize]| -> Option<(Form, f64)> {
+        let mut c: Vec<&[f64]> = vec![&ones];
+        c.extend(set.iter().map(|&i| cols[i].as_slice()));
+        let (x, loo) = linear_loo(&ys, &c)?;
+        let f = make(set, &x);
+        positive(&f).then_some((f, loo))
+    };
+    let mut cands: Vec<(Form, f64)> = try_set(&[]).into_iter().collect();
+    let count: usize = (1..=most).map(|s| binomial(products.len(), s)).sum();
+    if count <= EXHAUSTIVE {
+        let mut set = Vec::new();
+        subsets(products.len(), most, 0, &mut set, &mut |s| cands.extend(try_set(s)));
+    } else {
+        let mut set: Vec<usize> = Vec::new();
+        let mut score = cands.first().map_or(f64::INFINITY, |c| c.1);
+        while set.len() < most {
+            let best = (0..products.len())
+                .filter(|i| !set.contains(i))
+                .filter_map(|i| {
+                    let mut s = set.clone();
+                    s.push(i);
+                    try_set(&s).map(|c| (s, c))
+                })
+                .min_by(|a, b| a.1 .1.total_cmp(&b.1 .1));
+            match best {
+                Some((s, c)) if c.1 < score => {
+                    score = c.1;
+                    set = s;
+                    cands.push(c);
+                }
+                _ => break,
+            }
+        }
+    }
+    let best = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+    if !best.is_finite() {
+        return Err("no model gives a positive value at every point asked".into());
+    }
+    let tolerance = best + (0.1 * best).max(noise);
+    let (form, loo) = cands
+        .into_iter()
+        .filter(|c| c.1 <= tolerance)
+        .min_by(|a, b| a.0.size().cmp(&b.0.size()).then(a.1.total_cmp(&b.1)))
+        .ok_or("no model could be chosen")?;
+    // The held-out checks: the same products fitted without each parameter's largest value.
+    let Form::Multi { terms, .. } = &form else { return Err("no model could be chosen".into()) };
+    let chosen: Vec<&Product> = terms.iter().map(|t| &t.1).collect();
+    let reach = (0..d)
+        .map(|j| {
+            let v = values(j);
+            let max = v.last().copied().unwrap_or(1.0);
+            let doublings = if v.len() >= 2 { (max / v[v.len() - 2]).log2() } else { 1.0 };
+            let held: Vec<usize> = (0..k).filter(|&i| points[i].0[j] < max).collect();
+            let refit = || -> Option<f64> {
+                let hy: Vec<f64> = held.iter().map(|&i| ys[i]).collect();
+                let hc: Vec<Vec<f64>> = chosen.iter().map(|q| held.iter().map(|&i| q.iter().map(|(j, t)| t.eval(points[i].0[usize::from(*j)])).product()).collect()).collect();
+                let mut c: Vec<&[f64]> = vec![&ones[..held.len()]];
+                c.extend(hc.iter().map(Vec::as_slice));
+                let (x, _) = linear_loo(&hy, &c)?;
+                let f = Form::Multi { c0: x[0], terms: chosen.iter().enumerate().map(|(i, q)| (x[i + 1], (*q).clone())).collect() };
+                let out: Vec<f64> = (0..k).filter(|&i| points[i].0[j] == max).map(|i| (f.eval_at(&points[i].0) / ys[i]).ln().powi(2)).collect();
+                let rms = (out.iter().sum::<f64>() / out.len() as f64).sqrt();
+                rms.is_finite().then_some(rms)
+            };
+            let error = if v.len() >= 2 { refit().unwrap_or(0.5) } else { 0.5 };
+            Reach { max, error: error.max(MIN_ERROR).max(noise), doublings }
+        })
+        .collect();
+    Ok(RegionModel { form, loo: Some(loo), reach, note: None })
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1usize, |acc, i| acc.saturating_mul(n - i) / (i + 1))
+}
+
+/// Calls `f` with every subset of 0..n of 1 to `most` elements, each in increasing order.
+fn subsets(n: usize, most: usize, from: usize, set: &mut Vec<usize>, f: &mut dyn FnMut(&[usize])) {
+    for i in from..n {
+        set.push(i);
+        f(set);
+        if set.len() < most {
+            subsets(n, most, i + 1, set, f);
+        }
+        set.pop();
     }
 }
 

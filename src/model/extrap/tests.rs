@@ -137,28 +137,60 @@ fn every_region_is_modelled_whichever_way_it_moves() {
 }
 
 #[test]
-fn a_second_parameter_is_held_or_fitted_per_value() {
+fn a_second_parameter_is_modelled_and_held_where_asked() {
     let e = parse(&fixture("app.jsonl")).unwrap();
     assert_eq!(e.format, Format::JsonLines);
     assert_eq!(e.parameters, ["p", "size"]);
     assert_eq!(e.metrics(), ["time", "visits"]);
+    // One model per region over both parameters; targets hold size at its largest value.
     let held = rank(&e, &RankOptions { targets: vec![512], ..RankOptions::default() }).unwrap();
     assert_eq!((held.regions.len(), held.side_values.as_slice()), (22, &[4000.0][..]));
+    assert_eq!(held.targets[0].point, [512.0, 4000.0]);
     assert_eq!(held.metric, "time");
+    for f in &held.regions {
+        assert_eq!(f.points.len(), 12, "{}", f.callpath);
+        assert_eq!(f.best.as_deref().map(|b| b == "multi-parameter" || b == "constant"), Some(true), "{:?}", f.best);
+        // The model passes near its own measurements (3 % noise): within 15 % at each.
+        let m = f.model.as_ref().unwrap();
+        for p in &f.points {
+            let t = m.at_point(&p.coords).0;
+            assert!((t / p.median - 1.0).abs() < 0.15, "{} at {:?}: {t} vs {}; {:?}", f.callpath, p.coords, p.median, f.formula);
+        }
+        assert!(f.formula.as_deref().unwrap().contains("size"), "{:?}", f.formula);
+    }
+    // size held at 1000 predicts at (512, 1000); the time is smaller than at size 4000.
     let picked = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(1000.0), ..RankOptions::default() }).unwrap();
-    assert_eq!(picked.regions[0].points[0].median, {
-        let s = &e.series[0];
-        let m = s.points.iter().find(|m| m.coords == [2.0, 1000.0]).unwrap();
-        let mut v = m.values.clone();
-        v.sort_by(f64::total_cmp);
-        v[1]
-    });
+    assert_eq!(picked.targets[0].point, [512.0, 1000.0]);
+    let total = |r: &Ranking| r.regions.iter().filter_map(|f| f.time_at(0)).map(|t| t.0).sum::<f64>();
+    assert!(total(&picked) < total(&held));
     let per = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::PerValue, ..RankOptions::default() }).unwrap();
-    assert_eq!((per.regions.len(), per.tables.len(), per.dominant.len()), (44, 2, 2));
-    let missing = rank(&e, &RankOptions { side: SideChoice::Value(3.0), ..RankOptions::default() }).unwrap_err();
-    assert!(missing.message.contains("size = 3 was not measured; the values are 1000, 4000"), "{missing}");
+    assert_eq!((per.regions.len(), per.tables.len(), per.dominant.len()), (22, 2, 2));
+    assert_eq!((per.tables[0].side, per.tables[1].side), (Some(1000.0), Some(4000.0)));
+    // A value never measured is predicted by the models, with a warning that says so.
+    let unmeasured = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(8000.0), ..RankOptions::default() }).unwrap();
+    assert!(unmeasured.warnings.iter().any(|w| w.contains("size = 8000 was not measured")), "{:?}", unmeasured.warnings);
+    assert!(total(&unmeasured) > total(&held));
+    // Whole points, in the file's parameter order.
+    let points = rank(&e, &RankOptions { points: vec![vec![256.0, 8000.0], vec![1024.0, 16000.0]], ..RankOptions::default() }).unwrap();
+    assert_eq!(points.tables.iter().map(|t| (t.n, t.side)).collect::<Vec<_>>(), [(256, Some(8000.0)), (1024, Some(16000.0))]);
+    let wrong = rank(&e, &RankOptions { points: vec![vec![256.0]], ..RankOptions::default() }).unwrap_err();
+    assert!(wrong.message.contains("needs 2 values (p, size), found 1"), "{wrong}");
     let metric = rank(&e, &RankOptions { metric: Some("cycles".into()), ..RankOptions::default() }).unwrap_err();
     assert!(metric.message.contains("no metric \"cycles\""));
+}
+
+#[test]
+fn targets_read_counts_and_whole_points_and_name_the_column() {
+    assert_eq!(parse_targets("f", "256, 1024").unwrap(), (vec![256, 1024], vec![]));
+    assert_eq!(parse_targets("f", "256:4000 1024").unwrap(), (vec![1024], vec![vec![256.0, 4000.0]]));
+    assert_eq!(parse_targets("f", "").unwrap(), (vec![], vec![]));
+    let e = parse_targets("f", "256, 10x:5").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(6)));
+    assert!(e.message.contains("found \"10x:5\""), "{e}");
+    let e = parse_targets("f", "2.5").unwrap_err();
+    assert!(e.message.contains("whole process count"), "{e}");
+    assert!(parse_targets("f", "0:4").is_err());
+    assert!(parse_targets("f", &"1 ".repeat(MAX_TARGETS + 1)).is_err());
 }
 
 #[test]
@@ -171,7 +203,7 @@ fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
     // A region that took no time at some count is held at its median and still ranked.
     let text = "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION idle\nDATA 0\nDATA 0.5\nDATA 0.5\n";
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
-    assert!(r.regions[1].note.as_deref().unwrap().contains("held at its measured median, 0.5 s"), "{:?}", r.regions[1].note);
+    assert!(r.regions[1].note.as_deref().unwrap().contains("held at its measured median, 0.5"), "{:?}", r.regions[1].note);
     assert_eq!(r.tables[0].rows.len(), 2);
 }
 

@@ -16,8 +16,8 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{self as page, points_table, ExtrapView, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
-use crate::model::extrap::Ranking;
+use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
+use crate::model::extrap::{Ranking, Target};
 use crate::model::fmt_num;
 use crate::model::speedup::page::{self as speedup, Field};
 use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
@@ -141,10 +141,21 @@ fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
 }
 
-/// The ranked table of one side value: shares at every target, largest at the last first.
+/// "n = 256", or with more than two parameters the whole point: "p = 256, n = 4000, x = 3"
+/// (with two, the second is the table's title).
+fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
+    if r.parameters.len() <= 2 {
+        return format!("n = {n}");
+    }
+    r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
+}
+
+/// The ranked table of one side value: shares at every target, largest at the last first;
+/// each region's model written out, flagged where its time grows.
 fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> Html {
     let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
     let Some(last) = tables.last() else { return html! {} };
+    let last_target = r.targets.iter().position(|t| t.point == last.point).unwrap_or(0);
     let title = match (&r.side_parameter, side) {
         (Some(p), Some(v)) => format!("{p} = {}", fmt_num(v, 6)),
         _ => String::new(),
@@ -162,20 +173,27 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
                 <td class="num">{ rank + 1 }</td>
                 <td><button class="link" title="open this region's points in the speed-up calculator" {onclick}>{ f.callpath.clone() }</button></td>
                 { for cells }
-                <td class="num">{ fmt_num(s.time_s, 4) }</td>
-                <td>{ f.best_name().unwrap_or("—") }</td>
+                <td class="num">{ match f.time_at(last_target) {
+                    Some((t, lo, hi)) => format!("{} ({}–{})", fmt_num(t, 4), fmt_num(lo, 3), fmt_num(hi, 3)),
+                    None => "—".into(),
+                } }</td>
+                <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ f.formula.clone().unwrap_or_else(|| "—".into()) }
+                    if let Some(note) = &f.note { <div class="hint">{ note.clone() }</div> }
+                </td>
+                <td>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
                 <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
             </tr>
         }
     });
-    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("share at n = {} (range)", t.n) }</th> });
+    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("share at {} (range)", point_label(r, t.n, &t.point)) }</th> });
     html! {
         <>
             if !title.is_empty() { <h4>{ title }</h4> }
             <table class="results extrap-ranking">
                 <thead><tr>
                     <th class="num">{ "#" }</th><th>{ "region" }</th>{ for heads }
-                    <th class="num">{ format!("time at n = {}, s", last.n) }</th><th>{ "best model" }</th><th class="num">{ "stops scaling at n" }</th>
+                    <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
+                    <th>{ "model" }</th><th>{ "with n" }</th><th class="num">{ "stops scaling at n" }</th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -187,10 +205,10 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
 fn summary(r: &Ranking) -> Html {
     let dom = r.dominant.iter().map(|d| {
         let side = match (&r.side_parameter, d.side) {
-            (Some(p), Some(v)) => format!(" ({p} = {})", fmt_num(v, 6)),
+            (Some(p), Some(v)) if r.parameters.len() == 2 => format!(" ({p} = {})", fmt_num(v, 6)),
             _ => String::new(),
         };
-        html! { <li>{ format!("At n = {}{side}: ", d.n) }<b>{ d.callpath.clone() }</b>{ format!(" dominates with {} of the run time.", pct(d.share)) }</li> }
+        html! { <li>{ format!("At {}{side}: ", point_label(r, d.n, &d.point)) }<b>{ d.callpath.clone() }</b>{ format!(" dominates with {} of the run time.", pct(d.share)) }</li> }
     });
     let stop = r.first_to_stop.iter().map(|&i| {
         let f = &r.regions[i];
@@ -303,7 +321,10 @@ pub fn bottlenecks() -> Html {
         use_callback(v.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
             let Some(table) = points_table(r, i) else { return };
-            let targets: Vec<String> = r.targets.iter().map(u32::to_string).collect();
+            let mut ns: Vec<u32> = r.targets.iter().map(|t: &Target| t.n).collect();
+            ns.sort_unstable();
+            ns.dedup();
+            let targets: Vec<String> = ns.iter().map(u32::to_string).collect();
             let mut inputs = speedup::default_inputs();
             inputs.insert(Field::Points.key().into(), table);
             inputs.insert(Field::SecondColumn.key().into(), "time".into());
@@ -324,9 +345,11 @@ pub fn bottlenecks() -> Html {
             <h1>{ "Bottlenecks at scale" }</h1>
             <p class="lead">
                 { "An experiment of " }<a href="https://github.com/extra-p/extrap">{ "Extra-P" }</a>
-                { " (text, JSON or JSON Lines) with many regions: each region's median times fitted with the speed-up \
-                   calculator's models, ranked by predicted share of the run time. Which region dominates at the count you \
-                   plan to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
+                { " (text, JSON, JSON Lines or Talpas, one to four parameters) with many regions: each region's median \
+                   times get a model whichever way they move (Extra-P's terms growing or falling, a power law, the speed-up \
+                   calculator's models; sums and products of terms over several parameters), chosen by leave-one-out, and \
+                   the regions are ranked by predicted share of the run time. Which region dominates at the count you plan \
+                   to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
             </p>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
@@ -340,7 +363,7 @@ pub fn bottlenecks() -> Html {
                 </div>
                 <div>
                     <div class="form-row">
-                        { page_field(&inputs, &setter, KEY_PREDICT, "rank at n (empty: 4× and 16× the largest measured)", None, error(KEY_PREDICT)) }
+                        { page_field(&inputs, &setter, KEY_PREDICT, "rank at n, or at whole points p:size (empty: 4× and 16× the largest n measured)", None, error(KEY_PREDICT)) }
                     </div>
                     if let Some(r) = &v.ranking {
                         <div class="form-row">
@@ -385,8 +408,87 @@ fn extrap_results(props: &ResultsProps) -> Html {
                 if r.side_values.is_empty() { { ranking_table(r, None, on_load) } }
                 else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load)) } }
             </div>
-            <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Stops scaling: doubling n gains under 5 %." }</p>
+            <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
+                beyond the data. Grows: the region's time rises with n beyond the largest count measured. Stops scaling: \
+                doubling n gains under 5 %." }</p>
             if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
+            if r.parameters.len() >= 2 { <HeatMapView view={props.view.clone()} /> }
         </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HeatProps {
+    view: Shown,
+}
+
+/// Most regions offered one by one for the heat map (the largest at the last target).
+const HEAT_CHOICES: usize = 40;
+
+/// Predicted time over the process count and the second parameter, of all regions or one.
+#[component(HeatMapView)]
+fn heat_map_view(props: &HeatProps) -> Html {
+    let region = use_state(|| None::<usize>);
+    let map = use_memo((props.view.clone(), *region), |(v, region)| v.ranking.as_ref().and_then(|r| heat_map(r, *region)));
+    let Some(r) = &props.view.ranking else { return html! {} };
+    let Some(h) = (*map).clone() else { return html! {} };
+    let onchange = {
+        let region = region.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            region.set(sel.value().parse::<usize>().ok());
+        })
+    };
+    let choices: Vec<usize> = r.tables.last().map(|t| t.rows.iter().take(HEAT_CHOICES).map(|s| s.region).collect()).unwrap_or_default();
+    let options = choices.iter().map(|&i| html! { <option value={i.to_string()} selected={*region == Some(i)}>{ r.regions[i].callpath.clone() }</option> });
+    html! {
+        <div class="heat">
+            <label for="extrap-heat-region">{ "Heat map of the predicted time: " }</label>
+            <select id="extrap-heat-region" {onchange}>
+                <option value="" selected={region.is_none()}>{ "all regions (their sum)" }</option>
+                { for options }
+            </select>
+            { heat_table(r, &h, region.is_none()) }
+        </div>
+    }
+}
+
+/// Short name of a call path: its last part.
+fn short(callpath: &str) -> &str {
+    callpath.rsplit("->").next().unwrap_or(callpath)
+}
+
+fn heat_table(r: &Ranking, h: &HeatMap, all: bool) -> Html {
+    let times = h.cells.iter().flatten().flatten().map(|c| c.time_s).filter(|t| *t > 0.0);
+    let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(a, b), t| (a.min(t), b.max(t)));
+    let span = (hi / lo).ln().max(1e-9);
+    let held: Vec<String> = r.parameters.iter().enumerate().filter(|(j, p)| *j != r.process_index && **p != h.y_name).map(|(j, p)| format!("{p} = {}", fmt_num(r.base[j], 6))).collect();
+    let caption = format!(
+        "Predicted time in s{}{}; rows {}, columns {}. Darker is longer.",
+        if all { " (all regions) and the region that takes most of it" } else { " of the region and its share" },
+        if held.is_empty() { String::new() } else { format!(", {} held", held.join(", ")) },
+        h.y_name,
+        h.x_name
+    );
+    let rows = h.ys.iter().zip(&h.cells).map(|(y, row)| {
+        let cells = row.iter().map(|c| match c {
+            Some(c) => {
+                let light = 96.0 - 52.0 * ((c.time_s.max(lo) / lo).ln() / span);
+                let style = format!("background:hsl(210 60% {light:.0}%);color:{}", if light < 62.0 { "#fff" } else { "#111" });
+                let note = if all { short(&r.regions[c.top].callpath).to_string() } else { pct(c.share) };
+                let title = format!("{}: {} of the time", r.regions[c.top].callpath, pct(c.share));
+                html! { <td class="num" {style} {title}>{ fmt_num(c.time_s, 3) }<br /><small>{ note }</small></td> }
+            }
+            None => html! { <td class="num">{ "—" }</td> },
+        });
+        html! { <tr><th scope="row" class="num">{ fmt_num(*y, 6) }</th>{ for cells }</tr> }
+    });
+    html! {
+        <table id="extrap-heat" class="results heat-map">
+            <caption>{ caption }</caption>
+            <thead><tr><th scope="col">{ format!("{} \\ {}", h.y_name, h.x_name) }</th>
+                { for h.xs.iter().map(|x| html! { <th scope="col" class="num">{ fmt_num(*x, 6) }</th> }) }</tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
     }
 }
