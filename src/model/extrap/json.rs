@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
@@ -67,7 +67,7 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
         Some(v) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", kind(v)))),
         None => return Err(e("missing key \"parameters\"".into())),
     };
-    let mut x = Experiment { format: Format::Json, parameters: params, series: Vec::new() };
+    let mut x = Builder::new(Format::Json, params);
     let Some(Value::Object(cps)) = top.get("measurements") else {
         return Err(e("measurements: expected an object {callpath: {metric: [{point, values}]}}".into()));
     };
@@ -84,21 +84,21 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
                 let p = format!("{path}[{i}]");
                 let Value::Object(m) = m else { return Err(e(format!("{p}: expected {{point, values}}, found {}", kind(m)))) };
                 let point = numbers(m.get("point").unwrap_or(&Value::Null), &format!("{p}.point"), true).map_err(e)?;
-                if point.len() != x.parameters.len() {
-                    return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.parameters.len(), point.len())));
+                if point.len() != x.e.parameters.len() {
+                    return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.e.parameters.len(), point.len())));
                 }
                 let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false).map_err(e)?;
-                x.add(cp, metric, point, &values, None);
+                x.add(cp, metric, point, &values, None).map_err(|m| e(format!("{p}: {m}")))?;
             }
         }
     }
-    Ok(x)
+    Ok(x.finish())
 }
 
 /// JSON Lines: one {"params": {name: value}, "value": v or [..], "callpath"?, "metric"?} per
 /// line; every line names the same parameters.
 pub fn parse_lines(text: &str) -> Result<Experiment, InputError> {
-    let mut x = Experiment { format: Format::JsonLines, parameters: Vec::new(), series: Vec::new() };
+    let mut x = Builder::new(Format::JsonLines, Vec::new());
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         if raw.trim().is_empty() {
@@ -122,17 +122,17 @@ pub fn parse_lines(text: &str) -> Result<Experiment, InputError> {
         let Some(Value::Object(params)) = m.get("params") else {
             return Err(at(col("params"), "expected \"params\": {name: value, ..}".into()));
         };
-        if x.parameters.is_empty() && x.series.is_empty() {
+        if x.e.parameters.is_empty() {
             if params.is_empty() || params.len() > MAX_PARAMETERS {
                 return Err(at(col("params"), format!("params: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
             }
-            x.parameters = params.keys().cloned().collect();
+            x.e.parameters = params.keys().cloned().collect();
         }
-        let coords = coords(params, &x.parameters).map_err(|msg| at(col("params"), msg))?;
+        let coords = coords(params, &x.e.parameters).map_err(|msg| at(col("params"), msg))?;
         let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;
-        x.add(&callpath, &metric, coords, &values, Some(line));
+        x.add(&callpath, &metric, coords, &values, Some(line)).map_err(|msg| at(col("value"), msg))?;
     }
-    Ok(x)
+    Ok(x.finish())
 }
 
 fn coords(params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, String> {

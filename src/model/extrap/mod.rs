@@ -27,6 +27,9 @@ mod text;
 pub use json::kind as json_kind;
 pub use ranking::{finish, fit_regions, plan, rank, Dominant, Plan, RankOptions, Ranking, RegionFit, Share, SideChoice, MAX_REGIONS, MAX_REGIONS_BATCH};
 
+use std::collections::HashMap;
+
+use crate::model::input::list::clip;
 use crate::model::InputError;
 
 /// The field name errors carry.
@@ -84,13 +87,8 @@ pub struct Experiment {
 impl Experiment {
     /// The metrics, in the order first seen.
     pub fn metrics(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for s in &self.series {
-            if !out.contains(&s.metric.as_str()) {
-                out.push(&s.metric);
-            }
-        }
-        out
+        let mut seen = std::collections::HashSet::new();
+        self.series.iter().map(|s| s.metric.as_str()).filter(|m| seen.insert(*m)).collect()
     }
 
     /// The values of parameter `i`, sorted, each once.
@@ -101,22 +99,64 @@ impl Experiment {
         v.dedup();
         v
     }
+}
 
-    /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there.
-    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>) {
-        let i = match self.series.iter().position(|s| s.callpath == callpath && s.metric == metric) {
-            Some(i) => i,
+/// Collects the series and points a reader finds: a series is looked up by call path and
+/// metric, a point by its coordinates, each in a hash map, so reading takes time in
+/// proportion to the text however many series and points it holds (a list search made a
+/// 4 MB text of distinct points quadratic).
+struct Builder {
+    e: Experiment,
+    series: HashMap<(String, String), usize>,
+    /// Per series, the index of each point by its coordinates' bits.
+    points: Vec<HashMap<Vec<u64>, usize>>,
+}
+
+impl Builder {
+    fn new(format: Format, parameters: Vec<String>) -> Self {
+        Builder { e: Experiment { format, parameters, series: Vec::new() }, series: HashMap::new(), points: Vec::new() }
+    }
+
+    /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
+    /// a point keeps at most [`MAX_REPETITIONS`] values.
+    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>) -> Result<(), String> {
+        let key = (callpath.to_string(), metric.to_string());
+        let i = match self.series.get(&key) {
+            Some(&i) => i,
             None => {
-                self.series.push(Series { callpath: callpath.into(), metric: metric.into(), points: Vec::new() });
-                self.series.len() - 1
+                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new() });
+                self.points.push(HashMap::new());
+                self.series.insert(key, self.e.series.len() - 1);
+                self.e.series.len() - 1
             }
         };
-        let s = &mut self.series[i];
-        match s.points.iter_mut().find(|p| p.coords == coords) {
-            Some(p) => p.values.extend_from_slice(values),
-            None => s.points.push(Measurement { coords, values: values.to_vec(), line }),
+        // 0.0 and -0.0 are one coordinate, as they compare equal.
+        let bits: Vec<u64> = coords.iter().map(|c| (c + 0.0).to_bits()).collect();
+        let s = &mut self.e.series[i];
+        match self.points[i].get(&bits) {
+            Some(&j) => {
+                let p = &mut s.points[j];
+                if p.values.len() + values.len() > MAX_REPETITIONS {
+                    return Err(format!("at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(callpath), coords_text(&coords)));
+                }
+                p.values.extend_from_slice(values);
+            }
+            None => {
+                self.points[i].insert(bits, s.points.len());
+                s.points.push(Measurement { coords, values: values.to_vec(), line });
+            }
         }
+        Ok(())
     }
+
+    fn finish(self) -> Experiment {
+        self.e
+    }
+}
+
+/// A point as messages show it: "(2, 64)".
+fn coords_text(coords: &[f64]) -> String {
+    format!("({})", coords.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "))
 }
 
 /// The format of a text, by its first non-blank character and line.

@@ -230,3 +230,29 @@ fn finish_refuses_fits_that_are_not_the_plans() {
     fits.insert(0, fits[3].clone());
     assert!(finish(p, fits).is_err());
 }
+
+#[test]
+fn merged_repetitions_stay_bounded_and_points_are_found_by_their_coordinates() {
+    // Lines for one point add up; past MAX_REPETITIONS the line that overflows is named.
+    let many = format!("[{}]", vec!["1"; 6000].join(","));
+    let text = format!("{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.contains("at most 10000 repetitions per point"), "{e}");
+    // A region given twice in the text format merges its repetitions, bounded the same way.
+    let data = format!("DATA {}\n", vec!["1"; 6000].join(" "));
+    let e = parse(&format!("PARAMETER p\nPOINTS 2\nREGION r\n{data}REGION r\n{data}")).unwrap_err();
+    assert_eq!((e.line, e.column), (Some(6), Some(1)), "{e}");
+    // 20,000 distinct points in 2,000 series, each found again by hash.
+    let mut text = String::new();
+    for i in 0..20_000 {
+        text.push_str(&format!("{{\"params\": {{\"p\": {}}}, \"callpath\": \"r{}\", \"value\": 1}}\n", i + 1, i % 2000));
+    }
+    let e = parse(&text).unwrap();
+    assert_eq!(e.series.len(), 2000);
+    assert_eq!(e.series.iter().map(|s| s.points.len()).sum::<usize>(), 20_000);
+    // 0 and -0 are one point.
+    let e = parse("{\"params\": {\"p\": 0}, \"value\": 1}\n{\"params\": {\"p\": -0.0}, \"value\": 2}\n").unwrap();
+    assert_eq!(e.series[0].points.len(), 1);
+    assert_eq!(e.series[0].points[0].values, [1.0, 2.0]);
+}

@@ -5,7 +5,7 @@
 //! of the points. `REGION` and `METRIC` start the points again from the first. Blank lines and
 //! lines starting with `#` are skipped.
 
-use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
@@ -84,7 +84,7 @@ fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) ->
 }
 
 pub fn parse(text: &str) -> Result<Experiment, InputError> {
-    let mut e = Experiment { format: Format::Text, parameters: Vec::new(), series: Vec::new() };
+    let mut e = Builder::new(Format::Text, Vec::new());
     let mut coords: Vec<Vec<f64>> = Vec::new();
     let mut region: Option<String> = None;
     let mut metric = String::new();
@@ -108,17 +108,17 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                     return Err(err(line, Some(key_col), "expected a parameter name after PARAMETER"));
                 }
                 for &(col, w) in &ws[1..] {
-                    if e.parameters.iter().any(|p| p == w) {
+                    if e.e.parameters.iter().any(|p| p == w) {
                         return Err(err(line, Some(col), format!("parameter \"{}\" is defined twice", clip(w))));
                     }
-                    e.parameters.push(w.to_string());
+                    e.e.parameters.push(w.to_string());
                 }
-                if e.parameters.len() > MAX_PARAMETERS {
+                if e.e.parameters.len() > MAX_PARAMETERS {
                     return Err(err(line, Some(key_col), format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format")));
                 }
             }
             "POINTS" => {
-                for p in points(line, &ws[1..], e.parameters.len(), key_col)? {
+                for p in points(line, &ws[1..], e.e.parameters.len(), key_col)? {
                     if coords.contains(&p) {
                         return Err(err(line, Some(key_col), "a point is listed twice"));
                     }
@@ -155,7 +155,7 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                 }
                 let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
                 let (r, at) = (r.clone(), at.clone());
-                e.add(&r, &metric, at, &values, Some(line));
+                e.add(&r, &metric, at, &values, Some(line)).map_err(|m| err(line, Some(key_col), m))?;
                 next += 1;
             }
             other => {
@@ -163,5 +163,5 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
             }
         }
     }
-    Ok(e)
+    Ok(e.finish())
 }
