@@ -3,6 +3,7 @@
 //! `jsonlines_file_reader.py`). Syntax errors carry serde_json's line and column; errors of
 //! structure name the JSON path (JSON) or the line (JSON Lines).
 
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
@@ -20,6 +21,57 @@ pub fn kind(v: &Value) -> &'static str {
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
     }
+}
+
+/// The keys of the object under `key` in the JSON object `text`, in the order written, each
+/// once (serde_json's `Map` sorts its keys; Extra-P keeps a line's parameters in the order
+/// written). At most `MAX_PARAMETERS + 1` are kept: more is an error anyway. None when `text`
+/// is not an object or `key` holds no object; the caller reports that from the `Value`.
+pub(super) fn key_order(text: &str, key: &str) -> Option<Vec<String>> {
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<String>, A::Error> {
+            let mut out: Vec<String> = Vec::new();
+            while let Some(k) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                if out.len() <= MAX_PARAMETERS && !out.contains(&k) {
+                    out.push(k);
+                }
+            }
+            Ok(out)
+        }
+    }
+    impl<'de> DeserializeSeed<'de> for Keys {
+        type Value = Vec<String>;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<String>, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+    struct Under<'k>(&'k str);
+    impl<'de> Visitor<'de> for Under<'_> {
+        type Value = Option<Vec<String>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(k) = map.next_key::<String>()? {
+                if k == self.0 {
+                    // A key given twice counts with its last value, as in serde_json's Value.
+                    found = Some(map.next_value_seed(Keys)?);
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut d = serde_json::Deserializer::from_str(text);
+    d.deserialize_map(Under(key)).ok().flatten()
 }
 
 fn syntax(e: &serde_json::Error, line_offset: usize) -> InputError {
@@ -126,7 +178,7 @@ pub fn parse_lines(text: &str) -> Result<Experiment, InputError> {
             if params.is_empty() || params.len() > MAX_PARAMETERS {
                 return Err(at(col("params"), format!("params: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
             }
-            x.e.parameters = params.keys().cloned().collect();
+            x.e.parameters = key_order(raw, "params").unwrap_or_else(|| params.keys().cloned().collect());
         }
         let coords = coords(params, &x.e.parameters).map_err(|msg| at(col("params"), msg))?;
         let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;

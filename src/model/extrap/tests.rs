@@ -256,3 +256,19 @@ fn merged_repetitions_stay_bounded_and_points_are_found_by_their_coordinates() {
     assert_eq!(e.series[0].points.len(), 1);
     assert_eq!(e.series[0].points[0].values, [1.0, 2.0]);
 }
+
+#[test]
+fn json_lines_keep_the_parameters_in_the_order_written() {
+    // Extra-P takes a line's parameters in the order written (its json_test_input4.jsonl:
+    // t, s, a); later lines may list them in any order.
+    let e = parse("{\"params\": {\"t\": 1, \"s\": 20, \"a\": 300}, \"value\": 1}\n{\"params\": {\"a\": 400, \"t\": 2, \"s\": 20}, \"value\": 2}\n").unwrap();
+    assert_eq!(e.parameters, ["t", "s", "a"]);
+    assert_eq!(e.series[0].points[0].coords, [1.0, 20.0, 300.0]);
+    assert_eq!(e.series[0].points[1].coords, [2.0, 20.0, 400.0]);
+    // Four parameters are read; a fifth is refused on its line.
+    let four = parse("{\"params\": {\"x\": 1, \"y\": 2, \"z\": 3, \"w\": 4}, \"value\": 1}\n").unwrap();
+    assert_eq!(four.parameters, ["x", "y", "z", "w"]);
+    let e = parse("{\"params\": {\"x\": 1, \"y\": 2, \"z\": 3, \"w\": 4, \"v\": 5}, \"value\": 1}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
+    assert!(e.message.contains("params: expected 1 to 4 parameters, found 5"), "{e}");
+}
