@@ -272,3 +272,43 @@ fn json_lines_keep_the_parameters_in_the_order_written() {
     assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
     assert!(e.message.contains("params: expected 1 to 4 parameters, found 5"), "{e}");
 }
+
+#[test]
+fn a_text_region_must_give_every_point_its_data_line() {
+    // DATA lines go to the points by their order alone: a block one short cannot be placed
+    // (Extra-P's experiment_MP_neg1.txt), whether a REGION, a METRIC or the end follows.
+    let cases: &[(&str, usize, &str)] = &[
+        ("PARAMETER p\nPOINTS 2 4 8\nREGION a\nDATA 1\nDATA 2\nREGION b\nDATA 1\nDATA 2\nDATA 3\n", 5, "region \"a\" ends after 2 DATA lines; expected 3, one per point in the order of POINTS (the next is for (8))"),
+        ("PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time\nDATA 1\nMETRIC visits\nDATA 1\nDATA 1\n", 5, "region \"a\", metric \"time\" ends after 1 DATA line; expected 2"),
+        ("PARAMETER p q\nPOINTS (2 1) (4 1)\nREGION a\nDATA 1\n\n# end\n", 4, "the next is for (4, 1)"),
+    ];
+    for &(text, line, msg) in cases {
+        let e = parse(text).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(line), Some(1)), "{text:?}: {e}");
+        assert!(e.message.contains(msg), "{text:?}: {e}");
+    }
+    // A region with no DATA line at all is no series; a full block is.
+    let e = parse("PARAMETER p\nPOINTS 2 4\nREGION empty\nREGION a\nDATA 1\nDATA 2\n").unwrap();
+    assert_eq!(e.series.len(), 1);
+    // POINTS after DATA would leave the regions before them short.
+    let e = parse("PARAMETER p\nPOINTS 2\nREGION a\nDATA 1\nPOINTS 4\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(5), Some(1)), "{e}");
+    assert!(e.message.contains("expected POINTS lines before the first DATA line"), "{e}");
+    let e = parse("PARAMETER p\nPOINTS 2 4 2\n").unwrap_err();
+    assert!(e.message.contains("the point (2) is listed twice"), "{e}");
+    // Four parameters, on one line or several; a fifth is named where it stands.
+    let four = parse("PARAMETER p\nPARAMETER n s o\nPOINTS (1 2 3 4) (2 2 3 4)\nREGION r\nDATA 1\nDATA 2\n").unwrap();
+    assert_eq!(four.parameters, ["p", "n", "s", "o"]);
+    assert_eq!(four.series[0].points[1].coords, [2.0, 2.0, 3.0, 4.0]);
+    let e = parse("PARAMETER p n s o q\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(19)), "{e}");
+    assert!(e.message.contains("at most 4 parameters"), "{e}");
+}
+
+#[test]
+fn four_text_parameters_without_parentheses_say_how_a_point_is_written() {
+    // Extra-P's experiment3_neg.txt: four PARAMETER lines, then bare values.
+    let e = parse("PARAMETER p\nPARAMETER q\nPARAMETER r\nPARAMETER s\nPOINTS 1000 2000\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(5), Some(1)), "{e}");
+    assert!(e.message.contains("with 4 parameters every point needs parentheses, e.g. ( 2 64 8 1 )"), "{e}");
+}
