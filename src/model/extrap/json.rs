@@ -1,7 +1,8 @@
 //! Extra-P's JSON and JSON Lines formats (`docs/file-formats.md`, "JSON format", the newer one,
 //! and "JSON Lines format"; Extra-P's readers are `json_file_reader.py` and
-//! `jsonlines_file_reader.py`). Syntax errors carry serde_json's line and column; errors of
-//! structure name the JSON path (JSON) or the line (JSON Lines).
+//! `jsonlines_file_reader.py`; the older JSON format, with ids, is `json_ids.rs`). Syntax
+//! errors carry serde_json's line and column; errors of structure name the JSON path (JSON) or
+//! the line (JSON Lines).
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
@@ -100,15 +101,17 @@ fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, String> {
 }
 
 /// The newer JSON format: {"parameters": [names], "measurements": {callpath: {metric:
-/// [{"point": [..], "values": [..]}]}}}.
+/// [{"point": [..], "values": [..]}]}}}; an object with "callpaths" is the older format, read
+/// by `json_ids`.
 pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
     let top: Value = serde_json::from_str(text).map_err(|e| syntax(&e, 0))?;
     let e = |m: String| InputError::new(FIELD, m);
     let Value::Object(top) = top else {
         return Err(e(format!("expected an object with \"parameters\" and \"measurements\", found {}", kind(&top))));
     };
-    if top.contains_key("callpaths") || top.contains_key("coordinates") {
-        return Err(e("this is Extra-P's older JSON format (with ids); save it from Extra-P in the newer one, or as JSON Lines or text".into()));
+    // Extra-P tells its two JSON formats apart by this key.
+    if top.contains_key("callpaths") {
+        return super::json_ids::parse(&top);
     }
     let params = match top.get("parameters") {
         Some(Value::Array(l)) if !l.is_empty() && l.len() <= MAX_PARAMETERS => l
@@ -116,9 +119,13 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
             .enumerate()
             .map(|(i, p)| p.as_str().map(String::from).ok_or_else(|| e(format!("parameters[{i}]: expected a name, found {}", kind(p)))))
             .collect::<Result<Vec<_>, _>>()?,
+        Some(Value::Array(l)) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", l.len()))),
         Some(v) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", kind(v)))),
         None => return Err(e("missing key \"parameters\"".into())),
     };
+    if let Some(i) = (1..params.len()).find(|&i| params[..i].contains(&params[i])) {
+        return Err(e(format!("parameters[{i}]: parameter \"{}\" is defined twice", clip(&params[i]))));
+    }
     let mut x = Builder::new(Format::Json, params);
     let Some(Value::Object(cps)) = top.get("measurements") else {
         return Err(e("measurements: expected an object {callpath: {metric: [{point, values}]}}".into()));

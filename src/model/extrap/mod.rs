@@ -19,6 +19,7 @@
 //! by their predicted share of the run time.
 
 mod json;
+mod json_ids;
 pub mod page;
 mod ranking;
 pub mod search;

@@ -312,3 +312,80 @@ fn four_text_parameters_without_parentheses_say_how_a_point_is_written() {
     assert_eq!((e.line, e.column), (Some(5), Some(1)), "{e}");
     assert!(e.message.contains("with 4 parameters every point needs parentheses, e.g. ( 2 64 8 1 )"), "{e}");
 }
+
+/// A small experiment in Extra-P's older JSON format: ids out of order, the parameters listed
+/// y before x, a coordinate's pairs likewise.
+const WITH_IDS: &str = r#"{
+ "parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}],
+ "callpaths": [{"id": 7, "name": "solve"}, {"id": 3, "name": "main"}],
+ "metrics": [{"id": 1, "name": "time"}],
+ "coordinates": [
+  {"id": 2, "parameter_value_pairs": [{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}]},
+  {"id": 1, "parameter_value_pairs": [{"parameter_id": 1, "parameter_value": 4}, {"parameter_id": 2, "parameter_value": 10}]}
+ ],
+ "measurements": [
+  {"id": 1, "callpath_id": 7, "metric_id": 1, "coordinate_id": 2, "value": 2.5},
+  {"id": 2, "callpath_id": 7, "metric_id": 1, "coordinate_id": 1, "value": 5},
+  {"id": 3, "callpath_id": 7, "metric_id": 1, "coordinate_id": 1, "value": 5.5},
+  {"id": 4, "callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9}
+ ]
+}"#;
+
+#[test]
+fn extrap_older_json_format_with_ids_is_read() {
+    let e = parse(WITH_IDS).unwrap();
+    assert_eq!(e.format, Format::Json);
+    // Parameters in the order of their ids; a coordinate's values placed by parameter id.
+    assert_eq!(e.parameters, ["x", "y"]);
+    // Series in the order of the call paths' ids, points in the order of the coordinates'.
+    assert_eq!(e.series.iter().map(|s| s.callpath.as_str()).collect::<Vec<_>>(), ["main", "solve"]);
+    assert_eq!(e.series[1].points, [
+        Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None },
+        Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None },
+    ]);
+    // The main series has the one coordinate it was measured at.
+    assert_eq!(e.series[0].points.len(), 1);
+    assert_eq!(e.metrics(), ["time"]);
+    // Recognised as JSON on one line too.
+    let one_line: String = WITH_IDS.lines().map(str::trim).collect();
+    assert_eq!(sniff(&one_line), Format::Json);
+    assert_eq!(parse(&one_line).unwrap(), e);
+}
+
+#[test]
+fn malformed_older_json_names_the_path_and_what_was_expected() {
+    let cases: &[(&str, &str, &str)] = &[
+        (r#""callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9"#, r#""callpath_id": 4, "metric_id": 1, "coordinate_id": 1, "value": 9"#, "measurements[3].callpath_id: no entry of \"callpaths\" has id 4"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1, "value": "9""#, "measurements[3].value: expected a number, found a string"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1.5, "value": 9"#, "measurements[3].coordinate_id: expected an integer id, found 1.5"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""value": 9"#, "measurements[3]: missing key \"coordinate_id\""),
+        (r#"{"id": 3, "name": "main"}"#, r#"{"id": 7, "name": "main"}"#, "callpaths[1].id: id 7 is used twice (also by callpaths[0])"),
+        (r#"{"id": 1, "name": "time"}"#, r#"{"id": 1, "name": 5}"#, "metrics[0].name: expected a string, found a number"),
+        (r#"{"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 8}"#, "coordinates[0].parameter_value_pairs[1].parameter_id: parameter \"y\" has a value already"),
+        (r#"{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 10}"#, "coordinates[0].parameter_value_pairs: no value for parameter \"x\" (id 1)"),
+        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 1, "parameter_value": null}"#, "coordinates[1].parameter_value_pairs[0].parameter_value: expected a number, found null"),
+        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 3, "parameter_value": 4}"#, "coordinates[1].parameter_value_pairs[0].parameter_id: no entry of \"parameters\" has id 3"),
+        (r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "y"}"#, "parameters: parameter \"y\" is defined twice"),
+        (r#""metrics": [{"id": 1, "name": "time"}]"#, r#""metrics": {"time": 1}"#, "metrics: expected a list of {\"id\", \"name\"}, found an object"),
+        (r#""parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}]"#, r#""parameters": []"#, "parameters: expected 1 to 4 parameters, found 0"),
+        (r#""value": 2.5"#, r#""value": 1e999"#, ""),
+    ];
+    for &(from, to, msg) in cases {
+        assert!(WITH_IDS.contains(from), "{from}");
+        let text = WITH_IDS.replacen(from, to, 1);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.field, FIELD);
+        if msg.is_empty() {
+            // serde_json refuses a number out of range as a syntax error, with line and column.
+            assert_eq!(e.line, Some(10), "{e}");
+            assert!(e.message.starts_with("not valid JSON"), "{e}");
+        } else {
+            assert_eq!(e.message, msg, "{to}");
+        }
+    }
+    let e = parse(&WITH_IDS.replacen(r#""coordinates": ["#, r#""coordinate": ["#, 1)).unwrap_err();
+    assert!(e.message.starts_with("missing key \"coordinates\""), "{e}");
+    // Five parameters are more than any Extra-P format holds.
+    let five = WITH_IDS.replacen(r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "x"}, {"id": 3, "name": "a"}, {"id": 4, "name": "b"}, {"id": 5, "name": "c"}"#, 1);
+    assert_eq!(parse(&five).unwrap_err().message, "parameters: expected 1 to 4 parameters, found 5");
+}
