@@ -4,6 +4,8 @@
 //! errors carry serde_json's line and column; errors of structure name the JSON path (JSON) or
 //! the line (JSON Lines).
 
+use std::borrow::Cow;
+
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
@@ -154,57 +156,105 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
     Ok(x.finish())
 }
 
+/// A format of one record per line: JSON Lines, or Talpas (JSON objects with `;` between the
+/// fields).
+pub(super) struct Records {
+    pub format: Format,
+    /// The key of the parameters' object.
+    pub params: &'static str,
+    /// The call path and metric of a record that gives none (JSON Lines: Extra-P's `<root>`
+    /// and `<default>`); None where every record must give them (Talpas).
+    pub defaults: Option<(&'static str, &'static str)>,
+    /// A record's shape, for messages.
+    pub shape: &'static str,
+    /// The line as JSON, of the same length so that columns stay the line's.
+    pub as_json: fn(&str) -> Cow<'_, str>,
+    /// The separator between fields, as serde_json's messages should name it.
+    pub separator: &'static str,
+}
+
 /// JSON Lines: one {"params": {name: value}, "value": v or [..], "callpath"?, "metric"?} per
 /// line; every line names the same parameters.
+const JSON_LINES: Records = Records {
+    format: Format::JsonLines,
+    params: "params",
+    defaults: Some(("<root>", "<default>")),
+    shape: "{\"params\", \"value\"}",
+    as_json: unchanged,
+    separator: ",",
+};
+
+fn unchanged(line: &str) -> Cow<'_, str> {
+    Cow::Borrowed(line)
+}
+
 pub fn parse_lines(text: &str) -> Result<Experiment, InputError> {
-    let mut x = Builder::new(Format::JsonLines, Vec::new());
+    parse_records(text, &JSON_LINES)
+}
+
+/// Reads one record per line (blank lines skipped); every record names the parameters of the
+/// first, which keep the order that line writes them in.
+pub(super) fn parse_records(text: &str, r: &Records) -> Result<Experiment, InputError> {
+    let mut x = Builder::new(r.format, Vec::new());
+    let key = r.params;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         if raw.trim().is_empty() {
             continue;
         }
         let at = |col: usize, m: String| InputError::new(FIELD, m).at(line, Some(col));
-        let v: Value = serde_json::from_str(raw).map_err(|e| syntax(&e, i))?;
+        let json = (r.as_json)(raw);
+        let v: Value = serde_json::from_str(&json).map_err(|e| {
+            let mut err = syntax(&e, i);
+            if r.separator != "," {
+                err.message = err.message.replace("`,`", &format!("`{}`", r.separator));
+            }
+            err
+        })?;
         let Value::Object(m) = v else {
-            return Err(at(1, format!("expected one object {{\"params\", \"value\"}} per line, found {}", kind(&v))));
+            return Err(at(1, format!("expected one object {} per line, found {}", r.shape, kind(&v))));
         };
-        let col = |key: &str| raw.find(&format!("\"{key}\"")).map_or(1, |b| raw[..b].chars().count() + 1);
-        let name = |key: &str, default: &str| -> Result<String, InputError> {
-            match m.get(key) {
-                None => Ok(default.into()),
-                Some(Value::String(s)) => Ok(s.clone()),
-                Some(v) => Err(at(col(key), format!("{key}: expected a string, found {}", kind(v)))),
+        let col = |k: &str| raw.find(&format!("\"{k}\"")).map_or(1, |b| raw[..b].chars().count() + 1);
+        let name = |k: &str, default: Option<&str>| -> Result<String, InputError> {
+            match (m.get(k), default) {
+                (None, Some(d)) => Ok(d.into()),
+                (None, None) => Err(at(1, format!("expected \"{k}\" in every record {}", r.shape))),
+                (Some(Value::String(s)), _) => Ok(s.clone()),
+                (Some(v), _) => Err(at(col(k), format!("{k}: expected a string, found {}", kind(v)))),
             }
         };
-        let callpath = name("callpath", "<root>")?;
-        let metric = name("metric", "<default>")?;
-        let Some(Value::Object(params)) = m.get("params") else {
-            return Err(at(col("params"), "expected \"params\": {name: value, ..}".into()));
+        let callpath = name("callpath", r.defaults.map(|d| d.0))?;
+        let metric = name("metric", r.defaults.map(|d| d.1))?;
+        let Some(Value::Object(params)) = m.get(key) else {
+            return Err(at(col(key), format!("expected \"{key}\": {{name: value, ..}}")));
         };
         if x.e.parameters.is_empty() {
             if params.is_empty() || params.len() > MAX_PARAMETERS {
-                return Err(at(col("params"), format!("params: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
+                return Err(at(col(key), format!("{key}: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
             }
-            x.e.parameters = key_order(raw, "params").unwrap_or_else(|| params.keys().cloned().collect());
+            x.e.parameters = key_order(&json, key).unwrap_or_else(|| params.keys().cloned().collect());
         }
-        let coords = coords(params, &x.e.parameters).map_err(|msg| at(col("params"), msg))?;
+        let coords = coords(key, params, &x.e.parameters).map_err(|msg| at(col(key), msg))?;
         let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;
         x.add(&callpath, &metric, coords, &values, Some(line)).map_err(|msg| at(col("value"), msg))?;
     }
     Ok(x.finish())
 }
 
-fn coords(params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, String> {
+fn coords(key: &str, params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, String> {
     if params.len() != names.len() || names.iter().any(|n| !params.contains_key(n)) {
-        let keys: Vec<&str> = params.keys().map(String::as_str).collect();
-        return Err(format!("params: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", ")));
+        let mut keys: Vec<String> = params.keys().take(MAX_PARAMETERS + 1).map(|k| clip(k)).collect();
+        if params.len() > keys.len() {
+            keys.push("…".into());
+        }
+        return Err(format!("{key}: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", ")));
     }
     names
         .iter()
         .map(|n| {
             let v = &params[n];
-            let f = v.as_f64().ok_or_else(|| format!("params.{}: expected a number, found {}", clip(n), kind(v)))?;
-            check_value(f).map_err(|m| format!("params.{}: {m}", clip(n)))
+            let f = v.as_f64().ok_or_else(|| format!("{key}.{}: expected a number, found {}", clip(n), kind(v)))?;
+            check_value(f).map_err(|m| format!("{key}.{}: {m}", clip(n)))
         })
         .collect()
 }

@@ -23,6 +23,7 @@ mod json_ids;
 pub mod page;
 mod ranking;
 pub mod search;
+mod talpas;
 mod text;
 
 pub use json::kind as json_kind;
@@ -48,6 +49,7 @@ pub enum Format {
     Text,
     Json,
     JsonLines,
+    Talpas,
 }
 
 impl Format {
@@ -56,6 +58,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::JsonLines => "jsonl",
+            Format::Talpas => "talpas",
         }
     }
 }
@@ -166,6 +169,9 @@ pub fn sniff(text: &str) -> Format {
     if !first.starts_with('{') {
         return Format::Text;
     }
+    if talpas::separates_with_semicolons(first) {
+        return Format::Talpas;
+    }
     let whole = serde_json::from_str::<serde_json::Value>(first).is_ok();
     let more = text.lines().map(str::trim).filter(|l| !l.is_empty()).nth(1).is_some();
     if whole && (more || first.contains("\"params\"")) {
@@ -189,9 +195,10 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         Format::Text => text::parse(text)?,
         Format::Json => json::parse_json(text)?,
         Format::JsonLines => json::parse_lines(text)?,
+        Format::Talpas => talpas::parse(text)?,
     };
     if e.series.is_empty() {
-        return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON) or one {\"params\", \"value\"} object per line (JSON Lines)"));
+        return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON), one {\"params\", \"value\"} object per line (JSON Lines) or one {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} record per line (Talpas)"));
     }
     Ok(e)
 }

@@ -389,3 +389,65 @@ fn malformed_older_json_names_the_path_and_what_was_expected() {
     let five = WITH_IDS.replacen(r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "x"}, {"id": 3, "name": "a"}, {"id": 4, "name": "b"}, {"id": 5, "name": "c"}"#, 1);
     assert_eq!(parse(&five).unwrap_err().message, "parameters: expected 1 to 4 parameters, found 5");
 }
+
+#[test]
+fn talpas_records_are_read_and_recognised_without_being_told() {
+    let text = "{\"parameters\":{\"p\":4,\"n\":10};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":2.5}\n\
+                {\"parameters\":{\"n\":10,\"p\":4};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":[2.6, 2.4]}\n\
+                \n\
+                {\"parameters\":{\"p\":8,\"n\":10};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":1.5}\n\
+                {\"parameters\":{\"p\":8,\"n\":10};\"metric\":\"visits\";\"callpath\":\"a;b\";\"value\":3}\n";
+    assert_eq!(sniff(text), Format::Talpas);
+    assert_eq!(Format::Talpas.name(), "talpas");
+    let e = parse(text).unwrap();
+    assert_eq!(e.format, Format::Talpas);
+    // The first record's parameters, in its order (p before n).
+    assert_eq!(e.parameters, ["p", "n"]);
+    assert_eq!(e.series[0].points, [
+        Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1) },
+        Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4) },
+    ]);
+    // A ';' inside a string is the name's (Extra-P would read "a,b").
+    assert_eq!((e.series[1].callpath.as_str(), e.series[1].metric.as_str()), ("a;b", "visits"));
+    // The same records read as JSON Lines give the same series.
+    let lines = text.replace(';', ",").replace("\"parameters\"", "\"params\"").replace("a,b", "a;b");
+    let j = parse(&lines).unwrap();
+    assert_eq!(j.format, Format::JsonLines);
+    assert_eq!(j.series, e.series);
+    // A `,` between fields is taken, as Extra-P takes it, once the first line shows a `;`.
+    let mixed = parse("{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n{\"parameters\":{\"x\":30},\"metric\":\"time\",\"callpath\":\"c\",\"value\":1}\n").unwrap();
+    assert_eq!(mixed.series[0].points.len(), 2);
+    // A JSON text with ';' only inside strings is no Talpas file.
+    assert_eq!(sniff("{\"params\": {\"p\": 2}, \"callpath\": \"x;y\", \"value\": 1}\n"), Format::JsonLines);
+    assert_eq!(sniff("{\"parameters\": [\"p;q\"],\n \"measurements\": {}}"), Format::Json);
+    assert_eq!(sniff("{\"callpath\": \"a\\\";\", \"params\": {\"p\": 2}, \"value\": 1}"), Format::JsonLines);
+}
+
+#[test]
+fn malformed_talpas_names_line_column_and_what_was_expected() {
+    let good = "{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n";
+    let cases: &[(&str, usize, usize, &str)] = &[
+        // A missing separator: serde_json's message, naming the Talpas one.
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\" \"callpath\":\"c\";\"value\":1}", 2, 40, "not valid JSON: expected `;` or `}`"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"value\":1}", 2, 1, "expected \"callpath\" in every record {\"parameters\"; \"metric\"; \"callpath\"; \"value\"}"),
+        ("{\"parameters\":{\"x\":30};\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"metric\" in every record"),
+        ("{\"parameters\":{\"y\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters: expected the parameters of the first line (x), found y"),
+        ("{\"parameters\":{\"x\":\"30\"};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters.x: expected a number, found a string"),
+        ("{\"params\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"parameters\": {name: value, ..}"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":[]}", 2, 55, "value: expected a non-empty list of numbers or a number, found a list"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":7;\"value\":1}", 2, 40, "callpath: expected a string, found a number"),
+        ("[1;2]", 2, 1, "expected one object {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} per line, found a list"),
+    ];
+    for &(second, line, col, msg) in cases {
+        let text = format!("{good}{second}\n");
+        assert_eq!(sniff(&text), Format::Talpas);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.field, FIELD);
+        assert_eq!((e.line, e.column), (Some(line), Some(col)), "{second}: {e}");
+        assert!(e.message.contains(msg), "{second}: {e}");
+    }
+    // Five parameters in the first record.
+    let e = parse("{\"parameters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1};\"metric\":\"t\";\"callpath\":\"c\";\"value\":1}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
+    assert!(e.message.contains("parameters: expected 1 to 4 parameters, found 5"), "{e}");
+}
