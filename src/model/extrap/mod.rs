@@ -3,18 +3,28 @@
 //! paths (regions) and metrics, measured at a few points of one to four parameters (process
 //! count, problem size, …), each point with its repetitions.
 //!
-//! Three of Extra-P's input formats are read here:
-//! - the text format (`extrap --text`): `PARAMETER`, `POINTS`, then `REGION`/`METRIC`
-//!   sections with one `DATA` line of repetitions per point, in the order of the points;
-//! - the JSON format (`extrap --json`, the newer one): `{"parameters": [..], "measurements":
-//!   {callpath: {metric: [{"point": [..], "values": [..]}]}}}`;
-//! - JSON Lines (`extrap --json` on a `.jsonl` file): one object per line, `{"params": {name:
-//!   value}, "value": v or [v, ..], "callpath": .., "metric": ..}`; a missing callpath is
-//!   Extra-P's `<root>`, a missing metric `<default>`.
+//! Four of Extra-P's input formats are read here, every one in which Extra-P's own test data
+//! holds experiments as text (`tests/data/extrap-upstream/`, `tests/extrap_upstream.rs`; not
+//! its Cube directories nor Extra-P 3's binary files):
+//! - the text format (`extrap --text`, `text.rs`): `PARAMETER`, `POINTS`, then
+//!   `REGION`/`METRIC` sections with one `DATA` line of repetitions per point, in the order of
+//!   the points;
+//! - the JSON format (`extrap --json`, `json.rs`), the newer layout `{"parameters": [..],
+//!   "measurements": {callpath: {metric: [{"point": [..], "values": [..]}]}}}` and the older
+//!   one with ids (`json_ids.rs`: tables of `parameters`, `callpaths`, `metrics`,
+//!   `coordinates`, and `measurements` of one value that refer to them by id), told apart by
+//!   its `"callpaths"` key as Extra-P tells them; both are [`Format::Json`];
+//! - JSON Lines (`extrap --json` on a `.jsonl` file, `json.rs`): one object per line,
+//!   `{"params": {name: value}, "value": v or [v, ..], "callpath": .., "metric": ..}`; a
+//!   missing callpath is Extra-P's `<root>`, a missing metric `<default>`;
+//! - Talpas (`extrap --talpas`, `talpas.rs`): one record per line, `{"parameters": {name:
+//!   value}; "metric": ..; "callpath": ..; "value": v or [v, ..]}`, with `;` between fields.
 //!
-//! [`parse`] tells them apart by their first non-blank character (`{` on a line holding one
-//! whole object: JSON Lines; `{` otherwise: JSON; anything else: text). Errors name the line
-//! and, where meaningful, the column, and say what was expected. [`rank`] (in `ranking.rs`)
+//! One to four parameters in each; a line's parameters keep the order written. [`parse`] tells
+//! the formats apart by the first non-blank line (see [`sniff`]). Errors name the line and,
+//! where meaningful, the column (the JSON path in a JSON file), and say what was expected.
+//! Reading takes time and memory about in proportion to the text: at most [`MAX_BYTES`], and a
+//! point keeps at most [`MAX_REPETITIONS`] values. [`rank`] (in `ranking.rs`)
 //! fits every region's strong-scaling curve with the speed-up calculator and ranks the regions
 //! by their predicted share of the run time.
 
@@ -47,6 +57,7 @@ pub const MAX_REPETITIONS: usize = 10_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Text,
+    /// Either JSON layout, the newer or the older with ids.
     Json,
     JsonLines,
     Talpas,
@@ -163,7 +174,9 @@ fn coords_text(coords: &[f64]) -> String {
     format!("({})", coords.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "))
 }
 
-/// The format of a text, by its first non-blank character and line.
+/// The format of a text, by its first non-blank line: not opening with `{`, text; a `;` outside
+/// strings (as no JSON has), Talpas; one whole JSON object followed by more lines, or holding
+/// `"params"`, JSON Lines; otherwise JSON.
 pub fn sniff(text: &str) -> Format {
     let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else { return Format::Text };
     if !first.starts_with('{') {
@@ -181,7 +194,7 @@ pub fn sniff(text: &str) -> Format {
     }
 }
 
-/// Reads an experiment in any of the three formats (see [`sniff`]).
+/// Reads an experiment in any of the four formats (see [`sniff`]).
 pub fn parse(text: &str) -> Result<Experiment, InputError> {
     parse_as(text, sniff(text))
 }
