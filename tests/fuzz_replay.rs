@@ -112,6 +112,13 @@ fn write_seeds() {
     }
     let lines = std::fs::read_to_string(extrap.join("app.jsonl")).unwrap();
     write("extrap", "app-head.jsonl", lines.lines().take(40).collect::<Vec<_>>().join("\n").as_bytes());
+    // Talpas, Extra-P's older JSON format (ids) and four parameters, small.
+    write("extrap", "talpas.txt", b"{\"parameters\":{\"p\":4,\"n\":10};\"metric\":\"time\";\"callpath\":\"main\";\"value\":8.2}\n{\"parameters\":{\"p\":8,\"n\":10};\"metric\":\"time\";\"callpath\":\"main\";\"value\":[4.3,4.1]}\n{\"parameters\":{\"p\":16,\"n\":10};\"metric\":\"time\";\"callpath\":\"main\";\"value\":2.2}\n{\"parameters\":{\"p\":32,\"n\":10};\"metric\":\"time\";\"callpath\":\"main\";\"value\":1.2}\n");
+    write("extrap", "ids.json", br#"{"parameters": [{"id": 1, "name": "p"}], "callpaths": [{"id": 1, "name": "main"}], "metrics": [{"id": 1, "name": "time"}],
+ "coordinates": [{"id": 1, "parameter_value_pairs": [{"parameter_id": 1, "parameter_value": 4}]}, {"id": 2, "parameter_value_pairs": [{"parameter_id": 1, "parameter_value": 8}]}, {"id": 3, "parameter_value_pairs": [{"parameter_id": 1, "parameter_value": 16}]}],
+ "measurements": [{"coordinate_id": 1, "callpath_id": 1, "metric_id": 1, "value": 8.1}, {"coordinate_id": 1, "callpath_id": 1, "metric_id": 1, "value": 8.3}, {"coordinate_id": 2, "callpath_id": 1, "metric_id": 1, "value": 4.2}, {"coordinate_id": 3, "callpath_id": 1, "metric_id": 1, "value": 2.3}]}
+"#);
+    write("extrap", "four-params.txt", b"PARAMETER p n s o\nPOINTS (2 1 1 1) (4 1 1 1) (8 1 1 1) (2 2 1 1) (2 1 2 1) (2 1 1 2)\nREGION main\nDATA 4 4.1\nDATA 2.1\nDATA 1.1\nDATA 8\nDATA 8.2\nDATA 4\n");
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap()).unwrap();
     let names: Vec<&str> = scalewise::cli::SUBCOMMANDS.iter().map(|c| c.name).collect();

@@ -110,7 +110,7 @@ fn sniff(text: &str) -> Option<&'static str> {
         return Some("extrap");
     }
     match extrap::sniff(text) {
-        extrap::Format::JsonLines => Some("extrap"),
+        extrap::Format::JsonLines | extrap::Format::Talpas => Some("extrap"),
         extrap::Format::Json => {
             let v: Value = serde_json::from_str(text).ok()?;
             (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")

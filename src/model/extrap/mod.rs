@@ -3,30 +3,45 @@
 //! paths (regions) and metrics, measured at a few points of one to four parameters (process
 //! count, problem size, …), each point with its repetitions.
 //!
-//! Three of Extra-P's input formats are read here:
-//! - the text format (`extrap --text`): `PARAMETER`, `POINTS`, then `REGION`/`METRIC`
-//!   sections with one `DATA` line of repetitions per point, in the order of the points;
-//! - the JSON format (`extrap --json`, the newer one): `{"parameters": [..], "measurements":
-//!   {callpath: {metric: [{"point": [..], "values": [..]}]}}}`;
-//! - JSON Lines (`extrap --json` on a `.jsonl` file): one object per line, `{"params": {name:
-//!   value}, "value": v or [v, ..], "callpath": .., "metric": ..}`; a missing callpath is
-//!   Extra-P's `<root>`, a missing metric `<default>`.
+//! Four of Extra-P's input formats are read here, every one in which Extra-P's own test data
+//! holds experiments as text (`tests/data/extrap-upstream/`, `tests/extrap_upstream.rs`; not
+//! its Cube directories nor Extra-P 3's binary files):
+//! - the text format (`extrap --text`, `text.rs`): `PARAMETER`, `POINTS`, then
+//!   `REGION`/`METRIC` sections with one `DATA` line of repetitions per point, in the order of
+//!   the points;
+//! - the JSON format (`extrap --json`, `json.rs`), the newer layout `{"parameters": [..],
+//!   "measurements": {callpath: {metric: [{"point": [..], "values": [..]}]}}}` and the older
+//!   one with ids (`json_ids.rs`: tables of `parameters`, `callpaths`, `metrics`,
+//!   `coordinates`, and `measurements` of one value that refer to them by id), told apart by
+//!   its `"callpaths"` key as Extra-P tells them; both are [`Format::Json`];
+//! - JSON Lines (`extrap --json` on a `.jsonl` file, `json.rs`): one object per line,
+//!   `{"params": {name: value}, "value": v or [v, ..], "callpath": .., "metric": ..}`; a
+//!   missing callpath is Extra-P's `<root>`, a missing metric `<default>`;
+//! - Talpas (`extrap --talpas`, `talpas.rs`): one record per line, `{"parameters": {name:
+//!   value}; "metric": ..; "callpath": ..; "value": v or [v, ..]}`, with `;` between fields.
 //!
-//! [`parse`] tells them apart by their first non-blank character (`{` on a line holding one
-//! whole object: JSON Lines; `{` otherwise: JSON; anything else: text). Errors name the line
-//! and, where meaningful, the column, and say what was expected. [`rank`] (in `ranking.rs`)
+//! One to four parameters in each; a line's parameters keep the order written. [`parse`] tells
+//! the formats apart by the first non-blank line (see [`sniff`]). Errors name the line and,
+//! where meaningful, the column (the JSON path in a JSON file), and say what was expected.
+//! Reading takes time and memory about in proportion to the text: at most [`MAX_BYTES`], and a
+//! point keeps at most [`MAX_REPETITIONS`] values. [`rank`] (in `ranking.rs`)
 //! fits every region's strong-scaling curve with the speed-up calculator and ranks the regions
 //! by their predicted share of the run time.
 
 mod json;
+mod json_ids;
 pub mod page;
 mod ranking;
 pub mod search;
+mod talpas;
 mod text;
 
 pub use json::kind as json_kind;
 pub use ranking::{finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
 
+use std::collections::HashMap;
+
+use crate::model::input::list::clip;
 use crate::model::InputError;
 
 /// The field name errors carry.
@@ -42,8 +57,10 @@ pub const MAX_REPETITIONS: usize = 10_000;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Text,
+    /// Either JSON layout, the newer or the older with ids.
     Json,
     JsonLines,
+    Talpas,
 }
 
 impl Format {
@@ -52,6 +69,7 @@ impl Format {
             Format::Text => "text",
             Format::Json => "json",
             Format::JsonLines => "jsonl",
+            Format::Talpas => "talpas",
         }
     }
 }
@@ -84,13 +102,8 @@ pub struct Experiment {
 impl Experiment {
     /// The metrics, in the order first seen.
     pub fn metrics(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for s in &self.series {
-            if !out.contains(&s.metric.as_str()) {
-                out.push(&s.metric);
-            }
-        }
-        out
+        let mut seen = std::collections::HashSet::new();
+        self.series.iter().map(|s| s.metric.as_str()).filter(|m| seen.insert(*m)).collect()
     }
 
     /// The values of parameter `i`, sorted, each once.
@@ -101,29 +114,76 @@ impl Experiment {
         v.dedup();
         v
     }
+}
 
-    /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there.
-    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>) {
-        let i = match self.series.iter().position(|s| s.callpath == callpath && s.metric == metric) {
-            Some(i) => i,
+/// Collects the series and points a reader finds: a series is looked up by call path and
+/// metric, a point by its coordinates, each in a hash map, so reading takes time in
+/// proportion to the text however many series and points it holds (a list search made a
+/// 4 MB text of distinct points quadratic).
+struct Builder {
+    e: Experiment,
+    series: HashMap<(String, String), usize>,
+    /// Per series, the index of each point by its coordinates' bits.
+    points: Vec<HashMap<Vec<u64>, usize>>,
+}
+
+impl Builder {
+    fn new(format: Format, parameters: Vec<String>) -> Self {
+        Builder { e: Experiment { format, parameters, series: Vec::new() }, series: HashMap::new(), points: Vec::new() }
+    }
+
+    /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
+    /// a point keeps at most [`MAX_REPETITIONS`] values.
+    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>) -> Result<(), String> {
+        let key = (callpath.to_string(), metric.to_string());
+        let i = match self.series.get(&key) {
+            Some(&i) => i,
             None => {
-                self.series.push(Series { callpath: callpath.into(), metric: metric.into(), points: Vec::new() });
-                self.series.len() - 1
+                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new() });
+                self.points.push(HashMap::new());
+                self.series.insert(key, self.e.series.len() - 1);
+                self.e.series.len() - 1
             }
         };
-        let s = &mut self.series[i];
-        match s.points.iter_mut().find(|p| p.coords == coords) {
-            Some(p) => p.values.extend_from_slice(values),
-            None => s.points.push(Measurement { coords, values: values.to_vec(), line }),
+        // 0.0 and -0.0 are one coordinate, as they compare equal.
+        let bits: Vec<u64> = coords.iter().map(|c| (c + 0.0).to_bits()).collect();
+        let s = &mut self.e.series[i];
+        match self.points[i].get(&bits) {
+            Some(&j) => {
+                let p = &mut s.points[j];
+                if p.values.len() + values.len() > MAX_REPETITIONS {
+                    return Err(format!("at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(callpath), coords_text(&coords)));
+                }
+                p.values.extend_from_slice(values);
+            }
+            None => {
+                self.points[i].insert(bits, s.points.len());
+                s.points.push(Measurement { coords, values: values.to_vec(), line });
+            }
         }
+        Ok(())
+    }
+
+    fn finish(self) -> Experiment {
+        self.e
     }
 }
 
-/// The format of a text, by its first non-blank character and line.
+/// A point as messages show it: "(2, 64)".
+fn coords_text(coords: &[f64]) -> String {
+    format!("({})", coords.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(", "))
+}
+
+/// The format of a text, by its first non-blank line: not opening with `{`, text; a `;` outside
+/// strings (as no JSON has), Talpas; one whole JSON object followed by more lines, or holding
+/// `"params"`, JSON Lines; otherwise JSON.
 pub fn sniff(text: &str) -> Format {
     let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else { return Format::Text };
     if !first.starts_with('{') {
         return Format::Text;
+    }
+    if talpas::separates_with_semicolons(first) {
+        return Format::Talpas;
     }
     let whole = serde_json::from_str::<serde_json::Value>(first).is_ok();
     let more = text.lines().map(str::trim).filter(|l| !l.is_empty()).nth(1).is_some();
@@ -134,7 +194,7 @@ pub fn sniff(text: &str) -> Format {
     }
 }
 
-/// Reads an experiment in any of the three formats (see [`sniff`]).
+/// Reads an experiment in any of the four formats (see [`sniff`]).
 pub fn parse(text: &str) -> Result<Experiment, InputError> {
     parse_as(text, sniff(text))
 }
@@ -148,9 +208,10 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         Format::Text => text::parse(text)?,
         Format::Json => json::parse_json(text)?,
         Format::JsonLines => json::parse_lines(text)?,
+        Format::Talpas => talpas::parse(text)?,
     };
     if e.series.is_empty() {
-        return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON) or one {\"params\", \"value\"} object per line (JSON Lines)"));
+        return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON), one {\"params\", \"value\"} object per line (JSON Lines) or one {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} record per line (Talpas)"));
     }
     Ok(e)
 }

@@ -262,3 +262,224 @@ fn finish_refuses_fits_that_are_not_the_plans() {
     fits.insert(0, fits[3].clone());
     assert!(finish(p, fits).is_err());
 }
+
+#[test]
+fn merged_repetitions_stay_bounded_and_points_are_found_by_their_coordinates() {
+    // Lines for one point add up; past MAX_REPETITIONS the line that overflows is named.
+    let many = format!("[{}]", vec!["1"; 6000].join(","));
+    let text = format!("{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n");
+    let e = parse(&text).unwrap_err();
+    assert_eq!(e.line, Some(2), "{e}");
+    assert!(e.message.contains("at most 10000 repetitions per point"), "{e}");
+    // A region given twice in the text format merges its repetitions, bounded the same way.
+    let data = format!("DATA {}\n", vec!["1"; 6000].join(" "));
+    let e = parse(&format!("PARAMETER p\nPOINTS 2\nREGION r\n{data}REGION r\n{data}")).unwrap_err();
+    assert_eq!((e.line, e.column), (Some(6), Some(1)), "{e}");
+    // 20,000 distinct points in 2,000 series, each found again by hash.
+    let mut text = String::new();
+    for i in 0..20_000 {
+        text.push_str(&format!("{{\"params\": {{\"p\": {}}}, \"callpath\": \"r{}\", \"value\": 1}}\n", i + 1, i % 2000));
+    }
+    let e = parse(&text).unwrap();
+    assert_eq!(e.series.len(), 2000);
+    assert_eq!(e.series.iter().map(|s| s.points.len()).sum::<usize>(), 20_000);
+    // 0 and -0 are one point.
+    let e = parse("{\"params\": {\"p\": 0}, \"value\": 1}\n{\"params\": {\"p\": -0.0}, \"value\": 2}\n").unwrap();
+    assert_eq!(e.series[0].points.len(), 1);
+    assert_eq!(e.series[0].points[0].values, [1.0, 2.0]);
+}
+
+#[test]
+fn json_lines_keep_the_parameters_in_the_order_written() {
+    // Extra-P takes a line's parameters in the order written (its json_test_input4.jsonl:
+    // t, s, a); later lines may list them in any order.
+    let e = parse("{\"params\": {\"t\": 1, \"s\": 20, \"a\": 300}, \"value\": 1}\n{\"params\": {\"a\": 400, \"t\": 2, \"s\": 20}, \"value\": 2}\n").unwrap();
+    assert_eq!(e.parameters, ["t", "s", "a"]);
+    assert_eq!(e.series[0].points[0].coords, [1.0, 20.0, 300.0]);
+    assert_eq!(e.series[0].points[1].coords, [2.0, 20.0, 400.0]);
+    // Four parameters are read; a fifth is refused on its line.
+    let four = parse("{\"params\": {\"x\": 1, \"y\": 2, \"z\": 3, \"w\": 4}, \"value\": 1}\n").unwrap();
+    assert_eq!(four.parameters, ["x", "y", "z", "w"]);
+    let e = parse("{\"params\": {\"x\": 1, \"y\": 2, \"z\": 3, \"w\": 4, \"v\": 5}, \"value\": 1}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
+    assert!(e.message.contains("params: expected 1 to 4 parameters, found 5"), "{e}");
+}
+
+#[test]
+fn a_text_region_must_give_every_point_its_data_line() {
+    // DATA lines go to the points by their order alone: a block one short cannot be placed
+    // (Extra-P's experiment_MP_neg1.txt), whether a REGION, a METRIC or the end follows.
+    let cases: &[(&str, usize, &str)] = &[
+        ("PARAMETER p\nPOINTS 2 4 8\nREGION a\nDATA 1\nDATA 2\nREGION b\nDATA 1\nDATA 2\nDATA 3\n", 5, "region \"a\" ends after 2 DATA lines; expected 3, one per point in the order of POINTS (the next is for (8))"),
+        ("PARAMETER p\nPOINTS 2 4\nREGION a\nMETRIC time\nDATA 1\nMETRIC visits\nDATA 1\nDATA 1\n", 5, "region \"a\", metric \"time\" ends after 1 DATA line; expected 2"),
+        ("PARAMETER p q\nPOINTS (2 1) (4 1)\nREGION a\nDATA 1\n\n# end\n", 4, "the next is for (4, 1)"),
+    ];
+    for &(text, line, msg) in cases {
+        let e = parse(text).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(line), Some(1)), "{text:?}: {e}");
+        assert!(e.message.contains(msg), "{text:?}: {e}");
+    }
+    // A region with no DATA line at all is no series; a full block is.
+    let e = parse("PARAMETER p\nPOINTS 2 4\nREGION empty\nREGION a\nDATA 1\nDATA 2\n").unwrap();
+    assert_eq!(e.series.len(), 1);
+    // POINTS after DATA would leave the regions before them short.
+    let e = parse("PARAMETER p\nPOINTS 2\nREGION a\nDATA 1\nPOINTS 4\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(5), Some(1)), "{e}");
+    assert!(e.message.contains("expected POINTS lines before the first DATA line"), "{e}");
+    let e = parse("PARAMETER p\nPOINTS 2 4 2\n").unwrap_err();
+    assert!(e.message.contains("the point (2) is listed twice"), "{e}");
+    // Four parameters, on one line or several; a fifth is named where it stands.
+    let four = parse("PARAMETER p\nPARAMETER n s o\nPOINTS (1 2 3 4) (2 2 3 4)\nREGION r\nDATA 1\nDATA 2\n").unwrap();
+    assert_eq!(four.parameters, ["p", "n", "s", "o"]);
+    assert_eq!(four.series[0].points[1].coords, [2.0, 2.0, 3.0, 4.0]);
+    let e = parse("PARAMETER p n s o q\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(19)), "{e}");
+    assert!(e.message.contains("at most 4 parameters"), "{e}");
+}
+
+#[test]
+fn four_text_parameters_without_parentheses_say_how_a_point_is_written() {
+    // Extra-P's experiment3_neg.txt: four PARAMETER lines, then bare values.
+    let e = parse("PARAMETER p\nPARAMETER q\nPARAMETER r\nPARAMETER s\nPOINTS 1000 2000\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(5), Some(1)), "{e}");
+    assert!(e.message.contains("with 4 parameters every point needs parentheses, e.g. ( 2 64 8 1 )"), "{e}");
+}
+
+/// A small experiment in Extra-P's older JSON format: ids out of order, the parameters listed
+/// y before x, a coordinate's pairs likewise.
+const WITH_IDS: &str = r#"{
+ "parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}],
+ "callpaths": [{"id": 7, "name": "solve"}, {"id": 3, "name": "main"}],
+ "metrics": [{"id": 1, "name": "time"}],
+ "coordinates": [
+  {"id": 2, "parameter_value_pairs": [{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}]},
+  {"id": 1, "parameter_value_pairs": [{"parameter_id": 1, "parameter_value": 4}, {"parameter_id": 2, "parameter_value": 10}]}
+ ],
+ "measurements": [
+  {"id": 1, "callpath_id": 7, "metric_id": 1, "coordinate_id": 2, "value": 2.5},
+  {"id": 2, "callpath_id": 7, "metric_id": 1, "coordinate_id": 1, "value": 5},
+  {"id": 3, "callpath_id": 7, "metric_id": 1, "coordinate_id": 1, "value": 5.5},
+  {"id": 4, "callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9}
+ ]
+}"#;
+
+#[test]
+fn extrap_older_json_format_with_ids_is_read() {
+    let e = parse(WITH_IDS).unwrap();
+    assert_eq!(e.format, Format::Json);
+    // Parameters in the order of their ids; a coordinate's values placed by parameter id.
+    assert_eq!(e.parameters, ["x", "y"]);
+    // Series in the order of the call paths' ids, points in the order of the coordinates'.
+    assert_eq!(e.series.iter().map(|s| s.callpath.as_str()).collect::<Vec<_>>(), ["main", "solve"]);
+    assert_eq!(e.series[1].points, [
+        Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None },
+        Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None },
+    ]);
+    // The main series has the one coordinate it was measured at.
+    assert_eq!(e.series[0].points.len(), 1);
+    assert_eq!(e.metrics(), ["time"]);
+    // Recognised as JSON on one line too.
+    let one_line: String = WITH_IDS.lines().map(str::trim).collect();
+    assert_eq!(sniff(&one_line), Format::Json);
+    assert_eq!(parse(&one_line).unwrap(), e);
+}
+
+#[test]
+fn malformed_older_json_names_the_path_and_what_was_expected() {
+    let cases: &[(&str, &str, &str)] = &[
+        (r#""callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9"#, r#""callpath_id": 4, "metric_id": 1, "coordinate_id": 1, "value": 9"#, "measurements[3].callpath_id: no entry of \"callpaths\" has id 4"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1, "value": "9""#, "measurements[3].value: expected a number, found a string"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1.5, "value": 9"#, "measurements[3].coordinate_id: expected an integer id, found 1.5"),
+        (r#""coordinate_id": 1, "value": 9"#, r#""value": 9"#, "measurements[3]: missing key \"coordinate_id\""),
+        (r#"{"id": 3, "name": "main"}"#, r#"{"id": 7, "name": "main"}"#, "callpaths[1].id: id 7 is used twice (also by callpaths[0])"),
+        (r#"{"id": 1, "name": "time"}"#, r#"{"id": 1, "name": 5}"#, "metrics[0].name: expected a string, found a number"),
+        (r#"{"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 8}"#, "coordinates[0].parameter_value_pairs[1].parameter_id: parameter \"y\" has a value already"),
+        (r#"{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 10}"#, "coordinates[0].parameter_value_pairs: no value for parameter \"x\" (id 1)"),
+        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 1, "parameter_value": null}"#, "coordinates[1].parameter_value_pairs[0].parameter_value: expected a number, found null"),
+        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 3, "parameter_value": 4}"#, "coordinates[1].parameter_value_pairs[0].parameter_id: no entry of \"parameters\" has id 3"),
+        (r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "y"}"#, "parameters: parameter \"y\" is defined twice"),
+        (r#""metrics": [{"id": 1, "name": "time"}]"#, r#""metrics": {"time": 1}"#, "metrics: expected a list of {\"id\", \"name\"}, found an object"),
+        (r#""parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}]"#, r#""parameters": []"#, "parameters: expected 1 to 4 parameters, found 0"),
+        (r#""value": 2.5"#, r#""value": 1e999"#, ""),
+    ];
+    for &(from, to, msg) in cases {
+        assert!(WITH_IDS.contains(from), "{from}");
+        let text = WITH_IDS.replacen(from, to, 1);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.field, FIELD);
+        if msg.is_empty() {
+            // serde_json refuses a number out of range as a syntax error, with line and column.
+            assert_eq!(e.line, Some(10), "{e}");
+            assert!(e.message.starts_with("not valid JSON"), "{e}");
+        } else {
+            assert_eq!(e.message, msg, "{to}");
+        }
+    }
+    let e = parse(&WITH_IDS.replacen(r#""coordinates": ["#, r#""coordinate": ["#, 1)).unwrap_err();
+    assert!(e.message.starts_with("missing key \"coordinates\""), "{e}");
+    // Five parameters are more than any Extra-P format holds.
+    let five = WITH_IDS.replacen(r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "x"}, {"id": 3, "name": "a"}, {"id": 4, "name": "b"}, {"id": 5, "name": "c"}"#, 1);
+    assert_eq!(parse(&five).unwrap_err().message, "parameters: expected 1 to 4 parameters, found 5");
+}
+
+#[test]
+fn talpas_records_are_read_and_recognised_without_being_told() {
+    let text = "{\"parameters\":{\"p\":4,\"n\":10};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":2.5}\n\
+                {\"parameters\":{\"n\":10,\"p\":4};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":[2.6, 2.4]}\n\
+                \n\
+                {\"parameters\":{\"p\":8,\"n\":10};\"metric\":\"time\";\"callpath\":\"main->solve\";\"value\":1.5}\n\
+                {\"parameters\":{\"p\":8,\"n\":10};\"metric\":\"visits\";\"callpath\":\"a;b\";\"value\":3}\n";
+    assert_eq!(sniff(text), Format::Talpas);
+    assert_eq!(Format::Talpas.name(), "talpas");
+    let e = parse(text).unwrap();
+    assert_eq!(e.format, Format::Talpas);
+    // The first record's parameters, in its order (p before n).
+    assert_eq!(e.parameters, ["p", "n"]);
+    assert_eq!(e.series[0].points, [
+        Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1) },
+        Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4) },
+    ]);
+    // A ';' inside a string is the name's (Extra-P would read "a,b").
+    assert_eq!((e.series[1].callpath.as_str(), e.series[1].metric.as_str()), ("a;b", "visits"));
+    // The same records read as JSON Lines give the same series.
+    let lines = text.replace(';', ",").replace("\"parameters\"", "\"params\"").replace("a,b", "a;b");
+    let j = parse(&lines).unwrap();
+    assert_eq!(j.format, Format::JsonLines);
+    assert_eq!(j.series, e.series);
+    // A `,` between fields is taken, as Extra-P takes it, once the first line shows a `;`.
+    let mixed = parse("{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n{\"parameters\":{\"x\":30},\"metric\":\"time\",\"callpath\":\"c\",\"value\":1}\n").unwrap();
+    assert_eq!(mixed.series[0].points.len(), 2);
+    // A JSON text with ';' only inside strings is no Talpas file.
+    assert_eq!(sniff("{\"params\": {\"p\": 2}, \"callpath\": \"x;y\", \"value\": 1}\n"), Format::JsonLines);
+    assert_eq!(sniff("{\"parameters\": [\"p;q\"],\n \"measurements\": {}}"), Format::Json);
+    assert_eq!(sniff("{\"callpath\": \"a\\\";\", \"params\": {\"p\": 2}, \"value\": 1}"), Format::JsonLines);
+}
+
+#[test]
+fn malformed_talpas_names_line_column_and_what_was_expected() {
+    let good = "{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n";
+    let cases: &[(&str, usize, usize, &str)] = &[
+        // A missing separator: serde_json's message, naming the Talpas one.
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\" \"callpath\":\"c\";\"value\":1}", 2, 40, "not valid JSON: expected `;` or `}`"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"value\":1}", 2, 1, "expected \"callpath\" in every record {\"parameters\"; \"metric\"; \"callpath\"; \"value\"}"),
+        ("{\"parameters\":{\"x\":30};\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"metric\" in every record"),
+        ("{\"parameters\":{\"y\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters: expected the parameters of the first line (x), found y"),
+        ("{\"parameters\":{\"x\":\"30\"};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters.x: expected a number, found a string"),
+        ("{\"params\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"parameters\": {name: value, ..}"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":[]}", 2, 55, "value: expected a non-empty list of numbers or a number, found a list"),
+        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":7;\"value\":1}", 2, 40, "callpath: expected a string, found a number"),
+        ("[1;2]", 2, 1, "expected one object {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} per line, found a list"),
+    ];
+    for &(second, line, col, msg) in cases {
+        let text = format!("{good}{second}\n");
+        assert_eq!(sniff(&text), Format::Talpas);
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.field, FIELD);
+        assert_eq!((e.line, e.column), (Some(line), Some(col)), "{second}: {e}");
+        assert!(e.message.contains(msg), "{second}: {e}");
+    }
+    // Five parameters in the first record.
+    let e = parse("{\"parameters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1};\"metric\":\"t\";\"callpath\":\"c\";\"value\":1}\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
+    assert!(e.message.contains("parameters: expected 1 to 4 parameters, found 5"), "{e}");
+}

@@ -2,10 +2,13 @@
 //! `text_file_reader.py`): lines `PARAMETER p [size …]`, `POINTS ( 2 ) ( 4 ) …` (parentheses
 //! optional with one parameter; several POINTS lines add up), then `REGION callpath`,
 //! optional `METRIC name`, and one `DATA v1 v2 …` line of repetitions per point, in the order
-//! of the points. `REGION` and `METRIC` start the points again from the first. Blank lines and
-//! lines starting with `#` are skipped.
+//! of the points. `REGION` and `METRIC` start the points again from the first, and the DATA
+//! lines since the last of them must cover every point (a block one short cannot be matched to
+//! its points; Extra-P refuses it too). Blank lines and lines starting with `#` are skipped.
 
-use super::{check_value, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use std::collections::HashSet;
+
+use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
@@ -50,7 +53,8 @@ fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) ->
     let mut out = Vec::new();
     if !rest.iter().any(|(_, w)| *w == "(" || *w == ")") {
         if params != 1 {
-            return Err(err(line, Some(key_col), format!("with {params} parameters every point needs parentheses, e.g. ( 2 64 )")));
+            let example = ["2", "64", "8", "1"][..params.min(4)].join(" ");
+            return Err(err(line, Some(key_col), format!("with {params} parameters every point needs parentheses, e.g. ( {example} )")));
         }
         for &w in rest {
             out.push(vec![number(line, w, "a parameter value")?]);
@@ -83,12 +87,47 @@ fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) ->
     Ok(out)
 }
 
+/// The DATA lines read since the last REGION or METRIC line.
+struct Block {
+    region: Option<String>,
+    metric: String,
+    /// How many DATA lines so far, so the index of the next point.
+    next: usize,
+    /// The line of the last of them.
+    last: usize,
+}
+
+impl Block {
+    /// A block ends at a REGION or METRIC line and at the end of the text: it must have given
+    /// every point its DATA line, since DATA lines are matched to points by their order alone
+    /// (Extra-P refuses such a file too: "the number of measurements … does not match the
+    /// number of coordinates").
+    fn close(&self, coords: &[Vec<f64>]) -> Result<(), InputError> {
+        if self.next == 0 || self.next >= coords.len() {
+            return Ok(());
+        }
+        let r = clip(self.region.as_deref().unwrap_or_default());
+        let m = if self.metric.is_empty() { String::new() } else { format!(", metric \"{}\"", clip(&self.metric)) };
+        Err(err(
+            self.last,
+            Some(1),
+            format!(
+                "region \"{r}\"{m} ends after {} DATA line{}; expected {}, one per point in the order of POINTS (the next is for {})",
+                self.next,
+                if self.next == 1 { "" } else { "s" },
+                coords.len(),
+                super::coords_text(&coords[self.next])
+            ),
+        ))
+    }
+}
+
 pub fn parse(text: &str) -> Result<Experiment, InputError> {
-    let mut e = Experiment { format: Format::Text, parameters: Vec::new(), series: Vec::new() };
+    let mut e = Builder::new(Format::Text, Vec::new());
     let mut coords: Vec<Vec<f64>> = Vec::new();
-    let mut region: Option<String> = None;
-    let mut metric = String::new();
-    let mut next = 0usize;
+    let mut seen: HashSet<Vec<u64>> = HashSet::new();
+    let mut block = Block { region: None, metric: String::new(), next: 0, last: 0 };
+    let mut any_data = false;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -108,43 +147,46 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                     return Err(err(line, Some(key_col), "expected a parameter name after PARAMETER"));
                 }
                 for &(col, w) in &ws[1..] {
-                    if e.parameters.iter().any(|p| p == w) {
+                    if e.e.parameters.iter().any(|p| p == w) {
                         return Err(err(line, Some(col), format!("parameter \"{}\" is defined twice", clip(w))));
                     }
-                    e.parameters.push(w.to_string());
-                }
-                if e.parameters.len() > MAX_PARAMETERS {
-                    return Err(err(line, Some(key_col), format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format")));
+                    if e.e.parameters.len() == MAX_PARAMETERS {
+                        return Err(err(line, Some(col), format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format")));
+                    }
+                    e.e.parameters.push(w.to_string());
                 }
             }
             "POINTS" => {
-                for p in points(line, &ws[1..], e.parameters.len(), key_col)? {
-                    if coords.contains(&p) {
-                        return Err(err(line, Some(key_col), "a point is listed twice"));
+                if any_data {
+                    return Err(err(line, Some(key_col), "expected POINTS lines before the first DATA line"));
+                }
+                for p in points(line, &ws[1..], e.e.parameters.len(), key_col)? {
+                    if !seen.insert(p.iter().map(|c| (c + 0.0).to_bits()).collect()) {
+                        return Err(err(line, Some(key_col), format!("the point {} is listed twice", super::coords_text(&p))));
                     }
                     coords.push(p);
                 }
             }
             "REGION" => {
+                block.close(&coords)?;
                 let n = name();
                 if n.is_empty() {
                     return Err(err(line, Some(key_col), "expected a call path after REGION"));
                 }
-                region = Some(n);
-                next = 0;
+                block = Block { region: Some(n), next: 0, ..block };
             }
             "METRIC" => {
-                metric = name();
-                next = 0;
+                block.close(&coords)?;
+                block = Block { metric: name(), next: 0, ..block };
             }
             "DATA" => {
-                let Some(r) = &region else {
+                let Some(r) = &block.region else {
                     return Err(err(line, Some(key_col), "expected a REGION line before DATA"));
                 };
                 if coords.is_empty() {
                     return Err(err(line, Some(key_col), "expected POINTS before DATA"));
                 }
-                let Some(at) = coords.get(next) else {
+                let Some(at) = coords.get(block.next) else {
                     return Err(err(line, Some(key_col), format!("more DATA lines than the {} points for region \"{}\"", coords.len(), clip(r))));
                 };
                 if ws.len() < 2 {
@@ -154,14 +196,16 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                     return Err(err(line, Some(key_col), format!("at most {MAX_REPETITIONS} repetitions per point")));
                 }
                 let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
-                let (r, at) = (r.clone(), at.clone());
-                e.add(&r, &metric, at, &values, Some(line));
-                next += 1;
+                e.add(r, &block.metric, at.clone(), &values, Some(line)).map_err(|m| err(line, Some(key_col), m))?;
+                block.next += 1;
+                block.last = line;
+                any_data = true;
             }
             other => {
                 return Err(err(line, Some(key_col), format!("expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment, found \"{}\"", clip(other))));
             }
         }
     }
-    Ok(e)
+    block.close(&coords)?;
+    Ok(e.finish())
 }

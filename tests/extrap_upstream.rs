@@ -1,0 +1,141 @@
+//! Extra-P's own test data (`tests/data/extrap-upstream/`, its `tests/data/` at v4.2.5): every
+//! experiment file Extra-P 4.2.5 loads is read by `model::extrap::parse`, without being told
+//! its format, with the parameters, call paths, metrics and points Extra-P found
+//! (`loads.json`, written by `scripts/extrap-upstream-loads.py`). Extra-P's negative examples
+//! are refused or read, file by file, as decided below.
+
+use std::collections::{BTreeMap, HashSet};
+
+use scalewise::model::extrap::{parse, Experiment, Format};
+use serde_json::Value;
+
+fn base() -> String {
+    format!("{}/tests/data/extrap-upstream", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(format!("{}/{file}", base())).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+fn loads() -> Vec<Value> {
+    let v: Value = serde_json::from_str(&read("loads.json")).expect("loads.json is JSON");
+    v["results"].as_array().expect("loads.json has results").clone()
+}
+
+/// The distinct coordinates over all series: what loads.json counts as "points"
+/// (`len(experiment.coordinates)`, Extra-P's list of the experiment's distinct coordinates
+/// over every call path and metric).
+fn points(e: &Experiment) -> usize {
+    let all: HashSet<Vec<u64>> =
+        e.series.iter().flat_map(|s| s.points.iter().map(|p| p.coords.iter().map(|c| (c + 0.0).to_bits()).collect())).collect();
+    all.len()
+}
+
+fn callpaths(e: &Experiment) -> usize {
+    e.series.iter().map(|s| s.callpath.as_str()).collect::<HashSet<_>>().len()
+}
+
+/// The format Extra-P's reader for the file implies (loads.json's "reader").
+fn format_of(reader: &str) -> Format {
+    match reader {
+        "text" => Format::Text,
+        "json" => Format::Json,
+        "jsonlines" => Format::JsonLines,
+        "talpas" => Format::Talpas,
+        other => panic!("unknown reader {other}"),
+    }
+}
+
+#[test]
+fn every_file_extrap_loads_is_read_with_its_parameters_callpaths_metrics_and_points() {
+    let rows: Vec<Value> = loads().into_iter().filter(|r| r["loads"] == true).collect();
+    assert_eq!(rows.len(), 105, "Extra-P 4.2.5 loads 105 of the 111 files");
+    let mut failures = Vec::new();
+    let mut by_format: BTreeMap<&str, usize> = BTreeMap::new();
+    let (mut points_total, mut callpaths_total) = (0, 0);
+    for r in &rows {
+        let file = r["file"].as_str().unwrap();
+        let e = match parse(&read(file)) {
+            Ok(e) => e,
+            Err(err) => {
+                failures.push(format!("{file}: refused: {err}"));
+                continue;
+            }
+        };
+        let want_format = format_of(r["reader"].as_str().unwrap());
+        let names: Vec<&str> = r["parameter_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+        let want = (want_format, names.clone(), r["callpaths"].as_u64().unwrap() as usize, r["metrics"].as_u64().unwrap() as usize, r["points"].as_u64().unwrap() as usize);
+        let got = (e.format, e.parameters.iter().map(String::as_str).collect::<Vec<_>>(), callpaths(&e), e.metrics().len(), points(&e));
+        if got != want {
+            failures.push(format!("{file}: read (format, parameters, callpaths, metrics, points) {got:?}, Extra-P {want:?}"));
+            continue;
+        }
+        assert_eq!(r["parameters"].as_u64().unwrap() as usize, names.len(), "{file}: loads.json");
+        // Extra-P loads a file only when every call path and metric was measured at every
+        // coordinate (io_helper.validate_experiment): so is every series read here.
+        for s in &e.series {
+            if s.points.len() != want.4 {
+                failures.push(format!("{file}: {} / {} has {} of the {} points", s.callpath, s.metric, s.points.len(), want.4));
+            }
+        }
+        *by_format.entry(e.format.name()).or_default() += 1;
+        points_total += want.4;
+        callpaths_total += want.2;
+    }
+    assert!(failures.is_empty(), "{} of {} files Extra-P loads are not read as it reads them:\n{}", failures.len(), rows.len(), failures.join("\n"));
+    assert_eq!(by_format.into_iter().collect::<Vec<_>>(), [("json", 13), ("jsonl", 21), ("talpas", 9), ("text", 62)]);
+    assert_eq!((points_total, callpaths_total), (4340, 187));
+}
+
+/// What becomes of Extra-P's negative examples (its tests expect each to be refused).
+enum Expect {
+    /// Refused here too, at this line, with a message containing this.
+    Refused(usize, &'static str),
+    /// Read: each series (call path, metric) with the points it was measured at.
+    Read(&'static [(&'static str, &'static str, &'static [f64])]),
+}
+
+/// Text files whose DATA lines cannot all be matched to points are refused, as Extra-P refuses
+/// them. The two JSON-like files Extra-P refuses only because one series lacks points that
+/// another series (or a declared coordinate) has: each record names its point, so nothing is
+/// ambiguous, and scalewise reads a series at the points it has, as it does for JSON Lines.
+const NEGATIVE: &[(&str, Expect)] = &[
+    // One DATA line of region met1 left out: 24 for 25 points.
+    ("input/experiments_MP/experiment_MP_neg1.txt", Expect::Refused(32, "region \"met1\" ends after 24 DATA lines; expected 25")),
+    // One DATA line moved from met1 to met2: 26 for 25 points.
+    ("input/experiments_MP/experiment_MP_neg2.txt", Expect::Refused(34, "more DATA lines than the 25 points for region \"met1\"")),
+    // Four parameters, points of one value each.
+    ("input/experiments_SP/experiment3_neg.txt", Expect::Refused(5, "with 4 parameters every point needs parentheses")),
+    // No PARAMETER line.
+    ("input/experiments_SP/experiment_neg.txt", Expect::Refused(1, "expected a PARAMETER line before POINTS")),
+    // Coordinates 4 to 64 declared, the one series measured at 4 to 32.
+    ("json/input_11.JSON", Expect::Read(&[("sweep", "time", &[4.0, 8.0, 16.0, 32.0])])),
+    // flops measured at 3 of the 5 values of x that time was measured at.
+    ("talpas/talpas_10_neg.txt", Expect::Read(&[("compute", "time", &[20.0, 30.0, 40.0, 50.0, 60.0]), ("compute", "flops", &[20.0, 30.0, 60.0])])),
+];
+
+#[test]
+fn extrap_negative_examples_are_refused_where_their_data_cannot_be_placed() {
+    let rows = loads();
+    let negative: Vec<&str> = rows.iter().filter(|r| r["negative_example"] == true).map(|r| r["file"].as_str().unwrap()).collect();
+    assert_eq!(negative, NEGATIVE.iter().map(|(f, _)| *f).collect::<Vec<_>>(), "a decision for each of Extra-P's negative examples");
+    assert!(rows.iter().filter(|r| r["negative_example"] == true).all(|r| r["loads"] == false));
+    for (file, expect) in NEGATIVE {
+        let got = parse(&read(file));
+        match (expect, got) {
+            (Expect::Refused(line, msg), Err(e)) => {
+                assert_eq!(e.line, Some(*line), "{file}: {e}");
+                assert!(e.column.is_some(), "{file}: {e}");
+                assert!(e.message.contains(msg), "{file}: {e}");
+            }
+            (Expect::Read(series), Ok(e)) => {
+                let got: Vec<(&str, &str, Vec<f64>)> =
+                    e.series.iter().map(|s| (s.callpath.as_str(), s.metric.as_str(), s.points.iter().map(|p| p.coords[0]).collect())).collect();
+                let want: Vec<(&str, &str, Vec<f64>)> = series.iter().map(|(c, m, p)| (*c, *m, p.to_vec())).collect();
+                assert_eq!(got, want, "{file}");
+            }
+            (Expect::Refused(..), Ok(_)) => panic!("{file}: read, expected refused"),
+            (Expect::Read(_), Err(e)) => panic!("{file}: refused: {e}"),
+        }
+    }
+}
