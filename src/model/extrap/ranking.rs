@@ -257,12 +257,14 @@ fn predict(m: &RegionModel, target: &Target, pi: usize) -> Prediction {
     let t1 = m.form.eval_at(&with_n(&target.point, pi, 1.0));
     let t1 = if t1.is_finite() && t1 > 0.0 { t1 } else { t };
     let nf = f64::from(target.n);
+    // A region that takes no time has none to speed up: its speed-up is 1, as a constant's.
+    let ratio = |x: f64| if t1 > 0.0 && x > 0.0 { t1 / x } else { 1.0 };
     Prediction {
         n: target.n,
-        speedup: t1 / t,
-        speedup_low: t1 / hi,
-        speedup_high: t1 / lo,
-        efficiency: t1 / t / nf,
+        speedup: ratio(t),
+        speedup_low: ratio(hi),
+        speedup_high: ratio(lo),
+        efficiency: ratio(t) / nf,
         time_s: Some((t, lo, hi)),
         horizon: nf / m.max_of(pi),
         scale: 0.0,
