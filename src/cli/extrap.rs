@@ -1,5 +1,5 @@
 //! `scalewise bottlenecks FILE`, also `scalewise speedup --format extrap FILE`: an Extra-P
-//! experiment (text, JSON or JSON Lines, told apart by `model::extrap::sniff`) ranked by each
+//! experiment (text, JSON, JSON Lines or Talpas, told apart by `model::extrap::sniff`) ranked by each
 //! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
 //! documented in `speedup --help` and `bottlenecks --help`.
 
@@ -32,10 +32,12 @@ USAGE:
     scalewise bottlenecks [FILE|-] [--compact] [--predict 256,1024|256:8000,...]
                           [--metric NAME] [--parameter NAME] [--hold VALUE|largest|per-value]
 
-INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its text
-format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format ({"parameters",
-"measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines (one {"params",
-"value", "callpath", "metric"} per line). Every region (call path) of the metric gets a
+INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) of one to four
+parameters in its text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON
+format ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}, or the older
+layout with ids: "callpaths", "coordinates", "measurements"), JSON Lines (one {"params",
+"value", "callpath", "metric"} per line) or Talpas (the same fields separated by ';'), told
+apart by their first line. Every region (call path) of the metric gets a
 model of its time against the process count p, each point the median of its repetitions,
 whichever way it moves: a constant; c0 + c1·p^i·log2(p)^j over Extra-P's exponents (i from
 1/4 to 3, j 0 to 2) and falling ones (i from -2 to -1/4); c0 + c1/p + c2·p^i·log2(p)^j
@@ -102,8 +104,8 @@ pub const RAW: RawInput = RawInput {
     sniff: Some(sniff),
 };
 
-/// An Extra-P experiment given without `--format`: JSON Lines, JSON with "measurements", or
-/// text opening with a PARAMETER line (after # comments).
+/// An Extra-P experiment given without `--format`: JSON Lines, Talpas, JSON with
+/// "measurements", or text opening with a PARAMETER line (after # comments).
 fn sniff(text: &str) -> Option<&'static str> {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#'))?;
     if first.starts_with("PARAMETER") {

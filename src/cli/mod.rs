@@ -70,7 +70,7 @@ fn main_help() -> String {
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
-         speedup: extrap, an Extra-P experiment in text, JSON or JSON Lines, also recognised without it).\n\
+         speedup: extrap, an Extra-P experiment in text, JSON, JSON Lines or Talpas, also recognised without it).\n\
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
          sstmacro, ompi-rules.\n\

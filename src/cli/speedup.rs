@@ -103,9 +103,7 @@ EXAMPLE:
 
 EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
-    text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON format
-    ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}) or JSON Lines
-    (one {"params", "value", "callpath", "metric"} per line), ranked region by region as
+    text, JSON (either layout), JSON Lines or Talpas format, ranked region by region as
     'scalewise bottlenecks' does: its --help gives the models, the options (--predict,
     --metric, --parameter, --hold) and the answer's keys.
     Malformed files: one line naming the line (and column) or the JSON path, e.g.
