@@ -5,7 +5,7 @@ SHELL := bash
 CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 
-.PHONY: setup serve dist test cli bench validate fuzz
+.PHONY: setup serve dist test cli bench validate validate-extrap fuzz
 
 setup:
 	@scripts/setup.sh
@@ -46,6 +46,21 @@ validate: setup
 	mv src/model/speedup/calibration.rs.new src/model/speedup/calibration.rs
 	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md
 	@cat VALIDATION.md
+	@$(MAKE) --no-print-directory validate-extrap
+	{ echo; cat target/extrap-validation.md; } >> VALIDATION.md
+	@cat target/extrap-validation.md
+
+# The bottlenecks command against Extra-P 4.2.5 (.venv-extrap/, scripts/setup-extrap.sh) on
+# generated experiments with known truth and on Extra-P's own test files with the largest
+# process count held out: one Markdown section in target/extrap-validation.md, which
+# `make validate` appends to VALIDATION.md.
+validate-extrap:
+	@scripts/setup-extrap.sh
+	cargo build --release --locked --quiet
+	@mkdir -p target
+	python3 scripts/extrap-compare.py --scalewise target/release/scalewise --out-dir target/extrap-compare \
+		--markdown-section > target/extrap-validation.md.new
+	mv target/extrap-validation.md.new target/extrap-validation.md
 
 # Coverage-guided fuzzing of every place text enters the model (nightly Rust and cargo-fuzz,
 # which `scripts/setup.sh --fuzz` installs; `make test` replays the committed corpora on

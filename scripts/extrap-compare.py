@@ -5,6 +5,7 @@ Markdown tables to stdout.
     scripts/setup-extrap.sh                       # once: Extra-P 4.2.5 into .venv-extrap/
     cargo build --release --locked
     scripts/extrap-compare.py [--scalewise PATH] [--out-dir DIR] [--seed N] [--json FILE]
+                              [--no-census] [--no-held-out] [--markdown-section]
 
 (Run with any python3: without Extra-P importable it re-runs itself under .venv-extrap.)
 
@@ -29,18 +30,44 @@ Markdown tables to stdout.
    (linear interpolation), the number of regions without a prediction ("miss") and of
    predictions at or below zero ("<=0", included in the errors); per experiment whether each
    tool's largest predicted region is the truly largest one at A and at B.
-4. A census of tests/data/extrap-upstream/: does `scalewise bottlenecks FILE --compact` exit 0,
+4. scalewise's 90 % ranges [time_low_s, time_high_s] (step 2 and 5): per class, at A and at
+   B, the share of true times inside and the median width high/low; per prediction
+   q = |ln(true/pred)| / (ln(time_high_s/time_s) / RANGE_Q), the RANGE_Q (read from
+   src/model/extrap/search.rs) at which its range would just reach the truth (0 for a range
+   0 wide around an exact prediction; predictions without a range are left out); the 90th
+   percentile of q per source is the RANGE_Q that would cover 90 %.
+5. Extra-P's own test files with the largest process count held out (--no-held-out skips):
+   every file of tests/data/extrap-upstream/loads.json that loads and is no negative example
+   is read with Extra-P's reader for its format (keeping the repetitions); the process
+   parameter is chosen as scalewise chooses it (p, np, n, procs, ..., case-insensitive, else
+   the first), files where it has fewer than 4 distinct values are skipped, and the points at
+   its largest value are removed; the rest, of the metric scalewise would rank ("time" in any
+   case, else the first), is written as JSON Lines to DIR/held-out/. Both tools model that
+   file (scalewise: --predict whole points in its own parameter order, 64 per call, with
+   --parameter naming the held-out parameter; Extra-P: read_jsonlines_file, Default modeler,
+   and with allow_negative_exponents) and predict the removed points; the truth is the median
+   of their repetitions in the full file (pairs with a truth at or below 0 are counted and
+   left out). Tables split one-parameter from multi-parameter files.
+6. A census of tests/data/extrap-upstream/: does `scalewise bottlenecks FILE --compact` exit 0,
    and how many of its regions have no `error`, next to Extra-P's loads.json.
-5. Timing on tests/data/extrap/app.txt (24 regions): Extra-P reading and modelling the whole
-   experiment in-process (median of 5, after one warm-up; the import of Extra-P not counted)
-   against one `scalewise bottlenecks app.txt --predict 256,1024 --compact` process (median of 5).
+7. Timing on tests/data/extrap/app.txt (24 regions), median of 5 after one warm-up each:
+   one `scalewise bottlenecks app.txt --predict 256,1024 --compact` process; Extra-P reading
+   and modelling the whole experiment in-process (its import not counted); and one process of
+   Extra-P's command-line tool, `extrap --text app.txt` from the venv (output discarded).
+
+--markdown-section prints only one Markdown section for VALIDATION.md ("## Bottlenecks at
+scale: ..."; `make validate-extrap` writes it to target/extrap-validation.md and `make
+validate` appends it): method, per-class errors, dominant-region counts, ranges, the held-out
+files and the speed ratios, every number from the run (no census).
 """
 import argparse
+import contextlib
 import importlib.util
 import json
 import logging
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -96,41 +123,57 @@ def point_key(params, pt):
     return tuple(float(pt[p]) for p in params)
 
 
-def scalewise_predictions(exe, path, params, points):
-    """({callpath: {point key: time}}, {callpath: error}, refusal message or None, seconds)."""
-    if len(params) == 1:
-        spec = ",".join(str(pt[params[0]]) for pt in points)
-    else:
-        spec = ",".join(":".join(str(pt[p]) for p in params) for pt in points)
-    t0 = time.perf_counter()
-    rc, out, msg = run_scalewise(exe, ["bottlenecks", path, "--predict", spec, "--compact"])
-    seconds = time.perf_counter() - t0
-    if rc != 0 or out is None:
-        return {}, {}, f"exit {rc}: {msg}", seconds
-    wanted = {point_key(params, pt) for pt in points}
-    preds, errors = {}, {}
-    for region in out.get("regions", []):
-        cp = region.get("callpath")
-        if region.get("error"):
-            errors[cp] = region["error"]
-        for pr in region.get("predictions") or []:
-            t = pr.get("time_s")
-            if t is None:
-                continue
-            key = None
-            if isinstance(pr.get("point"), dict):
-                key = tuple(float(pr["point"].get(p, math.nan)) for p in params)
-            elif isinstance(pr.get("point"), list):
-                key = tuple(float(v) for v in pr["point"])
-            elif len(params) == 1:
-                key = (float(pr.get("n")),)
-            else:
-                side = pr.get("side", region.get("side"))
-                if side is not None and pr.get("n") is not None:
-                    key = (float(pr["n"]), float(side))
-            if key in wanted:
-                preds.setdefault(cp, {})[key] = float(t)
-    return preds, errors, None, seconds
+def fmt_value(v):
+    """A parameter value as scalewise's --predict takes it: 64, not 64.0."""
+    v = float(v)
+    return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+
+
+MAX_POINTS = 64     # scalewise bottlenecks takes at most this many --predict points per call
+
+
+def scalewise_predictions(exe, path, params, points, order=None, extra=()):
+    """({callpath: {point key: time}}, {callpath: {point key: (low, high)}}, {callpath: error},
+    refusal message or None, seconds). Whole points (P:N:..., or the count alone with one
+    parameter; values in `order`, scalewise's parameter order, default params), at most
+    MAX_POINTS per call; a refused call counts its points as missing. Keys follow params."""
+    order = order or params
+    preds, ranges, errors, refusals, seconds = {}, {}, {}, [], 0.0
+    for start in range(0, len(points), MAX_POINTS):
+        batch = points[start:start + MAX_POINTS]
+        spec = ",".join(":".join(fmt_value(pt[p]) for p in order) for pt in batch)
+        t0 = time.perf_counter()
+        rc, out, msg = run_scalewise(exe, ["bottlenecks", path, "--predict", spec, "--compact", *extra])
+        seconds += time.perf_counter() - t0
+        if rc != 0 or out is None:
+            refusals.append(f"exit {rc}: {msg}")
+            continue
+        wanted = {point_key(params, pt) for pt in batch}
+        for region in out.get("regions", []):
+            cp = region.get("callpath")
+            if region.get("error"):
+                errors[cp] = region["error"]
+            for pr in region.get("predictions") or []:
+                t = pr.get("time_s")
+                if t is None:
+                    continue
+                key = None
+                if isinstance(pr.get("point"), dict):
+                    key = tuple(float(pr["point"].get(p, math.nan)) for p in params)
+                elif isinstance(pr.get("point"), list):
+                    key = tuple(float(v) for v in pr["point"])
+                elif len(params) == 1:
+                    key = (float(pr.get("n")),)
+                else:
+                    side = pr.get("side", region.get("side"))
+                    if side is not None and pr.get("n") is not None:
+                        key = (float(pr["n"]), float(side))
+                if key in wanted:
+                    preds.setdefault(cp, {})[key] = float(t)
+                    lo, hi = pr.get("time_low_s"), pr.get("time_high_s")
+                    if lo is not None and hi is not None:
+                        ranges.setdefault(cp, {})[key] = (float(lo), float(hi))
+    return preds, ranges, errors, ("; ".join(refusals) or None), seconds
 
 
 # -------------------------------------------------------------------------------- Extra-P
@@ -139,11 +182,19 @@ def extrap_model(path, negative_exponents=False):
     """Reads an Extra-P text file and models every call path of METRIC with the default
     model generator. Returns (experiment, {callpath name: Function})."""
     from extrap.fileio.file_reader.text_file_reader import TextFileReader
-    from extrap.modelers.model_generator import ModelGenerator
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         experiment = TextFileReader().read_experiment(path)
-        generator = ModelGenerator(experiment)          # modeler "Default", mean of repetitions
+    return experiment, extrap_model_experiment(experiment, METRIC, negative_exponents)
+
+
+def extrap_model_experiment(experiment, metric_name, negative_exponents=False):
+    """{callpath name: Function} of every call path of metric_name, from Extra-P's default
+    model generator (its "Default" modeler, mean of the repetitions)."""
+    from extrap.modelers.model_generator import ModelGenerator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        generator = ModelGenerator(experiment)
         if negative_exponents:
             modeler = generator.modeler
             target = getattr(modeler, "single_parameter_modeler", None) or modeler
@@ -151,9 +202,21 @@ def extrap_model(path, negative_exponents=False):
         generator.model_all()
     functions = {}
     for (callpath, metric), model in generator.models.items():
-        if metric.name == METRIC:
+        if metric.name == metric_name:
             functions[callpath.name] = model.hypothesis.function
-    return experiment, functions
+    return functions
+
+
+def extrap_evaluate(fn, order, pt):
+    """The function's value at pt ({name: value}) or None when it is not finite."""
+    try:
+        if len(order) == 1:
+            v = float(fn.evaluate(float(pt[order[0]])))
+        else:
+            v = float(fn.evaluate([float(pt[name]) for name in order]))
+    except (ArithmeticError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
 
 
 def extrap_predictions(path, params, points, negative_exponents=False):
@@ -163,12 +226,8 @@ def extrap_predictions(path, params, points, negative_exponents=False):
     preds = {}
     for cp, fn in functions.items():
         for pt in points:
-            if len(order) == 1:
-                v = fn.evaluate(float(pt[order[0]]))
-            else:
-                v = fn.evaluate([float(pt[name]) for name in order])
-            v = float(v)
-            if math.isfinite(v):
+            v = extrap_evaluate(fn, order, pt)
+            if v is not None:
                 preds.setdefault(cp, {})[point_key(params, pt)] = v
     return preds, time.perf_counter() - t0
 
@@ -176,11 +235,16 @@ def extrap_predictions(path, params, points, negative_exponents=False):
 # ------------------------------------------------------------------------------ statistics
 
 def quantile(xs, q):
+    """The q-quantile with linear interpolation (an infinite value stays infinite)."""
     xs = sorted(xs)
     if not xs:
         return math.nan
     k = (len(xs) - 1) * q
     lo, hi = math.floor(k), math.ceil(k)
+    if hi == lo or xs[hi] == xs[lo]:
+        return xs[lo]
+    if math.isinf(xs[hi]):
+        return xs[hi]
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
@@ -216,7 +280,7 @@ def compare_experiment(exe, out_dir, entry):
     path = os.path.join(out_dir, truth["file"])
     params = truth["parameters"]
     points = [p["point"] for p in truth["predict"]]
-    sw, sw_err, refusal, sw_s = scalewise_predictions(exe, path, params, points)
+    sw, sw_rng, sw_err, refusal, sw_s = scalewise_predictions(exe, path, params, points)
     ep, ep_s = extrap_predictions(path, params, points)
     en, en_s = extrap_predictions(path, params, points, negative_exponents=True)
     preds = {"scalewise": sw, "extrap": ep, "extrap_neg": en}
@@ -224,10 +288,11 @@ def compare_experiment(exe, out_dir, entry):
     for r in truth["regions"]:
         row = {"callpath": r["callpath"], "class": r["class"], "growing": r["growing"],
                "formula": r["formula"], "true": [], "pred": {k: [] for k, _ in TOOLS},
-               "scalewise_error": sw_err.get(r["callpath"])}
+               "scalewise_error": sw_err.get(r["callpath"]), "range": []}
         for pinfo in truth["predict"]:
             key = point_key(params, pinfo["point"])
             row["true"].append(pinfo["times"][r["callpath"]])
+            row["range"].append(sw_rng.get(r["callpath"], {}).get(key))
             for tool, _ in TOOLS:
                 row["pred"][tool].append(preds[tool].get(r["callpath"], {}).get(key))
         regions.append(row)
@@ -310,6 +375,117 @@ def summary_rows(results):
     return table(["tool", "at", "regions", "miss", "<=0", "within 10 %", "median", "p90"], rows)
 
 
+# ------------------------------------------------------------------------------- ranges
+
+def read_range_q():
+    """RANGE_Q of src/model/extrap/search.rs: the factor scalewise's ranges use now."""
+    try:
+        with open(os.path.join(ROOT, "src", "model", "extrap", "search.rs")) as f:
+            m = re.search(r"const\s+RANGE_Q\s*:\s*f64\s*=\s*([0-9.eE+-]+)\s*;", f.read())
+    except OSError:
+        m = None
+    return float(m.group(1)) if m else None
+
+
+RANGE_Q = read_range_q() or 2.5
+
+
+def range_check(pred, rng, true):
+    """(inside, width high/low, q) of one scalewise prediction, or None when it has no range.
+    q = |ln(true/pred)| / (ln(high/pred) / RANGE_Q): the RANGE_Q at which the range would
+    just reach the truth (0 for a range 0 wide around an exact prediction, infinite for one
+    0 wide around a wrong one, or for a time at or below 0)."""
+    if pred is None or rng is None:
+        return None
+    lo, hi = rng
+    inside = lo <= true <= hi
+    width = hi / lo if lo > 0 else math.inf
+    if pred <= 0 or true <= 0 or hi <= 0:
+        return inside, width, math.inf
+    miss = abs(math.log(true / pred))
+    w = math.log(hi / pred)
+    if w <= 0:
+        return inside, width, (0.0 if miss <= 1e-12 else math.inf)
+    return inside, width, miss / (w / RANGE_Q)
+
+
+def times(x):
+    if x is None or math.isnan(x):
+        return "—"
+    if math.isinf(x):
+        return "∞"
+    return f"{x:.2f}×" if x < 10 else (f"{x:.1f}×" if x < 1000 else f"{x:.2g}×")
+
+
+def qfmt(x):
+    if x is None or math.isnan(x):
+        return "—"
+    return "∞" if math.isinf(x) else f"{x:.2f}"
+
+
+def coverage(checks):
+    """Summary of range_check results (None entries: predictions without a range)."""
+    have = [c for c in checks if c is not None]
+    qs = [c[2] for c in have]
+    return {"predictions": len(checks), "with_range": len(have),
+            "inside": sum(c[0] for c in have),
+            "share": sum(c[0] for c in have) / len(have) if have else math.nan,
+            "median_width": statistics.median(c[1] for c in have) if have else math.nan,
+            "q50": quantile(qs, 0.5), "q90": quantile(qs, 0.9)}
+
+
+def share_cell(c):
+    if not c["with_range"]:
+        return "—"
+    cell = f"{pct(c['share'])} ({c['inside']}/{c['with_range']})"
+    if c["with_range"] < c["predictions"]:
+        cell += f", {c['predictions'] - c['with_range']} without"
+    return cell
+
+
+def generated_checks(results, index, members=None):
+    return [range_check(r["pred"]["scalewise"][index], r["range"][index], r["true"][index])
+            for res in results for r in res["regions"] if members is None or r["class"] in members]
+
+
+def coverage_table(results, groups):
+    rows = []
+    for label, members in groups:
+        n = sum(1 for res in results for r in res["regions"] if r["class"] in members)
+        if not n:
+            continue
+        row = [label, n]
+        for i in (0, 1):
+            c = coverage(generated_checks(results, i, members))
+            row += [share_cell(c), times(c["median_width"]), qfmt(c["q90"])]
+        rows.append(row)
+    return table(["class", "regions", "in range at A", "median width at A", "q p90 at A",
+                  "in range at B", "median width at B", "q p90 at B"], rows)
+
+
+def coverage_sources(single, multi, held):
+    """Rows (source, coverage) for the per-source table."""
+    out = []
+    for label, results in (("generated, one parameter", single), ("generated, two parameters", multi)):
+        for i, where in enumerate(("A", "B")):
+            if results:
+                out.append((f"{label}, at {where}", coverage(generated_checks(results, i))))
+    for label, key in (("Extra-P's files, one parameter, held out", "single"),
+                       ("Extra-P's files, 2–4 parameters, held out", "multi")):
+        rows = [r for r in held["rows"] if r["group"] == key]
+        if rows:
+            out.append((label, coverage([range_check(r["pred"]["scalewise"], r["range"], r["true"])
+                                         for r in rows])))
+    return out
+
+
+def coverage_source_table(sources):
+    rows = [[label, c["predictions"], c["with_range"], share_cell(c), times(c["median_width"]),
+             qfmt(c["q50"]), qfmt(c["q90"])] for label, c in sources]
+    return table(["source", "predictions", "with a range", "truth in range", "median width (high/low)",
+                  "q median", f"q p90 (RANGE_Q for 90 %; now {RANGE_Q:g})"], rows)
+
+
 # --------------------------------------------------------------------------------- census
 
 def census(exe):
@@ -340,22 +516,452 @@ def census(exe):
                         "scalewise exit", "regions modelled", "scalewise message"], rows)
 
 
+# --------------------------------------------------- Extra-P's files, largest count held out
+
+# The process parameter as scalewise picks it (src/model/extrap/ranking.rs, PROCESS_NAMES):
+# the first parameter with one of these names, case-insensitively, else the first.
+PROCESS_NAMES = ("p", "np", "n", "procs", "nprocs", "processes", "process", "ranks", "nranks",
+                 "mpi", "cores", "nodes", "num_procs")
+MIN_DISTINCT = 4    # values of the process parameter a file needs: 3 left after holding one out
+
+
+def process_index(names):
+    return next((i for i, n in enumerate(names) if n.lower() in PROCESS_NAMES), 0)
+
+
+def pick_metric(names):
+    """The metric scalewise ranks by default: "time" (any case) if there is one, else the first."""
+    return next((m for m in names if m.lower() == "time"), names[0] if names else None)
+
+
+@contextlib.contextmanager
+def jsonlines_keep_values():
+    """Extra-P's JSON Lines reader drops the repetitions even with keep_values=True (it does
+    not pass the flag on to io_helper.repetition_dict_to_experiment); this passes it on."""
+    from extrap.fileio import io_helper
+    original = io_helper.repetition_dict_to_experiment
+
+    def keeping(*args, **kwargs):
+        kwargs["keep_values"] = True
+        return original(*args, **kwargs)
+    io_helper.repetition_dict_to_experiment = keeping
+    try:
+        yield
+    finally:
+        io_helper.repetition_dict_to_experiment = original
+
+
+def read_upstream(rel, reader):
+    """The file read by Extra-P's own reader (as scripts/extrap-upstream-loads.py chooses it),
+    keeping every repetition."""
+    from extrap.fileio.file_reader.json_file_reader import JsonFileReader
+    from extrap.fileio.file_reader.jsonlines_file_reader import read_jsonlines_file
+    from extrap.fileio.file_reader.talpas_file_reader import TalpasFileReader
+    from extrap.fileio.file_reader.text_file_reader import TextFileReader
+    path = os.path.join(UPSTREAM, rel)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if reader == "jsonlines":
+            with jsonlines_keep_values():
+                return read_jsonlines_file(path, keep_values=True)
+        cls = {"talpas": TalpasFileReader, "json": JsonFileReader, "text": TextFileReader}[reader]
+        r = cls()
+        r.keep_values = True
+        return r.read_experiment(path)
+
+
+def repetitions(measurement):
+    import numpy as np
+    if measurement.values is None:
+        return [float(measurement.median)]
+    values = np.ma.compressed(np.ma.asarray(measurement.values, dtype=float))
+    return [float(v) for v in values if math.isfinite(v)]
+
+
+def json_number(v):
+    v = float(v)
+    return int(v) if v.is_integer() and abs(v) < 2 ** 53 else v
+
+
+def prepare_held_out(rel, reader, work_dir):
+    """Reads one of Extra-P's files, removes the points at the largest value of the process
+    parameter and writes the rest (one metric) as JSON Lines. Returns a dict with the
+    reduced file's path and the truth {point: {callpath: median of the removed repetitions}},
+    or with "skip" saying why the file is not used."""
+    exp = read_upstream(rel, reader)
+    names = [str(p.name) for p in exp.parameters]
+    pi = process_index(names)
+    values = sorted({float(c[pi]) for c in exp.coordinates})
+    info = {"file": rel, "reader": reader, "parameters": names, "process_parameter": names[pi],
+            "distinct": len(values)}
+    if len(values) < MIN_DISTINCT:
+        info["skip"] = f"{len(values)} distinct values of {names[pi]}"
+        return info
+    metric = pick_metric([str(m.name) for m in exp.metrics])
+    top = values[-1]
+    lines, truth = [], {}
+    for (callpath, m_), measurements in exp.measurements.items():
+        if str(m_.name) != metric:
+            continue
+        for m in measurements:
+            coord = tuple(float(x) for x in m.coordinate)
+            if coord[pi] == top:
+                truth.setdefault(coord, {})[callpath.name] = float(m.median)
+                continue
+            reps = repetitions(m)
+            if reps:
+                lines.append({"params": {n: json_number(v) for n, v in zip(names, coord)},
+                              "callpath": callpath.name, "metric": metric, "value": reps})
+    path = os.path.join(work_dir, rel.replace("/", "__") + ".held-out.jsonl")
+    with open(path, "w") as f:
+        for line in lines:
+            f.write(json.dumps(line) + "\n")
+    info.update(metric=metric, held_value=top, reduced=path, truth=truth, lines=len(lines))
+    return info
+
+
+def extrap_held_out(path, metric, names, keys, negative_exponents):
+    """({callpath: {point key: value}}, error or None): Extra-P on the reduced file."""
+    from extrap.fileio.file_reader.jsonlines_file_reader import read_jsonlines_file
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exp = read_jsonlines_file(path)
+        order = [str(p.name) for p in exp.parameters]
+        functions = extrap_model_experiment(exp, metric, negative_exponents)
+    except Exception as err:    # Extra-P raises many kinds; the region counts as missing
+        return {}, f"{type(err).__name__}: {str(err).strip()[:120]}"
+    preds = {}
+    for cp, fn in functions.items():
+        for key in keys:
+            v = extrap_evaluate(fn, order, dict(zip(names, key)))
+            if v is not None:
+                preds.setdefault(cp, {})[key] = v
+    return preds, None
+
+
+def held_out_upstream(exe, work_dir):
+    """Every file Extra-P loads (loads.json: loads, not a negative example), its largest
+    process count held out and predicted by both tools."""
+    with open(os.path.join(UPSTREAM, "loads.json")) as f:
+        loads = json.load(f)
+    os.makedirs(work_dir, exist_ok=True)
+    files, rows, skipped = [], [], []
+    for entry in loads["results"]:
+        if not entry["loads"] or entry.get("negative_example"):
+            continue
+        info = prepare_held_out(entry["file"], entry["reader"], work_dir)
+        if "skip" in info:
+            skipped.append(info)
+            continue
+        names = info["parameters"]
+        keys = sorted(info["truth"])
+        points = [dict(zip(names, k)) for k in keys]
+        # scalewise's own parameter order (its JSON Lines reader may not keep the file's order),
+        # with the process parameter chosen above
+        extra = ("--parameter", info["process_parameter"])
+        rc, out, msg = run_scalewise(exe, ["bottlenecks", info["reduced"], "--compact", *extra])
+        if rc == 0 and out is not None:
+            info["scalewise_parameters"] = list(out.get("parameters") or names)
+            sw, sw_rng, sw_err, refusal, _ = scalewise_predictions(
+                exe, info["reduced"], names, points, info["scalewise_parameters"], extra)
+        else:
+            info["scalewise_parameters"] = None
+            sw, sw_rng, sw_err, refusal = {}, {}, {}, f"exit {rc}: {msg}"
+        ep, ep_err = extrap_held_out(info["reduced"], info["metric"], names, keys, False)
+        en, en_err = extrap_held_out(info["reduced"], info["metric"], names, keys, True)
+        preds = {"scalewise": sw, "extrap": ep, "extrap_neg": en}
+        group = "single" if len(names) == 1 else "multi"
+        nonpositive, own = 0, []
+        for key in keys:
+            for cp, t in info["truth"][key].items():
+                if t <= 0:
+                    nonpositive += 1
+                    continue
+                own.append({"file": info["file"], "group": group, "point": dict(zip(names, key)),
+                            "callpath": cp, "true": t,
+                            "pred": {tool: preds[tool].get(cp, {}).get(key) for tool, _ in TOOLS},
+                            "range": sw_rng.get(cp, {}).get(key),
+                            "scalewise_error": sw_err.get(cp)})
+        rows += own
+        info.update(group=group, held_points=len(keys), nonpositive=nonpositive, predicted=len(own),
+                    scalewise_refusal=refusal, extrap_error=ep_err, extrap_neg_error=en_err,
+                    regions=len({cp for k in keys for cp in info["truth"][k]}))
+        info["truth"] = {":".join(fmt_value(v) for v in k): t for k, t in info["truth"].items()}
+        files.append(info)
+    return {"files": files, "rows": rows, "skipped": skipped}
+
+
+def held_out_table(rows):
+    out = []
+    for tool, name in TOOLS:
+        have = [(r["pred"][tool], r["true"]) for r in rows if r["pred"][tool] is not None]
+        errs = [abs(p - t) / t for p, t in have]
+        row = [name, len(rows), len(have), len(rows) - len(have), sum(p <= 0 for p, _ in have),
+               pct(statistics.median(errs)) if errs else "—", pct(quantile(errs, 0.9)),
+               f"{sum(e <= 0.1 for e in errs)} ({pct(sum(e <= 0.1 for e in errs) / len(errs)) if errs else '—'})"]
+        if tool == "scalewise":
+            c = coverage([range_check(r["pred"][tool], r["range"], r["true"]) for r in rows])
+            row += [share_cell(c), times(c["median_width"]), qfmt(c["q90"])]
+        else:
+            row += ["—", "—", "—"]
+        out.append(row)
+    return table(["tool", "regions×points", "predicted", "missing", "<=0", "median error", "p90 error",
+                  "within 10 %", "truth in range", "median width", "q p90"], out)
+
+
+def held_out_head(held, group):
+    files = [f for f in held["files"] if f["group"] == group]
+    nonpos = sum(f["nonpositive"] for f in files)
+    n_params = sorted({len(f["parameters"]) for f in files})
+    kinds = "" if n_params == [1] else f" ({', '.join(str(k) for k in n_params)} parameters)"
+    text = (f"{len(files)} files{kinds}, {sum(f['held_points'] for f in files)} held-out points, "
+            f"{sum(f['predicted'] for f in files)} region×point pairs")
+    if nonpos:
+        text += f"; {nonpos} pairs whose held-out truth is 0 or below are left out"
+    return text + "."
+
+
+def skipped_line(held):
+    sk = held["skipped"]
+    if not sk:
+        return "No file was skipped."
+    from collections import Counter
+    why = Counter(s["distinct"] for s in sk)
+    counts = ", ".join(f"{n} with {d}" for d, n in sorted(why.items()))
+    return (f"{len(sk)} files are skipped because their process parameter has fewer than {MIN_DISTINCT} "
+            f"distinct values ({counts}): " + ", ".join(f"`{s['file']}`" for s in sk) + ".")
+
+
+def order_line(held):
+    """How many reduced files scalewise reads with the parameters in another order."""
+    used = [f for f in held["files"] if len(f["parameters"]) > 1]
+    other = [f for f in used if f["scalewise_parameters"] and f["scalewise_parameters"] != f["parameters"]]
+    if not other:
+        return f"scalewise reads the parameters of all {len(used)} multi-parameter files in Extra-P's order."
+    by_name = all(f["scalewise_parameters"] == sorted(f["parameters"]) for f in other)
+    how = "by name" if by_name else "in another order"
+    return (f"scalewise orders the parameters of {len(other)} of the {len(used)} reduced multi-parameter "
+            f"files (JSON Lines) {how}, where Extra-P keeps the order of the first line; the points "
+            f"are passed in scalewise's order, and `--parameter` names the held-out parameter.")
+
+
+def held_out_detail(held):
+    rows = []
+    for f in held["files"]:
+        mine = [r for r in held["rows"] if r["file"] == f["file"]]
+        cells = []
+        for tool, _ in TOOLS:
+            errs = [abs(r["pred"][tool] - r["true"]) / r["true"] for r in mine if r["pred"][tool] is not None]
+            miss = len(mine) - len(errs)
+            cells.append((pct(statistics.median(errs)) if errs else "—") + (f" ({miss} miss)" if miss else ""))
+        c = coverage([range_check(r["pred"]["scalewise"], r["range"], r["true"]) for r in mine])
+        notes = [x for x in (f["scalewise_refusal"] and f"scalewise: {f['scalewise_refusal']}",
+                             f["extrap_error"] and f"Extra-P: {f['extrap_error']}",
+                             f["extrap_neg_error"] and f"Extra-P -exp: {f['extrap_neg_error']}") if x]
+        if f["scalewise_parameters"] and f["scalewise_parameters"] != f["parameters"]:
+            notes.append(f"scalewise's order: {','.join(f['scalewise_parameters'])}")
+        errs_sw = sorted({r["scalewise_error"] for r in mine if r["scalewise_error"]})
+        notes += [f"scalewise region error: {e}" for e in errs_sw]
+        rows.append([f["file"], ",".join(f["parameters"]),
+                     f"{f['process_parameter']}={fmt_value(f['held_value'])} ({f['distinct']} values)",
+                     f"{f['held_points']}×{f['regions']}", *cells, share_cell(c),
+                     "; ".join(notes)[:160].replace("|", "\\|")])
+    return table(["file", "parameters", "held out", "points×regions", "scalewise median",
+                  "Extra-P median", "Extra-P -exp median", "scalewise in range", "notes"], rows)
+
+
 # --------------------------------------------------------------------------------- timing
 
-def timing(exe, repeats=5):
-    args = ["bottlenecks", TIMING_FILE, "--predict", "256,1024", "--compact"]
-    sw = []
+def extrap_command():
+    """Extra-P's command-line tool from the venv this script runs in."""
+    for cand in (os.path.join(os.path.dirname(sys.executable), "extrap"),
+                 os.path.join(ROOT, ".venv-extrap", "bin", "extrap")):
+        if os.access(cand, os.X_OK):
+            return cand
+    return shutil.which("extrap")
+
+
+def clock(cmd, repeats):
+    """Median wall time of cmd (output discarded), after one warm-up run."""
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    ts = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        subprocess.run([exe] + args, capture_output=True, check=True)
-        sw.append(time.perf_counter() - t0)
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        ts.append(time.perf_counter() - t0)
+    return statistics.median(ts)
+
+
+def timing(exe, repeats=5):
+    sw = clock([exe, "bottlenecks", TIMING_FILE, "--predict", "256,1024", "--compact"], repeats)
     extrap_model(TIMING_FILE)  # warm-up (lazy imports inside Extra-P)
     ep = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         _, fns = extrap_model(TIMING_FILE)
         ep.append(time.perf_counter() - t0)
-    return len(fns), statistics.median(sw), statistics.median(ep)
+    cmd = extrap_command()
+    cli = clock([cmd, "--text", TIMING_FILE], repeats) if cmd else None
+    return {"regions": len(fns), "scalewise": sw, "extrap": statistics.median(ep),
+            "extrap_command": cli, "command": cmd, "repeats": repeats}
+
+
+def timing_table(t, version):
+    rows = [["scalewise", "one `scalewise bottlenecks app.txt --predict 256,1024 --compact` process",
+             f"{t['scalewise']:.4f}", "1×"],
+            [f"Extra-P {version}", f"read + `ModelGenerator.model_all()` of {t['regions']} call paths, "
+             "in-process (import not counted)", f"{t['extrap']:.4f}", f"{t['extrap'] / t['scalewise']:.0f}×"]]
+    if t["extrap_command"] is not None:
+        rows.append([f"Extra-P {version}", "one `extrap --text app.txt` process (its command-line tool, "
+                     "output discarded)", f"{t['extrap_command']:.4f}",
+                     f"{t['extrap_command'] / t['scalewise']:.0f}×"])
+    return table(["tool", "what", "median seconds", "time / scalewise"], rows)
+
+
+# ------------------------------------------------------------------------ Markdown section
+
+def span(values):
+    """'5' or '1–5' for the smallest and largest of values."""
+    values = list(values)
+    lo, hi = min(values), max(values)
+    return f"{lo}" if lo == hi else f"{lo}–{hi}"
+
+
+def compact_error_table(results, groups):
+    """Per class: median / p90 of the relative error of each tool at A and at B."""
+    rows = []
+    for label, members in groups:
+        regs = [r for res in results for r in res["regions"] if r["class"] in members]
+        if not regs:
+            continue
+        row = [label, len(regs)]
+        for i in (0, 1):
+            for tool, _ in TOOLS:
+                errs = [abs(r["pred"][tool][i] - r["true"][i]) / r["true"][i] for r in regs
+                        if r["pred"][tool][i] is not None]
+                miss = len(regs) - len(errs)
+                cell = f"{pct(statistics.median(errs))} / {pct(quantile(errs, 0.9))}" if errs else "—"
+                rows_miss = f" ({miss} miss)" if miss else ""
+                row.append(cell + rows_miss)
+        rows.append(row)
+    header = ["class", "regions"] + [f"{name} at {w}" for w in ("A", "B") for _, name in TOOLS]
+    return table(header, rows)
+
+
+def dominant_counts(results):
+    right = {(tool, i): 0 for tool, _ in TOOLS for i in (0, 1)}
+    for res in results:
+        for i, d in enumerate(res["dominant"]):
+            for tool, _ in TOOLS:
+                right[(tool, i)] += d[tool] == d["true"]
+    return right
+
+
+def dominant_summary(single, multi):
+    rs, rm = dominant_counts(single), dominant_counts(multi)
+    rows = [[name, f"{rs[(tool, 0)]}/{len(single)}", f"{rs[(tool, 1)]}/{len(single)}",
+             f"{rm[(tool, 0)]}/{len(multi)}", f"{rm[(tool, 1)]}/{len(multi)}"] for tool, name in TOOLS]
+    return table(["tool", "one parameter, at A", "one parameter, at B", "two parameters, at A",
+                  "two parameters, at B"], rows)
+
+
+def markdown_section(ctx):
+    gen, single, multi, held, t = ctx["gen"], ctx["single"], ctx["multi"], ctx["held"], ctx["timing"]
+    version, seed = ctx["version"], ctx["seed"]
+    noises = [res["noise"] for res in single + multi]
+    n_sp_reg = sum(len(r["regions"]) for r in single)
+    n_mp_reg = sum(len(r["regions"]) for r in multi)
+    out = [f"## Bottlenecks at scale: scalewise against Extra-P {version}", ""]
+    out.append(
+        f"Appended by `make validate` (`make validate-extrap`: `scripts/extrap-compare.py "
+        f"--markdown-section`). "
+        f"**Generated experiments with known truth** (`scripts/extrap-generate.py --seed {seed}`): "
+        f"{len(single)} experiments with one parameter p ({n_sp_reg} regions, {len(gen.CLASSES)} classes: "
+        f"{', '.join(gen.CLASSES)}) and {len(multi)} with two, p and n ({n_mp_reg} regions); every "
+        f"region's time is a closed form, measured at {span(len(r['points']) for r in single)} process "
+        f"counts (two parameters: {span(len(r['points']) for r in multi)} points), "
+        f"{span(ctx['repetitions'])} repetitions each with {span(round(100 * x) for x in noises)} % "
+        f"normal noise, so the truth anywhere is exact. Both tools "
+        f"read the same file and predict every region's time at A = 4× and B = 16× the largest "
+        f"measured p (two parameters: A = (4× p, 2× n), B = (16× p, 4× n)). scalewise: "
+        f"`scalewise bottlenecks FILE --predict A,B --compact`. Extra-P {version}: its reader and "
+        f"`ModelGenerator` with the Default modeler (mean of the repetitions); *Extra-P -exp* is the "
+        f"same with `allow_negative_exponents`, Extra-P's option for times that fall. Error = "
+        f"|predicted − true| / true; cells give the median / 90th percentile.")
+    out.append("")
+    out.append("### Error by class, one parameter")
+    out.append("")
+    groups = [(c, (c,)) for c in gen.CLASSES] + [
+        ("**falling**", gen.FALLING), ("**flat**", ("flat",)), ("**growing**", gen.GROWING),
+        ("**all**", gen.CLASSES)]
+    out.append(compact_error_table(single, groups))
+    out.append("")
+    out.append("### Error by class, two parameters")
+    out.append("")
+    refused = [r for r in multi if r["scalewise_refusal"]]
+    if refused:
+        out.append(f"scalewise refused the points of {len(refused)} of {len(multi)} experiments "
+                   f"(their regions count as missing): `{refused[0]['scalewise_refusal']}`")
+        out.append("")
+    out.append(compact_error_table(multi, ctx["mgroups"]))
+    out.append("")
+    out.append("### Dominant region")
+    out.append("")
+    out.append("Experiments where the region with the largest predicted time is the one with the "
+               "largest true time (every generated experiment has one leading the runner-up by at "
+               f"least {round(100 * (gen.MARGIN - 1))} % at A and at B).")
+    out.append("")
+    out.append(dominant_summary(single, multi))
+    out.append("")
+    out.append("### scalewise's 90 % ranges")
+    out.append("")
+    out.append(
+        f"*In range*: share of true times inside [time_low_s, time_high_s]; *width*: high/low. "
+        f"*q* = |ln(true/predicted)| / (ln(high/predicted) / RANGE_Q), the RANGE_Q at which a "
+        f"prediction's range would just reach the truth (RANGE_Q is {RANGE_Q:g} now, "
+        f"src/model/extrap/search.rs); its 90th percentile is the RANGE_Q that would cover 90 %.")
+    out.append("")
+    out.append("**Generated, one parameter**")
+    out.append("")
+    out.append(coverage_table(single, groups))
+    out.append("")
+    out.append("**Generated, two parameters**")
+    out.append("")
+    out.append(coverage_table(multi, ctx["mgroups"]))
+    out.append("")
+    out.append("**By source** (the held-out rows are from the next section)")
+    out.append("")
+    out.append(coverage_source_table(ctx["sources"]))
+    out.append("")
+    if held is not None:
+        used = len(held["files"])
+        out.append("### Extra-P's own test files, largest process count held out")
+        out.append("")
+        out.append(
+            f"Every file of `tests/data/extrap-upstream/` that Extra-P {version} loads (not a negative "
+            f"example) is read with Extra-P's own reader; the process parameter is picked as scalewise "
+            f"picks it (the first named {', '.join(PROCESS_NAMES)}, in any case, else the first), and "
+            f"so is the metric (time, else the first). The points at its largest value are removed and the rest is written as JSON Lines; "
+            f"both tools model that file and predict the removed points, whose truth is the median of "
+            f"their repetitions in the full file. {used} files are used. {skipped_line(held)} "
+            f"{order_line(held)}")
+        out.append("")
+        for group, title in (("single", "One parameter"), ("multi", "Two to four parameters")):
+            rows = [r for r in held["rows"] if r["group"] == group]
+            if not rows:
+                continue
+            out.append(f"**{title}**: {held_out_head(held, group)}")
+            out.append("")
+            out.append(held_out_table(rows))
+            out.append("")
+    out.append("### Speed")
+    out.append("")
+    out.append(f"`tests/data/extrap/app.txt` ({t['regions']} regions); median of {t['repeats']} runs "
+               f"after one warm-up, on the machine that ran this.")
+    out.append("")
+    out.append(timing_table(t, version))
+    return "\n".join(out)
 
 
 # ----------------------------------------------------------------------------------- main
@@ -368,6 +974,10 @@ def main():
     ap.add_argument("--seed", type=int, default=2024, help="generator seed (default: %(default)s)")
     ap.add_argument("--json", metavar="FILE", help="also write every per-region result as JSON")
     ap.add_argument("--no-census", action="store_true", help="skip the census of tests/data/extrap-upstream")
+    ap.add_argument("--no-held-out", action="store_true",
+                    help="skip Extra-P's test files with the largest process count held out")
+    ap.add_argument("--markdown-section", action="store_true",
+                    help="print only one Markdown section for VALIDATION.md (no census)")
     args = ap.parse_args()
 
     exe = args.scalewise if os.path.isabs(args.scalewise) else os.path.abspath(args.scalewise)
@@ -380,14 +990,48 @@ def main():
     import extrap
     logging.disable(logging.WARNING)
     warnings.simplefilter("ignore")
+    if read_range_q() is None:
+        print(f"extrap-compare: RANGE_Q not found in src/model/extrap/search.rs; using {RANGE_Q}",
+              file=sys.stderr)
 
     started = time.perf_counter()
     out_dir = args.out_dir or tempfile.mkdtemp(prefix="extrap-compare-")
     gen = load_generator()
     index = gen.generate(out_dir, args.seed)
     results = [compare_experiment(exe, out_dir, e) for e in index]
+    repetitions_seen = []
+    for e in index:
+        with open(os.path.join(out_dir, e["truth"])) as f:
+            tr = json.load(f)
+        repetitions_seen.append(tr["repetitions"])
+        for res in results:
+            if res["experiment"] == e["experiment"]:
+                res["noise"] = tr["noise"]
     single = [r for r in results if len(r["parameters"]) == 1]
     multi = [r for r in results if len(r["parameters"]) > 1]
+    held = None if args.no_held_out else held_out_upstream(exe, os.path.join(out_dir, "held-out"))
+
+    groups = [(c, (c,)) for c in gen.CLASSES] + [
+        ("**falling**", gen.FALLING), ("**flat**", ("flat",)), ("**growing**", gen.GROWING),
+        ("**all**", gen.CLASSES)]
+    mp_classes = []
+    for r in multi:
+        for g in r["regions"]:
+            if g["class"] not in mp_classes:
+                mp_classes.append(g["class"])
+    mgroups = [(c, (c,)) for c in mp_classes] + [("**all**", tuple(mp_classes))]
+    sources = coverage_sources(single, multi, held or {"rows": []})
+
+    if args.markdown_section:
+        t = timing(exe)
+        print(markdown_section({"gen": gen, "single": single, "multi": multi, "held": held,
+                                "timing": t, "version": extrap.__version__, "seed": args.seed,
+                                "mgroups": mgroups, "sources": sources,
+                                "repetitions": repetitions_seen}))
+        print(f"extrap-compare: the whole comparison took {time.perf_counter() - started:.0f} s",
+              file=sys.stderr)
+        write_json(args, out_dir, results, held, t)
+        return
 
     p = print
     p(f"# scalewise vs Extra-P {extrap.__version__} on generated experiments\n")
@@ -397,9 +1041,6 @@ def main():
       "Relative error = |predicted − true| / true. *miss*: region without a prediction. "
       "*Extra-P*: its Default modeler; *Extra-P -exp*: the same with allow_negative_exponents.\n")
 
-    groups = [(c, (c,)) for c in gen.CLASSES] + [
-        ("**falling**", gen.FALLING), ("**flat**", ("flat",)), ("**growing**", gen.GROWING),
-        ("**all**", gen.CLASSES)]
     for i, where in enumerate(("A = 4× largest measured p", "B = 16× largest measured p")):
         p(f"## Single parameter: error at {where}\n")
         p(table(error_header("A" if i == 0 else "B"), error_rows(single, i, groups)))
@@ -416,12 +1057,6 @@ def main():
     if refused:
         p(f"scalewise refused the two-parameter prediction points of {len(refused)} of {len(multi)} "
           f"experiments (their regions count as missing), e.g. `{refused[0]['scalewise_refusal']}`\n")
-    mp_classes = []
-    for r in multi:
-        for g in r["regions"]:
-            if g["class"] not in mp_classes:
-                mp_classes.append(g["class"])
-    mgroups = [(c, (c,)) for c in mp_classes] + [("**all**", tuple(mp_classes))]
     for i, where in enumerate(("A", "B")):
         p(f"### Error at {where}\n")
         p(table(error_header(where), error_rows(multi, i, mgroups)))
@@ -433,6 +1068,34 @@ def main():
     p(dominant_table(multi))
     p()
 
+    p(f"## scalewise's 90 % ranges (RANGE_Q = {RANGE_Q:g})\n")
+    p("*in range*: share of true times inside [time_low_s, time_high_s]; *width*: high/low; "
+      "q = |ln(true/pred)| / (ln(high/pred) / RANGE_Q), the RANGE_Q that would just cover it.\n")
+    p("### One parameter\n")
+    p(coverage_table(single, groups))
+    p()
+    p("### Two parameters\n")
+    p(coverage_table(multi, mgroups))
+    p()
+    p("### By source\n")
+    p(coverage_source_table(sources))
+    p()
+
+    if held is not None:
+        p("## Extra-P's test files, largest process count held out\n")
+        p(f"{len(held['files'])} files used; {skipped_line(held)} {order_line(held)} "
+          f"Reduced files in `{out_dir}/held-out`.\n")
+        for group, title in (("single", "One parameter"), ("multi", "Two to four parameters")):
+            rows = [r for r in held["rows"] if r["group"] == group]
+            if rows:
+                p(f"### {title}\n")
+                p(held_out_head(held, group) + "\n")
+                p(held_out_table(rows))
+                p()
+        p("### Per file (median relative error)\n")
+        p(held_out_detail(held))
+        p()
+
     if not args.no_census:
         p("## Census of tests/data/extrap-upstream (Extra-P's test data)\n")
         head, tab = census(exe)
@@ -440,19 +1103,23 @@ def main():
         p(tab)
         p()
 
-    n_fns, sw_t, ep_t = timing(exe)
-    p("## Timing on tests/data/extrap/app.txt (24 regions)\n")
-    p(table(["tool", "what", "median seconds"], [
-        ["scalewise", "one `bottlenecks --predict 256,1024 --compact` process", f"{sw_t:.4f}"],
-        [f"Extra-P {extrap.__version__}", f"read + ModelGenerator.model_all() of {n_fns} call paths, in-process",
-         f"{ep_t:.4f}"]]))
-    p(f"\nExtra-P / scalewise = **{ep_t / sw_t:.1f}×**. Whole comparison took "
-      f"{time.perf_counter() - started:.0f} s.")
+    t = timing(exe)
+    p(f"## Timing on tests/data/extrap/app.txt ({t['regions']} regions)\n")
+    p(timing_table(t, extrap.__version__))
+    line = f"\nExtra-P / scalewise = **{t['extrap'] / t['scalewise']:.1f}×** (in-process)"
+    if t["extrap_command"] is not None:
+        line += f", **{t['extrap_command'] / t['scalewise']:.1f}×** (its command)"
+    p(line + f". Whole comparison took {time.perf_counter() - started:.0f} s.")
+    write_json(args, out_dir, results, held, t)
 
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"seed": args.seed, "out_dir": out_dir, "results": results}, f, indent=1)
-            f.write("\n")
+
+def write_json(args, out_dir, results, held, t):
+    if not args.json:
+        return
+    with open(args.json, "w") as f:
+        json.dump({"seed": args.seed, "out_dir": out_dir, "range_q": RANGE_Q, "results": results,
+                   "held_out": held, "timing": t}, f, indent=1)
+        f.write("\n")
 
 
 if __name__ == "__main__":
