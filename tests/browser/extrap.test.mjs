@@ -1,8 +1,9 @@
-// The speed-up page's "Import an Extra-P experiment": upload the text fixture (24 regions)
-// and read the ranked table and the dominant region; upload the JSON Lines fixture (22
-// regions, two parameters) and hold the problem size; a malformed file is named by line and
-// column; a region's name loads its points into the calculator; the allocation table; and
-// 2,000 regions fitted in the page's Web Workers, with progress and Cancel.
+// The "Bottlenecks at scale" page: upload the text fixture (24 regions) and read the ranked
+// table, each region's closed-form model, the flags of regions that grow and the dominant
+// region; upload the JSON Lines fixture (22 regions, two parameters), hold the problem size,
+// predict at whole points and read the heat map; a malformed file is named by line and
+// column; a region's name loads its points into the speed-up calculator; the allocation
+// table; and 2,000 regions fitted in the page's Web Workers, with progress and Cancel.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -41,14 +42,21 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   const rows = page.locator("#extrap-ranking tbody tr");
   assert.equal(await rows.count(), 24);
   const first = await rows.first().locator("td").allTextContents();
-  assert.equal(first[1], "main->init");
+  // A region whose time grows with n dominates at 1024 (the command says which, below).
+  assert.equal(first[1], "main->solve->halo_exchange->wait");
+  assert.match(first[4], /^[0-9.]+ \([0-9.]+–[0-9.]+\)$/);
+  assert.match(first[5], /p\^/);
+  assert.equal(first[6], "grows ↑");
+  // Every fourth region of the fixture has a cost that grows as p: each is flagged.
+  const flagged = await page.locator("#extrap-ranking .grows").count();
+  assert.ok(flagged >= 6, `${flagged} regions flagged as growing`);
   // Shares at 256 and 1024 with ranges, largest at 1024 first.
   assert.match(first[2], /^[0-9.]+ % \([0-9.]+ %–[0-9.]+ %\)$/);
   const shares = [];
   for (let i = 0; i < 24; i++) shares.push(pct((await rows.nth(i).locator("td").nth(3).textContent())));
   assert.ok(shares.every((s, i) => i === 0 || shares[i - 1] >= s), shares.join(" "));
   assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 0.01, `shares add to ${shares.reduce((a, b) => a + b, 0)}`);
-  assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 1024: main->init dominates with [0-9.]+ %/);
+  assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 1024: main->solve->halo_exchange->wait dominates with [0-9.]+ %/);
   assert.match(await page.locator("#extrap-dominant").textContent(), /First to stop scaling: /);
   // The same ranking as the command, where the binary is built.
   const v = cli([`${DATA}app.txt`, "--predict", "256,1024"]);
@@ -56,7 +64,10 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
     const top = v.ranking[1].regions[0];
     assert.equal(top.callpath, first[1]);
     assert.ok(Math.abs(top.share - shares[0]) < 0.0006, `${top.share} vs ${shares[0]}`);
+    const region = v.regions.find((r) => r.callpath === top.callpath);
+    assert.equal(first[5].split("\n")[0].trim(), region.formula);
   }
+  assert.equal(await page.locator("#extrap-heat").count(), 0, "no heat map for one parameter");
   await page.locator("#extrap-dominant").scrollIntoViewIfNeeded();
   assert.ok(await page.locator("canvas#chart-extrap-shares").count() === 1, "the share chart is drawn");
   await shot(page, "extrap-ranking");
@@ -82,6 +93,29 @@ test("JSON Lines with a problem size, and a malformed file named by line and col
   await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking table").length === 2);
   assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 44);
   assert.match(await page.locator("#extrap-ranking h4").first().textContent(), /size = 1000/);
+  // Whole points: one model per region over both parameters predicts beyond both.
+  await page.fill("#extrap_hold", "");
+  await page.fill("#extrap_predict", "256:8000, 1024:16000");
+  await page.waitForFunction(() => /At n = 1024 \(size = 16000\)/.test(document.getElementById("extrap-dominant")?.textContent));
+  const v = cli([`${DATA}app.jsonl`, "--predict", "256:8000,1024:16000"]);
+  if (v) assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At n = 1024 \\(size = 16000\\): ${v.dominant[1].callpath.replace(/[>-]/g, "\\$&")} dominates`));
+  // The heat map: sizes down the side (measured, then doublings to 16000), counts across.
+  const heat = page.locator("#extrap-heat");
+  await heat.scrollIntoViewIfNeeded();
+  const sides = await heat.locator("tbody th").allTextContents();
+  assert.deepEqual(sides, ["1000", "4000", "8000", "16000"]);
+  const cols = await heat.locator("thead th").allTextContents();
+  assert.equal(cols.at(-1), "1024");
+  const corner = () => heat.locator("tbody tr").last().locator("td").last().evaluate((td) => [td.firstChild.textContent, td.querySelector("small").textContent]);
+  const [all, top] = await corner();
+  assert.ok(top.length > 0, "the cell names the region that takes most of it");
+  await shot(page, "extrap-heat-map");
+  // One region's map: a smaller time in the same cell, with its share.
+  await page.selectOption("#extrap-heat-region", { index: 1 });
+  await page.waitForFunction((before) => document.querySelector("#extrap-heat tbody tr:last-child td:last-child")?.firstChild.textContent !== before, all);
+  const [one, share] = await corner();
+  assert.ok(parseFloat(one) < parseFloat(all), `${one} < ${all}`);
+  assert.match(share, /^[0-9.]+ %$/);
   // Bad input: the line and column, and what was expected; the text is kept.
   await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n");
   await page.waitForSelector("#extrap-text-error li");
