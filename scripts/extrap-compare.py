@@ -479,6 +479,40 @@ def coverage_sources(single, multi, held):
     return out
 
 
+def equal_weight_quantile(groups, level):
+    """The level-quantile of the q values of several groups, each group weighing the same."""
+    pts = sorted((q, 1.0 / len(qs) / len(groups)) for qs in groups for q in qs)
+    acc = 0.0
+    for q, w in pts:
+        acc += w
+        if acc >= level - 1e-12:
+            return q
+    return pts[-1][0] if pts else math.nan
+
+
+def calibration_groups(single, multi, held):
+    """The q values of the four sources the ranges are calibrated on."""
+    gen = lambda results: [c[2] for i in (0, 1) for c in generated_checks(results, i) if c is not None]
+    up = lambda key: [c[2] for c in (range_check(r["pred"]["scalewise"], r["range"], r["true"])
+                                     for r in (held or {"rows": []})["rows"] if r["group"] == key) if c is not None]
+    groups = [("generated, one parameter (A and B)", gen(single)), ("generated, two parameters (A and B)", gen(multi)),
+              ("Extra-P's files, one parameter, held out", up("single")), ("Extra-P's files, 2–4 parameters, held out", up("multi"))]
+    return [(label, qs) for label, qs in groups if qs]
+
+
+def calibration_table(groups):
+    """Each source held out: RANGE_Q from the other sources (equal weight each, 90th
+    percentile of q), and the share of this source's truths that RANGE_Q would cover."""
+    rows = []
+    for i, (label, qs) in enumerate(groups):
+        others = [g[1] for j, g in enumerate(groups) if j != i]
+        q = equal_weight_quantile(others, 0.9)
+        rows.append([label, len(qs), qfmt(q), pct(sum(1 for x in qs if x <= q) / len(qs))])
+    every = equal_weight_quantile([g[1] for g in groups], 0.9)
+    rows.append(["**all four, equal weight**", sum(len(g[1]) for g in groups), qfmt(every), "—"])
+    return table(["source held out", "predictions", "RANGE_Q from the other sources", "its truths covered"], rows)
+
+
 def coverage_source_table(sources):
     rows = [[label, c["predictions"], c["with_range"], share_cell(c), times(c["median_width"]),
              qfmt(c["q50"]), qfmt(c["q90"])] for label, c in sources]
@@ -933,6 +967,12 @@ def markdown_section(ctx):
     out.append("**By source** (the held-out rows are from the next section)")
     out.append("")
     out.append(coverage_source_table(ctx["sources"]))
+    out.append("")
+    out.append("**Calibration, each source held out.** RANGE_Q is the 90th percentile of q over the "
+               "four sources, each weighing the same (the last row); each source's coverage below is "
+               "that of the RANGE_Q the other three alone would give.")
+    out.append("")
+    out.append(calibration_table(calibration_groups(single, multi, held)))
     out.append("")
     if held is not None:
         used = len(held["files"])
