@@ -153,3 +153,36 @@ fn help_documents_the_keys() {
         assert!(out.contains(k), "--help lacks {k}");
     }
 }
+
+#[test]
+fn a_weak_scaling_series_gets_time_and_efficiency_with_ranges() {
+    // T(n) = 10 + 0.5·log2 n: a weak-scaling code whose reduction grows with n.
+    let input = r#"{"scaling": "weak", "points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 10.5}, {"n": 4, "time_s": 11.0},
+        {"n": 8, "time_s": 11.5}, {"n": 16, "time_s": 12.0}], "predict": [64, 1024]}"#;
+    let o = common::run(&["speedup", "--compact"], input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v["scaling"], "weak");
+    assert_eq!(v["model"]["formula"], "10 + 0.5·log₂ n");
+    assert_eq!((v["efficiency_base_n"].as_u64(), v["t1_s"].as_f64()), (Some(1), Some(10.0)));
+    let p = &v["predictions"][1];
+    assert_eq!(p["n"], 1024);
+    assert!((p["time_s"].as_f64().unwrap() - 15.0).abs() < 1e-9, "{p}");
+    assert!((p["efficiency"].as_f64().unwrap() - 10.0 / 15.0).abs() < 1e-9);
+    let (lo, hi) = (p["efficiency_low"].as_f64().unwrap(), p["efficiency_high"].as_f64().unwrap());
+    assert!(lo < 10.0 / 15.0 && 10.0 / 15.0 < hi && hi < 1.0 + 1e-9, "{p}");
+    assert!(p["time_low_s"].as_f64().unwrap() < 15.0 && 15.0 < p["time_high_s"].as_f64().unwrap());
+    // Speed-ups, a misspelt scaling and strong-only keys are refused by name.
+    let o = common::run(&["speedup"], r#"{"scaling": "weak", "points": [{"n": 1, "speedup": 1}, {"n": 2, "speedup": 1.9}]}"#);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("weak scaling needs times"), "{}", o.stderr);
+    let o = common::run(&["speedup"], r#"{"scaling": "weakly", "points": [{"n": 1, "time_s": 1}]}"#);
+    assert!(o.stderr.contains("scaling: expected \"strong\" or \"weak\", found \"weakly\""), "{}", o.stderr);
+    let o = common::run(&["speedup"], r#"{"scaling": "weak", "models": ["usl"], "points": [{"n": 1, "time_s": 1}]}"#);
+    assert!(o.stderr.contains("models: not read for weak scaling"), "{}", o.stderr);
+    // In a list, a weak element is answered as such, next to a strong one.
+    let o = common::run(&["speedup", "--compact"], &format!("[{input}, {{\"points\": [{{\"n\": 1, \"time_s\": 10}}, {{\"n\": 2, \"time_s\": 5.5}}, {{\"n\": 4, \"time_s\": 3.2}}]}}]"));
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).unwrap();
+    assert_eq!(v[0]["scaling"], "weak");
+    assert!(v[1]["fits"].is_array());
+}

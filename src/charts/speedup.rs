@@ -3,6 +3,7 @@
 use super::{Axis, Band, Marker, Series, XyChart};
 use crate::model::speedup::Model;
 use crate::model::speedup::page::ChartData;
+use crate::model::speedup::weak::Weak;
 
 /// Palette index per model (4, grey, is kept for measured points).
 fn color(m: Model) -> usize {
@@ -53,6 +54,21 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         series,
         bands,
         ..XyChart::default()
+    }
+}
+
+/// A weak-scaling series: the measured times, the model's time and its 90 % range, against n.
+pub fn weak_times(w: &Weak) -> XyChart {
+    XyChart {
+        title: "Run time, weak scaling".into(),
+        x: Axis { label: "processes (n)".into(), log: true },
+        y: Axis { label: "time (s)".into(), log: false },
+        series: vec![
+            Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect(), marker: Marker::Line, color: 0, emphasis: true },
+            Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect(), marker: Marker::Points, color: 4, emphasis: false },
+        ],
+        bands: vec![Band { label: "90 % range".into(), points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect(), color: 0 }],
+        bars: Vec::new(),
     }
 }
 

@@ -6,7 +6,7 @@ use serde::ser::SerializeMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::model::speedup::{analyse, forecast, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
+use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::allocation::allocation_help;
 use super::{kind, object, Render, Subcommand};
@@ -53,6 +53,8 @@ array is exit status 1):
                       left out of the downey, amdahl, chiang and smirni fits unless true;
                       usl always fits every point
     leave_one_out     optional boolean (default true): false skips the leave-one-out refits
+    scaling           optional "strong" (default) or "weak": a weak-scaling series (the work
+                      grows with n) of times; answered as WEAK SCALING below
 
 OUTPUT:
     fits              [{model, params {name: value}, uncertainty {name: standard error or
@@ -101,6 +103,20 @@ EXAMPLE:
     gives downey A = 24.87, sigma = 0.806, sse 0.294 (the thesis's A = 24.70, sigma = 0.74 has
     0.407), and a speed-up of 24.87 at n = 128.
 
+WEAK SCALING ("scaling": "weak"): the work grows with n, so the times stay flat or grow.
+    points are times ({"n", "time_s"}); predict optional (default 4× and 16× the largest n);
+    models, include_past_peak and leave_one_out are refused. The time is modelled as a
+    region of 'scalewise bottlenecks' is (a constant, Extra-P's normal form c0 + c1·n^i·
+    log2(n)^j, a power law, …, chosen by leave-one-out), with 90 % ranges. The answer:
+    scaling           "weak"
+    model             {family, formula (e.g. "10 + 0.5·log₂ n"), loo_rel_error, note}
+    efficiency_base_n n0, the smallest count measured (1 with a one-process run); t1_s its
+                      time when n0 = 1, else null
+    points            [{n, time_s, efficiency (T(n0)/T(n)), merged_rows}]
+    predictions       [{n, time_s, time_low_s, time_high_s, efficiency, efficiency_low,
+                      efficiency_high, horizon}]
+    level, warnings
+
 EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
     text, JSON (either layout), JSON Lines or Talpas format, ranked region by region as
@@ -119,7 +135,7 @@ ERRORS:
 "#
 );
 
-const KEYS: [&str; 5] = ["points", "predict", "models", "include_past_peak", "leave_one_out"];
+const KEYS: [&str; 6] = ["points", "predict", "models", "include_past_peak", "leave_one_out", "scaling"];
 
 fn boolean(m: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
     match m.get(key) {
@@ -380,10 +396,45 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
     }
 }
 
-/// One input object to its answer.
-fn one(input: Value) -> Result<Analysis, String> {
+/// Whether an input object asks for weak scaling ("scaling": "weak"; "strong" is the default).
+fn weak(input: &Value) -> Result<bool, String> {
+    match input.get("scaling") {
+        None => Ok(false),
+        Some(Value::String(s)) if s == "strong" => Ok(false),
+        Some(Value::String(s)) if s == "weak" => Ok(true),
+        Some(v) => Err(format!("scaling: expected \"strong\" or \"weak\", found {v}")),
+    }
+}
+
+/// A weak-scaling input object to its answer: the time's model and predictions with the
+/// efficiency T(n₀)/T(n).
+fn weak_value(input: Value) -> Result<Value, String> {
     let top = object(input, "input", &KEYS)?;
+    for key in ["models", "include_past_peak", "leave_one_out"] {
+        if top.contains_key(key) {
+            return Err(format!("{key}: not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
+        }
+    }
     let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
+    let targets = predict_list(&top)?;
+    let w = weak::analyse_weak("points", &raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
+    Ok(json!({
+        "scaling": "weak",
+        "level": w.level,
+        "model": {"family": w.family, "formula": w.formula, "loo_rel_error": w.model.loo, "note": w.model.note},
+        "efficiency_base_n": w.base_n,
+        "t1_s": (w.base_n == 1).then_some(w.base_time_s),
+        "points": w.points.iter().map(|p| json!({"n": p.n, "time_s": p.time_s, "efficiency": p.efficiency, "merged_rows": p.merged_rows})).collect::<Vec<_>>(),
+        "predictions": w.predictions.iter().map(|p| json!({
+            "n": p.n, "time_s": p.time_s.0, "time_low_s": p.time_s.1, "time_high_s": p.time_s.2,
+            "efficiency": p.efficiency.0, "efficiency_low": p.efficiency.1, "efficiency_high": p.efficiency.2, "horizon": p.horizon,
+        })).collect::<Vec<_>>(),
+        "warnings": w.warnings,
+    }))
+}
+
+/// The whole counts of "predict" (none when absent).
+fn predict_list(top: &Map<String, Value>) -> Result<Vec<u32>, String> {
     let mut targets = Vec::new();
     if let Some(v) = top.get("predict") {
         let Value::Array(list) = v else {
@@ -396,6 +447,14 @@ fn one(input: Value) -> Result<Analysis, String> {
             }
         }
     }
+    Ok(targets)
+}
+
+/// One input object to its answer.
+fn one(input: Value) -> Result<Analysis, String> {
+    let top = object(input, "input", &KEYS)?;
+    let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
+    let targets = predict_list(&top)?;
     let models = match top.get("models") {
         None => MODELS.to_vec(),
         Some(Value::Array(list)) if !list.is_empty() => list
@@ -422,6 +481,11 @@ fn one(input: Value) -> Result<Analysis, String> {
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
 fn each(v: &Value, how: &Render) -> Result<String, String> {
+    match weak(v) {
+        Err(e) => return how.item(&json!({"error": e})),
+        Ok(true) => return how.item(&weak_value(v.clone()).unwrap_or_else(|e| json!({"error": e}))),
+        Ok(false) => {}
+    }
     match one(v.clone()) {
         Ok(a) => how.item(&answer(&a)),
         Err(e) => how.item(&json!({"error": e})),
@@ -430,6 +494,9 @@ fn each(v: &Value, how: &Render) -> Result<String, String> {
 
 /// One input object to its answer as JSON.
 fn one_value(input: Value) -> Result<Value, String> {
+    if weak(&input)? {
+        return weak_value(input);
+    }
     let a = one(input)?;
     serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))
 }

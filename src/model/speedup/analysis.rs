@@ -244,7 +244,7 @@ fn point_error(field: &str, i: usize, line: Option<usize>, key: &str, column: us
 }
 
 /// Validates the points and merges repeated n (weighted average, weights added).
-fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<String>) -> Result<Vec<PointView>, InputError> {
+pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<String>) -> Result<Vec<PointView>, InputError> {
     let what = if measure == Measure::TimeS { "time" } else { "speed-up" };
     let key = if measure == Measure::TimeS { "time_s" } else { "speedup" };
     let mut pts: Vec<PointView> = Vec::new();

@@ -43,6 +43,7 @@ pub mod forecast;
 mod lm;
 mod models;
 pub mod page;
+pub mod weak;
 
 pub use analysis::{
     analyse, benchmark_datasets, benchmark_run, predict, quantiles, Analysis, Fit, Options, Param, PointView, Prediction, RawPoint,

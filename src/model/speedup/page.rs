@@ -22,6 +22,7 @@ use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECON
 use crate::model::speedup::{
     analyse, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
+use crate::model::speedup::weak::{analyse_weak, Weak};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError};
@@ -42,6 +43,8 @@ pub enum Field {
     Models,
     ChartY,
     ChartAxes,
+    /// "strong" (a fixed problem, the default) or "weak" (the work grows with n).
+    Scaling,
 }
 
 impl PageField for Field {
@@ -53,6 +56,7 @@ impl PageField for Field {
         Field::Models,
         Field::ChartY,
         Field::ChartAxes,
+        Field::Scaling,
     ];
 
     fn key(self) -> &'static str {
@@ -64,6 +68,7 @@ impl PageField for Field {
             Field::Models => "models",
             Field::ChartY => "chart_y",
             Field::ChartAxes => "chart_axes",
+            Field::Scaling => "scaling",
         }
     }
 }
@@ -101,6 +106,8 @@ pub struct Inputs {
     /// The chart shows times (where the points have them) rather than speed-ups.
     pub chart_time: bool,
     pub log_axes: bool,
+    /// A weak-scaling series: the time is modelled and the efficiency is T(n₀)/T(n).
+    pub weak: bool,
 }
 
 /// A parameter as the page shows it.
@@ -211,6 +218,8 @@ pub struct PageView {
     pub advice_text: String,
     pub warnings: Vec<String>,
     pub chart: Option<ChartData>,
+    /// The weak-scaling model and predictions (the other results stay empty then).
+    pub weak: Option<Weak>,
 }
 
 /// A preset's data; [`presets`] makes the page's inputs of it.
@@ -267,6 +276,7 @@ impl PresetData {
             (Field::Models, ""),
             (Field::ChartY, "speedup"),
             (Field::ChartAxes, "log"),
+            (Field::Scaling, "strong"),
         ]
         .iter()
         .map(|(f, v)| (f.key().to_string(), v.to_string()))
@@ -414,9 +424,17 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
             true
         }
     };
+    let weak = match text(texts, Field::Scaling).trim() {
+        "" | "strong" => false,
+        "weak" => true,
+        other => {
+            fail(Field::Scaling, format!("expected strong or weak, found \"{}\"", clip(other)));
+            false
+        }
+    };
     let include_past_peak = is_on(text(texts, Field::IncludePastPeak));
     let points = parse_points(text(texts, Field::Points), second).map_err(|e| errors.push(e)).ok();
-    (Inputs { points, targets, include_past_peak, models, chart_time, log_axes }, errors)
+    (Inputs { points, targets, include_past_peak, models, chart_time, log_axes, weak }, errors)
 }
 
 fn param_text(name: &str, value: f64, std_err: Option<f64>) -> String {
@@ -542,6 +560,24 @@ fn model_row(a: &Analysis, model: Model) -> Option<ModelRow> {
 pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
     let mut view = PageView { targets: inputs.targets.clone(), ..PageView::default() };
     let Some(table) = &inputs.points else { return view };
+    if inputs.weak {
+        match analyse_weak(Field::Points.key(), &table.raw, table.measure, &inputs.targets) {
+            Ok(w) => {
+                view.warnings.extend(table.note.clone());
+                view.warnings.extend(w.warnings.iter().cloned());
+                view.measure = Some(table.measure);
+                view.targets = w.predictions.iter().map(|p| p.n).collect();
+                view.weak = Some(w);
+            }
+            Err(mut e) => {
+                if table.had_header {
+                    e.column = None;
+                }
+                view.points_error = Some(e);
+            }
+        }
+        return view;
+    }
     let opts = Options {
         models: inputs.models.clone(),
         include_past_peak: inputs.include_past_peak,

@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::charts::speedup::fits;
+use crate::charts::speedup::{fits, weak_times};
 use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
+use crate::model::speedup::weak::Weak;
 use crate::model::speedup::{PointView, Prediction};
 use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, PAGE, POINT_COLUMNS};
 use crate::model::workspace::PageField;
@@ -117,6 +118,75 @@ fn head(cells: &[&str]) -> Html {
     }) }</tr></thead> }
 }
 
+/// A weak-scaling series' rows for the allocation table: the measured counts, then the
+/// predictions (speed-up n·E, the scaled speed-up).
+fn weak_rows(w: &Weak) -> SpeedupRows {
+    SpeedupRows {
+        measured: w.points.iter().map(|p| (p.n, p.time_s, p.efficiency)).collect(),
+        forecast: w
+            .predictions
+            .iter()
+            .map(|p| {
+                let n = f64::from(p.n);
+                Prediction {
+                    n: p.n,
+                    speedup: n * p.efficiency.0,
+                    speedup_low: n * p.efficiency.1,
+                    speedup_high: n * p.efficiency.2,
+                    efficiency: p.efficiency.0,
+                    time_s: Some(p.time_s),
+                    horizon: p.horizon,
+                    scale: 0.0,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The weak-scaling results: the time's model, its predictions with the efficiency, the points.
+fn weak_results(w: &Weak, stale: bool) -> Html {
+    let pct = |e: f64| format!("{} %", fmt_num(e * 100.0, 3));
+    let rows = w.predictions.iter().map(|p| html! {
+        <tr>
+            <td class="num">{ p.n }</td>
+            <td class="num"><b>{ range(p.time_s.0, p.time_s.1, p.time_s.2) }</b></td>
+            <td class="num">{ format!("{} ({}–{})", pct(p.efficiency.0), pct(p.efficiency.1), pct(p.efficiency.2)) }</td>
+        </tr>
+    });
+    let points = w.points.iter().map(|p| html! {
+        <tr>
+            <td class="num">{ p.n }</td>
+            <td class="num">{ n(p.time_s) }</td>
+            <td class="num">{ pct(p.efficiency) }</td>
+            <td class="hint">{ if p.merged_rows > 1 { format!("mean of {} rows", p.merged_rows) } else { String::new() } }</td>
+        </tr>
+    });
+    html! {
+        <>
+            <h2>{ "Weak scaling" }</h2>
+            { stale_note(stale, "Stale: the points have an error; these are the last good results.") }
+            <p id="weak-model">
+                { "The time's model: " }<code>{ w.formula.clone() }</code>
+                { format!(" ({}, chosen by leave-one-out{}). Efficiency: T({})/T(n), the time at the smallest count measured over the time at n.",
+                    w.family,
+                    w.model.loo.map(|e| format!(", error {} at a point left out", pct(e))).unwrap_or_default(),
+                    w.base_n) }
+            </p>
+            <table id="weak-predictions" class="results">
+                { head(&["#n", "#time, s (90 % range)", "#efficiency (90 % range)"]) }
+                <tbody>{ for rows }</tbody>
+            </table>
+            { csv_button("speedup-weak.csv") }
+            <p class="hint">{ "The model is searched as each region's on the Bottlenecks page (a constant, Extra-P's terms, a power law, …); its 90 % range widens with the doublings beyond the data (VALIDATION.md)." }</p>
+            <h3>{ "Points" }</h3>
+            <table id="weak-points" class="results">
+                { head(&["#n", "#time (s)", "#efficiency", "flags"]) }
+                <tbody>{ for points }</tbody>
+            </table>
+        </>
+    }
+}
+
 #[component(Speedup)]
 pub fn speedup() -> Html {
     let store = use_store();
@@ -129,9 +199,12 @@ pub fn speedup() -> Html {
 
     // The results: the current evaluation, or the last good one (stale) while the points
     // have an error.
-    let broken = view.points_error.is_some() || view.models.is_empty();
+    let broken = view.points_error.is_some() || (view.models.is_empty() && view.weak.is_none());
     let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), broken);
-    let chart = use_memo(shown.clone(), |v| v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))));
+    let chart = use_memo(shown.clone(), |v| match &v.weak {
+        Some(w) => Some(Rc::new(weak_times(w))),
+        None => v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))),
+    });
     let f = |field: Field, label: &'static str| {
         page_field(&inputs, &setter, field.key(), label, None, view.field_errors.get(field.key()).cloned())
     };
@@ -144,9 +217,12 @@ pub fn speedup() -> Html {
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
     // The allocation table ranks the measured counts with the forecast the page leads with.
-    let allocation_rows = Rc::new(SpeedupRows {
-        measured: shown.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(),
-        forecast: shown.forecast.iter().map(|f| f.prediction.clone()).collect(),
+    let allocation_rows = Rc::new(match &shown.weak {
+        Some(w) => weak_rows(w),
+        None => SpeedupRows {
+            measured: shown.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(),
+            forecast: shown.forecast.iter().map(|f| f.prediction.clone()).collect(),
+        },
     });
     let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
 
@@ -170,6 +246,7 @@ pub fn speedup() -> Html {
                     <div class="form-row">
                         { page_select(&inputs, &setter, Field::SecondColumn.key(), "second column without a header", &[("auto", "guess from the data"), ("speedup", "speed-up"), ("time", "time (s)")]) }
                         { f(Field::Target, "predict at n (comma separated)") }
+                        { page_select(&inputs, &setter, Field::Scaling.key(), "scaling", &[("strong", "strong: a fixed problem"), ("weak", "weak: the work grows with n")]) }
                     </div>
                     <div class="form-row">
                         { f(Field::Models, "models (empty: all five)") }
@@ -181,6 +258,11 @@ pub fn speedup() -> Html {
                 </div>
             </div>
 
+            if let Some(w) = &shown.weak {
+                { weak_results(w, stale) }
+                <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" />
+                if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-weak" chart={drawing(c)} /> }
+            } else {
             <h2>{ "Fits" }</h2>
             { stale_note(stale, "Stale: the points have an error; these are the last good fits.") }
             <table id="fits" class="results">
@@ -232,6 +314,7 @@ pub fn speedup() -> Html {
             <h2>{ "Where to measure next" }</h2>
             <p id="advice">{ shown.advice_text.clone() }</p>
             <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+            }
 
             <p class="hint">{ "An Extra-P experiment of many regions? " }<a href="bottlenecks.html">{ "Bottlenecks at scale" }</a>{ " fits every region and ranks them by their share of the run time." }</p>
 

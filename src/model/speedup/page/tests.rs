@@ -224,3 +224,26 @@ fn a_headerless_second_column_is_read_as_its_data_says_and_the_reading_is_said()
     assert_eq!((v.measure, v.points_error.is_none()), (Some(Measure::TimeS), true));
     assert!(!v.warnings.iter().any(|w| w.contains("No header")));
 }
+
+#[test]
+fn weak_scaling_models_the_time_and_reports_efficiency() {
+    let mut i = with(Field::Points.key(), "n time\n1 10\n2 10.5\n4 11\n8 11.5\n16 12\n");
+    i.insert(Field::Scaling.key().into(), "weak".into());
+    i.insert(Field::Target.key().into(), "64, 1024".into());
+    let v = evaluate(&i);
+    assert!(v.points_error.is_none(), "{:?}", v.points_error);
+    let w = v.weak.as_ref().expect("weak results");
+    assert_eq!(w.formula, "10 + 0.5·log₂ n");
+    assert_eq!(v.targets, [64, 1024]);
+    assert!((w.predictions[1].efficiency.0 - 10.0 / 15.0).abs() < 1e-9);
+    // The strong results stay empty; strong is the default.
+    assert!(v.models.is_empty() && v.forecast.is_empty());
+    i.insert(Field::Scaling.key().into(), "strong".into());
+    assert!(evaluate(&i).weak.is_none());
+    // Speed-ups cannot be weak scaling: said under the table; a wrong word by its field.
+    let mut s = with(Field::Points.key(), "n speedup\n1 1\n2 1.9\n4 3.5\n");
+    s.insert(Field::Scaling.key().into(), "weak".into());
+    assert!(evaluate(&s).points_error.unwrap().message.contains("weak scaling needs times"));
+    s.insert(Field::Scaling.key().into(), "both".into());
+    assert_eq!(evaluate(&s).field_errors.get("scaling").map(String::as_str), Some("expected strong or weak, found \"both\""));
+}
