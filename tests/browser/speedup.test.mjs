@@ -1,6 +1,6 @@
 // The speed-up page in a real browser: paste the thesis's Example 5.1 and read the fitted A
-// and σ, switch presets and options, bad input named with the rest kept, exports, and fits
-// per second in the browser.
+// and σ, switch presets and options, bad input named with the rest kept, exports, a
+// weak-scaling series, and fits per second in the browser.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -107,6 +107,33 @@ test("presets, past-peak points, bad input and exports", async () => {
   await page.waitForSelector("#chart-speedup-fits");
   const [svg] = await Promise.all([page.waitForEvent("download"), page.click("figure:has(#chart-speedup-fits) >> text=SVG")]);
   assert.match(await readFile(await svg.path(), "utf8"), /<svg/);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("weak scaling: the time's model, time and efficiency with ranges, the allocation table and the chart", async () => {
+  const { context, page, problems } = await open();
+  await page.fill("#points", "n time\n1 10\n2 10.5\n4 11\n8 11.5\n16 12\n");
+  await page.fill("#target", "64, 1024");
+  await page.selectOption("#scaling", "weak");
+  await page.waitForSelector("#weak-predictions tbody tr");
+  assert.match(await page.locator("#weak-model").textContent(), /10 \+ 0\.5·log₂ n/);
+  const rows = page.locator("#weak-predictions tbody tr");
+  assert.equal(await rows.count(), 2);
+  const cells = await rows.nth(1).locator("td").allTextContents();
+  assert.equal(cells[0], "1024");
+  assert.match(cells[1], /^15 \([0-9.]+–[0-9.]+\)$/);
+  assert.match(cells[2], /^66\.7 % \([0-9.]+ %–[0-9.]+ %\)$/);
+  assert.equal(await page.locator("#fits").count(), 0, "the strong-scaling fits are not shown");
+  assert.match(await page.locator("#allocation-text").textContent(), /1024/);
+  assert.equal(await page.locator("canvas#chart-speedup-weak").count(), 1);
+  await page.locator("#weak-model").scrollIntoViewIfNeeded();
+  await shot(page, "speedup-weak");
+  // Speed-ups cannot be a weak-scaling series: said under the table, the last results kept.
+  await page.fill("#points", "n speedup\n1 1\n2 1.9\n4 3.5\n");
+  await page.waitForSelector("text=weak scaling needs times");
+  await page.selectOption("#scaling", "strong");
+  await page.waitForSelector("#fits tbody tr");
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });

@@ -233,7 +233,8 @@ pub fn speedup() -> Html {
                 { "Paste run times or speed-ups measured at a few process counts; see Downey's model (A = average \
                    parallelism, σ = variance of parallelism) fitted next to Amdahl/Dowdy, Chiang, Smirni and the \
                    universal scalability law, with their uncertainty, and the curve predicted where you have not \
-                   measured (seed 004)." }
+                   measured (seed 004). A weak-scaling series (the work grows with n)? Choose weak scaling: its time \
+                   and efficiency are predicted instead." }
             </p>
             <div class="toolbar">{ for presets }</div>
 
@@ -248,10 +249,12 @@ pub fn speedup() -> Html {
                         { f(Field::Target, "predict at n (comma separated)") }
                         { page_select(&inputs, &setter, Field::Scaling.key(), "scaling", &[("strong", "strong: a fixed problem"), ("weak", "weak: the work grows with n")]) }
                     </div>
-                    <div class="form-row">
-                        { f(Field::Models, "models (empty: all five)") }
-                        { page_check(&inputs, &setter, Field::IncludePastPeak.key(), " fit the points past the peak too") }
-                    </div>
+                    if text(&inputs, Field::Scaling.key()).trim() != "weak" {
+                        <div class="form-row">
+                            { f(Field::Models, "models (empty: all five)") }
+                            { page_check(&inputs, &setter, Field::IncludePastPeak.key(), " fit the points past the peak too") }
+                        </div>
+                    }
                     if !view.warnings.is_empty() {
                         <ul id="warnings" class="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
                     }
