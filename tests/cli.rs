@@ -84,3 +84,42 @@ fn a_reader_that_stops_early_is_no_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+/// Runs `scalewise ARGS` on `stdin` with its standard output sent to `/dev/full` (every write
+/// fails: no space left on the device).
+fn to_full_disk(args: &[&str], stdin: &str) -> (i32, String) {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise")).args(args).stdin(Stdio::piped()).stdout(full).stderr(Stdio::piped()).spawn().unwrap();
+    if let Some(mut pipe) = child.stdin.take() {
+        let _ = pipe.write_all(stdin.as_bytes());
+    }
+    let out = child.wait_with_output().unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_failed_write_is_an_error_and_a_closed_reader_is_not() {
+    let one = r#"{"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 5.5}, {"n": 4, "time_s": 3.1}]}"#;
+    let app = format!("{}/tests/data/extrap/app.txt", env!("CARGO_MANIFEST_DIR"));
+    // One answer, a list answered element by element, a streamed ranking, the catalog, help.
+    for (args, stdin) in [
+        (vec!["speedup"], one.to_string()),
+        (vec!["speedup", "--compact"], format!("[{one}, {one}]")),
+        (vec!["bottlenecks", app.as_str()], String::new()),
+        (vec!["catalog"], String::new()),
+        (vec!["--help"], String::new()),
+    ] {
+        if std::path::Path::new("/dev/full").exists() {
+            let (status, err) = to_full_disk(&args, &stdin);
+            assert_eq!(status, 1, "{args:?}: {err}");
+            assert!(err.contains("could not write the answer: No space left on device"), "{args:?}: {err}");
+        }
+    }
+    // A reader that stops early (`| head -c 1`) ends the command quietly, status 0.
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise")).args(["bottlenecks", &app]).stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null()).spawn().unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()), (Some(0), ""));
+}

@@ -102,6 +102,7 @@ pub const RAW: RawInput = RawInput {
     run,
     options: &["--predict", "--metric", "--parameter", "--hold"],
     sniff: Some(sniff),
+    stream: Some(stream),
 };
 
 /// An Extra-P experiment given without `--format`: JSON Lines, Talpas, JSON with
@@ -163,66 +164,134 @@ pub fn default_targets(e: &extrap::Experiment, o: &RankOptions) -> Vec<u32> {
     vec![top * 4, top * 16]
 }
 
-pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
-    let side = |s: Option<f64>| json!(s);
-    // A point keyed by the experiment's parameter names: {"p": 256, "size": 4000}.
-    let point = |x: &[f64]| Value::Object(r.parameters.iter().zip(x).map(|(k, v)| (k.clone(), json!(v))).collect());
-    let regions: Vec<Value> = r
-        .regions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let shares: Vec<Value> = r
-                .tables
-                .iter()
-                .filter_map(|t| t.rows.iter().find(|s| s.region == i).map(|s| json!({"n": t.n, "point": point(&t.point), "share": s.share, "low": s.low, "high": s.high})))
-                .collect();
-            json!({
-                "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
-                "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
-                "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
-                "points": f.points.iter().map(|p| json!({"n": p.n, "point": point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
-                "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
-                    let mut v = json!(prediction(p));
-                    v["point"] = point(&t.point);
-                    v
-                }).collect::<Vec<_>>(),
-                "stops_scaling_n": f.stops_scaling_n,
-                "shares": shares,
-            })
-        })
-        .collect();
-    let ranking: Vec<Value> = r
-        .tables
-        .iter()
-        .map(|t| {
-            json!({"n": t.n, "side": side(t.side), "point": point(&t.point), "regions": t.rows.iter().map(|s| json!({
-                "callpath": r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high,
-            })).collect::<Vec<_>>()})
-        })
-        .collect();
-    json!({
-        "format": e.format.name(),
-        "parameters": e.parameters,
-        "process_parameter": r.process_parameter,
-        "side_parameter": r.side_parameter,
-        "side_values": r.side_values,
-        "metric": r.metric,
-        "metrics": r.metrics,
-        "predict": r.targets.iter().map(|t| t.n).collect::<Vec<_>>(),
-        "points": r.targets.iter().map(|t| point(&t.point)).collect::<Vec<_>>(),
-        "regions": regions,
-        "dominant": r.dominant.iter().map(|d| json!({"n": d.n, "point": point(&d.point), "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>(),
-        "ranking": ranking,
-        "first_to_stop": r.first_to_stop.iter().map(|&i| {
-            let f = &r.regions[i];
-            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(r.targets.first().and_then(|t| t.side)), "point": point(&r.base)})
-        }).collect::<Vec<_>>(),
-        "warnings": r.warnings,
-    })
+/// The answer, written as it is serialised: a region's object is made when it is written and
+/// dropped after, so 100,000 regions never stand as one JSON tree in memory. The keys come in
+/// serde_json's order (sorted), so the text is the one `serde_json::Value` would give.
+pub struct Answer<'a> {
+    pub e: &'a extrap::Experiment,
+    pub r: &'a Ranking,
+    /// Per table, each region's row in it (an index, so a region's shares are found at once).
+    rows: Vec<Vec<Option<usize>>>,
 }
 
-fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+impl<'a> Answer<'a> {
+    pub fn new(e: &'a extrap::Experiment, r: &'a Ranking) -> Self {
+        let rows = r
+            .tables
+            .iter()
+            .map(|t| {
+                let mut at = vec![None; r.regions.len()];
+                for (k, s) in t.rows.iter().enumerate() {
+                    if let Some(slot) = at.get_mut(s.region) {
+                        *slot = Some(k);
+                    }
+                }
+                at
+            })
+            .collect();
+        Answer { e, r, rows }
+    }
+
+    /// A point keyed by the experiment's parameter names: {"p": 256, "size": 4000}.
+    fn point(&self, x: &[f64]) -> Value {
+        Value::Object(self.r.parameters.iter().zip(x).map(|(k, v)| (k.clone(), json!(v))).collect())
+    }
+
+    fn region(&self, i: usize) -> Value {
+        let (r, f) = (self.r, &self.r.regions[i]);
+        let shares: Vec<Value> = r
+            .tables
+            .iter()
+            .zip(&self.rows)
+            .filter_map(|(t, at)| {
+                let s = &t.rows[at[i]?];
+                Some(json!({"n": t.n, "point": self.point(&t.point), "share": s.share, "low": s.low, "high": s.high}))
+            })
+            .collect();
+        json!({
+            "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
+            "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
+            "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
+            "points": f.points.iter().map(|p| json!({"n": p.n, "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
+            "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
+                let mut v = json!(prediction(p));
+                v["point"] = self.point(&t.point);
+                v
+            }).collect::<Vec<_>>(),
+            "stops_scaling_n": f.stops_scaling_n,
+            "shares": shares,
+        })
+    }
+}
+
+/// A list whose items are made one at a time as they are written.
+struct Lazy<F: Fn(usize) -> Value>(usize, F);
+
+impl<F: Fn(usize) -> Value> serde::Serialize for Lazy<F> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0))?;
+        for i in 0..self.0 {
+            seq.serialize_element(&(self.1)(i))?;
+        }
+        seq.end()
+    }
+}
+
+/// One table of the ranking, its rows made as they are written; keys in sorted order.
+struct TableOut<'a>(&'a Answer<'a>, &'a extrap::Table);
+
+impl serde::Serialize for TableOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (a, t) = (self.0, self.1);
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("n", &t.n)?;
+        m.serialize_entry("point", &a.point(&t.point))?;
+        m.serialize_entry("regions", &Lazy(t.rows.len(), |j| {
+            let s = &t.rows[j];
+            json!({"callpath": a.r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high})
+        }))?;
+        m.serialize_entry("side", &t.side)?;
+        m.end()
+    }
+}
+
+impl serde::Serialize for Answer<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let (e, r) = (self.e, self.r);
+        let side = |s: Option<f64>| json!(s);
+        let mut m = s.serialize_map(None)?;
+        // In sorted order, as a serde_json::Value's keys.
+        m.serialize_entry("dominant", &r.dominant.iter().map(|d| json!({"n": d.n, "point": self.point(&d.point), "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>())?;
+        m.serialize_entry("first_to_stop", &r.first_to_stop.iter().map(|&i| {
+            let f = &r.regions[i];
+            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(r.targets.first().and_then(|t| t.side)), "point": self.point(&r.base)})
+        }).collect::<Vec<_>>())?;
+        m.serialize_entry("format", e.format.name())?;
+        m.serialize_entry("metric", &r.metric)?;
+        m.serialize_entry("metrics", &r.metrics)?;
+        m.serialize_entry("parameters", &e.parameters)?;
+        m.serialize_entry("points", &r.targets.iter().map(|t| self.point(&t.point)).collect::<Vec<_>>())?;
+        m.serialize_entry("predict", &r.targets.iter().map(|t| t.n).collect::<Vec<_>>())?;
+        m.serialize_entry("process_parameter", &r.process_parameter)?;
+        m.serialize_entry("ranking", &r.tables.iter().map(|t| TableOut(self, t)).collect::<Vec<_>>())?;
+        m.serialize_entry("regions", &Lazy(r.regions.len(), |i| self.region(i)))?;
+        m.serialize_entry("side_parameter", &r.side_parameter)?;
+        m.serialize_entry("side_values", &r.side_values)?;
+        m.serialize_entry("warnings", &r.warnings)?;
+        m.end()
+    }
+}
+
+/// The answer as a JSON value (tests, and callers that add to it).
+pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
+    serde_json::to_value(Answer::new(e, r)).unwrap_or(Value::Null)
+}
+
+/// Reads, plans and fits the experiment (regions on every core).
+fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
     let e = extrap::parse(text).map_err(|e| e.to_string())?;
     let mut o = options(opts, Vec::new)?;
     if o.targets.is_empty() && o.points.is_empty() {
@@ -235,5 +304,16 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, St
     let ids: Vec<usize> = (0..plan.len()).collect();
     let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1)).ok_or(crate::parallel::STOPPED)?;
     let r = extrap::finish(plan, fits.into_iter().flatten().collect()).map_err(|e| e.to_string())?;
+    Ok((e, r))
+}
+
+/// The answer written straight to `out` as it is made.
+fn stream(_format: &str, text: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
+    let (e, r) = ranking(text, opts).map_err(super::WriteError::Input)?;
+    super::write_json(out, &Answer::new(&e, &r), compact)
+}
+
+fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+    let (e, r) = ranking(text, opts)?;
     Ok(answer(&e, &r))
 }

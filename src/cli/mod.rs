@@ -59,6 +59,49 @@ pub struct RawInput {
     pub options: &'static [&'static str],
     /// The format of a text given without `--format`, when it is one of these (not JSON).
     pub sniff: Option<fn(&str) -> Option<&'static str>>,
+    /// (format, text, options, compact, out): the answer written to `out` as it is made, for
+    /// answers too large to hold whole (used when nothing is added to the answer).
+    pub stream: Option<RawStream>,
+}
+
+/// See [`RawInput::stream`].
+pub type RawStream = fn(&str, &str, &[(String, String)], bool, &mut dyn std::io::Write) -> Result<(), WriteError>;
+
+/// Why an answer was not written: the input's fault (exit 1, one line), or the output's.
+#[derive(Debug)]
+pub enum WriteError {
+    Input(String),
+    Output(std::io::Error),
+}
+
+/// `v` as JSON to `out` (pretty unless `compact`), a line break after, flushed.
+pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn std::io::Write, v: &T, compact: bool) -> Result<(), WriteError> {
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
+    let r = if compact { serde_json::to_writer(&mut w, v) } else { serde_json::to_writer_pretty(&mut w, v) };
+    r.map_err(|e| match e.io_error_kind() {
+        Some(kind) => WriteError::Output(std::io::Error::new(kind, e.to_string())),
+        None => WriteError::Input(format!("could not write the answer: {e}")),
+    })?;
+    use std::io::Write;
+    w.write_all(b"\n").and_then(|_| w.flush()).map_err(WriteError::Output)
+}
+
+/// The exit status of a write: 0 when written, or when the reader has gone away (`scalewise …
+/// | head` is not an error of ours); 1 with a message when the output failed (a full disk,
+/// `> /dev/full`), so a script never keeps a cut answer for a whole one.
+pub(super) fn written(command: &str, r: Result<(), WriteError>) -> i32 {
+    match r {
+        Ok(()) => 0,
+        Err(WriteError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(WriteError::Output(e)) => {
+            eprintln!("scalewise {command}: could not write the answer: {e}");
+            1
+        }
+        Err(WriteError::Input(msg)) => {
+            eprintln!("scalewise {command}: {}", msg.replace('\n', " "));
+            1
+        }
+    }
 }
 
 const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS];
@@ -85,13 +128,11 @@ fn main_help() -> String {
     s
 }
 
-/// Writes to standard output. A reader that has gone away (`scalewise … | head`) is not an
-/// error of ours: the rest of the output is dropped quietly instead of panicking as
-/// `print!` does.
-pub fn write_out(text: &str) {
+/// Writes to standard output (see [`written`] for what a failed write means).
+pub fn write_out(text: &str) -> Result<(), WriteError> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|_| out.flush());
+    out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(WriteError::Output)
 }
 
 /// Runs the command with the arguments after the program name; returns the exit status.
@@ -101,15 +142,13 @@ pub fn run(args: &[String]) -> i32 {
         return 2;
     };
     if first == "--help" || first == "-h" || first == "help" {
-        write_out(&main_help());
-        return 0;
+        return written("help", write_out(&main_help()));
     }
     if first == "validate" {
         return validate::run(&args[1..]);
     }
     if first == "--version" || first == "-V" {
-        write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION")));
-        return 0;
+        return written("--version", write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION"))));
     }
     let Some(cmd) = SUBCOMMANDS.iter().find(|c| c.name == first) else {
         eprintln!("scalewise: unknown calculator '{first}'; run 'scalewise --help' for the list");
@@ -125,8 +164,7 @@ pub fn run(args: &[String]) -> i32 {
     while let Some(a) = rest.next() {
         match a.as_str() {
             "--help" | "-h" => {
-                write_out(cmd.help);
-                return 0;
+                return written(cmd.name, write_out(cmd.help));
             }
             "--compact" => compact = true,
             "--format" => match rest.next() {
@@ -229,14 +267,14 @@ pub fn run(args: &[String]) -> i32 {
     if let (None, Some(each), None) = (&raw, cmd.each, export) {
         if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&text) {
             if items.len() > 1 {
-                return match batch(cmd.name, each, &text, &items, &options, compact) {
-                    Ok(()) => 0,
-                    Err(msg) => {
-                        eprintln!("scalewise {}: {msg}", cmd.name);
-                        1
-                    }
-                };
+                return written(cmd.name, batch(cmd.name, each, &text, &items, &options, compact));
             }
+        }
+    }
+    if let (Some((r, f)), None, Some(stream)) = (raw, export, raw.and_then(|(r, _)| r.stream)) {
+        if options.iter().all(|(k, _)| !allocation::OPTIONS.contains(&k.as_str())) {
+            let _ = r;
+            return written(cmd.name, stream(f, &text, &options, compact, &mut std::io::stdout().lock()));
         }
     }
     let answer = match (raw, export) {
@@ -259,24 +297,12 @@ pub fn run(args: &[String]) -> i32 {
     };
     if let (Some(e), Ok(out)) = (export, &answer) {
         if let Some(t) = out.get("exports").and_then(|x| x.get(e.key())).and_then(Value::as_str) {
-            write_out(t);
-            return 0;
+            return written(cmd.name, write_out(t));
         }
     }
     let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
-        Ok(out) => {
-            match one_text(&out, compact) {
-                Ok(s) => {
-                    write_out(&format!("{s}\n"));
-                    0
-                }
-                Err(e) => {
-                    eprintln!("scalewise {}: could not write the answer: {e}", cmd.name);
-                    1
-                }
-            }
-        }
+        Ok(out) => written(cmd.name, write_json(&mut std::io::stdout().lock(), &out, compact)),
         Err(msg) => {
             eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
             1
@@ -301,10 +327,20 @@ fn item_text<T: serde::Serialize + ?Sized>(v: &T, compact: bool) -> serde_json::
     Ok(if compact { t } else { format!("  {}", t.replace('\n', "\n  ")) })
 }
 
-/// The pieces of a list's text, its items' texts (`item_text`) between brackets and commas, as
-/// serde_json writes the list.
+/// The brackets and separator of a list's text as serde_json writes it: (open, between, close).
+fn list_marks(compact: bool) -> (&'static str, &'static str, &'static str) {
+    if compact {
+        ("[", ",", "]")
+    } else {
+        ("[\n", ",\n", "\n]")
+    }
+}
+
+/// The pieces of a list's text, its items' texts (`item_text`) between [`list_marks`], as
+/// [`batch`] writes them.
+#[cfg(test)]
 fn list_text(items: &[String], compact: bool) -> impl Iterator<Item = &str> {
-    let (open, sep, close) = if compact { ("[", ",", "]") } else { ("[\n", ",\n", "\n]") };
+    let (open, sep, close) = list_marks(compact);
     let body = items.iter().enumerate().flat_map(move |(i, t)| [if i == 0 { "" } else { sep }, t.as_str()]);
     std::iter::once(open).chain(body).chain(std::iter::once(close))
 }
@@ -334,24 +370,45 @@ impl Render<'_> {
 /// shared among every core; the texts are then written to standard output in the input's
 /// order. Only the texts outlive their thread, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
-fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), String> {
+fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
     let how = Render { command, options, compact };
+    // Every element is read once before any answer is written, so an input error (a number out
+    // of range, past the syntax check) leaves no partial list; the whole text's error says
+    // where (line and column in the input, not in the element).
+    if let Some(e) = items.iter().find_map(|raw| serde_json::from_str::<Value>(raw.get()).err()) {
+        return Err(WriteError::Input(format!("input is not valid JSON: {}", serde_json::from_str::<Value>(text).err().unwrap_or(e))));
+    }
     let read = |raw: &&RawValue| match serde_json::from_str::<Value>(raw.get()) {
         Ok(v) => each(&v, &how),
-        // Past the syntax check, as a number out of range: the whole text's error says where
-        // (line and column in the input, not in the element).
-        Err(e) => Err(format!("input is not valid JSON: {}", serde_json::from_str::<Value>(text).err().unwrap_or(e))),
+        Err(e) => Err(format!("input is not valid JSON: {e}")),
     };
-    let texts = crate::parallel::map(items, &read)
-        .ok_or_else(|| crate::parallel::STOPPED.to_string())?
-        .into_iter()
-        .collect::<Result<Vec<String>, String>>()?;
     use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    // A reader that has gone away is not an error of ours (see `write_out`).
-    let _ = list_text(&texts, compact).chain(std::iter::once("\n")).try_for_each(|piece| out.write_all(piece.as_bytes())).and_then(|_| out.flush());
-    Ok(())
+    let (open, sep, close) = list_marks(compact);
+    // A chunk at a time, answered on every core and written in order: memory holds one
+    // chunk's answers, however long the list. The list opens once the first chunk is
+    // answered, so an error of the options (the same for every element) writes nothing.
+    for (c, chunk) in items.chunks(BATCH_CHUNK).enumerate() {
+        let texts = crate::parallel::map(chunk, &read)
+            .ok_or_else(|| WriteError::Input(crate::parallel::STOPPED.to_string()))?
+            .into_iter()
+            .collect::<Result<Vec<String>, String>>()
+            .map_err(WriteError::Input)?;
+        if c == 0 {
+            out.write_all(open.as_bytes()).map_err(WriteError::Output)?;
+        }
+        for (i, t) in texts.iter().enumerate() {
+            if c > 0 || i > 0 {
+                out.write_all(sep.as_bytes()).map_err(WriteError::Output)?;
+            }
+            out.write_all(t.as_bytes()).map_err(WriteError::Output)?;
+        }
+    }
+    out.write_all(close.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).map_err(WriteError::Output)
 }
+
+/// Elements of a list answered at a time (see [`batch`]).
+const BATCH_CHUNK: usize = 4096;
 
 fn read_input(file: Option<&str>) -> Result<String, String> {
     match file {

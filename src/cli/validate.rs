@@ -282,8 +282,7 @@ pub fn run(args: &[String]) -> i32 {
     for a in args {
         match a.as_str() {
             "--help" | "-h" => {
-                super::write_out(HELP);
-                return 0;
+                return super::written("validate", super::write_out(HELP));
             }
             "--markdown" => md = true,
             "--calibration" => cal = true,
@@ -318,10 +317,7 @@ pub fn run(args: &[String]) -> i32 {
     };
     if cal {
         return match calibration_source(&report) {
-            Ok(s) => {
-                super::write_out(&s);
-                0
-            }
+            Ok(s) => super::written("validate", super::write_out(&s)),
             Err(e) => {
                 eprintln!("scalewise validate: {e}");
                 1
@@ -329,15 +325,8 @@ pub fn run(args: &[String]) -> i32 {
         };
     }
     if md {
-        super::write_out(&markdown(&report));
+        super::written("validate", super::write_out(&markdown(&report)))
     } else {
-        match serde_json::to_string_pretty(&to_json(&report)) {
-            Ok(s) => super::write_out(&format!("{s}\n")),
-            Err(e) => {
-                eprintln!("scalewise validate: could not write the answer: {e}");
-                return 1;
-            }
-        }
+        super::written("validate", super::write_json(&mut std::io::stdout().lock(), &to_json(&report), false))
     }
-    0
 }

@@ -46,8 +46,9 @@ use crate::model::InputError;
 
 /// The field name errors carry.
 pub const FIELD: &str = "Extra-P experiment";
-/// Most bytes of an experiment (the workspace keeps at most 256 KB per input).
-pub const MAX_BYTES: usize = 4 << 20;
+/// Most bytes of an experiment the command reads (the page's inputs keep at most
+/// `workspace::MAX_FIELD_BYTES`): 100,000 regions of a few points take about 6 MB.
+pub const MAX_BYTES: usize = 64 << 20;
 /// Most parameters (Extra-P's text format allows four).
 pub const MAX_PARAMETERS: usize = 4;
 /// Most repetitions kept per point.
