@@ -125,6 +125,31 @@ fn skipped_models_duplicates_and_past_peak_are_reported() {
 }
 
 #[test]
+fn nodes_say_which_predictions_leave_the_one_node_of_the_runs() {
+    // Runs on 8, 16 and 32 cores of one 32-core node; 64 and 256 need 2 and 8 nodes.
+    let pts: Vec<Value> = [(8, 100.0), (16, 52.0), (32, 28.0)].iter().map(|(n, t)| json!({"n": n, "time_s": t, "nodes": 1})).collect();
+    let one = answer(&json!({"points": pts, "predict": [24, 64, 256], "cores_per_node": 32}));
+    let f = one["forecast"]["predictions"].as_array().unwrap();
+    assert_eq!(f.iter().map(|p| p["crosses_nodes"].as_bool().unwrap()).collect::<Vec<_>>(), [false, true, true]);
+    assert_eq!(f.iter().map(|p| p["nodes"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 8]);
+    assert!(f.iter().all(|p| p["held_out_width"].as_f64().is_some_and(|w| w > 0.0)));
+    assert_eq!(one["points"][0]["nodes"], 1);
+    for k in ["trend_exponent", "amdahl_weight", "serial", "parallel"] {
+        assert!(one["forecast"][k].as_f64().is_some(), "forecast.{k}");
+    }
+    // The node size can come from the points: 64 on 2 nodes is 32 per node, and the runs
+    // already spread over nodes leave none.
+    let spread: Vec<Value> = [(16, 1), (32, 1), (64, 2)].iter().map(|(n, d)| json!({"n": n, "time_s": 800.0 / f64::from(*n), "nodes": d})).collect();
+    let v = answer(&json!({"points": spread, "predict": [256]}));
+    assert_eq!((v["forecast"]["predictions"][0]["nodes"].as_u64(), v["forecast"]["predictions"][0]["crosses_nodes"].as_bool()), (Some(8), Some(false)));
+    // Every run on one node, its size not said: nothing is claimed, and the warning asks for it.
+    let v = answer(&json!({"points": [{"n": 8, "time_s": 10.0, "nodes": 1}, {"n": 16, "time_s": 5.5, "nodes": 1}], "predict": [64]}));
+    assert_eq!(v["forecast"]["predictions"][0]["crosses_nodes"], false);
+    assert!(v["forecast"]["predictions"][0].get("nodes").is_none());
+    assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().is_some_and(|w| w.contains("cores per node"))));
+}
+
+#[test]
 fn errors_exit_1_with_one_line_naming_the_key() {
     let cases: &[(&str, &str)] = &[
         (r#"{"points": [{"n": 0, "speedup": 1}]}"#, "points[0].n:"),
@@ -134,6 +159,9 @@ fn errors_exit_1_with_one_line_naming_the_key() {
         (r#"{"points": [{"n": 2, "speedup": 1}], "models": ["gauss"]}"#, "models[0]"),
         (r#"{"points": [{"n": 2, "speedup": 1}], "predict": [0]}"#, "predict[0]"),
         (r#"{"points": [], "colour": 1}"#, "unknown key \"colour\""),
+        (r#"{"points": [{"n": 2, "speedup": 1, "nodes": 3}, {"n": 4, "speedup": 2}]}"#, "points[0].nodes: nodes must be a whole number from 1 to n"),
+        (r#"{"points": [{"n": 2, "speedup": 1, "nodes": 1}, {"n": 2, "speedup": 1.1, "nodes": 2}]}"#, "points[1].nodes: n = 2 is given on 1 and on 2 nodes"),
+        (r#"{"points": [{"n": 2, "speedup": 1}, {"n": 4, "speedup": 2}], "cores_per_node": 0}"#, "cores_per_node: expected a whole number"),
         (r#""text""#, "expected an object or a list"),
     ];
     for (input, want) in cases {
@@ -149,7 +177,7 @@ fn errors_exit_1_with_one_line_naming_the_key() {
 fn help_documents_the_keys() {
     let (status, out, _) = run(&["speedup", "--help"], "");
     assert_eq!(status, 0);
-    for k in ["points", "predict", "models", "include_past_peak", "best_reason", "karp_flatt", "time_s", "EXAMPLE", "error"] {
+    for k in ["points", "predict", "models", "include_past_peak", "best_reason", "karp_flatt", "time_s", "EXAMPLE", "error", "nodes", "cores_per_node", "crosses_nodes"] {
         assert!(out.contains(k), "--help lacks {k}");
     }
 }

@@ -42,19 +42,53 @@ fn a_malformed_corpus_names_its_line_and_column() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every corpus `make validate` reads, when the shared ones are beside the project (cargo runs
+/// the tests in the project's folder, as `make validate` runs the command).
+fn shared_present() -> bool {
+    let shared = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/validation/strong_scaling_dev.csv");
+    let there = std::path::Path::new(shared).exists();
+    if !there {
+        eprintln!("skipped: {shared} is not there");
+    }
+    there
+}
+
 /// The committed calibration (the ranges' quantiles and their track record) is what the
 /// corpora give: after a change to the forecast or the corpora, `make validate` rewrites it.
-/// Needs the shared corpus beside the project, as `make validate` does.
 #[test]
 fn the_committed_calibration_is_what_the_corpora_give() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let shared = format!("{root}/../shared/validation/strong_scaling_dev.csv");
-    if !std::path::Path::new(&shared).exists() {
-        eprintln!("skipped: {shared} is not there");
+    if !shared_present() {
         return;
     }
-    let o = run(&["validate", &format!("{root}/validation/corpus.csv"), &shared, "--calibration"], "");
+    let o = run(&["validate", "--calibration"], "");
     assert_eq!(o.status, 0, "{}", o.stderr);
-    let committed = std::fs::read_to_string(format!("{root}/src/model/speedup/calibration.rs")).unwrap();
+    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model/speedup/calibration.rs")).unwrap();
     assert_eq!(o.stdout, committed, "run `make validate` to rewrite src/model/speedup/calibration.rs");
+}
+
+/// The calculator's forecast is the candidate the corpora choose, held out source by source,
+/// and every corpus is read by default.
+#[test]
+fn the_forecast_is_the_candidate_the_corpora_choose() {
+    if !shared_present() {
+        return;
+    }
+    let o = run(&["validate"], "");
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let files: Vec<&str> = v["corpora"].as_array().unwrap().iter().map(|c| c["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["validation/corpus.csv", "validation/corpus_wide.csv", "../shared/validation/strong_scaling_dev.csv", "../shared/validation/strong_scaling_more.csv"]);
+    let sel = &v["selection"];
+    assert_eq!(sel["winner"], sel["calculators"], "set forecast::RULE and ACROSS_NODES to the winner");
+    // Judged by the worse sources too: the winner's score is the lowest of every candidate.
+    let scores: Vec<f64> = v["candidates"].as_array().unwrap().iter().map(|c| c["score"].as_f64().unwrap()).collect();
+    let winner = v["candidates"].as_array().unwrap().iter().find(|c| c["name"] == sel["winner"]).unwrap();
+    assert!(scores.iter().all(|s| *s >= winner["score"].as_f64().unwrap()));
+    // The course's repositories are one source: fewer sources than repositories.
+    let sources = v["sources"].as_array().unwrap();
+    assert!(sources.iter().any(|s| s["source"] == "course:FHPC Trieste on ORFEO"));
+    assert!(!sources.iter().any(|s| s["source"] == "github:leonardomusini/FHPC"));
+    assert!(sel["nested"]["median_rel_error"].as_f64().is_some_and(|m| m > 0.0 && m < 1.0));
+    assert_eq!(v["by_count"].as_array().map(Vec::len), Some(2));
+    assert!(v["node_crossing"]["predictions"].as_u64().is_some_and(|n| n > 0));
 }

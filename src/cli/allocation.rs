@@ -113,6 +113,8 @@ fn speedup_rows(out: &Value) -> SpeedupRows {
                 time_s: Some((f("time_s")?, f("time_low_s")?, f("time_high_s")?)),
                 horizon: f("horizon").unwrap_or(1.0),
                 scale: 0.0,
+                nodes: p.get("nodes").and_then(Value::as_u64).and_then(|d| u32::try_from(d).ok()),
+                crosses_nodes: p.get("crosses_nodes").and_then(Value::as_bool).unwrap_or(false),
             })
         })
         .collect();

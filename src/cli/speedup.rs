@@ -44,8 +44,9 @@ in its place, and the exit status stays 0 — only a top level that is neither a
 array is exit status 1):
     points            [{"n": 2, "speedup": 2.0}, ...] or [{"n": 4, "time_s": 169.6}, ...]:
                       n a whole number ≥ 1; speedup or time_s > 0 (the same one in every
-                      point); optional "weight" > 0 (default 1). A repeated n is averaged
-                      (weighted) and said in warnings.
+                      point); optional "weight" > 0 (default 1); optional "nodes", the nodes
+                      the run used (whole, 1 to n). A repeated n is averaged (weighted) and
+                      said in warnings.
     predict           optional list of whole n to predict at, e.g. [32, 64]
     models            optional list of names (default all five): "downey", "amdahl",
                       "chiang", "smirni", "usl"
@@ -53,6 +54,10 @@ array is exit status 1):
                       left out of the downey, amdahl, chiang and smirni fits unless true;
                       usl always fits every point
     leave_one_out     optional boolean (default true): false skips the leave-one-out refits
+    cores_per_node    optional whole number: processes one node holds. With it, or with
+                      "nodes" on points that used several nodes, each prediction says how many
+                      nodes it needs; where every measured run is inside one node and a
+                      prediction needs more, the forecast says so and widens its range
     scaling           optional "strong" (default) or "weak": a weak-scaling series (the work
                       grows with n) of times; answered as WEAK SCALING below
 
@@ -74,14 +79,21 @@ OUTPUT:
                       largest measured n) and with the disagreement of simple laws, q that
                       model's error quantiles measured on real scaling series (VALIDATION.md).
     level             the level of every range: 0.9
-    forecast          {method, serial, parallel, units ("s", or "T(1)" for speed-up input),
-                      predictions [{n, speedup, low, high, efficiency, horizon, time_s,
-                      time_low_s, time_high_s (where times were given), held_out_coverage,
-                      held_out_predictions}]}: the prediction to use beyond the data, Amdahl's
-                      law anchored at the largest measured count, which beat ideal scaling
-                      and least-squares Amdahl at every horizon on the validation corpora;
-                      held_out_coverage is how often its ranges held at that horizon on
-                      sources left out of their calibration.
+    forecast          {method, serial, parallel, trend_exponent, amdahl_weight, units ("s", or
+                      "T(1)" for speed-up input), predictions [{n, speedup, low, high,
+                      efficiency, horizon, time_s, time_low_s, time_high_s (where times were
+                      given), held_out_coverage, held_out_predictions, held_out_width, nodes
+                      (where known), crosses_nodes}]}: the prediction to use beyond the data.
+                      ln T(n) = w·ln A(n) + (1 − w)·ln P(n): A is Amdahl's law anchored at the
+                      largest measured count k, A(n) = serial + parallel/n, P the trend of the
+                      last two runs, T(k)·(k/n)^trend_exponent, and w = amdahl_weight, which
+                      falls as the runs scale better further out; the rule chosen on the
+                      validation corpora with each source held out (VALIDATION.md).
+                      held_out_coverage is how often its ranges held at that horizon (for as
+                      many measured counts) on sources left out of their calibration,
+                      held_out_width their median width over the prediction; crosses_nodes:
+                      every measured run was inside one node and n needs more, so the range
+                      is widened by the factor measured for such predictions.
     best              the chosen model's name (null when none could be fitted)
     best_reason       why: lowest AICc, else lowest leave-one-out error, else lowest squared
                       error; with the runner-up
@@ -135,7 +147,7 @@ ERRORS:
 "#
 );
 
-const KEYS: [&str; 6] = ["points", "predict", "models", "include_past_peak", "leave_one_out", "scaling"];
+const KEYS: [&str; 7] = ["points", "predict", "models", "include_past_peak", "leave_one_out", "cores_per_node", "scaling"];
 
 fn boolean(m: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
     match m.get(key) {
@@ -153,7 +165,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
     let mut raw = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
         let path = format!("points[{i}]");
-        let m = object(p.clone(), &path, &["n", "speedup", "time_s", "weight"])?;
+        let m = object(p.clone(), &path, &["n", "speedup", "time_s", "weight", "nodes"])?;
         let num = |key: &str| -> Result<Option<f64>, String> {
             match m.get(key) {
                 None => Ok(None),
@@ -173,7 +185,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
             }
             _ => measure = Some(this),
         }
-        raw.push(RawPoint { n, value, weight: num("weight")?, line: None });
+        raw.push(RawPoint { n, value, weight: num("weight")?, nodes: num("nodes")?, line: None });
     }
     Ok((raw, measure.unwrap_or(Measure::Speedup)))
 }
@@ -184,15 +196,21 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
 
 #[derive(Serialize)]
 pub(super) struct PredictionOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    crosses_nodes: Option<bool>,
     efficiency: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     held_out_coverage: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     held_out_predictions: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    held_out_width: Option<f64>,
     high: f64,
     horizon: f64,
     low: f64,
     n: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u32>,
     speedup: f64,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_high_s: Option<f64>,
@@ -204,13 +222,16 @@ pub(super) struct PredictionOut {
 
 pub(super) fn prediction(p: &Prediction) -> PredictionOut {
     PredictionOut {
+        crosses_nodes: None,
         efficiency: p.efficiency,
         held_out_coverage: None,
         held_out_predictions: None,
+        held_out_width: None,
         high: p.speedup_high,
         horizon: p.horizon,
         low: p.speedup_low,
         n: p.n,
+        nodes: None,
         speedup: p.speedup,
         time_high_s: p.time_s.map(|t| t.2),
         time_low_s: p.time_s.map(|t| t.1),
@@ -263,6 +284,8 @@ struct PointOut {
     karp_flatt: Option<f64>,
     merged_rows: usize,
     n: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u32>,
     past_peak: bool,
     speedup: Option<f64>,
     super_linear: bool,
@@ -293,10 +316,12 @@ struct AdviceOut<'a> {
 
 #[derive(Serialize)]
 struct ForecastOut {
-    method: &'static str,
+    amdahl_weight: Option<f64>,
+    method: String,
     parallel: Option<f64>,
     predictions: Vec<PredictionOut>,
     serial: Option<f64>,
+    trend_exponent: Option<f64>,
     units: &'static str,
 }
 
@@ -351,6 +376,7 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
             karp_flatt: p.karp_flatt,
             merged_rows: p.merged_rows,
             n: p.n,
+            nodes: p.nodes,
             past_peak: p.past_peak,
             speedup: p.speedup,
             super_linear: p.super_linear,
@@ -362,10 +388,18 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
         .forecast
         .iter()
         .map(|p| {
-            let (held, count) = forecast::track_record(p.horizon);
-            PredictionOut { held_out_coverage: Some(held), held_out_predictions: Some(count), ..prediction(p) }
+            let (held, count, width) = forecast::track_record(p.horizon, a.points.len());
+            PredictionOut {
+                crosses_nodes: Some(p.crosses_nodes),
+                held_out_coverage: Some(held),
+                held_out_predictions: Some(count),
+                held_out_width: Some(width),
+                nodes: p.nodes,
+                ..prediction(p)
+            }
         })
         .collect();
+    let law = a.forecast_law();
     AnswerOut {
         advice: AdviceOut {
             n: a.advice.iter().filter(|s| !s.already_measured).map(|s| s.n).collect(),
@@ -381,10 +415,12 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
         fits,
         fitted_space: if a.space == Space::Time { "time" } else { "speedup" },
         forecast: ForecastOut {
-            method: "Amdahl's law anchored at the largest measured count: T(n) = a + (T(k) - a)·k/n, a the least-squares serial part of every point (≥ 0)",
-            parallel: a.forecast_law().map(|(_, p)| p),
+            amdahl_weight: law.map(|l| l.weight),
+            method: forecast::method(),
+            parallel: law.map(|l| l.amdahl.1),
             predictions: forecast,
-            serial: a.forecast_law().map(|(s, _)| s),
+            serial: law.map(|l| l.amdahl.0),
+            trend_exponent: law.map(|l| l.exponent),
             units: if a.measure == Measure::TimeS { "s" } else { "T(1)" },
         },
         karp_flatt: a.points.iter().filter_map(|p| p.karp_flatt.map(|e| KarpFlattOut { e, n: p.n })).collect(),
@@ -474,6 +510,12 @@ fn one(input: Value) -> Result<Analysis, String> {
         include_past_peak: boolean(&top, "include_past_peak", false)?,
         targets,
         leave_one_out: boolean(&top, "leave_one_out", true)?,
+        cores_per_node: match top.get("cores_per_node") {
+            None => None,
+            Some(v) => Some(v.as_f64().filter(|c| c.fract() == 0.0 && (1.0..=1e9).contains(c)).map(|c| c as u32).ok_or_else(|| {
+                format!("cores_per_node: expected a whole number from 1 to 1e9, found {v}")
+            })?),
+        },
     };
     let a = analyse("points", &raw, measure, &opts).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
     Ok(a)

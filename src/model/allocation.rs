@@ -320,7 +320,7 @@ mod tests {
     use super::*;
 
     fn pred(n: u32, t: f64, e: f64) -> Prediction {
-        Prediction { n, speedup: e * f64::from(n), speedup_low: 0.0, speedup_high: 0.0, efficiency: e, horizon: 1.0, scale: 0.3, time_s: Some((t, t * 0.9, t * 1.1)) }
+        Prediction { n, speedup: e * f64::from(n), speedup_low: 0.0, speedup_high: 0.0, efficiency: e, horizon: 1.0, scale: 0.3, nodes: None, crosses_nodes: false, time_s: Some((t, t * 0.9, t * 1.1)) }
     }
 
     fn forecast(p: Vec<Prediction>) -> SpeedupRows {

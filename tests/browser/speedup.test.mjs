@@ -83,6 +83,46 @@ test("the forecast: a 90 % range next to every prediction, its track record, and
   await context.close();
 });
 
+test("Example 5.1: the forecast is drawn from the largest measured n on, with its track record", async () => {
+  // Issue 31: the curve lay below every measured point (0.8 at n = 1, where 1 was measured).
+  const { context, page, problems } = await open();
+  await page.waitForSelector("#track-record tbody tr");
+  const figure = page.locator("figure.chart-figure:has(#chart-speedup-fits)");
+  await figure.locator("details.chart-data summary").click();
+  await figure.locator("table.chart-table").waitFor();
+  const table = await figure.locator("table.chart-table").textContent();
+  assert.match(table, /forecast beyond n = 64/, "the curve says where it starts");
+  // The track record: four horizon bands, then predictions that leave the runs' one node.
+  const rows = await page.locator("#track-record tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.trim())));
+  assert.equal(rows.length, 5);
+  assert.deepEqual(rows.map((r) => r[0]), ["up to 2×", "2–4×", "4–16×", "beyond 16×", "leaving the one node of the measured runs"]);
+  for (const r of rows) {
+    const held = num(r[1]);
+    assert.ok(held >= 50 && held <= 100 && num(r[2]) > 0, `${r}`);
+  }
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("nodes: a prediction that needs more nodes than the runs used says so beside it", async () => {
+  const { context, page, problems } = await open();
+  await page.fill("#points", "n\ttime (s)\tnodes\n8\t100\t1\n16\t52\t1\n32\t28\t1\n");
+  await page.fill("#target", "16, 128");
+  await page.fill("#cores_per_node", "32");
+  await page.waitForSelector("#forecast .node-note");
+  const notes = await page.locator("#forecast tbody tr").evaluateAll((trs) => trs.map((tr) => tr.querySelector(".node-note")?.textContent ?? ""));
+  assert.equal(notes[0], "");
+  assert.match(notes[1], /^Leaves the node: needs 4 nodes, and every measured run was inside one/);
+  assert.match(await page.locator("#points-table tbody tr").first().textContent(), /^8.*1$/);
+  // Without the node size the page asks for it and claims nothing.
+  await page.fill("#cores_per_node", "");
+  await page.waitForSelector("#warnings >> text=give the cores per node");
+  assert.equal(await page.locator("#forecast .node-note").count(), 0);
+  await shot(page, "speedup-nodes");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("presets, past-peak points, bad input and exports", async () => {
   const { context, page, problems } = await open();
   await page.click("text=Load: With a decline after the peak");

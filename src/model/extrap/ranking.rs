@@ -268,6 +268,8 @@ fn predict(m: &RegionModel, target: &Target, pi: usize) -> Prediction {
         time_s: Some((t, lo, hi)),
         horizon: nf / m.max_of(pi),
         scale: 0.0,
+        nodes: None,
+        crosses_nodes: false,
     }
 }
 
@@ -407,7 +409,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             .iter()
             .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len(), coords: m.coords.clone() })
             .collect();
-        let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, line: m.line }).collect();
+        let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line }).collect();
         regions.push(RegionFit {
             callpath: s.callpath.clone(),
             metric: s.metric.clone(),

@@ -503,7 +503,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
     let explained = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min) <= noise.max(MIN_ERROR);
     if falls && k >= 4 && !explained {
         for model in [Model::Downey, Model::Smirni] {
-            let raw: Vec<RawPoint> = ps.iter().zip(&ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect();
+            let raw: Vec<RawPoint> = ps.iter().zip(&ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
             cands.extend(score(&ps, &ys, &|u: &dyn Fn(usize) -> bool| {
                 let sub: Vec<RawPoint> = raw.iter().enumerate().filter(|(i, _)| u(*i)).map(|(_, r)| *r).collect();
                 let opts = Options { models: vec![model], leave_one_out: false, ..Options::default() };
@@ -562,7 +562,7 @@ fn refit_without_last(form: &Form, ps: &[f64], ys: &[f64]) -> Option<Form> {
         }
         Form::Multi { .. } => None,
         Form::Speedup { model, .. } => {
-            let raw: Vec<RawPoint> = ps[..k - 1].iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect();
+            let raw: Vec<RawPoint> = ps[..k - 1].iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
             let opts = Options { models: vec![*model], leave_one_out: false, ..Options::default() };
             let a = analyse("points", &raw, Measure::TimeS, &opts).ok()?;
             let f = a.fits.first()?;

@@ -29,6 +29,8 @@ pub struct RawPoint {
     pub n: f64,
     pub value: f64,
     pub weight: Option<f64>,
+    /// The nodes the run used, where the user says.
+    pub nodes: Option<f64>,
     /// 1-based line in a pasted table; None for JSON input (errors then name `points[i]`).
     pub line: Option<usize>,
 }
@@ -43,11 +45,13 @@ pub struct Options {
     pub targets: Vec<u32>,
     /// Leave-one-out refits (the benchmark measures with and without).
     pub leave_one_out: bool,
+    /// Processes per node, where the user says (else read from the points' nodes).
+    pub cores_per_node: Option<u32>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { models: MODELS.to_vec(), include_past_peak: false, targets: Vec::new(), leave_one_out: true }
+        Options { models: MODELS.to_vec(), include_past_peak: false, targets: Vec::new(), leave_one_out: true, cores_per_node: None }
     }
 }
 
@@ -73,6 +77,8 @@ pub struct PointView {
     pub lines: Vec<usize>,
     /// Whether the non-declining models used this point.
     pub in_monotone_fits: bool,
+    /// The nodes the run used, where given.
+    pub nodes: Option<u32>,
 }
 
 /// A fitted parameter.
@@ -99,6 +105,13 @@ pub struct Prediction {
     pub horizon: f64,
     /// The scale u of the range (see `forecast`).
     pub scale: f64,
+    /// The nodes n needs, where the processes per node are known.
+    #[serde(default)]
+    pub nodes: Option<u32>,
+    /// Every measured run sat inside one node and n needs more: the forecast's range is
+    /// widened by the factor measured for such predictions.
+    #[serde(default)]
+    pub crosses_nodes: bool,
 }
 
 /// One model's fit.
@@ -167,13 +180,15 @@ pub struct Analysis {
     pub warnings: Vec<String>,
     /// The forecast (anchored Amdahl, see `forecast`) at the targets.
     pub forecast: Vec<Prediction>,
+    /// Where the measured runs sit among nodes.
+    pub nodes: forecast::Nodes,
     /// The time-like values the forecast is made of (see `forecast::Basis`).
     basis: Vec<(f64, f64, f64)>,
 }
 
 /// The forecast at x (any real n ≥ 1) as a prediction (its `n` is x rounded).
-fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f64>, x: f64) -> Option<Prediction> {
-    let fp = forecast::forecast(basis, x)?;
+fn forecast_at(basis: &forecast::Basis, nodes: forecast::Nodes, measure: Measure, t1_measured: Option<f64>, x: f64) -> Option<Prediction> {
+    let fp = forecast::forecast(basis, x, nodes)?;
     let n = x.round().clamp(1.0, 1e9) as u32;
     Some(match measure {
         Measure::TimeS => {
@@ -188,6 +203,8 @@ fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f6
                 time_s: Some((fp.value, fp.low, fp.high)),
                 horizon: fp.horizon,
                 scale: fp.scale,
+                nodes: fp.nodes,
+                crosses_nodes: fp.crosses_nodes,
             }
         }
         Measure::Speedup => Prediction {
@@ -199,25 +216,33 @@ fn forecast_at(basis: &forecast::Basis, measure: Measure, t1_measured: Option<f6
             time_s: None,
             horizon: fp.horizon,
             scale: fp.scale,
+            nodes: fp.nodes,
+            crosses_nodes: fp.crosses_nodes,
         },
     })
 }
 
 impl Analysis {
-    /// The forecast law T(n) = a + b/n, time-like (seconds, or units of T(1) for speed-ups).
-    pub fn forecast_law(&self) -> Option<(f64, f64)> {
-        forecast::anchored_amdahl(&self.basis)
+    /// The forecast's law (its Amdahl reading, its trend and their weights), time-like
+    /// (seconds, or units of T(1) for speed-ups).
+    pub fn forecast_law(&self) -> Option<forecast::Law> {
+        forecast::Law::new(&self.basis, forecast::RULE)
     }
 
     /// The forecast at any x ≥ 1 (for charts).
     pub fn forecast_at(&self, x: f64) -> Option<Prediction> {
-        forecast_at(&self.basis, self.measure, self.t1_measured, x)
+        forecast_at(&self.basis, self.nodes, self.measure, self.t1_measured, x)
+    }
+
+    /// The largest measured count, where the forecast is anchored.
+    pub fn anchor(&self) -> Option<f64> {
+        self.basis.last().map(|b| b.0)
     }
 
     /// A fit's prediction at any n, with its range at the forecast's scale there.
     pub fn predict_fit(&self, f: &Fit, n: u32) -> Prediction {
-        let (h, u) = self.forecast_at(f64::from(n)).map_or((1.0, forecast::SCALE_OFFSET), |p| (p.horizon, p.scale));
-        predict(f, n, h, u)
+        let (h, u) = self.forecast_at(f64::from(n)).map_or((1.0, 1.0), |p| (p.horizon, p.scale));
+        predict(f, n, h, u, self.basis.len())
     }
 
     pub fn fit(&self, model: Model) -> Option<&Fit> {
@@ -272,10 +297,22 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
             let msg = format!("the weight must be a number greater than 0, found {}", fmt_num(w, 6));
             return Err(point_error(field, i, r.line, "weight", 3, msg));
         }
+        let nodes = match r.nodes {
+            None => None,
+            Some(d) if d.is_finite() && d >= 1.0 && d.fract() == 0.0 && d <= r.n => Some(d as u32),
+            Some(d) => {
+                let msg = format!("nodes must be a whole number from 1 to n ({}), found {}", fmt_num(r.n, 6), fmt_num(d, 6));
+                return Err(point_error(field, i, r.line, "nodes", 4, msg));
+            }
+        };
         let n = r.n as u32;
         match pts.iter().position(|p| p.n == n) {
             Some(j) => {
                 let p = &mut pts[j]; // ok: j comes from position
+                if p.nodes != nodes {
+                    let msg = format!("n = {n} is given on {} and on {} nodes: give one node count per n", show_nodes(p.nodes), show_nodes(nodes));
+                    return Err(point_error(field, i, r.line, "nodes", 4, msg));
+                }
                 p.value = (p.value * p.weight + r.value * w) / (p.weight + w);
                 p.weight += w;
                 p.merged_rows += 1;
@@ -299,6 +336,7 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
                     merged_rows: 1,
                     lines: r.line.into_iter().collect(),
                     in_monotone_fits: true,
+                    nodes,
                 });
             }
         }
@@ -703,15 +741,41 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         .iter()
         .map(|p| (f64::from(p.n), if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value }, p.weight))
         .collect();
-    let forecast: Vec<Prediction> = opts.targets.iter().filter_map(|&n| forecast_at(&basis, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
+    let nodes = node_layout(&points, opts.cores_per_node, &mut warnings);
+    let forecast: Vec<Prediction> =
+        opts.targets.iter().filter_map(|&n| forecast_at(&basis, nodes, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
     for f in &mut fits {
-        f.predictions = forecast.iter().map(|fp| predict(f, fp.n, fp.horizon, fp.scale)).collect();
+        f.predictions = forecast
+            .iter()
+            .map(|fp| Prediction { nodes: fp.nodes, crosses_nodes: fp.crosses_nodes, ..predict(f, fp.n, fp.horizon, fp.scale, basis.len()) })
+            .collect();
     }
     let (advice, advice_text) = match best.and_then(|m| fits.iter().find(|f| f.model == m)) {
         Some(f) => advise(f, &points),
         None => (Vec::new(), String::new()),
     };
-    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, basis })
+    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, nodes, basis })
+}
+
+fn show_nodes(d: Option<u32>) -> String {
+    d.map_or_else(|| "unstated".into(), |d| d.to_string())
+}
+
+/// Where the runs sit among nodes: processes per node as given, else the most any point put
+/// on one node (n over its nodes, rounded up) when some point used several; and whether every
+/// run fitted in one node (each says 1 node, or each n is within the processes per node). Runs
+/// all on one node without a stated node size are said: a prediction may leave the node.
+fn node_layout(points: &[PointView], cores_per_node: Option<u32>, warnings: &mut Vec<String>) -> forecast::Nodes {
+    let spread = points.iter().filter_map(|p| p.nodes.filter(|&d| d > 1).map(|d| p.n.div_ceil(d))).max();
+    let per_node = cores_per_node.or(spread).map(f64::from);
+    let inside_one = match per_node {
+        Some(r) => points.iter().all(|p| p.nodes.map_or(f64::from(p.n) <= r, |d| d == 1)),
+        None => !points.is_empty() && points.iter().all(|p| p.nodes == Some(1)),
+    };
+    if inside_one && per_node.is_none() {
+        warnings.push("every run is on one node: give the cores per node to know which predictions need more nodes".into());
+    }
+    forecast::Nodes { per_node, inside_one }
 }
 
 /// Flags the points after the speed-up peak (the largest speed-up, or the shortest time) and
@@ -776,25 +840,26 @@ fn efficiency_and_karp_flatt(points: &mut [PointView], warnings: &mut Vec<String
     }
 }
 
-/// The quantiles measured for a model's predictions.
-pub fn quantiles(model: Model) -> Quantiles {
+/// The quantiles measured for a model's predictions at horizon h, from `counts` measured
+/// counts.
+pub fn quantiles(model: Model, h: f64, counts: usize) -> Quantiles {
     let i = MODELS.iter().position(|m| *m == model).unwrap_or(0);
-    calibration::MODELS[i]
+    calibration::MODELS[i][forecast::count_class(counts)][forecast::horizon_band(h)]
 }
 
 /// The prediction of a fit at n, with the range measured for its model at scale `u` (the
-/// forecast's at n; see `forecast`).
-pub fn predict(f: &Fit, n: u32, horizon: f64, u: f64) -> Prediction {
+/// forecast's at n; see `forecast`), from `counts` measured counts.
+pub fn predict(f: &Fit, n: u32, horizon: f64, u: f64, counts: usize) -> Prediction {
     let x = f64::from(n);
     let s = f.speedup_at(x);
-    let q = quantiles(f.model);
+    let q = quantiles(f.model, horizon, counts);
     // A time-like value e^(q·u) times larger is a speed-up that much smaller.
     let (lo, hi) = forecast::range(s, u, Quantiles { low: -q.high, high: -q.low });
     let time_s = f.time_at(x).map(|t| {
         let (tl, th) = forecast::range(t, u, q);
         (t, tl, th)
     });
-    Prediction { n, speedup: s, speedup_low: lo, speedup_high: hi, efficiency: s / x, time_s, horizon, scale: u }
+    Prediction { n, speedup: s, speedup_low: lo, speedup_high: hi, efficiency: s / x, time_s, horizon, scale: u, nodes: None, crosses_nodes: false }
 }
 
 /// The best model among the ranked fits, and why.
@@ -948,7 +1013,7 @@ pub fn benchmark_datasets() -> Vec<Vec<RawPoint>> {
                 .map(|(i, &n)| {
                     // Deterministic ±1.5 % wobble, none for the thesis's measured data.
                     let wobble = if c == 0 { 0.0 } else { 0.015 * (((i * 7 + c * 3) % 5) as f64 - 2.0) / 2.0 };
-                    RawPoint { n, value: f(n) * (1.0 + wobble), weight: None, line: None }
+                    RawPoint { n, value: f(n) * (1.0 + wobble), weight: None, nodes: None, line: None }
                 })
                 .collect()
         })

@@ -5,8 +5,10 @@
 //! Input fields (names of the page's inputs, of share links and of workspace files):
 //! - `points`: the pasted table. Columns `n` (whole, ≥ 1), then `time` (with a unit in the
 //!   header: `time (ms)`, `time_s`; seconds when none) or `speedup`, and an optional
-//!   `weight`. With a header the columns may come in any order; without one they are
-//!   n, value, weight, and the value is what `second_column` says.
+//!   `weight`; with a header, an optional `nodes` (the nodes each run used; a header whose
+//!   only count is `nodes` reads it as n, as before). With a header the columns may come in
+//!   any order; without one they are n, value, weight, and the value is what
+//!   `second_column` says.
 //! - `second_column`: `speedup` (default) or `time`: what the second column of a table
 //!   without a header holds.
 //! - `target`: process counts to predict at, separated by commas or spaces ("128, 256").
@@ -14,13 +16,15 @@
 //!   back into the fits of the models that cannot fall; anything else leaves them out.
 //! - `models`: the models to fit, comma separated (`downey, usl`); empty means all five.
 //! - `chart_y`: `speedup` (default) or `time`; `chart_axes`: `log` (default) or `linear`.
+//! - `cores_per_node`: processes one node holds (empty: not said). With it, or with nodes in
+//!   the table, the forecast says which predictions need more nodes than the measured runs.
 
 use std::collections::BTreeMap;
 
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::{
-    analyse, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
+    analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
 use crate::model::speedup::weak::{analyse_weak, Weak};
 use crate::model::workspace::catalog::Catalog;
@@ -43,6 +47,7 @@ pub enum Field {
     Models,
     ChartY,
     ChartAxes,
+    CoresPerNode,
     /// "strong" (a fixed problem, the default) or "weak" (the work grows with n).
     Scaling,
 }
@@ -56,6 +61,7 @@ impl PageField for Field {
         Field::Models,
         Field::ChartY,
         Field::ChartAxes,
+        Field::CoresPerNode,
         Field::Scaling,
     ];
 
@@ -68,19 +74,24 @@ impl PageField for Field {
             Field::Models => "models",
             Field::ChartY => "chart_y",
             Field::ChartAxes => "chart_axes",
+            Field::CoresPerNode => "cores_per_node",
             Field::Scaling => "scaling",
         }
     }
 }
 
-const N_COLUMN: ColumnSpec =
-    ColumnSpec::new("n", Quantity::Plain, PLAIN).aliases(&["np", "p", "procs", "processes", "nodes", "cores"]).integer();
+const N_COLUMN: ColumnSpec = ColumnSpec::new("n", Quantity::Plain, PLAIN).aliases(&["np", "p", "procs", "processes", "cores"]).integer();
+/// A table whose only count is "nodes" counts nodes as n (as it always has).
+const N_OR_NODES_COLUMN: ColumnSpec = N_COLUMN.aliases(&["np", "p", "procs", "processes", "nodes", "cores"]);
+const NODES_COLUMN: ColumnSpec = ColumnSpec::new("nodes", Quantity::Plain, PLAIN).integer().optional();
 const TIME_COLUMN: ColumnSpec = ColumnSpec::new("time", Quantity::Time, SECONDS).aliases(&["t", "runtime", "seconds"]);
 const SPEEDUP_COLUMN: ColumnSpec = ColumnSpec::new("speedup", Quantity::Plain, PLAIN).aliases(&["speed_up", "s", "sp"]);
 const WEIGHT_COLUMN: ColumnSpec = ColumnSpec::new("weight", Quantity::Plain, PLAIN).aliases(&["w", "weights"]).optional();
 
 /// The columns a table with a header may have.
-pub const POINT_COLUMNS: &[ColumnSpec] = &[N_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN];
+pub const POINT_COLUMNS: &[ColumnSpec] = &[N_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN, NODES_COLUMN];
+/// The same, "nodes" read as n (a header without another count).
+const NODE_COUNT_COLUMNS: &[ColumnSpec] = &[N_OR_NODES_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN];
 
 /// The points table as read: the raw points (validated by the analysis), what they measure.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +117,8 @@ pub struct Inputs {
     /// The chart shows times (where the points have them) rather than speed-ups.
     pub chart_time: bool,
     pub log_axes: bool,
+    /// Processes per node, where said.
+    pub cores_per_node: Option<u32>,
     /// A weak-scaling series: the time is modelled and the efficiency is T(n₀)/T(n).
     pub weak: bool,
 }
@@ -166,11 +179,25 @@ pub struct Band {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForecastRow {
     pub prediction: Prediction,
-    /// Held-out share inside and the number of predictions, at this horizon.
-    pub held_out: (f64, usize),
+    /// Held-out share inside, the number of predictions and the median width, at this
+    /// horizon (for as many measured counts).
+    pub held_out: (f64, usize, f64),
     /// "at 2–4× the largest measured n, such ranges held 89 % of 102 predictions on sources
     /// they were not set on".
     pub track_record: String,
+    /// Said when every measured run sat in one node and this prediction needs more.
+    pub node_note: Option<String>,
+}
+
+/// One row of the forecast's track record: how its ranges held on sources held out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrackRow {
+    /// "up to 2×", "2–4×", …, or the node case.
+    pub label: String,
+    pub coverage: f64,
+    pub predictions: usize,
+    /// Median width over the prediction (None where not kept).
+    pub width: Option<f64>,
 }
 
 /// The chart: measured points, every fitted curve, the band of the best one.
@@ -187,7 +214,7 @@ pub struct ChartData {
     pub excluded: Series,
     /// One curve per fitted model, over a log-spaced n grid from 1 to max(target, 2·max n).
     pub curves: Vec<Series>,
-    /// The forecast (anchored Amdahl) and its range.
+    /// The forecast and its range, from the largest measured n (its anchor) on.
     pub forecast: Option<Series>,
     pub band: Option<Band>,
 }
@@ -214,6 +241,9 @@ pub struct PageView {
     pub best_predictions: Vec<Prediction>,
     /// The forecast at the targets: the prediction to use beyond the data.
     pub forecast: Vec<ForecastRow>,
+    /// How the forecast's ranges held on held-out sources, per horizon (for as many measured
+    /// counts as given), and where the runs' one node is left.
+    pub track_record: Vec<TrackRow>,
     pub advice: Vec<Suggestion>,
     pub advice_text: String,
     pub warnings: Vec<String>,
@@ -276,6 +306,7 @@ impl PresetData {
             (Field::Models, ""),
             (Field::ChartY, "speedup"),
             (Field::ChartAxes, "log"),
+            (Field::CoresPerNode, ""),
             (Field::Scaling, "strong"),
         ]
         .iter()
@@ -327,13 +358,14 @@ fn guess_measure(rows: &[(f64, f64)]) -> (Measure, String) {
 /// data, and said).
 pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointTable, InputError> {
     let field = Field::Points.key();
-    let table = parse_table(field, text, POINT_COLUMNS)?;
+    // A header with "nodes" as its only count is read as before, nodes as n.
+    let table = parse_table(field, text, POINT_COLUMNS).or_else(|e| parse_table(field, text, NODE_COUNT_COLUMNS).map_err(|_| e))?;
     let (table, idx, measure, note) = if table.had_header {
         let has = |i: usize| table.rows.iter().any(|r| r.values.get(i).is_some_and(Option::is_some));
         match (has(1), has(2)) {
-            (true, true) => (table, [0, 1, 3], Measure::TimeS, Some("the table has times and speed-ups: the times are fitted and the speed-up column is ignored".to_string())),
-            (true, false) => (table, [0, 1, 3], Measure::TimeS, None),
-            (false, true) => (table, [0, 2, 3], Measure::Speedup, None),
+            (true, true) => (table, [0, 1, 3, 4], Measure::TimeS, Some("the table has times and speed-ups: the times are fitted and the speed-up column is ignored".to_string())),
+            (true, false) => (table, [0, 1, 3, 4], Measure::TimeS, None),
+            (false, true) => (table, [0, 2, 3, 4], Measure::Speedup, None),
             (false, false) => {
                 if table.rows.is_empty() {
                     return Ok(PointTable { raw: Vec::new(), measure: Measure::Speedup, had_header: true, note: None });
@@ -353,7 +385,7 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
             }
         };
         let y = if measure == Measure::TimeS { TIME_COLUMN } else { SPEEDUP_COLUMN };
-        (parse_table(field, text, &[N_COLUMN, y, WEIGHT_COLUMN])?, [0, 1, 2], measure, note)
+        (parse_table(field, text, &[N_COLUMN, y, WEIGHT_COLUMN])?, [0, 1, 2, 3], measure, note)
     };
     let mut raw = Vec::with_capacity(table.rows.len());
     for r in &table.rows {
@@ -363,7 +395,7 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
             let what = if measure == Measure::TimeS { "time" } else { "speedup" };
             return Err(InputError::new(field, format!("missing value for {what}")).at(r.line, None));
         };
-        raw.push(RawPoint { n, value, weight: at(idx[2]), line: Some(r.line) });
+        raw.push(RawPoint { n, value, weight: at(idx[2]), nodes: at(idx[3]), line: Some(r.line) });
     }
     Ok(PointTable { raw, measure, had_header: table.had_header, note })
 }
@@ -432,9 +464,19 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
             false
         }
     };
+    let cores_per_node = match text(texts, Field::CoresPerNode).trim() {
+        "" => None,
+        t => match t.parse::<u32>() {
+            Ok(c) if c >= 1 => Some(c),
+            _ => {
+                fail(Field::CoresPerNode, format!("expected a whole number of processes per node (at least 1), found \"{}\"", clip(t)));
+                None
+            }
+        },
+    };
     let include_past_peak = is_on(text(texts, Field::IncludePastPeak));
     let points = parse_points(text(texts, Field::Points), second).map_err(|e| errors.push(e)).ok();
-    (Inputs { points, targets, include_past_peak, models, chart_time, log_axes, weak }, errors)
+    (Inputs { points, targets, include_past_peak, models, chart_time, log_axes, cores_per_node, weak }, errors)
 }
 
 fn param_text(name: &str, value: f64, std_err: Option<f64>) -> String {
@@ -445,16 +487,16 @@ fn param_text(name: &str, value: f64, std_err: Option<f64>) -> String {
     }
 }
 
-/// The log-spaced chart grid from 1 to `top`.
-fn grid(top: f64) -> Vec<f64> {
-    let top = top.max(2.0);
-    (0..CHART_POINTS).map(|i| (top.ln() * i as f64 / (CHART_POINTS - 1) as f64).exp()).collect()
+/// The log-spaced chart grid from `from` to `top`.
+fn grid(from: f64, top: f64) -> Vec<f64> {
+    let top = top.max(2.0 * from);
+    (0..CHART_POINTS).map(|i| from * ((top / from).ln() * i as f64 / (CHART_POINTS - 1) as f64).exp()).collect()
 }
 
 fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartData {
     let nmax = a.points.iter().map(|p| p.n).max().unwrap_or(1);
     let top = f64::from(targets.iter().copied().max().unwrap_or(1).max(nmax.saturating_mul(2)));
-    let xs = grid(top);
+    let xs = grid(1.0, top);
     let point_y = |p: &PointView| if y_time { p.time_s } else { p.speedup };
     let series = |label: &str, keep: &dyn Fn(&PointView) -> bool| {
         let chosen: Vec<(f64, f64)> = a.points.iter().filter(|p| keep(p)).filter_map(|p| point_y(p).map(|y| (f64::from(p.n), y))).collect();
@@ -470,11 +512,13 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
             ys.map(|y| Series { label: f.model.label().to_string(), model: Some(f.model), x: xs.clone(), y })
         })
         .collect();
-    let fc: Vec<(f64, Prediction)> = xs.iter().filter_map(|&x| a.forecast_at(x).map(|p| (x, p))).collect();
+    // The forecast is drawn where it is one: from its anchor, the largest measured n, on.
+    let anchor = a.anchor().unwrap_or(1.0);
+    let fc: Vec<(f64, Prediction)> = grid(anchor, top).into_iter().filter_map(|x| a.forecast_at(x).map(|p| (x, p))).collect();
     let pick = |p: &Prediction| -> Option<(f64, f64, f64)> { if y_time { p.time_s } else { Some((p.speedup, p.speedup_low, p.speedup_high)) } };
     let rows: Vec<(f64, (f64, f64, f64))> = fc.iter().filter_map(|(x, p)| pick(p).map(|v| (*x, v))).collect();
     let forecast = (!rows.is_empty()).then(|| Series {
-        label: "forecast".into(),
+        label: format!("forecast beyond n = {}", fmt_num(anchor, 6)),
         model: None,
         x: rows.iter().map(|r| r.0).collect(),
         y: rows.iter().map(|r| r.1 .0).collect(),
@@ -498,21 +542,52 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
     }
 }
 
-fn forecast_row(p: &Prediction) -> ForecastRow {
-    let held_out = forecast::track_record(p.horizon);
+/// "up to 2×", "2–4×", "beyond 16×": horizon band `i`.
+fn band_label(i: usize) -> String {
     let tops = forecast::HORIZON_TOPS;
-    let i = forecast::horizon_band(p.horizon);
-    let at = match (i.checked_sub(1).and_then(|j| tops.get(j)), tops[i].is_finite()) {
+    match (i.checked_sub(1).and_then(|j| tops.get(j)), tops[i].is_finite()) {
         (None, _) => format!("up to {}×", fmt_num(tops[i], 3)),
         (Some(lo), true) => format!("{}–{}×", fmt_num(*lo, 3), fmt_num(tops[i], 3)),
         (Some(lo), false) => format!("beyond {}×", fmt_num(*lo, 3)),
-    };
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{} %", fmt_num(100.0 * x, 2))
+}
+
+fn forecast_row(p: &Prediction, counts: usize) -> ForecastRow {
+    let held_out = forecast::track_record(p.horizon, counts);
     let track_record = format!(
-        "at {at} the largest measured n, such ranges held {} % of {} predictions on sources they were not set on",
-        fmt_num(100.0 * held_out.0, 2),
+        "at {} the largest measured n, such ranges held {} of {} predictions on sources they were not set on",
+        band_label(forecast::horizon_band(p.horizon)),
+        pct(held_out.0),
         held_out.1
     );
-    ForecastRow { prediction: p.clone(), held_out, track_record }
+    let node_note = p.crosses_nodes.then(|| {
+        let (held, count) = calibration::NODE_HELD_OUT;
+        format!(
+            "needs {} nodes, and every measured run was inside one: the range is {}× as wide in log terms (such ranges held {} of {} predictions on held-out sources)",
+            p.nodes.unwrap_or(2),
+            fmt_num(calibration::NODE_FACTOR, 3),
+            pct(held),
+            count
+        )
+    });
+    ForecastRow { prediction: p.clone(), held_out, track_record, node_note }
+}
+
+/// The forecast's track record for `counts` measured counts: each horizon band, then the
+/// node case.
+pub fn track_record(counts: usize) -> Vec<TrackRow> {
+    let mut rows: Vec<TrackRow> = calibration::HELD_OUT[forecast::count_class(counts)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(coverage, predictions, width))| TrackRow { label: band_label(i), coverage, predictions, width: Some(width) })
+        .collect();
+    let (coverage, predictions) = calibration::NODE_HELD_OUT;
+    rows.push(TrackRow { label: "leaving the one node of the measured runs".into(), coverage, predictions, width: None });
+    rows
 }
 
 /// One row of the model table: the model's fit, or why it was skipped.
@@ -583,6 +658,7 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
         include_past_peak: inputs.include_past_peak,
         targets: inputs.targets.clone(),
         leave_one_out: true,
+        cores_per_node: inputs.cores_per_node,
     };
     let analysis = match analyse(Field::Points.key(), &table.raw, table.measure, &opts) {
         Ok(a) => a,
@@ -603,7 +679,8 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
     view.models = MODELS.iter().filter(|m| inputs.models.contains(m)).filter_map(|m| model_row(&analysis, *m)).collect();
     view.chart = Some(chart(&analysis, &view.targets, inputs.chart_time && table.measure == Measure::TimeS, inputs.log_axes));
     view.best_predictions = analysis.best_fit().map(|f| f.predictions.clone()).unwrap_or_default();
-    view.forecast = analysis.forecast.iter().map(forecast_row).collect();
+    view.forecast = analysis.forecast.iter().map(|p| forecast_row(p, analysis.points.len())).collect();
+    view.track_record = track_record(analysis.points.len());
     view.measure = Some(table.measure);
     view.space = Some(analysis.space);
     view.t1_measured = analysis.t1_measured;

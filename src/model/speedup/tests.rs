@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn too_many_points_are_refused_not_fitted() {
     let raw: Vec<RawPoint> =
-        (1..=MAX_POINTS + 1).map(|n| RawPoint { n: n as f64, value: 1.0, weight: None, line: None }).collect();
+        (1..=MAX_POINTS + 1).map(|n| RawPoint { n: n as f64, value: 1.0, weight: None, nodes: None, line: None }).collect();
     let e = analyse("points", &raw, Measure::Speedup, &Options::default()).expect_err("too many");
     assert!(e.message.contains("more than the 500"), "{e}");
     let ok = analyse("points", &raw[..MAX_POINTS], Measure::Speedup, &Options::default()).expect("fits");
@@ -14,7 +14,7 @@ fn too_many_points_are_refused_not_fitted() {
 }
 
 fn pts(ns: &[f64], ys: &[f64]) -> Vec<RawPoint> {
-    ns.iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, line: None }).collect()
+    ns.iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect()
 }
 
 fn run(ns: &[f64], ys: &[f64], measure: Measure) -> Analysis {
@@ -193,12 +193,12 @@ fn bad_points_name_the_row() {
         (4.0, 3.0, Some(0.0), "points[1].weight", "greater than 0"),
     ];
     for (n, v, w, field, msg) in cases {
-        let raw = [RawPoint { n: 2.0, value: 5.0, weight: None, line: None }, RawPoint { n: *n, value: *v, weight: *w, line: None }];
+        let raw = [RawPoint { n: 2.0, value: 5.0, weight: None, nodes: None, line: None }, RawPoint { n: *n, value: *v, weight: *w, nodes: None, line: None }];
         let e = analyse("points", &raw, Measure::TimeS, &Options::default()).expect_err("bad input");
         assert_eq!(e.field, *field, "{e}");
         assert!(e.message.contains(msg), "{e}");
     }
-    let raw = [RawPoint { n: 2.5, value: 5.0, weight: None, line: Some(3) }];
+    let raw = [RawPoint { n: 2.5, value: 5.0, weight: None, nodes: None, line: Some(3) }];
     let e = analyse("points", &raw, Measure::Speedup, &Options::default()).expect_err("bad n");
     assert_eq!((e.field.as_str(), e.line, e.column), ("points", Some(3), Some(1)));
     assert!(analyse("points", &[], Measure::Speedup, &Options::default()).is_err());
@@ -207,10 +207,10 @@ fn bad_points_name_the_row() {
 #[test]
 fn duplicates_are_averaged_and_said() {
     let raw = [
-        RawPoint { n: 2.0, value: 1.9, weight: None, line: None },
-        RawPoint { n: 4.0, value: 3.0, weight: None, line: None },
-        RawPoint { n: 2.0, value: 2.1, weight: Some(3.0), line: None },
-        RawPoint { n: 8.0, value: 5.0, weight: None, line: None },
+        RawPoint { n: 2.0, value: 1.9, weight: None, nodes: None, line: None },
+        RawPoint { n: 4.0, value: 3.0, weight: None, nodes: None, line: None },
+        RawPoint { n: 2.0, value: 2.1, weight: Some(3.0), nodes: None, line: None },
+        RawPoint { n: 8.0, value: 5.0, weight: None, nodes: None, line: None },
     ];
     let a = analyse("points", &raw, Measure::Speedup, &Options::default()).expect("valid");
     let p2 = &a.points[0];
@@ -225,7 +225,7 @@ fn duplicates_are_averaged_and_said() {
 fn one_point_is_refused_and_few_points_say_why() {
     // One count cannot tell how a program scales (issue 33: the forecast said 128 at 128
     // processes, range 50–806, from one run).
-    let one = RawPoint { n: 1.0, value: 100.0, weight: None, line: Some(2) };
+    let one = RawPoint { n: 1.0, value: 100.0, weight: None, nodes: None, line: Some(2) };
     let e = analyse("points", &[one], Measure::TimeS, &Options::default()).expect_err("refused");
     assert!(e.message.contains("one process count (n = 1) cannot tell how the program scales: measure at a second count, e.g. n = 2"), "{e}");
     assert_eq!(e.line, Some(2));
@@ -383,7 +383,7 @@ proptest::proptest! {
         time in proptest::bool::ANY,
         past in proptest::bool::ANY,
     ) {
-        let raw: Vec<RawPoint> = raw.iter().map(|&(n, value, weight)| RawPoint { n: n.round(), value, weight, line: None }).collect();
+        let raw: Vec<RawPoint> = raw.iter().map(|&(n, value, weight)| RawPoint { n: n.round(), value, weight, nodes: None, line: None }).collect();
         let measure = if time { Measure::TimeS } else { Measure::Speedup };
         let opts = Options { include_past_peak: past, targets: vec![1, 64, 100000], ..Options::default() };
         if let Ok(a) = analyse("points", &raw, measure, &opts) {
@@ -520,7 +520,7 @@ fn times_and_speed_ups_outside_their_ranges_are_refused_naming_the_point() {
 fn points_below_the_plateau_get_uncertainty_and_say_what_they_pin() {
     let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
     let ss = [1.98, 3.72, 7.34, 13.07, 21.30, 32.56];
-    let raw: Vec<RawPoint> = ns.iter().zip(ss).map(|(&n, s)| RawPoint { n, value: s, weight: None, line: None }).collect();
+    let raw: Vec<RawPoint> = ns.iter().zip(ss).map(|(&n, s)| RawPoint { n, value: s, weight: None, nodes: None, line: None }).collect();
     let opts = Options { models: vec![Model::Downey], targets: vec![128, 1024], ..Options::default() };
     let a = analyse("points", &raw, Measure::Speedup, &opts).unwrap();
     let f = a.fit(Model::Downey).unwrap();

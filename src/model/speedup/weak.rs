@@ -111,7 +111,7 @@ mod tests {
     use super::*;
 
     fn raw(pts: &[(f64, f64)]) -> Vec<RawPoint> {
-        pts.iter().map(|&(n, value)| RawPoint { n, value, weight: None, line: None }).collect()
+        pts.iter().map(|&(n, value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect()
     }
 
     #[test]

@@ -1,6 +1,11 @@
 //! The validation corpus format: CSV with a header row and the columns
 //! `series_id,application,problem,machine,source,np,nodes,time_s,rep` (as in
 //! `shared/validation/strong_scaling_dev.csv` and `validation/corpus.csv`), one row per run.
+//! `nodes` may be empty where the source does not say how the processes were placed.
+//!
+//! Sources are held out whole. A source is a repository (or a vendor's page), unless a
+//! groups file (`validation/source_groups.csv`: `repository,group,reason`) puts several
+//! repositories into one group, e.g. the student repositories of one course on one cluster.
 
 use crate::model::InputError;
 
@@ -15,10 +20,21 @@ pub struct Series {
     pub machine: String,
     /// (np, mean time s over the repetitions), np ascending, each np once.
     pub points: Vec<(u32, f64)>,
+    /// The nodes of each point, where the source gives them (the largest of its rows').
+    pub nodes: Vec<Option<u32>>,
 }
 
-/// The runs of one count: (np, sum of their times, how many).
-type Runs = (u32, f64, u32);
+impl Series {
+    /// The processes one node holds, as far as the series tells: the most placed on one node
+    /// (np over nodes, rounded up) by any point with a node count. A series that never leaves
+    /// one node holds its largest count on that node. None without node counts.
+    pub fn cores_per_node(&self) -> Option<u32> {
+        self.points.iter().zip(&self.nodes).filter_map(|(&(np, _), nodes)| nodes.map(|d| np.div_ceil(d.max(1)))).max()
+    }
+}
+
+/// The runs of one count: (np, sum of their times, how many, nodes).
+type Runs = (u32, f64, u32, Option<u32>);
 
 const COLUMNS: [&str; 9] = ["series_id", "application", "problem", "machine", "source", "np", "nodes", "time_s", "rep"];
 
@@ -59,6 +75,12 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         let t = crate::model::input::table::parse_number(cell(7))
             .filter(|t| *t > 0.0)
             .ok_or_else(|| InputError::new(field, format!("time_s: expected a time above 0, found \"{}\"", cell(7))).at(line, Some(cols[7] + 1)))?;
+        let nodes = match cell(6) {
+            "" => None,
+            text => Some(text.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(|| {
+                InputError::new(field, format!("nodes: expected a whole number ≥ 1 or nothing, found \"{text}\"")).at(line, Some(cols[6] + 1))
+            })?),
+        };
         let id = cell(0);
         if id.is_empty() {
             return Err(InputError::new(field, "series_id is empty").at(line, Some(cols[0] + 1)));
@@ -66,7 +88,14 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         let pos = match series.iter().position(|s| s.0.id == id) {
             Some(p) => p,
             None => {
-                let s = Series { id: id.to_string(), source: source_group(cell(4)), application: cell(1).to_string(), machine: cell(3).to_string(), points: Vec::new() };
+                let s = Series {
+                    id: id.to_string(),
+                    source: source_group(cell(4)),
+                    application: cell(1).to_string(),
+                    machine: cell(3).to_string(),
+                    points: Vec::new(),
+                    nodes: Vec::new(),
+                };
                 series.push((s, Vec::new()));
                 series.len() - 1
             }
@@ -76,18 +105,55 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
             Some(p) => {
                 p.1 += t;
                 p.2 += 1;
+                p.3 = p.3.max(nodes);
             }
-            None => pts.push((np, t, 1)),
+            None => pts.push((np, t, 1, nodes)),
         }
     }
     Ok(series
         .into_iter()
         .map(|(mut s, mut pts)| {
             pts.sort_by_key(|p| p.0);
-            s.points = pts.into_iter().map(|(n, sum, k)| (n, sum / f64::from(k))).collect();
+            s.nodes = pts.iter().map(|p| p.3).collect();
+            s.points = pts.into_iter().map(|(n, sum, k, _)| (n, sum / f64::from(k))).collect();
             s
         })
         .collect())
+}
+
+/// Reads a groups file (`repository,group,reason`, a header row first): each repository named
+/// is held out with its group. `field` names it in errors.
+pub fn read_groups(field: &str, text: &str) -> Result<Vec<(String, String)>, InputError> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .map_err(|e| InputError::new(field, format!("unreadable header: {e}")).at(1, None))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    if header.first().map(String::as_str) != Some("repository") || header.get(1).map(String::as_str) != Some("group") {
+        return Err(InputError::new(field, "expected the columns repository,group,reason").at(1, None));
+    }
+    let mut out = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let record = record.map_err(|e| InputError::new(field, format!("unreadable row: {e}")).at(line, None))?;
+        let (repo, group) = (record.get(0).unwrap_or("").trim(), record.get(1).unwrap_or("").trim());
+        if repo.is_empty() || group.is_empty() {
+            return Err(InputError::new(field, "a row needs a repository and a group").at(line, None));
+        }
+        out.push((source_group(repo), group.to_string()));
+    }
+    Ok(out)
+}
+
+/// Puts each series whose source is a grouped repository into its group.
+pub fn regroup(series: &mut [Series], groups: &[(String, String)]) {
+    for s in series {
+        if let Some((_, g)) = groups.iter().find(|(repo, _)| *repo == s.source) {
+            s.source = g.clone();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -105,7 +171,29 @@ mod tests {
         let s = read("corpus", &text).expect("valid");
         assert_eq!(s.len(), 2);
         assert_eq!(s[0].points, vec![(2, 18.0), (4, 11.0)]);
+        assert_eq!(s[0].nodes, vec![Some(1), Some(1)]);
+        assert_eq!(s[1].nodes, vec![None]);
         assert_eq!((s[0].source.as_str(), s[1].source.as_str()), ("github:o/r", "Azure"));
+    }
+
+    #[test]
+    fn cores_per_node_from_the_points_that_give_nodes() {
+        let text = format!("{HEAD}a,A,p,M,s,16,1,10,1\na,A,p,M,s,32,1,6,1\na,A,p,M,s,64,2,4,1\na,A,p,M,s,96,3,3,1\nb,B,p,M,s,4,,1,1\n");
+        let s = read("corpus", &text).expect("valid");
+        assert_eq!(s[0].cores_per_node(), Some(32));
+        assert_eq!(s[1].cores_per_node(), None);
+        let e = read("corpus", &format!("{HEAD}a,A,p,M,s,4,0,10,1\n")).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(7)));
+    }
+
+    #[test]
+    fn groups_put_repositories_together() {
+        let text = format!("{HEAD}a,A,p,M,github:o/r1@c:f,4,1,10,1\nb,A,p,M,github:o/r2@c:f,4,1,10,1\nc,A,p,M,github:x/y@c:f,4,1,10,1\n");
+        let mut s = read("corpus", &text).expect("valid");
+        let g = read_groups("groups", "repository,group,reason\ngithub:o/r1,course,one course\ngithub:o/r2,course,one course\n").expect("valid");
+        regroup(&mut s, &g);
+        assert_eq!(s.iter().map(|x| x.source.as_str()).collect::<Vec<_>>(), ["course", "course", "github:x/y"]);
+        assert_eq!(read_groups("groups", "repo,g\n").unwrap_err().line, Some(1));
     }
 
     #[test]

@@ -6,14 +6,79 @@
 //! Reported by horizon, the predicted count over the largest fitted one (≤ 2, ≤ 4, ≤ 16, all):
 //! the median and 90th percentile of |predicted − measured| / measured, the share of
 //! measurements inside the predicted range, and the range's median width over the prediction.
-//! Repetitions at one count are averaged before anything else.
+//! Repetitions at one count are averaged before anything else. Ranges are always set on
+//! other sources than the one they are checked on (`hold_out_ranges`); the forecast's rule is
+//! chosen among candidates the same way (`candidates`).
 
+pub mod candidates;
 pub mod corpus;
 
 use corpus::Series;
 
-use crate::model::speedup::forecast::{self, Quantiles, TAIL};
-use crate::model::speedup::{analyse, Measure, Model, Options, RawPoint};
+use crate::model::speedup::forecast::{self, Quantiles, HORIZON_TAIL, TAIL};
+use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, RawPoint};
+
+/// A series cut as a user would have it: the K smallest counts measured, the rest to predict,
+/// with the calculator's analysis of the measured ones.
+#[derive(Debug, Clone)]
+pub struct Cut {
+    pub series: String,
+    pub source: String,
+    /// Which corpus file the series comes from (its index among those read).
+    pub file: usize,
+    pub k: usize,
+    /// The measured (np, time s), ascending, and their nodes where the corpus gives them.
+    pub fitted: Vec<(u32, f64)>,
+    pub fitted_nodes: Vec<Option<u32>>,
+    /// The counts to predict with their measured times.
+    pub rest: Vec<(u32, f64)>,
+    /// Processes per node, as far as the series tells (`Series::cores_per_node`).
+    pub cores_per_node: Option<u32>,
+    /// The speed-up calculator's analysis of `fitted`, predicting at `rest` (None where it
+    /// refuses the points).
+    pub analysis: Option<Analysis>,
+}
+
+impl Cut {
+    /// The measured points as the forecast's basis: (n, time s, weight 1).
+    pub fn basis(&self) -> Vec<(f64, f64, f64)> {
+        self.fitted.iter().map(|&(n, t)| (f64::from(n), t, 1.0)).collect()
+    }
+    /// The largest measured count.
+    pub fn anchor(&self) -> u32 {
+        self.fitted.last().map_or(1, |p| p.0)
+    }
+}
+
+/// Every cut of the series with more than `k` counts, analysed by the calculator with its
+/// defaults (and the series' nodes). `file` is the corpus's index.
+pub fn cuts(corpus: &[Series], k: usize, file: usize) -> Vec<Cut> {
+    corpus
+        .iter()
+        .filter(|s| s.points.len() > k && k >= 1)
+        .map(|s| {
+            let (fitted, rest) = s.points.split_at(k);
+            let fitted_nodes = s.nodes.get(..k).map_or_else(|| vec![None; k], <[Option<u32>]>::to_vec);
+            let raw: Vec<RawPoint> = fitted
+                .iter()
+                .zip(&fitted_nodes)
+                .map(|(&(n, t), d)| RawPoint { n: f64::from(n), value: t, weight: None, nodes: d.map(f64::from), line: None })
+                .collect();
+            let opts = Options { targets: rest.iter().map(|p| p.0).collect(), cores_per_node: s.cores_per_node(), ..Options::default() };
+            Cut {
+                series: s.id.clone(),
+                source: s.source.clone(),
+                file,
+                k,
+                fitted: fitted.to_vec(),
+                fitted_nodes,
+                rest: rest.to_vec(),
+                cores_per_node: s.cores_per_node(),
+                analysis: analyse("points", &raw, Measure::TimeS, &opts).ok(),
+            }
+        })
+        .collect()
+}
 
 /// A predicted time and its range, seconds.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,19 +89,21 @@ pub struct Predicted {
     /// The scale u of a calibrated range (see `speedup::forecast`): the range is set from the
     /// scores ln(measured / predicted) / u of other sources.
     pub scale: Option<f64>,
+    /// Every measured run inside one node, and this count on more.
+    pub crosses_nodes: bool,
 }
 
 impl Predicted {
     pub fn point(time_s: f64) -> Predicted {
-        Predicted { time_s, range_s: None, scale: None }
+        Predicted { time_s, range_s: None, scale: None, crosses_nodes: false }
     }
 }
 
 /// A way of predicting times at larger counts from times at a few small ones.
 pub trait Predictor {
-    fn name(&self) -> &str;
-    /// Times at `at` from the measured `(np, time s)` (ascending np); None where it cannot.
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>>;
+    fn name(&self) -> String;
+    /// Times at the cut's counts to predict, in their order; None where it cannot.
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>>;
 }
 
 /// One prediction compared with its measurement.
@@ -44,6 +111,8 @@ pub trait Predictor {
 pub struct Outcome {
     pub series: String,
     pub source: String,
+    /// The corpus file's index.
+    pub file: usize,
     /// How many counts were fitted.
     pub k: usize,
     pub np: u32,
@@ -69,12 +138,195 @@ impl Outcome {
         let r = (self.measured_s / self.predicted.time_s).ln() / u;
         r.is_finite().then_some(r)
     }
+    /// The calibration cell: (count class, horizon band).
+    pub fn cell(&self) -> (usize, usize) {
+        (forecast::count_class(self.k), forecast::horizon_band(self.horizon))
+    }
 }
 
-/// The quantiles of the scores of `outcomes` at `TAIL` and 1 − `TAIL`, each source weighted
-/// equally (sources, not series, are what a new user's program differs by). None without
+/// Predicts every cut with `p`; cuts it cannot answer are counted in `missed`.
+pub fn run(cuts: &[Cut], p: &dyn Predictor) -> (Vec<Outcome>, usize) {
+    let mut out = Vec::new();
+    let mut missed = 0;
+    for c in cuts {
+        match p.predict(c) {
+            Some(ps) if ps.len() == c.rest.len() => {
+                let largest = f64::from(c.anchor());
+                for (&(np, measured_s), predicted) in c.rest.iter().zip(ps) {
+                    out.push(Outcome {
+                        series: c.series.clone(),
+                        source: c.source.clone(),
+                        file: c.file,
+                        k: c.k,
+                        np,
+                        horizon: f64::from(np) / largest,
+                        measured_s,
+                        predicted,
+                    });
+                }
+            }
+            _ => missed += 1,
+        }
+    }
+    (out, missed)
+}
+
+/// The value at quantile `q` of sorted `xs` (nearest rank); 0 for none.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i]
+}
+
+fn sorted(mut xs: Vec<f64>) -> Vec<f64> {
+    xs.sort_by(f64::total_cmp);
+    xs
+}
+
+/// Ranges per count class and horizon band, and the factor for predictions that leave the one
+/// node of the runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bands {
+    pub quantiles: [[Quantiles; 4]; 2],
+    pub node_factor: f64,
+}
+
+/// How much each prediction counts in a calibration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Weighting {
+    /// Each prediction alike: the sources with the most predictions set the ranges.
+    Prediction,
+    /// Each source by the square root of its predictions (in the cell): the calculator's.
+    SqrtSource,
+    /// Each source alike, however many predictions it made.
+    Source,
+}
+
+/// The weighting of the calculator's ranges: per prediction, the ranges held too little on the
+/// smaller corpora (the large thread sweeps of one course set them); per source, too much on
+/// the pooled predictions (VALIDATION.md).
+pub const WEIGHTING: Weighting = Weighting::SqrtSource;
+
+/// The value at quantile `q` of weighted values: the first, in ascending order, where the
+/// weights so far reach q of their sum.
+fn weighted_quantile(sorted: &[(f64, f64)], q: f64) -> Option<f64> {
+    let total: f64 = sorted.iter().map(|x| x.1).sum();
+    let mut c = 0.0;
+    for &(v, w) in sorted {
+        c += w;
+        if c >= q * total * (1.0 - 1e-12) {
+            return Some(v);
+        }
+    }
+    sorted.last().map(|x| x.0)
+}
+
+/// The quantiles of the scores at `TAIL` and 1 − `TAIL` (weighted by `WEIGHTING`), per count
+/// class and horizon band (a cell without scores takes its band's, then every score's); and
+/// the node factor: the 90th percentile of the factors by which the scale of the predictions
+/// that left the one node of their runs must grow to hold them (at least 1). None without
 /// scores.
-pub fn calibrate<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Quantiles> {
+pub fn calibrate_bands<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Bands> {
+    calibrate_bands_by(outcomes, WEIGHTING)
+}
+
+/// `calibrate_bands` with another weighting (VALIDATION.md compares them).
+pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, weighting: Weighting) -> Option<Bands> {
+    let scored: Vec<(&Outcome, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o, r))).collect();
+    let q = |keep: &dyn Fn(&Outcome) -> bool| -> Option<Quantiles> {
+        let mine: Vec<&(&Outcome, f64)> = scored.iter().filter(|(o, _)| keep(o)).collect();
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for (o, _) in &mine {
+            match counts.iter_mut().find(|c| c.0 == o.source) {
+                Some(c) => c.1 += 1,
+                None => counts.push((&o.source, 1)),
+            }
+        }
+        let weight = |o: &Outcome| -> f64 {
+            let n = counts.iter().find(|c| c.0 == o.source).map_or(1, |c| c.1) as f64;
+            match weighting {
+                Weighting::Prediction => 1.0,
+                Weighting::SqrtSource => 1.0 / n.sqrt(),
+                Weighting::Source => 1.0 / n,
+            }
+        };
+        let mut xs: Vec<(f64, f64)> = mine.iter().map(|(o, r)| (*r, weight(o))).collect();
+        xs.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Some(Quantiles { low: weighted_quantile(&xs, TAIL)?, high: weighted_quantile(&xs, 1.0 - TAIL)? })
+    };
+    let all = q(&|_| true)?;
+    let mut quantiles = [[all; 4]; 2];
+    for (class, row) in quantiles.iter_mut().enumerate() {
+        for (band, cell) in row.iter_mut().enumerate() {
+            *cell = q(&|o| o.cell() == (class, band)).or_else(|| q(&|o| o.cell().1 == band)).unwrap_or(all);
+        }
+    }
+    let needed = sorted(
+        scored
+            .iter()
+            .filter(|(o, _)| o.predicted.crosses_nodes)
+            .map(|&(o, r)| {
+                let (class, band) = o.cell();
+                let c = quantiles[class][band];
+                let f = if r > c.high && c.high > 0.0 {
+                    r / c.high
+                } else if r < c.low && c.low < 0.0 {
+                    r / c.low
+                } else {
+                    1.0
+                };
+                f.clamp(1.0, MAX_NODE_FACTOR)
+            })
+            .collect(),
+    );
+    let node_factor = if needed.is_empty() { 1.0 } else { quantile(&needed, LEVEL_SHARE).max(1.0) };
+    Some(Bands { quantiles, node_factor })
+}
+
+/// The share of node-leaving predictions the node factor is set to hold.
+const LEVEL_SHARE: f64 = forecast::LEVEL;
+/// A node factor is never set above this (a score on the wrong side of 0 needs any factor).
+const MAX_NODE_FACTOR: f64 = 10.0;
+
+/// The range of an outcome under `bands`.
+pub fn band_range(o: &Outcome, u: f64, b: &Bands) -> (f64, f64) {
+    let (class, band) = o.cell();
+    let u = if o.predicted.crosses_nodes { u * b.node_factor } else { u };
+    forecast::range(o.predicted.time_s, u, b.quantiles[class][band])
+}
+
+/// Gives every calibrated outcome the range set on the other sources (each source held out in
+/// turn), so that the share inside is measured on data the range never saw.
+pub fn hold_out_ranges(outcomes: &mut [Outcome]) {
+    hold_out_ranges_by(outcomes, WEIGHTING);
+}
+
+/// `hold_out_ranges` with another weighting.
+pub fn hold_out_ranges_by(outcomes: &mut [Outcome], weighting: Weighting) {
+    for src in sources(outcomes) {
+        let Some(b) = calibrate_bands_by(outcomes.iter().filter(|o| o.source != src), weighting) else { continue };
+        for o in outcomes.iter_mut().filter(|o| o.source == src) {
+            if let Some(u) = o.predicted.scale {
+                o.predicted.range_s = Some(band_range(o, u, &b));
+            }
+        }
+    }
+}
+
+/// The sources of `outcomes`, sorted, each once.
+pub fn sources(outcomes: &[Outcome]) -> Vec<String> {
+    let mut s: Vec<String> = outcomes.iter().map(|o| o.source.clone()).collect();
+    s.sort();
+    s.dedup();
+    s
+}
+
+/// The planner's quantiles (a scale from the horizon alone): the scores' quantiles at
+/// `HORIZON_TAIL` and 1 − `HORIZON_TAIL`, each source weighted equally (sources, not series,
+/// are what a new user's program differs by). None without scores.
+pub fn calibrate_horizon_only<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Quantiles> {
     let scored: Vec<(&str, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o.source.as_str(), r))).collect();
     let mut per_source: Vec<(&str, usize)> = Vec::new();
     for (src, _) in &scored {
@@ -99,52 +351,19 @@ pub fn calibrate<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<
         }
         weighted.last().map(|w| w.0)
     };
-    Some(Quantiles { low: at(TAIL)?, high: at(1.0 - TAIL)? })
+    Some(Quantiles { low: at(HORIZON_TAIL)?, high: at(1.0 - HORIZON_TAIL)? })
 }
 
-/// Gives every calibrated outcome the range set on the other sources (each source held out in
-/// turn), so that the share inside is measured on data the range never saw.
-pub fn hold_out_ranges(outcomes: &mut [Outcome]) {
-    let mut sources: Vec<String> = outcomes.iter().map(|o| o.source.clone()).collect();
-    sources.sort();
-    sources.dedup();
-    for src in sources {
-        let Some(q) = calibrate(outcomes.iter().filter(|o| o.source != src)) else { continue };
+/// The planner's ranges, each source's set on the others.
+pub fn hold_out_horizon_only(outcomes: &mut [Outcome]) {
+    for src in sources(outcomes) {
+        let Some(q) = calibrate_horizon_only(outcomes.iter().filter(|o| o.source != src)) else { continue };
         for o in outcomes.iter_mut().filter(|o| o.source == src) {
             if let Some(u) = o.predicted.scale {
                 o.predicted.range_s = Some(forecast::range(o.predicted.time_s, u, q));
             }
         }
     }
-}
-
-/// Fits the `k` smallest counts of every series with at least `k + 1` counts and predicts the
-/// rest. Series the predictor cannot answer are counted in `missed`.
-pub fn run(corpus: &[Series], k: usize, predictor: &dyn Predictor) -> (Vec<Outcome>, usize) {
-    let mut out = Vec::new();
-    let mut missed = 0;
-    for s in corpus.iter().filter(|s| s.points.len() > k) {
-        let (fitted, rest) = s.points.split_at(k);
-        let largest = fitted[k - 1].0; // ok: k ≥ 1 points, as split_at(k) of a longer list
-        let at: Vec<u32> = rest.iter().map(|p| p.0).collect();
-        match predictor.predict(fitted, &at) {
-            Some(ps) if ps.len() == at.len() => {
-                for (&(np, measured_s), predicted) in rest.iter().zip(ps) {
-                    out.push(Outcome {
-                        series: s.id.clone(),
-                        source: s.source.clone(),
-                        k,
-                        np,
-                        horizon: f64::from(np) / f64::from(largest),
-                        measured_s,
-                        predicted,
-                    });
-                }
-            }
-            _ => missed += 1,
-        }
-    }
-    (out, missed)
 }
 
 /// The horizons reported: up to this many times the largest fitted count.
@@ -160,20 +379,6 @@ pub struct Summary {
     /// Share of measurements inside the range (None: no ranges).
     pub coverage: Option<f64>,
     pub median_rel_width: Option<f64>,
-}
-
-/// The value at quantile `q` of sorted `xs` (nearest rank); 0 for none.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[i]
-}
-
-fn sorted(mut xs: Vec<f64>) -> Vec<f64> {
-    xs.sort_by(f64::total_cmp);
-    xs
 }
 
 /// The figures by horizon.
@@ -197,16 +402,70 @@ pub fn summarize(outcomes: &[Outcome]) -> Vec<Summary> {
         .collect()
 }
 
+/// One source's figures.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SourceFigures {
+    pub source: String,
+    pub series: usize,
+    pub predictions: usize,
+    pub median_rel_error: f64,
+}
+
+/// Each source's median error over all its predictions, the worst first.
+pub fn per_source(outcomes: &[Outcome]) -> Vec<SourceFigures> {
+    let mut out: Vec<SourceFigures> = sources(outcomes)
+        .into_iter()
+        .map(|src| {
+            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.source == src).collect();
+            let mut series: Vec<&str> = mine.iter().map(|o| o.series.as_str()).collect();
+            series.sort_unstable();
+            series.dedup();
+            let errors = sorted(mine.iter().map(|o| o.rel_error()).collect());
+            SourceFigures { source: src, series: series.len(), predictions: mine.len(), median_rel_error: quantile(&errors, 0.5) }
+        })
+        .collect();
+    out.sort_by(|a, b| b.median_rel_error.total_cmp(&a.median_rel_error).then(a.source.cmp(&b.source)));
+    out
+}
+
+/// What a forecast is judged by: the pooled median error, the 90th percentile, the 80th
+/// percentile of the sources' medians and the worst source's; the score adds the pooled median
+/// to the sources' 80th percentile (lower is better).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Headline {
+    pub predictions: usize,
+    pub median_rel_error: f64,
+    pub p90_rel_error: f64,
+    pub source_p80: f64,
+    pub worst_source: f64,
+    pub score: f64,
+}
+
+/// The headline figures of `outcomes`.
+pub fn headline(outcomes: &[Outcome]) -> Headline {
+    let errors = sorted(outcomes.iter().map(Outcome::rel_error).collect());
+    let medians = sorted(per_source(outcomes).iter().map(|s| s.median_rel_error).collect());
+    let (median, p80) = (quantile(&errors, 0.5), quantile(&medians, 0.8));
+    Headline {
+        predictions: errors.len(),
+        median_rel_error: median,
+        p90_rel_error: quantile(&errors, 0.9),
+        source_p80: p80,
+        worst_source: medians.last().copied().unwrap_or(0.0),
+        score: median + p80,
+    }
+}
+
 /// Perfect scaling from the largest fitted count: T(k)·k/n.
 pub struct IdealScaling;
 
 impl Predictor for IdealScaling {
-    fn name(&self) -> &str {
-        "ideal scaling from the largest fitted count"
+    fn name(&self) -> String {
+        "ideal scaling from the largest fitted count".into()
     }
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        let &(k, t) = measured.last()?;
-        Some(at.iter().map(|&n| Predicted::point(t * f64::from(k) / f64::from(n))).collect())
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
+        let &(k, t) = cut.fitted.last()?;
+        Some(cut.rest.iter().map(|&(n, _)| Predicted::point(t * f64::from(k) / f64::from(n))).collect())
     }
 }
 
@@ -215,41 +474,36 @@ impl Predictor for IdealScaling {
 pub struct AmdahlLeastSquares;
 
 impl Predictor for AmdahlLeastSquares {
-    fn name(&self) -> &str {
-        "Amdahl T = a + b/n, least squares"
+    fn name(&self) -> String {
+        "Amdahl T = a + b/n, least squares".into()
     }
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        let pts: Vec<(f64, f64)> = measured.iter().map(|&(n, t)| (1.0 / f64::from(n), t)).collect();
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
+        let pts: Vec<(f64, f64)> = cut.fitted.iter().map(|&(n, t)| (1.0 / f64::from(n), t)).collect();
         let l = crate::model::fit::line::fit_unweighted(&pts)?;
-        Some(at.iter().map(|&n| Predicted::point((l.intercept + l.slope / f64::from(n)).max(1e-12))).collect())
+        Some(cut.rest.iter().map(|&(n, _)| Predicted::point((l.intercept + l.slope / f64::from(n)).max(1e-12))).collect())
     }
 }
 
-fn analysis(measured: &[(u32, f64)], at: &[u32]) -> Option<crate::model::speedup::Analysis> {
-    let raw: Vec<RawPoint> = measured.iter().map(|&(n, t)| RawPoint { n: f64::from(n), value: t, weight: None, line: None }).collect();
-    let opts = Options { targets: at.to_vec(), ..Options::default() };
-    analyse("points", &raw, Measure::TimeS, &opts).ok()
-}
-
-fn from_predictions(ps: &[crate::model::speedup::Prediction], at: &[u32]) -> Option<Vec<Predicted>> {
-    at.iter()
-        .map(|&n| {
+fn from_predictions(ps: &[crate::model::speedup::Prediction], cut: &Cut) -> Option<Vec<Predicted>> {
+    cut.rest
+        .iter()
+        .map(|&(n, _)| {
             let p = ps.iter().find(|p| p.n == n)?;
             let (t, lo, hi) = p.time_s?;
-            Some(Predicted { time_s: t, range_s: Some((lo, hi)), scale: Some(p.scale) })
+            Some(Predicted { time_s: t, range_s: Some((lo, hi)), scale: Some(p.scale), crosses_nodes: p.crosses_nodes })
         })
         .collect()
 }
 
-/// The calculator's forecast (anchored Amdahl, `speedup::forecast`), with its range.
+/// The calculator's forecast (`speedup::forecast`), with its range.
 pub struct Forecast;
 
 impl Predictor for Forecast {
-    fn name(&self) -> &str {
-        "scalewise forecast"
+    fn name(&self) -> String {
+        "scalewise forecast".into()
     }
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        from_predictions(&analysis(measured, at)?.forecast, at)
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
+        from_predictions(&cut.analysis.as_ref()?.forecast, cut)
     }
 }
 
@@ -257,11 +511,11 @@ impl Predictor for Forecast {
 pub struct BestModel;
 
 impl Predictor for BestModel {
-    fn name(&self) -> &str {
-        "best-fitting model"
+    fn name(&self) -> String {
+        "best-fitting model".into()
     }
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        from_predictions(&analysis(measured, at)?.best_fit()?.predictions, at)
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
+        from_predictions(&cut.analysis.as_ref()?.best_fit()?.predictions, cut)
     }
 }
 
@@ -269,16 +523,16 @@ impl Predictor for BestModel {
 pub struct ModelFit(pub Model);
 
 impl Predictor for ModelFit {
-    fn name(&self) -> &str {
-        self.0.name()
+    fn name(&self) -> String {
+        self.0.name().into()
     }
-    fn predict(&self, measured: &[(u32, f64)], at: &[u32]) -> Option<Vec<Predicted>> {
-        from_predictions(&analysis(measured, at)?.fit(self.0)?.predictions, at)
+    fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
+        from_predictions(&cut.analysis.as_ref()?.fit(self.0)?.predictions, cut)
     }
 }
 
-/// The share of `outcomes` inside their ranges in each horizon band of the forecast's track
-/// record (`speedup::forecast::horizon_band`): (share, count).
+/// The share of `outcomes` inside their ranges in each horizon band of the track record
+/// (`speedup::forecast::horizon_band`): (share, count).
 pub fn coverage_by_horizon(outcomes: &[Outcome]) -> Vec<(f64, usize)> {
     let mut counts = vec![(0usize, 0usize); forecast::HORIZON_TOPS.len()];
     for o in outcomes {
@@ -291,31 +545,75 @@ pub fn coverage_by_horizon(outcomes: &[Outcome]) -> Vec<(f64, usize)> {
     counts.into_iter().map(|(i, n)| (if n == 0 { 0.0 } else { i as f64 / n as f64 }, n)).collect()
 }
 
+/// The share inside, the count and the median width, per count class and horizon band.
+pub fn coverage_by_cell(outcomes: &[Outcome]) -> [[(f64, usize, f64); 4]; 2] {
+    let mut out = [[(0.0, 0, 0.0); 4]; 2];
+    for (class, row) in out.iter_mut().enumerate() {
+        for (band, cell) in row.iter_mut().enumerate() {
+            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.cell() == (class, band) && o.inside().is_some()).collect();
+            let inside = mine.iter().filter(|o| o.inside() == Some(true)).count();
+            let widths = sorted(mine.iter().filter_map(|o| o.rel_width()).collect());
+            *cell = (if mine.is_empty() { 0.0 } else { inside as f64 / mine.len() as f64 }, mine.len(), quantile(&widths, 0.5));
+        }
+    }
+    out
+}
+
+/// The share inside and the count of the predictions that left the one node of their runs.
+pub fn node_coverage(outcomes: &[Outcome]) -> (f64, usize) {
+    let inside: Vec<bool> = outcomes.iter().filter(|o| o.predicted.crosses_nodes).filter_map(Outcome::inside).collect();
+    (if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 }, inside.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn series(id: &str, points: &[(u32, f64)]) -> Series {
-        Series { id: id.into(), source: "test".into(), application: String::new(), machine: String::new(), points: points.to_vec() }
+    fn series(id: &str, source: &str, points: &[(u32, f64)]) -> Series {
+        Series {
+            id: id.into(),
+            source: source.into(),
+            application: String::new(),
+            machine: String::new(),
+            points: points.to_vec(),
+            nodes: vec![None; points.len()],
+        }
+    }
+
+    fn outcome(source: &str, k: usize, horizon: f64, measured_s: f64, crosses_nodes: bool) -> Outcome {
+        Outcome {
+            series: "s".into(),
+            source: source.into(),
+            file: 0,
+            k,
+            np: 8,
+            horizon,
+            measured_s,
+            predicted: Predicted { time_s: 10.0, range_s: None, scale: Some(1.0), crosses_nodes },
+        }
     }
 
     #[test]
     fn the_protocol_predicts_every_larger_count_and_sums_by_horizon() {
         // Amdahl data, T = 10 + 90/n: the least-squares line is exact, ideal scaling is not.
         let amdahl = |n: u32| 10.0 + 90.0 / f64::from(n);
-        let s = series("a", &[1, 2, 4, 8, 16, 64].map(|n| (n, amdahl(n))));
-        let (out, missed) = run(std::slice::from_ref(&s), 3, &AmdahlLeastSquares);
+        let s = series("a", "x", &[1, 2, 4, 8, 16, 64].map(|n| (n, amdahl(n))));
+        let c = cuts(std::slice::from_ref(&s), 3, 0);
+        let (out, missed) = run(&c, &AmdahlLeastSquares);
         assert_eq!((out.len(), missed), (3, 0));
         assert_eq!(out.iter().map(|o| o.horizon).collect::<Vec<_>>(), vec![2.0, 4.0, 16.0]);
         assert!(out.iter().all(|o| o.rel_error() < 1e-12));
-        let (ideal, _) = run(&[s], 3, &IdealScaling);
+        let (ideal, _) = run(&c, &IdealScaling);
         // At 8: T(4)·4/8 = 16.25 against 21.25.
         assert!((ideal[0].rel_error() - 5.0 / 21.25).abs() < 1e-12);
         let sum = summarize(&ideal);
         assert_eq!(sum.iter().map(|s| s.predictions).collect::<Vec<_>>(), vec![1, 2, 3, 3]);
         assert_eq!(sum[0].coverage, None);
+        // The calculator's forecast carries a scale to calibrate.
+        let (fc, _) = run(&c, &Forecast);
+        assert!(fc.len() == 3 && fc.iter().all(|o| o.predicted.scale.is_some()));
         // A series with no count beyond the fitted ones is left out.
-        assert_eq!(run(&[series("short", &[(1, 1.0), (2, 0.6), (4, 0.4)])], 3, &IdealScaling).0.len(), 0);
+        assert!(cuts(&[series("short", "x", &[(1, 1.0), (2, 0.6), (4, 0.4)])], 3, 0).is_empty());
     }
 
     #[test]
@@ -327,17 +625,79 @@ mod tests {
 
     #[test]
     fn coverage_and_width_count_ranges() {
-        let o = |m: f64, lo: f64, hi: f64| Outcome {
-            series: "s".into(),
-            source: "x".into(),
-            k: 3,
-            np: 8,
-            horizon: 2.0,
-            measured_s: m,
-            predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)), scale: None },
-        };
+        let o = |m: f64, lo: f64, hi: f64| Outcome { predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)), scale: None, crosses_nodes: false }, ..outcome("x", 3, 2.0, m, false) };
         let sum = summarize(&[o(9.0, 8.0, 12.0), o(13.0, 8.0, 12.0)]);
         assert_eq!(sum[0].coverage, Some(0.5));
         assert_eq!(sum[0].median_rel_width, Some(0.4));
+    }
+
+    #[test]
+    fn bands_take_the_quantiles_of_their_own_cell_and_the_node_factor_holds_node_leavers() {
+        // Scores 1..=100 % in the far band of K = 3; K = 4 has none there and takes the band's.
+        let mut out: Vec<Outcome> = (1..=100).map(|i| outcome("a", 3, 20.0, 10.0 * (f64::from(i) / 100.0).exp(), false)).collect();
+        out.push(outcome("a", 4, 1.5, 10.0 * 0.2f64.exp(), false));
+        let b = calibrate_bands(&out).expect("scores");
+        // One source: every weighting is the same.
+        assert_eq!(calibrate_bands_by(&out, Weighting::Source), Some(b));
+        let far = b.quantiles[0][3];
+        assert!((far.low - 0.05).abs() < 1e-9 && (far.high - 0.95).abs() < 1e-9, "{far:?}");
+        assert_eq!(b.quantiles[1][3], far);
+        assert!((b.quantiles[1][0].low - 0.2).abs() < 1e-9);
+        assert_eq!(b.node_factor, 1.0);
+        // A few node leavers (under 5 % of the cell) scoring 1.9 need 1.9 over the band's top.
+        out.extend((0..4).map(|_| outcome("a", 3, 20.0, 10.0 * 1.9f64.exp(), true)));
+        let b = calibrate_bands(&out).expect("scores");
+        assert!((b.node_factor - 1.9 / b.quantiles[0][3].high).abs() < 1e-9, "{}", b.node_factor);
+        let o = outcome("a", 3, 20.0, 10.0, true);
+        let (lo, hi) = band_range(&o, 1.0, &b);
+        assert!((hi / 10.0).ln() > 1.89 && lo < hi);
+    }
+
+    #[test]
+    fn weightings_count_sources_alike_or_by_the_root_of_their_predictions() {
+        // Source "many" scores 0 a hundred times, "one" scores 1 once (and "two" 0.5 once):
+        // per prediction the top is 0, per source 1, by the root of the counts in between.
+        let mut out: Vec<Outcome> = (0..100).map(|_| outcome("many", 3, 1.5, 10.0, false)).collect();
+        out.push(outcome("one", 3, 1.5, 10.0 * 1f64.exp(), false));
+        out.push(outcome("two", 3, 1.5, 10.0 * 0.5f64.exp(), false));
+        let top = |w| calibrate_bands_by(&out, w).unwrap().quantiles[0][0].high;
+        assert!(top(Weighting::Prediction).abs() < 1e-9);
+        assert!((top(Weighting::Source) - 1.0).abs() < 1e-9);
+        // Weights 100·(1/10) = 10 for "many" against 1 and 1: the top 5 % of 12 lies in "one".
+        assert!((top(Weighting::SqrtSource) - 1.0).abs() < 1e-9);
+        // 400 zeros (weight 400/√400 = 20), 9 of 0.5 (weight 3), one 1 (weight 1): 95 % of 24
+        // is reached within the 0.5s; per source it is the 1, per prediction a 0.
+        let mut few: Vec<Outcome> = (0..400).map(|_| outcome("many", 3, 1.5, 10.0, false)).collect();
+        few.push(outcome("one", 3, 1.5, 10.0 * 1f64.exp(), false));
+        few.extend((0..9).map(|_| outcome("x", 3, 1.5, 10.0 * 0.5f64.exp(), false)));
+        let top = |w| calibrate_bands_by(&few, w).unwrap().quantiles[0][0].high;
+        assert!((top(Weighting::SqrtSource) - 0.5).abs() < 1e-9);
+        assert!((top(Weighting::Source) - 1.0).abs() < 1e-9 && top(Weighting::Prediction).abs() < 1e-9);
+    }
+
+    #[test]
+    fn held_out_ranges_never_see_their_own_source() {
+        // Source "wild" errs far more than the two tame ones: its ranges come from them alone
+        // and miss; theirs, set with "wild" among the others, hold.
+        let mut out: Vec<Outcome> = (0..50).map(|i| outcome("tame", 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false)).collect();
+        out.extend((0..50).map(|i| outcome("tame too", 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false)));
+        out.extend((0..50).map(|_| outcome("wild", 3, 1.5, 40.0, false)));
+        hold_out_ranges(&mut out);
+        assert!(out.iter().filter(|o| o.source == "wild").all(|o| o.inside() == Some(false)));
+        assert!(out.iter().filter(|o| o.source != "wild").all(|o| o.inside() == Some(true)));
+    }
+
+    #[test]
+    fn the_headline_judges_by_the_pooled_median_and_the_worse_sources() {
+        let mut out = Vec::new();
+        // Nine sources with 10 % errors, one with 90 %: the pooled median is 10 %, the 80th
+        // percentile of the sources' medians 10 %, the worst 90 %.
+        for s in 0..9 {
+            out.extend((0..10).map(|_| outcome(&format!("s{s}"), 3, 2.0, 10.0 / 1.1, false)));
+        }
+        out.extend((0..10).map(|_| outcome("bad", 3, 2.0, 10.0 / 1.9, false)));
+        let h = headline(&out);
+        assert!((h.median_rel_error - 0.1).abs() < 1e-9 && (h.source_p80 - 0.1).abs() < 1e-9 && (h.worst_source - 0.9).abs() < 1e-9);
+        assert_eq!(per_source(&out)[0].source, "bad");
     }
 }

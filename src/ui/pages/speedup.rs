@@ -11,7 +11,7 @@ use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
 use crate::model::speedup::weak::Weak;
 use crate::model::speedup::{PointView, Prediction};
-use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, PAGE, POINT_COLUMNS};
+use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, TrackRow, PAGE, POINT_COLUMNS};
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_check, page_field, page_select};
@@ -83,7 +83,26 @@ fn prediction_row(p: &Prediction) -> Html {
 }
 
 fn forecast_row(f: &ForecastRow) -> Html {
-    html! { <tr>{ prediction_cells(&f.prediction) }<td class="hint">{ f.track_record.clone() }</td></tr> }
+    html! {
+        <tr class={classes!(f.node_note.is_some().then_some("flagged"))}>
+            { prediction_cells(&f.prediction) }
+            <td class="hint">
+                if let Some(note) = &f.node_note { <b class="node-note">{ format!("Leaves the node: {note}.") }</b><br /> }
+                { f.track_record.clone() }
+            </td>
+        </tr>
+    }
+}
+
+fn track_row(t: &TrackRow) -> Html {
+    html! {
+        <tr>
+            <td>{ t.label.clone() }</td>
+            <td class="num">{ format!("{} %", fmt_num(100.0 * t.coverage, 3)) }</td>
+            <td class="num">{ t.predictions }</td>
+            <td class="num">{ t.width.map(|w| format!("{} %", fmt_num(100.0 * w, 3))).unwrap_or_else(|| "—".into()) }</td>
+        </tr>
+    }
 }
 
 fn point_row(p: &PointView) -> Html {
@@ -105,6 +124,7 @@ fn point_row(p: &PointView) -> Html {
             <td class="num">{ p.efficiency.map(|e| format!("{} %", fmt_num(e * 100.0, 3))).unwrap_or_default() }</td>
             <td class="num">{ opt(p.karp_flatt) }</td>
             <td class="num">{ n(p.weight) }</td>
+            <td class="num">{ p.nodes.map(|d| d.to_string()).unwrap_or_default() }</td>
             <td class="hint">{ flags.join("; ") }</td>
         </tr>
     }
@@ -137,6 +157,8 @@ fn weak_rows(w: &Weak) -> SpeedupRows {
                     time_s: Some(p.time_s),
                     horizon: p.horizon,
                     scale: 0.0,
+                    nodes: None,
+                    crosses_nodes: false,
                 }
             })
             .collect(),
@@ -242,7 +264,7 @@ pub fn speedup() -> Html {
             <div class="grid-2">
                 <TableInput id="points" label="n and time (or speed-up), optional weight" columns={POINT_COLUMNS}
                     value={text(&inputs, Field::Points.key())} on_input={setter.on(Field::Points.key())} errors={points_errors} rows={9}
-                    hint="A header row names the columns: n, time (s, ms, µs…) or speedup, weight. Without one: n, then what the next field says." />
+                    hint="A header row names the columns: n, time (s, ms, µs…) or speedup, weight, nodes. Without one: n, then what the next field says." />
                 <div>
                     <div class="form-row">
                         { page_select(&inputs, &setter, Field::SecondColumn.key(), "second column without a header", &[("auto", "guess from the data"), ("speedup", "speed-up"), ("time", "time (s)")]) }
@@ -253,6 +275,9 @@ pub fn speedup() -> Html {
                         <div class="form-row">
                             { f(Field::Models, "models (empty: all five)") }
                             { page_check(&inputs, &setter, Field::IncludePastPeak.key(), " fit the points past the peak too") }
+                        </div>
+                        <div class="form-row">
+                            { f(Field::CoresPerNode, "cores per node (optional)") }
                         </div>
                     }
                     if !view.warnings.is_empty() {
@@ -285,12 +310,19 @@ pub fn speedup() -> Html {
             </table>
             { csv_button("speedup-forecast.csv") }
             <p class="hint">
-                { "The prediction to use beyond the data: Amdahl's law with its serial part fitted to every point and \
-                   anchored at the largest one, which beat ideal scaling and least-squares Amdahl at every horizon on \
-                   real scaling series. Its 90 % range widens with the distance beyond the data and with how much \
-                   simple laws disagree; the track record says how often such ranges held on series they were not \
-                   set on (VALIDATION.md)." }
+                { "The prediction to use beyond the data: Amdahl's law read from every point, blended with the trend of \
+                   the last two, both through the largest measured n; the trend weighs more where the runs scale better \
+                   the further they go. Chosen among many candidates on real scaling series from many sources, each \
+                   source held out in turn (VALIDATION.md). Its 90 % range widens with the distance beyond the data and \
+                   with how much simple laws disagree. With nodes in the table or the cores per node, a prediction that \
+                   needs more nodes than every measured run used is said, and scaled from the node's size on." }
             </p>
+            <table id="track-record" class="results">
+                { head(&["how far beyond the largest measured n", "#ranges held", "#predictions", "#median width"]) }
+                <tbody>{ for shown.track_record.iter().map(track_row) }</tbody>
+            </table>
+            { csv_button("speedup-track-record.csv") }
+            <p class="hint">{ "Track record: how often the forecast's ranges held on sources left out of their setting, for as many measured counts as yours." }</p>
             <h3>{ "Predicted by the best-fitting model" }</h3>
             <table id="predictions" class="results">
                 { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
@@ -308,7 +340,7 @@ pub fn speedup() -> Html {
 
             <h2>{ "Points" }</h2>
             <table id="points-table" class="results">
-                { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "flags"]) }
+                { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "#nodes", "flags"]) }
                 <tbody>{ for shown.points.iter().map(point_row) }</tbody>
             </table>
             { csv_button("speedup-points.csv") }

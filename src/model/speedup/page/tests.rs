@@ -247,3 +247,55 @@ fn weak_scaling_models_the_time_and_reports_efficiency() {
     s.insert(Field::Scaling.key().into(), "both".into());
     assert_eq!(evaluate(&s).field_errors.get("scaling").map(String::as_str), Some("expected strong or weak, found \"both\""));
 }
+
+#[test]
+fn the_forecast_is_drawn_from_its_anchor_through_the_largest_measured_point() {
+    // Example 5.1 (speed-ups, no n = 1 run): the curve starts at n = 64 on the measured 24.95
+    // and runs to the chart's end; nothing is drawn below the data (issue 31).
+    let v = evaluate(&default_inputs());
+    let c = v.chart.as_ref().expect("chart");
+    let f = c.forecast.as_ref().expect("forecast");
+    assert!((f.x[0] - 64.0).abs() < 1e-9 && (f.y[0] - 24.95).abs() < 1e-9, "{:?} {:?}", f.x.first(), f.y.first());
+    assert!(f.x.iter().all(|&x| x >= 64.0 - 1e-9) && (f.x[f.x.len() - 1] - 128.0).abs() < 1e-9);
+    assert_eq!(f.label, "forecast beyond n = 64");
+    let b = c.band.as_ref().expect("band");
+    assert_eq!(b.x, f.x);
+    assert!(b.low.iter().zip(&f.y).zip(&b.high).all(|((lo, y), hi)| lo <= y && y <= hi));
+}
+
+#[test]
+fn nodes_in_the_table_or_cores_per_node_flag_predictions_that_leave_the_node() {
+    let mut i = with(Field::Points.key(), "n\ttime (s)\tnodes\n8\t100\t1\n16\t52\t1\n32\t28\t1\n");
+    i.insert(Field::Target.key().into(), "16, 128".into());
+    i.insert(Field::CoresPerNode.key().into(), "32".into());
+    let v = evaluate(&i);
+    assert!(v.points_error.is_none() && v.field_errors.is_empty(), "{:?} {:?}", v.points_error, v.field_errors);
+    assert_eq!(v.points.iter().map(|p| p.nodes).collect::<Vec<_>>(), [Some(1); 3]);
+    assert!(v.forecast[0].node_note.is_none());
+    let note = v.forecast[1].node_note.as_deref().expect("128 needs 4 nodes");
+    assert!(note.starts_with("needs 4 nodes, and every measured run was inside one"), "{note}");
+    assert!(v.forecast[1].prediction.crosses_nodes);
+    // The track record: the four horizon bands for three measured counts, then the node case.
+    assert_eq!(v.track_record.len(), 5);
+    assert_eq!(v.track_record[1].label, "2–4×");
+    assert_eq!((v.track_record[0].coverage, v.track_record[0].predictions), (calibration::HELD_OUT[0][0].0, calibration::HELD_OUT[0][0].1));
+    assert_eq!(v.track_record[4].predictions, calibration::NODE_HELD_OUT.1);
+    assert!(v.track_record[4].width.is_none());
+    // Without the node size nothing is claimed, and the page asks for it.
+    i.insert(Field::CoresPerNode.key().into(), String::new());
+    let v = evaluate(&i);
+    assert!(v.forecast.iter().all(|f| f.node_note.is_none()));
+    assert!(v.warnings.iter().any(|w| w.contains("give the cores per node")), "{:?}", v.warnings);
+    i.insert(Field::CoresPerNode.key().into(), "many".into());
+    assert!(evaluate(&i).field_errors.get("cores_per_node").is_some_and(|e| e.contains("whole number")));
+}
+
+#[test]
+fn a_header_whose_only_count_is_nodes_reads_it_as_n() {
+    let v = evaluate(&with(Field::Points.key(), "nodes\ttime (s)\n1\t100\n2\t52\n4\t28\n"));
+    assert!(v.points_error.is_none(), "{:?}", v.points_error);
+    assert_eq!(v.points.iter().map(|p| (p.n, p.nodes)).collect::<Vec<_>>(), [(1, None), (2, None), (4, None)]);
+    // With n as well, nodes are the runs' nodes; a node count above n is named at its cell.
+    let v = evaluate(&with(Field::Points.key(), "n\ttime (s)\tnodes\n1\t100\t1\n2\t52\t3\n"));
+    assert!(v.points_error.as_ref().is_some_and(|e| e.line == Some(3) && e.message.contains("nodes must be a whole number")), "{:?}", v.points_error);
+}
