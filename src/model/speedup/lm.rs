@@ -678,7 +678,18 @@ impl Problem<'_> {
             self.ridge_steps(&mut found, 30 - RIDGE_COARSE);
             let (_, p) = self.ridge_end(&found);
             let iterations = best.iterations;
-            let r = self.lm(p, f64::INFINITY);
+            // From the ridge's lowest point, and from points just off it on either side in A
+            // and in σ: the lowest error may lie in the valley beside the kink, where a run
+            // from the kink itself can fall back to where the best run stopped.
+            let mut r = self.lm(p, f64::INFINITY);
+            for (i, f) in [(0, 1.02), (0, 1.0 / 1.02), (1, 1.1), (1, 1.0 / 1.1)] {
+                let mut q = p;
+                q[i] *= f;
+                let s = self.lm(self.profiled(q), r.sse);
+                if s.sse < r.sse {
+                    r = s;
+                }
+            }
             // Only a real gain replaces the runs' result: where the points leave a direction
             // free (Downey's A above every n, when σ/A alone is pinned), a ridge lands
             // elsewhere on the same error, give or take rounding.
