@@ -457,7 +457,7 @@ fn weak_value(input: Value) -> Result<Value, String> {
     Ok(json!({
         "scaling": "weak",
         "level": w.level,
-        "model": {"family": w.family, "formula": w.formula, "loo_rel_error": w.model.loo, "note": w.model.note},
+        "model": {"family": w.family, "formula": w.formula, "loo_rel_error": w.loo, "note": w.note},
         "efficiency_base_n": w.base_n,
         "t1_s": (w.base_n == 1).then_some(w.base_time_s),
         "points": w.points.iter().map(|p| json!({"n": p.n, "time_s": p.time_s, "efficiency": p.efficiency, "merged_rows": p.merged_rows})).collect::<Vec<_>>(),

@@ -10,6 +10,12 @@
 //! "workers": k}` starts job j; `{"partials": [RegionFit], "job": j, "worker": w}` (to worker 0)
 //! is worker w's share of job j.
 //!
+//! `{"weak": PageInputs, "job": j}` (from the speed-up page) answers `{"weak": Flat, "job": j}`
+//! (`model::speedup::weak::flatten`, empty when there is nothing to model): the page's
+//! weak-scaling analysis
+//! ([`crate::model::speedup::page::weak_of`]), whose search is in this worker's wasm rather
+//! than the page's, which has no room for it under the page's budget.
+//!
 //! `{"bench": {"full": f, "runs": r}}` runs the speed-up benchmark here
 //! ([`crate::ui::bench::speedup_fits`]) and answers `{"bench": fits per second}`: the browser
 //! tests measure the fits in this worker, whose wasm has the page's model code, rather than
@@ -49,6 +55,12 @@ struct Start {
     job: u64,
     worker: usize,
     workers: usize,
+}
+
+#[derive(serde::Deserialize)]
+struct WeakStart {
+    weak: PageInputs,
+    job: u64,
 }
 
 #[derive(serde::Deserialize)]
@@ -158,10 +170,16 @@ pub fn start() {
         // A job's texts (up to megabytes) are read once; the rare benchmark message after.
         match serde_json::from_str::<Start>(text) {
             Ok(start) => run(start, reply, post),
-            Err(e) => match serde_json::from_str::<Bench>(text) {
-                Ok(b) => reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) })),
-                Err(_) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
-            },
+            Err(e) => {
+                if let Ok(w) = serde_json::from_str::<WeakStart>(text) {
+                    let weak = crate::model::speedup::page::weak_of(&w.weak).map(|r| crate::model::speedup::weak::flatten(&r)).unwrap_or_default();
+                    return reply(json!({ "weak": weak, "job": w.job }));
+                }
+                match serde_json::from_str::<Bench>(text) {
+                    Ok(b) => reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) })),
+                    Err(_) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
+                }
+            }
         }
     });
 }

@@ -1,6 +1,7 @@
 //! A page's Web Workers (one per core, at most [`MAX_WORKERS`]), kept between jobs: starting
 //! one and compiling its wasm takes 50 to 150 ms. The simulation page runs its simulations on
-//! them (`ui::sim_worker`), the speed-up page its Extra-P rankings (`ui::extrap_worker`).
+//! them (`ui::sim_worker`), the Bottlenecks page its Extra-P rankings (`ui::extrap_worker`),
+//! and the speed-up page its weak-scaling analysis (one worker of `ui::extrap_worker`).
 //!
 //! The page posts each worker its part of a job as JSON text. A worker answers with JSON
 //! text: `{"ready": true}` once it listens (messages for it are held until then, since a
@@ -123,11 +124,15 @@ pub fn worker_count() -> usize {
 /// Starts the workers of `script` (trunk's loader of the worker binary), unless they are
 /// there: false when the browser cannot.
 pub fn warm(slot: &PoolSlot, script: &str) -> bool {
+    warm_k(slot, script, worker_count())
+}
+
+/// [`warm`] with `k` workers.
+fn warm_k(slot: &PoolSlot, script: &str, k: usize) -> bool {
     if !slot.borrow().workers.is_empty() && !slot.borrow().ended {
         return true;
     }
     stop(slot);
-    let k = worker_count();
     let mut workers = Vec::with_capacity(k);
     for _ in 0..k {
         match Worker::new(script) {
@@ -164,7 +169,12 @@ pub fn warm(slot: &PoolSlot, script: &str) -> bool {
 /// `k` is sent `part(i, k)`. False, and nothing started, when a job is under way or the
 /// browser cannot start workers.
 pub fn start(slot: &PoolSlot, script: &str, part: &dyn Fn(usize, usize) -> String, job: Box<dyn Job>) -> bool {
-    if slot.borrow().busy() || !warm(slot, script) {
+    start_on(slot, script, worker_count(), part, job)
+}
+
+/// [`start`] on `k` workers (the first job's `k` stays while the workers do).
+pub fn start_on(slot: &PoolSlot, script: &str, k: usize, part: &dyn Fn(usize, usize) -> String, job: Box<dyn Job>) -> bool {
+    if slot.borrow().busy() || !warm_k(slot, script, k) {
         return false;
     }
     let mut pool = slot.borrow_mut();

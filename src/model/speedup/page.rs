@@ -250,6 +250,9 @@ pub struct PageView {
     pub chart: Option<ChartData>,
     /// The weak-scaling model and predictions (the other results stay empty then).
     pub weak: Option<Weak>,
+    /// Weak scaling is chosen and its analysis is not in yet: a view of [`view_deferred`],
+    /// until [`apply_weak`] puts it in.
+    pub weak_pending: bool,
 }
 
 /// A preset's data; [`presets`] makes the page's inputs of it.
@@ -633,22 +636,57 @@ fn model_row(a: &Analysis, model: Model) -> Option<ModelRow> {
 /// Computes the page from its inputs: the analysis of the points, its table rows and chart.
 /// The catalog is not used (every page's `evaluate` takes it).
 pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
+    evaluate_in::<true>(inputs)
+}
+
+/// The weak-scaling analysis of the page's inputs: None unless weak scaling is chosen and the
+/// points were read.
+fn weak_result(inputs: &Inputs) -> Option<Result<Weak, InputError>> {
+    let table = inputs.points.as_ref().filter(|_| inputs.weak)?;
+    Some(analyse_weak(Field::Points.key(), &table.raw, table.measure, &inputs.targets).map_err(|mut e| {
+        // Columns of a table with a header need not be in n, value, weight order.
+        if table.had_header {
+            e.column = None;
+        }
+        e
+    }))
+}
+
+/// The weak-scaling analysis of the page's texts, for [`apply_weak`]: what the page's Web
+/// Worker computes (`ui::extrap_worker`), whose wasm holds the search the page's does not.
+pub fn weak_of(texts: &PageInputs) -> Option<Result<Weak, InputError>> {
+    weak_result(&parse(texts).0)
+}
+
+/// Puts the weak-scaling analysis ([`weak_of`]) in a view of [`view_deferred`]; the view is
+/// then the one [`view`] computes.
+pub fn apply_weak(view: &mut PageView, result: Result<Weak, InputError>) {
+    view.weak_pending = false;
+    match result {
+        Ok(w) => {
+            view.warnings.extend(w.warnings.iter().cloned());
+            view.measure = view.measure.or(Some(Measure::TimeS));
+            view.targets = w.predictions.iter().map(|p| p.n).collect();
+            view.weak = Some(w);
+        }
+        // An error of the table's reading (put by `view`) comes first.
+        Err(e) => {
+            view.points_error.get_or_insert(e);
+        }
+    }
+}
+
+/// [`evaluate`], with the weak-scaling analysis (WEAK) or without it (left pending: the code
+/// of the search then stays out of the page's wasm).
+fn evaluate_in<const WEAK: bool>(inputs: &Inputs) -> PageView {
     let mut view = PageView { targets: inputs.targets.clone(), ..PageView::default() };
     let Some(table) = &inputs.points else { return view };
     if inputs.weak {
-        match analyse_weak(Field::Points.key(), &table.raw, table.measure, &inputs.targets) {
-            Ok(w) => {
-                view.warnings.extend(table.note.clone());
-                view.warnings.extend(w.warnings.iter().cloned());
-                view.measure = Some(table.measure);
-                view.targets = w.predictions.iter().map(|p| p.n).collect();
-                view.weak = Some(w);
-            }
-            Err(mut e) => {
-                if table.had_header {
-                    e.column = None;
-                }
-                view.points_error = Some(e);
+        view.warnings.extend(table.note.clone());
+        view.weak_pending = true;
+        if WEAK {
+            if let Some(r) = weak_result(inputs) {
+                apply_weak(&mut view, r);
             }
         }
         return view;
@@ -694,9 +732,19 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
 
 /// The page for its input texts: [`parse`], [`evaluate`], and the fields' errors put where
 /// the page shows them (the table's under the table, the others' by their field).
-pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
+pub fn view(texts: &PageInputs, _catalog: &Catalog) -> PageView {
+    view_in::<true>(texts)
+}
+
+/// [`view`] without the weak-scaling analysis, which the page has its worker compute
+/// ([`weak_of`]) and puts in with [`apply_weak`]; `weak_pending` says it is awaited.
+pub fn view_deferred(texts: &PageInputs) -> PageView {
+    view_in::<false>(texts)
+}
+
+fn view_in<const WEAK: bool>(texts: &PageInputs) -> PageView {
     let (inputs, errors) = parse(texts);
-    let mut view = evaluate(&inputs, catalog);
+    let mut view = evaluate_in::<WEAK>(&inputs);
     for e in errors {
         if e.field == Field::Points.key() {
             view.points_error = Some(e);

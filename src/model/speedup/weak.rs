@@ -7,7 +7,7 @@
 
 use super::analysis::prepare;
 use super::{Measure, RawPoint};
-use crate::model::extrap::search::{search, RegionModel, LEVEL};
+use crate::model::extrap::search::{search, LEVEL};
 use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).
@@ -34,7 +34,10 @@ pub struct WeakPrediction {
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Weak {
     pub points: Vec<WeakPoint>,
-    pub model: RegionModel,
+    /// The model's relative error at a point left out (leave-one-out), where it has one.
+    pub loo: Option<f64>,
+    /// What the search says of the model (e.g. a point it could not follow).
+    pub note: Option<String>,
     /// The model's family and the model written out in n.
     pub family: String,
     pub formula: String,
@@ -97,13 +100,96 @@ pub fn analyse_weak(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
         family: model.form.family().to_string(),
         formula: model.form.text_named(&["n"]),
         curve: ns.iter().map(|&n| (n, model.at(n))).collect(),
-        model,
+        loo: model.loo,
+        note: model.note,
         base_n: first,
         base_time_s,
         predictions,
         level: LEVEL,
         warnings,
     })
+}
+
+/// A weak-scaling analysis as two flat lists, numbers and texts: the form in which the speed-up
+/// page's Web Worker sends it ([`flatten`], [`unflatten`]). The page reads two lists with code
+/// it has anyway; a derived JSON reader of [`Weak`] and its parts would take 6 KB gzipped of
+/// its 300 KB.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Flat {
+    pub nums: Vec<f64>,
+    pub texts: Vec<String>,
+}
+
+/// `r` as [`Flat`]. The numbers: 1 (an analysis) or 0 (an error); for an error its line and
+/// column (0: none) and the texts field and message; for an analysis base n, base time,
+/// level, whether there is a leave-one-out error and its value, whether there is a note, then
+/// the points (count, then n, time, efficiency, rows each), the predictions (count, then n,
+/// time, low, high, efficiency, its low and high, horizon each) and the curve (count, then n,
+/// time, low, high each); the texts family, formula, the note if any, then the warnings.
+pub fn flatten(r: &Result<Weak, InputError>) -> Flat {
+    let w = match r {
+        Err(e) => {
+            let at = |x: Option<usize>| x.map_or(0.0, |v| v as f64);
+            return Flat { nums: vec![0.0, at(e.line), at(e.column)], texts: vec![e.field.clone(), e.message.clone()] };
+        }
+        Ok(w) => w,
+    };
+    let mut nums = vec![1.0, f64::from(w.base_n), w.base_time_s, w.level, f64::from(u8::from(w.loo.is_some())), w.loo.unwrap_or(0.0)];
+    nums.push(f64::from(u8::from(w.note.is_some())));
+    nums.push(w.points.len() as f64);
+    for p in &w.points {
+        nums.extend([f64::from(p.n), p.time_s, p.efficiency, p.merged_rows as f64]);
+    }
+    nums.push(w.predictions.len() as f64);
+    for p in &w.predictions {
+        let (t, e) = (p.time_s, p.efficiency);
+        nums.extend([f64::from(p.n), t.0, t.1, t.2, e.0, e.1, e.2, p.horizon]);
+    }
+    nums.push(w.curve.len() as f64);
+    for (n, t) in &w.curve {
+        nums.extend([*n, t.0, t.1, t.2]);
+    }
+    let texts = [&w.family, &w.formula].into_iter().chain(&w.note).chain(&w.warnings).cloned().collect();
+    Flat { nums, texts }
+}
+
+/// [`flatten`]'s analysis or error again; None when `f` is not one [`flatten`] wrote.
+pub fn unflatten(f: &Flat) -> Option<Result<Weak, InputError>> {
+    let mut nums = f.nums.iter().copied();
+    let mut next = || nums.next();
+    let mut texts = f.texts.iter().cloned();
+    let whole = |x: f64| (x >= 0.0 && x.fract() == 0.0 && x <= f64::from(u32::MAX)).then_some(x as u32);
+    if next()? == 0.0 {
+        let at = |x: f64| whole(x).filter(|&v| v > 0).map(|v| v as usize);
+        let (line, column) = (at(next()?), at(next()?));
+        return Some(Err(InputError { field: texts.next()?, line, column, message: texts.next()? }));
+    }
+    let (base_n, base_time_s, level) = (whole(next()?)?, next()?, next()?);
+    let loo = (next()? == 1.0, next()?);
+    let loo = loo.0.then_some(loo.1);
+    let has_note = next()? == 1.0;
+    // A count is at most what is left, so a wrong one cannot ask for much memory.
+    let left = f.nums.len();
+    let count = |x: f64| whole(x).map(|c| c as usize).filter(|&c| c <= left);
+    let mut points = Vec::new();
+    for _ in 0..count(next()?)? {
+        let (n, time_s, efficiency, rows) = (whole(next()?)?, next()?, next()?, whole(next()?)?);
+        points.push(WeakPoint { n, time_s, efficiency, merged_rows: rows as usize });
+    }
+    let mut predictions = Vec::new();
+    for _ in 0..count(next()?)? {
+        let n = whole(next()?)?;
+        let time_s = (next()?, next()?, next()?);
+        let efficiency = (next()?, next()?, next()?);
+        predictions.push(WeakPrediction { n, time_s, efficiency, horizon: next()? });
+    }
+    let mut curve = Vec::new();
+    for _ in 0..count(next()?)? {
+        curve.push((next()?, (next()?, next()?, next()?)));
+    }
+    let (family, formula) = (texts.next()?, texts.next()?);
+    let note = if has_note { Some(texts.next()?) } else { None };
+    Some(Ok(Weak { points, loo, note, family, formula, base_n, base_time_s, predictions, curve, level, warnings: texts.collect() }))
 }
 
 #[cfg(test)]
@@ -144,5 +230,33 @@ mod tests {
         assert!(e.message.contains("weak scaling needs times"));
         let e = analyse_weak("points", &raw(&[(1.0, -1.0), (2.0, 1.9)]), Measure::TimeS, &[]).unwrap_err();
         assert!(e.message.contains("greater than 0"), "{e}");
+    }
+
+    /// The worker's flat form gives back what it was given, through JSON as the page reads
+    /// it; a list cut short or a count too large is refused, not read.
+    #[test]
+    fn the_flat_form_gives_back_the_analysis() {
+        let pts: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0].iter().map(|&n: &f64| (n, 10.0 + 0.3 * n.log2())).collect();
+        let mut rows = raw(&pts);
+        rows.push(RawPoint { n: 4.0, value: 10.7, weight: None, nodes: None, line: None });
+        let w = analyse_weak("points", &rows, Measure::TimeS, &[64]).unwrap();
+        assert!(w.points.iter().any(|p| p.merged_rows == 2) && !w.warnings.is_empty() && !w.curve.is_empty());
+        let mut with_note = w.clone();
+        with_note.note = Some("a note".into());
+        with_note.loo = None;
+        let error = InputError::new("points", "weak scaling needs times").at(3, Some(2));
+        let cases = [Ok(w.clone()), Ok(with_note), Err(error), Err(InputError::new("points", "no points yet"))];
+        for r in &cases {
+            let f = flatten(r);
+            let back: Flat = serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+            assert_eq!(unflatten(&back).as_ref(), Some(r));
+        }
+        let f = flatten(&Ok(w));
+        let cut = Flat { nums: f.nums[..f.nums.len() - 1].to_vec(), texts: f.texts.clone() };
+        assert_eq!(unflatten(&cut), None);
+        let mut huge = f.clone();
+        huge.nums[7] = 1e9;
+        assert_eq!(unflatten(&huge), None);
+        assert_eq!(unflatten(&Flat { nums: f.nums.clone(), texts: vec!["constant".into()] }), None);
     }
 }

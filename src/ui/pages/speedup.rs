@@ -1,6 +1,8 @@
 //! The speed-up curve page (seed 004). It reads its input texts from the store, calls
-//! `model::speedup::page::view`, and renders what comes back. While the points table has
-//! an error, the results are the last good ones, marked stale.
+//! `model::speedup::page::view_deferred`, and renders what comes back. While the points table
+//! has an error, the results are the last good ones, marked stale. A weak-scaling series is
+//! modelled by the Bottlenecks search, which runs in one Web Worker (`ui::extrap_worker`,
+//! `page::weak_of`): its code is not in this page's wasm, which has no room for it.
 
 use std::rc::Rc;
 
@@ -9,7 +11,10 @@ use yew::prelude::*;
 use crate::charts::speedup::{fits, weak_times};
 use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
-use crate::model::speedup::weak::Weak;
+use crate::model::speedup::weak::{unflatten, Flat, Weak};
+use crate::model::workspace::PageInputs;
+use crate::model::InputError;
+use crate::ui::worker_pool::{self, stop, Job, Pool, PoolSlot};
 use crate::model::speedup::{PointView, Prediction};
 use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, TrackRow, PAGE, POINT_COLUMNS};
 use crate::model::workspace::PageField;
@@ -191,7 +196,7 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
                 { "The time's model: " }<code>{ w.formula.clone() }</code>
                 { format!(" ({}, chosen by leave-one-out{}). Efficiency: T({})/T(n), the time at the smallest count measured over the time at n.",
                     w.family,
-                    w.model.loo.map(|e| format!(", error {} at a point left out", pct(e))).unwrap_or_default(),
+                    w.loo.map(|e| format!(", error {} at a point left out", pct(e))).unwrap_or_default(),
                     w.base_n) }
             </p>
             <table id="weak-predictions" class="results">
@@ -209,20 +214,116 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
     }
 }
 
+/// The worker script trunk writes next to the page (`data-loader-shim`).
+const WORKER: &str = "sw-extrap-worker_loader.js";
+
+/// The weak-scaling analysis of some inputs, from the worker.
+type WeakAnswer = Option<(Rc<PageInputs>, Rc<Result<Weak, InputError>>)>;
+
+/// One weak-scaling analysis on the worker.
+struct WeakJob {
+    job: u64,
+    inputs: Rc<PageInputs>,
+    answer: UseStateHandle<WeakAnswer>,
+    failed: UseStateHandle<Option<String>>,
+}
+
+/// A message of `ui::extrap_worker` to this page.
+#[derive(serde::Deserialize)]
+struct WeakMessage {
+    job: u64,
+    /// Empty when there was nothing to model.
+    weak: Flat,
+}
+
+/// An answer compared by pointer: the same one or not.
+#[derive(Clone)]
+struct ByPtr(Rc<Result<Weak, InputError>>);
+
+impl PartialEq for ByPtr {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Job for WeakJob {
+    fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
+        match serde_json::from_str::<WeakMessage>(text) {
+            Ok(m) if m.job != self.job => None,
+            Ok(WeakMessage { weak, .. }) if weak.nums.is_empty() => Some(true),
+            Ok(WeakMessage { weak: f, .. }) => match unflatten(&f) {
+                Some(r) => {
+                    self.answer.set(Some((self.inputs.clone(), Rc::new(r))));
+                    Some(true)
+                }
+                None => {
+                    self.failed.set(Some("the weak-scaling analysis could not be read from its worker".into()));
+                    Some(false)
+                }
+            },
+            Err(_) => {
+                self.failed.set(Some("the weak-scaling analysis could not be read from its worker".into()));
+                Some(false)
+            }
+        }
+    }
+
+    fn on_error(&mut self) {
+        self.failed.set(Some("the worker that models weak scaling failed to load or stopped".into()));
+    }
+}
+
 #[component(Speedup)]
 pub fn speedup() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
-    // The view does not depend on the catalog: it is computed again only when the inputs change.
-    let ws = store.ws.clone();
-    let view: Rc<PageView> = use_memo(inputs.clone(), move |i| page::view(i, &ws.catalog));
     let last = use_mut_ref(|| None::<Rc<PageView>>);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
+    // Weak scaling: the worker models the series of these inputs; its answer is put in the
+    // view while the inputs stay those it was for.
+    let answer = use_state(|| None as WeakAnswer);
+    let failed = use_state(|| None::<String>);
+    let pool: PoolSlot = use_mut_ref(Pool::default);
+    // The view is computed again only when the inputs change (it does not depend on the
+    // catalog) or the worker's answer for them comes in.
+    let answered = (*answer).as_ref().filter(|(for_inputs, _)| **for_inputs == *inputs).map(|(_, r)| ByPtr(r.clone()));
+    let view: Rc<PageView> = use_memo((inputs.clone(), answered), |(i, answered)| {
+        let mut v = page::view_deferred(i);
+        if let (Some(ByPtr(r)), true) = (answered, v.weak_pending) {
+            page::apply_weak(&mut v, (**r).clone());
+        }
+        v
+    });
+    let jobs = use_mut_ref(|| 0u64);
+    {
+        let (pending, answer, failed, pool) = (view.weak_pending, answer.clone(), failed.clone(), pool.clone());
+        use_effect_with(inputs.clone(), move |i| {
+            if pending {
+                if pool.borrow().busy() {
+                    stop(&pool);
+                }
+                *jobs.borrow_mut() += 1;
+                let job = *jobs.borrow();
+                let text = format!("{{\"weak\":{},\"job\":{job}}}", serde_json::to_string(&**i).unwrap_or_default());
+                failed.set(None);
+                let run = WeakJob { job, inputs: i.clone(), answer, failed: failed.clone() };
+                if !worker_pool::start_on(&pool, WORKER, 1, &|_, _| text.clone(), Box::new(run)) {
+                    failed.set(Some("this browser could not start a Web Worker, which models weak scaling".into()));
+                }
+            }
+        });
+    }
+
     // The results: the current evaluation, or the last good one (stale) while the points
-    // have an error.
+    // have an error; while the worker models a weak-scaling series, its last one.
     let broken = view.points_error.is_some() || (view.models.is_empty() && view.weak.is_none());
-    let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), broken);
+    let Shown { value: shown, stale } = if view.weak_pending {
+        let held = last.borrow().clone().filter(|l| l.weak.is_some());
+        Shown { value: held.unwrap_or_else(|| view.clone()), stale: false }
+    } else {
+        keep(&mut last.borrow_mut(), view.clone(), broken)
+    };
     let chart = use_memo(shown.clone(), |v| match &v.weak {
         Some(w) => Some(Rc::new(weak_times(w))),
         None => v.chart.as_ref().map(|c| Rc::new(fits(c, v.best))),
@@ -290,6 +391,12 @@ pub fn speedup() -> Html {
                 { weak_results(w, stale) }
                 <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" />
                 if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-weak" chart={drawing(c)} /> }
+            } else if view.weak_pending {
+                if let Some(e) = &*failed {
+                    <p id="weak-pending" class="error" role="alert">{ format!("Weak scaling could not be modelled: {e}.") }</p>
+                } else {
+                    <p id="weak-pending" class="hint">{ "Modelling the weak-scaling series…" }</p>
+                }
             } else {
             <h2>{ "Fits" }</h2>
             { stale_note(stale, "Stale: the points have an error; these are the last good fits.") }

@@ -248,6 +248,41 @@ fn weak_scaling_models_the_time_and_reports_efficiency() {
     assert_eq!(evaluate(&s).field_errors.get("scaling").map(String::as_str), Some("expected strong or weak, found \"both\""));
 }
 
+/// The page computes weak scaling apart (in its worker): the deferred view, with the worker's
+/// answer put in, is the view computed at once, whether the analysis succeeds or not, and
+/// through JSON (the worker's message) as well.
+#[test]
+fn a_deferred_weak_view_completed_by_the_worker_is_the_view() {
+    let weak = |points: &str| {
+        let mut i = with(Field::Points.key(), points);
+        i.insert(Field::Scaling.key().into(), "weak".into());
+        i
+    };
+    let cases = [
+        weak("n time\n1 10\n2 10.5\n4 11\n8 11.5\n16 12\n"),
+        weak("1 10\n2 10.5\n4 11\n8 11.5\n"),
+        weak("n speedup\n1 1\n2 1.9\n4 3.5\n"),
+        weak("n time\n1 10\n1 -2\n"),
+        weak("n time\n4 10\n"),
+    ];
+    for texts in &cases {
+        let mut deferred = view_deferred(texts);
+        assert!(deferred.weak_pending && deferred.weak.is_none(), "{texts:?}");
+        let answer = weak_of(texts).expect("weak scaling with points");
+        // As the worker sends it and the page reads it.
+        let flat: crate::model::speedup::weak::Flat = serde_json::from_str(&serde_json::to_string(&crate::model::speedup::weak::flatten(&answer)).unwrap()).unwrap();
+        let through_json = crate::model::speedup::weak::unflatten(&flat).expect("read back");
+        assert_eq!(through_json, answer);
+        apply_weak(&mut deferred, through_json);
+        assert_eq!(deferred, evaluate(texts), "{texts:?}");
+    }
+    // Strong scaling has nothing pending, and nothing for the worker.
+    let strong = default_inputs();
+    assert!(!view_deferred(&strong).weak_pending);
+    assert!(weak_of(&strong).is_none());
+    assert_eq!(view_deferred(&strong), evaluate(&strong));
+}
+
 #[test]
 fn the_forecast_is_drawn_from_its_anchor_through_the_largest_measured_point() {
     // Example 5.1 (speed-ups, no n = 1 run): the curve starts at n = 64 on the measured 24.95
