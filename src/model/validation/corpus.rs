@@ -47,15 +47,21 @@ pub fn source_group(source: &str) -> String {
     }
 }
 
-/// Reads a corpus; `field` names it in errors (which give the line and column).
-pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
+/// A CSV reader of `text` and its header row's names.
+fn with_header<'a>(field: &str, text: &'a str) -> Result<(csv::Reader<&'a [u8]>, Vec<String>), InputError> {
     let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
-    let header: Vec<String> = reader
+    let header = reader
         .headers()
         .map_err(|e| InputError::new(field, format!("unreadable header: {e}")).at(1, None))?
         .iter()
         .map(str::to_string)
         .collect();
+    Ok((reader, header))
+}
+
+/// Reads a corpus; `field` names it in errors (which give the line and column).
+pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
+    let (mut reader, header) = with_header(field, text)?;
     let index = |name: &str| header.iter().position(|h| h == name);
     let cols: Vec<usize> = COLUMNS
         .iter()
@@ -124,13 +130,7 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
 /// Reads a groups file (`repository,group,reason`, a header row first): each repository named
 /// is held out with its group. `field` names it in errors.
 pub fn read_groups(field: &str, text: &str) -> Result<Vec<(String, String)>, InputError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
-    let header: Vec<String> = reader
-        .headers()
-        .map_err(|e| InputError::new(field, format!("unreadable header: {e}")).at(1, None))?
-        .iter()
-        .map(str::to_string)
-        .collect();
+    let (mut reader, header) = with_header(field, text)?;
     if header.first().map(String::as_str) != Some("repository") || header.get(1).map(String::as_str) != Some("group") {
         return Err(InputError::new(field, "expected the columns repository,group,reason").at(1, None));
     }
