@@ -38,6 +38,26 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
     }
 }
 
+/// A byte-order mark first (Windows editors save one) is no error, on standard input or from a
+/// file, and an error's column still counts from what the editor shows.
+#[test]
+fn a_byte_order_mark_is_read_past() {
+    let input = "\u{feff}{\"points\": [{\"n\": 1, \"speedup\": 1}, {\"n\": 2, \"speedup\": 1.9}, {\"n\": 4, \"speedup\": 3.5}]}";
+    let plain = run(&["speedup", "--compact"], &input[3..]);
+    assert_eq!(plain.status, 0, "{}", plain.stderr);
+    let o = run(&["speedup", "--compact"], input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, plain.stdout);
+    let path = std::env::temp_dir().join(format!("scalewise-bom-{}.json", std::process::id()));
+    std::fs::write(&path, input).unwrap();
+    let f = run(&["speedup", "--compact", path.to_str().unwrap()], "");
+    std::fs::remove_file(&path).ok();
+    assert_eq!((f.status, f.stdout), (0, plain.stdout));
+    let bad = run(&["multigrid"], "\u{feff}{not json");
+    assert_eq!(bad.status, 1);
+    assert!(bad.stderr.contains("line 1 column 2"), "{}", bad.stderr);
+}
+
 #[test]
 fn catalog_prints_json() {
     let o = run(&["catalog", "--compact"], "{}");

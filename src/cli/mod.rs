@@ -410,15 +410,22 @@ fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, tex
 /// Elements of a list answered at a time (see [`batch`]).
 const BATCH_CHUNK: usize = 4096;
 
+/// The input's text, without the byte-order mark some editors (Windows Notepad among them)
+/// put first: it is no part of JSON, CSV or Extra-P's text, and lines and columns in errors
+/// then count from what the editor shows.
 fn read_input(file: Option<&str>) -> Result<String, String> {
-    match file {
+    let text = match file {
         None | Some("-") => {
             let mut s = String::new();
             std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok(s)
+            s
         }
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}")),
-    }
+        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?,
+    };
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
 }
 
 /// Serialises an answer. The model answers only finite numbers (it validates its inputs and
