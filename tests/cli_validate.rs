@@ -38,6 +38,12 @@ fn a_malformed_corpus_names_its_line_and_column() {
     let o = run(&["validate", bad.to_str().unwrap()], "");
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("line 2, column 8: time_s"), "{}", o.stderr);
+    // A subnormal time is refused where it stands (it gave null errors in the answer).
+    std::fs::write(&bad, "series_id,application,problem,machine,source,np,nodes,time_s,rep\na,A,p,M,s,4,1,10,1\na,A,p,M,s,8,1,10,1\na,A,p,M,s,16,1,1e-310,1\n").unwrap();
+    let o = run(&["validate", bad.to_str().unwrap()], "");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("line 4, column 8: time_s: expected a time from 1e-9 to 1e9 s"), "{}", o.stderr);
+    assert!(o.stdout.is_empty());
     assert_eq!(run(&["validate", "--bogus"], "").status, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -36,6 +36,12 @@ impl Series {
 /// The runs of one count: (np, sum of their times, how many, nodes).
 type Runs = (u32, f64, u32, Option<u32>);
 
+/// The times a corpus may give, in seconds: a nanosecond to 30 years. Beyond them a ratio of
+/// two times or its square leaves the numbers a double holds well (a subnormal time gave
+/// `null` errors in `validate`'s answer).
+const MIN_TIME_S: f64 = 1e-9;
+const MAX_TIME_S: f64 = 1e9;
+
 const COLUMNS: [&str; 9] = ["series_id", "application", "problem", "machine", "source", "np", "nodes", "time_s", "rep"];
 
 /// The source a series is held out with.
@@ -79,8 +85,10 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
             .filter(|&n| n >= 1)
             .ok_or_else(|| InputError::new(field, format!("np: expected a whole number ≥ 1, found \"{}\"", cell(5))).at(line, Some(cols[5] + 1)))?;
         let t = crate::model::input::table::parse_number(cell(7))
-            .filter(|t| *t > 0.0)
-            .ok_or_else(|| InputError::new(field, format!("time_s: expected a time above 0, found \"{}\"", cell(7))).at(line, Some(cols[7] + 1)))?;
+            .filter(|t| (MIN_TIME_S..=MAX_TIME_S).contains(t))
+            .ok_or_else(|| {
+                InputError::new(field, format!("time_s: expected a time from 1e-9 to 1e9 s, found \"{}\"", cell(7))).at(line, Some(cols[7] + 1))
+            })?;
         let nodes = match cell(6) {
             "" => None,
             text => Some(text.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(|| {
@@ -184,6 +192,12 @@ mod tests {
         assert_eq!(s[1].cores_per_node(), None);
         let e = read("corpus", &format!("{HEAD}a,A,p,M,s,4,0,10,1\n")).unwrap_err();
         assert_eq!((e.line, e.column), (Some(2), Some(7)));
+        // Times a double cannot take ratios of soundly are refused where they stand.
+        for t in ["1e-310", "0", "-1", "2e9", "inf"] {
+            let e = read("corpus", &format!("{HEAD}a,A,p,M,s,4,1,10,1\na,A,p,M,s,8,1,{t},1\n")).unwrap_err();
+            assert_eq!((e.line, e.column), (Some(3), Some(8)), "{t}");
+            assert!(e.message.contains("from 1e-9 to 1e9 s"), "{t}: {}", e.message);
+        }
     }
 
     #[test]
