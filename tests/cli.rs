@@ -58,6 +58,58 @@ fn a_byte_order_mark_is_read_past() {
     assert!(bad.stderr.contains("line 1 column 2"), "{}", bad.stderr);
 }
 
+/// Every list a script may make long is capped once, in the model, and a list past its cap is
+/// refused up front with exit 1 and one line naming the key and the cap (it was read: a
+/// speed-up predict list of 400,000 took 12.8 s and 3.6 GB); a list at the cap is answered.
+#[test]
+fn lists_past_their_limit_are_refused_up_front() {
+    let cases: Vec<(&str, Box<dyn Fn(usize) -> String>, usize, &str)> = vec![
+        (
+            "speedup",
+            Box::new(|k| format!("{{\"points\": [{{\"n\": 1, \"speedup\": 1}}, {{\"n\": 2, \"speedup\": 1.9}}, {{\"n\": 4, \"speedup\": 3.5}}], \"predict\": [{}]}}", vec!["64"; k].join(","))),
+            scalewise::model::speedup::MAX_PREDICT,
+            "predict: 4097 process counts is more than the 4096 one input predicts at",
+        ),
+        (
+            "comm",
+            Box::new(|k| format!("{{\"points\": [{{\"size_bytes\": 1, \"time_us\": 50.01}}, {{\"size_bytes\": 1024, \"time_us\": 60.24}}, {{\"size_bytes\": 65536, \"time_us\": 705.4}}], \"predict\": [{}]}}", vec!["131072"; k].join(","))),
+            scalewise::model::comm::MAX_PREDICT,
+            "predict: 4097 message sizes is more than the 4096 one input predicts at",
+        ),
+        (
+            "comm",
+            Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"size_bytes\": {i}, \"time_us\": {}}}", 50.0 + i as f64 * 0.01)).collect::<Vec<_>>().join(","))),
+            scalewise::model::comm::MAX_POINTS,
+            "points: 4097 measurements is more than the 4096 a fit takes",
+        ),
+        (
+            "multigrid",
+            Box::new(|k| format!("{{\"sequential\": [{{\"work_mb\": 2048, \"time_s\": 1500}}, {{\"work_mb\": 1024, \"time_s\": 740}}], \"parallel\": [{{\"np\": 4, \"work_mb\": 2048, \"time_s\": 1580}}, {{\"np\": 4, \"work_mb\": 1024, \"time_s\": 800}}, {{\"np\": 8, \"work_mb\": 2048, \"time_s\": 1610}}, {{\"np\": 8, \"work_mb\": 1024, \"time_s\": 825}}], \"predict\": [{}]}}", vec!["{\"np\": 64, \"work_mb\": 2048}"; k].join(","))),
+            scalewise::model::multigrid::MAX_PREDICT,
+            "predict: 4097 (np, work) pairs is more than the 4096 one input predicts at",
+        ),
+    ];
+    // The planner's candidate counts, with the golden planner case.
+    let golden: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/golden/cli-cases.json").unwrap()).unwrap();
+    let planner = golden.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].clone();
+    let with_candidates = move |k: usize| {
+        let mut input = planner.clone();
+        input["planner"]["candidate_np"] = (2..2 + k as u64).collect();
+        input.to_string()
+    };
+    let mut cases = cases;
+    cases.push(("multigrid", Box::new(with_candidates), scalewise::model::multigrid::MAX_CANDIDATES, "4097 process counts is more than the 4096 tried at once"));
+    for (cmd, input, most, want) in &cases {
+        let o = run(&[cmd, "--compact"], &input(*most));
+        assert_eq!(o.status, 0, "{cmd} at its cap: {}", o.stderr);
+        let o = run(&[cmd, "--compact"], &input(most + 1));
+        assert_eq!(o.status, 1, "{cmd} past its cap");
+        assert!(o.stderr.contains(want), "{cmd}: {:?} lacks {want:?}", o.stderr);
+        assert_eq!(o.stderr.trim_end().lines().count(), 1);
+        assert!(o.stdout.is_empty());
+    }
+}
+
 #[test]
 fn catalog_prints_json() {
     let o = run(&["catalog", "--compact"], "{}");

@@ -69,9 +69,10 @@ USAGE:
     scalewise comm [FILE|-] [--format ..] --export loggopsim|simgrid|sstmacro|ompi-rules
 
 INPUT (JSON):
-    points     list of {size_bytes (0 to 2^40, whole), time_us (one-way, > 0)}; repeated
-               sizes are averaged; Hockney, LogP and LogGP need 2 sizes, pLogP 3
-    predict    optional list of sizes (bytes) to predict in every model
+    points     list of {size_bytes (0 to 2^40, whole), time_us (one-way, > 0)}, at most
+               4096; repeated sizes are averaged; Hockney, LogP and LogGP need 2 sizes,
+               pLogP 3
+    predict    optional list of sizes (bytes) to predict in every model (at most 4096)
     export     optional list of formats to write for other tools ("all" for every one):
                loggopsim, simgrid, sstmacro, ompi-rules (see EXPORTS)
     procs      optional, for ompi-rules: the largest communicator (20); rules are written
@@ -235,8 +236,12 @@ fn list<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, String> {
 }
 
 fn points(v: &Value) -> Result<Vec<Point>, String> {
-    let mut out = Vec::new();
-    for (i, p) in list(v, "points")?.iter().enumerate() {
+    let items = list(v, "points")?;
+    if items.len() > comm::MAX_POINTS {
+        return Err(format!("points: {} measurements is more than the {} a fit takes", items.len(), comm::MAX_POINTS));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, p) in items.iter().enumerate() {
         let path = format!("points[{i}]");
         let m = object(p.clone(), &path, &["size_bytes", "time_us"])?;
         let size = in_range(m.get("size_bytes").ok_or(format!("{path}: missing key \"size_bytes\""))?, &format!("{path}.size_bytes"), 0.0, MAX_SIZE_BYTES)?;
@@ -334,7 +339,7 @@ fn run_comm(input: Value) -> Result<Value, String> {
     let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
     let predict = match m.get("predict") {
         None => Vec::new(),
-        Some(v) => list(v, "predict")?
+        Some(v) => super::at_most(list(v, "predict")?, comm::MAX_PREDICT, "message sizes")?
             .iter()
             .enumerate()
             .map(|(i, x)| in_range(x, &format!("predict[{i}]"), 0.0, MAX_SIZE_BYTES))

@@ -439,6 +439,15 @@ pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> 
     serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
 }
 
+/// A "predict" list of at most `most` elements (one shared message for every calculator's
+/// limit on what it predicts at); `what` names the elements.
+pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T], String> {
+    if items.len() > most {
+        return Err(format!("predict: {} {what} is more than the {most} one input predicts at", items.len()));
+    }
+    Ok(items)
+}
+
 /// How a JSON value is called in messages ("a list", "a number").
 pub use crate::model::extrap::json_kind as kind;
 

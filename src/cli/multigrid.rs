@@ -43,7 +43,8 @@ INPUT (one JSON object; give the runs, a planner, or both):
                         time_s    run time, s; must not be below the sequential time
                       at least two np0 values, each at two or more work sizes.
                       Repeated rows must agree (average repeats before entering them).
-    predict           list of {np, work_mb} to predict (np ≥ 1; np = 1 has no Tcomm)
+    predict           list of {np, work_mb} to predict (np ≥ 1; np = 1 has no Tcomm; at
+                      most 4096)
     planner           optional object:
       n                 grid side N of the N × N problem
       bytes_per_point   memory per grid point, bytes (the paper's code: 32), or instead
@@ -55,7 +56,7 @@ INPUT (one JSON object; give the runs, a planner, or both):
                           (one calibration per cluster and fabric)
       shared_fabrics    fabric names that join the two clusters (each calibrated on both);
                         only these are used for a job spanning both
-      candidate_np      np to try on each cluster alone
+      candidate_np      np to try on each cluster alone (at most 4096 in each list)
       pair_candidate_np np to try on each side of a two-cluster job (every pair is tried;
                         at most 16384 pairs per shared fabric)
                         Both default to the powers of two up to the free processes, plus
@@ -138,6 +139,7 @@ fn run(input: Value) -> Result<Value, String> {
             Some(v) => items(v, "predict")?,
             None => Vec::new(),
         };
+        super::at_most(&wanted, crate::model::multigrid::MAX_PREDICT, "(np, work) pairs")?;
         let mut predictions = Vec::with_capacity(wanted.len());
         for (i, v) in wanted.into_iter().enumerate() {
             let path = format!("predict[{i}]");

@@ -47,7 +47,7 @@ array is exit status 1):
                       point); optional "weight" > 0 (default 1); optional "nodes", the nodes
                       the run used (whole, 1 to n). A repeated n is averaged (weighted) and
                       said in warnings.
-    predict           optional list of whole n to predict at, e.g. [32, 64]
+    predict           optional list of whole n to predict at, e.g. [32, 64] (at most 4096)
     models            optional list of names (default all five): "downey", "amdahl",
                       "chiang", "smirni", "usl"
     include_past_peak optional boolean (default false): points after the speed-up peak are
@@ -476,6 +476,7 @@ fn predict_list(top: &Map<String, Value>) -> Result<Vec<u32>, String> {
         let Value::Array(list) = v else {
             return Err(format!("predict: expected a list of whole numbers, found {}", kind(v)));
         };
+        let list = super::at_most(list, crate::model::speedup::MAX_PREDICT, "process counts")?;
         for (i, x) in list.iter().enumerate() {
             match x.as_f64() {
                 Some(n) if n.fract() == 0.0 && (1.0..=1e9).contains(&n) => targets.push(n as u32),

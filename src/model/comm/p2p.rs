@@ -48,6 +48,10 @@ pub fn time_in_range(time_us: f64) -> bool {
 }
 /// Most measurements read; more is not a ping-pong table.
 pub const MAX_POINTS: usize = 4096;
+/// Most message sizes one input predicts at on the command (the page's `MAX_SIZES` are fewer:
+/// a table of them is shown). Work and answer grow with the list: 4,096 sizes answer in well
+/// under a second.
+pub const MAX_PREDICT: usize = 4096;
 
 pub const P2P_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::new("size", Quantity::Size, BYTES).aliases(&[

@@ -51,7 +51,7 @@ pub use calibration::{
     SEQUENTIAL_FIELD,
 };
 pub use planner::{
-    default_candidates, plan, Cluster, FabricFit, PlannerInput, PlannerReport, Resolution, ResolutionLevel, MAX_PAIRS,
+    default_candidates, plan, Cluster, FabricFit, PlannerInput, PlannerReport, Resolution, ResolutionLevel, MAX_CANDIDATES, MAX_PAIRS,
 };
 pub use problem::{
     bytes_per_point, cost, ClusterSide, Cost, CpuUse, Problem, BYTES_PER_MB, MAX_BYTES_PER_POINT,
@@ -62,6 +62,10 @@ pub use split::{
 };
 
 use crate::model::error::fmt_num;
+
+/// Most (np, work) pairs one input predicts at on the command. Work and answer grow with the
+/// list.
+pub const MAX_PREDICT: usize = 4096;
 
 /// A number in an error message or a note: six significant digits.
 fn num(x: f64) -> String {

@@ -80,6 +80,10 @@ pub struct PlannerInput {
 /// search, and the page must stay responsive.
 pub const MAX_PAIRS: usize = 16_384;
 
+/// Most candidate process counts in a list (`candidate_np`, `pair_candidate_np`): each is
+/// planned on every fabric and ranked, and every np from 2 to 4,096 fits.
+pub const MAX_CANDIDATES: usize = 4096;
+
 /// The fastest option at one grid size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResolutionLevel {
@@ -182,6 +186,9 @@ fn check_planner(input: &PlannerInput) -> Vec<InputError> {
             }
             if list.contains(&0) {
                 errors.push(InputError::new(field, "0 processes is not a candidate"));
+            }
+            if list.len() > MAX_CANDIDATES {
+                errors.push(InputError::new(field, format!("{} process counts is more than the {MAX_CANDIDATES} tried at once; shorten the list", list.len())));
             }
         }
     }

@@ -22,6 +22,9 @@ use crate::model::{fmt_num, InputError};
 pub const MAX_POINTS: usize = 500;
 /// Most points for which leave-one-out errors are computed.
 pub const MAX_LOO_POINTS: usize = 16;
+/// Most process counts one input predicts at on the command (the page takes
+/// `page::MAX_TARGETS`, a table's worth). Work and answer grow with the list.
+pub const MAX_PREDICT: usize = 4096;
 
 /// A point as given, before validation.
 #[derive(Debug, Clone, Copy, PartialEq)]
