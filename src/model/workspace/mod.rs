@@ -53,7 +53,14 @@ pub trait PageField: Copy + Eq + std::fmt::Debug + 'static {
 
 /// The text a page's field holds ("" when it holds none).
 pub fn text<F: PageField>(inputs: &PageInputs, field: F) -> &str {
-    inputs.get(field.key()).map_or("", String::as_str)
+    inputs.get(field.key()).map_or("", |t| without_bom(t))
+}
+
+/// `t` without the byte-order mark some editors put first (Windows Notepad among them), which
+/// a paste or a file read carries along: it is no part of any text a page reads, and lines and
+/// columns in errors then count from what the editor shows.
+pub fn without_bom(t: &str) -> &str {
+    t.strip_prefix('\u{feff}').unwrap_or(t)
 }
 
 /// Errors of a page's fields, found when its texts are parsed; each names its field's key.
@@ -122,6 +129,7 @@ impl Workspace {
     /// ("imported file", "saved workspace").
     #[inline(never)]
     pub fn from_json(field: &str, text: &str) -> Result<Workspace, InputError> {
+        let text = without_bom(text);
         if text.len() > MAX_WORKSPACE_BYTES {
             return Err(InputError::new(
                 field,
@@ -218,6 +226,26 @@ mod tests {
         ws.pages.entry("multigrid".into()).or_default().insert("sequential".into(), "2048 1500\n1024 abc".into());
         let back = Workspace::from_json("file", &ws.to_json()).expect("own output reads back");
         assert_eq!(back, ws);
+        // Saved by an editor that puts a byte-order mark first.
+        assert_eq!(Workspace::from_json("file", &format!("\u{feff}{}", ws.to_json())), Ok(ws));
+    }
+
+    /// Every page reads its texts through `text`: a byte-order mark pasted or read with a file
+    /// is not part of the text, so the page's view is the one without it.
+    #[test]
+    fn a_byte_order_mark_is_no_part_of_a_page_text() {
+        use crate::model::speedup::page::{default_inputs, view, Field};
+        let catalog = crate::model::workspace::catalog::presets();
+        let mut plain = default_inputs();
+        plain.insert(Field::Points.key().into(), "n time (s)\n1 100\n2 52\n4 28\n".into());
+        let mut marked = plain.clone();
+        marked.insert(Field::Points.key().into(), format!("\u{feff}{}", plain[Field::Points.key()]));
+        let v = view(&marked, &catalog);
+        assert!(v.points_error.is_none(), "{:?}", v.points_error);
+        assert_eq!(v, view(&plain, &catalog));
+        // An error's column counts from what the editor shows.
+        marked.insert(Field::Points.key().into(), "\u{feff}1 x\n".into());
+        assert_eq!(view(&marked, &catalog).points_error.map(|e| (e.line, e.column)), Some((Some(1), Some(2))));
     }
 
     #[test]
