@@ -173,3 +173,28 @@ fn no_computing_no_speedup() {
     let out = simulate(json!({"skeleton": computing, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3}));
     assert!(out["results"][0]["speedup"].as_f64().is_some_and(|s| s > 0.0));
 }
+
+/// A loop whose count is drawn at run time escapes the check before the start; the job's ops
+/// are counted as it runs, and one past its limit stops with an error saying how far it got
+/// (it ran to the end: 20 replications of a loop that could be as long as any).
+#[test]
+fn a_loop_counted_at_run_time_is_held_to_the_jobs_limit() {
+    let job = |limit: u64| {
+        json!({
+            "skeleton": "Loop iterations = floor(uniform(20000, 20001)) {\n Serial time = 1\n}",
+            "numprocs": [2], "replications": 20, "machine": {"latency_us": 100, "bandwidth_mbit_s": 80},
+            "max_job_steps": limit,
+        })
+    };
+    // About 20 × 2 × 20,000 loop steps: within 10 million, past 100,000.
+    let answer = simulate(job(10_000_000));
+    assert!(answer["steps"].as_f64().unwrap() > 100_000.0, "{}", answer["steps"]);
+    let e = error(job(100_000));
+    assert!(e.contains("stopped after") && e.contains("the job would pass its limit of 100000 steps"), "{e}");
+    // The same loop with its count known before the start is refused before it: as before.
+    let mut known = job(100_000);
+    known["skeleton"] = json!("Loop iterations = 20000 {\n Serial time = 1\n}");
+    let e = error(known);
+    assert!(e.contains("this job would take about"), "{e}");
+    assert!(error(job(10)).contains("max_job_steps: expected a whole number from 1000 to 1e12"));
+}

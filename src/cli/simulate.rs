@@ -77,6 +77,11 @@ INPUT (one JSON object):
                       and merged in order, so the answer does not depend on the core count)
     compare           optional true: also the seed's Figure 6 series (distribution, average
                       n × p, average 2 × 1, minimum 2 × 1)
+    max_steps         optional: ops one replication may run (default 1e8, 1000 to 1e12)
+    max_job_steps     optional: ops the whole job may run (default 2e9, about 20 s on two
+                      cores; 1000 to 1e12); checked before the start where loop counts are
+                      known and counted as the job runs, so a loop count drawn at run time
+                      (floor(uniform(…))) stops it with an error saying how far it got
     sequential_s      optional: the time speed-ups are relative to (default: the total
                       computing time of all processes at the smallest process count)
 
@@ -106,7 +111,7 @@ ERRORS:
     or "numprocs[1]: expected a process count from 1 to 1024, found 0". Exit status 1.
 "#;
 
-const KEYS: [&str; 12] = [
+const KEYS: [&str; 13] = [
     "skeleton",
     "params",
     "numprocs",
@@ -119,6 +124,7 @@ const KEYS: [&str; 12] = [
     "compare",
     "sequential_s",
     "max_steps",
+    "max_job_steps",
 ];
 
 /// How a JSON value shows in an error about it.
@@ -243,11 +249,19 @@ fn sequential_s(m: &Map<String, Value>) -> Result<Option<f64>, String> {
 }
 
 fn limits(m: &Map<String, Value>) -> Result<Limits, String> {
-    match m.get("max_steps").map(|v| (v, v.as_u64())) {
-        None => Ok(Limits::default()),
-        Some((_, Some(x))) if x >= 1000 => Ok(Limits { max_steps_per_run: x, ..Limits::default() }),
-        Some((v, _)) => Err(format!("max_steps: expected a whole number of at least 1000, found {v}")),
+    let whole = |key: &str| match m.get(key).map(|v| (v, v.as_u64())) {
+        None => Ok(None),
+        Some((_, Some(x))) if (1000..=1_000_000_000_000).contains(&x) => Ok(Some(x)),
+        Some((v, _)) => Err(format!("{key}: expected a whole number from 1000 to 1e12, found {v}")),
+    };
+    let mut limits = Limits::default();
+    if let Some(x) = whole("max_steps")? {
+        limits.max_steps_per_run = x;
     }
+    if let Some(x) = whole("max_job_steps")? {
+        limits.max_steps_per_job = x as f64;
+    }
+    Ok(limits)
 }
 
 /// The job from the JSON; every key's problem at once.

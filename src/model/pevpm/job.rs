@@ -39,8 +39,10 @@ pub struct Job {
 pub struct Limits {
     /// Ops one replication may execute.
     pub max_steps_per_run: u64,
-    /// Ops the whole job may be expected to execute (checked before it starts, where loop
-    /// counts are known).
+    /// Ops the whole job may execute: checked before it starts where loop counts are known,
+    /// and counted as it runs (loop counts drawn at run time, `floor(uniform(…))`), each part
+    /// against its share; a part that passes its share stops with an error saying how far it
+    /// got. 2e9 ops take about 20 s on two cores.
     pub max_steps_per_job: f64,
     /// Most ops a simulation keeps compiled for all its process counts together (about 32
     /// bytes each). The programs of counts past it are compiled again by each part when it
@@ -51,7 +53,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e10, kept_ops: MAX_PROGRAM_OPS }
+        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e9, kept_ops: MAX_PROGRAM_OPS }
     }
 }
 /// One line of the comparison: how message times were drawn.
@@ -376,6 +378,8 @@ impl Simulation {
         let mut budget = max_steps.max(1);
         let counts = self.job.numprocs.len();
         let plan = self.part_plan(part);
+        // The part's share of the job's ops, as of its replications.
+        let share = self.job.limits.max_steps_per_job * part.reps as f64 / self.job.replications.max(1) as f64;
         while part.partial.deadlock.is_none() && part.next < plan {
             let (s, rest) = (part.next / (counts * part.reps), part.next % (counts * part.reps));
             let (c, r) = (rest / part.reps, part.r0 + rest % part.reps);
@@ -391,9 +395,15 @@ impl Simulation {
             };
             let run = part.current.get_or_insert_with(|| self.start_run(programs, s, r));
             let before = run.steps();
-            let outcome = run.advance(programs, &self.job.machine, budget)?;
+            // Paused one op past the share at the latest, where the check below stops it.
+            let left = (share - (part.partial.steps + before) as f64).max(0.0);
+            let outcome = run.advance(programs, &self.job.machine, budget.min((left as u64).saturating_add(1)))?;
             let used = run.steps() - before;
             budget = budget.saturating_sub(used);
+            let spent = part.partial.steps + run.steps();
+            if spent as f64 > share {
+                return Err(self.over_budget(part, spent));
+            }
             let Some(outcome) = outcome else { return Ok(false) };
             part.partial.steps += run.steps();
             part.partial.messages += run.messages();
@@ -412,6 +422,20 @@ impl Simulation {
             }
         }
         Ok(true)
+    }
+
+    /// The error of a part that passed its share of the job's ops after `spent` of them.
+    fn over_budget(&self, part: &Part, spent: u64) -> RunError {
+        let plan = self.part_plan(part);
+        InputError::new(
+            super::lang::FIELD,
+            format!(
+                "stopped after {} steps, {} of this part's {plan} runs done: the job would pass its limit of {} steps (loop counts drawn at run time are counted as they run); lower the loop counts, replications or process counts, or raise the limit",
+                crate::model::fmt_num(spent as f64, 3),
+                part.next,
+                crate::model::fmt_num(self.job.limits.max_steps_per_job, 3)
+            ),
+        )
     }
 
     /// How many runs `part` makes: each series, process count and replication of it.
