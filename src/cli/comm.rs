@@ -88,9 +88,9 @@ measured sizes. Output cut off mid-table is read up to the bad line, which is na
 
 OUTPUT:
     models     [{model: "hockney"|"logp"|"loggp"|"plogp", params {..}, rel_error (mean
-               relative error at the measured sizes), loo_rel_error (leave-one-out, null with
-               too few sizes), rel_errors [{size_bytes, rel_error}], predictions
-               [{size_bytes, time_us}]}]
+               relative error at the measured sizes), loo_rel_error (leave-one-out, over at
+               most 64 sizes left out, spread evenly; null with too few sizes), rel_errors
+               [{size_bytes, rel_error}], predictions [{size_bytes, time_us}]}]
                params: hockney {alpha_us, beta_us_per_byte, bandwidth_mb_s}; logp
                {l_plus_2o_us, gap_us, w_bytes}; loggp {l_plus_2o_us, big_g_us_per_byte,
                bandwidth_mb_s}; plogp {t_smallest_us, bandwidth_mb_s, knots}

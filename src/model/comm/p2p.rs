@@ -640,18 +640,37 @@ pub fn fit_all(points: &[Point]) -> Result<CommFit, InputError> {
     })
 }
 
+/// Most sizes [`leave_one_out`] leaves out in turn: every size up to this many (a benchmark's
+/// output has 20 to 30), else this many spread evenly from the smallest to the largest, so
+/// that its cost grows as the points, not as their square (4,096 sizes took 0.42 s, most of it
+/// here).
+pub const MAX_LOO_SIZES: usize = 64;
+
+/// The indices of the sizes [`leave_one_out`] leaves out of `n`.
+fn loo_indices(n: usize) -> Vec<usize> {
+    if n <= MAX_LOO_SIZES {
+        return (0..n).collect();
+    }
+    let mut v: Vec<usize> = (0..MAX_LOO_SIZES).map(|j| (j * (n - 1) + (MAX_LOO_SIZES - 1) / 2) / (MAX_LOO_SIZES - 1)).collect();
+    v.dedup();
+    v
+}
+
 fn leave_one_out(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Option<f64> {
-    if pts.len() <= kind.min_sizes() {
+    let n = pts.len();
+    if n <= kind.min_sizes() {
         return None;
     }
+    let left_out = loo_indices(n);
     let mut sum = 0.0;
-    let mut rest = Vec::with_capacity(pts.len() - 1);
-    for (i, &(m, t)) in pts.iter().enumerate() {
+    let mut rest = Vec::with_capacity(n - 1);
+    for &i in &left_out {
+        let (m, t) = pts[i];
         rest.clear();
         rest.extend(pts.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| *p));
         sum += rel(fit_model(kind, &rest, knee).ok()?.time_us(m), t);
     }
-    let e = sum / pts.len() as f64;
+    let e = sum / left_out.len() as f64;
     e.is_finite().then_some(e)
 }
 
@@ -768,6 +787,19 @@ mod tests {
         let loggp = fit.model(ModelKind::LogGP).expect("loggp");
         assert!((loggp.asymptotic_us_per_byte() - 0.01).abs() < 2e-4);
         assert!(fit.best.is_some() && fit.best_reason.contains("leave-one-out"), "{}", fit.best_reason);
+    }
+
+    #[test]
+    fn leave_one_out_leaves_out_every_size_or_an_even_spread_of_them() {
+        assert_eq!(loo_indices(5), [0, 1, 2, 3, 4]);
+        assert_eq!(loo_indices(MAX_LOO_SIZES), (0..MAX_LOO_SIZES).collect::<Vec<_>>());
+        for n in [65, 100, 4096] {
+            let v = loo_indices(n);
+            assert_eq!((v.len(), v[0], v[v.len() - 1]), (MAX_LOO_SIZES, 0, n - 1), "{n}");
+            assert!(v.windows(2).all(|w| w[0] < w[1]));
+            // Evenly: no gap more than one above the mean.
+            assert!(v.windows(2).all(|w| w[1] - w[0] <= (n - 1) / (MAX_LOO_SIZES - 1) + 1), "{n}");
+        }
     }
 
     #[test]
