@@ -23,12 +23,15 @@ cli:
 test: setup
 	@scripts/test.sh
 
-# Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); the
+# Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); how each
+# input path of the command grows at 1x, 10x and 100x (scripts/bench-growth.py); the
 # browser's speed-up fits per second and Extra-P regions per second in the page's workers
 # (also printed by `make test`); then the batch comparison with SciPy (scripts/bench-batch.py;
 # numpy and SciPy in .venv-bench/).
 bench: setup
 	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
+	cargo build --release --locked --quiet
+	python3 scripts/bench-growth.py --scalewise target/release/scalewise
 	cargo build --locked --quiet
 	scripts/build-site.sh > /dev/null
 	@mkdir -p test-output
