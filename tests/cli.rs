@@ -28,6 +28,11 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
         (&["speedup"], "[{\"points\": 1},\n {\"points\": [{\"n\": 2, \"speedup\": 1e400}]}]", 1, "number out of range at line 2 column 38"),
         (&["multigrid", "/no/such/file.json"], "", 1, "cannot read '/no/such/file.json'"),
         (&["multigrid"], "{\"sequential\": [], \"parallel\": []}", 1, "multigrid"),
+        // A short option the command lacks is no file name; a bad option value and an option
+        // that does not apply are usage errors, found before the input is read.
+        (&["speedup", "-q"], "{}", 2, "unknown option '-q'"),
+        (&["speedup", "--allocation", "xml"], "{}", 2, "--allocation: expected md, csv or latex, found \"xml\""),
+        (&["multigrid", "--cores-per-node", "4"], "{}", 2, "--cores-per-node applies only to the allocation table"),
     ];
     for (args, stdin, status, want) in cases {
         let o = run(args, stdin);
@@ -108,6 +113,22 @@ fn lists_past_their_limit_are_refused_up_front() {
         assert_eq!(o.stderr.trim_end().lines().count(), 1);
         assert!(o.stdout.is_empty());
     }
+}
+
+/// "--" ends the options: a file whose name starts with "-" is read after it, and "-" alone
+/// is standard input.
+#[test]
+fn a_double_dash_ends_the_options() {
+    let dir = std::env::temp_dir().join(format!("sw-dashes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("-q.json"), "{\"points\": [{\"n\": 1, \"speedup\": 1}, {\"n\": 2, \"speedup\": 1.9}, {\"n\": 4, \"speedup\": 3.5}]}").unwrap();
+    let go = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_scalewise")).args(args).current_dir(&dir).stdin(Stdio::null()).output().unwrap();
+    let o = go(&["speedup", "--compact", "--", "-q.json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\"best\""));
+    assert_eq!(go(&["speedup", "-q.json"]).status.code(), Some(2));
+    assert_eq!(go(&["speedup", "--", "-q.json", "other.json"]).status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

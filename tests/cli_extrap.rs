@@ -135,9 +135,10 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     assert!(a["text"].as_str().unwrap().starts_with("\\begin{tabular}"), "{a}");
     assert!(!a["rows"].as_array().unwrap().is_empty());
     assert_eq!(a["rows"][0]["efficiency"], json!(1.0));
-    // Bad values are named; without --allocation the answer has no such key.
+    // Bad values are named, as usage errors (exit 2); without --allocation the answer has no
+    // such key.
     let o = common::run(&["speedup", "--allocation", "pdf"], input);
-    assert_eq!(o.status, 1);
+    assert_eq!(o.status, 2);
     assert!(o.stderr.contains("--allocation: expected md, csv or latex, found \"pdf\""), "{}", o.stderr);
     let o = common::run(&["speedup", "--compact"], input);
     assert!(!o.stdout.contains("\"allocation\""));

@@ -98,9 +98,9 @@ fn a_list_is_serde_json_s_text_of_each_element_s_answer_given_alone() {
         let want = if args.contains(&"--compact") { serde_json::to_string(&alone) } else { serde_json::to_string_pretty(&alone) };
         assert_eq!(out, format!("{}\n", want.expect("text")), "{args:?}");
     }
-    // A bad option is one error for the whole list, not one per element.
+    // A bad option is one usage error for the whole list, not one per element.
     let (status, out, err) = run(&["speedup", "--allocation", "pdf"], &Value::Array(items).to_string());
-    assert_eq!((status, out.as_str()), (1, ""));
+    assert_eq!((status, out.as_str()), (2, ""));
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 

@@ -42,8 +42,9 @@ fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, String> {
         .ok_or_else(|| format!("{key}: expected a number from {lo} to {hi}, found \"{v}\""))
 }
 
-/// The answer with "allocation" added when `--allocation` was given (unchanged otherwise).
-pub fn add(command: &str, out: Value, opts: &[(String, String)]) -> Result<Value, String> {
+/// The table's format and options from the command line's options; an option without
+/// `--allocation`, which would be taken without a word, is an error saying so.
+fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOptions), String> {
     let mut format = None;
     let mut o = AllocationOptions::default();
     for (k, v) in opts {
@@ -58,6 +59,23 @@ pub fn add(command: &str, out: Value, opts: &[(String, String)]) -> Result<Value
             _ => {}
         }
     }
+    if format.is_none() {
+        if let Some((k, _)) = opts.iter().find(|(k, _)| OPTIONS.contains(&k.as_str())) {
+            return Err(format!("{k} applies only to the allocation table: add --allocation md, csv or latex"));
+        }
+    }
+    Ok((format, o))
+}
+
+/// Checks the allocation options before any input is read: a bad value or an option that does
+/// not apply is a usage error (exit status 2).
+pub fn check(opts: &[(String, String)]) -> Result<(), String> {
+    parse(opts).map(|_| ())
+}
+
+/// The answer with "allocation" added when `--allocation` was given (unchanged otherwise).
+pub fn add(command: &str, out: Value, opts: &[(String, String)]) -> Result<Value, String> {
+    let (format, o) = parse(opts)?;
     let Some(format) = format else { return Ok(out) };
     match out {
         Value::Array(list) => Ok(Value::Array(list.into_iter().map(|v| one(command, v, format, &o)).collect())),

@@ -117,8 +117,10 @@ fn main_help() -> String {
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
          sstmacro, ompi-rules.\n\
+         '--' ends the options: a FILE whose name starts with '-' goes after it.\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
-         on bad usage, status 2.\n\nCALCULATORS:\n",
+         on bad usage (an unknown option, a bad option value, an option that does not apply),\n\
+         status 2.\n\nCALCULATORS:\n",
     );
     for c in SUBCOMMANDS {
         s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
@@ -161,8 +163,19 @@ pub fn run(args: &[String]) -> i32 {
     let raw_input = RAW_INPUTS.iter().find(|r| r.command == cmd.name);
     let mut export: Option<&str> = None;
     let mut rest = args[1..].iter();
+    // After "--" every argument is a file name, even one that starts with "-".
+    let mut options_ended = false;
     while let Some(a) = rest.next() {
+        if options_ended {
+            if file.is_some() {
+                eprintln!("scalewise {}: more than one input file given", cmd.name);
+                return 2;
+            }
+            file = Some(a.as_str());
+            continue;
+        }
         match a.as_str() {
+            "--" => options_ended = true,
             "--help" | "-h" => {
                 return written(cmd.name, write_out(cmd.help));
             }
@@ -199,8 +212,10 @@ pub fn run(args: &[String]) -> i32 {
                 };
                 options.push((other.split('=').next().unwrap_or(other).to_string(), value));
             }
-            other if other.starts_with("--") => {
-                eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help'", cmd.name, cmd.name);
+            // "-" alone is standard input; "-q" and the like are options this command lacks
+            // (a file of that name is passed after "--").
+            other if other.starts_with('-') && other != "-" => {
+                eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help' (a file whose name starts with '-' goes after '--')", cmd.name, cmd.name);
                 return 2;
             }
             other => {
@@ -226,6 +241,13 @@ pub fn run(args: &[String]) -> i32 {
             }
         },
     };
+    if allocation::COMMANDS.contains(&cmd.name) {
+        let mine: Vec<(String, String)> = options.iter().filter(|(k, _)| allocation::OPTIONS.contains(&k.as_str())).cloned().collect();
+        if let Err(e) = allocation::check(&mine) {
+            eprintln!("scalewise {}: {e}", cmd.name);
+            return 2;
+        }
+    }
     let export = match export {
         None => None,
         Some(_) if cmd.name != "comm" => {
