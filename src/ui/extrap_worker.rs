@@ -35,6 +35,10 @@ use crate::model::extrap::page::{complete, prepare, ExtrapView};
 use crate::model::extrap::{fit_regions, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
 
+/// The script trunk writes next to a page that loads this worker (`data-loader-shim`): the
+/// Bottlenecks page and the speed-up page.
+pub const LOADER: &str = "sw-extrap-worker_loader.js";
+
 /// What worker 0 holds of the job it collects.
 #[derive(Default)]
 struct Collected {

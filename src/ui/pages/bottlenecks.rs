@@ -30,8 +30,7 @@ use crate::ui::{compress, url};
 use crate::ui::store::{text, use_store, Action, Setter};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
-/// The worker script trunk writes next to the page (`data-loader-shim`).
-const WORKER: &str = "sw-extrap-worker_loader.js";
+use crate::ui::extrap_worker::LOADER as WORKER;
 /// A ranking shows its progress (and Cancel) once it has taken this long.
 const SHOW_PROGRESS_MS: f64 = 200.0;
 

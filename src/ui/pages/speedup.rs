@@ -214,8 +214,7 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
     }
 }
 
-/// The worker script trunk writes next to the page (`data-loader-shim`).
-const WORKER: &str = "sw-extrap-worker_loader.js";
+use crate::ui::extrap_worker::LOADER as WORKER;
 
 /// The weak-scaling analysis of some inputs, from the worker.
 type WeakAnswer = Option<(Rc<PageInputs>, Rc<Result<Weak, InputError>>)>;
@@ -246,26 +245,27 @@ impl PartialEq for ByPtr {
     }
 }
 
+impl WeakJob {
+    /// A message that cannot be read ends the job, saying so.
+    fn unreadable(&self) -> Option<bool> {
+        self.failed.set(Some("the weak-scaling analysis could not be read from its worker".into()));
+        Some(false)
+    }
+}
+
 impl Job for WeakJob {
     fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
-        match serde_json::from_str::<WeakMessage>(text) {
-            Ok(m) if m.job != self.job => None,
-            Ok(WeakMessage { weak, .. }) if weak.nums.is_empty() => Some(true),
-            Ok(WeakMessage { weak: f, .. }) => match unflatten(&f) {
-                Some(r) => {
-                    self.answer.set(Some((self.inputs.clone(), Rc::new(r))));
-                    Some(true)
-                }
-                None => {
-                    self.failed.set(Some("the weak-scaling analysis could not be read from its worker".into()));
-                    Some(false)
-                }
-            },
-            Err(_) => {
-                self.failed.set(Some("the weak-scaling analysis could not be read from its worker".into()));
-                Some(false)
-            }
+        let Ok(m) = serde_json::from_str::<WeakMessage>(text) else { return self.unreadable() };
+        if m.job != self.job {
+            return None;
         }
+        // Empty: nothing to model.
+        if m.weak.nums.is_empty() {
+            return Some(true);
+        }
+        let Some(r) = unflatten(&m.weak) else { return self.unreadable() };
+        self.answer.set(Some((self.inputs.clone(), Rc::new(r))));
+        Some(true)
     }
 
     fn on_error(&mut self) {
