@@ -166,7 +166,8 @@ pub fn run(args: &[String]) -> i32 {
     // After "--" every argument is a file name, even one that starts with "-".
     let mut options_ended = false;
     while let Some(a) = rest.next() {
-        if options_ended {
+        // A file: anything after "--", "-" (standard input) and what is no option.
+        if options_ended || a == "-" || !a.starts_with('-') {
             if file.is_some() {
                 eprintln!("scalewise {}: more than one input file given", cmd.name);
                 return 2;
@@ -212,18 +213,11 @@ pub fn run(args: &[String]) -> i32 {
                 };
                 options.push((other.split('=').next().unwrap_or(other).to_string(), value));
             }
-            // "-" alone is standard input; "-q" and the like are options this command lacks
-            // (a file of that name is passed after "--").
-            other if other.starts_with('-') && other != "-" => {
+            // "-q" and the like are options this command lacks (a file of that name is passed
+            // after "--").
+            other => {
                 eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help' (a file whose name starts with '-' goes after '--')", cmd.name, cmd.name);
                 return 2;
-            }
-            other => {
-                if file.is_some() {
-                    eprintln!("scalewise {}: more than one input file given", cmd.name);
-                    return 2;
-                }
-                file = Some(other);
             }
         }
     }
@@ -242,8 +236,7 @@ pub fn run(args: &[String]) -> i32 {
         },
     };
     if allocation::COMMANDS.contains(&cmd.name) {
-        let mine: Vec<(String, String)> = options.iter().filter(|(k, _)| allocation::OPTIONS.contains(&k.as_str())).cloned().collect();
-        if let Err(e) = allocation::check(&mine) {
+        if let Err(e) = allocation::check(&options) {
             eprintln!("scalewise {}: {e}", cmd.name);
             return 2;
         }
