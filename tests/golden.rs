@@ -143,7 +143,7 @@ fn page_views_match_the_golden_files() {
             "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),
             _ => match simulate_page::prepare(&inputs, &cat) {
                 Err(e) => format!("{e:#?}"),
-                Ok(job) => {
+                Ok((job, _)) => {
                     let report = scalewise::model::pevpm::job::Simulation::new(job).and_then(|s| s.run_to_end());
                     match report {
                         Ok(r) => format!("{:#?}", simulate_page::view(&r)),

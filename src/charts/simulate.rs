@@ -110,7 +110,7 @@ mod tests {
         inputs.insert(Field::Numprocs.key().into(), "2 4".into());
         inputs.insert(Field::Replications.key().into(), "40".into());
         inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
-        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid")).expect("valid").run_to_end().expect("runs");
+        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
         let v = view(&report);
         let s = speedup(&v);
         assert_eq!(s.series.len(), v.curves.len());

@@ -55,7 +55,7 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
     // fields), and the worker has none.
     let catalog = Catalog::default();
     let job = match prepare(&start.inputs, &catalog) {
-        Ok(job) => job,
+        Ok((job, _)) => job,
         Err(errors) => return reply(json!({ "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>() })),
     };
     let sim = match Simulation::new(job) {

@@ -281,3 +281,24 @@ test("speed in the browser: a keystroke on an all-to-all job of 18 counts near 1
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
+
+test("the work a job takes is shown before Run; loop counts drawn as it runs are counted as they run", async () => {
+  const { context, page } = await open(1);
+  await page.fill("#skeleton", "Loop iterations = 10 {\n  Serial time = 1e-6\n}\n");
+  await setJob(page, { numprocs: "1 2", params: "", replications: "3", compare: false });
+  // 3 programs (1 + 2 processes) of 1 + 10 × 2 ops, 3 replications.
+  await page.waitForSelector("#sim-work >> text=about 189 steps");
+  assert.match(await page.locator("#sim-work").textContent(), /of the limit of 2\.00e9 a job may take\.$/);
+  // A count drawn at run time: the estimate is a lower bound, and the run stops at the limit
+  // of one run, saying so, with the page still working.
+  await page.fill("#skeleton", "Loop iterations = floor(uniform(2e8, 2e8 + 1)) {\n  Serial time = 0\n}\n");
+  await page.fill("#numprocs", "1");
+  await page.fill("#replications", "1");
+  await page.waitForSelector("#sim-work >> text=lower bound");
+  await page.click("#run");
+  await page.waitForSelector("#sim-status.field-error", { timeout: 60000 });
+  assert.match(await page.locator("#sim-status").textContent(), /more than 100000000 steps/);
+  assert.ok(!(await page.locator("#run").isDisabled()), "Run can be pressed again");
+  await shot(page, "simulate-work-limit");
+  await context.close();
+});

@@ -56,6 +56,23 @@ impl Default for Limits {
         Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e9, kept_ops: MAX_PROGRAM_OPS }
     }
 }
+
+/// A job's work as the page can tell before it runs ([`Simulation::check`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// Ops of every series, counted process count and replication.
+    pub steps: f64,
+    /// The job's limit ([`Limits::max_steps_per_job`]).
+    pub limit: f64,
+    /// Process counts whose programs were compiled to count them (the smallest first) ...
+    pub counts: usize,
+    /// ... of this many.
+    pub of_counts: usize,
+    /// Some loop count is known only as the run goes: `steps` is a lower bound, and the run
+    /// counts those loops against the limit as they run.
+    pub dynamic: bool,
+}
+
 /// One line of the comparison: how message times were drawn.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Series {
@@ -245,20 +262,36 @@ impl Simulation {
     /// What can be checked of a job within [`CHECK_OPS`] compiled ops, for a page that checks
     /// as the user types: everything but the programs of the largest process counts, which
     /// [`Simulation::new`] checks when the run starts. Keeps nothing.
-    pub fn check(job: &Job) -> Result<(), InputError> {
+    /// Answers the job's work as far as those ops can tell, for the page to show before a run.
+    pub fn check(job: &Job) -> Result<Estimate, InputError> {
+        let estimate = Self::estimate(job)?;
+        Self::check_steps(job, estimate.steps / job.replications.max(1) as f64)?;
+        Ok(estimate)
+    }
+
+    fn estimate(job: &Job) -> Result<Estimate, InputError> {
         Self::check_counts(job)?;
         let mut params = Vec::with_capacity(job.numprocs.len());
         for &n in &job.numprocs {
             params.push(parameters(&job.skeleton, &job.params, n)?);
         }
-        let (mut steps, mut ops) = (0.0, 0usize);
+        let (mut steps, mut ops, mut counted, mut dynamic) = (0.0, 0usize, 0usize, false);
         // Counts are sorted, so the smallest are checked first.
         for (&n, params) in job.numprocs.iter().zip(&params) {
             let Some(p) = compile_within(&job.skeleton, params, n, CHECK_OPS - ops)? else { break };
             steps += p.estimated_steps;
             ops += p.ops();
+            counted += 1;
+            dynamic |= p.dynamic;
         }
-        Self::check_steps(job, steps * Self::series_of(job).len() as f64)
+        let per_replication = steps * Self::series_of(job).len() as f64;
+        Ok(Estimate {
+            steps: per_replication * job.replications as f64,
+            limit: job.limits.max_steps_per_job,
+            counts: counted,
+            of_counts: job.numprocs.len(),
+            dynamic,
+        })
     }
 
     fn check_counts(job: &Job) -> Result<(), InputError> {

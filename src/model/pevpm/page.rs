@@ -25,7 +25,8 @@ use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Activity, Timeline};
 use crate::model::pevpm::examples::{Example, EXAMPLES};
-use crate::model::pevpm::job::{Job, Limits, Report, Simulation};
+use crate::model::fmt_num;
+use crate::model::pevpm::job::{Estimate, Job, Limits, Report, Simulation};
 use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::program::MAX_PROCS;
@@ -232,13 +233,41 @@ pub fn parse(texts: &PageInputs) -> Result<Job, FieldErrors> {
 /// The job checked as far as a keystroke can afford: most errors of the skeleton against the
 /// process counts show before a run; the run checks the rest. (The catalog is not read: a
 /// machine from it arrives as the fitted line's fields.)
-pub fn evaluate(job: Job, _catalog: &Catalog) -> Result<Job, FieldErrors> {
-    Simulation::check(&job).map(|()| job).map_err(|e| vec![e])
+pub fn evaluate(job: Job, catalog: &Catalog) -> Result<Job, FieldErrors> {
+    checked(job, catalog).map(|(job, _)| job)
 }
 
-/// What the page shows before a run, from its texts: the job Run starts, or every error.
-pub fn prepare(texts: &PageInputs, catalog: &Catalog) -> Result<Job, FieldErrors> {
-    evaluate(parse(texts)?, catalog)
+/// [`evaluate`], with the job's work as far as the check could count it.
+pub fn checked(job: Job, _catalog: &Catalog) -> Result<(Job, Estimate), FieldErrors> {
+    Simulation::check(&job).map(|e| (job, e)).map_err(|e| vec![e])
+}
+
+/// What the page shows before a run, from its texts: the job Run starts and its work, or
+/// every error.
+pub fn prepare(texts: &PageInputs, catalog: &Catalog) -> Result<(Job, Estimate), FieldErrors> {
+    checked(parse(texts)?, catalog)
+}
+
+/// The line beside Run: the job's work against its limit, and how far that count is sure.
+pub fn work_text(e: &Estimate) -> String {
+    let mut s = format!(
+        "Work: about {} steps, of the limit of {} a job may take.",
+        fmt_num(e.steps, 3),
+        fmt_num(e.limit, 3)
+    );
+    if e.counts < e.of_counts {
+        s.push_str(&format!(
+            " Counted on the smallest {} of {} process counts; the run counts the rest as it goes.",
+            e.counts, e.of_counts
+        ));
+    }
+    if e.dynamic {
+        s.push_str(
+            " Some loop counts are known only as the run goes, so this is a lower bound: \
+             the run counts them as they run and stops, saying how far it got, if the job passes its limit.",
+        );
+    }
+    s
 }
 
 /// The page's inputs for an example, on the Perseus-like machine.

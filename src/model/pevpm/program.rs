@@ -118,6 +118,9 @@ pub struct Programs {
     /// Ops a run executes when every loop count is known before it starts; a lower bound
     /// otherwise (loops with unknown counts taken once).
     pub estimated_steps: f64,
+    /// Whether a loop's count is known only as the run goes (drawn at random, or read from a
+    /// message's source or tag), so that `estimated_steps` is a lower bound.
+    pub dynamic: bool,
 }
 
 struct Ctx<'a> {
@@ -133,6 +136,8 @@ struct Ctx<'a> {
     breaks: Vec<Vec<usize>>,
     steps: f64,
     weight: f64,
+    /// A loop count not known before the run was met.
+    dynamic: bool,
     /// Ops this process may hold; past it the compile gives up (`over`), or, at
     /// [`MAX_PROGRAM_OPS`], fails with the position.
     cap: usize,
@@ -160,6 +165,7 @@ impl<'a> Ctx<'a> {
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
+            dynamic: false,
             cap,
             over: false,
         }
@@ -319,7 +325,10 @@ impl<'a> Ctx<'a> {
                         }
                         n
                     }
-                    _ => 1.0,
+                    _ => {
+                        self.dynamic = true;
+                        1.0
+                    }
                 };
                 let slot = self.next_slot;
                 self.next_slot = self.next_slot.checked_add(2).ok_or_else(|| s.pos.error("too many loops"))?;
@@ -333,8 +342,9 @@ impl<'a> Ctx<'a> {
                 let outer = self.weight;
                 self.weight *= known;
                 self.block(body)?;
-                self.weight = outer;
+                // `Next` runs once an iteration, so it counts with the body.
                 self.push(Op::Next { slot, body: start as u32 + 1 });
+                self.weight = outer;
                 let end = self.here();
                 if let Some(Op::Loop { end: e, .. }) = self.ops.get_mut(start) {
                     *e = end;
@@ -611,7 +621,7 @@ pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u
         return Err(InputError::new("numprocs", format!("process counts must be from 1 to {MAX_PROCS}, found {numprocs}")));
     }
     let mut procs = Vec::with_capacity(numprocs as usize);
-    let (mut slots, mut steps, mut total_ops) = (0usize, 0.0, 0usize);
+    let (mut slots, mut steps, mut total_ops, mut dynamic) = (0usize, 0.0, 0usize, false);
     for procnum in 0..numprocs {
         let mut ctx = Ctx::new(Some(procnum), numprocs, params, MAX_PROGRAM_OPS.min(max_ops - total_ops));
         ctx.block(&skeleton.body)?;
@@ -621,9 +631,10 @@ pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u
         }
         slots = slots.max(ctx.max_slot as usize);
         steps += ctx.steps;
+        dynamic |= ctx.dynamic;
         procs.push(ctx.ops);
     }
-    Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps }))
+    Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps, dynamic }))
 }
 
 impl Programs {

@@ -134,6 +134,34 @@ fn runaway_loops_are_stopped_with_a_clear_error() {
     assert!(e.message.contains("process 0 sends to 2") && e.line == Some(1), "{e}");
 }
 
+/// The work the page shows before a run: exact when every loop count is known, a lower bound
+/// said as such when one is drawn at run time, and the counts it covers.
+#[test]
+fn the_work_shown_before_a_run_counts_what_it_can() {
+    // 2 processes × (10 × 2 ops + 1 loop op + ...) × 3 replications: what the run then spends.
+    let j = job("Loop iterations = 10 { Serial time = 1e-6 }", &[1, 2], fixed(1e-3), Mode::Distribution);
+    let e = Simulation::check(&j).unwrap();
+    assert_eq!((e.counts, e.of_counts, e.dynamic, e.limit), (2, 2, false, 2e9));
+    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
+    assert!(e.steps > 0.0 && (e.steps - spent).abs() <= 0.25 * spent, "estimate {} against {spent} spent", e.steps);
+    let text = super::page::work_text(&e);
+    assert!(text.contains("about 189 steps, of the limit of 2.00e9") && !text.contains("lower bound"), "{text}");
+    // A count drawn at run time: the estimate takes the loop once and says it is a lower bound.
+    let j = job("Loop iterations = floor(uniform(100, 101)) { Serial time = 1e-6 }", &[2], fixed(1e-3), Mode::Distribution);
+    let e = Simulation::check(&j).unwrap();
+    assert!(e.dynamic);
+    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
+    assert!(e.steps < spent / 10.0, "{} against {spent}", e.steps);
+    assert!(super::page::work_text(&e).contains("lower bound"));
+    // Counts past the keystroke's compile budget are not counted, and the text says so.
+    let mut counts: Vec<u32> = (983..=1000).collect();
+    counts.insert(0, 2);
+    let j = job("Message type = MPI_Alltoall, size = 8", &counts, perseus(), Mode::Minimum);
+    let e = Simulation::check(&j).unwrap();
+    assert!(e.counts >= 1 && e.counts < e.of_counts && e.of_counts == 19, "{e:?}");
+    assert!(super::page::work_text(&e).contains(&format!("smallest {} of 19 process counts", e.counts)));
+}
+
 #[test]
 fn steps_in_slices_give_the_same_answer_as_one_go() {
     let mut j = job(JACOBI, &[4, 8], perseus(), Mode::Distribution);

@@ -246,7 +246,11 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
 pub fn simulate() -> Html {
     let store = use_store();
     let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
-    let errors: Rc<Vec<InputError>> = use_memo(inputs.clone(), |i| page::prepare(i, &store.ws.catalog).err().unwrap_or_default());
+    // The inputs' errors, or the job's work (shown beside Run).
+    let checked: Rc<Result<String, Vec<InputError>>> =
+        use_memo(inputs.clone(), |i| page::prepare(i, &store.ws.catalog).map(|(_, e)| page::work_text(&e)));
+    let no_errors = Vec::new();
+    let errors = checked.as_ref().as_ref().err().unwrap_or(&no_errors);
     let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);
     let detail = use_state(|| 0usize);
@@ -356,6 +360,7 @@ pub fn simulate() -> Html {
                 <button id="cancel" class="secondary" onclick={cancel} disabled={!running}>{ "Cancel" }</button>
                 { status }
             </div>
+            if let Ok(work) = &*checked { <p id="sim-work" class="hint">{ work.clone() }</p> }
             if !errors.is_empty() {
                 <ul class="field-errors" role="alert">{ for errors.iter().map(|e| html! { <li>{ e.to_string() }</li> }) }</ul>
             }

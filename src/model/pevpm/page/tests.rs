@@ -3,7 +3,7 @@ use crate::model::pevpm::job::{Progress, Simulation, Stepper};
 use crate::model::workspace::catalog::presets as catalog;
 
 fn run(inputs: &PageInputs) -> Report {
-    let job = prepare(inputs, &catalog()).unwrap();
+    let (job, _) = prepare(inputs, &catalog()).unwrap();
     Simulation::new(job).unwrap().run_to_end().unwrap()
 }
 
@@ -145,7 +145,7 @@ mod robustness {
             inputs.insert(Field::LatencyUs.key().into(), "50".into());
             inputs.insert(Field::Histograms.key().into(), "1024 2 1 100 200 3\n1024 2 1 200 300 1".into());
             inputs.insert(field.key().to_string(), text);
-            if let Ok(job) = prepare(&inputs, &catalog()) {
+            if let Ok((job, _)) = prepare(&inputs, &catalog()) {
                 if let Ok(sim) = Simulation::new(job) {
                     let mut sim = Stepper::new(sim);
                     if let Ok(Progress::Done) = sim.step(200_000) {
