@@ -63,55 +63,136 @@ fn a_byte_order_mark_is_read_past() {
     assert!(bad.stderr.contains("line 1 column 2"), "{}", bad.stderr);
 }
 
+/// One limit of the command: the arguments, the input with `k` items of the capped list, the
+/// cap, and words of the refusal besides the counts.
+struct Limit {
+    args: &'static [&'static str],
+    input: Box<dyn Fn(usize) -> String>,
+    most: usize,
+    /// The cap the refusal names (`most`, or for pairs of counts, `most`²).
+    named: usize,
+    want: &'static str,
+}
+
+/// Every list a script may make long, with the cap the model defines for it.
+fn limits() -> Vec<Limit> {
+    let golden: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/golden/cli-cases.json").unwrap()).unwrap();
+    let planner = golden.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].clone();
+    let pairs = planner.clone();
+    let sequential = "\"sequential\": [{\"work_mb\": 2048, \"time_s\": 1500}, {\"work_mb\": 1024, \"time_s\": 740}], \"parallel\": [{\"np\": 4, \"work_mb\": 2048, \"time_s\": 1580}, {\"np\": 4, \"work_mb\": 1024, \"time_s\": 800}, {\"np\": 8, \"work_mb\": 2048, \"time_s\": 1610}, {\"np\": 8, \"work_mb\": 1024, \"time_s\": 825}]";
+    vec![
+        Limit {
+            args: &["speedup"],
+            input: Box::new(|k| format!("{{\"points\": [{{\"n\": 1, \"speedup\": 1}}, {{\"n\": 2, \"speedup\": 1.9}}, {{\"n\": 4, \"speedup\": 3.5}}], \"predict\": [{}]}}", vec!["64"; k].join(","))),
+            most: scalewise::model::speedup::MAX_PREDICT,
+            named: scalewise::model::speedup::MAX_PREDICT,
+            want: "predict: ",
+        },
+        Limit {
+            args: &["speedup"],
+            input: Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"n\": {}, \"speedup\": {}}}", 1 + i % 64, 1.0 + (i % 64) as f64 * 0.9)).collect::<Vec<_>>().join(","))),
+            most: scalewise::model::speedup::MAX_POINTS,
+            named: scalewise::model::speedup::MAX_POINTS,
+            want: "points: ",
+        },
+        Limit {
+            args: &["comm"],
+            input: Box::new(|k| format!("{{\"points\": [{{\"size_bytes\": 1, \"time_us\": 50.01}}, {{\"size_bytes\": 1024, \"time_us\": 60.24}}, {{\"size_bytes\": 65536, \"time_us\": 705.4}}], \"predict\": [{}]}}", vec!["131072"; k].join(","))),
+            most: scalewise::model::comm::MAX_PREDICT,
+            named: scalewise::model::comm::MAX_PREDICT,
+            want: "predict: ",
+        },
+        Limit {
+            args: &["comm"],
+            input: Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"size_bytes\": {i}, \"time_us\": {}}}", 50.0 + i as f64 * 0.01)).collect::<Vec<_>>().join(","))),
+            most: scalewise::model::comm::MAX_POINTS,
+            named: scalewise::model::comm::MAX_POINTS,
+            want: "points: ",
+        },
+        Limit {
+            args: &["multigrid"],
+            input: Box::new(move |k| format!("{{{sequential}, \"predict\": [{}]}}", vec!["{\"np\": 64, \"work_mb\": 2048}"; k].join(","))),
+            most: scalewise::model::multigrid::MAX_PREDICT,
+            named: scalewise::model::multigrid::MAX_PREDICT,
+            want: "predict: ",
+        },
+        Limit {
+            args: &["multigrid"],
+            input: Box::new(move |k| {
+                let mut input = planner.clone();
+                input["planner"]["candidate_np"] = (2..2 + k as u64).collect();
+                input.to_string()
+            }),
+            most: scalewise::model::multigrid::MAX_CANDIDATES,
+            named: scalewise::model::multigrid::MAX_CANDIDATES,
+            want: "tried at once",
+        },
+        Limit {
+            args: &["multigrid"],
+            input: Box::new(move |k| {
+                let mut input = pairs.clone();
+                input["planner"]["pair_candidate_np"] = (2..2 + k as u64).collect();
+                input.to_string()
+            }),
+            most: (scalewise::model::multigrid::MAX_PAIRS as f64).sqrt() as usize,
+            named: scalewise::model::multigrid::MAX_PAIRS,
+            want: "pairs of process counts per shared fabric",
+        },
+        Limit {
+            args: &["bottlenecks", "--predict", "256"],
+            input: Box::new(|k| {
+                let mut s = String::from("PARAMETER p\nPOINTS 2 4 8\n");
+                for r in 0..k {
+                    s.push_str(&format!("REGION r{r}\nMETRIC time\nDATA 1\nDATA 0.6\nDATA 0.4\n"));
+                }
+                s
+            }),
+            most: scalewise::model::extrap::MAX_REGIONS_BATCH,
+            named: scalewise::model::extrap::MAX_REGIONS_BATCH,
+            want: "regions to fit",
+        },
+    ]
+}
+
 /// Every list a script may make long is capped once, in the model, and a list past its cap is
 /// refused up front with exit 1 and one line naming the key and the cap (it was read: a
 /// speed-up predict list of 400,000 took 12.8 s and 3.6 GB); a list at the cap is answered.
 #[test]
 fn lists_past_their_limit_are_refused_up_front() {
-    let cases: Vec<(&str, Box<dyn Fn(usize) -> String>, usize, &str)> = vec![
-        (
-            "speedup",
-            Box::new(|k| format!("{{\"points\": [{{\"n\": 1, \"speedup\": 1}}, {{\"n\": 2, \"speedup\": 1.9}}, {{\"n\": 4, \"speedup\": 3.5}}], \"predict\": [{}]}}", vec!["64"; k].join(","))),
-            scalewise::model::speedup::MAX_PREDICT,
-            "predict: 4097 process counts is more than the 4096 one input predicts at",
-        ),
-        (
-            "comm",
-            Box::new(|k| format!("{{\"points\": [{{\"size_bytes\": 1, \"time_us\": 50.01}}, {{\"size_bytes\": 1024, \"time_us\": 60.24}}, {{\"size_bytes\": 65536, \"time_us\": 705.4}}], \"predict\": [{}]}}", vec!["131072"; k].join(","))),
-            scalewise::model::comm::MAX_PREDICT,
-            "predict: 4097 message sizes is more than the 4096 one input predicts at",
-        ),
-        (
-            "comm",
-            Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"size_bytes\": {i}, \"time_us\": {}}}", 50.0 + i as f64 * 0.01)).collect::<Vec<_>>().join(","))),
-            scalewise::model::comm::MAX_POINTS,
-            "points: 4097 measurements is more than the 4096 a fit takes",
-        ),
-        (
-            "multigrid",
-            Box::new(|k| format!("{{\"sequential\": [{{\"work_mb\": 2048, \"time_s\": 1500}}, {{\"work_mb\": 1024, \"time_s\": 740}}], \"parallel\": [{{\"np\": 4, \"work_mb\": 2048, \"time_s\": 1580}}, {{\"np\": 4, \"work_mb\": 1024, \"time_s\": 800}}, {{\"np\": 8, \"work_mb\": 2048, \"time_s\": 1610}}, {{\"np\": 8, \"work_mb\": 1024, \"time_s\": 825}}], \"predict\": [{}]}}", vec!["{\"np\": 64, \"work_mb\": 2048}"; k].join(","))),
-            scalewise::model::multigrid::MAX_PREDICT,
-            "predict: 4097 (np, work) pairs is more than the 4096 one input predicts at",
-        ),
-    ];
-    // The planner's candidate counts, with the golden planner case.
-    let golden: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/golden/cli-cases.json").unwrap()).unwrap();
-    let planner = golden.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].clone();
-    let with_candidates = move |k: usize| {
-        let mut input = planner.clone();
-        input["planner"]["candidate_np"] = (2..2 + k as u64).collect();
-        input.to_string()
-    };
-    let mut cases = cases;
-    cases.push(("multigrid", Box::new(with_candidates), scalewise::model::multigrid::MAX_CANDIDATES, "4097 process counts is more than the 4096 tried at once"));
-    for (cmd, input, most, want) in &cases {
-        let o = run(&[cmd, "--compact"], &input(*most));
-        assert_eq!(o.status, 0, "{cmd} at its cap: {}", o.stderr);
-        let o = run(&[cmd, "--compact"], &input(most + 1));
-        assert_eq!(o.status, 1, "{cmd} past its cap");
-        assert!(o.stderr.contains(want), "{cmd}: {:?} lacks {want:?}", o.stderr);
-        assert_eq!(o.stderr.trim_end().lines().count(), 1);
-        assert!(o.stdout.is_empty());
+    for l in limits() {
+        // (100,000 regions fitted in a debug build: half a minute; tests/cli_extrap.rs plans them.)
+        if l.args[0] == "bottlenecks" {
+            refused(&l, l.most + 1);
+            continue;
+        }
+        let o = run(&[l.args, &["--compact"]].concat(), &(l.input)(l.most));
+        assert_eq!(o.status, 0, "{:?} at its cap: {}", l.args, o.stderr);
+        refused(&l, l.most + 1);
+    }
+}
+
+/// `l`'s input of `k` > cap items: exit 1, one line naming the key, the count and the cap,
+/// nothing on standard output.
+fn refused(l: &Limit, k: usize) {
+    let o = run(&[l.args, &["--compact"]].concat(), &(l.input)(k));
+    let line = o.stderr.trim_end();
+    assert_eq!(o.status, 1, "{:?} with {k}: {line}", l.args);
+    assert_eq!(line.lines().count(), 1, "{line}");
+    for want in [l.want, &format!("{k} "), &format!("than the {} ", l.named)] {
+        assert!(line.contains(want), "{:?} with {k}: {line:?} lacks {want:?}", l.args);
+    }
+    assert!(o.stdout.is_empty());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 16, failure_persistence: None, ..Default::default() })]
+
+    /// Any length past a cap, up to twice it, takes the refusal path of that cap.
+    #[test]
+    fn any_length_past_a_cap_is_refused(which: proptest::sample::Index, excess in 1usize..=4096) {
+        let mut all = limits();
+        let l = all.swap_remove(which.index(all.len()));
+        refused(&l, l.most + excess.min(l.most));
     }
 }
 

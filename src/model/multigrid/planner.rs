@@ -199,7 +199,7 @@ fn check_planner(input: &PlannerInput) -> Vec<InputError> {
             errors.push(InputError::new(
                 "pair candidate np",
                 format!(
-                    "{} × {} = {pairs} pairs of process counts per shared fabric is more than {MAX_PAIRS}; shorten the list",
+                    "{} × {} = {pairs} pairs of process counts per shared fabric is more than the {MAX_PAIRS} tried at once; shorten the list",
                     lists[0].len(),
                     lists[1].len()
                 ),
