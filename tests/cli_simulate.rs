@@ -159,6 +159,27 @@ fn a_simgrid_calibration_is_a_machine() {
     assert!(e.contains("machine.calibration") && e.contains("line 1"), "{e}");
 }
 
+/// The answer says what was run, not what the input said: the kind of machine read (a
+/// calibration was reported as "fitted"), and the replications and seed as numbers of the job.
+#[test]
+fn the_answer_reports_what_ran() {
+    let cases = [
+        (json!({"calibration": calibration(10e-6)}), "calibration"),
+        (json!({"histograms": "1024 2 1 100 200 3\n1024 2 1 200 300 1"}), "histograms"),
+        (json!({"latency_us": 100, "bandwidth_mbit_s": 80}), "fitted"),
+        (json!(" PERSEUS "), "perseus"),
+        (Value::Null, "perseus"),
+    ];
+    for (machine, kind) in cases {
+        let mut input = json!({"skeleton": EXCHANGE, "numprocs": [2], "replications": 3.0, "seed": 7.0});
+        if !machine.is_null() {
+            input["machine"] = machine;
+        }
+        let out = simulate(input);
+        assert_eq!((&out["machine"], &out["replications"], &out["seed"]), (&json!(kind), &json!(3), &json!(7)), "{kind}");
+    }
+}
+
 /// A skeleton that computes nothing has no time to compare with: its speed-ups are null, not
 /// 0 (issue 33), while a computing one keeps them.
 #[test]

@@ -92,7 +92,8 @@ OUTPUT:
                       nothing), run_times_s (every replication), procs: [{computing_s, sending_s,
                       waiting_s, end_s}] (per process, mean over replications),
                       messages_per_run, unreceived_per_run}]
-    sequential_s, machine, mode, contention, replications, seed, messages (simulated in all),
+    sequential_s, machine ("perseus", "fitted", "histograms" or "calibration": the kind
+    read), mode, contention, replications, seed (as run), messages (simulated in all),
     steps (ops executed)
     comparison        with compare: [{label, mode, contention, results: [{numprocs, mean_s,
                       ci95_s, speedup}]}]
@@ -200,10 +201,12 @@ fn choice<T>(m: &Map<String, Value>, key: &str, default: T, parse: fn(&str, &str
     m.get(key).map_or(Ok(default), |v| parse(key, &shown(v)).map_err(|e| e.to_string()))
 }
 
-fn machine(m: &Map<String, Value>) -> Result<Machine, String> {
+/// The machine and what the answer calls it: "perseus", "fitted", "histograms" or
+/// "calibration".
+fn machine(m: &Map<String, Value>) -> Result<(Machine, &'static str), String> {
     match m.get("machine") {
-        None => Ok(perseus()),
-        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok(perseus()),
+        None => Ok((perseus(), "perseus")),
+        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok((perseus(), "perseus")),
         Some(Value::String(s)) => Err(format!(
             "machine: unknown machine \"{}\"; expected \"perseus\", {{\"latency_us\", \"bandwidth_mbit_s\"}} or {{\"histograms\"}}",
             s.chars().take(20).collect::<String>()
@@ -213,11 +216,13 @@ fn machine(m: &Map<String, Value>) -> Result<Machine, String> {
             if let Some(c) = o.get("calibration") {
                 let Value::String(c) = c else { return Err(format!("machine.calibration: expected the samples as text, found {}", kind(c))) };
                 let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c).map_err(|e| e.to_string())?;
-                return Machine::from_histograms("machine.calibration", "calibration samples", &table).map_err(|e| e.to_string());
+                let machine = Machine::from_histograms("machine.calibration", "calibration samples", &table).map_err(|e| e.to_string())?;
+                return Ok((machine, "calibration"));
             }
             if let Some(h) = o.get("histograms") {
                 let Value::String(h) = h else { return Err(format!("machine.histograms: expected a table as text, found {}", kind(h))) };
-                return Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string());
+                let machine = Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string())?;
+                return Ok((machine, "histograms"));
             }
             let mut line = Vec::with_capacity(2);
             for k in ["latency_us", "bandwidth_mbit_s"] {
@@ -226,7 +231,8 @@ fn machine(m: &Map<String, Value>) -> Result<Machine, String> {
                 line.push((value, x.to_string()));
             }
             let [latency, bandwidth] = [&line[0], &line[1]].map(|(value, shown)| Given { value: Some(*value), shown: shown.as_str() });
-            page::fitted_machine(latency, bandwidth, ["machine.latency_us", "machine.bandwidth_mbit_s"]).map_err(|e| joined(&e))
+            let machine = page::fitted_machine(latency, bandwidth, ["machine.latency_us", "machine.bandwidth_mbit_s"]).map_err(|e| joined(&e))?;
+            Ok((machine, "fitted"))
         }
         Some(v) => Err(format!("machine: expected \"perseus\" or an object, found {}", kind(v))),
     }
@@ -265,7 +271,8 @@ fn limits(m: &Map<String, Value>) -> Result<Limits, String> {
 }
 
 /// The job from the JSON; every key's problem at once.
-fn job(m: &Map<String, Value>) -> Result<Job, String> {
+/// The job, and what the answer calls its machine.
+fn job(m: &Map<String, Value>) -> Result<(Job, &'static str), String> {
     let mut errors = Vec::new();
     let mut keep = |e: String| errors.push(e);
     let skeleton = skeleton(m).map_err(&mut keep).ok();
@@ -284,8 +291,8 @@ fn job(m: &Map<String, Value>) -> Result<Job, String> {
     let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(compare), Some(sequential_s), Some(limits)) = all else {
         return Err(errors.join("; "));
     };
-    let (procs_per_node, replications) = (ppn as u32, reps as u32);
-    Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
+    let (procs_per_node, replications, (machine, kind)) = (ppn as u32, reps as u32, machine);
+    Ok((Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits }, kind))
 }
 
 /// One count's results; `speedup` is null when there is no time to compare with (the
@@ -301,7 +308,9 @@ fn count_json(c: &CountResult, baseline: bool) -> Result<Value, String> {
     Ok(v)
 }
 
-fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
+/// The answer, from what was run: `job` (its replications and seed) on the machine called
+/// `machine`.
+fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
     let baseline = r.sequential_s > 0.0;
     let results: Vec<Value> = r.main.results.iter().map(|c| count_json(c, baseline)).collect::<Result<_, _>>()?;
     let mut out = json!({
@@ -312,13 +321,9 @@ fn report_json(r: &Report, m: &Map<String, Value>) -> Result<Value, String> {
         "messages": r.messages,
         "steps": r.steps,
     });
-    for k in ["replications", "seed"] {
-        out[k] = m.get(k).cloned().unwrap_or(if k == "seed" { json!(1) } else { json!(20) });
-    }
-    out["machine"] = m.get("machine").filter(|v| v.is_string()).cloned().unwrap_or(json!("perseus"));
-    if m.get("machine").is_some_and(Value::is_object) {
-        out["machine"] = json!(if m.get("machine").and_then(|v| v.get("histograms")).is_some() { "histograms" } else { "fitted" });
-    }
+    out["replications"] = json!(job.replications);
+    out["seed"] = json!(job.seed);
+    out["machine"] = json!(machine);
     if !r.comparison.is_empty() {
         let series: Vec<Value> = r
             .comparison
@@ -344,8 +349,9 @@ fn run(input: Value) -> Result<Value, String> {
     let m = object(input, "input", &KEYS)?;
     // A job reads nothing of the catalog.
     let catalog = Catalog::default();
-    let job = page::evaluate(job(&m)?, &catalog).map_err(|errs| joined(&errs))?;
+    let (job, machine) = job(&m)?;
+    let job = page::evaluate(job, &catalog).map_err(|errs| joined(&errs))?;
     let sim = Simulation::new(job).map_err(|e| e.to_string())?;
     let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;
-    report_json(&report, &m)
+    report_json(&report, sim.job(), machine)
 }
