@@ -22,9 +22,11 @@ USAGE:
 Each CORPUS is a CSV with the columns series_id,application,problem,machine,source,np,nodes,
 time_s,rep (one row per run; repetitions at one np are averaged; nodes may be empty). Without
 files it reads validation/corpus.csv, validation/corpus_wide.csv and, when present,
-../shared/validation/strong_scaling_dev.csv and strong_scaling_more.csv. --groups names a CSV
-(repository,group,reason) of repositories held out together as one source (default
-validation/source_groups.csv when present).
+../shared/validation/strong_scaling_dev.csv and strong_scaling_more.csv, relative to the
+repository: the working directory or the nearest folder above it that holds
+validation/corpus.csv, else the source tree the command was built from (an error names where
+it looked). --groups names a CSV (repository,group,reason) of repositories held out together
+as one source (default validation/source_groups.csv when present).
 
 PROTOCOL:
     For K = 3 and K = 4: fit the times at the K smallest process counts of each series and
@@ -651,10 +653,22 @@ pub fn run(args: &[String]) -> i32 {
             other => files.push(other),
         }
     }
+    // The default corpora are named relative to the repository, found from any directory.
+    let mut root = std::path::PathBuf::new();
     if files.is_empty() {
-        files = DEFAULT_CORPORA.iter().copied().filter(|f| f.starts_with("validation/") || std::path::Path::new(f).exists()).collect();
+        root = match repository_root() {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("scalewise validate: {e}");
+                return 1;
+            }
+        };
+        files = DEFAULT_CORPORA.iter().copied().filter(|f| f.starts_with("validation/") || root.join(f).exists()).collect();
     }
-    let read = |f: &str| std::fs::read_to_string(f).map_err(|e| format!("cannot read '{f}': {e}"));
+    if groups_file.is_none() && root.join(DEFAULT_GROUPS).exists() {
+        groups_file = Some(DEFAULT_GROUPS);
+    }
+    let read = |f: &str| std::fs::read_to_string(root.join(f)).map_err(|e| format!("cannot read '{}': {e}", root.join(f).display()));
     let mut texts = Vec::new();
     for f in files {
         match read(f) {
@@ -665,7 +679,7 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    let groups = match groups_file.or_else(|| std::path::Path::new(DEFAULT_GROUPS).exists().then_some(DEFAULT_GROUPS)) {
+    let groups = match groups_file {
         None => Vec::new(),
         Some(f) => match read(f).and_then(|t| corpus::read_groups(f, &t).map_err(|e| e.to_string())) {
             Ok(g) => g,
@@ -696,4 +710,26 @@ pub fn run(args: &[String]) -> i32 {
     } else {
         super::written("validate", super::write_json(&mut std::io::stdout().lock(), &to_json(&report), false))
     }
+}
+
+/// The repository whose `validation/corpus.csv` the default corpora are relative to: the
+/// working directory or the nearest folder above it holding one, else the source tree this
+/// command was built from; or an error naming every place looked in.
+fn repository_root() -> Result<std::path::PathBuf, String> {
+    let marker = DEFAULT_CORPORA[0];
+    let mut looked = Vec::new();
+    if let Ok(cwd) = std::env::current_dir() {
+        for dir in cwd.ancestors() {
+            if dir.join(marker).is_file() {
+                return Ok(dir.to_path_buf());
+            }
+        }
+        looked.push(format!("{} and the folders above it", cwd.display()));
+    }
+    let built = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    if built.join(marker).is_file() {
+        return Ok(built);
+    }
+    looked.push(built.display().to_string());
+    Err(format!("no corpus given, and no {marker} in {}; name the corpus files", looked.join(" or in ")))
 }

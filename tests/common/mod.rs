@@ -13,7 +13,14 @@ pub struct Outcome {
 /// Runs `scalewise ARGS` with `stdin` as its input and waits for it.
 #[allow(dead_code)] // not every test binary runs the command
 pub fn run(args: &[&str], stdin: &str) -> Outcome {
+    run_in(".", args, stdin)
+}
+
+/// [`run`] with `dir` as the working directory.
+#[allow(dead_code)] // not every test binary runs the command
+pub fn run_in(dir: &str, args: &[&str], stdin: &str) -> Outcome {
     let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .current_dir(dir)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
