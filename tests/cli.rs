@@ -297,3 +297,37 @@ fn a_failed_write_is_an_error_and_a_closed_reader_is_not() {
     let out = child.wait_with_output().unwrap();
     assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stderr).as_ref()), (Some(0), ""));
 }
+
+/// `-o FILE` writes the answer through a temporary file renamed over FILE: the same bytes as
+/// standard output when it succeeds; on bad input FILE keeps what it held and no partial or
+/// temporary file is left.
+#[test]
+fn an_output_file_is_whole_or_untouched() {
+    let dir = std::env::temp_dir().join(format!("sw-output-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("answer.json");
+    let out_s = out.to_str().unwrap();
+    let good = "{\"points\": [{\"n\": 1, \"speedup\": 1}, {\"n\": 2, \"speedup\": 1.9}, {\"n\": 4, \"speedup\": 3.5}]}";
+    let plain = run(&["speedup"], good);
+    for args in [&["speedup", "-o", out_s][..], &["speedup", &format!("--output={out_s}")], &["-o", out_s, "speedup"]] {
+        let o = run(args, good);
+        assert_eq!((o.status, o.stdout.as_str()), (0, ""), "{args:?}: {}", o.stderr);
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), plain.stdout);
+    }
+    // Bad input: exit 1, and the file holds the earlier answer.
+    let o = run(&["speedup", "-o", out_s], "{\"points\": [{\"n\": 1, \"speedup\": 1}]");
+    assert_eq!(o.status, 1, "{}", o.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), plain.stdout);
+    let names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["answer.json"], "no temporary file is left");
+    // A folder that does not exist: exit 1, naming the file; no value: usage, exit 2.
+    let missing = dir.join("no/such/answer.json");
+    let o = run(&["speedup", "-o", missing.to_str().unwrap()], good);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("cannot write") && o.stderr.contains("answer.json"), "{}", o.stderr);
+    assert_eq!(run(&["speedup", "-o"], good).status, 2);
+    assert_eq!(run(&["speedup", "-o", out_s, "-o", out_s], good).status, 2);
+    // `-o -` is standard output.
+    assert_eq!(run(&["speedup", "-o", "-"], good).stdout, plain.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -109,7 +109,7 @@ const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS];
 fn main_help() -> String {
     let mut s = String::from(
         "scalewise — predict parallel program performance from a few cheap runs\n\n\
-         USAGE:\n    scalewise <calculator> [FILE|-] [--compact] [--format NAME]\n    scalewise <calculator> --help\n\n\
+         USAGE:\n    scalewise <calculator> [FILE|-] [--compact] [--format NAME] [-o OUT]\n    scalewise <calculator> --help\n\n\
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
@@ -117,6 +117,9 @@ fn main_help() -> String {
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
          sstmacro, ompi-rules.\n\
+         -o OUT (or --output OUT) writes the answer to the file OUT instead: through a temporary\n\
+         file beside it, renamed over OUT only when the whole answer is written, so a failure\n\
+         leaves OUT as it was.\n\
          '--' ends the options: a FILE whose name starts with '-' goes after it.\n\
          On bad input it exits with status 1 and prints one line naming what is wrong;\n\
          on bad usage (an unknown option, a bad option value, an option that does not apply),\n\
@@ -130,15 +133,101 @@ fn main_help() -> String {
     s
 }
 
-/// Writes to standard output (see [`written`] for what a failed write means).
+/// Writes to the output (see [`written`] for what a failed write means).
 pub fn write_out(text: &str) -> Result<(), WriteError> {
     use std::io::Write;
-    let mut out = std::io::stdout().lock();
+    let mut out = Out;
     out.write_all(text.as_bytes()).and_then(|_| out.flush()).map_err(WriteError::Output)
 }
 
+/// With `-o FILE`: the temporary file beside FILE that answers are written to, renamed over
+/// FILE once the command has succeeded ([`run`]).
+static TO_FILE: std::sync::Mutex<Option<std::fs::File>> = std::sync::Mutex::new(None);
+
+/// Where answers go: standard output, or the temporary file of `-o FILE`.
+pub struct Out;
+
+impl std::io::Write for Out {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match TO_FILE.lock().map_err(|_| std::io::Error::other("the output was lost"))?.as_mut() {
+            Some(f) => f.write(buf),
+            None => std::io::stdout().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match TO_FILE.lock().map_err(|_| std::io::Error::other("the output was lost"))?.as_mut() {
+            Some(f) => f.flush(),
+            None => std::io::stdout().flush(),
+        }
+    }
+}
+
+/// Takes `-o FILE` / `--output FILE` (before any `--`) out of `args`: the other arguments
+/// and FILE (None without it, or for `-o -`), or a usage error.
+fn output_option(args: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+    let (mut rest, mut path) = (Vec::with_capacity(args.len()), None);
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let value = match a.as_str() {
+            "--" => {
+                rest.push(a.clone());
+                rest.extend(it.by_ref().cloned());
+                break;
+            }
+            "-o" | "--output" => it.next().cloned().ok_or_else(|| format!("{a} needs a file name"))?,
+            other if other.starts_with("--output=") => other["--output=".len()..].to_string(),
+            _ => {
+                rest.push(a.clone());
+                continue;
+            }
+        };
+        if path.replace(value).is_some() {
+            return Err("-o given more than once".into());
+        }
+    }
+    Ok((rest, path.filter(|p| p != "-")))
+}
+
 /// Runs the command with the arguments after the program name; returns the exit status.
+/// With `-o FILE` the answer is written to a temporary file beside FILE and renamed over it
+/// only when the command succeeds, so a failure (bad input, a full disk) leaves FILE as it
+/// was and no partial file.
 pub fn run(args: &[String]) -> i32 {
+    let (args, path) = match output_option(args) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("scalewise: {e}; see 'scalewise --help'");
+            return 2;
+        }
+    };
+    let Some(path) = path else { return run_to_output(&args) };
+    let target = std::path::Path::new(&path);
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temp = target.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    match std::fs::OpenOptions::new().write(true).create_new(true).open(&temp) {
+        Ok(f) => *TO_FILE.lock().unwrap_or_else(|e| e.into_inner()) = Some(f),
+        Err(e) => {
+            eprintln!("scalewise: cannot write '{path}': {e}");
+            return 1;
+        }
+    }
+    let mut status = run_to_output(&args);
+    let file = TO_FILE.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if status == 0 {
+        let kept = file.map_or(Ok(()), |f| f.sync_all()).and_then(|()| std::fs::rename(&temp, target));
+        if let Err(e) = kept {
+            eprintln!("scalewise: cannot write '{path}': {e}");
+            status = 1;
+        }
+    }
+    if status != 0 {
+        let _ = std::fs::remove_file(&temp);
+    }
+    status
+}
+
+fn run_to_output(args: &[String]) -> i32 {
     let Some(first) = args.first() else {
         eprint!("{}", main_help());
         return 2;
@@ -289,7 +378,7 @@ pub fn run(args: &[String]) -> i32 {
     if let (Some((r, f)), None, Some(stream)) = (raw, export, raw.and_then(|(r, _)| r.stream)) {
         if options.iter().all(|(k, _)| !allocation::OPTIONS.contains(&k.as_str())) {
             let _ = r;
-            return written(cmd.name, stream(f, &text, &options, compact, &mut std::io::stdout().lock()));
+            return written(cmd.name, stream(f, &text, &options, compact, &mut Out));
         }
     }
     let answer = match (raw, export) {
@@ -317,7 +406,7 @@ pub fn run(args: &[String]) -> i32 {
     }
     let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
-        Ok(out) => written(cmd.name, write_json(&mut std::io::stdout().lock(), &out, compact)),
+        Ok(out) => written(cmd.name, write_json(&mut Out, &out, compact)),
         Err(msg) => {
             eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
             1
@@ -398,7 +487,7 @@ fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, tex
         Err(e) => Err(format!("input is not valid JSON: {e}")),
     };
     use std::io::Write;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, Out);
     let (open, sep, close) = list_marks(compact);
     // A chunk at a time, answered on every core and written in order: memory holds one
     // chunk's answers, however long the list. The list opens once the first chunk is

@@ -708,7 +708,7 @@ pub fn run(args: &[String]) -> i32 {
     if md {
         super::written("validate", super::write_out(&markdown(&report)))
     } else {
-        super::written("validate", super::write_json(&mut std::io::stdout().lock(), &to_json(&report), false))
+        super::written("validate", super::write_json(&mut super::Out, &to_json(&report), false))
     }
 }
 
