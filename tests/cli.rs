@@ -18,6 +18,9 @@ fn help_lists_every_calculator() {
     assert!(o.stdout.contains("gamma_s_per_mb"), "multigrid --help documents its output keys");
 }
 
+/// An Extra-P experiment of one parameter.
+const EXTRAP_ONE: &str = "PARAMETER p\nPOINTS 2 4 8\nREGION r\nMETRIC time\nDATA 1\nDATA 0.6\nDATA 0.4\n";
+
 #[test]
 fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
     let cases: &[(&[&str], &str, i32, &str)] = &[
@@ -33,6 +36,11 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
         (&["speedup", "-q"], "{}", 2, "unknown option '-q'"),
         (&["speedup", "--allocation", "xml"], "{}", 2, "--allocation: expected md, csv or latex, found \"xml\""),
         (&["multigrid", "--cores-per-node", "4"], "{}", 2, "--cores-per-node applies only to the allocation table"),
+        (&["bottlenecks", "--predict", "abc"], EXTRAP_ONE, 2, "--predict: line 1, column 1: expected a process count"),
+        (&["bottlenecks", "--hold", "sideways"], EXTRAP_ONE, 2, "--hold: expected a value of the second parameter"),
+        // An option or a format that does not apply to the input read: said, exit 1.
+        (&["bottlenecks", "--hold", "5"], EXTRAP_ONE, 1, "--hold: this experiment has one parameter (p)"),
+        (&["comm", "--format", "osu_bw"], "# OSU MPI Latency Test v5.9\n# Size Latency (us)\n0 1.5\n8 1.6\n", 1, "this is osu_latency output"),
     ];
     for (args, stdin, status, want) in cases {
         let o = run(args, stdin);

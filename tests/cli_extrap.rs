@@ -83,8 +83,9 @@ fn malformed_experiments_name_the_line_and_column() {
     let o = common::run(&["speedup", "--format", "extrap"], "{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"p\": 4}, \"value\": []}\n");
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("line 2, column 22: value: expected a non-empty list"), "{}", o.stderr);
+    // A bad option value is a usage error, found before the input is read.
     let o = common::run(&["speedup", "--format", "extrap", &data("app.txt"), "--hold", "big"], "");
-    assert_eq!(o.status, 1);
+    assert_eq!(o.status, 2);
     assert!(o.stderr.contains("--hold: expected a value of the second parameter"), "{}", o.stderr);
     let o = common::run(&["speedup", "--predict", "4"], "{\"points\": []}");
     assert_eq!(o.status, 2, "{}", o.stderr);

@@ -22,7 +22,7 @@ pub const COMMAND: Subcommand = Subcommand {
     each: None,
 };
 
-pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None, stream: None };
+pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None, stream: None, check: None };
 
 pub const BROADCAST: Subcommand = Subcommand {
     name: "broadcast",

@@ -103,6 +103,7 @@ pub const RAW: RawInput = RawInput {
     options: &["--predict", "--metric", "--parameter", "--hold"],
     sniff: Some(sniff),
     stream: Some(stream),
+    check: Some(|opts| options(opts, Vec::new).map(|_| ())),
 };
 
 /// An Extra-P experiment given without `--format`: JSON Lines, Talpas, JSON with
@@ -293,6 +294,12 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
 /// Reads, plans and fits the experiment (regions on every core).
 fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
     let e = extrap::parse(text).map_err(|e| e.to_string())?;
+    if e.parameters.len() < 2 && opts.iter().any(|(k, _)| k == "--hold") {
+        return Err(format!(
+            "--hold: this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
+            e.parameters.join(", ")
+        ));
+    }
     let mut o = options(opts, Vec::new)?;
     if o.targets.is_empty() && o.points.is_empty() {
         o.targets = default_targets(&e, &o);

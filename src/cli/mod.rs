@@ -62,6 +62,8 @@ pub struct RawInput {
     /// (format, text, options, compact, out): the answer written to `out` as it is made, for
     /// answers too large to hold whole (used when nothing is added to the answer).
     pub stream: Option<RawStream>,
+    /// Checks the options' values before the input is read: a bad one is a usage error.
+    pub check: Option<fn(&[(String, String)]) -> Result<(), String>>,
 }
 
 /// See [`RawInput::stream`].
@@ -324,6 +326,10 @@ fn run_to_output(args: &[String]) -> i32 {
             }
         },
     };
+    if let Some(Err(e)) = raw_input.and_then(|r| r.check).map(|check| check(&options)) {
+        eprintln!("scalewise {}: {e}", cmd.name);
+        return 2;
+    }
     if allocation::COMMANDS.contains(&cmd.name) {
         if let Err(e) = allocation::check(&options) {
             eprintln!("scalewise {}: {e}", cmd.name);

@@ -209,7 +209,16 @@ fn parse_osu(text: &str, bandwidth: bool) -> (Vec<Point>, Option<InputError>) {
         let line = i + 1;
         let t = l.trim();
         if t.starts_with('#') {
-            seen_header |= t.to_ascii_lowercase().contains("size");
+            let lower = t.to_ascii_lowercase();
+            seen_header |= lower.contains("size");
+            // A header that names the other benchmark: the format does not apply.
+            let (latency, rate) = (lower.contains("latency"), lower.contains("bandwidth") || lower.contains("mb/s"));
+            if bandwidth && latency && !rate {
+                return (points, Some(err(line, None, "this is osu_latency output (its header names a latency), not osu_bw; read it with the osu format")));
+            }
+            if !bandwidth && rate && !latency {
+                return (points, Some(err(line, None, "this is osu_bw output (its header names a bandwidth), not osu_latency; read it with the osu_bw format")));
+            }
             continue;
         }
         if t.is_empty() {
@@ -854,6 +863,14 @@ mod tests {
         let p = parse_p2p(bw, None);
         assert_eq!(p.format, Format::OsuBandwidth);
         assert_eq!(p.points.iter().map(|q| q.time_us).collect::<Vec<_>>(), vec![0.5, 1.0]);
+
+        // A format named for the other benchmark does not apply: an error at its header.
+        let p = parse_p2p(OSU, Some(Format::OsuBandwidth));
+        let e = p.error.expect("latency output read as osu_bw");
+        assert_eq!(e.line, Some(1));
+        assert!(e.message.contains("not osu_bw; read it with the osu format"), "{e}");
+        let e = parse_p2p(bw, Some(Format::OsuLatency)).error.expect("bandwidth output read as osu");
+        assert!(e.message.contains("read it with the osu_bw format"), "{e}");
 
         let imb = "#---\n# Benchmarking PingPong \n# #processes = 2 \n#---\n       #bytes #repetitions      t[usec]   Mbytes/sec\n            0         1000         0.23         0.00\n            1         1000         0.24         4.17\n\n#---\n# Benchmarking PingPing\n#---\n       #bytes #repetitions      t[usec]   Mbytes/sec\n            0         1000         9.99         0.00\n";
         let p = parse_p2p(imb, None);
