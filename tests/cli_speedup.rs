@@ -214,3 +214,47 @@ fn a_weak_scaling_series_gets_time_and_efficiency_with_ranges() {
     assert_eq!(v[0]["scaling"], "weak");
     assert!(v[1]["fits"].is_array());
 }
+
+/// A pasted table of timings piped to `--format table` is read by the page's own reader and
+/// gives the page's answer: the same best model, forecast, ranges, advice and warnings, for a
+/// table with a header (units in brackets) and one without.
+#[test]
+fn a_table_on_the_command_gives_the_pages_answer() {
+    use scalewise::model::speedup::page::{self, Field};
+    use scalewise::model::workspace::PageField;
+    for table in ["n,time (s)\n1,100\n2,52.5\n4,27.9\n8,15.6\n16,9.9\n", "1\t100\n2\t52.5\n4\t27.9\n8\t15.6\n16\t9.9\n"] {
+        let (status, out, err) = run(&["speedup", "--format", "table", "--predict", "64, 256", "--compact"], table);
+        assert_eq!(status, 0, "{err}");
+        let cli: Value = serde_json::from_str(&out).unwrap();
+        let mut texts = page::default_inputs();
+        texts.insert(Field::Points.key().into(), table.into());
+        texts.insert(Field::Target.key().into(), "64, 256".into());
+        let view = page::view(&texts, &Default::default());
+        assert_eq!(view.points_error, None);
+        assert_eq!(cli["best"], json!(view.best.unwrap().name()));
+        assert_eq!(cli["advice"]["text"], json!(view.advice_text));
+        // The same warnings, the reading of the table in the command's words.
+        let words = |w: &String| w.replace("choose \"speed-up\"", "give --second-column speedup");
+        assert_eq!(cli["warnings"], json!(view.warnings.iter().map(words).collect::<Vec<_>>()));
+        let forecast = cli["forecast"]["predictions"].as_array().unwrap();
+        assert_eq!(forecast.len(), 2);
+        for (c, p) in forecast.iter().zip(&view.forecast) {
+            let p = &p.prediction;
+            assert_eq!((c["n"].as_u64(), c["speedup"].as_f64(), c["low"].as_f64(), c["high"].as_f64()), (Some(u64::from(p.n)), Some(p.speedup), Some(p.speedup_low), Some(p.speedup_high)));
+        }
+        // Without a header the reading taken is said, with the option that changes it.
+        assert_eq!(cli["table_reading"].is_string(), !table.starts_with('n'), "{}", cli["table_reading"]);
+    }
+    let none = run(&["speedup", "--format", "table"], "1 100\n2 52\n").1;
+    assert!(none.contains("--second-column speedup"), "{none}");
+    // A bad line is named; the page's limits hold (8 counts to predict); options of the other
+    // format are usage errors.
+    let (status, _, err) = run(&["speedup", "--format", "table"], "n,time (s)\n1,100\n2,5x\n");
+    assert_eq!(status, 1);
+    assert!(err.contains("points: line 3, column 2: expected a number for time (s)"), "{err}");
+    let (status, _, err) = run(&["speedup", "--format", "table", "--predict", "1 2 3 4 5 6 7 8 9"], "1 100\n2 52\n");
+    assert_eq!(status, 2, "{err}");
+    assert_eq!(run(&["speedup", "--format", "table", "--hold", "5"], "1 100\n2 52\n").0, 2);
+    assert_eq!(run(&["speedup", "--format", "extrap", "--second-column", "time"], "").0, 2);
+    assert_eq!(run(&["speedup", "--format", "table", "--second-column", "sideways"], "").0, 2);
+}

@@ -22,7 +22,15 @@ pub const COMMAND: Subcommand = Subcommand {
 };
 
 /// `bottlenecks` reads every text as an Extra-P experiment, JSON or not.
-pub const BOTTLENECKS: RawInput = RawInput { command: "bottlenecks", sniff: Some(|_| Some("extrap")), ..RAW };
+pub const BOTTLENECKS: RawInput = RawInput {
+    command: "bottlenecks",
+    formats: &["extrap"],
+    run,
+    options: &["--predict", "--metric", "--parameter", "--hold"],
+    sniff: Some(|_| Some("extrap")),
+    stream: Some(stream),
+    check: Some(|_, opts| options(opts, Vec::new).map(|_| ())),
+};
 
 const HELP: &str = r#"scalewise bottlenecks — which region of a program dominates at the process count you plan
 to book, and which stops scaling first, from an Extra-P experiment (the "Bottlenecks at scale"
@@ -96,15 +104,45 @@ EXAMPLES:
     scalewise bottlenecks tests/data/extrap/app.jsonl --predict 256:8000,1024:16000
 "#;
 
+/// `speedup --format extrap` (also recognised without it) and `speedup --format table`
+/// ([`super::speedup::run_table`]).
 pub const RAW: RawInput = RawInput {
     command: "speedup",
-    formats: &["extrap"],
-    run,
-    options: &["--predict", "--metric", "--parameter", "--hold"],
+    formats: &["extrap", "table"],
+    run: |format, text, opts| if format == "table" { super::speedup::run_table(text, opts) } else { run(format, text, opts) },
+    options: &["--predict", "--metric", "--parameter", "--hold", "--second-column", "--scaling"],
     sniff: Some(sniff),
-    stream: Some(stream),
-    check: Some(|opts| options(opts, Vec::new).map(|_| ())),
+    stream: Some(|format, text, opts, compact, out| {
+        if format == "table" {
+            let answer = super::speedup::run_table(text, opts).map_err(super::WriteError::Input)?;
+            return super::write_json(out, &answer, compact);
+        }
+        stream(format, text, opts, compact, out)
+    }),
+    check: Some(check),
 };
+
+/// The options' values, checked before the input is read; an option of the other format is a
+/// usage error too.
+fn check(format: Option<&str>, opts: &[(String, String)]) -> Result<(), String> {
+    let table = super::speedup::TABLE_OPTIONS;
+    if format == Some("table") {
+        if let Some((k, _)) = opts.iter().find(|(k, _)| !table.contains(&k.as_str())) {
+            return Err(format!("{k} applies to --format extrap, not to a table"));
+        }
+        if let Some((_, v)) = opts.iter().find(|(k, _)| k == "--second-column") {
+            super::speedup::second_column(v)?;
+        }
+        if let Some((_, v)) = opts.iter().find(|(k, _)| k == "--predict") {
+            crate::model::speedup::page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?;
+        }
+        return Ok(());
+    }
+    if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--second-column" || k == "--scaling") {
+        return Err(format!("{k} applies to --format table only"));
+    }
+    options(opts, Vec::new).map(|_| ())
+}
 
 /// An Extra-P experiment given without `--format`: JSON Lines, Talpas, JSON with
 /// "measurements", or text opening with a PARAMETER line (after # comments).

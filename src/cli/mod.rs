@@ -62,8 +62,9 @@ pub struct RawInput {
     /// (format, text, options, compact, out): the answer written to `out` as it is made, for
     /// answers too large to hold whole (used when nothing is added to the answer).
     pub stream: Option<RawStream>,
-    /// Checks the options' values before the input is read: a bad one is a usage error.
-    pub check: Option<fn(&[(String, String)]) -> Result<(), String>>,
+    /// Checks the options' values before the input is read, with the format named by
+    /// `--format` (None: not named): a bad one is a usage error.
+    pub check: Option<fn(Option<&str>, &[(String, String)]) -> Result<(), String>>,
 }
 
 /// See [`RawInput::stream`].
@@ -115,7 +116,8 @@ fn main_help() -> String {
          Reads one JSON document from FILE, or from standard input when FILE is absent or '-',\n\
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
-         speedup: extrap, an Extra-P experiment in text, JSON, JSON Lines or Talpas, also recognised without it).\n\
+         speedup: table, the page's pasted points table; extrap, an Extra-P experiment in text, JSON,\n\
+         JSON Lines or Talpas, also recognised without it).\n\
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
          sstmacro, ompi-rules.\n\
@@ -326,7 +328,7 @@ fn run_to_output(args: &[String]) -> i32 {
             }
         },
     };
-    if let Some(Err(e)) = raw_input.and_then(|r| r.check).map(|check| check(&options)) {
+    if let Some(Err(e)) = raw_input.and_then(|r| r.check).map(|check| check(format, &options)) {
         eprintln!("scalewise {}: {e}", cmd.name);
         return 2;
     }

@@ -35,6 +35,8 @@ without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
 
 USAGE:
     scalewise speedup [FILE|-] [--compact] [--allocation md|csv|latex ...]
+    scalewise speedup --format table [FILE|-] [--predict "64, 256"] [--second-column auto|speedup|time]
+                      [--scaling weak]
     scalewise speedup [--format extrap] FILE [--predict 256,1024] [--metric NAME]
                       [--parameter NAME] [--hold VALUE|largest|per-value]
 
@@ -128,6 +130,18 @@ WEAK SCALING ("scaling": "weak"): the work grows with n, so the times stay flat 
     predictions       [{n, time_s, time_low_s, time_high_s, efficiency, efficiency_low,
                       efficiency_high, horizon}]
     level, warnings
+
+PASTED TABLES (--format table): the speed-up page's points table, read by the page's reader:
+    a header naming n and time or speedup (units in brackets, e.g. "n,time (s)"; optional
+    weight and nodes columns) or none; comma, tab or space separated. The answer is the one
+    the same points give in JSON, as the page gives it. Options, read as the page's fields:
+    --predict "64, 256"         counts to predict at (at most 8, as on the page)
+    --second-column auto|speedup|time
+                                what a table without a header holds (default auto: times
+                                when a speed-up would be impossible, e.g. 100 at n = 1)
+    --scaling weak              the work grows with n (times only)
+    How a table without a header was read is said in table_reading and first in warnings.
+    A bad cell: "points: line 3, column 2: expected a number for time (s), found "5x"".
 
 EXTRA-P EXPERIMENTS (--format extrap, or recognised without it):
     FILE is an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) in its
@@ -491,7 +505,14 @@ fn predict_list(top: &Map<String, Value>) -> Result<Vec<u32>, String> {
 fn one(input: Value) -> Result<Analysis, String> {
     let top = object(input, "input", &KEYS)?;
     let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
-    let targets = predict_list(&top)?;
+    analysis(&top, &raw, measure, false)
+}
+
+/// The analysis of `raw` points with the other keys of the input object `top`. `from_header`:
+/// the points came from a table with a header, whose columns need not be in n, value, weight
+/// order, so an error names the line only (as on the page).
+fn analysis(top: &Map<String, Value>, raw: &[RawPoint], measure: Measure, from_header: bool) -> Result<Analysis, String> {
+    let targets = predict_list(top)?;
     let models = match top.get("models") {
         None => MODELS.to_vec(),
         Some(Value::Array(list)) if !list.is_empty() => list
@@ -508,9 +529,9 @@ fn one(input: Value) -> Result<Analysis, String> {
     };
     let opts = Options {
         models,
-        include_past_peak: boolean(&top, "include_past_peak", false)?,
+        include_past_peak: boolean(top, "include_past_peak", false)?,
         targets,
-        leave_one_out: boolean(&top, "leave_one_out", true)?,
+        leave_one_out: boolean(top, "leave_one_out", true)?,
         cores_per_node: match top.get("cores_per_node") {
             None => None,
             Some(v) => Some(v.as_f64().filter(|c| c.fract() == 0.0 && (1.0..=1e9).contains(c)).map(|c| c as u32).ok_or_else(|| {
@@ -518,8 +539,82 @@ fn one(input: Value) -> Result<Analysis, String> {
             })?),
         },
     };
-    let a = analyse("points", &raw, measure, &opts).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
-    Ok(a)
+    analyse("points", raw, measure, &opts).map_err(|mut e| {
+        if from_header {
+            e.column = None;
+        }
+        e.to_string()
+    })
+}
+
+/// The options of `--format table`; the Extra-P ones ([`super::extrap::RAW`]) do not apply.
+pub const TABLE_OPTIONS: [&str; 3] = ["--predict", "--second-column", "--scaling"];
+
+/// `--format table`: the speed-up page's points table (a header naming n and time or speed-up,
+/// units in brackets, or none; comma, tab or space separated), read by the page's own reader,
+/// then answered as the same points in JSON would be. `--predict` and `--second-column` read as
+/// the page's fields of those names read them; `--scaling weak` as the page's scaling.
+pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+    use crate::model::speedup::page;
+    let mut second = None;
+    let mut top = Map::new();
+    for (k, v) in opts {
+        match k.as_str() {
+            "--predict" => {
+                top.insert("predict".into(), json!(page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?));
+            }
+            "--second-column" => second = second_column(v)?,
+            "--scaling" => {
+                top.insert("scaling".into(), json!(v));
+            }
+            other => return Err(format!("{other} applies to --format extrap, not to a table")),
+        }
+    }
+    let table = page::parse_points(text, second).map_err(|e| e.to_string())?;
+    let (raw, measure) = (table.raw, table.measure);
+    let mut answer = if weak(&Value::Object(top.clone()))? {
+        let key = if measure == Measure::TimeS { "time_s" } else { "speedup" };
+        let points: Vec<Value> = raw
+            .iter()
+            .map(|p| {
+                let mut o = json!({"n": p.n, key: p.value});
+                if let Some(w) = p.weight {
+                    o["weight"] = json!(w);
+                }
+                o
+            })
+            .collect();
+        top.insert("points".into(), Value::Array(points));
+        weak_value(Value::Object(top))?
+    } else {
+        let a = analysis(&top, &raw, measure, table.had_header)?;
+        serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))?
+    };
+    // What the page says first among its warnings: how a table without a header was read (or
+    // that a speed-up column beside times is ignored), worded for the command.
+    if let (Some(note), Value::Object(o)) = (table.note, &mut answer) {
+        let note = cli_words(&note);
+        if let Some(Value::Array(w)) = o.get_mut("warnings") {
+            w.insert(0, json!(note));
+        }
+        o.insert("table_reading".into(), json!(note));
+    }
+    Ok(answer)
+}
+
+/// The page's words for its second-column choice, as the command's option.
+pub fn cli_words(note: &str) -> String {
+    note.replace("choose \"speed-up\"", "give --second-column speedup").replace("choose \"time\"", "give --second-column time")
+}
+
+/// `--second-column`: what a table without a header holds in its second column.
+pub fn second_column(v: &str) -> Result<Option<Measure>, String> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(None),
+        "speedup" | "speed-up" => Ok(Some(Measure::Speedup)),
+        "time" | "time_s" | "times" => Ok(Some(Measure::TimeS)),
+        other => Err(format!("--second-column: expected auto, speedup or time, found \"{}\"", other.chars().take(20).collect::<String>())),
+    }
 }
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
