@@ -339,3 +339,35 @@ fn an_output_file_is_whole_or_untouched() {
     assert_eq!(run(&["speedup", "-o", "-"], good).stdout, plain.stdout);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The multigrid runs may be given as the page's pasted tables (a header with units, or none;
+/// commas, tabs or spaces), read by the page's reader: the same answer as the JSON lists, with
+/// each residual's table line added; a bad cell is named by key, line and column.
+#[test]
+fn multigrid_runs_as_pasted_tables_give_the_lists_answer() {
+    let lists = r#"{"sequential": [{"work_mb": 2048, "time_s": 1500}, {"work_mb": 1024, "time_s": 740}], "parallel": [{"np": 4, "work_mb": 2048, "time_s": 1580}, {"np": 4, "work_mb": 1024, "time_s": 800}, {"np": 8, "work_mb": 2048, "time_s": 1610}, {"np": 8, "work_mb": 1024, "time_s": 825}], "predict": [{"np": 64, "work_mb": 2048}]}"#;
+    let tables = r#"{"sequential": "work (MB), time (s)\n2048, 1500\n1024, 740", "parallel": "4\t2048\t1580\n4\t1024\t800\n8\t2048\t1610\n8\t1024\t825", "predict": [{"np": 64, "work_mb": 2048}]}"#;
+    let answer = |input: &str| -> serde_json::Value {
+        let o = run(&["multigrid", "--compact"], input);
+        assert_eq!(o.status, 0, "{}", o.stderr);
+        serde_json::from_str(&o.stdout).unwrap()
+    };
+    let (want, mut got) = (answer(lists), answer(tables));
+    let tcomm = got["tcomm"].as_array().unwrap();
+    assert_eq!(tcomm.iter().map(|r| r["line"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    fn without_lines(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Object(o) => {
+                o.remove("line");
+                o.values_mut().for_each(without_lines);
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(without_lines),
+            _ => {}
+        }
+    }
+    without_lines(&mut got);
+    assert_eq!(got, want);
+    let o = run(&["multigrid"], r#"{"sequential": "work (MB), time (s)\n2048, 15x0\n1024, 740", "parallel": []}"#);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("sequential: line 2, column 2: expected a number for time (s), found \"15x0\""), "{}", o.stderr);
+}

@@ -43,6 +43,10 @@ INPUT (one JSON object; give the runs, a planner, or both):
                         time_s    run time, s; must not be below the sequential time
                       at least two np0 values, each at two or more work sizes.
                       Repeated rows must agree (average repeats before entering them).
+                      Either list may instead be the page's pasted table as one string,
+                      read by the page's reader: "work (MB), time (s)\n2048, 1500\n..." and
+                      "np work time\n4 2048 1580\n..." (a header with units, or none;
+                      commas, tabs or spaces); the answer's rows then carry its "line".
     predict           list of {np, work_mb} to predict (np ≥ 1; np = 1 has no Tcomm; at
                       most 4096)
     planner           optional object:
@@ -203,12 +207,27 @@ fn calibration(m: &mut Map<String, Value>, prefix: &str) -> Result<Option<Calibr
     }
     let mut cal = Calibration::default();
     let seq_path = dot(prefix, "sequential");
+    let par_path = dot(prefix, "parallel");
+    // A table as the page takes it pasted (a header with units, or none), read by its reader.
+    let (seq, par) = match (seq, par) {
+        (Some(Value::String(s)), p) => {
+            cal.sequential = mg::page::sequential_runs(&seq_path, &s).map_err(|e| e.to_string())?;
+            (None, p)
+        }
+        other => other,
+    };
+    let par = match par {
+        Some(Value::String(t)) => {
+            cal.parallel = mg::page::parallel_runs(&par_path, &t).map_err(|e| e.to_string())?;
+            None
+        }
+        other => other,
+    };
     for (i, v) in items(seq.unwrap_or(Value::Array(Vec::new())), &seq_path)?.into_iter().enumerate() {
         let path = format!("{seq_path}[{i}]");
         let mut r = object(v, &path, &["work_mb", "time_s"])?;
         cal.sequential.push(SequentialRun::new(field(&mut r, &path, "work_mb")?, field(&mut r, &path, "time_s")?));
     }
-    let par_path = dot(prefix, "parallel");
     for (i, v) in items(par.unwrap_or(Value::Array(Vec::new())), &par_path)?.into_iter().enumerate() {
         let path = format!("{par_path}[{i}]");
         let mut r = object(v, &path, &["np", "work_mb", "time_s"])?;

@@ -294,7 +294,7 @@ fn positive_number(text: &str, what: &str) -> Result<f64, String> {
 }
 
 /// The sequential runs of a table; errors name `field`.
-fn sequential_runs(field: &str, text: &str) -> Result<Vec<SequentialRun>, InputError> {
+pub fn sequential_runs(field: &str, text: &str) -> Result<Vec<SequentialRun>, InputError> {
     let table = parse_table(field, text, SEQUENTIAL_COLUMNS)?;
     Ok(table
         .rows
@@ -307,7 +307,7 @@ fn sequential_runs(field: &str, text: &str) -> Result<Vec<SequentialRun>, InputE
 }
 
 /// The parallel runs of a table; errors name `field`.
-fn parallel_runs(field: &str, text: &str) -> Result<Vec<ParallelRun>, InputError> {
+pub fn parallel_runs(field: &str, text: &str) -> Result<Vec<ParallelRun>, InputError> {
     let table = parse_table(field, text, PARALLEL_COLUMNS)?;
     Ok(table
         .rows
