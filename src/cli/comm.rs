@@ -303,14 +303,20 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
         .models
         .iter()
         .map(|f| {
-            let params: Map<String, Value> = f.model.params().into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+            // Sizes and counts among the parameters (w_bytes, knots) are written as integers.
+            let params: Map<String, Value> = f
+                .model
+                .params()
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { json!(v) }))
+                .collect();
             json!({
                 "model": f.model.kind().key(),
                 "params": params,
                 "rel_error": f.mean_rel_error,
                 "loo_rel_error": f.loo_rel_error,
-                "rel_errors": fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(m, e)| json!({"size_bytes": m, "rel_error": e})).collect::<Vec<_>>(),
-                "predictions": predict.iter().map(|&m| json!({"size_bytes": m, "time_us": f.model.time_us(m)})).collect::<Vec<_>>(),
+                "rel_errors": fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(m, e)| json!({"size_bytes": super::whole(*m), "rel_error": e})).collect::<Vec<_>>(),
+                "predictions": predict.iter().map(|&m| json!({"size_bytes": super::whole(m), "time_us": f.model.time_us(m)})).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -425,10 +431,10 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
     Ok(json!({
         "model": model.kind().key(),
         "procs": procs as u32,
-        "size_bytes": size,
+        "size_bytes": super::whole(size),
         "latency_us": split.latency_us,
         "gap_us": split.gap_us(size),
-        "algorithms": times.iter().map(|t| json!({"algorithm": t.algorithm, "time_us": t.time_us, "segment_bytes": t.segment_bytes})).collect::<Vec<_>>(),
+        "algorithms": times.iter().map(|t| json!({"algorithm": t.algorithm, "time_us": t.time_us, "segment_bytes": t.segment_bytes.map(super::whole)})).collect::<Vec<_>>(),
         "best": best,
     }))
 }

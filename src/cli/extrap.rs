@@ -251,7 +251,7 @@ impl<'a> Answer<'a> {
             "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
             "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
             "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
-            "points": f.points.iter().map(|p| json!({"n": p.n, "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
+            "points": f.points.iter().map(|p| json!({"n": super::whole(p.n), "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
             "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
                 let mut v = json!(prediction(p));
                 v["point"] = self.point(&t.point);

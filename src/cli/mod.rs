@@ -551,6 +551,14 @@ pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> 
     serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
 }
 
+/// A count kept as f64 (bytes, a process count) as JSON: an integer when whole.
+pub fn whole(x: f64) -> Value {
+    serde_json::to_value(Whole(x)).unwrap_or(Value::Null)
+}
+
+#[derive(serde::Serialize)]
+struct Whole(#[serde(serialize_with = "crate::model::finite::whole")] f64);
+
 /// A "predict" list of at most `most` elements (one shared message for every calculator's
 /// limit on what it predicts at); `what` names the elements.
 pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T], String> {

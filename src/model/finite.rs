@@ -273,3 +273,31 @@ mod tests {
         assert!(!debug_has_non_finite(&Some("infinite")));
     }
 }
+
+/// Largest whole number an f64 holds exactly (2^53).
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
+/// Serialises a count kept as f64 (bytes, knots) as an integer when it is whole, so that a
+/// typed reader (`u64`) takes it: `1024`, not `1024.0`. Other values stay numbers.
+pub fn whole<S: ser::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.fract() == 0.0 && x.abs() <= EXACT {
+        s.serialize_i64(*x as i64)
+    } else {
+        s.serialize_f64(*x)
+    }
+}
+
+#[cfg(test)]
+mod whole_tests {
+    #[derive(serde::Serialize)]
+    struct Count(#[serde(serialize_with = "super::whole")] f64);
+
+    #[test]
+    fn whole_counts_are_integers_and_the_rest_are_not() {
+        let text = |x: f64| serde_json::to_string(&Count(x)).unwrap();
+        assert_eq!(text(1024.0), "1024");
+        assert_eq!(text(-3.0), "-3");
+        assert_eq!(text(1.5), "1.5");
+        assert_eq!(text(1e300), "1e+300");
+    }
+}

@@ -493,8 +493,10 @@ fn rising_line(pts: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Knee {
     /// Largest size on the eager side, bytes.
+    #[serde(serialize_with = "crate::model::finite::whole")]
     pub last_eager_bytes: f64,
     /// Smallest size on the rendezvous side, bytes: the knee reported.
+    #[serde(serialize_with = "crate::model::finite::whole")]
     pub size_bytes: f64,
     /// Time the rendezvous segment adds at the knee over the eager one, µs: above the
     /// segments' scatter there, so always > 0.
