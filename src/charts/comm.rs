@@ -421,7 +421,7 @@ mod tests {
         // Blocks: a 1,000-node matrix at most 160 per side, every node counted once.
         let big = crate::model::comm::gridcast::benchmark_matrix(1000);
         let groups = crate::model::comm::gridcast::clusters(&big, 0.2);
-        let cv = ClustersView { order: groups.iter().flatten().copied().collect(), groups, n: 1000, latency_us: big.values.clone(), group_latency_us: vec![] };
+        let cv = ClustersView { order: groups.iter().flatten().copied().collect(), groups, n: 1000, latency_us: std::rc::Rc::new(big.values.clone()), group_latency_us: vec![] };
         let map = HeatMap::new(&cv, 160);
         assert_eq!(map.side, 160);
         let mean_all = big.values.iter().sum::<f64>() / 1e6;

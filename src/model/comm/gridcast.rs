@@ -219,8 +219,14 @@ pub fn group_latency_us(m: &LatencyMatrix, groups: &[Vec<usize>]) -> Vec<f64> {
 
 /// The logical homogeneous clusters (see the module docs). ρ must be finite and ≥ 0.
 pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
+    clusters_of_edges(m, &sorted_edges(m), rho)
+}
+
+/// Every pair of nodes (latency, i, j), i < j, by latency: what [`clusters_of_edges`] merges in
+/// order. It does not depend on ρ, so a page keeps it while ρ is typed (for 1,000 nodes the
+/// sort is most of the clustering's time).
+pub fn sorted_edges(m: &LatencyMatrix) -> Vec<(f64, u32, u32)> {
     let n = m.n;
-    let bound = 1.0 + if rho.is_finite() { rho.max(0.0) } else { DEFAULT_RHO };
     let mut edges: Vec<(f64, u32, u32)> = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for i in 0..n {
         for j in i + 1..n {
@@ -229,6 +235,13 @@ pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
     }
     // A total order (latency, then nodes), so the result does not depend on the sort used.
     edges.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    edges
+}
+
+/// [`clusters`] with the pairs already sorted by [`sorted_edges`] of `m`.
+pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64) -> Vec<Vec<usize>> {
+    let n = m.n;
+    let bound = 1.0 + if rho.is_finite() { rho.max(0.0) } else { DEFAULT_RHO };
     // Per group (indexed by its root): members, smallest and largest latency inside; between
     // two groups: smallest and largest latency across, kept for roots only.
     let mut root: Vec<usize> = (0..n).collect();
@@ -236,7 +249,7 @@ pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
     let (mut in_min, mut in_max) = (vec![f64::INFINITY; n], vec![0.0f64; n]);
     let mut cross_min = m.values.clone();
     let mut cross_max = m.values.clone();
-    for (_, i, j) in edges {
+    for &(_, i, j) in edges {
         let (a, b) = (root[i as usize], root[j as usize]);
         if a == b {
             continue;

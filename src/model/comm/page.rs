@@ -26,6 +26,7 @@
 //!   MB = 2^20 B: the catalog's nominal 1 Gbit/s): the grid broadcast.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -33,7 +34,7 @@ use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     ALGORITHMS, DEFAULT_LATENCY_SHARE, MAX_PROCS,
 };
-use crate::model::comm::gridcast::{self, binomial_all, clusters, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
+use crate::model::comm::gridcast::{self, binomial_all, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
@@ -175,17 +176,25 @@ pub struct BroadcastRow {
     pub best: Algorithm,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ClustersView {
     /// Node indices (0-based) of each group, groups ordered by their smallest index.
     pub groups: Vec<Vec<usize>>,
     /// Nodes in heat-map order (the groups one after another); outline groups by their sizes.
     pub order: Vec<usize>,
-    /// The matrix clustered (symmetrised when asked), row-major, n × n, original node order.
+    /// The matrix clustered (symmetrised when asked), row-major, n × n, original node order;
+    /// shared with the page's stage, not copied for each ρ.
     pub n: usize,
-    pub latency_us: Vec<f64>,
+    pub latency_us: Rc<Vec<f64>>,
     /// Mean latency inside each group (0 for one node), µs.
     pub group_latency_us: Vec<f64>,
+}
+
+impl ClustersView {
+    /// The latency from node `i` to node `j`, µs (the matrix as clustered).
+    pub fn latency(&self, i: usize, j: usize) -> f64 {
+        self.latency_us.get(i * self.n + j).copied().unwrap_or(0.0)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -234,7 +243,7 @@ pub struct PageView {
     pub matrix_error: Option<InputError>,
     /// The matrix is square and complete but not symmetric: offer `symmetrise`.
     pub asymmetric: bool,
-    pub clusters: Option<ClustersView>,
+    pub clusters: Option<Rc<ClustersView>>,
     pub grid: Option<GridView>,
     pub warnings: Vec<String>,
 }
@@ -431,6 +440,12 @@ impl GridInputs {
         let matrix = gridcast::parse_matrix(text(texts, Field::Matrix));
         let symmetrise = text(texts, Field::Symmetrise).trim() == "yes";
         let rho = number_in(texts, Field::Rho, "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, errors);
+        let (root, size_bytes, bandwidth_mb_s) = Self::broadcast_fields(texts, errors);
+        GridInputs { matrix, symmetrise, rho, root, size_bytes, bandwidth_mb_s }
+    }
+
+    /// The fields of the grid broadcast: root, message size, bandwidth.
+    fn broadcast_fields(texts: &PageInputs, errors: &mut FieldErrors) -> (Option<f64>, Option<f64>, Option<f64>) {
         let root = number_in(texts, Field::Root, "root node", (0.0, gridcast::MAX_NODES as f64), 0.0, errors);
         let size_bytes = match sizes_of(texts, Field::GridSize, "512KB") {
             Ok(v) if v.len() == 1 => v.first().copied(),
@@ -444,8 +459,84 @@ impl GridInputs {
             }
         };
         let bandwidth_mb_s = number_in(texts, Field::BandwidthMbS, "bandwidth", (1e-3, 1e9), 119.0, errors);
-        GridInputs { matrix, symmetrise, rho, root, size_bytes, bandwidth_mb_s }
+        (root, size_bytes, bandwidth_mb_s)
     }
+}
+
+/// The latency matrix, ρ and symmetrise read and clustered: the costly part of the grid half
+/// (a 1,000-node matrix takes tens of milliseconds to read and cluster), which a keystroke in
+/// the broadcast's fields leaves as it was. [`cluster_stage`] makes it, [`grid_half`] finishes
+/// the view from it; with [`read_matrix`] they are [`view_half`] of [`Half::Grid`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterStage {
+    clusters: Option<Rc<ClustersView>>,
+    matrix_error: Option<InputError>,
+    asymmetric: bool,
+    warnings: Vec<String>,
+    errors: FieldErrors,
+}
+
+/// The latency matrix and symmetrise of a page, read, checked for symmetry and its pairs sorted
+/// by latency: the part of [`ClusterStage`] that a change of ρ leaves as it was (reading and
+/// sorting 1,000 nodes takes longer than clustering them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixStage {
+    /// The matrix as clustered (symmetrised when asked), its pairs by latency, and its values
+    /// to share with each [`ClustersView`].
+    matrix: Option<(LatencyMatrix, Vec<(f64, u32, u32)>, Rc<Vec<f64>>)>,
+    matrix_error: Option<InputError>,
+    asymmetric: bool,
+    warnings: Vec<String>,
+}
+
+/// Reads the matrix and symmetrise of `texts`.
+pub fn read_matrix(texts: &PageInputs) -> MatrixStage {
+    matrix_stage(gridcast::parse_matrix(text(texts, Field::Matrix)), text(texts, Field::Symmetrise).trim() == "yes")
+}
+
+/// The matrix read (or its error), checked for symmetry, its pairs sorted.
+fn matrix_stage(matrix: Result<LatencyMatrix, InputError>, symmetrise: bool) -> MatrixStage {
+    let mut stage = MatrixStage { matrix: None, matrix_error: None, asymmetric: false, warnings: Vec::new() };
+    let m = match matrix {
+        Err(e) => {
+            stage.matrix_error = Some(e);
+            return stage;
+        }
+        Ok(m) => match m.symmetry_error() {
+            Some(e) if !symmetrise => {
+                stage.asymmetric = true;
+                stage.matrix_error = Some(e);
+                return stage;
+            }
+            Some(_) => {
+                stage.warnings.push("The latency matrix was not symmetric: each pair uses the mean of its two directions.".into());
+                m.symmetrise()
+            }
+            None => m,
+        },
+    };
+    let edges = gridcast::sorted_edges(&m);
+    let values = Rc::new(m.values.clone());
+    stage.matrix = Some((m, edges, values));
+    stage
+}
+
+/// Clusters the matrix read at the ρ of `texts`.
+pub fn cluster_stage(m: &MatrixStage, texts: &PageInputs) -> ClusterStage {
+    let mut errors = FieldErrors::new();
+    let rho = number_in(texts, Field::Rho, "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, &mut errors);
+    ClusterStage { errors, ..stage_of(m, rho) }
+}
+
+/// The grid half's view from its clusters and the other fields of `texts` (latency share,
+/// root, message size, bandwidth).
+pub fn grid_half(stage: &ClusterStage, texts: &PageInputs) -> PageView {
+    let mut errors = stage.errors.clone();
+    let share = latency_share(texts, &mut errors);
+    let (root, size, bandwidth) = GridInputs::broadcast_fields(texts, &mut errors);
+    let mut view = empty_view();
+    finish_grid(stage, (root, size, bandwidth), share, &mut view);
+    with_errors(view, errors)
 }
 
 /// Parses every field of both halves once.
@@ -482,7 +573,19 @@ fn with_errors(mut view: PageView, errors: FieldErrors) -> PageView {
 
 /// Computes the page from its parsed inputs.
 pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
-    let mut view = PageView {
+    let mut view = empty_view();
+    if let Some(p) = &inputs.p2p {
+        evaluate_p2p(p, inputs.latency_share, &mut view);
+    }
+    if let Some(g) = &inputs.grid {
+        let stage = stage_of(&matrix_stage(g.matrix.clone(), g.symmetrise), g.rho);
+        finish_grid(&stage, (g.root, g.size_bytes, g.bandwidth_mb_s), inputs.latency_share, &mut view);
+    }
+    view
+}
+
+fn empty_view() -> PageView {
+    PageView {
         field_errors: BTreeMap::new(),
         format: Format::Table,
         p2p_error: None,
@@ -499,14 +602,7 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
         clusters: None,
         grid: None,
         warnings: Vec::new(),
-    };
-    if let Some(p) = &inputs.p2p {
-        evaluate_p2p(p, inputs.latency_share, &mut view);
     }
-    if let Some(g) = &inputs.grid {
-        evaluate_grid(g, inputs.latency_share, &mut view);
-    }
-    view
 }
 
 /// Fits, broadcasts and Poly-adapt.
@@ -592,52 +688,50 @@ fn broadcast_chart(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Se
 }
 
 /// The matrix (symmetrised when asked), its logical clusters and the grid broadcast.
-fn evaluate_grid(g: &GridInputs, share: f64, view: &mut PageView) {
-    let matrix = match &g.matrix {
-        Err(e) => {
-            view.matrix_error = Some(e.clone());
-            return;
-        }
-        Ok(m) => match m.symmetry_error() {
-            Some(e) if !g.symmetrise => {
-                view.asymmetric = true;
-                view.matrix_error = Some(e);
-                return;
-            }
-            Some(_) => {
-                view.warnings.push("The latency matrix was not symmetric: each pair uses the mean of its two directions.".into());
-                std::borrow::Cow::Owned(m.symmetrise())
-            }
-            None => std::borrow::Cow::Borrowed(m),
-        },
+/// The matrix of `m` clustered at `rho`.
+fn stage_of(m: &MatrixStage, rho: Option<f64>) -> ClusterStage {
+    let mut stage = ClusterStage {
+        clusters: None,
+        matrix_error: m.matrix_error.clone(),
+        asymmetric: m.asymmetric,
+        warnings: m.warnings.clone(),
+        errors: FieldErrors::new(),
     };
-    let Some(rho) = g.rho else { return };
-    let m = &*matrix;
-    let groups = clusters(m, rho);
-    let cv = ClustersView {
+    let (Some((m, edges, values)), Some(rho)) = (&m.matrix, rho) else { return stage };
+    let groups = gridcast::clusters_of_edges(m, edges, rho);
+    stage.clusters = Some(Rc::new(ClustersView {
         order: groups.iter().flatten().copied().collect(),
         group_latency_us: gridcast::group_latency_us(m, &groups),
         groups,
         n: m.n,
-        latency_us: m.values.clone(),
-    };
-    if let (Some(root), Some(size), Some(bw)) = (g.root, g.size_bytes, g.bandwidth_mb_s) {
-        if root.fract() != 0.0 || root as usize >= m.n {
-            view.field_errors.insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", m.n - 1));
+        latency_us: values.clone(),
+    }));
+    stage
+}
+
+/// Puts the clusters of `stage` into `view`, with the grid broadcast from `root`, of a message
+/// of `size` bytes at `bandwidth` MB/s, when those are right.
+fn finish_grid(stage: &ClusterStage, (root, size, bandwidth): (Option<f64>, Option<f64>, Option<f64>), share: f64, view: &mut PageView) {
+    view.matrix_error = stage.matrix_error.clone();
+    view.asymmetric = stage.asymmetric;
+    view.warnings.extend(stage.warnings.iter().cloned());
+    let Some(cv) = &stage.clusters else { return };
+    if let (Some(root), Some(size), Some(bw)) = (root, size, bandwidth) {
+        if root.fract() != 0.0 || root as usize >= cv.n {
+            view.field_errors.insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", cv.n - 1));
         } else if cv.groups.len() > MAX_COORDINATORS {
             view.warnings.push(format!(
                 "{} logical clusters: the grid broadcast is scheduled for at most {MAX_COORDINATORS}.",
                 cv.groups.len()
             ));
         } else {
-            view.grid = Some(grid_view(&cv, m, root as usize, size, bw, share));
+            view.grid = Some(grid_view(cv, root as usize, size, bw, share));
         }
     }
-    view.clusters = Some(cv);
+    view.clusters = Some(cv.clone());
 }
 
-
-fn grid_view(cv: &ClustersView, m: &LatencyMatrix, root: usize, size: f64, bw_mb_s: f64, share: f64) -> GridView {
+fn grid_view(cv: &ClustersView, root: usize, size: f64, bw_mb_s: f64, share: f64) -> GridView {
     let beta = 1.0 / (bw_mb_s * 1.048576); // µs per byte
     let coordinators: Vec<usize> = cv.groups.iter().map(|g| g.first().copied().unwrap_or(0)).collect();
     let root_group = cv.groups.iter().position(|g| g.contains(&root)).unwrap_or(0);
@@ -656,7 +750,7 @@ fn grid_view(cv: &ClustersView, m: &LatencyMatrix, root: usize, size: f64, bw_mb
     // Between clusters the wire latency is the coordinators' latency; the sender is busy
     // while it pushes the bytes.
     let latency_us: Vec<Vec<f64>> =
-        coordinators.iter().map(|&a| coordinators.iter().map(|&b| if a == b { 0.0 } else { m.get(a, b) }).collect()).collect();
+        coordinators.iter().map(|&a| coordinators.iter().map(|&b| if a == b { 0.0 } else { cv.latency(a, b) }).collect()).collect();
     let gap_us = vec![vec![size * beta; k]; k];
     let c = Coordinators { latency_us, gap_us, local_us: local.iter().map(|l| l.1).collect() };
     let e = ecef(&c, root_group, false);

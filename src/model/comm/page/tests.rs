@@ -88,6 +88,33 @@ fn halves_read_their_own_fields_and_make_up_the_page() {
     assert_eq!([a.warnings, b.warnings].concat(), whole.warnings);
 }
 
+/// The grid half in two stages (the matrix clustered once, the broadcast for each keystroke in
+/// its fields) is the grid half in one, whichever fields are wrong; a stage serves every
+/// value of the broadcast's fields.
+#[test]
+fn the_grid_half_in_stages_is_the_grid_half() {
+    let base = presets().into_iter().nth(1).expect("second preset").inputs;
+    let cases: [&[(Field, &str)]; 5] = [
+        &[],
+        &[(Field::Root, "1000")],
+        &[(Field::Rho, "x"), (Field::GridSize, "1 2")],
+        &[(Field::Matrix, "0 1 2\n1 0 3\n2 4 0")],
+        &[(Field::Matrix, "0 1 2\n1 0 3\n2 4 0"), (Field::Symmetrise, "yes"), (Field::BandwidthMbS, "0")],
+    ];
+    for case in cases {
+        let mut inputs = base.clone();
+        for (f, t) in case {
+            inputs.insert(f.key().into(), t.to_string());
+        }
+        let stage = cluster_stage(&read_matrix(&inputs), &inputs);
+        assert_eq!(grid_half(&stage, &inputs), view_half(&inputs, Half::Grid, &catalog()), "{case:?}");
+        for root in ["0", "3", "x"] {
+            inputs.insert(Field::Root.key().into(), root.into());
+            assert_eq!(grid_half(&stage, &inputs), view_half(&inputs, Half::Grid, &catalog()), "{case:?}, root {root}");
+        }
+    }
+}
+
 #[test]
 fn grid_speedup_across_sizes() {
     let mut inputs = default_inputs();
@@ -133,7 +160,7 @@ fn numbers(v: &PageView) -> Vec<f64> {
         out.extend(r.candidates.iter().map(|c| c.1.time_us).chain([r.time_us]));
     }
     if let Some(c) = &v.clusters {
-        out.extend(c.group_latency_us.iter().chain(&c.latency_us));
+        out.extend(c.group_latency_us.iter().chain(c.latency_us.iter()));
     }
     if let Some(g) = &v.grid {
         out.extend(g.local.iter().map(|l| l.1).chain([g.hierarchical_us]).chain(g.binomial_us).chain(g.speedup));

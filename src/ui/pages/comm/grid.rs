@@ -37,6 +37,19 @@ fn ranges(nodes: &[usize]) -> String {
     out.join(", ")
 }
 
+/// Clusters compared as the heat map sees them: the same `Rc`, or the same groups of the same
+/// matrix (a new ρ that splits the nodes as before draws nothing new).
+struct SameClusters(Option<Rc<ClustersView>>);
+
+impl PartialEq for SameClusters {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.0, &other.0) {
+            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || (Rc::ptr_eq(&a.latency_us, &b.latency_us) && a.groups == b.groups),
+            (a, b) => a.is_none() && b.is_none(),
+        }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ClustersProps {
     pub ctx: Ctx,
@@ -91,7 +104,8 @@ pub fn clusters(p: &ClustersProps) -> Html {
         let setter = setter.clone();
         Callback::from(move |_| setter.set(Field::Symmetrise.key(), if symmetrise { String::new() } else { "yes".into() }))
     };
-    let heat = use_memo(p.shown.value.clone(), |v| v.clusters.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE))));
+    // Drawn again only for other clusters (a keystroke in the broadcast's fields keeps them).
+    let heat = use_memo(SameClusters(p.shown.value.clusters.clone()), |c| c.0.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE))));
     let errors: Vec<_> = p.current.matrix_error.iter().cloned().collect();
     html! {
         <>
@@ -199,7 +213,7 @@ pub fn grid_cast(p: &GridProps) -> Html {
                     <Chart id="chart-ecef" chart={drawing(e)} height={360} />
                     <Chart id="chart-ecef-lat" chart={drawing(l)} height={360} />
                 </div>
-                { coordinators(g, p.shown.value.clusters.as_ref()) }
+                { coordinators(g, p.shown.value.clusters.as_deref()) }
             }
         </>
     }
