@@ -248,13 +248,21 @@ pub fn prepare(texts: &PageInputs, catalog: &Catalog) -> Result<(Job, Estimate),
     checked(parse(texts)?, catalog)
 }
 
+/// A count of steps: whole below 100,000, else three digits and a power of ten ("5.86e7", "2e9").
+fn steps_text(x: f64) -> String {
+    if x < 1e5 {
+        return fmt_num(x.round(), 6);
+    }
+    let s = format!("{x:.2e}");
+    match s.split_once('e') {
+        Some((m, e)) => format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.')),
+        None => s,
+    }
+}
+
 /// The line beside Run: the job's work against its limit, and how far that count is sure.
 pub fn work_text(e: &Estimate) -> String {
-    let mut s = format!(
-        "Work: about {} steps, of the limit of {} a job may take.",
-        fmt_num(e.steps, 3),
-        fmt_num(e.limit, 3)
-    );
+    let mut s = format!("Work: about {} steps, of the limit of {} a job may take.", steps_text(e.steps), steps_text(e.limit));
     if e.counts < e.of_counts {
         s.push_str(&format!(
             " Counted on the smallest {} of {} process counts; the run counts the rest as it goes.",

@@ -145,7 +145,10 @@ fn the_work_shown_before_a_run_counts_what_it_can() {
     let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
     assert!(e.steps > 0.0 && (e.steps - spent).abs() <= 0.25 * spent, "estimate {} against {spent} spent", e.steps);
     let text = super::page::work_text(&e);
-    assert!(text.contains("about 189 steps, of the limit of 2.00e9") && !text.contains("lower bound"), "{text}");
+    assert!(text.contains("about 189 steps, of the limit of 2e9 a job may take.") && !text.contains("lower bound"), "{text}");
+    // Large counts in three digits and a power of ten.
+    let big = Estimate { steps: 58_570_080.0, ..e.clone() };
+    assert!(super::page::work_text(&big).starts_with("Work: about 5.86e7 steps"), "{}", super::page::work_text(&big));
     // A count drawn at run time: the estimate takes the loop once and says it is a lower bound.
     let j = job("Loop iterations = floor(uniform(100, 101)) { Serial time = 1e-6 }", &[2], fixed(1e-3), Mode::Distribution);
     let e = Simulation::check(&j).unwrap();
