@@ -125,18 +125,8 @@ pub const RAW: RawInput = RawInput {
 /// The options' values, checked before the input is read; an option of the other format is a
 /// usage error too.
 fn check(format: Option<&str>, opts: &[(String, String)]) -> Result<(), String> {
-    let table = super::speedup::TABLE_OPTIONS;
     if format == Some("table") {
-        if let Some((k, _)) = opts.iter().find(|(k, _)| !table.contains(&k.as_str())) {
-            return Err(format!("{k} applies to --format extrap, not to a table"));
-        }
-        if let Some((_, v)) = opts.iter().find(|(k, _)| k == "--second-column") {
-            super::speedup::second_column(v)?;
-        }
-        if let Some((_, v)) = opts.iter().find(|(k, _)| k == "--predict") {
-            crate::model::speedup::page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?;
-        }
-        return Ok(());
+        return super::speedup::table_options(opts).map(|_| ());
     }
     if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--second-column" || k == "--scaling") {
         return Err(format!("{k} applies to --format table only"));

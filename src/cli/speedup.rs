@@ -547,29 +547,13 @@ fn analysis(top: &Map<String, Value>, raw: &[RawPoint], measure: Measure, from_h
     })
 }
 
-/// The options of `--format table`; the Extra-P ones ([`super::extrap::RAW`]) do not apply.
-pub const TABLE_OPTIONS: [&str; 3] = ["--predict", "--second-column", "--scaling"];
-
 /// `--format table`: the speed-up page's points table (a header naming n and time or speed-up,
 /// units in brackets, or none; comma, tab or space separated), read by the page's own reader,
 /// then answered as the same points in JSON would be. `--predict` and `--second-column` read as
 /// the page's fields of those names read them; `--scaling weak` as the page's scaling.
 pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String> {
     use crate::model::speedup::page;
-    let mut second = None;
-    let mut top = Map::new();
-    for (k, v) in opts {
-        match k.as_str() {
-            "--predict" => {
-                top.insert("predict".into(), json!(page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?));
-            }
-            "--second-column" => second = second_column(v)?,
-            "--scaling" => {
-                top.insert("scaling".into(), json!(v));
-            }
-            other => return Err(format!("{other} applies to --format extrap, not to a table")),
-        }
-    }
+    let (second, mut top) = table_options(opts)?;
     let table = page::parse_points(text, second).map_err(|e| e.to_string())?;
     let (raw, measure) = (table.raw, table.measure);
     let mut answer = if weak(&Value::Object(top.clone()))? {
@@ -607,14 +591,26 @@ pub fn cli_words(note: &str) -> String {
     note.replace("choose \"speed-up\"", "give --second-column speedup").replace("choose \"time\"", "give --second-column time")
 }
 
-/// `--second-column`: what a table without a header holds in its second column.
-pub fn second_column(v: &str) -> Result<Option<Measure>, String> {
-    match v.trim().to_ascii_lowercase().as_str() {
-        "auto" => Ok(None),
-        "speedup" | "speed-up" => Ok(Some(Measure::Speedup)),
-        "time" | "time_s" | "times" => Ok(Some(Measure::TimeS)),
-        other => Err(format!("--second-column: expected auto, speedup or time, found \"{}\"", other.chars().take(20).collect::<String>())),
+/// The options of `--format table`, read as the page reads its fields of those names: what a
+/// header-less table's second column holds, and the input keys `predict` and `scaling`. Also
+/// the check of the options before the input is read (`extrap::RAW`).
+pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Map<String, Value>), String> {
+    use crate::model::speedup::page;
+    let mut second = None;
+    let mut top = Map::new();
+    for (k, v) in opts {
+        match k.as_str() {
+            "--predict" => {
+                top.insert("predict".into(), json!(page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?));
+            }
+            "--second-column" => second = page::second_column(v).map_err(|e| format!("--second-column: {e}"))?,
+            "--scaling" => {
+                top.insert("scaling".into(), json!(v));
+            }
+            other => return Err(format!("{other} applies to --format extrap, not to a table")),
+        }
     }
+    Ok((second, top))
 }
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.

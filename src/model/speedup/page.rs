@@ -403,6 +403,17 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
     Ok(PointTable { raw, measure, had_header: table.had_header, note })
 }
 
+/// What a table without a header holds in its second column: "auto" (None: guessed from the
+/// data), "speedup" or "time" (the page's field and the command's `--second-column`).
+pub fn second_column(word: &str) -> Result<Option<Measure>, String> {
+    match word.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(None),
+        "speedup" | "speed-up" => Ok(Some(Measure::Speedup)),
+        "time" | "time_s" | "times" => Ok(Some(Measure::TimeS)),
+        other => Err(format!("expected auto, speedup or time, found \"{}\"", clip(other))),
+    }
+}
+
 /// Target process counts from text like "64, 128 256".
 pub fn parse_targets(text: &str) -> Result<Vec<u32>, String> {
     let spec = ListSpec { max_items: MAX_TARGETS, required: false };
@@ -414,14 +425,12 @@ pub fn parse_targets(text: &str) -> Result<Vec<u32>, String> {
 pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
     let mut errors = FieldErrors::new();
     let mut fail = |field: Field, message: String| errors.push(InputError::new(field.key(), message));
-    let second = match text(texts, Field::SecondColumn).trim().to_ascii_lowercase().as_str() {
-        "" | "auto" => None,
-        "speedup" | "speed-up" => Some(Measure::Speedup),
-        "time" | "time_s" | "times" => Some(Measure::TimeS),
-        other => {
-            fail(Field::SecondColumn, format!("expected auto, speedup or time, found \"{}\"", clip(other)));
+    let second = match text(texts, Field::SecondColumn).trim() {
+        "" => None,
+        t => second_column(t).unwrap_or_else(|e| {
+            fail(Field::SecondColumn, e);
             None
-        }
+        }),
     };
     let targets = parse_targets(text(texts, Field::Target)).unwrap_or_else(|e| {
         fail(Field::Target, e);
