@@ -22,13 +22,10 @@ mod export;
 mod grid;
 mod p2p;
 
-/// The texts of the fields `half` reads, with the tab's own matrix when it has one.
-fn subset(inputs: &PageInputs, half: Half, matrix: Option<&Rc<String>>) -> PageInputs {
-    let mut out: PageInputs = half.fields().filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect();
-    if let (Some(m), true) = (matrix, Field::Matrix.read_by(half)) {
-        out.insert(Field::Matrix.key().into(), m.to_string());
-    }
-    out
+/// The texts of the fields `half` reads, but the matrix (which the grid half's stages read
+/// apart).
+fn subset(inputs: &PageInputs, half: Half) -> PageInputs {
+    half.fields().filter(|f| *f != Field::Matrix).filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect()
 }
 
 /// A view shared between sections, compared by identity: a view is evaluated again only when
@@ -129,7 +126,7 @@ pub fn comm() -> Html {
     let inputs = Rc::new(store.inputs_or(PAGE, page::p2p_defaults));
     let setter = Setter::new(store.dispatcher(), PAGE, page::p2p_defaults);
     let catalog = store.ws.catalog.clone();
-    let a = View(use_memo(subset(&inputs, Half::PointToPoint, None), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
+    let a = View(use_memo(subset(&inputs, Half::PointToPoint), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(a.field_errors.clone()) };
     let slot = use_mut_ref(|| None);
     let p2p_shown = keep(&mut slot.borrow_mut(), a.clone(), a.fit.is_none());
@@ -186,8 +183,7 @@ pub fn sites() -> Html {
             .collect();
         page::read_matrix(&texts)
     });
-    let mut rest = subset(&inputs, Half::Grid, None);
-    rest.remove(Field::Matrix.key());
+    let rest = subset(&inputs, Half::Grid);
     let stage = use_memo((Same(read), text(&inputs, Field::Rho.key())), |(read, rho)| {
         page::cluster_stage(&read.0, &[(Field::Rho.key().to_string(), rho.to_string())].into_iter().collect())
     });
