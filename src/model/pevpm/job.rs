@@ -255,7 +255,7 @@ impl Simulation {
             counts.push(Count { params, programs });
         }
         let series = Self::series_of(&job);
-        Self::check_steps(&job, steps * series.len() as f64)?;
+        Self::check_steps(&job, steps * series.len() as f64 * job.replications as f64)?;
         Ok(Simulation { job, counts, series })
     }
 
@@ -265,7 +265,7 @@ impl Simulation {
     /// Answers the job's work as far as those ops can tell, for the page to show before a run.
     pub fn check(job: &Job) -> Result<Estimate, InputError> {
         let estimate = Self::estimate(job)?;
-        Self::check_steps(job, estimate.steps / job.replications.max(1) as f64)?;
+        Self::check_steps(job, estimate.steps)?;
         Ok(estimate)
     }
 
@@ -312,9 +312,8 @@ impl Simulation {
         series
     }
 
-    /// `steps`: ops of one replication of every series and count.
-    fn check_steps(job: &Job, steps: f64) -> Result<(), InputError> {
-        let total = steps * job.replications as f64;
+    /// `total`: ops of every series, count and replication.
+    fn check_steps(job: &Job, total: f64) -> Result<(), InputError> {
         if total > job.limits.max_steps_per_job {
             return Err(InputError::new(
                 super::lang::FIELD,
