@@ -209,10 +209,10 @@ fn calibration(m: &mut Map<String, Value>, prefix: &str) -> Result<Option<Calibr
     let seq_path = dot(prefix, "sequential");
     let par_path = dot(prefix, "parallel");
     // A table as the page takes it pasted (a header with units, or none), read by its reader.
-    let (seq, par) = match (seq, par) {
-        (Some(Value::String(s)), p) => {
-            cal.sequential = mg::page::sequential_runs(&seq_path, &s).map_err(|e| e.to_string())?;
-            (None, p)
+    let seq = match seq {
+        Some(Value::String(t)) => {
+            cal.sequential = mg::page::sequential_runs(&seq_path, &t).map_err(|e| e.to_string())?;
+            None
         }
         other => other,
     };
