@@ -340,6 +340,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
 }
 
 fn run_comm(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::CommRequest>(&input)?;
     let m = object(input, "input", &["points", "predict", "export", "procs", "latency_share"])?;
     let request = ExportRequest::from_input(&m)?;
     let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
@@ -395,6 +396,7 @@ fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {
 }
 
 fn run_broadcast(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::BroadcastRequest>(&input)?;
     let m = object(input, "input", &["model", "params", "points", "procs", "size_bytes", "latency_share"])?;
     let kind = match m.get("model") {
         None => None,
@@ -454,6 +456,7 @@ fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
 }
 
 fn run_clusters(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::ClustersRequest>(&input)?;
     let m = object(input, "input", &["latency_us", "rho", "symmetrise"])?;
     let rows = matrix(m.get("latency_us").ok_or("input: missing key \"latency_us\"")?, "latency_us")?;
     let mut lat = LatencyMatrix::from_rows(&rows).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
@@ -486,6 +489,7 @@ fn run_clusters(input: Value) -> Result<Value, String> {
 }
 
 fn run_grid(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::GridBroadcastRequest>(&input)?;
     let keys = ["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us"];
     let m = object(input, "input", &keys)?;
     let need = |k: &str| m.get(k).ok_or(format!("input: missing key \"{k}\""));

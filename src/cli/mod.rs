@@ -13,6 +13,7 @@ mod comm;
 mod extrap;
 mod multigrid;
 mod regions;
+pub mod request;
 mod simulate;
 mod speedup;
 mod validate;

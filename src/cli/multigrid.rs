@@ -121,6 +121,7 @@ ERRORS:
 );
 
 fn run(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::MultigridRequest>(&input)?;
     let mut top = object(input, "input", &["sequential", "parallel", "predict", "planner"])?;
     let cal = calibration(&mut top, "")?;
     let predict = top.remove("predict");
@@ -603,7 +604,7 @@ mod tests {
             (
                 "wrong type",
                 json!({"sequential": [{"work_mb": "big", "time_s": 1}]}),
-                "sequential[0].work_mb: invalid type",
+                "sequential[0].work_mb: expected a number, found a string",
             ),
             ("unknown key", json!({"sequential": [], "paralel": []}), "input: unknown key \"paralel\""),
             (

@@ -278,6 +278,7 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>
 }
 
 fn run(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::RegionsRequest>(&input)?;
     let top = object(input, "input", &KEYS)?;
     let ns = numbers(top.get("n").ok_or("input: missing key \"n\" (cores per region)")?, "n")?;
     let (model, warnings, workload) = build(&top)?;

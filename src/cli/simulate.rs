@@ -346,6 +346,7 @@ fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
 }
 
 fn run(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::SimulateRequest>(&input)?;
     let m = object(input, "input", &KEYS)?;
     // A job reads nothing of the catalog.
     let catalog = Catalog::default();

@@ -615,6 +615,9 @@ pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Map<
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
 fn each(v: &Value, how: &Render) -> Result<String, String> {
+    if let Err(e) = super::request::read::<super::request::SpeedupRequest>(v) {
+        return how.item(&json!({"error": e}));
+    }
     match weak(v) {
         Err(e) => return how.item(&json!({"error": e})),
         Ok(true) => return how.item(&weak_value(v.clone()).unwrap_or_else(|e| json!({"error": e}))),
@@ -628,6 +631,7 @@ fn each(v: &Value, how: &Render) -> Result<String, String> {
 
 /// One input object to its answer as JSON.
 fn one_value(input: Value) -> Result<Value, String> {
+    super::request::read::<super::request::SpeedupRequest>(&input)?;
     if weak(&input)? {
         return weak_value(input);
     }
