@@ -1,7 +1,8 @@
 //! `scalewise catalog`: the preset clusters, fabrics and links as JSON, the same catalog the
 //! Clusters page starts from. A script can edit it and feed clusters to other calculators.
 
-use super::{to_json, Subcommand};
+use super::request::output_schema;
+use super::{to_json, Schemas, Subcommand};
 use crate::model::workspace::catalog;
 
 pub const COMMAND: Subcommand = Subcommand {
@@ -27,6 +28,7 @@ EXAMPLE:
     run: |_| to_json(&catalog::presets()),
     reads_input: false,
     each: None,
+    schema: Schemas { input: None, output: output_schema::<catalog::Catalog> },
 };
 
 #[cfg(test)]

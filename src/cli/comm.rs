@@ -4,14 +4,19 @@
 //! `model::comm::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
 //! every problem, and writes the answer.
 
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::model::comm::collectives::{all_algorithms, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
+use crate::model::comm::collectives::{all_algorithms, Algorithm, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
 use crate::model::comm::export::{self as exports, ExportFormat, EXPORT_FORMATS};
-use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, Point, MAX_SIZE_BYTES};
-use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix};
+use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
+use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 
-use super::{kind, object, to_json, RawInput, Subcommand};
+use super::request::{input_schema, output_schema, BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
+use super::{kind, object, to_json, RawInput, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "comm",
@@ -20,6 +25,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run: run_comm,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<CommRequest>), output: output_schema::<CommAnswer> },
 };
 
 pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None, stream: None, check: None };
@@ -31,6 +37,7 @@ pub const BROADCAST: Subcommand = Subcommand {
     run: run_broadcast,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<BroadcastRequest>), output: output_schema::<BroadcastAnswer> },
 };
 
 pub const CLUSTERS: Subcommand = Subcommand {
@@ -40,6 +47,7 @@ pub const CLUSTERS: Subcommand = Subcommand {
     run: run_clusters,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<ClustersRequest>), output: output_schema::<ClustersAnswer> },
 };
 
 pub const GRID_BROADCAST: Subcommand = Subcommand {
@@ -49,6 +57,7 @@ pub const GRID_BROADCAST: Subcommand = Subcommand {
     run: run_grid,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<GridBroadcastRequest>), output: output_schema::<GridAnswer> },
 };
 
 const COMM_HELP: &str = r#"scalewise comm — which point-to-point model describes your network (seed 002):
@@ -298,49 +307,96 @@ impl ExportRequest {
     }
 }
 
+/// `scalewise comm`'s answer.
+#[derive(Serialize, JsonSchema)]
+pub struct CommAnswer {
+    /// Every model fitted, with its parameters, errors and predictions.
+    models: Vec<ModelAnswer>,
+    /// The model chosen, by its key.
+    best: Option<&'static str>,
+    best_reason: String,
+    /// The eager-to-rendezvous knee, when the measurements show one.
+    knee: Option<Knee>,
+    /// Models that could not be fitted, with the reason.
+    skipped: Vec<SkippedModel>,
+    /// The format the measurements were read in.
+    format: Format,
+    warnings: Vec<String>,
+    /// With "export": each format's text by its name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exports: Option<BTreeMap<&'static str, String>>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct ModelAnswer {
+    model: &'static str,
+    /// The model's parameters by name; sizes and counts (w_bytes, knots) are integers.
+    #[schemars(with = "BTreeMap<String, f64>")]
+    params: Map<String, Value>,
+    rel_error: f64,
+    loo_rel_error: Option<f64>,
+    rel_errors: Vec<SizeError>,
+    predictions: Vec<SizeTime>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct SizeError {
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    size_bytes: f64,
+    rel_error: f64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct SizeTime {
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    size_bytes: f64,
+    time_us: f64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct SkippedModel {
+    model: &'static str,
+    reason: String,
+}
+
 fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<String>, request: &ExportRequest) -> Result<Value, String> {
-    let models: Vec<Value> = fit
+    let models = fit
         .models
         .iter()
-        .map(|f| {
+        .map(|f| ModelAnswer {
+            model: f.model.kind().key(),
             // Sizes and counts among the parameters (w_bytes, knots) are written as integers.
-            let params: Map<String, Value> = f
+            params: f
                 .model
                 .params()
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { json!(v) }))
-                .collect();
-            json!({
-                "model": f.model.kind().key(),
-                "params": params,
-                "rel_error": f.mean_rel_error,
-                "loo_rel_error": f.loo_rel_error,
-                "rel_errors": fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(m, e)| json!({"size_bytes": super::whole(*m), "rel_error": e})).collect::<Vec<_>>(),
-                "predictions": predict.iter().map(|&m| json!({"size_bytes": super::whole(m), "time_us": f.model.time_us(m)})).collect::<Vec<_>>(),
-            })
+                .collect(),
+            rel_error: f.mean_rel_error,
+            loo_rel_error: f.loo_rel_error,
+            rel_errors: fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(&size_bytes, &rel_error)| SizeError { size_bytes, rel_error }).collect(),
+            predictions: predict.iter().map(|&m| SizeTime { size_bytes: m, time_us: f.model.time_us(m) }).collect(),
         })
         .collect();
-    let mut answer = json!({
-        "models": models,
-        "best": fit.best.map(ModelKind::key),
-        "best_reason": fit.best_reason,
-        "knee": to_json(&fit.knee)?,
-        "skipped": fit.skipped.iter().map(|(k, r)| json!({"model": k.key(), "reason": r})).collect::<Vec<_>>(),
-        "format": to_json(&format)?,
-        "warnings": warnings,
-    });
-    if !request.formats.is_empty() {
-        let mut out = Map::new();
-        for f in &request.formats {
-            out.insert(f.key().to_string(), Value::String(request.text(fit, *f)?));
-        }
-        answer["exports"] = Value::Object(out);
-    }
-    Ok(answer)
+    let exports = if request.formats.is_empty() {
+        None
+    } else {
+        Some(request.formats.iter().map(|f| Ok((f.key(), request.text(fit, *f)?))).collect::<Result<_, String>>()?)
+    };
+    to_json(&CommAnswer {
+        models,
+        best: fit.best.map(ModelKind::key),
+        best_reason: fit.best_reason.clone(),
+        knee: fit.knee,
+        skipped: fit.skipped.iter().map(|(k, r)| SkippedModel { model: k.key(), reason: r.clone() }).collect(),
+        format,
+        warnings,
+        exports,
+    })
 }
 
 fn run_comm(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::CommRequest>(&input)?;
+    super::request::read::<CommRequest>(&input)?;
     let m = object(input, "input", &["points", "predict", "export", "procs", "latency_share"])?;
     let request = ExportRequest::from_input(&m)?;
     let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
@@ -396,7 +452,7 @@ fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {
 }
 
 fn run_broadcast(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::BroadcastRequest>(&input)?;
+    super::request::read::<BroadcastRequest>(&input)?;
     let m = object(input, "input", &["model", "params", "points", "procs", "size_bytes", "latency_share"])?;
     let kind = match m.get("model") {
         None => None,
@@ -430,16 +486,47 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
     };
     let split = Split::new(&model, share);
     let (times, best) = all_algorithms(&split, procs as u32, size);
-    Ok(json!({
-        "model": model.kind().key(),
-        "procs": procs as u32,
-        "size_bytes": super::whole(size),
-        "latency_us": split.latency_us,
-        "gap_us": split.gap_us(size),
-        "algorithms": times.iter().map(|t| json!({"algorithm": t.algorithm, "time_us": t.time_us, "segment_bytes": t.segment_bytes.map(super::whole)})).collect::<Vec<_>>(),
-        "best": best,
-    }))
+    to_json(&BroadcastAnswer {
+        model: model.kind().key(),
+        procs: procs as u32,
+        size_bytes: size,
+        latency_us: split.latency_us,
+        gap_us: split.gap_us(size),
+        algorithms: times.iter().map(|t| AlgorithmTime { algorithm: t.algorithm, time_us: t.time_us, segment_bytes: t.segment_bytes.map(Count) }).collect(),
+        best,
+    })
 }
+
+/// `scalewise broadcast`'s answer.
+#[derive(Serialize, JsonSchema)]
+pub struct BroadcastAnswer {
+    /// The model used, by its key.
+    model: &'static str,
+    procs: u32,
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    size_bytes: f64,
+    /// L, the wire latency, µs.
+    latency_us: f64,
+    /// g(m), the sender's gap for the message, µs.
+    gap_us: f64,
+    /// Every algorithm's time.
+    algorithms: Vec<AlgorithmTime>,
+    /// The fastest algorithm.
+    best: Algorithm,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct AlgorithmTime {
+    algorithm: Algorithm,
+    time_us: f64,
+    /// The pipeline's best segment size, bytes (null for the other algorithms).
+    segment_bytes: Option<Count>,
+}
+
+/// A count kept as f64, written as an integer when whole.
+#[derive(Serialize, JsonSchema)]
+#[schemars(transparent)]
+struct Count(#[serde(serialize_with = "crate::model::finite::whole")] f64);
 
 fn matrix(v: &Value, path: &str) -> Result<Vec<Vec<f64>>, String> {
     list(v, path)?
@@ -456,7 +543,7 @@ fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
 }
 
 fn run_clusters(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::ClustersRequest>(&input)?;
+    super::request::read::<ClustersRequest>(&input)?;
     let m = object(input, "input", &["latency_us", "rho", "symmetrise"])?;
     let rows = matrix(m.get("latency_us").ok_or("input: missing key \"latency_us\"")?, "latency_us")?;
     let mut lat = LatencyMatrix::from_rows(&rows).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
@@ -481,15 +568,22 @@ fn run_clusters(input: Value) -> Result<Value, String> {
     }
     let groups = gridcast::clusters(&lat, rho);
     let group_latency = gridcast::group_latency_us(&lat, &groups);
-    Ok(json!({
-        "order": groups.iter().flatten().collect::<Vec<_>>(),
-        "groups": groups,
-        "group_latency_us": group_latency,
-    }))
+    to_json(&ClustersAnswer { order: groups.iter().flatten().copied().collect(), groups, group_latency_us: group_latency })
+}
+
+/// `scalewise clusters`' answer.
+#[derive(Serialize, JsonSchema)]
+pub struct ClustersAnswer {
+    /// Every node, cluster by cluster.
+    order: Vec<usize>,
+    /// The clusters, as lists of node indices.
+    groups: Vec<Vec<usize>>,
+    /// Each cluster's latency, µs.
+    group_latency_us: Vec<f64>,
 }
 
 fn run_grid(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::GridBroadcastRequest>(&input)?;
+    super::request::read::<GridBroadcastRequest>(&input)?;
     let keys = ["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us"];
     let m = object(input, "input", &keys)?;
     let need = |k: &str| m.get(k).ok_or(format!("input: missing key \"{k}\""));
@@ -536,7 +630,20 @@ fn run_grid(input: Value) -> Result<Value, String> {
     let e = gridcast::ecef(&c, root, false);
     let lat = gridcast::ecef(&c, root, true);
     let best = if lat.completion_us < e.completion_us { "ecef_lat" } else { "ecef" };
-    Ok(json!({"ecef": to_json(&e)?, "ecef_lat": to_json(&lat)?, "binomial_us": binomial, "best": best}))
+    to_json(&GridAnswer { ecef: e, ecef_lat: lat, binomial_us: binomial, best })
+}
+
+/// `scalewise grid-broadcast`'s answer.
+#[derive(Serialize, JsonSchema)]
+pub struct GridAnswer {
+    /// ECEF's schedule.
+    ecef: Schedule,
+    /// ECEF with look-ahead's schedule.
+    ecef_lat: Schedule,
+    /// The grid-unaware binomial tree over every process, µs (with procs).
+    binomial_us: Option<f64>,
+    /// "ecef" or "ecef_lat".
+    best: &'static str,
 }
 
 #[cfg(test)]

@@ -3,12 +3,16 @@
 //! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
 //! documented in `speedup --help` and `bottlenecks --help`.
 
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
 use serde_json::{json, Value};
 
 use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
 
-use super::speedup::prediction;
-use super::{RawInput, Subcommand};
+use super::request::output_schema;
+use super::speedup::{prediction, PredictionOut};
+use super::{RawInput, Schemas, Subcommand};
 
 /// The calculator of the "Bottlenecks at scale" page: every input is an Extra-P experiment.
 pub const COMMAND: Subcommand = Subcommand {
@@ -19,6 +23,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run: |_| Err("an Extra-P experiment is read as text".into()),
     reads_input: true,
     each: None,
+    schema: Schemas { input: None, output: output_schema::<BottlenecksAnswer> },
 };
 
 /// `bottlenecks` reads every text as an Extra-P experiment, JSON or not.
@@ -312,6 +317,121 @@ impl serde::Serialize for Answer<'_> {
         m.serialize_entry("warnings", &r.warnings)?;
         m.end()
     }
+}
+
+/// The shape of [`Answer`] for `scalewise schema`: the answer itself is written as it is made
+/// (above), so these types only describe it; the golden answers are checked against them.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct BottlenecksAnswer {
+    /// The top region at each point asked.
+    dominant: Vec<DominantShape>,
+    /// The region that stops scaling first, if any does.
+    first_to_stop: Vec<FirstToStopShape>,
+    /// The input format read.
+    format: String,
+    metric: String,
+    metrics: Vec<String>,
+    parameters: Vec<String>,
+    /// The points ranked at, keyed by parameter.
+    points: Vec<BTreeMap<String, f64>>,
+    /// Their process counts.
+    predict: Vec<u32>,
+    process_parameter: String,
+    /// One table per point: the regions, largest share first.
+    ranking: Vec<TableShape>,
+    /// Every region's model, points and predictions.
+    regions: Vec<RegionShape>,
+    side_parameter: Option<String>,
+    side_values: Vec<f64>,
+    warnings: Vec<String>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct DominantShape {
+    n: u32,
+    point: BTreeMap<String, f64>,
+    callpath: String,
+    share: f64,
+    side: Option<f64>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct FirstToStopShape {
+    callpath: String,
+    n: Option<u32>,
+    side: Option<f64>,
+    point: BTreeMap<String, f64>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct TableShape {
+    n: u32,
+    point: BTreeMap<String, f64>,
+    regions: Vec<TableRowShape>,
+    side: Option<f64>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct TableRowShape {
+    callpath: String,
+    time_s: f64,
+    share: f64,
+    low: f64,
+    high: f64,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RegionShape {
+    callpath: String,
+    metric: String,
+    side: Option<f64>,
+    /// The model's family.
+    best: Option<String>,
+    /// Why the region could not be modelled.
+    error: Option<String>,
+    formula: Option<String>,
+    grows: bool,
+    note: Option<String>,
+    loo_rel_error: Option<f64>,
+    points: Vec<RegionPointShape>,
+    predictions: Vec<RegionPredictionShape>,
+    stops_scaling_n: Option<u32>,
+    shares: Vec<RegionShareShape>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RegionPointShape {
+    n: f64,
+    point: BTreeMap<String, f64>,
+    /// Median of the repetitions.
+    time_s: f64,
+    noise: f64,
+    repetitions: usize,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RegionPredictionShape {
+    #[serde(flatten)]
+    prediction: PredictionOut,
+    point: BTreeMap<String, f64>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct RegionShareShape {
+    n: u32,
+    point: BTreeMap<String, f64>,
+    share: f64,
+    low: f64,
+    high: f64,
 }
 
 /// The answer as a JSON value (tests, and callers that add to it).

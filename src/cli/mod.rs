@@ -14,6 +14,7 @@ mod extrap;
 mod multigrid;
 mod regions;
 pub mod request;
+pub mod schema;
 mod simulate;
 mod speedup;
 mod validate;
@@ -31,6 +32,16 @@ pub struct Subcommand {
     /// as `{"error": "..."}`), written by [`Render::item`]. A list is then answered, tabled and
     /// written element by element on every core (`batch`).
     pub each: Option<fn(&Value, &Render) -> Result<String, String>>,
+    /// Its JSON input and answer as types, printed by `scalewise schema`.
+    pub schema: Schemas,
+}
+
+/// A subcommand's JSON Schemas (draft 2020-12), made from its request and answer types: the
+/// input is None for a subcommand that reads no JSON (raw text, or nothing).
+#[derive(Clone, Copy)]
+pub struct Schemas {
+    pub input: Option<fn() -> schemars::Schema>,
+    pub output: fn() -> schemars::Schema,
 }
 
 pub const SUBCOMMANDS: &[Subcommand] = &[
@@ -134,6 +145,7 @@ fn main_help() -> String {
         s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
     }
     s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n");
+    s.push_str("\nCONTRACT:\n    schema          the JSON Schema of every calculator's input and answer\n");
     s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
     s
 }
@@ -242,6 +254,9 @@ fn run_to_output(args: &[String]) -> i32 {
     }
     if first == "validate" {
         return validate::run(&args[1..]);
+    }
+    if first == "schema" {
+        return schema::run(&args[1..]);
     }
     if first == "--version" || first == "-V" {
         return written("--version", write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION"))));

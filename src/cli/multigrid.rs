@@ -2,18 +2,20 @@
 //! times, and plans a job over one or two clusters. The model is `model::multigrid`; this file
 //! only reads the JSON, names the key of every problem, and writes the answer.
 
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
-    PlannerInput, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
+    PlannerInput, PlannerReport, Prediction, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
 };
 use crate::model::InputError;
 
 use super::allocation::allocation_help;
-use super::{kind, object, to_json, Subcommand};
+use super::request::{input_schema, output_schema, MultigridRequest};
+use super::{kind, object, to_json, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
@@ -22,6 +24,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<MultigridRequest>), output: output_schema::<MultigridAnswer<'static>> },
 };
 
 const HELP: &str = concat!(
@@ -134,32 +137,31 @@ fn run(input: Value) -> Result<Value, String> {
             "input: give sequential and parallel runs, a planner, or both; see 'scalewise multigrid --help'".into()
         );
     }
-    let mut out = Map::new();
-    if let Some(cal) = cal {
-        let fit = fit_or_error(&cal, "")?;
-        if let Value::Object(m) = to_json(&FitOut::new(&fit))? {
-            out.extend(m);
-        }
+    let fit = cal.map(|cal| fit_or_error(&cal, "")).transpose()?;
+    let mut predictions = None;
+    if let Some(fit) = &fit {
         let wanted: Vec<Value> = match predict {
             Some(v) => items(v, "predict")?,
             None => Vec::new(),
         };
         super::at_most(&wanted, crate::model::multigrid::MAX_PREDICT, "(np, work) pairs")?;
-        let mut predictions = Vec::with_capacity(wanted.len());
+        let mut list = Vec::with_capacity(wanted.len());
         for (i, v) in wanted.into_iter().enumerate() {
             let path = format!("predict[{i}]");
             let mut m = object(v, &path, &["np", "work_mb"])?;
             let np: u32 = field(&mut m, &path, "np")?;
             let work_mb: f64 = field(&mut m, &path, "work_mb")?;
             let p = fit.predict(np, work_mb).map_err(|e| format!("{path}.{}: {}", e.field, e.message))?;
-            predictions.push(p);
+            list.push(p);
         }
-        out.insert("predictions".into(), to_json(&predictions)?);
+        predictions = Some(list);
     }
-    if let Some(p) = planner {
-        out.insert("planner".into(), planner_answer(p)?);
-    }
-    Ok(Value::Object(out))
+    let planned = planner.map(plan_of).transpose()?;
+    to_json(&MultigridAnswer {
+        fit: fit.as_ref().map(FitOut::new),
+        predictions,
+        planner: planned.as_ref().map(|(input, report)| PlannerOut::new(input, report)),
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -301,7 +303,20 @@ fn fit_or_error(cal: &Calibration, prefix: &str) -> Result<Fit, String> {
 // Writing
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Serialize)]
+/// `scalewise multigrid`'s answer: the fit and predictions (with runs), the planner's (with
+/// a planner), or both.
+#[derive(Serialize, JsonSchema)]
+pub struct MultigridAnswer<'a> {
+    #[serde(flatten)]
+    fit: Option<FitOut<'a>>,
+    /// With runs: one per (np, work) asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    predictions: Option<Vec<Prediction>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    planner: Option<PlannerOut<'a>>,
+}
+
+#[derive(Serialize, JsonSchema)]
 struct AlphaOut<'a> {
     c: f64,
     d: f64,
@@ -309,14 +324,14 @@ struct AlphaOut<'a> {
     residuals: &'a [AlphaPoint],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct TcompOut<'a> {
     intercept_s: f64,
     slope_s_per_mb: f64,
     residuals: &'a [TcompPoint],
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct FitOut<'a> {
     alpha: AlphaOut<'a>,
     gamma_s_per_mb: f64,
@@ -343,7 +358,7 @@ impl<'a> FitOut<'a> {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct InfeasibleOut<'a> {
     n: u32,
     fabric: &'a str,
@@ -352,7 +367,7 @@ struct InfeasibleOut<'a> {
     why: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct PlannerOut<'a> {
     n: u32,
     bytes_per_point: f64,
@@ -502,28 +517,29 @@ fn read_planner(v: Value) -> Result<PlannerInput, String> {
     })
 }
 
-fn planner_answer(v: Value) -> Result<Value, String> {
+/// The planner read and run.
+fn plan_of(v: Value) -> Result<(PlannerInput, PlannerReport), String> {
     let input = read_planner(v)?;
     let report = mg::plan(&input)
         .map_err(|errors| errors.iter().map(|e| format!("planner: {e}")).collect::<Vec<_>>().join("; "))?;
-    to_json(&PlannerOut {
-        n: report.n,
-        bytes_per_point: input.problem.bytes_per_point,
-        ranking: &report.ranking,
-        infeasible: report
-            .infeasible
-            .iter()
-            .map(|o| InfeasibleOut {
-                n: o.n,
-                fabric: &o.fabric,
-                assignments: &o.assignments,
-                reason: &o.reason,
-                why: o.reason.text(),
-            })
-            .collect(),
-        resolution: &report.resolution,
-        notes: &report.notes,
-    })
+    Ok((input, report))
+}
+
+impl<'a> PlannerOut<'a> {
+    fn new(input: &PlannerInput, report: &'a PlannerReport) -> Self {
+        PlannerOut {
+            n: report.n,
+            bytes_per_point: input.problem.bytes_per_point,
+            ranking: &report.ranking,
+            infeasible: report
+                .infeasible
+                .iter()
+                .map(|o| InfeasibleOut { n: o.n, fabric: &o.fabric, assignments: &o.assignments, reason: &o.reason, why: o.reason.text() })
+                .collect(),
+            resolution: &report.resolution,
+            notes: &report.notes,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,14 +3,17 @@
 //! The model is `model::regions`; this file only reads the JSON, names the key of every
 //! problem, and writes the answer.
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::model::regions::{
-    Application, Balance, LoadFactor, Optimum, Regions, Requirement, System, TwoRegionX, SYSTEM_PRESETS,
+    Application, Balance, LoadFactor, NHalf, Optimum, Regions, Requirement, System, TwoRegionX, Warning, SYSTEM_PRESETS,
 };
 use crate::model::InputError;
 
-use super::{kind, object, to_json, Subcommand};
+use super::request::{input_schema, output_schema, RegionsRequest};
+use super::{kind, object, to_json, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "regions",
@@ -19,6 +22,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<RegionsRequest>), output: output_schema::<RegionsAnswer> },
 };
 
 const HELP: &str = r#"scalewise regions — speed-up of a job on one cluster region or on two regions joined by a
@@ -149,20 +153,6 @@ fn error_at(path: &str, e: &InputError) -> String {
     }
 }
 
-/// A whole number of cores as a JSON integer (as the user wrote it), otherwise as it is.
-fn count(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9e15 {
-        json!(n as i64)
-    } else {
-        json!(n)
-    }
-}
-
-fn optimum_json(o: &Optimum) -> Result<Value, String> {
-    let mut v = to_json(o)?;
-    v["text"] = json!(o.text());
-    Ok(v)
-}
 
 fn application(v: &Value) -> Result<Application, String> {
     match v {
@@ -215,7 +205,7 @@ fn system(v: &Value) -> Result<System, String> {
 }
 
 /// The model from either input form, its warnings, and the workload of the application form.
-fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>), String> {
+fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), String> {
     let direct = ["x_prime", "z", "z_prime", "region_bandwidth_gb_s"].iter().find(|k| top.contains_key(**k));
     let app = ["application", "N", "system"].iter().find(|k| top.contains_key(**k));
     let alpha = top.get("alpha").map(|v| number(v, "alpha")).transpose()?;
@@ -241,7 +231,7 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>
                 m = m.with_region_bandwidth(b).map_err(|e| error_at(&e.field, &e))?;
                 warnings.extend(crate::model::regions::bandwidth_warning("region_bandwidth_gb_s", b));
             }
-            Ok((m, warnings.iter().map(to_json).collect::<Result<_, _>>()?, None))
+            Ok((m, warnings, None))
         }
         (None, Some(_)) => {
             let app = application(top.get("application").ok_or("input: missing key \"application\"")?)?;
@@ -267,11 +257,10 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Value>, Option<Value>
                 .into_iter()
                 .map(|mut w| {
                     w.field = format!("system.{}", w.field);
-                    to_json(&w)
+                    w
                 })
-                .collect::<Result<_, _>>()?;
-            let workload = json!({"N": count(w.problem_size_n), "ops": w.ops, "bytes": w.bytes,
-                                  "exchanged_bytes": w.exchanged_bytes});
+                .collect();
+            let workload = WorkloadOut { big_n: w.problem_size_n, ops: w.ops, bytes: w.bytes, exchanged_bytes: w.exchanged_bytes };
             Ok((m, warnings, Some(workload)))
         }
     }
@@ -291,87 +280,170 @@ fn run(input: Value) -> Result<Value, String> {
     let curve = model.curve(&ns).map_err(|e| error_at(&e.field, &e))?;
     let b = model.balance();
     let optimum = model.optimum();
-    let mut out = Map::new();
-    out.insert(
-        "one_region".into(),
-        curve
-            .iter()
-            .map(|p| {
-                json!({"n": count(p.n), "speedup": p.one_region,
-                                    "speedup_overlapping": p.one_region_overlapping})
+    let sweep = match top.get("sweep") {
+        None => None,
+        Some(v) => {
+            let m = object(v.clone(), "sweep", &["bandwidth_gb_s"])?;
+            let bws = numbers(m.get("bandwidth_gb_s").ok_or("sweep: missing key \"bandwidth_gb_s\"")?, "sweep.bandwidth_gb_s")?;
+            let points = model.sweep(&ns, &bws).map_err(|e| error_at(&format!("sweep.{}", e.field), &e))?;
+            Some(
+                points
+                    .into_iter()
+                    .map(|p| SweepOut {
+                        bandwidth_gb_s: p.bandwidth_gb_s,
+                        z_prime: p.z_prime,
+                        two_regions: p.speedups.iter().map(|s| NSpeedupOut { n: s.n, speedup: s.speedup }).collect(),
+                        n_star: p.optimum.n_star(),
+                        sp2_max: p.optimum.sp2_max(),
+                        optimum: OptimumOut::new(p.optimum),
+                    })
+                    .collect(),
+            )
+        }
+    };
+    let required_bandwidth = match top.get("required_bandwidth") {
+        None => None,
+        Some(v) => {
+            let path = "required_bandwidth";
+            let m = object(v.clone(), path, &["n", "fraction"])?;
+            let n = required(&m, path, "n")?;
+            let fraction = match m.get("fraction") {
+                Some(f) => number(f, "required_bandwidth.fraction")?,
+                None => 0.9,
+            };
+            let r = model.required_bandwidth(n, fraction).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
+            Some(RequiredOut {
+                n: r.n,
+                fraction: r.fraction,
+                one_region_speedup: r.one_region_speedup,
+                target_speedup: r.target_speedup,
+                text: r.text(),
+                met_by_current: r.met_at(b.z_prime),
+                requirement: r.requirement,
             })
-            .collect(),
-    );
-    out.insert(
-        "two_regions".into(),
-        curve
-            .iter()
-            .map(|p| {
-                json!({"n": count(p.n), "speedup": p.two_regions,
-                                    "speedup_overlapping": p.two_regions_overlapping})
-            })
-            .collect(),
-    );
-    out.insert("n_star".into(), json!(optimum.n_star()));
-    out.insert("sp2_max".into(), json!(optimum.sp2_max()));
-    out.insert("optimum".into(), optimum_json(&optimum)?);
-    out.insert("n_half".into(), to_json(&model.n_half())?);
-    out.insert(
-        "balance".into(),
-        json!({"x_prime": b.x_prime, "z": b.z, "z_prime": b.z_prime, "x_in_region": b.in_region(),
-               "x_two_regions": model.two_region_balance()}),
-    );
-    out.insert("two_region_x".into(), json!(choice.key()));
-    out.insert("alpha".into(), json!(model.load().alpha));
-    if let Some(bw) = model.region_bandwidth_gb_s() {
-        out.insert("region_bandwidth_gb_s".into(), json!(bw));
-    }
-    if let Some(w) = workload {
-        out.insert("workload".into(), w);
-    }
-    if let Some(v) = top.get("sweep") {
-        let m = object(v.clone(), "sweep", &["bandwidth_gb_s"])?;
-        let bws =
-            numbers(m.get("bandwidth_gb_s").ok_or("sweep: missing key \"bandwidth_gb_s\"")?, "sweep.bandwidth_gb_s")?;
-        let points = model.sweep(&ns, &bws).map_err(|e| error_at(&format!("sweep.{}", e.field), &e))?;
-        let mut list = Vec::with_capacity(points.len());
-        for p in &points {
-            let two: Vec<Value> = p.speedups.iter().map(|s| json!({"n": count(s.n), "speedup": s.speedup})).collect();
-            list.push(json!({"bandwidth_gb_s": p.bandwidth_gb_s, "z_prime": p.z_prime, "two_regions": two,
-                             "n_star": p.optimum.n_star(), "sp2_max": p.optimum.sp2_max(),
-                             "optimum": optimum_json(&p.optimum)?}));
         }
-        out.insert("sweep".into(), Value::Array(list));
+    };
+    to_json(&RegionsAnswer {
+        one_region: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.one_region, speedup_overlapping: p.one_region_overlapping }).collect(),
+        two_regions: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.two_regions, speedup_overlapping: p.two_regions_overlapping }).collect(),
+        n_star: optimum.n_star(),
+        sp2_max: optimum.sp2_max(),
+        optimum: OptimumOut::new(optimum),
+        n_half: model.n_half(),
+        balance: BalanceOut { x_prime: b.x_prime, z: b.z, z_prime: b.z_prime, x_in_region: b.in_region(), x_two_regions: model.two_region_balance() },
+        two_region_x: choice.key(),
+        alpha: model.load().alpha,
+        region_bandwidth_gb_s: model.region_bandwidth_gb_s(),
+        workload,
+        sweep,
+        required_bandwidth,
+        warnings,
+    })
+}
+
+/// `scalewise regions`' answer.
+#[derive(Serialize, JsonSchema)]
+pub struct RegionsAnswer {
+    /// Speed-up of one region of n cores.
+    one_region: Vec<CurveOut>,
+    /// Speed-up of two regions of n cores each.
+    two_regions: Vec<CurveOut>,
+    n_star: Option<f64>,
+    sp2_max: Option<f64>,
+    optimum: OptimumOut,
+    n_half: NHalf,
+    balance: BalanceOut,
+    /// "scaled" or "slides".
+    two_region_x: &'static str,
+    alpha: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region_bandwidth_gb_s: Option<f64>,
+    /// With an application: the workload at N.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workload: Option<WorkloadOut>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep: Option<Vec<SweepOut>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    required_bandwidth: Option<RequiredOut>,
+    warnings: Vec<Warning>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct CurveOut {
+    /// Cores per region (an integer when whole).
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    n: f64,
+    speedup: f64,
+    speedup_overlapping: f64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct NSpeedupOut {
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    n: f64,
+    speedup: f64,
+}
+
+/// Where Sp2 peaks ("kind": "peak") or the limit it rises to ("no_optimum"), and a sentence.
+#[derive(Serialize, JsonSchema)]
+struct OptimumOut {
+    #[serde(flatten)]
+    optimum: Optimum,
+    text: String,
+}
+
+impl OptimumOut {
+    fn new(optimum: Optimum) -> Self {
+        OptimumOut { text: optimum.text(), optimum }
     }
-    if let Some(v) = top.get("required_bandwidth") {
-        let path = "required_bandwidth";
-        let m = object(v.clone(), path, &["n", "fraction"])?;
-        let n = required(&m, path, "n")?;
-        let fraction = match m.get("fraction") {
-            Some(f) => number(f, "required_bandwidth.fraction")?,
-            None => 0.9,
-        };
-        let r = model.required_bandwidth(n, fraction).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
-        let mut v = json!({"n": count(r.n), "fraction": r.fraction, "one_region_speedup": r.one_region_speedup,
-                           "target_speedup": r.target_speedup, "text": r.text(),
-                           "met_by_current": r.met_at(b.z_prime)});
-        if let Value::Object(k) = to_json(&r.requirement)? {
-            if let Value::Object(o) = &mut v {
-                o.extend(k);
-            }
-        }
-        if let Requirement::Bandwidth { bandwidth_gb_s: None, .. } = r.requirement {
-            v["bandwidth_gb_s"] = Value::Null;
-        }
-        out.insert(path.into(), v);
-    }
-    out.insert("warnings".into(), Value::Array(warnings));
-    Ok(Value::Object(out))
+}
+
+#[derive(Serialize, JsonSchema)]
+struct BalanceOut {
+    x_prime: f64,
+    z: f64,
+    z_prime: f64,
+    x_in_region: f64,
+    x_two_regions: f64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct WorkloadOut {
+    #[serde(rename = "N", serialize_with = "crate::model::finite::whole")]
+    big_n: f64,
+    ops: f64,
+    bytes: f64,
+    exchanged_bytes: f64,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct SweepOut {
+    bandwidth_gb_s: f64,
+    z_prime: f64,
+    two_regions: Vec<NSpeedupOut>,
+    n_star: Option<f64>,
+    sp2_max: Option<f64>,
+    optimum: OptimumOut,
+}
+
+/// The smallest B_E ("kind": "bandwidth"), any ("any_bandwidth") or none ("unreachable").
+#[derive(Serialize, JsonSchema)]
+struct RequiredOut {
+    #[serde(serialize_with = "crate::model::finite::whole")]
+    n: f64,
+    fraction: f64,
+    one_region_speedup: f64,
+    target_speedup: f64,
+    text: String,
+    met_by_current: bool,
+    #[serde(flatten)]
+    requirement: Requirement,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn num(v: &Value) -> f64 {
         v.as_f64().unwrap_or(f64::NAN)

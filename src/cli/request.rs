@@ -92,11 +92,12 @@ fn found_words(found: &str) -> String {
     }
 }
 
-/// Text, or a `T` (a list, an object, a number): many keys take either, such as a list of
-/// runs or the page's pasted table of them. Read by hand rather than as an untagged enum, so
-/// an error inside the `T` keeps its path (`parallel[2].np`).
+// Many keys take text or a `T` (a list, an object, a number), such as a list of runs or the
+// page's pasted table of them. Read by hand rather than as an untagged enum, so an error
+// inside the `T` keeps its path (`parallel[2].np`).
+/// Text, or the value itself.
 #[derive(Debug, JsonSchema)]
-#[schemars(untagged)]
+#[schemars(untagged, rename = "TextOr{T}")]
 pub enum TextOr<T> {
     Text(String),
     Value(T),
@@ -505,25 +506,59 @@ pub struct GridBroadcastRequest {
     pub intra_gap_us: Option<Vec<f64>>,
 }
 
-fn root<T: JsonSchema>() -> schemars::Schema {
-    schemars::generate::SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>()
+/// The JSON Schema (draft 2020-12) of `T` as it is read, standing alone (its parts under
+/// `$defs`): a key of an `Option` may be left out, but not given as null (the readers refuse
+/// null).
+pub fn input_schema<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .with_transform(no_null_options)
+        .into_generator()
+        .into_root_schema_for::<T>()
 }
 
-/// The input schema of a subcommand reading JSON, by name (None: it reads none, or raw text
-/// only).
-pub fn input_schema(command: &str) -> Option<schemars::Schema> {
-    let make: fn() -> schemars::Schema = match command {
-        "multigrid" => root::<MultigridRequest>,
-        "regions" => root::<RegionsRequest>,
-        "speedup" => root::<SpeedupInput>,
-        "simulate" => root::<SimulateRequest>,
-        "comm" => root::<CommRequest>,
-        "broadcast" => root::<BroadcastRequest>,
-        "clusters" => root::<ClustersRequest>,
-        "grid-broadcast" => root::<GridBroadcastRequest>,
-        _ => return None,
-    };
-    Some(make())
+/// Takes null out of the keys an object may leave out: `{"type": ["number", "null"]}` becomes
+/// `{"type": "number"}`, and `{"anyOf": [X, {"type": "null"}]}` becomes X.
+fn no_null_options(schema: &mut schemars::Schema) {
+    schemars::transform::transform_subschemas(&mut no_null_options, schema);
+    let Some(object) = schema.as_object_mut() else { return };
+    let required: Vec<String> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(|k| k.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    let Some(Value::Object(properties)) = object.get_mut("properties") else { return };
+    for (key, p) in properties.iter_mut() {
+        if required.contains(key) {
+            continue;
+        }
+        let Value::Object(p) = p else { continue };
+        if let Some(Value::Array(types)) = p.get("type") {
+            let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+            let kept = if kept.len() == 1 { kept[0].clone() } else { Value::Array(kept) };
+            p.insert("type".into(), kept);
+        }
+        let any_of = p.get("anyOf").and_then(Value::as_array).cloned();
+        if let Some(list) = any_of {
+            let kept: Vec<Value> = list.into_iter().filter(|s| s.get("type").is_none_or(|t| t != "null")).collect();
+            if kept.len() == 1 {
+                p.remove("anyOf");
+                if let Value::Object(only) = &kept[0] {
+                    for (k, v) in only {
+                        p.entry(k.clone()).or_insert_with(|| v.clone());
+                    }
+                }
+            } else {
+                p.insert("anyOf".into(), Value::Array(kept));
+            }
+        }
+    }
+}
+
+/// The JSON Schema of `T` as it is written: every key is there (an `Option` as null) unless
+/// it is skipped when empty.
+pub fn output_schema<T: JsonSchema>() -> schemars::Schema {
+    schemars::generate::SchemaSettings::draft2020_12().for_serialize().into_generator().into_root_schema_for::<T>()
 }
 
 #[cfg(test)]

@@ -4,9 +4,12 @@
 //! naming its JSON key; the page's `evaluate` then checks it, so the command and the page
 //! check alike. This file writes the answer.
 
-use serde_json::{json, Map, Value};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use crate::model::input::table::parse_number;
+use crate::model::pevpm::engine::{Deadlock, ProcTimes};
 use crate::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
 use crate::model::pevpm::lang::{self, Expr, Skeleton};
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
@@ -15,7 +18,8 @@ use crate::model::pevpm::program::MAX_PROCS;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
 
-use super::{kind, object, to_json, Subcommand};
+use super::request::{input_schema, output_schema, SimulateRequest};
+use super::{kind, object, to_json, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "simulate",
@@ -24,6 +28,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run,
     reads_input: true,
     each: None,
+    schema: Schemas { input: Some(input_schema::<SimulateRequest>), output: output_schema::<SimulateAnswer<'static>> },
 };
 
 const HELP: &str = r#"scalewise simulate — predict a message-passing program's run time and speed-up by simulating
@@ -297,52 +302,119 @@ fn job(m: &Map<String, Value>) -> Result<(Job, &'static str), String> {
 
 /// One count's results; `speedup` is null when there is no time to compare with (the
 /// skeleton computes nothing and no `sequential_s` was given).
-fn count_json(c: &CountResult, baseline: bool) -> Result<Value, String> {
-    let mut v = to_json(c)?;
-    if let Value::Object(o) = &mut v {
-        o.remove("timeline");
-        if !baseline {
-            o.insert("speedup".into(), Value::Null);
+/// `scalewise simulate`'s answer.
+#[derive(Serialize, JsonSchema)]
+pub struct SimulateAnswer<'a> {
+    /// Per process count, of the job's own mode and contention.
+    results: Vec<CountOut<'a>>,
+    /// The time speed-ups are relative to, s.
+    sequential_s: f64,
+    mode: Mode,
+    contention: Contention,
+    /// Messages sent in all.
+    messages: u64,
+    /// Ops run in all.
+    steps: u64,
+    replications: u32,
+    seed: u64,
+    /// "perseus", "fitted", "histograms" or "calibration": what the machine was made from.
+    machine: &'a str,
+    /// With "compare": the seed's Figure 6 series.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    comparison: Option<Vec<SeriesOut<'a>>>,
+    /// The first deadlock met; the job stops there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    deadlock: Option<&'a Deadlock>,
+}
+
+/// One process count's results.
+#[derive(Serialize, JsonSchema)]
+struct CountOut<'a> {
+    numprocs: u32,
+    nodes: u32,
+    mean_s: f64,
+    /// 95 % confidence interval of the mean.
+    ci95_s: [f64; 2],
+    sd_s: f64,
+    min_s: f64,
+    max_s: f64,
+    /// Null without a sequential time to compare with.
+    speedup: Option<f64>,
+    /// Every replication's run time.
+    run_times_s: &'a [f64],
+    /// Per process, averaged over replications.
+    procs: &'a [ProcTimes],
+    messages_per_run: f64,
+    unreceived_per_run: f64,
+}
+
+impl<'a> CountOut<'a> {
+    fn new(c: &'a CountResult, baseline: bool) -> Self {
+        CountOut {
+            numprocs: c.numprocs,
+            nodes: c.nodes,
+            mean_s: c.mean_s,
+            ci95_s: c.ci95_s,
+            sd_s: c.sd_s,
+            min_s: c.min_s,
+            max_s: c.max_s,
+            speedup: baseline.then_some(c.speedup),
+            run_times_s: &c.run_times_s,
+            procs: &c.procs,
+            messages_per_run: c.messages_per_run,
+            unreceived_per_run: c.unreceived_per_run,
         }
     }
-    Ok(v)
+}
+
+#[derive(Serialize, JsonSchema)]
+struct SeriesOut<'a> {
+    label: &'a str,
+    mode: Mode,
+    contention: Contention,
+    results: Vec<ComparedCount>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct ComparedCount {
+    numprocs: u32,
+    mean_s: f64,
+    ci95_s: [f64; 2],
+    speedup: Option<f64>,
 }
 
 /// The answer, from what was run: `job` (its replications and seed) on the machine called
 /// `machine`.
 fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
     let baseline = r.sequential_s > 0.0;
-    let results: Vec<Value> = r.main.results.iter().map(|c| count_json(c, baseline)).collect::<Result<_, _>>()?;
-    let mut out = json!({
-        "results": results,
-        "sequential_s": r.sequential_s,
-        "mode": r.main.series.mode,
-        "contention": r.main.series.contention,
-        "messages": r.messages,
-        "steps": r.steps,
-    });
-    out["replications"] = json!(job.replications);
-    out["seed"] = json!(job.seed);
-    out["machine"] = json!(machine);
-    if !r.comparison.is_empty() {
-        let series: Vec<Value> = r
-            .comparison
+    let comparison = (!r.comparison.is_empty()).then(|| {
+        r.comparison
             .iter()
-            .map(|s| {
-                json!({
-                    "label": s.series.label,
-                    "mode": s.series.mode,
-                    "contention": s.series.contention,
-                    "results": s.results.iter().map(|c| json!({"numprocs": c.numprocs, "mean_s": c.mean_s, "ci95_s": c.ci95_s, "speedup": baseline.then_some(c.speedup)})).collect::<Vec<_>>(),
-                })
+            .map(|s| SeriesOut {
+                label: s.series.label,
+                mode: s.series.mode,
+                contention: s.series.contention,
+                results: s
+                    .results
+                    .iter()
+                    .map(|c| ComparedCount { numprocs: c.numprocs, mean_s: c.mean_s, ci95_s: c.ci95_s, speedup: baseline.then_some(c.speedup) })
+                    .collect(),
             })
-            .collect();
-        out["comparison"] = json!(series);
-    }
-    if let Some(d) = &r.deadlock {
-        out["deadlock"] = to_json(d)?;
-    }
-    Ok(out)
+            .collect()
+    });
+    to_json(&SimulateAnswer {
+        results: r.main.results.iter().map(|c| CountOut::new(c, baseline)).collect(),
+        sequential_s: r.sequential_s,
+        mode: r.main.series.mode,
+        contention: r.main.series.contention,
+        messages: r.messages,
+        steps: r.steps,
+        replications: job.replications,
+        seed: job.seed,
+        machine,
+        comparison,
+        deadlock: r.deadlock.as_ref(),
+    })
 }
 
 fn run(input: Value) -> Result<Value, String> {

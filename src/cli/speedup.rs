@@ -2,6 +2,9 @@
 //! predicts at other process counts (seed 004). The model is `model::speedup`; this file reads
 //! the JSON, names the key of every problem, and writes the answer.
 
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
 use serde::ser::SerializeMap;
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -9,7 +12,8 @@ use serde_json::{json, Map, Value};
 use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::allocation::allocation_help;
-use super::{kind, object, Render, Subcommand};
+use super::request::{input_schema, output_schema, SpeedupInput};
+use super::{kind, object, Render, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "speedup",
@@ -18,6 +22,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run,
     reads_input: true,
     each: Some(each),
+    schema: Schemas { input: Some(input_schema::<SpeedupInput>), output: output_schema::<SpeedupOutput> },
 };
 
 const HELP: &str = concat!(
@@ -208,7 +213,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
 // builds no JSON tree). Fields are in the order of their names, as serde_json writes the keys
 // of an object, so the text is the same whichever way it is written.
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 pub(super) struct PredictionOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     crosses_nodes: Option<bool>,
@@ -268,13 +273,13 @@ impl Serialize for Named {
     }
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct ResidualOut {
     n: u32,
     residual: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct FitOut<'a> {
     aicc: Option<f64>,
     converged: bool,
@@ -282,16 +287,18 @@ struct FitOut<'a> {
     loo: Option<f64>,
     model: &'static str,
     notes: &'a [String],
+    #[schemars(with = "BTreeMap<String, Option<f64>>")]
     params: Named,
     points_used: usize,
     predictions: Vec<PredictionOut>,
     ranked: bool,
     residuals: Vec<ResidualOut>,
     sse: f64,
+    #[schemars(with = "BTreeMap<String, Option<f64>>")]
     uncertainty: Named,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct PointOut {
     efficiency: Option<f64>,
     in_non_declining_fits: bool,
@@ -307,13 +314,13 @@ struct PointOut {
     weight: f64,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct KarpFlattOut {
     e: f64,
     n: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct SuggestionOut<'a> {
     already_measured: bool,
     n: u32,
@@ -321,14 +328,14 @@ struct SuggestionOut<'a> {
     text: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct AdviceOut<'a> {
     n: Vec<u32>,
     suggestions: Vec<SuggestionOut<'a>>,
     text: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct ForecastOut {
     amdahl_weight: Option<f64>,
     method: String,
@@ -339,13 +346,13 @@ struct ForecastOut {
     units: &'static str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct SkippedOut<'a> {
     model: &'static str,
     reason: &'a str,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, JsonSchema)]
 struct AnswerOut<'a> {
     advice: AdviceOut<'a>,
     best: Option<&'static str>,
@@ -468,19 +475,92 @@ fn weak_value(input: Value) -> Result<Value, String> {
     let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
     let targets = predict_list(&top)?;
     let w = weak::analyse_weak("points", &raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
-    Ok(json!({
-        "scaling": "weak",
-        "level": w.level,
-        "model": {"family": w.family, "formula": w.formula, "loo_rel_error": w.loo, "note": w.note},
-        "efficiency_base_n": w.base_n,
-        "t1_s": (w.base_n == 1).then_some(w.base_time_s),
-        "points": w.points.iter().map(|p| json!({"n": p.n, "time_s": p.time_s, "efficiency": p.efficiency, "merged_rows": p.merged_rows})).collect::<Vec<_>>(),
-        "predictions": w.predictions.iter().map(|p| json!({
-            "n": p.n, "time_s": p.time_s.0, "time_low_s": p.time_s.1, "time_high_s": p.time_s.2,
-            "efficiency": p.efficiency.0, "efficiency_low": p.efficiency.1, "efficiency_high": p.efficiency.2, "horizon": p.horizon,
-        })).collect::<Vec<_>>(),
-        "warnings": w.warnings,
-    }))
+    serde_json::to_value(WeakAnswer {
+        scaling: "weak",
+        level: w.level,
+        model: WeakModelOut { family: w.family, formula: w.formula, loo_rel_error: w.loo, note: w.note },
+        efficiency_base_n: w.base_n,
+        t1_s: (w.base_n == 1).then_some(w.base_time_s),
+        points: w.points,
+        predictions: w
+            .predictions
+            .iter()
+            .map(|p| WeakPredictionOut {
+                n: p.n,
+                time_s: p.time_s.0,
+                time_low_s: p.time_s.1,
+                time_high_s: p.time_s.2,
+                efficiency: p.efficiency.0,
+                efficiency_low: p.efficiency.1,
+                efficiency_high: p.efficiency.2,
+                horizon: p.horizon,
+            })
+            .collect(),
+        warnings: w.warnings,
+    })
+    .map_err(|e| format!("could not encode the answer: {e}"))
+}
+
+/// A weak-scaling series' answer.
+#[derive(Serialize, JsonSchema)]
+struct WeakAnswer {
+    /// "weak".
+    scaling: &'static str,
+    level: f64,
+    model: WeakModelOut,
+    /// The count the efficiency is relative to.
+    efficiency_base_n: u32,
+    t1_s: Option<f64>,
+    points: Vec<weak::WeakPoint>,
+    predictions: Vec<WeakPredictionOut>,
+    warnings: Vec<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct WeakModelOut {
+    family: String,
+    formula: String,
+    loo_rel_error: Option<f64>,
+    note: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct WeakPredictionOut {
+    n: u32,
+    time_s: f64,
+    time_low_s: f64,
+    time_high_s: f64,
+    efficiency: f64,
+    efficiency_low: f64,
+    efficiency_high: f64,
+    horizon: f64,
+}
+
+/// An element of a list that could not be answered.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ErrorItem {
+    error: String,
+}
+
+/// `scalewise speedup`'s answer: one analysis (strong or weak scaling), or a list of them in
+/// the input's order with `{"error"}` in place of an element that could not be answered.
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum SpeedupOutput {
+    Strong(AnswerOut<'static>),
+    Weak(WeakAnswer),
+    Many(Vec<SpeedupItem>),
+}
+
+#[derive(JsonSchema)]
+#[schemars(untagged)]
+#[allow(dead_code)]
+enum SpeedupItem {
+    Strong(AnswerOut<'static>),
+    Weak(WeakAnswer),
+    Error(ErrorItem),
 }
 
 /// The whole counts of "predict" (none when absent).

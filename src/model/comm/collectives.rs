@@ -25,6 +25,7 @@ use serde::Serialize;
 use crate::model::comm::{CommFit, Model, ModelKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     Linear,

@@ -380,6 +380,7 @@ impl Coordinators {
 
 /// One inter-cluster message of a schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Transfer {
     pub from: usize,
     pub to: usize,
@@ -392,6 +393,7 @@ pub struct Transfer {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Schedule {
     pub transfers: Vec<Transfer>,
     /// Last arrival at a coordinator, µs.

@@ -68,6 +68,7 @@ pub const P2P_COLUMNS: &[ColumnSpec] = &[
 
 /// What the pasted text was recognised as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// A (size, time) table through `table.rs`.
@@ -491,6 +492,7 @@ fn rising_line(pts: &[(f64, f64, f64)]) -> Option<(f64, f64)> {
 
 /// The eager → rendezvous switch: where the sizes split into two straight segments.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Knee {
     /// Largest size on the eager side, bytes.
     #[serde(serialize_with = "crate::model::finite::whole")]

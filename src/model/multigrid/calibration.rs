@@ -52,6 +52,7 @@ fn same(a: f64, b: f64) -> bool {
 
 /// One run on a single processor at one per-process size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct SequentialRun {
     /// Memory the process needed, MB.
     pub work_mb: f64,
@@ -70,6 +71,7 @@ impl SequentialRun {
 
 /// One run on np0 processes with the same per-process size as a sequential run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ParallelRun {
     /// Number of processes (np0), at least 2.
     pub np: u32,
@@ -90,6 +92,7 @@ impl ParallelRun {
 
 /// The calibration runs of one program on one cluster over one fabric.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Calibration {
     pub sequential: Vec<SequentialRun>,
     pub parallel: Vec<ParallelRun>,
@@ -97,6 +100,7 @@ pub struct Calibration {
 
 /// The overhead of one parallel run (one per input row, in input order).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct RunOverhead {
     pub np: u32,
     pub work_mb: f64,
@@ -111,6 +115,7 @@ pub struct RunOverhead {
 
 /// A (work, Tcomm) point of one np0 line and how far it is from the line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct OverheadPoint {
     pub work_mb: f64,
     pub tcomm_s: f64,
@@ -121,6 +126,7 @@ pub struct OverheadPoint {
 
 /// Equation (2) fitted for one np0.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Np0Fit {
     pub np0: u32,
     pub alpha_s: f64,
@@ -130,6 +136,7 @@ pub struct Np0Fit {
 
 /// A (log2 np0, α(np0)) point of equation (3) and how far it is from the line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct AlphaPoint {
     pub np0: u32,
     pub log2_np0: f64,
@@ -141,6 +148,7 @@ pub struct AlphaPoint {
 
 /// Equation (3): α(np) = c + d·log2(np).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct AlphaFit {
     pub c_s: f64,
     /// Seconds per doubling of np.
@@ -150,6 +158,7 @@ pub struct AlphaFit {
 
 /// A measured sequential point (repeats averaged) and how far it is from the Tcomp line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TcompPoint {
     pub work_mb: f64,
     pub time_s: f64,
@@ -161,6 +170,7 @@ pub struct TcompPoint {
 /// Tcomp(work) = intercept_s + slope_s_per_mb · work, least squares through the sequential
 /// points; used only for sizes that were not measured.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct TcompLine {
     pub intercept_s: f64,
     pub slope_s_per_mb: f64,
@@ -169,6 +179,7 @@ pub struct TcompLine {
 
 /// A fitted calibration: everything the predictions need, and the residuals to show.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Fit {
     /// Tcomm of every parallel run, in input order.
     pub runs: Vec<RunOverhead>,
@@ -571,6 +582,7 @@ fn build_fit(
 
 /// Something the page should say next to a prediction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PredictionNote {
     /// np = 1: no communication, Tcomm = 0.
@@ -601,6 +613,7 @@ impl PredictionNote {
 
 /// Predicted run time of one configuration, by equation (1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Prediction {
     pub np: u32,
     pub work_mb: f64,

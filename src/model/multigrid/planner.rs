@@ -27,6 +27,7 @@ use crate::model::error::InputError;
 
 /// A cluster's calibration over one fabric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct FabricFit {
     pub fabric: String,
     pub fit: Fit,
@@ -34,6 +35,7 @@ pub struct FabricFit {
 
 /// A cluster with the fabrics it was calibrated over.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
     pub name: String,
     pub free_procs: u32,
@@ -59,6 +61,7 @@ impl Cluster {
 
 /// What the planner is asked.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct PlannerInput {
     /// One or two clusters; with two, the first is "A" in the pairing.
     pub clusters: Vec<Cluster>,
@@ -86,6 +89,7 @@ pub const MAX_CANDIDATES: usize = 4096;
 
 /// The fastest option at one grid size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ResolutionLevel {
     pub n: u32,
     pub best: Plan,
@@ -93,6 +97,7 @@ pub struct ResolutionLevel {
 
 /// Scenario 2: the largest power-of-two N the free resources can hold, against N/2.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Resolution {
     pub largest: ResolutionLevel,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +112,7 @@ pub struct Resolution {
 
 /// The planner's answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct PlannerReport {
     pub n: u32,
     /// Feasible options, fastest first (ties: cheaper, then fewer processes).

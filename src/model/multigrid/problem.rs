@@ -27,6 +27,7 @@ pub const MAX_MEMORY_PER_NODE_MB: f64 = 1e12;
 
 /// An N × N grid of `bytes_per_point` bytes per point, partitioned by rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Problem {
     /// Grid side N (rows = columns = N).
     pub n: u32,
@@ -100,6 +101,7 @@ pub fn bytes_per_point(work_mb: f64, rows_per_process: u64, columns: u32) -> Res
 
 /// Processes of one cluster held for a whole run, at its price.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct CpuUse {
     pub np: u32,
     /// Price units per CPU-hour.
@@ -108,6 +110,7 @@ pub struct CpuUse {
 
 /// CPU-hours and money of a run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cost {
     pub cpu_hours: f64,
     pub cost: f64,
@@ -123,6 +126,7 @@ pub fn cost(uses: &[CpuUse], time_s: f64) -> Cost {
 
 /// One cluster as reached over one fabric.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ClusterSide {
     pub name: String,
     pub fabric: String,

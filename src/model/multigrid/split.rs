@@ -23,6 +23,7 @@ use crate::model::error::InputError;
 
 /// Why a configuration cannot run. `text()` says it for people.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Infeasibility {
     /// More processes asked for than are free.
@@ -64,6 +65,7 @@ impl Infeasibility {
 
 /// One cluster's share of an option.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Part {
     pub cluster: String,
     pub np: u32,
@@ -82,6 +84,7 @@ pub struct Part {
 
 /// The even split of a two-cluster job: the same rows per process everywhere.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum EvenSplit {
     Feasible { rows_per_process: u64, time_s: f64, cpu_hours: f64, cost: f64 },
@@ -90,6 +93,7 @@ pub enum EvenSplit {
 
 /// A feasible option with its predicted time and cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Plan {
     /// Grid side N.
     pub n: u32,
@@ -118,6 +122,7 @@ impl Plan {
 
 /// Processes on one cluster in an option.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Assignment {
     pub cluster: String,
     pub np: u32,
@@ -125,6 +130,7 @@ pub struct Assignment {
 
 /// An option that cannot run, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct InfeasibleOption {
     pub n: u32,
     pub fabric: String,
@@ -134,6 +140,7 @@ pub struct InfeasibleOption {
 
 /// The answer for one configuration: a plan, or why there is none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum Outcome {
     Feasible(Plan),

@@ -53,6 +53,7 @@ pub const TIMELINE_MAX_PROCS: u32 = 32;
 
 /// What one process did in one replication, seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ProcTimes {
     pub computing_s: f64,
     pub sending_s: f64,
@@ -81,6 +82,7 @@ pub struct Timeline {
 
 /// One blocked process of a deadlocked run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Blocked {
     pub proc: u32,
     pub waiting_for: String,
@@ -89,6 +91,7 @@ pub struct Blocked {
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Deadlock {
     pub numprocs: u32,
     pub time_s: f64,

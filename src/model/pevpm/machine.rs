@@ -35,6 +35,7 @@ use crate::model::InputError;
 
 /// How message times are drawn (the seed's Figure 6 compares the three).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     Distribution,
@@ -58,6 +59,7 @@ impl Mode {
 
 /// Which measured configuration a message's time comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Contention {
     /// The number of messages in flight when it leaves (the seed's contention scoreboard).

@@ -280,6 +280,7 @@ fn sp2_ov(x: f64, zp: f64, p: f64, n: f64) -> f64 {
 
 /// The largest two-region speed-up over the region size n. `text()` says it for people.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Optimum {
     /// α > 0: Sp2 peaks at n = n_star cores per region.
@@ -325,6 +326,7 @@ impl Optimum {
 
 /// Region sizes at half the largest speed-up.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct NHalf {
     /// One region: n½ = X.
     pub one_region: f64,
@@ -362,6 +364,7 @@ pub struct SweepPoint {
 
 /// How much bandwidth between the regions a target needs. `text()` says it for people.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Requirement {
     /// The smallest z' (and B_E, when the mapping from B_E to z' is known) that reaches it.
@@ -426,6 +429,7 @@ impl RequiredBandwidth {
 
 /// A possible unit mistake, reported next to the answer rather than refusing it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Warning {
     pub field: String,
     pub message: String,

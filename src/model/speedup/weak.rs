@@ -12,6 +12,7 @@ use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct WeakPoint {
     pub n: u32,
     pub time_s: f64,

@@ -12,6 +12,7 @@ use crate::model::InputError;
 
 /// A switching technology available on a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Fabric {
     /// "Fast Ethernet", "Myrinet", "InfiniBand 4x DDR"…; unique within its cluster.
     pub name: String,
@@ -26,6 +27,7 @@ pub struct Fabric {
 
 /// A cluster (a site, a machine room, a region).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
     /// Stable identifier, used by links and by calculators' inputs ("wrg-a").
     pub id: String,
@@ -57,6 +59,7 @@ pub const MAX_HISTOGRAM_BYTES: usize = 1 << 20;
 
 /// A connection between two clusters over which one job may span both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Link {
     pub a: String,
     pub b: String,
@@ -65,6 +68,7 @@ pub struct Link {
 
 /// Everything the Clusters page edits. `Catalog::default()` is an empty one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Catalog {
     pub clusters: Vec<Cluster>,
     pub links: Vec<Link>,
