@@ -21,29 +21,138 @@ fn dir(sub: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(sub)
 }
 
-/// Texts above this size are kept as their length, a hash and their first lines (a regions
-/// view with its 1,000-point sweeps is 1.8 MB).
-const FULL_TEXT_BYTES: usize = 100_000;
+/// Widest line [`readable`] makes by joining a block (a struct of a few numbers), and by
+/// joining a run of values.
+const BLOCK_WIDTH: usize = 240;
+const RUN_WIDTH: usize = 120;
 
-/// FNV-1a, 64 bits: enough to tell two long texts apart, with no crate for it.
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+/// A line that opens a block of `{:#?}` output (`Point {`, `[`, `(`, `Some(`).
+fn opens(line: &str) -> bool {
+    line.ends_with('{') || line.ends_with('[') || line.ends_with('(')
 }
 
-/// What is kept of a text: itself, or for a long one its length, hash and first 200 lines.
-fn kept(text: &str) -> String {
-    if text.len() <= FULL_TEXT_BYTES {
-        return text.to_string();
+/// A line that closes one (`}`, `],`, `)`).
+fn closes(line: &str) -> bool {
+    matches!(line.trim().trim_end_matches(','), "}" | "]" | ")")
+}
+
+/// `{:#?}` output made short enough to keep whole and still read in a diff: a block whose lines
+/// are all single values joins into one line (`Point { n: 2.0, one_region: 1.9, … },`) when
+/// that fits in [`BLOCK_WIDTH`], from the innermost out; then a run of short values at one indent
+/// (the numbers of a long list) is joined, a few to a line. Every value stays, so every changed
+/// number shows in a diff.
+fn readable(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    loop {
+        let mut out: Vec<String> = Vec::with_capacity(lines.len());
+        let mut changed = false;
+        let mut i = 0;
+        while i < lines.len() {
+            let line = &lines[i];
+            if opens(line.trim_end()) {
+                // The block's lines up to its close, if none of them opens another.
+                let indent = line.len() - line.trim_start().len();
+                let mut j = i + 1;
+                while j < lines.len() && !opens(lines[j].trim_end()) && !closes(&lines[j]) {
+                    j += 1;
+                }
+                let closed = j < lines.len() && closes(&lines[j]) && lines[j].len() - lines[j].trim_start().len() == indent;
+                if closed {
+                    let inner: Vec<&str> = lines[i + 1..j].iter().map(|l| l.trim()).collect();
+                    let body = inner.join(" ");
+                    let body = body.strip_suffix(',').unwrap_or(&body);
+                    let (open, close) = (line.trim(), lines[j].trim());
+                    let joined = if open.ends_with('{') { format!("{open} {body} {close}") } else { format!("{open}{body}{close}") };
+                    if indent + joined.len() <= BLOCK_WIDTH {
+                        out.push(format!("{}{joined}", " ".repeat(indent)));
+                        i = j + 1;
+                        changed = true;
+                        continue;
+                    }
+                }
+            }
+            out.push(line.clone());
+            i += 1;
+        }
+        lines = out;
+        if !changed {
+            break;
+        }
     }
-    let head: Vec<&str> = text.lines().take(200).collect();
-    format!("{} bytes, FNV-1a {:016x}; the first 200 lines:\n{}\n", text.len(), fnv(text), head.join("\n"))
+    // Runs of short values at one indent, a few to a line.
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for line in lines {
+        let short = line.trim().len() <= 40 && !opens(line.trim_end()) && !closes(&line) && !line.trim().contains(": ");
+        if let Some(last) = out.last_mut() {
+            let same = last.len() - last.trim_start().len() == line.len() - line.trim_start().len();
+            let last_short = !opens(last.trim_end()) && !closes(last) && !last.trim().contains(": ");
+            if short && same && last_short && last.len() + 1 + line.trim().len() <= RUN_WIDTH {
+                last.push(' ');
+                last.push_str(line.trim());
+                continue;
+            }
+        }
+        out.push(line);
+    }
+    out.join("\n") + "\n"
+}
+
+/// Texts above this size (once [`readable`]) are kept as one file per part of the view, in a
+/// folder of the text's name: a regions view with its 1,000-point sweeps is 1.8 MB of
+/// `{:#?}`.
+const ONE_FILE_BYTES: usize = 200_000;
+
+/// A view's text in parts, for [`ONE_FILE_BYTES`]: (name, text) of each top-level field of
+/// the `{:#?}` struct, in order.
+fn parts(text: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let field = line.strip_prefix("    ").filter(|l| !l.starts_with(' ')).and_then(|l| l.split_once(':')).map(|(k, _)| k);
+        match field {
+            Some(k) if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => out.push((k.to_string(), format!("{line}\n"))),
+            _ => match out.last_mut() {
+                Some((_, t)) => {
+                    t.push_str(line);
+                    t.push('\n');
+                }
+                None => out.push(("head".into(), format!("{line}\n"))),
+            },
+        }
+    }
+    out
+}
+
+/// Compares a page view's `{:#?}` text with the golden file `sub/name` (or writes it, with
+/// UPDATE_GOLDEN set), made [`readable`]; a long one goes to the folder `sub/name` (its ".txt"
+/// off), a file per part. Returns lines describing differences.
+fn check_view(sub: &str, name: &str, text: &str) -> Vec<String> {
+    let text = readable(text);
+    if text.len() <= ONE_FILE_BYTES {
+        return check_one(sub, name, &text).into_iter().collect();
+    }
+    let folder = format!("{sub}/{}", name.trim_end_matches(".txt"));
+    let parts = parts(&text);
+    let mut diffs: Vec<String> = parts.iter().enumerate().filter_map(|(i, (k, t))| check_one(&folder, &format!("{i:02}-{k}.txt"), t)).collect();
+    // A part that is no longer there.
+    let names: Vec<String> = parts.iter().enumerate().map(|(i, (k, _))| format!("{i:02}-{k}.txt")).collect();
+    if let Ok(entries) = std::fs::read_dir(dir(&folder)) {
+        for e in entries.flatten() {
+            let f = e.file_name().to_string_lossy().into_owned();
+            if !names.contains(&f) {
+                if std::env::var_os("UPDATE_GOLDEN").is_some() {
+                    let _ = std::fs::remove_file(e.path());
+                } else {
+                    diffs.push(format!("{folder}/{f}: no longer made"));
+                }
+            }
+        }
+    }
+    diffs
 }
 
 /// Compares `text` with the golden file `sub/name` (or writes it, with UPDATE_GOLDEN set);
 /// returns a line describing a difference.
-fn check(sub: &str, name: &str, text: &str) -> Option<String> {
-    let kept = kept(text);
-    let text = kept.as_str();
+fn check_one(sub: &str, name: &str, text: &str) -> Option<String> {
     let path = dir(sub).join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(dir(sub)).expect("golden folder");
@@ -79,14 +188,14 @@ fn command_answers_match_the_golden_files() {
         };
         let o = run(&args, &input);
         let text = format!("exit {}\n{}{}", o.status, o.stderr, o.stdout);
-        diffs.extend(check("cli", &format!("{name}.txt"), &text));
+        diffs.extend(check_one("cli", &format!("{name}.txt"), &text));
         helps.insert(args[0].to_string());
     }
     for c in helps {
         let o = run(&[&c, "--help"], "");
-        diffs.extend(check("cli", &format!("help-{c}.txt"), &o.stdout));
+        diffs.extend(check_one("cli", &format!("help-{c}.txt"), &o.stdout));
     }
-    diffs.extend(check("cli", "help.txt", &run(&["--help"], "").stdout));
+    diffs.extend(check_one("cli", "help.txt", &run(&["--help"], "").stdout));
     assert_all(diffs);
 }
 
@@ -152,7 +261,7 @@ fn page_views_match_the_golden_files() {
                 }
             },
         };
-        diffs.extend(check("pages", &format!("{name}.txt"), &text));
+        diffs.extend(check_view("pages", &format!("{name}.txt"), &text));
     }
     assert_all(diffs);
 }
