@@ -32,7 +32,7 @@ pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw"
 
 pub const BROADCAST: Subcommand = Subcommand {
     name: "broadcast",
-    summary: "broadcast time per algorithm (linear, binomial, binary, pipeline) in a fitted model",
+    summary: "broadcast time per algorithm ({algorithm_keys}) in a fitted model",
     help: BROADCAST_HELP,
     run: run_broadcast,
     reads_input: true,
@@ -122,8 +122,8 @@ EXPORTS (--export NAME writes that text alone instead of JSON):
                and bandwidth (GB/s, 10^9 B/s) of the best model
     ompi-rules an Open MPI coll_tuned dynamic rules file for MPI_Bcast (collective 7):
                per communicator size, "msg_size algorithm topo segsize" where the fastest
-               broadcast of the best model changes (1 basic_linear, 3 pipeline,
-               5 binary_tree, 6 binomial); use it with
+               broadcast of the best model changes, with Open MPI's algorithm ids
+               ({ompi_algorithms}); use it with
                mpirun --mca coll_tuned_use_dynamic_rules 1
                       --mca coll_tuned_dynamic_rules_filename FILE
 
@@ -138,10 +138,7 @@ ERRORS:
 "#;
 
 const BROADCAST_HELP: &str = r#"scalewise broadcast — time to broadcast m bytes to P processes (seed 002, Table 3):
-    linear     L + (P − 1)·g(m)
-    binomial   ⌈log₂P⌉·L + ⌊log₂P⌋·g(m)
-    binary     ⌈log₂P⌉·(2·g(m) + L)                      (the seed's upper bound)
-    pipeline   (P − 1)·(g(s) + L) + g(s)·(k − 1), k = ⌈m/s⌉, s the best power of two or m
+{algorithm_formulas}
 Every model gives T(m) = L + g(m); L = latency_share × T(0) and g(m) = T(m) − L (a ping-pong
 cannot separate the wire latency from the sender's gap). P = 1 takes 0 (linear on ties).
 
@@ -160,7 +157,7 @@ INPUT (one JSON object):
 
 OUTPUT:
     model, procs, size_bytes, latency_us (L), gap_us (g(m)),
-    algorithms      [{algorithm: "linear"|"binomial"|"binary"|"pipeline", time_us,
+    algorithms      [{algorithm: {algorithm_keys_quoted}, time_us,
                     segment_bytes (pipeline only)}]
     best            the fastest algorithm
 
@@ -644,6 +641,31 @@ pub struct GridAnswer {
     binomial_us: Option<f64>,
     /// "ecef" or "ecef_lat".
     best: &'static str,
+}
+
+/// A help text or summary with its lists of broadcast algorithms written out from
+/// [`Algorithm`]: `{algorithm_formulas}` (a line per algorithm: key, formula, note),
+/// `{algorithm_keys}`, `{algorithm_keys_quoted}` ("linear"|"binomial"|…) and
+/// `{ompi_algorithms}` (1 basic_linear, 3 pipeline, …).
+pub fn help_words(text: &str) -> String {
+    if !text.contains("{algorithm") && !text.contains("{ompi_algorithms}") {
+        return text.to_string();
+    }
+    let formulas: Vec<String> = Algorithm::all()
+        .map(|a| {
+            let line = format!("    {:<11}{}", a.key(), a.formula());
+            match a.note() {
+                Some(note) => format!("{line:<57}({note})"),
+                None => line,
+            }
+        })
+        .collect();
+    let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
+    let quoted: Vec<String> = keys.iter().map(|k| format!("\"{k}\"")).collect();
+    text.replace("{algorithm_formulas}", &formulas.join("\n"))
+        .replace("{algorithm_keys_quoted}", &quoted.join("|"))
+        .replace("{algorithm_keys}", &keys.join(", "))
+        .replace("{ompi_algorithms}", &Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", "))
 }
 
 #[cfg(test)]

@@ -142,7 +142,7 @@ fn main_help() -> String {
          status 2.\n\nCALCULATORS:\n",
     );
     for c in SUBCOMMANDS {
-        s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
+        s.push_str(&format!("    {:<16}{}\n", c.name, comm::help_words(c.summary)));
     }
     s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n");
     s.push_str("\nCONTRACT:\n    schema          the JSON Schema of every calculator's input and answer\n");
@@ -287,7 +287,7 @@ fn run_to_output(args: &[String]) -> i32 {
         match a.as_str() {
             "--" => options_ended = true,
             "--help" | "-h" => {
-                return written(cmd.name, write_out(cmd.help));
+                return written(cmd.name, write_out(&comm::help_words(cmd.help)));
             }
             "--compact" => compact = true,
             "--format" => match rest.next() {

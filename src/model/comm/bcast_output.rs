@@ -53,16 +53,13 @@ fn after(words: &[&str], key: &str) -> Option<String> {
 
 /// The Open MPI bcast algorithm id as a calculator algorithm.
 fn ompi_algorithm(id: &str) -> Result<Algorithm, String> {
-    match id.trim() {
-        "1" => Ok(Algorithm::Linear),
-        "3" => Ok(Algorithm::Pipeline),
-        "5" => Ok(Algorithm::Binary),
-        "6" => Ok(Algorithm::Binomial),
-        other => Err(format!(
-            "Open MPI bcast algorithm {} has no model here; the calculator has 1 (basic_linear), 3 (pipeline), 5 (binary_tree) and 6 (binomial)",
-            other.chars().take(8).collect::<String>()
-        )),
-    }
+    id.trim().parse().ok().and_then(Algorithm::from_ompi_id).ok_or_else(|| {
+        format!(
+            "Open MPI bcast algorithm {} has no model here; the calculator has {}",
+            id.trim().chars().take(8).collect::<String>(),
+            Algorithm::ompi_list(|a| format!("{} ({})", a.ompi_id(), a.ompi_name()), ", ", " and ")
+        )
+    })
 }
 
 /// Reads the rows; on a problem, its error and the rows above it.
@@ -104,8 +101,9 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
                         return (
                             out,
                             Some(err(line, None, format!(
-                                "unknown algorithm \"{}\"; expected linear, binomial, binary or pipeline",
-                                name.chars().take(20).collect::<String>()
+                                "unknown algorithm \"{}\"; expected {}",
+                                name.chars().take(20).collect::<String>(),
+                                Algorithm::expected()
                             ))),
                         )
                     }

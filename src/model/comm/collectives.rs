@@ -24,44 +24,145 @@ use serde::Serialize;
 
 use crate::model::comm::{CommFit, Model, ModelKind};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
+/// The broadcast algorithms. Everything said of one lives on its variant: its key
+/// (`to_string`, also its JSON name), the other names it is read by (`serialize`), its label
+/// in tables (`message`), its full name (`detailed_message`), its formula, and Open MPI's id
+/// and name for it (`coll_tuned_bcast_algorithm`). Adding one is its variant here and its
+/// formula in [`broadcast`]: the lists, messages, help texts, table headers and the Open MPI
+/// mapping in both directions follow from these.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    strum::EnumIter,
+    strum::EnumCount,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumMessage,
+    strum::EnumProperty,
+)]
+#[strum(ascii_case_insensitive)]
 pub enum Algorithm {
+    #[strum(
+        to_string = "linear",
+        serialize = "flat",
+        serialize = "flat_tree",
+        message = "linear",
+        detailed_message = "linear (flat tree)",
+        props(formula = "L + (P − 1)·g(m)", ompi_id = 1, ompi_name = "basic_linear")
+    )]
     Linear,
+    #[strum(
+        to_string = "binomial",
+        serialize = "binomial_tree",
+        message = "binomial tree",
+        detailed_message = "binomial tree",
+        props(formula = "⌈log₂P⌉·L + ⌊log₂P⌋·g(m)", ompi_id = 6, ompi_name = "binomial")
+    )]
     Binomial,
+    #[strum(
+        to_string = "binary",
+        serialize = "binary_tree",
+        message = "binary tree",
+        detailed_message = "binary tree",
+        props(formula = "⌈log₂P⌉·(2·g(m) + L)", note = "the seed's upper bound", ompi_id = 5, ompi_name = "binary_tree")
+    )]
     Binary,
+    #[strum(
+        to_string = "pipeline",
+        serialize = "chain",
+        serialize = "segmented",
+        message = "pipeline",
+        detailed_message = "segmented chain (pipeline)",
+        props(
+            formula = "(P − 1)·(g(s) + L) + g(s)·(k − 1), k = ⌈m/s⌉, s the best power of two or m",
+            ompi_id = 3,
+            ompi_name = "pipeline"
+        )
+    )]
     Pipeline,
 }
 
-pub const ALGORITHMS: [Algorithm; 4] = [Algorithm::Linear, Algorithm::Binomial, Algorithm::Binary, Algorithm::Pipeline];
-
 impl Algorithm {
+    /// Every algorithm, in the order of tables and of ties (the first wins).
+    pub fn all() -> impl Iterator<Item = Algorithm> {
+        <Algorithm as strum::IntoEnumIterator>::iter()
+    }
+    /// Its key: "linear", "binomial", … (also its name in JSON).
     pub fn key(self) -> &'static str {
-        match self {
-            Algorithm::Linear => "linear",
-            Algorithm::Binomial => "binomial",
-            Algorithm::Binary => "binary",
-            Algorithm::Pipeline => "pipeline",
-        }
+        self.into()
     }
+    /// Its full name, e.g. "segmented chain (pipeline)".
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Linear => "linear (flat tree)",
-            Algorithm::Binomial => "binomial tree",
-            Algorithm::Binary => "binary tree",
-            Algorithm::Pipeline => "segmented chain (pipeline)",
+        strum::EnumMessage::get_detailed_message(&self).unwrap_or_else(|| self.key())
+    }
+    /// Its column label in tables, e.g. "binomial tree".
+    pub fn label(self) -> &'static str {
+        strum::EnumMessage::get_message(&self).unwrap_or_else(|| self.key())
+    }
+    /// Its formula in pLogP terms.
+    pub fn formula(self) -> &'static str {
+        strum::EnumProperty::get_str(&self, "formula").unwrap_or_default()
+    }
+    /// What to say beside its formula, if anything.
+    pub fn note(self) -> Option<&'static str> {
+        strum::EnumProperty::get_str(&self, "note")
+    }
+    /// Reads its key or another of its names ("flat", "chain", "binomial_tree"; any case).
+    pub fn from_key(s: &str) -> Option<Algorithm> {
+        s.trim().parse().ok()
+    }
+    /// "linear, binomial, binary or pipeline": the keys, for messages.
+    pub fn expected() -> String {
+        let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
+        match keys.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => keys.join(""),
         }
     }
-    /// Reads "linear", "flat", "binomial", "binary", "pipeline", "chain" (any case).
-    pub fn from_key(s: &str) -> Option<Algorithm> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "linear" | "flat" | "flat_tree" => Some(Algorithm::Linear),
-            "binomial" | "binomial_tree" => Some(Algorithm::Binomial),
-            "binary" | "binary_tree" => Some(Algorithm::Binary),
-            "pipeline" | "chain" | "segmented" => Some(Algorithm::Pipeline),
-            _ => None,
+    /// Open MPI's `coll_tuned_bcast_algorithm` id for it.
+    pub fn ompi_id(self) -> u32 {
+        strum::EnumProperty::get_int(&self, "ompi_id").and_then(|i| u32::try_from(i).ok()).unwrap_or(0)
+    }
+    /// Open MPI's name for it ("basic_linear", "binary_tree", …).
+    pub fn ompi_name(self) -> &'static str {
+        strum::EnumProperty::get_str(&self, "ompi_name").unwrap_or_default()
+    }
+    /// The algorithm Open MPI numbers `id`, when the calculator has it.
+    pub fn from_ompi_id(id: u32) -> Option<Algorithm> {
+        Algorithm::all().find(|a| a.ompi_id() == id)
+    }
+    /// The algorithms by Open MPI id, `f` writing each ("1 basic_linear"), joined with `sep`
+    /// and `last` before the last one.
+    pub fn ompi_list(f: fn(Algorithm) -> String, sep: &str, last: &str) -> String {
+        let mut all: Vec<Algorithm> = Algorithm::all().collect();
+        all.sort_by_key(|a| a.ompi_id());
+        let words: Vec<String> = all.into_iter().map(f).collect();
+        match words.split_last() {
+            Some((end, rest)) if !rest.is_empty() => format!("{}{last}{end}", rest.join(sep)),
+            _ => words.concat(),
         }
+    }
+}
+
+impl Serialize for Algorithm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.key())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl schemars::JsonSchema for Algorithm {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Algorithm".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
+        schemars::json_schema!({ "type": "string", "enum": keys, "description": "A broadcast algorithm." })
     }
 }
 
@@ -145,11 +246,12 @@ pub fn broadcast(split: &Split, algorithm: Algorithm, procs: u32, size_bytes: f6
     Broadcast { algorithm, time_us, segment_bytes }
 }
 
-/// Every algorithm for one model, and the fastest (the first on ties).
-pub fn all_algorithms(split: &Split, procs: u32, size_bytes: f64) -> ([Broadcast; 4], Algorithm) {
-    let all = ALGORITHMS.map(|a| broadcast(split, a, procs, size_bytes));
+/// Every algorithm for one model, in [`Algorithm::all`]'s order, and the fastest (the first
+/// on ties).
+pub fn all_algorithms(split: &Split, procs: u32, size_bytes: f64) -> (Vec<Broadcast>, Algorithm) {
+    let all: Vec<Broadcast> = Algorithm::all().map(|a| broadcast(split, a, procs, size_bytes)).collect();
     // Ties within rounding go to the earlier algorithm.
-    let best = all.iter().fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b });
+    let best = all.iter().skip(1).fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b });
     (all, best.algorithm)
 }
 
@@ -180,9 +282,8 @@ pub struct ModelChoice {
 pub fn poly_adapt1(fit: &CommFit, share: f64, measured: &[MeasuredBroadcast]) -> Option<Vec<ModelChoice>> {
     let fallback = fit.best?;
     Some(
-        ALGORITHMS
-            .iter()
-            .map(|&algorithm| {
+        Algorithm::all()
+            .map(|algorithm| {
                 let rows: Vec<&MeasuredBroadcast> = measured.iter().filter(|r| r.algorithm == algorithm).collect();
                 let errors: Vec<(ModelKind, f64)> = if rows.is_empty() {
                     Vec::new()
@@ -242,11 +343,36 @@ mod tests {
         Model::Hockney { alpha_us: alpha, beta_us_per_byte: beta }
     }
 
-    fn check(split: &Split, procs: u32, m: f64, want: [f64; 4], want_segment: f64) {
-        for (a, w) in ALGORITHMS.iter().zip(want) {
-            let b = broadcast(split, *a, procs, m);
+    #[test]
+    fn every_algorithm_is_named_once_and_read_back_by_each_name() {
+        let all: Vec<Algorithm> = Algorithm::all().collect();
+        assert_eq!(all.len(), <Algorithm as strum::EnumCount>::COUNT);
+        for a in Algorithm::all() {
+            // Its key, in any case and padded, its JSON name and its Open MPI id lead back to it.
+            assert_eq!(Algorithm::from_key(a.key()), Some(a));
+            assert_eq!(Algorithm::from_key(&format!(" {} ", a.key().to_uppercase())), Some(a));
+            assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::Value::from(a.key())));
+            assert_eq!(Algorithm::from_ompi_id(a.ompi_id()), Some(a), "{a:?}");
+            assert!(a.ompi_id() > 0 && !a.ompi_name().is_empty() && !a.formula().is_empty() && !a.label().is_empty(), "{a:?}");
+            assert!(Algorithm::expected().contains(a.key()));
+            // No two share a key, an Open MPI id or a label.
+            for b in Algorithm::all().filter(|b| *b != a) {
+                assert!(a.key() != b.key() && a.ompi_id() != b.ompi_id() && a.label() != b.label(), "{a:?} {b:?}");
+            }
+        }
+        assert_eq!(Algorithm::from_key("flat_tree"), Some(Algorithm::Linear));
+        assert_eq!(Algorithm::from_key("Chain"), Some(Algorithm::Pipeline));
+        assert_eq!(Algorithm::from_key("ring"), None);
+        assert_eq!(Algorithm::expected(), "linear, binomial, binary or pipeline");
+        assert_eq!(Algorithm::from_ompi_id(7), None);
+    }
+
+    /// Each algorithm's time against its expected value, by name.
+    fn check(split: &Split, procs: u32, m: f64, want: &[(Algorithm, f64)], want_segment: f64) {
+        for &(a, w) in want {
+            let b = broadcast(split, a, procs, m);
             assert!((b.time_us - w).abs() < 1e-9, "{a:?} P={procs} m={m}: {} vs {w}", b.time_us);
-            if *a == Algorithm::Pipeline {
+            if a == Algorithm::Pipeline {
                 assert_eq!(b.segment_bytes, Some(want_segment), "segment for P={procs} m={m}");
             }
         }
@@ -261,17 +387,17 @@ mod tests {
         // Binary 3·(30 + 5) = 105. Pipeline: s = 1000 → 7·20 = 140; s = 512 (k = 2, g = 10.12)
         // → 7·15.12 + 10.12 = 115.96; s = 256 (k = 4, g = 7.56) → 7·12.56 + 3·7.56 = 110.6;
         // s = 128 (k = 8, g = 6.28) → 7·11.28 + 7·6.28 = 122.92; smaller s cost more.
-        check(&split, 8, 1000.0, [110.0, 60.0, 105.0, 110.6], 256.0);
+        check(&split, 8, 1000.0, &[(Algorithm::Linear, 110.0), (Algorithm::Binomial, 60.0), (Algorithm::Binary, 105.0), (Algorithm::Pipeline, 110.6)], 256.0);
         // P = 5: ⌈log₂5⌉ = 3, ⌊log₂5⌋ = 2. m = 0: g = 5. Linear 5 + 4·5 = 25; binomial
         // 15 + 10 = 25; binary 3·15 = 45; pipeline one empty segment: 4·10 = 40.
-        check(&split, 5, 0.0, [25.0, 25.0, 45.0, 40.0], 0.0);
+        check(&split, 5, 0.0, &[(Algorithm::Linear, 25.0), (Algorithm::Binomial, 25.0), (Algorithm::Binary, 45.0), (Algorithm::Pipeline, 40.0)], 0.0);
         // P = 1 sends nothing.
-        check(&split, 1, 1e6, [0.0; 4], 1e6);
+        check(&split, 1, 1e6, &Algorithm::all().map(|a| (a, 0.0)).collect::<Vec<_>>(), 1e6);
         assert_eq!(all_algorithms(&split, 1, 1e6).1, Algorithm::Linear);
         assert_eq!(all_algorithms(&split, 8, 1000.0).1, Algorithm::Binomial);
         // Share 0 is Hockney's reading: L = 0, g = T. P = 2: every algorithm sends once.
         let h = Split::new(&model, 0.0);
-        check(&h, 2, 100.0, [11.0, 11.0, 22.0, 11.0], 100.0);
+        check(&h, 2, 100.0, &[(Algorithm::Linear, 11.0), (Algorithm::Binomial, 11.0), (Algorithm::Binary, 22.0), (Algorithm::Pipeline, 11.0)], 100.0);
     }
 
     #[test]
@@ -324,7 +450,7 @@ mod tests {
                             procs in 1u32..MAX_PROCS, m in 0.0f64..1e12) {
             let model = hockney(alpha, beta);
             let split = Split::new(&model, share);
-            for a in ALGORITHMS {
+            for a in Algorithm::all() {
                 let b = broadcast(&split, a, procs, m);
                 proptest::prop_assert!(b.time_us.is_finite() && b.time_us >= 0.0);
                 if procs >= 2 && a != Algorithm::Pipeline {

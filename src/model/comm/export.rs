@@ -259,16 +259,6 @@ pub fn sstmacro(fit: &CommFit) -> Option<String> {
     ))
 }
 
-/// Open MPI's bcast algorithm id of a calculator algorithm.
-pub fn ompi_bcast_id(a: Algorithm) -> u32 {
-    match a {
-        Algorithm::Linear => 1,
-        Algorithm::Pipeline => 3,
-        Algorithm::Binary => 5,
-        Algorithm::Binomial => 6,
-    }
-}
-
 /// Open MPI's collective id of MPI_Bcast in the rules file.
 pub const OMPI_BCAST_ID: u32 = 7;
 
@@ -302,7 +292,7 @@ pub fn bcast_rules(fit: &CommFit, share: f64, procs: u32) -> Option<Vec<(u32, Ve
                         .and_then(|b| b.segment_bytes)
                         .filter(|&s| best == Algorithm::Pipeline && s < m)
                         .unwrap_or(0.0);
-                    let rule = (m, ompi_bcast_id(best), seg);
+                    let rule = (m, best.ompi_id(), seg);
                     if rules.last().is_none_or(|r| (r.1, r.2) != (rule.1, rule.2)) {
                         rules.push(rule);
                     }
@@ -315,11 +305,12 @@ pub fn bcast_rules(fit: &CommFit, share: f64, procs: u32) -> Option<Vec<(u32, Ve
 
 pub fn ompi_rules(fit: &CommFit, share: f64, procs: u32) -> Option<String> {
     let rules = bcast_rules(fit, share, procs)?;
-    let mut s = String::from(
+    let mut s = format!(
         "# Open MPI coll_tuned dynamic rules for MPI_Bcast from the broadcast calculator (scalewise).\n\
          # Units: communicator size in processes, message and segment sizes in bytes.\n\
          # Use: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n\
-         # Algorithms: 1 basic_linear, 3 pipeline, 5 binary_tree, 6 binomial.\n",
+         # Algorithms: {}.\n",
+        Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", ")
     );
     let _ = writeln!(s, "1 # number of collectives\n{OMPI_BCAST_ID} # collective id (bcast)\n{} # number of comm sizes", rules.len());
     for (p, r) in &rules {
@@ -490,7 +481,7 @@ mod tests {
             for m in rule_sizes() {
                 let (all, best) = all_algorithms(&split, p, m);
                 let (alg, seg) = rules_choice(&rules, 7, u64::from(p), m as u64).expect("a rule");
-                assert_eq!(alg, ompi_bcast_id(best), "P={p} m={m}");
+                assert_eq!(alg, best.ompi_id(), "P={p} m={m}");
                 if best == Algorithm::Pipeline {
                     let s = all[3].segment_bytes.expect("segment");
                     assert_eq!(seg, if s < m { s as u64 } else { 0 });

@@ -32,7 +32,7 @@ use serde::Serialize;
 
 use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
-    ALGORITHMS, DEFAULT_LATENCY_SHARE, MAX_PROCS,
+    DEFAULT_LATENCY_SHARE, MAX_PROCS,
 };
 use crate::model::comm::gridcast::{self, binomial_all, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
@@ -171,8 +171,8 @@ pub struct Series {
 pub struct BroadcastRow {
     pub size_bytes: f64,
     pub model: ModelKind,
-    /// In the order of `ALGORITHMS`: linear, binomial, binary, pipeline.
-    pub times: [Broadcast; 4],
+    /// In the order of [`Algorithm::all`].
+    pub times: Vec<Broadcast>,
     pub best: Algorithm,
 }
 
@@ -330,7 +330,7 @@ fn encode_algorithms(text: &str) -> String {
     let flush = |word: &mut String, out: &mut String| {
         match Algorithm::from_key(word) {
             Some(a) if !word.is_empty() => {
-                let code = ALGORITHMS.iter().position(|x| *x == a).unwrap_or(0) + 1;
+                let code = Algorithm::all().position(|x| x == a).unwrap_or(0) + 1;
                 out.push_str(&code.to_string());
             }
             _ => out.push_str(word),
@@ -357,8 +357,9 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
     let fix = |mut e: InputError| {
         if e.message.contains("for algorithm") {
             e.message = format!(
-                "unknown algorithm{}; expected linear, binomial, binary or pipeline",
-                e.message.split("found").nth(1).map(|f| format!(" {}", f.trim())).unwrap_or_default()
+                "unknown algorithm{}; expected {}",
+                e.message.split("found").nth(1).map(|f| format!(" {}", f.trim())).unwrap_or_default(),
+                Algorithm::expected()
             );
         }
         e
@@ -375,13 +376,13 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
     for r in rows {
         let [Some(m), Some(p), Some(a), Some(t)] = r.values[..] else { continue };
         let bad = |col: usize, msg: &str| Some(InputError::new(MEASURED_FIELD, msg).at(r.line, Some(col)));
-        let algorithm = ALGORITHMS.get((a as usize).wrapping_sub(1)).copied();
+        let algorithm = Algorithm::all().nth((a as usize).wrapping_sub(1));
         let problem = if !(0.0..=MAX_SIZE_BYTES).contains(&m) {
             bad(1, "a size is from 0 to 1 TB")
         } else if !(1.0..=f64::from(MAX_PROCS)).contains(&p) {
             bad(2, "procs is a whole number from 1 to 16777216")
         } else if algorithm.is_none() {
-            bad(3, "unknown algorithm; expected linear, binomial, binary or pipeline")
+            bad(3, &format!("unknown algorithm; expected {}", Algorithm::expected()))
         } else if !(t > 0.0 && t <= 1e12) {
             bad(4, "a time must be greater than 0")
         } else {
@@ -674,9 +675,8 @@ fn broadcast_chart(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Se
     let split = Split::new(model, share);
     let hi = f.sizes_bytes.last().copied().unwrap_or(1.0).max(sizes.iter().copied().fold(1.0, f64::max));
     let xs = log_sizes(1.0, hi, 41);
-    ALGORITHMS
-        .iter()
-        .map(|&a| {
+    Algorithm::all()
+        .map(|a| {
             let points = xs
                 .iter()
                 .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, procs, m).time_us))

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
-use crate::model::comm::collectives::{broadcast, Algorithm, Split, ALGORITHMS};
+use crate::model::comm::collectives::{broadcast, Algorithm, Split};
 use crate::model::comm::{ModelKind, MODEL_KINDS};
 use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
 use crate::model::workspace::PageField;
@@ -37,9 +37,8 @@ fn curves(b: &Basis, kind: ModelKind) -> Vec<Series> {
     let sizes = b.view.broadcast.iter().map(|r| r.size_bytes);
     let hi = fit.sizes_bytes.iter().copied().chain(sizes).fold(2.0, f64::max).log2();
     let xs: Vec<f64> = (0..=40).map(|i| (hi * f64::from(i) / 40.0).exp2()).collect();
-    ALGORITHMS
-        .iter()
-        .map(|&a| Series {
+    Algorithm::all()
+        .map(|a| Series {
             name: a.key().into(),
             points: xs.iter().map(|&m| (m, broadcast(&split, a, b.procs, m).time_us)).filter(|p| p.1 > 0.0).collect(),
         })
@@ -93,6 +92,7 @@ pub fn bcast(p: &Props) -> Html {
     let opts: Vec<(&str, &str)> = labelled.iter().map(|(k, l)| (*k, l.as_str())).collect();
     let rows = b.view.broadcast.iter().filter(|r| Some(r.model) == kind).map(broadcast_row);
     let measured_errors: Vec<_> = cur.measured_error.iter().cloned().collect();
+    let heads: Vec<&str> = std::iter::once("size").chain(Algorithm::all().map(Algorithm::label)).chain(["fastest"]).collect();
     html! {
         <>
             <h2>{ "Broadcast" }</h2>
@@ -103,13 +103,13 @@ pub fn bcast(p: &Props) -> Html {
             </div>
             { stale_note(shown.stale) }
             <div class="grid-2">
-                <div>{ table("broadcast", &["size", "linear", "binomial tree", "binary tree", "pipeline", "fastest"], rows) }</div>
+                <div>{ table("broadcast", &heads, rows) }</div>
                 <Chart id="chart-broadcast" chart={drawing((*chart).clone())} />
             </div>
             <h3>{ "Measured broadcasts: Poly-adapt" }</h3>
             <TableInput id={Field::Measured.key()} label="Measured broadcasts (optional)" columns={MEASURED_COLUMNS}
                 value={ctx.text(Field::Measured)} on_input={ctx.setter.on(Field::Measured.key())} errors={measured_errors} rows={5}
-                hint={AttrValue::from("algorithm: linear, binomial, binary or pipeline. E.g. size (KB), procs, algorithm, time (ms) / 8, 20, binomial, 0.61")} />
+                hint={AttrValue::from(format!("algorithm: {}. E.g. size (KB), procs, algorithm, time (ms) / 8, 20, binomial, 0.61", Algorithm::expected()))} />
             if !b.view.adapt1.is_empty() && !b.view.measured.is_empty() {
                 <div class="grid-2">
                     <div>
