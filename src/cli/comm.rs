@@ -651,9 +651,10 @@ pub fn help_words(text: &str) -> String {
     if !text.contains("{algorithm") && !text.contains("{ompi_algorithms}") {
         return text.to_string();
     }
+    let width = Algorithm::all().map(|a| a.key().chars().count() + 2).max().unwrap_or(0).max(11);
     let formulas: Vec<String> = Algorithm::all()
         .map(|a| {
-            let line = format!("    {:<11}{}", a.key(), a.formula());
+            let line = format!("    {:<width$}{}", a.key(), a.formula());
             match a.note() {
                 Some(note) => format!("{line:<57}({note})"),
                 None => line,

@@ -12,7 +12,7 @@ fn default_page_shows_everything() {
     assert!(fit.best.is_some());
     assert_eq!(v.chart.len(), 5);
     assert_eq!(v.broadcast.len(), 4 * 4);
-    assert_eq!(v.broadcast_chart.len(), 4);
+    assert_eq!(v.broadcast_chart.len(), <Algorithm as strum::EnumCount>::COUNT, "a curve per algorithm");
     // Seed Table 4's pattern on 20 processes: binomial at 8 KB, pipeline at 512 KB.
     let best = |m: f64| v.adapt2.iter().find(|r| r.size_bytes == m && r.procs == 20).map(|r| r.algorithm);
     assert_eq!(best(8192.0), Some(Algorithm::Binomial));
