@@ -656,7 +656,8 @@ pub fn help_words(text: &str) -> String {
         .map(|a| {
             let line = format!("    {:<width$}{}", a.key(), a.formula());
             match a.note() {
-                Some(note) => format!("{line:<57}({note})"),
+                // The note in a column of its own, 42 characters after the formulas start.
+                Some(note) => format!("{line:<column$}({note})", column = width + 46),
                 None => line,
             }
         })
