@@ -64,12 +64,15 @@ fn broadcast_by_hand() {
         &["broadcast"],
         r#"{"model": "hockney", "params": {"alpha_us": 10, "beta_us_per_byte": 0.01}, "procs": 8, "size_bytes": 1000}"#,
     );
-    let t: Vec<f64> = out["algorithms"].as_array().expect("list").iter().filter_map(|a| a["time_us"].as_f64()).collect();
-    assert_eq!(t.len(), 4);
-    for (got, want) in t.iter().zip([110.0, 60.0, 105.0, 110.6]) {
-        assert!((got - want).abs() < 1e-9, "{t:?}");
+    // Each algorithm found by its name, not its place in the list.
+    let of = |out: &Value, name: &str| -> Value {
+        out["algorithms"].as_array().expect("list").iter().find(|a| a["algorithm"] == name).cloned().unwrap_or_else(|| panic!("{name} in {out}"))
+    };
+    for (name, want) in [("linear", 110.0), ("binomial", 60.0), ("binary", 105.0), ("pipeline", 110.6)] {
+        let got = of(&out, name)["time_us"].as_f64().expect("a time");
+        assert!((got - want).abs() < 1e-9, "{name}: {got}");
     }
-    assert_eq!(out["algorithms"][3]["segment_bytes"], json!(256));
+    assert_eq!(of(&out, "pipeline")["segment_bytes"], json!(256));
     assert_eq!(out["best"], json!("binomial"));
     // From points: pLogP through the measurements.
     let out = answer(
@@ -77,7 +80,7 @@ fn broadcast_by_hand() {
         r#"{"model": "plogp", "points": [{"size_bytes": 0, "time_us": 10}, {"size_bytes": 1000, "time_us": 20}, {"size_bytes": 2000, "time_us": 30}], "procs": 2, "size_bytes": 1000, "latency_share": 1}"#,
     );
     // L = 10, g(1000) = 10: every algorithm sends once; binary is 2g + L = 30.
-    assert_eq!(out["algorithms"][2]["time_us"], json!(30.0));
+    assert_eq!(of(&out, "binary")["time_us"], json!(30.0));
     assert_eq!(out["best"], json!("linear"));
 }
 
