@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::model::comm::collectives::{all_algorithms, Algorithm, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
-use crate::model::comm::export::{self as exports, ExportFormat, EXPORT_FORMATS};
+use crate::model::comm::export::{self as exports, ExportFormat};
 use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 
@@ -83,7 +83,7 @@ INPUT (JSON):
                pLogP 3
     predict    optional list of sizes (bytes) to predict in every model (at most 4096)
     export     optional list of formats to write for other tools ("all" for every one):
-               loggopsim, simgrid, sstmacro, ompi-rules (see EXPORTS)
+               {export_keys} (see EXPORTS)
     procs      optional, for ompi-rules: the largest communicator (20); rules are written
                for 2, 4, 8, … below it and for it
     latency_share  optional, 0 to 1 (0.5): the share of a small message's time that is
@@ -272,13 +272,13 @@ impl ExportRequest {
     fn from_input(m: &Map<String, Value>) -> Result<ExportRequest, String> {
         let formats = match m.get("export") {
             None => Vec::new(),
-            Some(Value::String(s)) if s == "all" => EXPORT_FORMATS.to_vec(),
+            Some(Value::String(s)) if s == "all" => ExportFormat::all().collect(),
             Some(v) => list(v, "export")?
                 .iter()
                 .enumerate()
                 .map(|(i, x)| {
                     x.as_str().and_then(ExportFormat::from_key).ok_or_else(|| {
-                        format!("export[{i}]: expected loggopsim, simgrid, sstmacro or ompi-rules, found {x}")
+                        format!("export[{i}]: expected {}, found {x}", ExportFormat::expected())
                     })
                 })
                 .collect::<Result<_, _>>()?,
@@ -453,7 +453,7 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
     let m = object(input, "input", &["model", "params", "points", "procs", "size_bytes", "latency_share"])?;
     let kind = match m.get("model") {
         None => None,
-        Some(Value::String(s)) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected hockney, logp, loggp or plogp"))?),
+        Some(Value::String(s)) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected {}", ModelKind::expected()))?),
         Some(v) => return Err(format!("model: expected a model name, found {}", kind(v))),
     };
     let model = match (m.get("params"), m.get("points")) {
@@ -646,9 +646,10 @@ pub struct GridAnswer {
 /// A help text or summary with its lists of broadcast algorithms written out from
 /// [`Algorithm`]: `{algorithm_formulas}` (a line per algorithm: key, formula, note),
 /// `{algorithm_keys}`, `{algorithm_keys_quoted}` ("linear"|"binomial"|…) and
-/// `{ompi_algorithms}` (1 basic_linear, 3 pipeline, …).
+/// `{ompi_algorithms}` (1 basic_linear, 3 pipeline, …); and the export formats,
+/// `{export_keys}` (loggopsim, simgrid, …).
 pub fn help_words(text: &str) -> String {
-    if !text.contains("{algorithm") && !text.contains("{ompi_algorithms}") {
+    if !text.contains("{algorithm") && !text.contains("{ompi_algorithms}") && !text.contains("{export_keys}") {
         return text.to_string();
     }
     let width = Algorithm::all().map(|a| a.key().chars().count() + 2).max().unwrap_or(0).max(11);
@@ -668,6 +669,7 @@ pub fn help_words(text: &str) -> String {
         .replace("{algorithm_keys_quoted}", &quoted.join("|"))
         .replace("{algorithm_keys}", &keys.join(", "))
         .replace("{ompi_algorithms}", &Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", "))
+        .replace("{export_keys}", &ExportFormat::all().map(ExportFormat::key).collect::<Vec<_>>().join(", "))
 }
 
 #[cfg(test)]

@@ -131,8 +131,8 @@ fn main_help() -> String {
          speedup: table, the page's pasted points table; extrap, an Extra-P experiment in text, JSON,\n\
          JSON Lines or Talpas, also recognised without it).\n\
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
-         --export NAME (comm) writes a file for another tool instead of JSON: loggopsim, simgrid,\n\
-         sstmacro, ompi-rules.\n\
+         --export NAME (comm) writes a file for another tool instead of JSON:\n\
+         {export_keys}.\n\
          -o OUT (or --output OUT) writes the answer to the file OUT instead: through a temporary\n\
          file beside it, renamed over OUT only when the whole answer is written, so a failure\n\
          leaves OUT as it was.\n\
@@ -142,12 +142,12 @@ fn main_help() -> String {
          status 2.\n\nCALCULATORS:\n",
     );
     for c in SUBCOMMANDS {
-        s.push_str(&format!("    {:<16}{}\n", c.name, comm::help_words(c.summary)));
+        s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
     }
     s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n");
     s.push_str("\nCONTRACT:\n    schema          the JSON Schema of every calculator's input and answer\n");
     s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
-    s
+    comm::help_words(&s)
 }
 
 /// Writes to the output (see [`written`] for what a failed write means).
@@ -363,7 +363,7 @@ fn run_to_output(args: &[String]) -> i32 {
         Some(e) => match crate::model::comm::export::ExportFormat::from_key(e) {
             Some(f) => Some(f),
             None => {
-                eprintln!("scalewise comm: unknown export '{e}'; expected loggopsim, simgrid, sstmacro, ompi-rules");
+                eprintln!("scalewise comm: unknown export '{e}'; expected {}", crate::model::comm::export::ExportFormat::expected());
                 return 2;
             }
         },

@@ -24,3 +24,12 @@ pub mod validation;
 pub mod workspace;
 
 pub use error::{fmt_num, InputError};
+
+/// Names for a message: "a, b or c" ("a" alone, "a or b").
+pub fn one_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
+    let words: Vec<&str> = words.into_iter().collect();
+    match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => words.concat(),
+    }
+}

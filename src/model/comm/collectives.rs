@@ -118,11 +118,7 @@ impl Algorithm {
     }
     /// "linear, binomial, binary or pipeline": the keys, for messages.
     pub fn expected() -> String {
-        let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
-        match keys.split_last() {
-            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-            _ => keys.join(""),
-        }
+        crate::model::one_of(Algorithm::all().map(Algorithm::key))
     }
     /// Open MPI's `coll_tuned_bcast_algorithm` id for it.
     pub fn ompi_id(self) -> u32 {

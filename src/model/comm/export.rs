@@ -37,46 +37,41 @@ use crate::model::comm::collectives::{all_algorithms, Algorithm, Split};
 use crate::model::comm::{line_fit, CommFit, Model, ModelKind};
 use crate::model::fmt_num;
 
-/// The export formats (keys of the command's `--export`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The export formats (keys of the command's `--export`), each defined once on its variant:
+/// its key (`to_string`), its tool's name (`message`) and a file name to save it under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::EnumString, strum::EnumMessage, strum::EnumProperty)]
 pub enum ExportFormat {
+    #[strum(to_string = "loggopsim", message = "LogGOPSim", props(file = "loggopsim.sh"))]
     LogGopSim,
+    #[strum(to_string = "simgrid", message = "SimGrid/SMPI", props(file = "simgrid.txt"))]
     SimGrid,
+    #[strum(to_string = "sstmacro", message = "SST/macro", props(file = "sstmacro.ini"))]
     SstMacro,
+    #[strum(to_string = "ompi-rules", message = "Open MPI rules", props(file = "ompi-bcast-rules.conf"))]
     OmpiRules,
 }
 
-pub const EXPORT_FORMATS: [ExportFormat; 4] =
-    [ExportFormat::LogGopSim, ExportFormat::SimGrid, ExportFormat::SstMacro, ExportFormat::OmpiRules];
-
 impl ExportFormat {
+    /// Every format, in the order they are listed and written.
+    pub fn all() -> impl Iterator<Item = ExportFormat> {
+        <ExportFormat as strum::IntoEnumIterator>::iter()
+    }
     pub fn key(self) -> &'static str {
-        match self {
-            ExportFormat::LogGopSim => "loggopsim",
-            ExportFormat::SimGrid => "simgrid",
-            ExportFormat::SstMacro => "sstmacro",
-            ExportFormat::OmpiRules => "ompi-rules",
-        }
+        self.into()
     }
     pub fn name(self) -> &'static str {
-        match self {
-            ExportFormat::LogGopSim => "LogGOPSim",
-            ExportFormat::SimGrid => "SimGrid/SMPI",
-            ExportFormat::SstMacro => "SST/macro",
-            ExportFormat::OmpiRules => "Open MPI rules",
-        }
+        strum::EnumMessage::get_message(&self).unwrap_or_else(|| self.key())
     }
     /// A file name to save it under.
     pub fn file_name(self) -> &'static str {
-        match self {
-            ExportFormat::LogGopSim => "loggopsim.sh",
-            ExportFormat::SimGrid => "simgrid.txt",
-            ExportFormat::SstMacro => "sstmacro.ini",
-            ExportFormat::OmpiRules => "ompi-bcast-rules.conf",
-        }
+        strum::EnumProperty::get_str(&self, "file").unwrap_or_else(|| self.key())
     }
     pub fn from_key(s: &str) -> Option<ExportFormat> {
-        EXPORT_FORMATS.into_iter().find(|f| f.key() == s.trim())
+        s.trim().parse().ok()
+    }
+    /// "loggopsim, simgrid, sstmacro or ompi-rules", for messages.
+    pub fn expected() -> String {
+        crate::model::one_of(ExportFormat::all().map(ExportFormat::key))
     }
 }
 
@@ -371,6 +366,22 @@ pub fn rules_choice(rules: &Rules, collective: u32, procs: u64, size_bytes: u64)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_format_and_model_is_named_once_and_read_back() {
+        let formats: Vec<ExportFormat> = ExportFormat::all().collect();
+        for f in &formats {
+            assert_eq!(ExportFormat::from_key(&format!(" {} ", f.key())), Some(*f));
+            assert!(ExportFormat::expected().contains(f.key()) && !f.name().is_empty());
+            assert_eq!(formats.iter().filter(|g| g.file_name() == f.file_name() || g.key() == f.key()).count(), 1, "{f:?}");
+        }
+        for k in crate::model::comm::MODEL_KINDS {
+            assert_eq!(crate::model::comm::ModelKind::from_key(&k.key().to_uppercase()), Some(k));
+            assert_eq!(serde_json::to_value(k).ok(), Some(serde_json::Value::from(k.key())));
+            assert!(crate::model::comm::ModelKind::expected().contains(k.key()));
+        }
+        assert_eq!(crate::model::comm::ModelKind::expected(), "hockney, logp, loggp or plogp");
+    }
     use crate::model::comm::{fit_all, Point};
 
     /// Eager 5 µs + m / 1000 µs (1 GB/s); from 64 KiB rendezvous runs at 2 GB/s after a

@@ -322,38 +322,57 @@ pub fn distinct(points: &[Point]) -> Vec<(f64, f64)> {
     out.into_iter().map(|(m, t, k)| (m, t / k)).collect()
 }
 
-/// The four models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+/// The four models, each defined once on its variant: its key (`to_string`, also its JSON
+/// name and its value in share links) and its name as written (`message`).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    strum::EnumIter,
+    strum::EnumCount,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumMessage,
+)]
+#[strum(ascii_case_insensitive)]
 pub enum ModelKind {
+    #[strum(to_string = "hockney", message = "Hockney")]
     Hockney,
+    #[strum(to_string = "logp", message = "LogP")]
     LogP,
+    #[strum(to_string = "loggp", message = "LogGP")]
     LogGP,
+    #[strum(to_string = "plogp", message = "pLogP")]
     PLogP,
 }
 
-pub const MODEL_KINDS: [ModelKind; 4] = [ModelKind::Hockney, ModelKind::LogP, ModelKind::LogGP, ModelKind::PLogP];
+/// Every model, in the order they are fitted and listed.
+pub const MODEL_KINDS: [ModelKind; <ModelKind as strum::EnumCount>::COUNT] = [ModelKind::Hockney, ModelKind::LogP, ModelKind::LogGP, ModelKind::PLogP];
+
+impl Serialize for ModelKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.key())
+    }
+}
 
 impl ModelKind {
     /// The key used in JSON and share links.
     pub fn key(self) -> &'static str {
-        match self {
-            ModelKind::Hockney => "hockney",
-            ModelKind::LogP => "logp",
-            ModelKind::LogGP => "loggp",
-            ModelKind::PLogP => "plogp",
-        }
+        self.into()
     }
     pub fn name(self) -> &'static str {
-        match self {
-            ModelKind::Hockney => "Hockney",
-            ModelKind::LogP => "LogP",
-            ModelKind::LogGP => "LogGP",
-            ModelKind::PLogP => "pLogP",
-        }
+        strum::EnumMessage::get_message(&self).unwrap_or_else(|| self.key())
     }
     pub fn from_key(s: &str) -> Option<ModelKind> {
-        MODEL_KINDS.into_iter().find(|k| k.key().eq_ignore_ascii_case(s.trim()))
+        s.trim().parse().ok()
+    }
+    /// "hockney, logp, loggp or plogp", for messages.
+    pub fn expected() -> String {
+        crate::model::one_of(MODEL_KINDS.iter().map(|k| k.key()))
     }
     /// Fewest distinct sizes a fit needs.
     pub fn min_sizes(self) -> usize {

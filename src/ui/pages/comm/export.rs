@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use super::View;
-use crate::model::comm::export::{export, EXPORT_FORMATS};
+use crate::model::comm::export::{export, ExportFormat};
 use crate::model::comm::page::broadcast_basis;
 use crate::model::workspace::PageInputs;
 use crate::ui::components::workspace_file::download;
@@ -20,7 +20,7 @@ pub struct Props {
 pub fn export_section(p: &Props) -> Html {
     let Some(fit) = &p.view.fit else { return Html::default() };
     let (procs, share) = broadcast_basis(&p.inputs);
-    let blocks = EXPORT_FORMATS.iter().filter_map(|&f| {
+    let blocks = ExportFormat::all().filter_map(|f| {
         let text = export(f, fit, share, procs.unwrap_or(20))?;
         let (copy, save) = (text.clone(), text.clone());
         let copy = Callback::from(move |_| {
