@@ -232,8 +232,10 @@ pub struct PageView {
     pub chart: Vec<Series>,
     /// Predicted broadcasts: every size × every fitted model, at `procs`.
     pub broadcast: Vec<BroadcastRow>,
-    /// Completion time against size per algorithm, for the best model (log–log).
+    /// Completion time against size per algorithm (log–log), in the model chosen for the chart
+    /// (`bcast_model`) when it is fitted, else the best one: [`PageView::broadcast_chart_model`].
     pub broadcast_chart: Vec<Series>,
+    pub broadcast_chart_model: Option<ModelKind>,
     pub measured: Vec<MeasuredBroadcast>,
     pub measured_error: Option<InputError>,
     /// Poly-adapt-1: per algorithm, the model closest to the measured broadcasts.
@@ -261,6 +263,8 @@ pub struct P2pInputs {
     /// The measured broadcasts; on a problem, its error and the rows above it.
     pub measured: Vec<MeasuredBroadcast>,
     pub measured_error: Option<InputError>,
+    /// The model the broadcast chart is drawn in (None: the best fitted one).
+    pub chart_model: Option<ModelKind>,
 }
 
 /// The grid half's inputs, parsed; `None` where a field is wrong.
@@ -432,7 +436,8 @@ impl P2pInputs {
             Vec::new()
         });
         let (measured, measured_error) = parse_measured(text(texts, Field::Measured));
-        P2pInputs { p2p, procs, sizes, measured, measured_error }
+        let chart_model = ModelKind::from_key(text(texts, Field::BcastModel));
+        P2pInputs { p2p, procs, sizes, measured, measured_error, chart_model }
     }
 }
 
@@ -594,6 +599,7 @@ fn empty_view() -> PageView {
         chart: Vec::new(),
         broadcast: Vec::new(),
         broadcast_chart: Vec::new(),
+        broadcast_chart_model: None,
         measured: Vec::new(),
         measured_error: None,
         adapt1: Vec::new(),
@@ -624,7 +630,9 @@ fn evaluate_p2p(p: &P2pInputs, share: f64, view: &mut PageView) {
     view.chart = fit_chart(&f);
     if let Some(procs) = p.procs {
         view.broadcast = broadcast_rows(&f, share, procs, &p.sizes);
-        view.broadcast_chart = broadcast_chart(&f, share, procs, &p.sizes);
+        let kind = p.chart_model.filter(|k| f.model(*k).is_some()).or(f.best);
+        view.broadcast_chart_model = kind;
+        view.broadcast_chart = kind.map(|k| broadcast_chart(&f, k, share, procs, &p.sizes)).unwrap_or_default();
     }
     if let Some(choices) = poly_adapt1(&f, share, &p.measured) {
         let mut cases: Vec<(f64, u32)> = p.measured.iter().map(|r| (r.size_bytes, r.procs)).collect();
@@ -669,11 +677,12 @@ fn broadcast_rows(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Bro
     rows
 }
 
-/// Completion time against size per algorithm in the best model.
-fn broadcast_chart(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Series> {
-    let Some(model) = f.best_model() else { return Vec::new() };
+/// Completion time against size per algorithm in model `kind` (fitted), from 1 B to the
+/// largest measured or asked size, 41 sizes evenly spaced in log.
+fn broadcast_chart(f: &CommFit, kind: ModelKind, share: f64, procs: u32, sizes: &[f64]) -> Vec<Series> {
+    let Some(model) = f.model(kind) else { return Vec::new() };
     let split = Split::new(model, share);
-    let hi = f.sizes_bytes.last().copied().unwrap_or(1.0).max(sizes.iter().copied().fold(1.0, f64::max));
+    let hi = f.sizes_bytes.iter().chain(sizes).copied().fold(2.0, f64::max);
     let xs = log_sizes(1.0, hi, 41);
     Algorithm::all()
         .map(|a| {
@@ -682,7 +691,7 @@ fn broadcast_chart(f: &CommFit, share: f64, procs: u32, sizes: &[f64]) -> Vec<Se
                 .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, procs, m).time_us))
                 .filter(|q| q.1 > 0.0)
                 .collect();
-            Series { name: format!("{} ({})", a.key(), model.kind().name()), points }
+            Series { name: a.key().into(), points }
         })
         .collect()
 }

@@ -210,3 +210,25 @@ fn raw_osu_bcast_output_is_a_measured_broadcast() {
     // The measured cases join the Poly-adapt-2 table.
     assert!(v.adapt2.iter().any(|r| r.size_bytes == 524288.0 && r.procs == 20));
 }
+
+#[test]
+fn the_broadcast_chart_is_drawn_in_the_chosen_model() {
+    let mut inputs = default_inputs();
+    let best = view(&inputs, &catalog()).fit.and_then(|f| f.best);
+    assert_eq!(view(&inputs, &catalog()).broadcast_chart_model, best);
+    inputs.insert(Field::BcastModel.key().into(), "hockney".into());
+    let v = view(&inputs, &catalog());
+    assert_eq!(v.broadcast_chart_model, Some(ModelKind::Hockney));
+    let fit = v.fit.as_ref().expect("fits");
+    let (procs, share) = broadcast_basis(&inputs);
+    let split = Split::new(fit.model(ModelKind::Hockney).expect("hockney"), share);
+    for s in &v.broadcast_chart {
+        let a = Algorithm::from_key(&s.name).expect("named by its algorithm");
+        for &(m, t) in &s.points {
+            assert_eq!(t, crate::model::comm::collectives::broadcast(&split, a, procs.expect("procs"), m).time_us);
+        }
+    }
+    // A model that is not fitted falls back to the best.
+    inputs.insert(Field::BcastModel.key().into(), "nonsense".into());
+    assert_eq!(view(&inputs, &catalog()).broadcast_chart_model, best);
+}

@@ -8,9 +8,9 @@ use yew::prelude::*;
 
 use super::{View, keep, pct, stale_note, table, Ctx};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
-use crate::model::comm::collectives::{broadcast, Algorithm, Split};
+use crate::model::comm::collectives::Algorithm;
 use crate::model::comm::{ModelKind, MODEL_KINDS};
-use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, Series, MEASURED_COLUMNS};
+use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, MEASURED_COLUMNS};
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
@@ -21,28 +21,11 @@ pub struct Props {
     pub current: View,
 }
 
-/// The view a section shows, with the process count and latency share it was computed at.
+/// The view a section shows, with the process count it was computed at.
 #[derive(Clone, PartialEq)]
 struct Basis {
     view: View,
     procs: u32,
-    share: f64,
-}
-
-/// Completion time against size (log-spaced from 1 B to `hi`) per algorithm, in one model.
-fn curves(b: &Basis, kind: ModelKind) -> Vec<Series> {
-    let Some(fit) = b.view.fit.as_ref() else { return Vec::new() };
-    let Some(model) = fit.model(kind) else { return Vec::new() };
-    let split = Split::new(model, b.share);
-    let sizes = b.view.broadcast.iter().map(|r| r.size_bytes);
-    let hi = fit.sizes_bytes.iter().copied().chain(sizes).fold(2.0, f64::max).log2();
-    let xs: Vec<f64> = (0..=40).map(|i| (hi * f64::from(i) / 40.0).exp2()).collect();
-    Algorithm::all()
-        .map(|a| Series {
-            name: a.key().into(),
-            points: xs.iter().map(|&m| (m, broadcast(&split, a, b.procs, m).time_us)).filter(|p| p.1 > 0.0).collect(),
-        })
-        .collect()
 }
 
 fn time_cell(t: f64, best: bool, segment: Option<f64>) -> Html {
@@ -71,17 +54,18 @@ pub fn bcast(p: &Props) -> Html {
     let cur = &p.current;
     let broken = cur.fit.is_none() || [Field::Procs, Field::Sizes, Field::LatencyShare].into_iter().any(|f| ctx.has_error(f));
     // When a field is wrong the section keeps its last good basis, so the fallback is not shown.
-    let (procs, share) = broadcast_basis(&ctx.inputs);
-    let basis = Basis { view: cur.clone(), procs: procs.unwrap_or(1), share };
+    let (procs, _) = broadcast_basis(&ctx.inputs);
+    let basis = Basis { view: cur.clone(), procs: procs.unwrap_or(1) };
     let slot = use_mut_ref(|| None);
     let shown = keep(&mut slot.borrow_mut(), basis, broken);
     let b = &shown.value;
     let fit = b.view.fit.as_ref();
     let chosen = ctx.text(Field::BcastModel);
     let kind = ModelKind::from_key(&chosen).filter(|k| fit.and_then(|f| f.model(*k)).is_some()).or(fit.and_then(|f| f.best));
-    let chart = use_memo((b.clone(), kind), |(b, kind)| {
-        let name = kind.map_or("", |k| k.name());
-        Rc::new(broadcast_chart(&kind.map(|k| curves(b, k)).unwrap_or_default(), name, b.procs))
+    // The model's curves, in the model the view was computed for (the one chosen, or the best).
+    let chart = use_memo(b.clone(), |b| {
+        let name = b.view.broadcast_chart_model.map_or("", |k| k.name());
+        Rc::new(broadcast_chart(&b.view.broadcast_chart, name, b.procs))
     });
     let best = fit.and_then(|f| f.best);
     let labelled: Vec<(&str, String)> = MODEL_KINDS
