@@ -37,3 +37,16 @@ fn bench_comm_page_evaluate() {
     });
     println!("comm page view (OSU sample, 78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
 }
+
+#[test]
+#[ignore]
+fn bench_clusters_of_sorted_edges_1000() {
+    // What a keystroke in ρ runs on the sites page: the pairs are sorted once per matrix.
+    use scalewise::model::comm::gridcast::{clusters_of_edges, sorted_edges};
+    let m = benchmark_matrix(1000);
+    let edges = sorted_edges(&m);
+    let (med, lo, hi) = median_ms(21, || {
+        std::hint::black_box(clusters_of_edges(&m, &edges, 0.2).len());
+    });
+    println!("clusters of a 1000-node matrix from its sorted pairs, native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 21 runs");
+}

@@ -247,15 +247,21 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64)
     let mut root: Vec<usize> = (0..n).collect();
     let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
     let (mut in_min, mut in_max) = (vec![f64::INFINITY; n], vec![0.0f64; n]);
-    let mut cross_min = m.values.clone();
-    let mut cross_max = m.values.clone();
+    // (smallest, largest) across each pair of groups, side by side so that an update touches one
+    // cache line per pair.
+    let mut cross: Vec<[f64; 2]> = m.values.iter().map(|&v| [v, v]).collect();
+    // The groups' roots, and each root's place in that list: a merge updates the live groups
+    // only, fewer and fewer as they merge.
+    let mut live: Vec<usize> = (0..n).collect();
+    let mut place: Vec<usize> = (0..n).collect();
     for &(_, i, j) in edges {
         let (a, b) = (root[i as usize], root[j as usize]);
         if a == b {
             continue;
         }
-        let lo = in_min[a].min(in_min[b]).min(cross_min[a * n + b]);
-        let hi = in_max[a].max(in_max[b]).max(cross_max[a * n + b]);
+        let [cross_lo, cross_hi] = cross[a * n + b];
+        let lo = in_min[a].min(in_min[b]).min(cross_lo);
+        let hi = in_max[a].max(in_max[b]).max(cross_hi);
         if hi > bound * lo {
             continue;
         }
@@ -268,13 +274,17 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64)
         members[keep].extend(moved);
         in_min[keep] = lo;
         in_max[keep] = hi;
-        for t in 0..n {
-            if t != keep && t != gone && !members[t].is_empty() {
-                let (lo_t, hi_t) = (cross_min[gone * n + t].min(cross_min[keep * n + t]), cross_max[gone * n + t].max(cross_max[keep * n + t]));
-                cross_min[keep * n + t] = lo_t;
-                cross_min[t * n + keep] = lo_t;
-                cross_max[keep * n + t] = hi_t;
-                cross_max[t * n + keep] = hi_t;
+        let at = place[gone];
+        live.swap_remove(at);
+        if let Some(&t) = live.get(at) {
+            place[t] = at;
+        }
+        for &t in &live {
+            if t != keep {
+                let (g, k) = (cross[gone * n + t], cross[keep * n + t]);
+                let both = [g[0].min(k[0]), g[1].max(k[1])];
+                cross[keep * n + t] = both;
+                cross[t * n + keep] = both;
             }
         }
     }
