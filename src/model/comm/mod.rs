@@ -6,6 +6,7 @@
 pub mod bcast_output;
 pub mod collectives;
 pub mod export;
+pub mod request;
 pub mod gridcast;
 pub mod p2p;
 pub mod page;

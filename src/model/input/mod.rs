@@ -2,4 +2,5 @@
 //! whitespace tables with units in their headers) and the one list reader ("64, 128 256").
 
 pub mod list;
+pub mod request;
 pub mod table;

@@ -41,6 +41,7 @@
 pub mod calibration;
 pub mod page;
 pub mod planner;
+pub mod request;
 pub mod presets;
 pub mod problem;
 pub mod split;

@@ -20,6 +20,7 @@
 pub mod calibration;
 pub mod engine;
 pub mod examples;
+pub mod request;
 pub mod job;
 pub mod lang;
 pub mod machine;

@@ -116,6 +116,7 @@
 
 mod formula;
 pub mod page;
+pub mod request;
 mod systems;
 
 pub use formula::Formula;

@@ -40,6 +40,7 @@
 mod analysis;
 pub mod calibration;
 pub mod forecast;
+pub mod request;
 mod lm;
 mod models;
 pub mod page;

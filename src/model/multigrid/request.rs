@@ -1,0 +1,109 @@
+//! The command's request for this calculator: what its JSON input may hold, key by key, as
+//! types (`scalewise schema` prints them as JSON Schema, and the command reads every input
+//! through them first, so a key of the wrong type is refused with its path). Values and
+//! ranges are checked by the calculator's own readers, as on the page.
+
+use crate::model::input::request::TextOr;
+
+/// `scalewise multigrid`: calibration runs and predictions, a planner, or both.
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct MultigridRequest {
+    /// Runs on one processor: a list, or the page's pasted table as text ("work (MB), time (s)").
+    pub sequential: Option<Runs<SequentialRun>>,
+    /// Runs on np0 processes at the same per-process sizes: a list, or the page's pasted table
+    /// as text ("np work time").
+    pub parallel: Option<Runs<ParallelRun>>,
+    /// (np, work) pairs to predict (at most 4096).
+    pub predict: Option<Vec<MultigridTarget>>,
+    /// A job over one or two clusters.
+    pub planner: Option<PlannerRequest>,
+}
+
+/// A list of runs, or a pasted table of them as text.
+pub type Runs<T> = TextOr<Vec<T>>;
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SequentialRun {
+    /// Memory the process needed, MB (> 0).
+    pub work_mb: f64,
+    /// Run time, s (> 0).
+    pub time_s: f64,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ParallelRun {
+    /// Processes, at least 2.
+    pub np: u32,
+    /// Memory per process, MB; must match a sequential run.
+    pub work_mb: f64,
+    /// Run time, s; not below the sequential time.
+    pub time_s: f64,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct MultigridTarget {
+    /// Processes (≥ 1).
+    pub np: u32,
+    /// Memory per process, MB.
+    pub work_mb: f64,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct PlannerRequest {
+    /// Grid side N of the N × N problem (≥ 2).
+    pub n: u32,
+    /// Memory per grid point, bytes (or give bytes_from_run).
+    pub bytes_per_point: Option<f64>,
+    /// A calibration run the bytes per point are worked out from.
+    pub bytes_from_run: Option<BytesFromRun>,
+    /// One or two clusters.
+    pub clusters: Vec<PlannerCluster>,
+    /// Fabrics that join the two clusters (each calibrated on both).
+    pub shared_fabrics: Option<Vec<String>>,
+    /// np to try on each cluster alone (at most 4096).
+    pub candidate_np: Option<Vec<u32>>,
+    /// np to try on each side of a two-cluster job (at most 16384 pairs per shared fabric).
+    pub pair_candidate_np: Option<Vec<u32>>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct BytesFromRun {
+    pub work_mb: f64,
+    pub rows_per_process: f64,
+    pub columns: f64,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct PlannerCluster {
+    pub name: String,
+    pub free_procs: u32,
+    pub procs_per_node: u32,
+    pub memory_per_node_mb: f64,
+    /// Price units per CPU-hour (≥ 0).
+    pub price_per_cpu_hour: f64,
+    /// One calibration per fabric.
+    pub fabrics: Vec<FabricRuns>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct FabricRuns {
+    pub fabric: String,
+    pub sequential: Option<Runs<SequentialRun>>,
+    pub parallel: Option<Runs<ParallelRun>>,
+}

@@ -1,0 +1,46 @@
+//! The command's request for this calculator: what its JSON input may hold, key by key, as
+//! types (`scalewise schema` prints them as JSON Schema, and the command reads every input
+//! through them first, so a key of the wrong type is refused with its path). Values and
+//! ranges are checked by the calculator's own readers, as on the page.
+
+/// `scalewise speedup`: one request, or a list of them (answered element by element, each
+/// read as a [`SpeedupRequest`]).
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[cfg_attr(not(target_arch = "wasm32"), schemars(untagged))]
+pub enum SpeedupInput {
+    One(SpeedupRequest),
+    Many(Vec<SpeedupRequest>),
+}
+
+/// One speed-up request.
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SpeedupRequest {
+    /// Measured runs: each gives speedup or time_s (the same one in every point).
+    pub points: Vec<SpeedupPoint>,
+    /// Whole n to predict at (at most 4096).
+    pub predict: Option<Vec<f64>>,
+    /// Model names (default all five): downey, amdahl, chiang, smirni, usl.
+    pub models: Option<Vec<String>>,
+    pub include_past_peak: Option<bool>,
+    pub leave_one_out: Option<bool>,
+    /// Processes one node holds.
+    pub cores_per_node: Option<f64>,
+    /// "strong" (default) or "weak".
+    pub scaling: Option<String>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct SpeedupPoint {
+    /// Processes, a whole number ≥ 1.
+    pub n: f64,
+    pub speedup: Option<f64>,
+    pub time_s: Option<f64>,
+    /// > 0 (default 1).
+    pub weight: Option<f64>,
+    /// Nodes the run used (whole, 1 to n).
+    pub nodes: Option<f64>,
+}
