@@ -172,5 +172,19 @@ fn comm_exports_for_other_tools() {
     assert_eq!(run(&["broadcast", "--export", "simgrid"], "{}").status, 2);
     let bad = run(&["comm"], &json!({"points": points, "export": ["ns3"]}).to_string());
     assert_eq!(bad.status, 1);
-    assert!(bad.stderr.contains("export[0]"), "{}", bad.stderr);
+    assert!(bad.stderr.contains("export[0]: expected loggopsim, simgrid, sstmacro or ompi-rules"), "{}", bad.stderr);
+    let bad = run(&["comm"], &json!({"points": points, "export": "ns3"}).to_string());
+    assert_eq!((bad.status, bad.stderr.trim()), (1, "scalewise comm: export: expected a list, found a string"));
+}
+
+#[test]
+fn broadcast_params_hold_only_their_models_keys() {
+    // Read through the typed request, as every input is: another model's key is named.
+    let o = run(&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#);
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("params: unknown key \"gap_us\"; expected alpha_us, beta_us_per_byte, bandwidth_mb_s"), "{}", o.stderr);
+    let o = run(&["broadcast"], r#"{"model": "logp", "params": {"l_plus_2o_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#);
+    assert!(o.stderr.contains("params: missing key \"w_bytes\""), "{}", o.stderr);
+    let o = run(&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": -1}, "procs": 4, "size_bytes": 8}"#);
+    assert!(o.stderr.contains("params.beta_us_per_byte: must be from 0 to 1000000000000, found -1"), "{}", o.stderr);
 }

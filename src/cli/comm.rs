@@ -16,7 +16,9 @@ use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind,
 use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 
 use super::request::{input_schema, output_schema, BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
-use super::{kind, object, to_json, RawInput, Schemas, Subcommand};
+use crate::model::comm::request::{CommPoint, ModelParams};
+use crate::model::input::request::TextOr;
+use super::{to_json, RawInput, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "comm",
@@ -221,12 +223,8 @@ EXAMPLE:
     answers ecef 0→1 (arrival 12), 1→2 (19), completion 69; ecef_lat 0→2, 0→1, 82.
 "#;
 
-fn number(v: &Value, path: &str) -> Result<f64, String> {
-    v.as_f64().ok_or_else(|| format!("{path}: expected a number, found {}", kind(v)))
-}
-
-fn in_range(v: &Value, path: &str, lo: f64, hi: f64) -> Result<f64, String> {
-    let x = number(v, path)?;
+/// `x` when it is from `lo` to `hi`, else the error naming `path`.
+fn within(x: f64, path: &str, lo: f64, hi: f64) -> Result<f64, String> {
     if (lo..=hi).contains(&x) {
         Ok(x)
     } else {
@@ -234,28 +232,18 @@ fn in_range(v: &Value, path: &str, lo: f64, hi: f64) -> Result<f64, String> {
     }
 }
 
-fn list<'a>(v: &'a Value, path: &str) -> Result<&'a Vec<Value>, String> {
-    match v {
-        Value::Array(a) => Ok(a),
-        other => Err(format!("{path}: expected a list, found {}", kind(other))),
+/// The measurements of a request, each checked as the page checks a row.
+fn points(list: &[CommPoint]) -> Result<Vec<Point>, String> {
+    if list.len() > comm::MAX_POINTS {
+        return Err(format!("points: {} measurements is more than the {} a fit takes", list.len(), comm::MAX_POINTS));
     }
-}
-
-fn points(v: &Value) -> Result<Vec<Point>, String> {
-    let items = list(v, "points")?;
-    if items.len() > comm::MAX_POINTS {
-        return Err(format!("points: {} measurements is more than the {} a fit takes", items.len(), comm::MAX_POINTS));
-    }
-    let mut out = Vec::with_capacity(items.len());
-    for (i, p) in items.iter().enumerate() {
-        let path = format!("points[{i}]");
-        let m = object(p.clone(), &path, &["size_bytes", "time_us"])?;
-        let size = in_range(m.get("size_bytes").ok_or(format!("{path}: missing key \"size_bytes\""))?, &format!("{path}.size_bytes"), 0.0, MAX_SIZE_BYTES)?;
-        let t = number(m.get("time_us").ok_or(format!("{path}: missing key \"time_us\""))?, &format!("{path}.time_us"))?;
-        if !comm::time_in_range(t) {
-            return Err(format!("{path}.time_us: must be from 1e-6 to 1e12 µs, found {t}"));
+    let mut out = Vec::with_capacity(list.len());
+    for (i, p) in list.iter().enumerate() {
+        let size = within(p.size_bytes, &format!("points[{i}].size_bytes"), 0.0, MAX_SIZE_BYTES)?;
+        if !comm::time_in_range(p.time_us) {
+            return Err(format!("points[{i}].time_us: must be from 1e-6 to 1e12 µs, found {}", p.time_us));
         }
-        out.push(Point { size_bytes: size, time_us: t, line: None });
+        out.push(Point { size_bytes: size, time_us: p.time_us, line: None });
     }
     Ok(out)
 }
@@ -269,31 +257,28 @@ pub struct ExportRequest {
 }
 
 impl ExportRequest {
-    fn from_input(m: &Map<String, Value>) -> Result<ExportRequest, String> {
-        let formats = match m.get("export") {
+    fn from_request(r: &CommRequest) -> Result<ExportRequest, String> {
+        let formats = match &r.export {
             None => Vec::new(),
-            Some(Value::String(s)) if s == "all" => ExportFormat::all().collect(),
-            Some(v) => list(v, "export")?
+            Some(TextOr::Text(s)) if s == "all" => ExportFormat::all().collect(),
+            Some(TextOr::Text(_)) => return Err("export: expected a list, found a string".into()),
+            Some(TextOr::Value(list)) => list
                 .iter()
                 .enumerate()
-                .map(|(i, x)| {
-                    x.as_str().and_then(ExportFormat::from_key).ok_or_else(|| {
-                        format!("export[{i}]: expected {}, found {x}", ExportFormat::expected())
-                    })
-                })
+                .map(|(i, x)| ExportFormat::from_key(x).ok_or_else(|| format!("export[{i}]: expected {}, found {x:?}", ExportFormat::expected())))
                 .collect::<Result<_, _>>()?,
         };
-        let procs = match m.get("procs") {
+        let procs = match r.procs {
             None => None,
-            Some(v) => {
-                let p = in_range(v, "procs", 2.0, f64::from(MAX_PROCS))?;
+            Some(p) => {
+                let p = within(p, "procs", 2.0, f64::from(MAX_PROCS))?;
                 if p.fract() != 0.0 {
                     return Err(format!("procs: expected a whole number, found {p}"));
                 }
                 Some(p as u32)
             }
         };
-        let latency_share = m.get("latency_share").map(|v| in_range(v, "latency_share", 0.0, 1.0)).transpose()?;
+        let latency_share = r.latency_share.map(|x| within(x, "latency_share", 0.0, 1.0)).transpose()?;
         Ok(ExportRequest { formats, procs, latency_share })
     }
 
@@ -393,16 +378,15 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
 }
 
 fn run_comm(input: Value) -> Result<Value, String> {
-    super::request::read::<CommRequest>(&input)?;
-    let m = object(input, "input", &["points", "predict", "export", "procs", "latency_share"])?;
-    let request = ExportRequest::from_input(&m)?;
-    let pts = points(m.get("points").ok_or("input: missing key \"points\"")?)?;
-    let predict = match m.get("predict") {
+    let r: CommRequest = super::request::read(&input)?;
+    let request = ExportRequest::from_request(&r)?;
+    let pts = points(&r.points)?;
+    let predict = match &r.predict {
         None => Vec::new(),
-        Some(v) => super::at_most(list(v, "predict")?, comm::MAX_PREDICT, "message sizes")?
+        Some(list) => super::at_most(list, comm::MAX_PREDICT, "message sizes")?
             .iter()
             .enumerate()
-            .map(|(i, x)| in_range(x, &format!("predict[{i}]"), 0.0, MAX_SIZE_BYTES))
+            .map(|(i, &x)| within(x, &format!("predict[{i}]"), 0.0, MAX_SIZE_BYTES))
             .collect::<Result<_, _>>()?,
     };
     let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
@@ -430,16 +414,29 @@ pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> R
     comm_answer(&fit, &sizes, format, warnings, request)
 }
 
-fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {
+fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
     let keys: &[&str] = match kind {
         ModelKind::Hockney => &["alpha_us", "beta_us_per_byte", "bandwidth_mb_s"],
         ModelKind::LogP => &["l_plus_2o_us", "gap_us", "w_bytes"],
         ModelKind::LogGP => &["l_plus_2o_us", "big_g_us_per_byte", "bandwidth_mb_s"],
         ModelKind::PLogP => return Err("params: pLogP has no closed form; give \"points\" instead".into()),
     };
-    let m = object(v.clone(), "params", keys)?;
+    let given = [
+        ("alpha_us", p.alpha_us),
+        ("beta_us_per_byte", p.beta_us_per_byte),
+        ("bandwidth_mb_s", p.bandwidth_mb_s),
+        ("l_plus_2o_us", p.l_plus_2o_us),
+        ("gap_us", p.gap_us),
+        ("w_bytes", p.w_bytes),
+        ("big_g_us_per_byte", p.big_g_us_per_byte),
+    ];
+    // Another model's key is an error here, as an unknown key is.
+    if let Some((k, _)) = given.iter().find(|(k, v)| v.is_some() && !keys.contains(k)) {
+        return Err(format!("params: unknown key \"{k}\"; expected {}", keys.join(", ")));
+    }
     let get = |k: &str, lo: f64| -> Result<f64, String> {
-        in_range(m.get(k).ok_or(format!("params: missing key \"{k}\""))?, &format!("params.{k}"), lo, 1e12)
+        let v = given.iter().find(|g| g.0 == k).and_then(|g| g.1).ok_or(format!("params: missing key \"{k}\""))?;
+        within(v, &format!("params.{k}"), lo, 1e12)
     };
     Ok(match kind {
         ModelKind::Hockney => Model::Hockney { alpha_us: get("alpha_us", -1e12)?, beta_us_per_byte: get("beta_us_per_byte", 0.0)? },
@@ -449,14 +446,12 @@ fn params_model(kind: ModelKind, v: &Value) -> Result<Model, String> {
 }
 
 fn run_broadcast(input: Value) -> Result<Value, String> {
-    super::request::read::<BroadcastRequest>(&input)?;
-    let m = object(input, "input", &["model", "params", "points", "procs", "size_bytes", "latency_share"])?;
-    let kind = match m.get("model") {
+    let r: BroadcastRequest = super::request::read(&input)?;
+    let kind = match &r.model {
         None => None,
-        Some(Value::String(s)) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected {}", ModelKind::expected()))?),
-        Some(v) => return Err(format!("model: expected a model name, found {}", kind(v))),
+        Some(s) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected {}", ModelKind::expected()))?),
     };
-    let model = match (m.get("params"), m.get("points")) {
+    let model = match (&r.params, &r.points) {
         (Some(_), Some(_)) => return Err("input: give params or points, not both".into()),
         (Some(p), None) => params_model(kind.ok_or("model: needed with params")?, p)?,
         (None, Some(p)) => {
@@ -472,15 +467,12 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
         }
         (None, None) => return Err("input: missing key \"params\" (or \"points\")".into()),
     };
-    let procs = in_range(m.get("procs").ok_or("input: missing key \"procs\"")?, "procs", 1.0, f64::from(MAX_PROCS))?;
+    let procs = within(r.procs, "procs", 1.0, f64::from(MAX_PROCS))?;
     if procs.fract() != 0.0 {
         return Err(format!("procs: expected a whole number, found {procs}"));
     }
-    let size = in_range(m.get("size_bytes").ok_or("input: missing key \"size_bytes\"")?, "size_bytes", 0.0, MAX_SIZE_BYTES)?;
-    let share = match m.get("latency_share") {
-        Some(v) => in_range(v, "latency_share", 0.0, 1.0)?,
-        None => DEFAULT_LATENCY_SHARE,
-    };
+    let size = within(r.size_bytes, "size_bytes", 0.0, MAX_SIZE_BYTES)?;
+    let share = r.latency_share.map_or(Ok(DEFAULT_LATENCY_SHARE), |x| within(x, "latency_share", 0.0, 1.0))?;
     let split = Split::new(&model, share);
     let (times, best) = all_algorithms(&split, procs as u32, size);
     to_json(&BroadcastAnswer {
@@ -525,34 +517,11 @@ struct AlgorithmTime {
 #[schemars(transparent)]
 struct Count(#[serde(serialize_with = "crate::model::finite::whole")] f64);
 
-fn matrix(v: &Value, path: &str) -> Result<Vec<Vec<f64>>, String> {
-    list(v, path)?
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            list(r, &format!("{path}[{i}]"))?.iter().enumerate().map(|(j, x)| number(x, &format!("{path}[{i}][{j}]"))).collect()
-        })
-        .collect()
-}
-
-fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
-    list(v, path)?.iter().enumerate().map(|(i, x)| number(x, &format!("{path}[{i}]"))).collect()
-}
-
 fn run_clusters(input: Value) -> Result<Value, String> {
-    super::request::read::<ClustersRequest>(&input)?;
-    let m = object(input, "input", &["latency_us", "rho", "symmetrise"])?;
-    let rows = matrix(m.get("latency_us").ok_or("input: missing key \"latency_us\"")?, "latency_us")?;
-    let mut lat = LatencyMatrix::from_rows(&rows).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
-    let rho = match m.get("rho") {
-        Some(v) => in_range(v, "rho", 0.0, 10.0)?,
-        None => gridcast::DEFAULT_RHO,
-    };
-    let symmetrise = match m.get("symmetrise") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(v) => return Err(format!("symmetrise: expected true or false, found {}", kind(v))),
-    };
+    let r: ClustersRequest = super::request::read(&input)?;
+    let mut lat = LatencyMatrix::from_rows(&r.latency_us).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
+    let rho = r.rho.map_or(Ok(gridcast::DEFAULT_RHO), |x| within(x, "rho", 0.0, 10.0))?;
+    let symmetrise = r.symmetrise.unwrap_or(false);
     if let Some((i, j)) = lat.asymmetry() {
         if !symmetrise {
             return Err(format!(
@@ -580,34 +549,23 @@ pub struct ClustersAnswer {
 }
 
 fn run_grid(input: Value) -> Result<Value, String> {
-    super::request::read::<GridBroadcastRequest>(&input)?;
-    let keys = ["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us"];
-    let m = object(input, "input", &keys)?;
-    let need = |k: &str| m.get(k).ok_or(format!("input: missing key \"{k}\""));
-    let c = Coordinators {
-        latency_us: matrix(need("latency_us")?, "latency_us")?,
-        gap_us: matrix(need("gap_us")?, "gap_us")?,
-        local_us: numbers(need("local_us")?, "local_us")?,
-    };
+    let r: GridBroadcastRequest = super::request::read(&input)?;
+    let c = Coordinators { latency_us: r.latency_us, gap_us: r.gap_us, local_us: r.local_us };
     c.validate()?;
     let k = c.local_us.len();
     if k > 256 {
         return Err(format!("local_us: at most 256 clusters, found {k}"));
     }
-    let root = match m.get("root") {
-        Some(v) => in_range(v, "root", 0.0, (k - 1) as f64)?,
-        None => 0.0,
-    };
+    let root = r.root.map_or(Ok(0.0), |x| within(x, "root", 0.0, (k - 1) as f64))?;
     if root.fract() != 0.0 {
         return Err(format!("root: expected a cluster index, found {root}"));
     }
     let root = root as usize;
-    let binomial = match m.get("procs") {
+    let binomial = match r.procs {
         None => None,
-        Some(p) => {
-            let procs = numbers(p, "procs")?;
-            let intra = |key: &str| -> Result<Vec<f64>, String> {
-                let v = numbers(m.get(key).ok_or(format!("input: \"{key}\" is needed with procs"))?, key)?;
+        Some(procs) => {
+            let intra = |key: &str, given: Option<Vec<f64>>| -> Result<Vec<f64>, String> {
+                let v = given.ok_or(format!("input: \"{key}\" is needed with procs"))?;
                 match v.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
                     Some(i) => Err(format!("{key}[{i}]: expected µs from 0 to 1e12")),
                     None if v.len() != k => Err(format!("{key}: {} values but {k} clusters", v.len())),
@@ -620,7 +578,11 @@ fn run_grid(input: Value) -> Result<Value, String> {
             if let Some(i) = procs.iter().position(|x| !(x.fract() == 0.0 && (0.0..=1048576.0).contains(x))) {
                 return Err(format!("procs[{i}]: expected a whole number of processes up to 1048576"));
             }
-            let cp = ClusterProcs { procs: procs.iter().map(|&x| x as u32).collect(), latency_us: intra("intra_latency_us")?, gap_us: intra("intra_gap_us")? };
+            let cp = ClusterProcs {
+                procs: procs.iter().map(|&x| x as u32).collect(),
+                latency_us: intra("intra_latency_us", r.intra_latency_us)?,
+                gap_us: intra("intra_gap_us", r.intra_gap_us)?,
+            };
             Some(binomial_all(&c, &cp, root).ok_or("procs: between 1 and 1048576 processes in all")?)
         }
     };
