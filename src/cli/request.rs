@@ -109,7 +109,8 @@ pub fn input_schema<T: JsonSchema>() -> schemars::Schema {
 }
 
 /// Takes null out of the keys an object may leave out: `{"type": ["number", "null"]}` becomes
-/// `{"type": "number"}`, and `{"anyOf": [X, {"type": "null"}]}` becomes X.
+/// `{"type": "number"}`, `{"anyOf": [X, {"type": "null"}]}` becomes X, and a default of null
+/// goes.
 fn no_null_options(schema: &mut schemars::Schema) {
     schemars::transform::transform_subschemas(&mut no_null_options, schema);
     let Some(object) = schema.as_object_mut() else { return };
@@ -124,6 +125,10 @@ fn no_null_options(schema: &mut schemars::Schema) {
             continue;
         }
         let Value::Object(p) = p else { continue };
+        // A key left out has no value (serde's `default` on an `Option`), not a null one.
+        if p.get("default") == Some(&Value::Null) {
+            p.remove("default");
+        }
         if let Some(Value::Array(types)) = p.get("type") {
             let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
             let kept = if kept.len() == 1 { kept[0].clone() } else { Value::Array(kept) };

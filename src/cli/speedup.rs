@@ -7,13 +7,14 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::ser::SerializeMap;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::allocation::allocation_help;
-use super::request::{input_schema, output_schema, SpeedupInput};
-use super::{kind, object, Render, Schemas, Subcommand};
+use super::request::{input_schema, output_schema, SpeedupInput, SpeedupRequest};
+use crate::model::speedup::request::SpeedupPoint;
+use super::{kind, Render, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "speedup",
@@ -166,33 +167,14 @@ ERRORS:
 "#
 );
 
-const KEYS: [&str; 7] = ["points", "predict", "models", "include_past_peak", "leave_one_out", "cores_per_node", "scaling"];
-
-fn boolean(m: &Map<String, Value>, key: &str, default: bool) -> Result<bool, String> {
-    match m.get(key) {
-        None => Ok(default),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(v) => Err(format!("{key}: expected true or false, found {}", kind(v))),
-    }
-}
-
-fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
-    let Value::Array(list) = v else {
-        return Err(format!("points: expected a list of {{n, speedup}} or {{n, time_s}}, found {}", kind(v)));
-    };
+/// The points of a request as the model reads them, and what they measure (all speed-ups or
+/// all times).
+fn points(list: &[SpeedupPoint]) -> Result<(Vec<RawPoint>, Measure), String> {
     let mut measure = None;
     let mut raw = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
         let path = format!("points[{i}]");
-        let m = object(p.clone(), &path, &["n", "speedup", "time_s", "weight", "nodes"])?;
-        let num = |key: &str| -> Result<Option<f64>, String> {
-            match m.get(key) {
-                None => Ok(None),
-                Some(v) => v.as_f64().map(Some).ok_or_else(|| format!("{path}.{key}: expected a number, found {}", kind(v))),
-            }
-        };
-        let n = num("n")?.ok_or_else(|| format!("{path}: missing key \"n\""))?;
-        let (value, this) = match (num("speedup")?, num("time_s")?) {
+        let (value, this) = match (p.speedup, p.time_s) {
             (Some(s), None) => (s, Measure::Speedup),
             (None, Some(t)) => (t, Measure::TimeS),
             (Some(_), Some(_)) => return Err(format!("{path}: give speedup or time_s, not both")),
@@ -204,7 +186,7 @@ fn points(v: &Value) -> Result<(Vec<RawPoint>, Measure), String> {
             }
             _ => measure = Some(this),
         }
-        raw.push(RawPoint { n, value, weight: num("weight")?, nodes: num("nodes")?, line: None });
+        raw.push(RawPoint { n: p.n, value, weight: p.weight, nodes: p.nodes, line: None });
     }
     Ok((raw, measure.unwrap_or(Measure::Speedup)))
 }
@@ -453,28 +435,25 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
     }
 }
 
-/// Whether an input object asks for weak scaling ("scaling": "weak"; "strong" is the default).
-fn weak(input: &Value) -> Result<bool, String> {
-    match input.get("scaling") {
-        None => Ok(false),
-        Some(Value::String(s)) if s == "strong" => Ok(false),
-        Some(Value::String(s)) if s == "weak" => Ok(true),
-        Some(v) => Err(format!("scaling: expected \"strong\" or \"weak\", found {v}")),
+/// Whether a request asks for weak scaling ("scaling": "weak"; "strong" is the default).
+fn weak(r: &SpeedupRequest) -> Result<bool, String> {
+    match r.scaling.as_deref() {
+        None | Some("strong") => Ok(false),
+        Some("weak") => Ok(true),
+        Some(other) => Err(format!("scaling: expected \"strong\" or \"weak\", found {}", Value::from(other))),
     }
 }
 
-/// A weak-scaling input object to its answer: the time's model and predictions with the
-/// efficiency T(n₀)/T(n).
-fn weak_value(input: Value) -> Result<Value, String> {
-    let top = object(input, "input", &KEYS)?;
-    for key in ["models", "include_past_peak", "leave_one_out"] {
-        if top.contains_key(key) {
+/// A weak-scaling request's `raw` points to its answer: the time's model and predictions with
+/// the efficiency T(n₀)/T(n).
+fn weak_value(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<Value, String> {
+    for (key, given) in [("models", r.models.is_some()), ("include_past_peak", r.include_past_peak.is_some()), ("leave_one_out", r.leave_one_out.is_some())] {
+        if given {
             return Err(format!("{key}: not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
         }
     }
-    let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
-    let targets = predict_list(&top)?;
-    let w = weak::analyse_weak("points", &raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
+    let targets = predict_list(&r.predict)?;
+    let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
     serde_json::to_value(WeakAnswer {
         scaling: "weak",
         level: w.level,
@@ -564,59 +543,73 @@ enum SpeedupItem {
 }
 
 /// The whole counts of "predict" (none when absent).
-fn predict_list(top: &Map<String, Value>) -> Result<Vec<u32>, String> {
-    let mut targets = Vec::new();
-    if let Some(v) = top.get("predict") {
-        let Value::Array(list) = v else {
-            return Err(format!("predict: expected a list of whole numbers, found {}", kind(v)));
-        };
-        let list = super::at_most(list, crate::model::speedup::MAX_PREDICT, "process counts")?;
-        for (i, x) in list.iter().enumerate() {
-            match x.as_f64() {
-                Some(n) if n.fract() == 0.0 && (1.0..=1e9).contains(&n) => targets.push(n as u32),
-                _ => return Err(format!("predict[{i}]: expected a whole number from 1 to 1e9, found {x}")),
+fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, String> {
+    let Some(list) = predict else { return Ok(Vec::new()) };
+    let list = super::at_most(list, crate::model::speedup::MAX_PREDICT, "process counts")?;
+    list.iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            if n.fract() == 0.0 && (1.0..=1e9).contains(&n) {
+                Ok(n as u32)
+            } else {
+                Err(format!("predict[{i}]: expected a whole number from 1 to 1e9, found {}", Value::from(n)))
             }
-        }
+        })
+        .collect()
+}
+
+/// A request answered: a strong-scaling analysis (written from its record), or a weak-scaling
+/// answer.
+enum Answered {
+    Strong(Box<Analysis>),
+    Weak(Value),
+}
+
+fn answered(r: &SpeedupRequest) -> Result<Answered, String> {
+    let (raw, measure) = points(&r.points)?;
+    if weak(r)? {
+        weak_value(r, &raw, measure).map(Answered::Weak)
+    } else {
+        analysis(r, &raw, measure, false).map(|a| Answered::Strong(Box::new(a)))
     }
-    Ok(targets)
 }
 
-/// One input object to its answer.
-fn one(input: Value) -> Result<Analysis, String> {
-    let top = object(input, "input", &KEYS)?;
-    let (raw, measure) = points(top.get("points").ok_or("input: missing key \"points\"")?)?;
-    analysis(&top, &raw, measure, false)
+/// One request to its answer as JSON.
+fn one(r: &SpeedupRequest) -> Result<Value, String> {
+    match answered(r)? {
+        Answered::Strong(a) => serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}")),
+        Answered::Weak(w) => Ok(w),
+    }
 }
 
-/// The analysis of `raw` points with the other keys of the input object `top`. `from_header`:
-/// the points came from a table with a header, whose columns need not be in n, value, weight
+/// The analysis of `raw` points with the other keys of the request `r`. `from_header`: the
+/// points came from a table with a header, whose columns need not be in n, value, weight
 /// order, so an error names the line only (as on the page).
-fn analysis(top: &Map<String, Value>, raw: &[RawPoint], measure: Measure, from_header: bool) -> Result<Analysis, String> {
-    let targets = predict_list(top)?;
-    let models = match top.get("models") {
+fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header: bool) -> Result<Analysis, String> {
+    let targets = predict_list(&r.predict)?;
+    let models = match &r.models {
         None => MODELS.to_vec(),
-        Some(Value::Array(list)) if !list.is_empty() => list
+        Some(list) if !list.is_empty() => list
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                v.as_str().and_then(Model::from_name).ok_or_else(|| {
+                Model::from_name(v).ok_or_else(|| {
                     let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
-                    format!("models[{i}]: expected one of {}, found {v}", names.join(", "))
+                    format!("models[{i}]: expected one of {}, found {}", names.join(", "), Value::from(v.as_str()))
                 })
             })
             .collect::<Result<_, _>>()?,
-        Some(v) => return Err(format!("models: expected a non-empty list of model names, found {}", kind(v))),
+        Some(_) => return Err("models: expected a non-empty list of model names, found an empty list".into()),
     };
     let opts = Options {
         models,
-        include_past_peak: boolean(top, "include_past_peak", false)?,
+        include_past_peak: r.include_past_peak.unwrap_or(false),
         targets,
-        leave_one_out: boolean(top, "leave_one_out", true)?,
-        cores_per_node: match top.get("cores_per_node") {
+        leave_one_out: r.leave_one_out.unwrap_or(true),
+        cores_per_node: match r.cores_per_node {
             None => None,
-            Some(v) => Some(v.as_f64().filter(|c| c.fract() == 0.0 && (1.0..=1e9).contains(c)).map(|c| c as u32).ok_or_else(|| {
-                format!("cores_per_node: expected a whole number from 1 to 1e9, found {v}")
-            })?),
+            Some(c) if c.fract() == 0.0 && (1.0..=1e9).contains(&c) => Some(c as u32),
+            Some(c) => return Err(format!("cores_per_node: expected a whole number from 1 to 1e9, found {}", Value::from(c))),
         },
     };
     analyse("points", raw, measure, &opts).map_err(|mut e| {
@@ -633,25 +626,13 @@ fn analysis(top: &Map<String, Value>, raw: &[RawPoint], measure: Measure, from_h
 /// the page's fields of those names read them; `--scaling weak` as the page's scaling.
 pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String> {
     use crate::model::speedup::page;
-    let (second, mut top) = table_options(opts)?;
+    let (second, request) = table_options(opts)?;
     let table = page::parse_points(text, second).map_err(|e| e.to_string())?;
     let (raw, measure) = (table.raw, table.measure);
-    let mut answer = if weak(&Value::Object(top.clone()))? {
-        let key = if measure == Measure::TimeS { "time_s" } else { "speedup" };
-        let points: Vec<Value> = raw
-            .iter()
-            .map(|p| {
-                let mut o = json!({"n": p.n, key: p.value});
-                if let Some(w) = p.weight {
-                    o["weight"] = json!(w);
-                }
-                o
-            })
-            .collect();
-        top.insert("points".into(), Value::Array(points));
-        weak_value(Value::Object(top))?
+    let mut answer = if weak(&request)? {
+        weak_value(&request, &raw, measure)?
     } else {
-        let a = analysis(&top, &raw, measure, table.had_header)?;
+        let a = analysis(&request, &raw, measure, table.had_header)?;
         serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))?
     };
     // What the page says first among its warnings: how a table without a header was read (or
@@ -672,51 +653,40 @@ pub fn cli_words(note: &str) -> String {
 }
 
 /// The options of `--format table`, read as the page reads its fields of those names: what a
-/// header-less table's second column holds, and the input keys `predict` and `scaling`. Also
-/// the check of the options before the input is read (`extrap::RAW`).
-pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Map<String, Value>), String> {
+/// header-less table's second column holds, and the request's `predict` and `scaling` (its
+/// points come from the table). Also the check of the options before the input is read
+/// (`extrap::RAW`).
+pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, SpeedupRequest), String> {
     use crate::model::speedup::page;
     let mut second = None;
-    let mut top = Map::new();
+    let mut request = SpeedupRequest::default();
     for (k, v) in opts {
         match k.as_str() {
             "--predict" => {
-                top.insert("predict".into(), json!(page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?));
+                let targets = page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?;
+                request.predict = Some(targets.into_iter().map(f64::from).collect());
             }
             "--second-column" => second = page::second_column(v).map_err(|e| format!("--second-column: {e}"))?,
-            "--scaling" => {
-                top.insert("scaling".into(), json!(v));
-            }
+            "--scaling" => request.scaling = Some(v.clone()),
             other => return Err(format!("{other} applies to --format extrap, not to a table")),
         }
     }
-    Ok((second, top))
+    Ok((second, request))
 }
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
 fn each(v: &Value, how: &Render) -> Result<String, String> {
-    if let Err(e) = super::request::read::<super::request::SpeedupRequest>(v) {
-        return how.item(&json!({"error": e}));
-    }
-    match weak(v) {
-        Err(e) => return how.item(&json!({"error": e})),
-        Ok(true) => return how.item(&weak_value(v.clone()).unwrap_or_else(|e| json!({"error": e}))),
-        Ok(false) => {}
-    }
-    match one(v.clone()) {
-        Ok(a) => how.item(&answer(&a)),
+    match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
+        // A strong-scaling answer is written straight from its record, with no JSON tree.
+        Ok(Answered::Strong(a)) => how.item(&answer(&a)),
+        Ok(Answered::Weak(w)) => how.item(&w),
         Err(e) => how.item(&json!({"error": e})),
     }
 }
 
 /// One input object to its answer as JSON.
 fn one_value(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::SpeedupRequest>(&input)?;
-    if weak(&input)? {
-        return weak_value(input);
-    }
-    let a = one(input)?;
-    serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))
+    one(&super::request::read::<SpeedupRequest>(&input)?)
 }
 
 fn run(input: Value) -> Result<Value, String> {

@@ -13,12 +13,16 @@ pub struct CommRequest {
     /// At most 4096 measurements.
     pub points: Vec<CommPoint>,
     /// Sizes (bytes) to predict (at most 4096).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub predict: Option<Vec<f64>>,
     /// Formats to write for other tools: a list, or "all".
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub export: Option<Exports>,
     /// For ompi-rules: the largest communicator.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub procs: Option<f64>,
     /// 0 to 1 (0.5).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub latency_share: Option<f64>,
 }
 
@@ -41,15 +45,19 @@ pub type Exports = TextOr<Vec<String>>;
 #[serde(deny_unknown_fields)]
 pub struct BroadcastRequest {
     /// "hockney", "logp", "loggp" or "plogp".
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub model: Option<String>,
     /// The model's parameters as `scalewise comm` writes them.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub params: Option<ModelParams>,
     /// Instead of params: measurements to fit.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub points: Option<Vec<CommPoint>>,
     /// P, processes.
     pub procs: f64,
     /// m, bytes.
     pub size_bytes: f64,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub latency_share: Option<f64>,
 }
 
@@ -59,12 +67,19 @@ pub struct BroadcastRequest {
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ModelParams {
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub alpha_us: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub beta_us_per_byte: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub bandwidth_mb_s: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub l_plus_2o_us: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub gap_us: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub w_bytes: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub big_g_us_per_byte: Option<f64>,
 }
 
@@ -76,7 +91,9 @@ pub struct ClustersRequest {
     /// Square matrix, one row per node, µs.
     pub latency_us: Vec<Vec<f64>>,
     /// 0 to 10 (default 0.2).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub rho: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub symmetrise: Option<bool>,
 }
 
@@ -92,9 +109,13 @@ pub struct GridBroadcastRequest {
     /// k local broadcast times, µs.
     pub local_us: Vec<f64>,
     /// The root's cluster (0-based, default 0).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub root: Option<f64>,
     /// Processes per cluster.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub procs: Option<Vec<f64>>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub intra_latency_us: Option<Vec<f64>>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub intra_gap_us: Option<Vec<f64>>,
 }

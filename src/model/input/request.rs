@@ -53,3 +53,10 @@ impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for TextOr<T> {
         d.deserialize_any(Either(std::marker::PhantomData))
     }
 }
+
+/// Reads a key that may be left out but not given as null: `#[serde(default, deserialize_with
+/// = "present")]` on an `Option` field. A null is refused as the value's type would refuse it
+/// ("expected a number, found null"), as the schema refuses it.
+pub fn present<'de, D: serde::Deserializer<'de>, T: serde::Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}

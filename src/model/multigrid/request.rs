@@ -11,13 +11,17 @@ use crate::model::input::request::TextOr;
 #[serde(deny_unknown_fields)]
 pub struct MultigridRequest {
     /// Runs on one processor: a list, or the page's pasted table as text ("work (MB), time (s)").
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub sequential: Option<Runs<SequentialRun>>,
     /// Runs on np0 processes at the same per-process sizes: a list, or the page's pasted table
     /// as text ("np work time").
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub parallel: Option<Runs<ParallelRun>>,
     /// (np, work) pairs to predict (at most 4096).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub predict: Option<Vec<MultigridTarget>>,
     /// A job over one or two clusters.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub planner: Option<PlannerRequest>,
 }
 
@@ -63,16 +67,21 @@ pub struct PlannerRequest {
     /// Grid side N of the N × N problem (≥ 2).
     pub n: u32,
     /// Memory per grid point, bytes (or give bytes_from_run).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub bytes_per_point: Option<f64>,
     /// A calibration run the bytes per point are worked out from.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub bytes_from_run: Option<BytesFromRun>,
     /// One or two clusters.
     pub clusters: Vec<PlannerCluster>,
     /// Fabrics that join the two clusters (each calibrated on both).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub shared_fabrics: Option<Vec<String>>,
     /// np to try on each cluster alone (at most 4096).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub candidate_np: Option<Vec<u32>>,
     /// np to try on each side of a two-cluster job (at most 16384 pairs per shared fabric).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub pair_candidate_np: Option<Vec<u32>>,
 }
 
@@ -104,6 +113,8 @@ pub struct PlannerCluster {
 #[serde(deny_unknown_fields)]
 pub struct FabricRuns {
     pub fabric: String,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub sequential: Option<Runs<SequentialRun>>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub parallel: Option<Runs<ParallelRun>>,
 }

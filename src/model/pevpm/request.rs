@@ -15,22 +15,33 @@ pub struct SimulateRequest {
     /// The program's skeleton, as text.
     pub skeleton: String,
     /// Overrides of the skeleton's Param defaults: numbers or expression texts.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub params: Option<BTreeMap<String, NumberOrText>>,
     /// Process counts, each 1 to 1024.
     pub numprocs: Vec<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub procs_per_node: Option<NumberOrText>,
     /// "perseus" (default) or an object.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub machine: Option<MachineRequest>,
     /// "distribution" (default), "average" or "minimum".
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub mode: Option<String>,
     /// "moment" (default), "configuration" or "none".
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub contention: Option<String>,
     /// 1 to 10000 (default 20).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub replications: Option<NumberOrText>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub seed: Option<NumberOrText>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub compare: Option<bool>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub sequential_s: Option<NumberOrText>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub max_steps: Option<NumberOrText>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub max_job_steps: Option<NumberOrText>,
 }
 
@@ -45,11 +56,16 @@ pub type MachineRequest = TextOr<MachineFigures>;
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MachineFigures {
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub latency_us: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub bandwidth_mbit_s: Option<f64>,
     /// MPIBench-style histograms as a table.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub histograms: Option<String>,
     /// Raw per-message timings.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub calibration: Option<String>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub name: Option<String>,
 }

@@ -13,21 +13,27 @@ pub enum SpeedupInput {
 }
 
 /// One speed-up request.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, Default, serde::Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SpeedupRequest {
     /// Measured runs: each gives speedup or time_s (the same one in every point).
     pub points: Vec<SpeedupPoint>,
     /// Whole n to predict at (at most 4096).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub predict: Option<Vec<f64>>,
     /// Model names (default all five): downey, amdahl, chiang, smirni, usl.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub models: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub include_past_peak: Option<bool>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub leave_one_out: Option<bool>,
     /// Processes one node holds.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub cores_per_node: Option<f64>,
     /// "strong" (default) or "weak".
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub scaling: Option<String>,
 }
 
@@ -37,10 +43,14 @@ pub struct SpeedupRequest {
 pub struct SpeedupPoint {
     /// Processes, a whole number ≥ 1.
     pub n: f64,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub speedup: Option<f64>,
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub time_s: Option<f64>,
     /// > 0 (default 1).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub weight: Option<f64>,
     /// Nodes the run used (whole, 1 to n).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub nodes: Option<f64>,
 }
