@@ -5,7 +5,7 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::regions::{
     Application, Balance, LoadFactor, NHalf, Optimum, Regions, Requirement, System, TwoRegionX, Warning, SYSTEM_PRESETS,
@@ -13,7 +13,9 @@ use crate::model::regions::{
 use crate::model::InputError;
 
 use super::request::{input_schema, output_schema, RegionsRequest};
-use super::{kind, object, to_json, Schemas, Subcommand};
+use super::{to_json, Schemas, Subcommand};
+use crate::model::input::request::TextOr;
+use crate::model::regions::request::{ApplicationRequest, SystemRequest};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "regions",
@@ -106,43 +108,12 @@ ERRORS:
     or "application.ops: column 4: expected a number, N or '(', found the end". Exit status 1.
 "#;
 
-const KEYS: [&str; 12] = [
-    "two_region_x",
-    "x_prime",
-    "z",
-    "z_prime",
-    "alpha",
-    "region_bandwidth_gb_s",
-    "application",
-    "N",
-    "system",
-    "n",
-    "sweep",
-    "required_bandwidth",
-];
-
-
-
-fn number(v: &Value, path: &str) -> Result<f64, String> {
-    v.as_f64().ok_or_else(|| format!("{path}: expected a number, found {}", kind(v)))
-}
-
-/// A required number of an object; `obj` is its path ("" for the top level).
-fn required(m: &Map<String, Value>, obj: &str, key: &str) -> Result<f64, String> {
-    let Some(v) = m.get(key) else {
-        return Err(format!("{}: missing key \"{key}\"", if obj.is_empty() { "input" } else { obj }));
-    };
-    number(v, &if obj.is_empty() { key.to_string() } else { format!("{obj}.{key}") })
-}
-
-fn numbers(v: &Value, path: &str) -> Result<Vec<f64>, String> {
-    let Value::Array(a) = v else {
-        return Err(format!("{path}: expected a list of numbers, found {}", kind(v)));
-    };
-    if a.is_empty() {
+/// A list that must not be empty.
+fn not_empty<'a>(list: &'a [f64], path: &str) -> Result<&'a [f64], String> {
+    if list.is_empty() {
         return Err(format!("{path}: the list is empty"));
     }
-    a.iter().enumerate().map(|(i, x)| number(x, &format!("{path}[{i}]"))).collect()
+    Ok(list)
 }
 
 /// "path: message", with the column of a formula.
@@ -154,61 +125,44 @@ fn error_at(path: &str, e: &InputError) -> String {
 }
 
 
-fn application(v: &Value) -> Result<Application, String> {
-    match v {
-        Value::String(s) if s.eq_ignore_ascii_case("linpack") => Ok(Application::linpack()),
-        Value::String(s) => Err(format!("application: unknown preset \"{s}\"; expected \"linpack\" or an object")),
-        other => {
-            let m = object(other.clone(), "application", &["name", "ops", "bytes", "exchanged_bytes"])?;
-            let text = |key: &str| match m.get(key) {
-                Some(Value::String(s)) => Ok(s.clone()),
-                Some(v) => Err(format!("application.{key}: expected a formula of N as text, found {}", kind(v))),
-                None => Err(format!("application: missing key \"{key}\"")),
-            };
-            Ok(Application {
-                name: m.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-                ops: text("ops")?,
-                bytes: text("bytes")?,
-                exchanged_bytes: text("exchanged_bytes")?,
-            })
-        }
+fn application(a: &ApplicationRequest) -> Result<Application, String> {
+    match a {
+        TextOr::Text(s) if s.eq_ignore_ascii_case("linpack") => Ok(Application::linpack()),
+        TextOr::Text(s) => Err(format!("application: unknown preset \"{s}\"; expected \"linpack\" or an object")),
+        TextOr::Value(f) => Ok(Application {
+            name: f.name.clone().unwrap_or_default(),
+            ops: f.ops.clone(),
+            bytes: f.bytes.clone(),
+            exchanged_bytes: f.exchanged_bytes.clone(),
+        }),
     }
 }
 
-fn system(v: &Value) -> Result<System, String> {
-    if let Value::String(s) = v {
-        return System::preset(s).ok_or_else(|| {
+fn system(s: &SystemRequest) -> Result<System, String> {
+    match s {
+        TextOr::Text(s) => System::preset(s).ok_or_else(|| {
             let keys: Vec<&str> = SYSTEM_PRESETS.iter().map(|p| p.key).collect();
             format!("system: unknown preset \"{s}\"; expected {} or an object", keys.join(", "))
-        });
+        }),
+        TextOr::Value(f) => Ok(System {
+            name: f.name.clone().unwrap_or_default(),
+            peak_gflops_per_core: f.peak_gflops_per_core,
+            node_bandwidth_gb_s: f.node_bandwidth_gb_s,
+            reference_bandwidth_gb_s: f.reference_bandwidth_gb_s.unwrap_or(1.0),
+            region_bandwidth_gb_s: f.region_bandwidth_gb_s,
+            alpha: f.alpha,
+        }),
     }
-    let keys = [
-        "name",
-        "peak_gflops_per_core",
-        "node_bandwidth_gb_s",
-        "reference_bandwidth_gb_s",
-        "region_bandwidth_gb_s",
-        "alpha",
-    ];
-    let m = object(v.clone(), "system", &keys)?;
-    Ok(System {
-        name: m.get("name").and_then(Value::as_str).unwrap_or_default().to_string(),
-        peak_gflops_per_core: required(&m, "system", "peak_gflops_per_core")?,
-        node_bandwidth_gb_s: required(&m, "system", "node_bandwidth_gb_s")?,
-        reference_bandwidth_gb_s: match m.get("reference_bandwidth_gb_s") {
-            Some(v) => number(v, "system.reference_bandwidth_gb_s")?,
-            None => 1.0,
-        },
-        region_bandwidth_gb_s: required(&m, "system", "region_bandwidth_gb_s")?,
-        alpha: required(&m, "system", "alpha")?,
-    })
 }
 
 /// The model from either input form, its warnings, and the workload of the application form.
-fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), String> {
-    let direct = ["x_prime", "z", "z_prime", "region_bandwidth_gb_s"].iter().find(|k| top.contains_key(**k));
-    let app = ["application", "N", "system"].iter().find(|k| top.contains_key(**k));
-    let alpha = top.get("alpha").map(|v| number(v, "alpha")).transpose()?;
+fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), String> {
+    let direct = [("x_prime", r.x_prime.is_some()), ("z", r.z.is_some()), ("z_prime", r.z_prime.is_some()), ("region_bandwidth_gb_s", r.region_bandwidth_gb_s.is_some())]
+        .into_iter()
+        .find(|k| k.1)
+        .map(|k| k.0);
+    let app = [("application", r.application.is_some()), ("N", r.big_n.is_some()), ("system", r.system.is_some())].into_iter().find(|k| k.1).map(|k| k.0);
+    let missing = |key: &str| format!("input: missing key \"{key}\"");
     match (direct, app) {
         (Some(d), Some(a)) => {
             Err(format!("{a}: give x_prime, z, z_prime or application, N, system, not both ({d} is also given)"))
@@ -219,25 +173,24 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Warning>, Option<Work
         ),
         (Some(_), None) => {
             let balance = Balance {
-                x_prime: required(top, "", "x_prime")?,
-                z: required(top, "", "z")?,
-                z_prime: required(top, "", "z_prime")?,
+                x_prime: r.x_prime.ok_or_else(|| missing("x_prime"))?,
+                z: r.z.ok_or_else(|| missing("z"))?,
+                z_prime: r.z_prime.ok_or_else(|| missing("z_prime"))?,
             };
-            let alpha = alpha.ok_or("input: missing key \"alpha\"")?;
+            let alpha = r.alpha.ok_or_else(|| missing("alpha"))?;
             let mut m = Regions::new(balance, LoadFactor { alpha }).map_err(|e| error_at(&e.field, &e))?;
             let mut warnings = Vec::new();
-            if let Some(v) = top.get("region_bandwidth_gb_s") {
-                let b = number(v, "region_bandwidth_gb_s")?;
+            if let Some(b) = r.region_bandwidth_gb_s {
                 m = m.with_region_bandwidth(b).map_err(|e| error_at(&e.field, &e))?;
                 warnings.extend(crate::model::regions::bandwidth_warning("region_bandwidth_gb_s", b));
             }
             Ok((m, warnings, None))
         }
         (None, Some(_)) => {
-            let app = application(top.get("application").ok_or("input: missing key \"application\"")?)?;
-            let big_n = required(top, "", "N")?;
-            let mut sys = system(top.get("system").ok_or("input: missing key \"system\"")?)?;
-            let alpha_path = if let Some(a) = alpha {
+            let app = application(r.application.as_ref().ok_or_else(|| missing("application"))?)?;
+            let big_n = r.big_n.ok_or_else(|| missing("N"))?;
+            let mut sys = system(r.system.as_ref().ok_or_else(|| missing("system"))?)?;
+            let alpha_path = if let Some(a) = r.alpha {
                 sys.alpha = a;
                 "alpha"
             } else {
@@ -267,25 +220,22 @@ fn build(top: &Map<String, Value>) -> Result<(Regions, Vec<Warning>, Option<Work
 }
 
 fn run(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::RegionsRequest>(&input)?;
-    let top = object(input, "input", &KEYS)?;
-    let ns = numbers(top.get("n").ok_or("input: missing key \"n\" (cores per region)")?, "n")?;
-    let (model, warnings, workload) = build(&top)?;
-    let choice = match top.get("two_region_x") {
+    let r: RegionsRequest = super::request::read(&input)?;
+    let ns = not_empty(&r.n, "n")?;
+    let (model, warnings, workload) = build(&r)?;
+    let choice = match &r.two_region_x {
         None => TwoRegionX::Scaled,
-        Some(Value::String(s)) => TwoRegionX::parse("two_region_x", s).map_err(|e| error_at(&e.field, &e))?,
-        Some(v) => return Err(format!("two_region_x: expected \"slides\" or \"scaled\", found {}", kind(v))),
+        Some(s) => TwoRegionX::parse("two_region_x", s).map_err(|e| error_at(&e.field, &e))?,
     };
     let model = model.with_two_region_x(choice);
-    let curve = model.curve(&ns).map_err(|e| error_at(&e.field, &e))?;
+    let curve = model.curve(ns).map_err(|e| error_at(&e.field, &e))?;
     let b = model.balance();
     let optimum = model.optimum();
-    let sweep = match top.get("sweep") {
+    let sweep = match &r.sweep {
         None => None,
-        Some(v) => {
-            let m = object(v.clone(), "sweep", &["bandwidth_gb_s"])?;
-            let bws = numbers(m.get("bandwidth_gb_s").ok_or("sweep: missing key \"bandwidth_gb_s\"")?, "sweep.bandwidth_gb_s")?;
-            let points = model.sweep(&ns, &bws).map_err(|e| error_at(&format!("sweep.{}", e.field), &e))?;
+        Some(sw) => {
+            let bws = not_empty(&sw.bandwidth_gb_s, "sweep.bandwidth_gb_s")?;
+            let points = model.sweep(ns, bws).map_err(|e| error_at(&format!("sweep.{}", e.field), &e))?;
             Some(
                 points
                     .into_iter()
@@ -301,17 +251,11 @@ fn run(input: Value) -> Result<Value, String> {
             )
         }
     };
-    let required_bandwidth = match top.get("required_bandwidth") {
+    let required_bandwidth = match &r.required_bandwidth {
         None => None,
-        Some(v) => {
+        Some(q) => {
             let path = "required_bandwidth";
-            let m = object(v.clone(), path, &["n", "fraction"])?;
-            let n = required(&m, path, "n")?;
-            let fraction = match m.get("fraction") {
-                Some(f) => number(f, "required_bandwidth.fraction")?,
-                None => 0.9,
-            };
-            let r = model.required_bandwidth(n, fraction).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
+            let r = model.required_bandwidth(q.n, q.fraction.unwrap_or(0.9)).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
             Some(RequiredOut {
                 n: r.n,
                 fraction: r.fraction,
@@ -643,7 +587,11 @@ mod tests {
 
     #[test]
     fn help_documents_every_key() {
-        for key in KEYS.iter().chain(&[
+        // Every key of the request, as the schema lists them, and of the answer.
+        let schema = input_schema::<RegionsRequest>().to_value();
+        let keys: Vec<String> = schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        assert!(keys.len() >= 12, "{keys:?}");
+        for key in keys.iter().map(String::as_str).chain([
             "one_region",
             "two_regions",
             "n_star",
