@@ -3,9 +3,8 @@
 //! only reads the JSON, names the key of every problem, and writes the answer.
 
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
@@ -15,7 +14,9 @@ use crate::model::InputError;
 
 use super::allocation::allocation_help;
 use super::request::{input_schema, output_schema, MultigridRequest};
-use super::{kind, object, to_json, Schemas, Subcommand};
+use crate::model::input::request::TextOr;
+use crate::model::multigrid::request::{ParallelRun as ParRow, PlannerCluster, PlannerRequest, Runs, SequentialRun as SeqRow};
+use super::{to_json, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
@@ -124,11 +125,9 @@ ERRORS:
 );
 
 fn run(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::MultigridRequest>(&input)?;
-    let mut top = object(input, "input", &["sequential", "parallel", "predict", "planner"])?;
-    let cal = calibration(&mut top, "")?;
-    let predict = top.remove("predict");
-    let planner = top.remove("planner");
+    let r: MultigridRequest = super::request::read(&input)?;
+    let cal = calibration(r.sequential.as_ref(), r.parallel.as_ref(), "")?;
+    let (predict, planner) = (r.predict, r.planner);
     if cal.is_none() && predict.is_some() {
         return Err("predict: needs the sequential and parallel runs to fit first".into());
     }
@@ -140,18 +139,12 @@ fn run(input: Value) -> Result<Value, String> {
     let fit = cal.map(|cal| fit_or_error(&cal, "")).transpose()?;
     let mut predictions = None;
     if let Some(fit) = &fit {
-        let wanted: Vec<Value> = match predict {
-            Some(v) => items(v, "predict")?,
-            None => Vec::new(),
-        };
+        let wanted = predict.unwrap_or_default();
         super::at_most(&wanted, crate::model::multigrid::MAX_PREDICT, "(np, work) pairs")?;
         let mut list = Vec::with_capacity(wanted.len());
-        for (i, v) in wanted.into_iter().enumerate() {
+        for (i, t) in wanted.iter().enumerate() {
             let path = format!("predict[{i}]");
-            let mut m = object(v, &path, &["np", "work_mb"])?;
-            let np: u32 = field(&mut m, &path, "np")?;
-            let work_mb: f64 = field(&mut m, &path, "work_mb")?;
-            let p = fit.predict(np, work_mb).map_err(|e| format!("{path}.{}: {}", e.field, e.message))?;
+            let p = fit.predict(t.np, t.work_mb).map_err(|e| format!("{path}.{}: {}", e.field, e.message))?;
             list.push(p);
         }
         predictions = Some(list);
@@ -170,30 +163,6 @@ fn run(input: Value) -> Result<Value, String> {
 
 
 
-fn items(v: Value, path: &str) -> Result<Vec<Value>, String> {
-    match v {
-        Value::Array(a) => Ok(a),
-        other => Err(format!("{path}: expected a list, found {}", kind(&other))),
-    }
-}
-
-fn parse<T: DeserializeOwned>(v: Value, path: &str) -> Result<T, String> {
-    serde_json::from_value(v).map_err(|e| format!("{path}: {e}"))
-}
-
-/// A required key of an object.
-fn field<T: DeserializeOwned>(m: &mut Map<String, Value>, path: &str, key: &str) -> Result<T, String> {
-    let v = m.remove(key).ok_or_else(|| format!("{path}: missing key \"{key}\""))?;
-    parse(v, &format!("{path}.{key}"))
-}
-
-fn optional<T: DeserializeOwned>(m: &mut Map<String, Value>, path: &str, key: &str) -> Result<Option<T>, String> {
-    match m.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => parse(v, &format!("{path}.{key}")).map(Some),
-    }
-}
-
 fn dot(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
         key.to_string()
@@ -202,43 +171,24 @@ fn dot(prefix: &str, key: &str) -> String {
     }
 }
 
-/// The runs under "sequential" and "parallel" of an object, if either is there.
-fn calibration(m: &mut Map<String, Value>, prefix: &str) -> Result<Option<Calibration>, String> {
-    let (seq, par) = (m.remove("sequential"), m.remove("parallel"));
+/// The runs of "sequential" and "parallel" (lists, or the page's pasted tables read by its
+/// readers), if either is there.
+fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &str) -> Result<Option<Calibration>, String> {
     if seq.is_none() && par.is_none() {
         return Ok(None);
     }
     let mut cal = Calibration::default();
     let seq_path = dot(prefix, "sequential");
     let par_path = dot(prefix, "parallel");
-    // A table as the page takes it pasted (a header with units, or none), read by its reader.
-    let seq = match seq {
-        Some(Value::String(t)) => {
-            cal.sequential = mg::page::sequential_runs(&seq_path, &t).map_err(|e| e.to_string())?;
-            None
-        }
-        other => other,
-    };
-    let par = match par {
-        Some(Value::String(t)) => {
-            cal.parallel = mg::page::parallel_runs(&par_path, &t).map_err(|e| e.to_string())?;
-            None
-        }
-        other => other,
-    };
-    for (i, v) in items(seq.unwrap_or(Value::Array(Vec::new())), &seq_path)?.into_iter().enumerate() {
-        let path = format!("{seq_path}[{i}]");
-        let mut r = object(v, &path, &["work_mb", "time_s"])?;
-        cal.sequential.push(SequentialRun::new(field(&mut r, &path, "work_mb")?, field(&mut r, &path, "time_s")?));
+    match seq {
+        Some(TextOr::Text(t)) => cal.sequential = mg::page::sequential_runs(&seq_path, t).map_err(|e| e.to_string())?,
+        Some(TextOr::Value(rows)) => cal.sequential = rows.iter().map(|r| SequentialRun::new(r.work_mb, r.time_s)).collect(),
+        None => {}
     }
-    for (i, v) in items(par.unwrap_or(Value::Array(Vec::new())), &par_path)?.into_iter().enumerate() {
-        let path = format!("{par_path}[{i}]");
-        let mut r = object(v, &path, &["np", "work_mb", "time_s"])?;
-        cal.parallel.push(ParallelRun::new(
-            field(&mut r, &path, "np")?,
-            field(&mut r, &path, "work_mb")?,
-            field(&mut r, &path, "time_s")?,
-        ));
+    match par {
+        Some(TextOr::Text(t)) => cal.parallel = mg::page::parallel_runs(&par_path, t).map_err(|e| e.to_string())?,
+        Some(TextOr::Value(rows)) => cal.parallel = rows.iter().map(|r| ParallelRun::new(r.np, r.work_mb, r.time_s)).collect(),
+        None => {}
     }
     Ok(Some(cal))
 }
@@ -381,8 +331,7 @@ struct PlannerOut<'a> {
 // Planner
 // ---------------------------------------------------------------------------------------------
 
-fn np_list(m: &mut Map<String, Value>, path: &str, key: &str) -> Result<Option<Vec<u32>>, String> {
-    let list: Option<Vec<u32>> = optional(m, path, key)?;
+fn np_list(list: Option<Vec<u32>>, path: &str, key: &str) -> Result<Option<Vec<u32>>, String> {
     if let Some(l) = &list {
         if l.is_empty() {
             return Err(format!("{path}.{key}: the list is empty; leave the key out for the default"));
@@ -394,102 +343,83 @@ fn np_list(m: &mut Map<String, Value>, path: &str, key: &str) -> Result<Option<V
     Ok(list)
 }
 
-fn read_cluster(v: Value, path: &str) -> Result<Cluster, String> {
-    let mut m = object(
-        v,
-        path,
-        &["name", "free_procs", "procs_per_node", "memory_per_node_mb", "price_per_cpu_hour", "fabrics"],
-    )?;
-    let name: String = field(&mut m, path, "name")?;
-    if name.trim().is_empty() {
+fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, String> {
+    if c.name.trim().is_empty() {
         return Err(format!("{path}.name: must not be empty"));
     }
-    let free_procs: u32 = field(&mut m, path, "free_procs")?;
-    if free_procs == 0 {
+    if c.free_procs == 0 {
         return Err(format!("{path}.free_procs: must be at least 1, found 0"));
     }
-    let procs_per_node: u32 = field(&mut m, path, "procs_per_node")?;
-    if procs_per_node == 0 {
+    if c.procs_per_node == 0 {
         return Err(format!("{path}.procs_per_node: must be at least 1, found 0"));
     }
-    let memory_per_node_mb: f64 = field(&mut m, path, "memory_per_node_mb")?;
-    if memory_per_node_mb <= 0.0 {
-        return Err(format!("{path}.memory_per_node_mb: must be greater than 0, found {memory_per_node_mb}"));
+    if c.memory_per_node_mb <= 0.0 {
+        return Err(format!("{path}.memory_per_node_mb: must be greater than 0, found {}", c.memory_per_node_mb));
     }
-    let price_per_cpu_hour: f64 = field(&mut m, path, "price_per_cpu_hour")?;
-    if price_per_cpu_hour < 0.0 {
-        return Err(format!("{path}.price_per_cpu_hour: must be at least 0, found {price_per_cpu_hour}"));
+    if c.price_per_cpu_hour < 0.0 {
+        return Err(format!("{path}.price_per_cpu_hour: must be at least 0, found {}", c.price_per_cpu_hour));
     }
     let fabrics_path = format!("{path}.fabrics");
-    let list = items(m.remove("fabrics").ok_or_else(|| format!("{path}: missing key \"fabrics\""))?, &fabrics_path)?;
-    if list.is_empty() {
+    if c.fabrics.is_empty() {
         return Err(format!("{fabrics_path}: at least one calibrated fabric is needed"));
     }
-    let mut fabrics: Vec<FabricFit> = Vec::with_capacity(list.len());
-    for (j, v) in list.into_iter().enumerate() {
+    let mut fabrics: Vec<FabricFit> = Vec::with_capacity(c.fabrics.len());
+    for (j, f) in c.fabrics.iter().enumerate() {
         let fpath = format!("{fabrics_path}[{j}]");
-        let mut fm = object(v, &fpath, &["fabric", "sequential", "parallel"])?;
-        let fabric: String = field(&mut fm, &fpath, "fabric")?;
-        if fabric.trim().is_empty() {
+        if f.fabric.trim().is_empty() {
             return Err(format!("{fpath}.fabric: must not be empty"));
         }
-        if let Some(k) = fabrics.iter().position(|f| f.fabric == fabric) {
-            return Err(format!("{fpath}.fabric: \"{fabric}\" is already calibrated at {fabrics_path}[{k}]"));
+        if let Some(k) = fabrics.iter().position(|g| g.fabric == f.fabric) {
+            return Err(format!("{fpath}.fabric: \"{}\" is already calibrated at {fabrics_path}[{k}]", f.fabric));
         }
-        let cal = calibration(&mut fm, &fpath)?
+        let cal = calibration(f.sequential.as_ref(), f.parallel.as_ref(), &fpath)?
             .ok_or_else(|| format!("{fpath}: missing keys \"sequential\" and \"parallel\""))?;
-        fabrics.push(FabricFit { fabric, fit: fit_or_error(&cal, &fpath)? });
+        fabrics.push(FabricFit { fabric: f.fabric.clone(), fit: fit_or_error(&cal, &fpath)? });
     }
-    Ok(Cluster { name, free_procs, procs_per_node, memory_per_node_mb, price_per_cpu_hour, fabrics })
+    Ok(Cluster {
+        name: c.name.clone(),
+        free_procs: c.free_procs,
+        procs_per_node: c.procs_per_node,
+        memory_per_node_mb: c.memory_per_node_mb,
+        price_per_cpu_hour: c.price_per_cpu_hour,
+        fabrics,
+    })
 }
 
-fn read_planner(v: Value) -> Result<PlannerInput, String> {
+fn read_planner(p: PlannerRequest) -> Result<PlannerInput, String> {
     let path = "planner";
-    let mut m = object(
-        v,
-        path,
-        &["n", "bytes_per_point", "bytes_from_run", "clusters", "shared_fabrics", "candidate_np", "pair_candidate_np"],
-    )?;
-    let n: u32 = field(&mut m, path, "n")?;
+    let n = p.n;
     if n < 2 {
         return Err(format!("planner.n: the grid side must be at least 2, found {n}"));
     }
-    let bytes_per_point = match (m.remove("bytes_per_point"), m.remove("bytes_from_run")) {
-        (Some(v), None) => {
-            let b: f64 = parse(v, "planner.bytes_per_point")?;
+    let bytes_per_point = match (p.bytes_per_point, &p.bytes_from_run) {
+        (Some(b), None) => {
             if b <= 0.0 {
                 return Err(format!("planner.bytes_per_point: must be greater than 0, found {b}"));
             }
             b
         }
-        (None, Some(v)) => {
+        (None, Some(r)) => {
             let rpath = "planner.bytes_from_run";
-            let mut r = object(v, rpath, &["work_mb", "rows_per_process", "columns"])?;
-            let (w, rows, cols) = (
-                field(&mut r, rpath, "work_mb")?,
-                field(&mut r, rpath, "rows_per_process")?,
-                field(&mut r, rpath, "columns")?,
-            );
-            mg::bytes_per_point(w, rows, cols)
+            mg::bytes_per_point(r.work_mb, r.rows_per_process, r.columns)
                 .map_err(|e| format!("{rpath}.{}: {}", e.field.replace(' ', "_"), e.message))?
         }
         (Some(_), Some(_)) => return Err("planner: give bytes_per_point or bytes_from_run, not both".into()),
         (None, None) => return Err("planner: missing key \"bytes_per_point\" (or \"bytes_from_run\")".into()),
     };
     let cpath = "planner.clusters";
-    let list = items(m.remove("clusters").ok_or("planner: missing key \"clusters\"")?, cpath)?;
-    if list.is_empty() || list.len() > 2 {
-        return Err(format!("{cpath}: one or two clusters are needed, found {}", list.len()));
+    if p.clusters.is_empty() || p.clusters.len() > 2 {
+        return Err(format!("{cpath}: one or two clusters are needed, found {}", p.clusters.len()));
     }
     let mut clusters: Vec<Cluster> = Vec::with_capacity(2);
-    for (i, v) in list.into_iter().enumerate() {
-        let c = read_cluster(v, &format!("{cpath}[{i}]"))?;
+    for (i, c) in p.clusters.iter().enumerate() {
+        let c = read_cluster(c, &format!("{cpath}[{i}]"))?;
         if clusters.iter().any(|o| o.name == c.name) {
             return Err(format!("{cpath}[{i}].name: \"{}\" names two clusters", c.name));
         }
         clusters.push(c);
     }
-    let shared_fabrics: Vec<String> = optional(&mut m, path, "shared_fabrics")?.unwrap_or_default();
+    let shared_fabrics: Vec<String> = p.shared_fabrics.unwrap_or_default();
     if clusters.len() < 2 && !shared_fabrics.is_empty() {
         return Err("planner.shared_fabrics: need two clusters".into());
     }
@@ -506,8 +436,8 @@ fn read_planner(v: Value) -> Result<PlannerInput, String> {
             }
         }
     }
-    let candidate_np = np_list(&mut m, path, "candidate_np")?;
-    let pair_candidate_np = np_list(&mut m, path, "pair_candidate_np")?;
+    let candidate_np = np_list(p.candidate_np, path, "candidate_np")?;
+    let pair_candidate_np = np_list(p.pair_candidate_np, path, "pair_candidate_np")?;
     Ok(PlannerInput {
         clusters,
         shared_fabrics,
@@ -518,8 +448,8 @@ fn read_planner(v: Value) -> Result<PlannerInput, String> {
 }
 
 /// The planner read and run.
-fn plan_of(v: Value) -> Result<(PlannerInput, PlannerReport), String> {
-    let input = read_planner(v)?;
+fn plan_of(p: PlannerRequest) -> Result<(PlannerInput, PlannerReport), String> {
+    let input = read_planner(p)?;
     let report = mg::plan(&input)
         .map_err(|errors| errors.iter().map(|e| format!("planner: {e}")).collect::<Vec<_>>().join("; "))?;
     Ok((input, report))

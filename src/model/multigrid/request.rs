@@ -90,8 +90,8 @@ pub struct PlannerRequest {
 #[serde(deny_unknown_fields)]
 pub struct BytesFromRun {
     pub work_mb: f64,
-    pub rows_per_process: f64,
-    pub columns: f64,
+    pub rows_per_process: u64,
+    pub columns: u32,
 }
 
 #[derive(Debug, serde::Deserialize)]
