@@ -124,13 +124,12 @@ pub enum Half {
 
 impl Field {
     /// Whether `half`'s results depend on this field. The latency share splits times in both;
-    /// `bcast_model` only picks what the page shows.
+    /// `bcast_model` picks the model the broadcast chart is drawn in.
     pub fn read_by(self, half: Half) -> bool {
         match self {
             Field::LatencyShare => true,
-            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured => half == Half::PointToPoint,
+            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured | Field::BcastModel => half == Half::PointToPoint,
             Field::Matrix | Field::Symmetrise | Field::Rho | Field::Root | Field::GridSize | Field::BandwidthMbS => half == Half::Grid,
-            Field::BcastModel => false,
         }
     }
 }
@@ -141,10 +140,9 @@ impl Half {
         Field::ALL.iter().copied().filter(move |f| f.read_by(self))
     }
 
-    /// The fields of the page that shows this half: those it reads, and the broadcast model
-    /// the point-to-point page shows.
+    /// The fields of the page that shows this half: those it reads.
     pub fn page_fields(self) -> impl Iterator<Item = Field> {
-        Field::ALL.iter().copied().filter(move |f| f.read_by(self) || (*f == Field::BcastModel && self == Half::PointToPoint))
+        self.fields()
     }
 
     /// Of `inputs`, the texts of this half's page.

@@ -67,7 +67,7 @@ fn bad_fields_name_themselves() {
 #[test]
 fn halves_read_their_own_fields_and_make_up_the_page() {
     let keys = |h: Half| h.fields().map(Field::key).collect::<Vec<_>>();
-    assert_eq!(keys(Half::PointToPoint), ["p2p", "p2p_format", "latency_share", "procs", "sizes", "measured"]);
+    assert_eq!(keys(Half::PointToPoint), ["p2p", "p2p_format", "latency_share", "procs", "sizes", "bcast_model", "measured"]);
     assert_eq!(keys(Half::Grid), ["latency_share", "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]);
     // Each half from only its own fields, as the page evaluates them, gives the same as the
     // whole page (one half's broken field does not reach the other).
