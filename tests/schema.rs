@@ -107,3 +107,19 @@ fn a_key_of_the_wrong_type_is_refused_by_the_schema_and_the_command() {
         assert!(o.stdout.is_empty(), "{command}: {}", o.stdout);
     }
 }
+
+#[test]
+fn schema_follows_the_command_line_conventions() {
+    // --compact writes one line; a stray argument is a usage error (exit 2, nothing written);
+    // --help says how to use it for editors and pipelines.
+    let o = run(&["schema", "--compact"], "");
+    assert_eq!((o.status, o.stdout.lines().count()), (0, 1), "{}", o.stderr);
+    assert_eq!(serde_json::from_str::<Value>(&o.stdout).ok(), Some(printed()));
+    let o = run(&["schema", "--bogus"], "");
+    assert_eq!(o.status, 2, "{}", o.stderr);
+    assert!(o.stdout.is_empty() && o.stderr.contains("--bogus"), "{}", o.stderr);
+    let o = run(&["schema", "--help"], "");
+    assert_eq!(o.status, 0);
+    assert!(o.stdout.contains("draft") && o.stdout.contains("editor"), "{}", o.stdout);
+    assert!(run(&["--help"], "").stdout.contains("schema"), "the main help lists it");
+}
