@@ -6,12 +6,16 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+
+use serde_json::Value;
 
 use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Deadlock, ProcTimes};
 use crate::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
-use crate::model::pevpm::lang::{self, Expr, Skeleton};
+use crate::model::input::request::TextOr;
+use crate::model::pevpm::lang::{self, Expr};
+use crate::model::pevpm::request::{MachineRequest, Number, NumberOrText};
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
 use crate::model::pevpm::program::MAX_PROCS;
@@ -19,7 +23,7 @@ use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
 
 use super::request::{input_schema, output_schema, SimulateRequest};
-use super::{kind, object, to_json, Schemas, Subcommand};
+use super::{to_json, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "simulate",
@@ -117,46 +121,13 @@ ERRORS:
     or "numprocs[1]: expected a process count from 1 to 1024, found 0". Exit status 1.
 "#;
 
-const KEYS: [&str; 13] = [
-    "skeleton",
-    "params",
-    "numprocs",
-    "procs_per_node",
-    "machine",
-    "mode",
-    "contention",
-    "replications",
-    "seed",
-    "compare",
-    "sequential_s",
-    "max_steps",
-    "max_job_steps",
-];
-
-/// How a JSON value shows in an error about it.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        v => v.to_string(),
-    }
-}
-
 fn joined(errors: &[InputError]) -> String {
     errors.iter().map(InputError::to_string).collect::<Vec<_>>().join("; ")
 }
 
-fn skeleton(m: &Map<String, Value>) -> Result<Skeleton, String> {
-    match m.get("skeleton") {
-        Some(Value::String(s)) => lang::parse(s).map_err(|e| e.to_string()),
-        Some(v) => Err(format!("skeleton: expected text, found {}", kind(v))),
-        None => Err("input: missing key \"skeleton\"".into()),
-    }
-}
-
-/// `{"name": number or expression text}`, in the object's order (later ones may use earlier).
-fn params(m: &Map<String, Value>) -> Result<Vec<(String, Expr)>, String> {
-    let Some(v) = m.get("params") else { return Ok(Vec::new()) };
-    let Value::Object(o) = v else { return Err(format!("params: expected an object, found {}", kind(v))) };
+/// `{"name": number or expression text}`, in the keys' order (later ones may use earlier).
+fn params(given: Option<&BTreeMap<String, NumberOrText>>) -> Result<Vec<(String, Expr)>, String> {
+    let Some(o) = given else { return Ok(Vec::new()) };
     let mut out = Vec::with_capacity(o.len());
     for (k, v) in o {
         if !lang::is_name(k) {
@@ -164,136 +135,115 @@ fn params(m: &Map<String, Value>) -> Result<Vec<(String, Expr)>, String> {
         }
         let path = format!("params.{k}");
         let value = match v {
-            Value::Number(n) => Expr::Num(n.as_f64().ok_or(format!("{path}: not a number this command can read"))?),
-            Value::String(s) => lang::parse_expr(&path, s).map_err(|e| e.to_string())?,
-            other => return Err(format!("{path}: expected a number or text, found {}", kind(other))),
+            TextOr::Value(n) => Expr::Num(n.as_f64().ok_or(format!("{path}: not a number this command can read"))?),
+            TextOr::Text(s) => lang::parse_expr(&path, s).map_err(|e| e.to_string())?,
         };
         out.push((k.clone(), value));
     }
     Ok(out)
 }
 
-fn numprocs(m: &Map<String, Value>) -> Result<Vec<u32>, String> {
-    match m.get("numprocs") {
-        Some(Value::Array(a)) => {
-            let mut counts = Vec::with_capacity(a.len());
-            for (i, x) in a.iter().enumerate() {
-                match x.as_u64() {
-                    Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => counts.push(n as u32),
-                    _ => return Err(format!("numprocs[{i}]: expected a process count from 1 to {MAX_PROCS}, found {x}")),
-                }
-            }
-            page::process_counts(counts).map_err(|e| e.to_string())
+fn numprocs(list: &[Number]) -> Result<Vec<u32>, String> {
+    let mut counts = Vec::with_capacity(list.len());
+    for (i, x) in list.iter().enumerate() {
+        match x.as_u64() {
+            Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => counts.push(n as u32),
+            _ => return Err(format!("numprocs[{i}]: expected a process count from 1 to {MAX_PROCS}, found {x}")),
         }
-        Some(v) => Err(format!("numprocs: expected a list of process counts, found {}", kind(v))),
-        None => Err("input: missing key \"numprocs\"".into()),
     }
+    page::process_counts(counts).map_err(|e| e.to_string())
 }
 
 /// A whole number, given as a JSON number (or as text), in the page's range for it.
-fn whole(m: &Map<String, Value>, key: &str, range: Whole, default: u64) -> Result<u64, String> {
-    let Some(v) = m.get(key) else { return Ok(default) };
-    let value = match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => parse_number(s),
-        _ => None,
+fn whole(given: Option<&NumberOrText>, key: &str, range: Whole, default: u64) -> Result<u64, String> {
+    let Some(v) = given else { return Ok(default) };
+    let (value, shown) = match v {
+        TextOr::Value(n) => (n.as_f64(), n.to_string()),
+        TextOr::Text(s) => (parse_number(s), s.clone()),
     };
-    range.check(key, Given { value, shown: &shown(v) }).map_err(|e| e.to_string())
+    range.check(key, Given { value, shown: &shown }).map_err(|e| e.to_string())
 }
 
 /// A name among the page's choices (mode, contention).
-fn choice<T>(m: &Map<String, Value>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, String> {
-    m.get(key).map_or(Ok(default), |v| parse(key, &shown(v)).map_err(|e| e.to_string()))
+fn choice<T>(given: Option<&String>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, String> {
+    given.map_or(Ok(default), |v| parse(key, v).map_err(|e| e.to_string()))
 }
 
 /// The machine and what the answer calls it: "perseus", "fitted", "histograms" or
 /// "calibration".
-fn machine(m: &Map<String, Value>) -> Result<(Machine, &'static str), String> {
-    match m.get("machine") {
+fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), String> {
+    match given {
         None => Ok((perseus(), "perseus")),
-        Some(Value::String(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok((perseus(), "perseus")),
-        Some(Value::String(s)) => Err(format!(
+        Some(TextOr::Text(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok((perseus(), "perseus")),
+        Some(TextOr::Text(s)) => Err(format!(
             "machine: unknown machine \"{}\"; expected \"perseus\", {{\"latency_us\", \"bandwidth_mbit_s\"}} or {{\"histograms\"}}",
             s.chars().take(20).collect::<String>()
         )),
-        Some(v @ Value::Object(_)) => {
-            let o = object(v.clone(), "machine", &["latency_us", "bandwidth_mbit_s", "histograms", "calibration", "name"])?;
-            if let Some(c) = o.get("calibration") {
-                let Value::String(c) = c else { return Err(format!("machine.calibration: expected the samples as text, found {}", kind(c))) };
+        Some(TextOr::Value(o)) => {
+            if let Some(c) = &o.calibration {
                 let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c).map_err(|e| e.to_string())?;
                 let machine = Machine::from_histograms("machine.calibration", "calibration samples", &table).map_err(|e| e.to_string())?;
                 return Ok((machine, "calibration"));
             }
-            if let Some(h) = o.get("histograms") {
-                let Value::String(h) = h else { return Err(format!("machine.histograms: expected a table as text, found {}", kind(h))) };
+            if let Some(h) = &o.histograms {
                 let machine = Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string())?;
                 return Ok((machine, "histograms"));
             }
             let mut line = Vec::with_capacity(2);
-            for k in ["latency_us", "bandwidth_mbit_s"] {
-                let Some(x) = o.get(k) else { return Err(format!("machine: missing key \"{k}\" (or give \"histograms\")")) };
-                let Some(value) = x.as_f64() else { return Err(format!("machine.{k}: expected a number, found {}", kind(x))) };
-                line.push((value, x.to_string()));
+            for (k, x) in [("latency_us", &o.latency_us), ("bandwidth_mbit_s", &o.bandwidth_mbit_s)] {
+                let Some(x) = x else { return Err(format!("machine: missing key \"{k}\" (or give \"histograms\")")) };
+                line.push((x.as_f64(), x.to_string()));
             }
-            let [latency, bandwidth] = [&line[0], &line[1]].map(|(value, shown)| Given { value: Some(*value), shown: shown.as_str() });
+            let [latency, bandwidth] = [&line[0], &line[1]].map(|(value, shown)| Given { value: *value, shown: shown.as_str() });
             let machine = page::fitted_machine(latency, bandwidth, ["machine.latency_us", "machine.bandwidth_mbit_s"]).map_err(|e| joined(&e))?;
             Ok((machine, "fitted"))
         }
-        Some(v) => Err(format!("machine: expected \"perseus\" or an object, found {}", kind(v))),
     }
 }
 
-fn compare(m: &Map<String, Value>) -> Result<bool, String> {
-    match m.get("compare") {
-        None => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(v) => Err(format!("compare: expected true or false, found {}", kind(v))),
-    }
-}
-
-fn sequential_s(m: &Map<String, Value>) -> Result<Option<f64>, String> {
-    match m.get("sequential_s").map(|v| (v, v.as_f64())) {
+fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, String> {
+    match given.map(|v| (v, v.as_f64())) {
         None => Ok(None),
         Some((_, Some(x))) if x > 0.0 && x <= 1e9 => Ok(Some(x)),
         Some((v, _)) => Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
     }
 }
 
-fn limits(m: &Map<String, Value>) -> Result<Limits, String> {
-    let whole = |key: &str| match m.get(key).map(|v| (v, v.as_u64())) {
+fn limits(r: &SimulateRequest) -> Result<Limits, String> {
+    let whole = |key: &str, given: Option<&Number>| match given.map(|v| (v, v.as_u64())) {
         None => Ok(None),
         Some((_, Some(x))) if (1000..=1_000_000_000_000).contains(&x) => Ok(Some(x)),
         Some((v, _)) => Err(format!("{key}: expected a whole number from 1000 to 1e12, found {v}")),
     };
     let mut limits = Limits::default();
-    if let Some(x) = whole("max_steps")? {
+    if let Some(x) = whole("max_steps", r.max_steps.as_ref())? {
         limits.max_steps_per_run = x;
     }
-    if let Some(x) = whole("max_job_steps")? {
+    if let Some(x) = whole("max_job_steps", r.max_job_steps.as_ref())? {
         limits.max_steps_per_job = x as f64;
     }
     Ok(limits)
 }
 
-/// The job from the JSON; every key's problem at once.
-/// The job, and what the answer calls its machine.
-fn job(m: &Map<String, Value>) -> Result<(Job, &'static str), String> {
+/// The job from the request, and what the answer calls its machine; every key's problem at
+/// once.
+fn job(r: &SimulateRequest) -> Result<(Job, &'static str), String> {
     let mut errors = Vec::new();
     let mut keep = |e: String| errors.push(e);
-    let skeleton = skeleton(m).map_err(&mut keep).ok();
-    let params = params(m).map_err(&mut keep).ok();
-    let numprocs = numprocs(m).map_err(&mut keep).ok();
-    let procs_per_node = whole(m, "procs_per_node", PROCS_PER_NODE, 1).map_err(&mut keep).ok();
-    let machine = machine(m).map_err(&mut keep).ok();
-    let mode = choice(m, "mode", Mode::Distribution, page::parse_mode).map_err(&mut keep).ok();
-    let contention = choice(m, "contention", Contention::Moment, page::parse_contention).map_err(&mut keep).ok();
-    let replications = whole(m, "replications", REPLICATIONS, 20).map_err(&mut keep).ok();
-    let seed = whole(m, "seed", SEED, 1).map_err(&mut keep).ok();
-    let compare = compare(m).map_err(&mut keep).ok();
-    let sequential_s = sequential_s(m).map_err(&mut keep).ok();
-    let limits = limits(m).map_err(&mut keep).ok();
-    let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits);
-    let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(compare), Some(sequential_s), Some(limits)) = all else {
+    let skeleton = lang::parse(&r.skeleton).map_err(|e| e.to_string()).map_err(&mut keep).ok();
+    let params = params(r.params.as_ref()).map_err(&mut keep).ok();
+    let numprocs = numprocs(&r.numprocs).map_err(&mut keep).ok();
+    let procs_per_node = whole(r.procs_per_node.as_ref(), "procs_per_node", PROCS_PER_NODE, 1).map_err(&mut keep).ok();
+    let machine = machine(r.machine.as_ref()).map_err(&mut keep).ok();
+    let mode = choice(r.mode.as_ref(), "mode", Mode::Distribution, page::parse_mode).map_err(&mut keep).ok();
+    let contention = choice(r.contention.as_ref(), "contention", Contention::Moment, page::parse_contention).map_err(&mut keep).ok();
+    let replications = whole(r.replications.as_ref(), "replications", REPLICATIONS, 20).map_err(&mut keep).ok();
+    let seed = whole(r.seed.as_ref(), "seed", SEED, 1).map_err(&mut keep).ok();
+    let compare = r.compare.unwrap_or(false);
+    let sequential_s = sequential_s(r.sequential_s.as_ref()).map_err(&mut keep).ok();
+    let limits = limits(r).map_err(&mut keep).ok();
+    let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, sequential_s, limits);
+    let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(sequential_s), Some(limits)) = all else {
         return Err(errors.join("; "));
     };
     let (procs_per_node, replications, (machine, kind)) = (ppn as u32, reps as u32, machine);
@@ -418,11 +368,10 @@ fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
 }
 
 fn run(input: Value) -> Result<Value, String> {
-    super::request::read::<super::request::SimulateRequest>(&input)?;
-    let m = object(input, "input", &KEYS)?;
+    let r: SimulateRequest = super::request::read(&input)?;
     // A job reads nothing of the catalog.
     let catalog = Catalog::default();
-    let (job, machine) = job(&m)?;
+    let (job, machine) = job(&r)?;
     let job = page::evaluate(job, &catalog).map_err(|errs| joined(&errs))?;
     let sim = Simulation::new(job).map_err(|e| e.to_string())?;
     let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;

@@ -18,7 +18,7 @@ pub struct SimulateRequest {
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub params: Option<BTreeMap<String, NumberOrText>>,
     /// Process counts, each 1 to 1024.
-    pub numprocs: Vec<f64>,
+    pub numprocs: Vec<Number>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub procs_per_node: Option<NumberOrText>,
     /// "perseus" (default) or an object.
@@ -37,16 +37,22 @@ pub struct SimulateRequest {
     pub seed: Option<NumberOrText>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub compare: Option<bool>,
+    /// The time speed-ups are relative to, s (> 0).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
-    pub sequential_s: Option<NumberOrText>,
+    pub sequential_s: Option<Number>,
+    /// Ops one replication may run (1000 to 1e12, default 1e8).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
-    pub max_steps: Option<NumberOrText>,
+    pub max_steps: Option<Number>,
+    /// Ops the whole job may run (1000 to 1e12, default 2e9).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
-    pub max_job_steps: Option<NumberOrText>,
+    pub max_job_steps: Option<Number>,
 }
 
+/// A number as written in the input (messages show it so: `found 0`, not `found 0.0`).
+pub type Number = serde_json::Number;
+
 /// A number, or a number (or expression) written as text.
-pub type NumberOrText = TextOr<f64>;
+pub type NumberOrText = TextOr<Number>;
 
 /// "perseus", or an object.
 pub type MachineRequest = TextOr<MachineFigures>;
@@ -57,9 +63,9 @@ pub type MachineRequest = TextOr<MachineFigures>;
 #[serde(deny_unknown_fields)]
 pub struct MachineFigures {
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
-    pub latency_us: Option<f64>,
+    pub latency_us: Option<Number>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
-    pub bandwidth_mbit_s: Option<f64>,
+    pub bandwidth_mbit_s: Option<Number>,
     /// MPIBench-style histograms as a table.
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub histograms: Option<String>,
