@@ -481,7 +481,7 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
         size_bytes: size,
         latency_us: split.latency_us,
         gap_us: split.gap_us(size),
-        algorithms: times.iter().map(|t| AlgorithmTime { algorithm: t.algorithm, time_us: t.time_us, segment_bytes: t.segment_bytes.map(Count) }).collect(),
+        algorithms: times.iter().map(|t| AlgorithmTime { algorithm: t.algorithm, time_us: t.time_us, segment_bytes: t.segment_bytes.map(super::Whole) }).collect(),
         best,
     })
 }
@@ -509,13 +509,9 @@ struct AlgorithmTime {
     algorithm: Algorithm,
     time_us: f64,
     /// The pipeline's best segment size, bytes (null for the other algorithms).
-    segment_bytes: Option<Count>,
+    segment_bytes: Option<super::Whole>,
 }
 
-/// A count kept as f64, written as an integer when whole.
-#[derive(Serialize, JsonSchema)]
-#[schemars(transparent)]
-struct Count(#[serde(serialize_with = "crate::model::finite::whole")] f64);
 
 fn run_clusters(input: Value) -> Result<Value, String> {
     let r: ClustersRequest = super::request::read(&input)?;

@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use serde_json::{value::RawValue, Map, Value};
+use serde_json::{value::RawValue, Value};
 
 mod allocation;
 mod catalog;
@@ -572,8 +572,10 @@ pub fn whole(x: f64) -> Value {
     serde_json::to_value(Whole(x)).unwrap_or(Value::Null)
 }
 
-#[derive(serde::Serialize)]
-struct Whole(#[serde(serialize_with = "crate::model::finite::whole")] f64);
+/// A count kept as f64, written as an integer when whole (a number in the schema).
+#[derive(serde::Serialize, schemars::JsonSchema)]
+#[schemars(transparent)]
+pub struct Whole(#[serde(serialize_with = "crate::model::finite::whole")] pub f64);
 
 /// A "predict" list of at most `most` elements (one shared message for every calculator's
 /// limit on what it predicts at); `what` names the elements.
@@ -587,16 +589,6 @@ pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T]
 /// How a JSON value is called in messages ("a list", "a number").
 pub use crate::model::extrap::json_kind as kind;
 
-/// An object whose keys are all among `allowed`; `path` names it in messages.
-pub fn object(v: Value, path: &str, allowed: &[&str]) -> Result<Map<String, Value>, String> {
-    let Value::Object(m) = v else {
-        return Err(format!("{path}: expected an object, found {}", kind(&v)));
-    };
-    if let Some(k) = m.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("{path}: unknown key \"{k}\"; expected {}", allowed.join(", ")));
-    }
-    Ok(m)
-}
 
 #[cfg(test)]
 mod tests {

@@ -35,7 +35,7 @@ pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, String> {
 }
 
 /// serde's wording ("invalid type: string \"x\", expected f64") in the command's ("expected a
-/// number, found the text \"x\"").
+/// number, found a string").
 fn plain(message: &str) -> String {
     if let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: ")) {
         if let Some((found, expected)) = rest.split_once(", expected ") {
