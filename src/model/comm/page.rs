@@ -140,15 +140,10 @@ impl Half {
         Field::ALL.iter().copied().filter(move |f| f.read_by(self))
     }
 
-    /// The fields of the page that shows this half: those it reads.
-    pub fn page_fields(self) -> impl Iterator<Item = Field> {
-        self.fields()
-    }
-
     /// Of `inputs`, the texts of this half's page.
     pub fn inputs_of(self, inputs: &PageInputs) -> PageInputs {
         let mut out = PageInputs::new();
-        for f in self.page_fields() {
+        for f in self.fields() {
             if let Some(t) = inputs.get(f.key()) {
                 out.insert(f.key().to_string(), t.clone());
             }
