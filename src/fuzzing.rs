@@ -9,7 +9,7 @@
 //! per input and more than 1 GB of memory are libFuzzer's own limits (`-timeout`,
 //! `-rss_limit_mb`, set by `make fuzz`).
 
-use crate::model::workspace::{PageField, PageInputs};
+use crate::model::workspace::PageInputs;
 
 /// A check of one target's input.
 pub type Check = fn(&[u8]);
@@ -26,11 +26,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("share", share),
     ("workspace", workspace),
     ("extrap", extrap),
-    ("page_multigrid", page_multigrid),
-    ("page_speedup", page_speedup),
-    ("page_regions", page_regions),
-    ("page_comm", page_comm),
-    ("page_simulate", page_simulate),
+    ("pages", pages),
     ("cli", cli),
 ];
 
@@ -165,48 +161,35 @@ pub fn workspace(data: &[u8]) {
 
 /// A page's input texts from fuzz data: its defaults, then records separated by 0 bytes, each
 /// a field (its first byte picks one of the page's fields) and the text it holds.
-pub fn page_texts<F: PageField>(data: &[u8], mut inputs: PageInputs) -> PageInputs {
+/// A page's texts from fuzz records: a field's index byte (into `fields`), its text, a 0
+/// byte; each over `inputs`.
+pub fn page_texts(fields: &[&str], data: &[u8], mut inputs: PageInputs) -> PageInputs {
     for record in data.split(|&b| b == 0) {
         let Some((&k, rest)) = record.split_first() else { continue };
-        let field = F::ALL[k as usize % F::ALL.len()];
-        inputs.insert(field.key().to_string(), text(rest));
+        if let Some(field) = fields.get(k as usize % fields.len().max(1)) {
+            inputs.insert(field.to_string(), text(rest));
+        }
     }
     inputs
 }
 
-pub fn page_multigrid(data: &[u8]) {
-    use crate::model::multigrid::page;
-    let texts = page_texts::<page::Field>(data, page::default_inputs());
-    let view = timed("multigrid page", data.len(), || page::view(&texts, &crate::model::workspace::catalog::presets()));
-    assert_finite_debug("multigrid page", &view);
-}
-
-pub fn page_speedup(data: &[u8]) {
-    use crate::model::speedup::page;
-    let texts = page_texts::<page::Field>(data, page::default_inputs());
-    let view = timed("speed-up page", data.len(), || page::view(&texts, &Default::default()));
-    assert_finite_debug("speed-up page", &view);
-}
-
-pub fn page_regions(data: &[u8]) {
-    use crate::model::regions::page;
-    let texts = page_texts::<page::Field>(data, page::default_inputs());
-    let view = timed("regions page", data.len(), || page::view(&texts, &Default::default()));
-    assert_finite_debug("regions page", &view);
-}
-
-pub fn page_comm(data: &[u8]) {
-    use crate::model::comm::page;
-    let texts = page_texts::<page::Field>(data, page::default_inputs());
-    let view = timed("comm page", data.len(), || page::view(&texts, &Default::default()));
-    assert_finite_debug("comm page", &view);
-}
-
-/// The simulation page's check as the user types (the run itself: [`skeleton`]).
-pub fn page_simulate(data: &[u8]) {
-    use crate::model::pevpm::page;
-    let texts = page_texts::<page::Field>(data, page::default_inputs());
-    let _ = timed("simulation page", data.len(), || page::prepare(&texts, &Default::default()));
+/// A calculator's page as the user types, for every row of the table of calculators: its key
+/// and a 0 byte (any other first bytes pick a calculator by the first byte), then its texts
+/// as [`page_texts`] records over its defaults. What the page shows is never NaN or infinity,
+/// and a view computed on a keystroke takes at most 100 ms (under the fuzzer).
+pub fn pages(data: &[u8]) {
+    use crate::model::calculators::CONTRACTS;
+    let (name, records) = match data.iter().position(|&b| b == 0) {
+        Some(i) => (&data[..i], &data[i + 1..]),
+        None => (data, &[][..]),
+    };
+    let by_byte = || &CONTRACTS[name.first().map_or(0, |&b| usize::from(b)) % CONTRACTS.len()];
+    let c = CONTRACTS.iter().find(|c| c.calculator.key.as_bytes() == name).unwrap_or_else(by_byte);
+    let texts = page_texts(&(c.fields)(), records, (c.default_inputs)());
+    let catalog = crate::model::workspace::catalog::presets();
+    let key = c.calculator.key;
+    let view = if c.on_keystroke { timed(key, data.len(), || (c.view)(&texts, &catalog)) } else { (c.view)(&texts, &catalog) };
+    assert_finite_debug(key, &view);
 }
 
 /// An Extra-P experiment (text, JSON or JSON Lines): read, then its first 8 regions ranked at

@@ -40,19 +40,22 @@ fn every_committed_fuzz_input_passes_its_check() {
 #[test]
 #[ignore]
 fn write_seeds() {
-    use scalewise::model::workspace::{share, PageField, PageInputs, Preset, Workspace};
-    use scalewise::model::{comm, multigrid, pevpm, regions, speedup};
+    use scalewise::model::calculators::CONTRACTS;
+    use scalewise::model::workspace::{share, PageInputs, Workspace};
+    use scalewise::model::pevpm;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
     let write = |target: &str, name: &str, data: &[u8]| {
         let dir = root.join(target);
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("seed-{name}")), data).unwrap();
     };
-    // A page's texts as page records: a field's index byte, its text, a 0 byte.
-    fn records<F: PageField>(inputs: &PageInputs) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (i, f) in F::ALL.iter().enumerate() {
-            if let Some(t) = inputs.get(f.key()) {
+    // A page's texts as `pages` records: its key and a 0 byte, then per text its field's
+    // index byte, the text and a 0 byte.
+    fn records(key: &str, fields: &[&str], inputs: &PageInputs) -> Vec<u8> {
+        let mut out = key.as_bytes().to_vec();
+        out.push(0);
+        for (i, f) in fields.iter().enumerate() {
+            if let Some(t) = inputs.get(*f) {
                 out.push(i as u8);
                 out.extend_from_slice(t.as_bytes());
                 out.push(0);
@@ -60,33 +63,15 @@ fn write_seeds() {
         }
         out
     }
-    fn all(defaults: PageInputs, presets: Vec<Preset>) -> Vec<(String, PageInputs)> {
-        let mut v = vec![("default".to_string(), defaults)];
-        v.extend(presets.into_iter().map(|p| (p.key.to_string(), p.inputs)));
-        v
-    }
-    let pages: Vec<(&str, Vec<(String, PageInputs)>)> = vec![
-        ("multigrid", all(multigrid::page::default_inputs(), multigrid::page::presets())),
-        ("speedup", all(speedup::page::default_inputs(), speedup::page::presets())),
-        ("regions", all(regions::page::default_inputs(), regions::page::presets())),
-        ("comm", all(comm::page::default_inputs(), comm::page::presets())),
-        ("simulate", all(pevpm::page::default_inputs(), pevpm::page::presets())),
-    ];
     let mut ws = Workspace::default();
-    for (page, list) in &pages {
-        for (key, inputs) in list {
-            let bytes = match *page {
-                "multigrid" => records::<multigrid::page::Field>(inputs),
-                "speedup" => records::<speedup::page::Field>(inputs),
-                "regions" => records::<regions::page::Field>(inputs),
-                "comm" => records::<comm::page::Field>(inputs),
-                _ => records::<pevpm::page::Field>(inputs),
-            };
-            write(&format!("page_{page}"), key, &bytes);
-            write("share", &format!("{page}-{key}"), share::encode(page, inputs, &ws.catalog).as_bytes());
+    for c in CONTRACTS {
+        let page = c.calculator.key;
+        for (key, inputs) in (c.examples)() {
+            write("pages", &format!("{page}-{key}"), &records(page, &(c.fields)(), &inputs));
+            write("share", &format!("{page}-{key}"), share::encode(page, &inputs, &ws.catalog).as_bytes());
             // Every text of every page is also a table, a list and a matrix to try (named by
             // its field: the same text under several presets is written once).
-            for (field, text) in inputs {
+            for (field, text) in &inputs {
                 for target in ["table", "list", "p2p", "matrix", "histograms"] {
                     if text.trim().len() > 2 {
                         write(target, &format!("{page}-{field}-{:08x}", text.len()), text.as_bytes());

@@ -7,12 +7,8 @@
 use std::path::PathBuf;
 
 use scalewise::model::workspace::catalog::presets as catalog;
+use scalewise::model::calculators::{Checks, CONTRACTS};
 use scalewise::model::workspace::PageInputs;
-use scalewise::model::comm::page as comm_page;
-use scalewise::model::multigrid::page as multigrid_page;
-use scalewise::model::pevpm::page as simulate_page;
-use scalewise::model::regions::page as regions_page;
-use scalewise::model::speedup::page as speedup_page;
 
 mod common;
 use common::run;
@@ -199,44 +195,31 @@ fn command_answers_match_the_golden_files() {
     assert_all(diffs);
 }
 
-/// Each page's inputs to check: its defaults and every preset, and a few edits that reach the
-/// error and stale paths.
-fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
-    let mut out: Vec<(String, &'static str, PageInputs)> = Vec::new();
-    let edit = |mut i: PageInputs, k: &str, v: &str| {
-        i.insert(k.into(), v.into());
-        i
-    };
-    out.push(("multigrid-default".into(), "multigrid", multigrid_page::default_inputs()));
-    for (i, p) in multigrid_page::presets().into_iter().enumerate() {
-        out.push((format!("multigrid-preset{i}"), "multigrid", p.inputs));
+/// Each page's inputs to check: every calculator's examples (its defaults and presets, from
+/// the table of calculators), and a few edits that reach the error and stale paths.
+fn page_inputs() -> Vec<(String, &'static Checks, PageInputs)> {
+    let mut out: Vec<(String, &'static Checks, PageInputs)> = Vec::new();
+    for c in CONTRACTS {
+        for (name, inputs) in (c.examples)() {
+            out.push((format!("{}-{name}", c.calculator.key), c, inputs));
+        }
     }
-    let mg = multigrid_page::default_inputs();
-    out.push(("multigrid-bad-np".into(), "multigrid", edit(mg.clone(), "np", "1")));
-    out.push(("multigrid-bad-runs".into(), "multigrid", edit(mg, "cal1_seq", "work (MB)\ttime (s)\n2048\tx")));
-    for p in speedup_page::presets() {
-        out.push((format!("speedup-{}", p.key), "speedup", p.inputs));
+    let edits = [
+        ("multigrid", "bad-np", "np", "1"),
+        ("multigrid", "bad-runs", "cal1_seq", "work (MB)\ttime (s)\n2048\tx"),
+        ("speedup", "bad", "points", "n speedup\n2 x"),
+        ("regions", "bad", "alpha", "-1"),
+        ("comm", "bad", "p2p", "size time\n8 -1"),
+        ("simulate", "bad", "numprocs", "0 x"),
+        ("sites", "bad", "rho", "x"),
+        ("bottlenecks", "bad", "extrap_text", "PARAMETER p\nPOINTS 1 2\nREGION main\nDATA 1\nDATA x\n"),
+    ];
+    for (key, name, field, text) in edits {
+        let c = CONTRACTS.iter().find(|c| c.calculator.key == key).expect("a calculator of the table");
+        let mut inputs = (c.default_inputs)();
+        inputs.insert(field.into(), text.into());
+        out.push((format!("{key}-{name}"), c, inputs));
     }
-    out.push(("speedup-default".into(), "speedup", speedup_page::default_inputs()));
-    out.push(("speedup-bad".into(), "speedup", edit(speedup_page::default_inputs(), "points", "n speedup\n2 x")));
-    out.push(("regions-default".into(), "regions", regions_page::default_inputs()));
-    for (i, p) in regions_page::presets().into_iter().enumerate() {
-        out.push((format!("regions-system{i}"), "regions", p.inputs));
-    }
-    out.push(("regions-bad".into(), "regions", edit(regions_page::default_inputs(), "alpha", "-1")));
-    out.push(("comm-default".into(), "comm", comm_page::default_inputs()));
-    for (i, preset) in comm_page::presets().into_iter().enumerate() {
-        out.push((format!("comm-preset{i}"), "comm", preset.inputs));
-    }
-    out.push(("comm-bad".into(), "comm", edit(comm_page::default_inputs(), "p2p", "size time\n8 -1")));
-    for e in simulate_page::presets() {
-        let mut inputs = e.inputs;
-        inputs.insert("replications".into(), "3".into());
-        inputs.insert("numprocs".into(), "2 4".into());
-        inputs.insert("params".into(), format!("{}\niterations = 10", inputs.get("params").cloned().unwrap_or_default()));
-        out.push((format!("simulate-{}", e.key), "simulate", inputs));
-    }
-    out.push(("simulate-bad".into(), "simulate", edit(simulate_page::default_inputs(), "numprocs", "0 x")));
     out
 }
 
@@ -244,24 +227,21 @@ fn page_inputs() -> Vec<(String, &'static str, PageInputs)> {
 fn page_views_match_the_golden_files() {
     let cat = catalog();
     let mut diffs = Vec::new();
-    for (name, page, inputs) in page_inputs() {
-        let text = match page {
-            "multigrid" => format!("{:#?}", multigrid_page::view(&inputs, &cat)),
-            "speedup" => format!("{:#?}", speedup_page::view(&inputs, &cat)),
-            "regions" => format!("{:#?}", regions_page::view(&inputs, &cat)),
-            "comm" => format!("{:#?}", comm_page::view(&inputs, &cat)),
-            _ => match simulate_page::prepare(&inputs, &cat) {
-                Err(e) => format!("{e:#?}"),
-                Ok((job, _)) => {
-                    let report = scalewise::model::pevpm::job::Simulation::new(job).and_then(|s| s.run_to_end());
-                    match report {
-                        Ok(r) => format!("{:#?}", simulate_page::view(&r)),
-                        Err(e) => format!("{e:#?}"),
-                    }
-                }
-            },
-        };
-        diffs.extend(check_view("pages", &format!("{name}.txt"), &text));
+    let mut made = Vec::new();
+    for (name, c, inputs) in page_inputs() {
+        diffs.extend(check_view("pages", &format!("{name}.txt"), &(c.results)(&inputs, &cat)));
+        made.push(name);
+    }
+    // A file or folder no case makes any more.
+    for e in std::fs::read_dir(dir("pages")).expect("tests/golden/pages").flatten() {
+        let f = e.file_name().to_string_lossy().into_owned();
+        if !made.iter().any(|m| *m == f.trim_end_matches(".txt")) {
+            if std::env::var_os("UPDATE_GOLDEN").is_some() {
+                let _ = std::fs::remove_dir_all(e.path()).or_else(|_| std::fs::remove_file(e.path()));
+            } else {
+                diffs.push(format!("pages/{f}: no longer made"));
+            }
+        }
     }
     assert_all(diffs);
 }

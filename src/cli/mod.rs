@@ -44,18 +44,27 @@ pub struct Schemas {
     pub output: fn() -> schemars::Schema,
 }
 
-pub const SUBCOMMANDS: &[Subcommand] = &[
-    catalog::COMMAND,
-    multigrid::COMMAND,
-    regions::COMMAND,
-    speedup::COMMAND,
-    extrap::COMMAND,
-    simulate::COMMAND,
-    comm::COMMAND,
-    comm::BROADCAST,
-    comm::CLUSTERS,
-    comm::GRID_BROADCAST,
-];
+/// Builds [`SUBCOMMANDS`] from the table of calculators (`crate::calculator_table!`).
+macro_rules! subcommands {
+    ($($row:ident {
+        key: $key:literal,
+        title: $title:literal,
+        answers: $answers:literal,
+        seed: $seed:literal,
+        model: $($model:ident)::+,
+        page: $($page:ident)::+,
+        commands: [$($($command:ident)::+),*],
+    },)*) => {
+        /// Every subcommand: the catalog's, then each calculator's, in the table's order.
+        pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, $($($($command)::+,)*)*];
+
+        /// Each calculator with its subcommands' names, in the table's order.
+        pub const CALCULATOR_COMMANDS: &[(&crate::model::calculators::Calculator, &[&str])] =
+            &[$((&crate::model::calculators::$row, &[$($($command)::+.name),*])),*];
+    };
+}
+
+crate::calculator_table!(subcommands);
 
 /// (format, text, options such as ("--predict", "256,1024")) → the answer.
 pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, String>;

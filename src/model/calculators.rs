@@ -1,10 +1,13 @@
-//! The one list of calculators. Routes, navigation, the home page, the pages a workspace may
-//! hold, the HTML entries the site build finds and the command line's subcommands all read
-//! it; a native test (`tests/calculators.rs`) checks that every row has its binary, its HTML
-//! entry and its subcommands.
+//! The one table of calculators ([`calculator_table!`]). Routes, navigation, the home page,
+//! the pages a workspace may hold, each HTML entry's site, the command line's subcommands, the
+//! fuzz targets and the golden page views are all made from it; a native test
+//! (`tests/calculators.rs`) checks that every row has its binary and its HTML entry.
 //!
 //! A calculator's `key` is its page's name in the workspace and in share links, its route
 //! (`#/key`), its HTML entry (`key.html`) and its wasm binary (`sw-key`).
+
+use crate::model::workspace::catalog::Catalog;
+use crate::model::workspace::{PageField, PageInputs, Preset};
 
 /// One calculator of scalewise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,82 +20,224 @@ pub struct Calculator {
     pub answers: &'static str,
     /// The seed it implements.
     pub seed: &'static str,
-    /// Its subcommands of the `scalewise` command.
-    pub commands: &'static [&'static str],
 }
 
-pub const MULTIGRID: Calculator = Calculator {
-    key: "multigrid",
-    file: "multigrid.html",
-    title: "Multi-cluster planner",
-    answers: "How long will my job take, and what will it cost, on one cluster or split over two, \
-              with which switching fabric? Calibrated from a few runs on 4 and 8 processes.",
-    seed: "seed 000: multigrid on the White Rose Grid",
-    commands: &["multigrid"],
-};
+/// **The table of calculators**, one row each, in the order the navigation lists them. Every
+/// list of calculators is made from it, by a macro given to this one
+/// (`calculator_table!(callback)` expands to `callback! { rows }`):
+/// - here, each row's `Calculator` constant, [`CALCULATORS`] and the native [`CONTRACTS`];
+/// - `cli::SUBCOMMANDS` (the row's `commands`, in `crate::cli`), so the command's help too;
+/// - `ui::<ROW>`, each HTML entry's `Site` (the row's `page`, a component in
+///   `crate::ui::pages`);
+/// - through [`CONTRACTS`]: the fuzz target `pages`, the golden page views and the replay
+///   test; the browser tests take the pages from the built site's home page.
+///
+/// A row's `model` names its page model's [`Contract`] (in `crate::model`). A calculator is
+/// its model folder, its UI page, its subcommand file, its `sw-<key>` binary and HTML entry,
+/// and one row here (ARCHITECTURE.md, "Adding a calculator").
+#[macro_export]
+macro_rules! calculator_table {
+    ($then:ident) => {
+        $then! {
+            MULTIGRID {
+                key: "multigrid",
+                title: "Multi-cluster planner",
+                answers: "How long will my job take, and what will it cost, on one cluster or split over two, \
+                          with which switching fabric? Calibrated from a few runs on 4 and 8 processes.",
+                seed: "seed 000: multigrid on the White Rose Grid",
+                model: multigrid::page::MultigridPage,
+                page: multigrid::Multigrid,
+                commands: [multigrid::COMMAND],
+            },
+            SPEEDUP {
+                key: "speedup",
+                title: "Speed-up curve",
+                answers: "From speed-ups measured at a few process counts: the whole curve, where it stops \
+                          paying, and how sure we are (Downey's model and its rivals).",
+                seed: "seed 004: Downey's model tuned by Levenberg–Marquardt",
+                model: speedup::page::SpeedupPage,
+                page: speedup::Speedup,
+                commands: [speedup::COMMAND],
+            },
+            BOTTLENECKS {
+                key: "bottlenecks",
+                title: "Bottlenecks at scale",
+                answers: "Which region of my program will dominate at the process count I am about to book, \
+                          and which stops scaling first? From an Extra-P experiment of many regions.",
+                seed: "Extra-P experiments, each region fitted as on the speed-up page (seed 004)",
+                model: extrap::page::BottlenecksPage,
+                page: bottlenecks::Bottlenecks,
+                commands: [extrap::COMMAND],
+            },
+            REGIONS {
+                key: "regions",
+                title: "Two regions",
+                answers: "Can one job span two computing centres joined by a long link; what bandwidth \
+                          between them makes it worthwhile; how large should each region be?",
+                seed: "seed 003: bwGRiD Mannheim–Heidelberg",
+                model: regions::page::RegionsPage,
+                page: regions::Regions,
+                commands: [regions::COMMAND],
+            },
+            COMM {
+                key: "comm",
+                title: "Communication & broadcast",
+                answers: "Which communication model fits my benchmark output, and which broadcast \
+                          algorithm is fastest for my message sizes and process count?",
+                seed: "seed 002: adaptive poly-models on Grid'5000",
+                model: comm::page::CommPage,
+                page: comm::Comm,
+                commands: [comm::COMMAND, comm::BROADCAST],
+            },
+            SITES {
+                key: "sites",
+                title: "Broadcast across sites",
+                answers: "Which of my machines form clusters of like latency, and how should a broadcast cross \
+                          the sites? From a measured latency matrix.",
+                seed: "seed 002: logical clusters and grid broadcasts on Grid'5000",
+                model: comm::page::SitesPage,
+                page: comm::Sites,
+                commands: [comm::CLUSTERS, comm::GRID_BROADCAST],
+            },
+            SIMULATE {
+                key: "simulate",
+                title: "Virtual parallel machine",
+                answers: "Run time and speed-up of my program's skeleton, simulated with message times drawn \
+                          from measured distributions under contention.",
+                seed: "seed 001: MPIBench and PEVPM",
+                model: pevpm::page::SimulatePage,
+                page: simulate::Simulate,
+                commands: [simulate::COMMAND],
+            },
+        }
+    };
+}
 
-pub const SPEEDUP: Calculator = Calculator {
-    key: "speedup",
-    file: "speedup.html",
-    title: "Speed-up curve",
-    answers: "From speed-ups measured at a few process counts: the whole curve, where it stops \
-              paying, and how sure we are (Downey's model and its rivals).",
-    seed: "seed 004: Downey's model tuned by Levenberg–Marquardt",
-    commands: &["speedup"],
-};
+macro_rules! define_calculators {
+    ($($row:ident {
+        key: $key:literal,
+        title: $title:literal,
+        answers: $answers:literal,
+        seed: $seed:literal,
+        model: $($model:ident)::+,
+        page: $($page:ident)::+,
+        commands: [$($($command:ident)::+),*],
+    },)*) => {
+        $(pub const $row: Calculator = Calculator { key: $key, file: concat!($key, ".html"), title: $title, answers: $answers, seed: $seed };)*
 
-pub const BOTTLENECKS: Calculator = Calculator {
-    key: "bottlenecks",
-    file: "bottlenecks.html",
-    title: "Bottlenecks at scale",
-    answers: "Which region of my program will dominate at the process count I am about to book, \
-              and which stops scaling first? From an Extra-P experiment of many regions.",
-    seed: "Extra-P experiments, each region fitted as on the speed-up page (seed 004)",
-    commands: &["bottlenecks"],
-};
+        /// Every calculator, in the order the navigation lists them.
+        pub const CALCULATORS: &[Calculator] = &[$($row),*];
 
-pub const REGIONS: Calculator = Calculator {
-    key: "regions",
-    file: "regions.html",
-    title: "Two regions",
-    answers: "Can one job span two computing centres joined by a long link; what bandwidth \
-              between them makes it worthwhile; how large should each region be?",
-    seed: "seed 003: bwGRiD Mannheim–Heidelberg",
-    commands: &["regions"],
-};
+        /// Every calculator's [`Contract`] as functions, in the order of [`CALCULATORS`]
+        /// (native only: no page needs another's model).
+        #[cfg(not(target_arch = "wasm32"))]
+        pub const CONTRACTS: &[Checks] = &[$(Checks::of::<crate::model::$($model)::+>(&$row)),*];
+    };
+}
 
-pub const COMM: Calculator = Calculator {
-    key: "comm",
-    file: "comm.html",
-    title: "Communication & broadcast",
-    answers: "Which communication model fits my benchmark output, and which broadcast \
-              algorithm is fastest for my message sizes and process count?",
-    seed: "seed 002: adaptive poly-models on Grid'5000",
-    commands: &["comm", "broadcast"],
-};
+calculator_table!(define_calculators);
 
-pub const SITES: Calculator = Calculator {
-    key: "sites",
-    file: "sites.html",
-    title: "Broadcast across sites",
-    answers: "Which of my machines form clusters of like latency, and how should a broadcast cross \
-              the sites? From a measured latency matrix.",
-    seed: "seed 002: logical clusters and grid broadcasts on Grid'5000",
-    commands: &["clusters", "grid-broadcast"],
-};
+/// What every calculator's page model offers, the same way: its fields, its typed inputs,
+/// its presets, and what the page shows for its texts. (Its subcommands' request and answer
+/// types are the command's `Subcommand::schema`, a calculator may have several.)
+pub trait Contract {
+    /// What [`Contract::parse`] makes of the texts: the typed inputs, with each field's error.
+    type Inputs;
+    /// Everything the page shows.
+    type View: std::fmt::Debug;
+    /// Whether [`Contract::view`] runs on a keystroke on the page's own thread (the fuzz
+    /// target holds it to 100 ms); false when the page computes it in Web Workers.
+    const ON_KEYSTROKE: bool = true;
+    /// The keys of its fields in the workspace.
+    fn fields() -> Vec<&'static str>;
+    fn default_inputs() -> PageInputs;
+    fn presets() -> Vec<Preset>;
+    fn parse(texts: &PageInputs) -> Self::Inputs;
+    /// The page for its texts: parsed, evaluated, each field's error where the page shows it.
+    fn view(texts: &PageInputs, catalog: &Catalog) -> Self::View;
+    /// What the golden files keep of a page: its view, or more (the simulation's run).
+    fn results(texts: &PageInputs, catalog: &Catalog) -> String {
+        format!("{:#?}", Self::view(texts, catalog))
+    }
+    /// The inputs the golden files keep a view of, by name: the defaults and every preset.
+    fn examples() -> Vec<(String, PageInputs)> {
+        let mut out = vec![("default".to_string(), Self::default_inputs())];
+        out.extend(Self::presets().into_iter().map(|p| (p.key.to_string(), p.inputs)));
+        out
+    }
+}
 
-pub const SIMULATE: Calculator = Calculator {
-    key: "simulate",
-    file: "simulate.html",
-    title: "Virtual parallel machine",
-    answers: "Run time and speed-up of my program's skeleton, simulated with message times drawn \
-              from measured distributions under contention.",
-    seed: "seed 001: MPIBench and PEVPM",
-    commands: &["simulate"],
-};
+/// The [`Contract`] of a page model whose module has the usual functions and types:
+/// `Field`, `Inputs`, `PageView`, `default_inputs()`, `presets()`,
+/// `parse(texts) -> (Inputs, FieldErrors)` and `view(texts, catalog) -> PageView`.
+macro_rules! usual_contract {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        pub struct $name;
 
-/// Every calculator, in the order the navigation lists them.
-pub const CALCULATORS: &[Calculator] = &[MULTIGRID, SPEEDUP, BOTTLENECKS, REGIONS, COMM, SITES, SIMULATE];
+        impl $crate::model::calculators::Contract for $name {
+            type Inputs = (Inputs, FieldErrors);
+            type View = PageView;
+            fn fields() -> Vec<&'static str> {
+                $crate::model::calculators::keys::<Field>()
+            }
+            fn default_inputs() -> PageInputs {
+                default_inputs()
+            }
+            fn presets() -> Vec<Preset> {
+                presets()
+            }
+            fn parse(texts: &PageInputs) -> Self::Inputs {
+                parse(texts)
+            }
+            fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
+                view(texts, catalog)
+            }
+        }
+    };
+}
+pub(crate) use usual_contract;
+
+/// The keys of a page's [`PageField`]s.
+pub fn keys<F: PageField>() -> Vec<&'static str> {
+    F::ALL.iter().map(|f| f.key()).collect()
+}
+
+/// One calculator's [`Contract`] as plain functions, for lists of every calculator.
+#[derive(Clone, Copy)]
+pub struct Checks {
+    pub calculator: &'static Calculator,
+    pub on_keystroke: bool,
+    pub fields: fn() -> Vec<&'static str>,
+    pub default_inputs: fn() -> PageInputs,
+    pub examples: fn() -> Vec<(String, PageInputs)>,
+    pub view: fn(&PageInputs, &Catalog) -> Box<dyn std::fmt::Debug>,
+    pub results: fn(&PageInputs, &Catalog) -> String,
+}
+
+impl Checks {
+    pub const fn of<C: Contract>(calculator: &'static Calculator) -> Checks
+    where
+        C::View: 'static,
+    {
+        Checks {
+            calculator,
+            on_keystroke: C::ON_KEYSTROKE,
+            fields: C::fields,
+            default_inputs: C::default_inputs,
+            examples: C::examples,
+            view: boxed_view::<C>,
+            results: C::results,
+        }
+    }
+}
+
+fn boxed_view<C: Contract>(texts: &PageInputs, catalog: &Catalog) -> Box<dyn std::fmt::Debug>
+where
+    C::View: 'static,
+{
+    Box::new(C::view(texts, catalog))
+}
 
 /// The calculator of a key.
 pub fn find(key: &str) -> Option<&'static Calculator> {

@@ -16,7 +16,7 @@ mod url;
 mod worker_main;
 mod worker_pool;
 
-use crate::model::calculators::{self, Calculator};
+use crate::model::calculators;
 use route::Route;
 
 /// One HTML entry of the site: its file, the route an empty fragment shows there, and the
@@ -31,19 +31,28 @@ pub struct Site {
 /// `index.html`: the home page and the Clusters page.
 pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pages::index };
 
-/// The entry of one calculator, showing `render`'s page.
-const fn calculator(c: &'static Calculator, render: fn(Route) -> yew::Html) -> Site {
-    Site { file: c.file, home: Route::Calculator(c), render }
+/// Builds each calculator's `Site` (its row's name: `ui::MULTIGRID`, …) from the table of
+/// calculators (`crate::calculator_table!`): its page on its route, "not found" elsewhere.
+/// Each is its own constant, so an entry's binary links in its own page only.
+macro_rules! sites {
+    ($($row:ident {
+        key: $key:literal,
+        title: $title:literal,
+        answers: $answers:literal,
+        seed: $seed:literal,
+        model: $($model:ident)::+,
+        page: $($page:ident)::+,
+        commands: [$($($command:ident)::+),*],
+    },)*) => {
+        $(pub const $row: Site = Site {
+            file: calculators::$row.file,
+            home: Route::Calculator(&calculators::$row),
+            render: |route| pages::only(route, &calculators::$row, || yew::html! { <pages::$($page)::+ /> }),
+        };)*
+    };
 }
 
-pub const MULTIGRID: Site = calculator(&calculators::MULTIGRID, pages::multigrid);
-pub const SPEEDUP: Site = calculator(&calculators::SPEEDUP, pages::speedup);
-pub const BOTTLENECKS: Site = calculator(&calculators::BOTTLENECKS, pages::bottlenecks);
-pub const REGIONS: Site = calculator(&calculators::REGIONS, pages::regions);
-pub const COMM: Site = calculator(&calculators::COMM, pages::comm);
-pub const SITES: Site = calculator(&calculators::SITES, pages::sites);
-/// Its runs happen in `sw-simulate-worker`.
-pub const SIMULATE: Site = calculator(&calculators::SIMULATE, pages::simulate);
+crate::calculator_table!(sites);
 
 /// Mounts the app of one entry on the document body.
 pub fn start(site: Site) {

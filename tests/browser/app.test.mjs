@@ -5,21 +5,19 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, freshPage, ready, shot, SUBPATH } from "./harness.mjs";
+import { serveDist, launch, freshPage, ready, shot, calculators, SUBPATH } from "./harness.mjs";
 
-let server, browser;
-before(async () => { server = await serveDist(); browser = await launch(); });
+// The routes of index.html, then every calculator's (from the site's navigation), each with
+// the heading its page shows; and every HTML entry.
+let server, browser, ROUTES, ENTRIES;
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+  const calcs = await calculators(browser, server);
+  ROUTES = [["", "Predict parallel performance"], ["clusters", "Clusters"], ...calcs.map((c) => [c.key, c.title])];
+  ENTRIES = ["", ...calcs.map((c) => c.file)];
+});
 after(async () => { await browser?.close(); await server?.close(); });
-
-const ROUTES = [
-  ["", "Predict parallel performance"],
-  ["clusters", "Clusters"],
-  ["multigrid", "Multi-cluster planner"],
-  ["speedup", "Speed-up curve"],
-  ["regions", "Two regions"],
-  ["comm", "Communication"],
-  ["simulate", "Virtual parallel machine"],
-];
 
 test("every route renders with no console error and no request outside the origin", async () => {
   const { context, page, problems } = await freshPage(browser, server.origin);
@@ -102,7 +100,6 @@ test("workspace export and import: a bad file changes nothing and says why", asy
 
 // Each entry (index.html, and one HTML file per calculator) loads only its own wasm: measure
 // what each loads, from a fresh page, and hold every one to the budget.
-const ENTRIES = ["", "multigrid.html", "speedup.html", "bottlenecks.html", "regions.html", "comm.html", "sites.html", "simulate.html"];
 
 test("every page loads under 300 KB gzipped", async () => {
   const report = [];

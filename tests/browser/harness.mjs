@@ -2,7 +2,7 @@
 // a sub-path, as a documentation site would, and launches Debian's Chromium headless
 // through playwright-core (which never downloads a browser of its own).
 import { createServer } from "node:http";
-import { readFile, stat, mkdir } from "node:fs/promises";
+import { readFile, readdir, stat, mkdir } from "node:fs/promises";
 import { join, extname, normalize } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -91,6 +91,27 @@ export async function openEntry(browser, server, entry) {
   await p.page.goto(`${server.base}${entry}`);
   await ready(p.page);
   return p;
+}
+
+/**
+ * The calculators, as the site's navigation lists them (made from the table of calculators,
+ * `model::calculators`): [{ key, title, file }], where `file` is the key's HTML entry. Checks
+ * that dist/ holds exactly these entries besides index.html, so a new calculator's page is in
+ * every test that loops over the pages without being named in any.
+ */
+export async function calculators(browser, server) {
+  const { context, page } = await openEntry(browser, server, "index.html");
+  const links = await page.locator("nav[aria-label=calculators] a").evaluateAll((as) => as.map((a) => [a.getAttribute("href"), a.textContent]));
+  await context.close();
+  const out = links
+    .map(([href, title]) => [/#\/([a-z]+)$/.exec(href ?? "")?.[1], title])
+    .filter(([key]) => key && key !== "clusters")
+    .map(([key, title]) => ({ key, title, file: `${key}.html` }));
+  const entries = (await readdir(DIST)).filter((f) => f.endsWith(".html") && f !== "index.html").sort();
+  if (JSON.stringify(entries) !== JSON.stringify(out.map((c) => c.file).sort())) {
+    throw new Error(`the navigation lists ${out.map((c) => c.file)}, dist/ holds ${entries}`);
+  }
+  return out;
 }
 
 /** Waits until the app has rendered (wasm loaded and the first page drawn). */

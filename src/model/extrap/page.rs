@@ -251,6 +251,32 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
     Some(HeatMap { x_name: r.process_parameter.clone(), y_name: r.parameters[si].clone(), xs, ys, cells })
 }
 
+/// The "Bottlenecks at scale" page's row in the table of calculators. Its view is computed in
+/// the page's Web Workers, never on a keystroke on the page's thread.
+pub struct BottlenecksPage;
+
+impl crate::model::calculators::Contract for BottlenecksPage {
+    type Inputs = (ExtrapView, Option<Plan>);
+    type View = ExtrapView;
+    const ON_KEYSTROKE: bool = false;
+    fn fields() -> Vec<&'static str> {
+        vec![KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
+    }
+    fn default_inputs() -> PageInputs {
+        default_inputs()
+    }
+    /// The page opens empty, for the user's experiment.
+    fn presets() -> Vec<crate::model::workspace::Preset> {
+        Vec::new()
+    }
+    fn parse(texts: &PageInputs) -> Self::Inputs {
+        prepare(texts)
+    }
+    fn view(texts: &PageInputs, _catalog: &crate::model::workspace::catalog::Catalog) -> ExtrapView {
+        view(texts)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

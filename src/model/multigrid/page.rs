@@ -687,6 +687,11 @@ pub fn default_inputs() -> PageInputs {
     PRESETS.first().map(preset_inputs).unwrap_or_default()
 }
 
+crate::model::calculators::usual_contract!(
+    /// The planner's row in the table of calculators.
+    MultigridPage
+);
+
 /// The texts with one more calibration (of `cluster_id` over `fabric`, empty tables) at the
 /// end, unless the page holds [`MAX_CALIBRATIONS`] already.
 pub fn add_calibration(texts: &mut PageInputs, count: usize, cluster_id: &str, fabric: &str) {

@@ -503,5 +503,53 @@ pub fn activity_name(a: Activity) -> &'static str {
     }
 }
 
+/// The simulation page's row in the table of calculators. Its view is what the page shows as
+/// the user types (the job checked, its work); a run is [`Simulation`]'s.
+pub struct SimulatePage;
+
+impl crate::model::calculators::Contract for SimulatePage {
+    type Inputs = Result<Job, FieldErrors>;
+    type View = Result<(Job, Estimate), FieldErrors>;
+    fn fields() -> Vec<&'static str> {
+        crate::model::calculators::keys::<Field>()
+    }
+    fn default_inputs() -> PageInputs {
+        default_inputs()
+    }
+    fn presets() -> Vec<Preset> {
+        presets()
+    }
+    fn parse(texts: &PageInputs) -> Self::Inputs {
+        parse(texts)
+    }
+    fn view(texts: &PageInputs, catalog: &Catalog) -> Self::View {
+        prepare(texts, catalog)
+    }
+    /// The job run to its end: the results the page shows after Run.
+    fn results(texts: &PageInputs, catalog: &Catalog) -> String {
+        match prepare(texts, catalog) {
+            Err(e) => format!("{e:#?}"),
+            Ok((job, _)) => match Simulation::new(job).and_then(|s| s.run_to_end()) {
+                Ok(r) => format!("{:#?}", view(&r)),
+                Err(e) => format!("{e:#?}"),
+            },
+        }
+    }
+    /// Each example program, cut to 3 replications of 10 iterations on 2 and 4 processes.
+    fn examples() -> Vec<(String, PageInputs)> {
+        presets()
+            .into_iter()
+            .map(|e| {
+                let mut inputs = e.inputs;
+                inputs.insert(Field::Replications.key().into(), "3".into());
+                inputs.insert(Field::Numprocs.key().into(), "2 4".into());
+                let params = format!("{}\niterations = 10", text(&inputs, Field::Params));
+                inputs.insert(Field::Params.key().into(), params);
+                (e.key.to_string(), inputs)
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -603,6 +603,11 @@ pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
     view
 }
 
+crate::model::calculators::usual_contract!(
+    /// The two-region page's row in the table of calculators.
+    RegionsPage
+);
+
 /// The page for its input texts: [`parse`], then [`evaluate`]; a field's own error takes the
 /// place of one the models derived from it.
 pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {

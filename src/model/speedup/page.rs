@@ -739,6 +739,11 @@ fn evaluate_in<const WEAK: bool>(inputs: &Inputs) -> PageView {
     view
 }
 
+crate::model::calculators::usual_contract!(
+    /// The speed-up page's row in the table of calculators.
+    SpeedupPage
+);
+
 /// The page for its input texts: [`parse`], [`evaluate`], and the fields' errors put where
 /// the page shows them (the table's under the table, the others' by their field).
 pub fn view(texts: &PageInputs, _catalog: &Catalog) -> PageView {

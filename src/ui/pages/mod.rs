@@ -4,19 +4,19 @@
 use yew::prelude::*;
 
 use super::route::Route;
-use crate::model::calculators::{self, Calculator};
+use crate::model::calculators::Calculator;
 
 mod calibration;
 mod clusters;
-mod comm;
+pub(super) mod comm;
 mod home;
-mod multigrid;
-mod regions;
-mod simulate;
+pub(super) mod multigrid;
+pub(super) mod regions;
+pub(super) mod simulate;
 mod simulate_timeline;
-mod speedup;
+pub(super) mod speedup;
 mod allocation;
-mod bottlenecks;
+pub(super) mod bottlenecks;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {
@@ -28,39 +28,11 @@ pub fn index(route: Route) -> Html {
 }
 
 /// The page of a calculator's entry: `page` on its route, "not found" elsewhere.
-fn only(route: Route, calc: &Calculator, page: impl FnOnce() -> Html) -> Html {
+pub(super) fn only(route: Route, calc: &Calculator, page: impl FnOnce() -> Html) -> Html {
     match route {
         Route::Calculator(c) if c.key == calc.key => page(),
         _ => not_found(),
     }
-}
-
-pub fn multigrid(route: Route) -> Html {
-    only(route, &calculators::MULTIGRID, || html! { <multigrid::Multigrid /> })
-}
-
-pub fn bottlenecks(route: Route) -> Html {
-    only(route, &calculators::BOTTLENECKS, || html! { <bottlenecks::Bottlenecks /> })
-}
-
-pub fn regions(route: Route) -> Html {
-    only(route, &calculators::REGIONS, || html! { <regions::Regions /> })
-}
-
-pub fn speedup(route: Route) -> Html {
-    only(route, &calculators::SPEEDUP, || html! { <speedup::Speedup /> })
-}
-
-pub fn simulate(route: Route) -> Html {
-    only(route, &calculators::SIMULATE, || html! { <simulate::Simulate /> })
-}
-
-pub fn comm(route: Route) -> Html {
-    only(route, &calculators::COMM, || html! { <comm::Comm /> })
-}
-
-pub fn sites(route: Route) -> Html {
-    only(route, &calculators::SITES, || html! { <comm::Sites /> })
 }
 
 fn not_found() -> Html {
