@@ -68,3 +68,16 @@ fn bench_extrap_regions_per_second() {
     let med = ms[1];
     println!("extrap bench, {} regions × 6 process counts: median {med:.0} ms, {:.0} regions per second (native, one thread, 3 runs)", p.len(), p.len() as f64 * 1e3 / med);
 }
+
+/// Reading the points table as a keystroke does (`page::parse_points`, second column guessed):
+/// a pasted table of 2,000 rows, with and without a header.
+#[test]
+#[ignore]
+fn bench_points_table_reading() {
+    use scalewise::model::speedup::page::parse_points;
+    let rows: String = (1..=2000).map(|n| format!("{n}\t{:.6}\n", 1000.0 / f64::from(n) + 3.0)).collect();
+    for (name, text) in [("header-less", rows.clone()), ("with a header", format!("n\ttime (s)\n{rows}"))] {
+        let us = median_us(15, &|| parse_points(&text, None).map_or(0, |t| t.raw.len().min(1)));
+        println!("points table of 2,000 rows, {name}: {us:.0} µs per reading (median of 15)");
+    }
+}

@@ -32,8 +32,8 @@ pub struct Site {
 pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pages::index };
 
 /// Builds each calculator's `Site` (its row's name: `ui::MULTIGRID`, …) from the table of
-/// calculators (`crate::calculator_table!`): its page on its route, "not found" elsewhere.
-/// Each is its own constant, so an entry's binary links in its own page only.
+/// calculators (`crate::calculator_table!`), rendering with `pages::<ROW>`. Each is its own
+/// constant, so an entry's binary links in its own page only.
 macro_rules! sites {
     ($($row:ident {
         key: $key:literal,
@@ -47,7 +47,7 @@ macro_rules! sites {
         $(pub const $row: Site = Site {
             file: calculators::$row.file,
             home: Route::Calculator(&calculators::$row),
-            render: |route| pages::only(route, &calculators::$row, || yew::html! { <pages::$($page)::+ /> }),
+            render: pages::$row,
         };)*
     };
 }

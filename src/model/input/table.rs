@@ -131,68 +131,91 @@ enum Separator {
 
 /// Parses `text` as a table with the given columns. `field` names the input in messages.
 pub fn parse_table(field: &str, text: &str, columns: &[ColumnSpec]) -> Result<Table, InputError> {
-    let lines: Vec<(usize, Vec<String>)> = split_records(field, text)?;
-    let Some((first_line, first_cells)) = lines.first() else {
-        return Ok(Table { rows: Vec::new(), had_header: false });
-    };
-    // A header is a first line with no number in it; a line of numbers with one bad cell is
-    // data with a mistake, and is reported as such.
-    let had_header = !first_cells.iter().any(|c| parse_number(c).is_some());
-    // mapping[i] = (spec index, conversion factor into the spec's unit) for table column i.
-    let mapping: Vec<Option<(usize, f64)>> = if had_header {
-        header_mapping(field, *first_line, first_cells, columns)?
-    } else {
-        positional_mapping(field, *first_line, first_cells.len(), columns)?
-    };
-    let mut rows = Vec::new();
-    for (line, cells) in lines.iter().skip(usize::from(had_header)) {
-        if cells.len() > mapping.len() {
-            return Err(InputError::new(
-                field,
-                format!("{} values on this line but {} columns in the table", cells.len(), mapping.len()),
-            )
-            .at(*line, Some(mapping.len() + 1)));
-        }
-        let mut values = vec![None; columns.len()];
-        for (col, map) in mapping.iter().enumerate() {
-            let Some((spec_idx, factor)) = *map else { continue };
-            let spec = &columns[spec_idx];
-            let cell = cells.get(col).map(|c| c.trim()).unwrap_or("");
-            if cell.is_empty() {
-                if spec.required {
-                    return Err(InputError::new(field, format!("missing value for {}", spec.label()))
-                        .at(*line, Some(col + 1)));
-                }
-                continue;
-            }
-            let Some(x) = parse_number(cell) else {
-                return Err(InputError::new(
-                    field,
-                    format!("expected a number for {}, found \"{}\"", spec.label(), shorten(cell)),
-                )
-                .at(*line, Some(col + 1)));
-            };
-            // The unit is applied before the check: -1e306 GB is not a finite number of bytes.
-            let v = x * factor;
-            if !v.is_finite() {
-                return Err(InputError::new(
-                    field,
-                    format!("{} in {} is too large a number", shorten(cell), spec.label()),
-                )
-                .at(*line, Some(col + 1)));
-            }
-            if spec.integer && (v.fract() != 0.0 || v.abs() > u32::MAX as f64) {
-                return Err(InputError::new(
-                    field,
-                    format!("expected a whole number for {}, found \"{}\"", spec.name, shorten(cell)),
-                )
-                .at(*line, Some(col + 1)));
-            }
-            values[spec_idx] = Some(v);
-        }
-        rows.push(Row { line: *line, values });
+    records(field, text)?.table(field, columns)
+}
+
+/// A text split into its records once, to be read under more than one set of columns (the
+/// speed-up table: its header, or its guessed second column) without splitting it again.
+#[derive(Debug, Clone)]
+pub struct Records {
+    lines: Vec<(usize, Vec<String>)>,
+}
+
+/// Splits `text` into [`Records`] (errors: a quoted cell left open, with its line).
+pub fn records(field: &str, text: &str) -> Result<Records, InputError> {
+    split_records(field, text).map(|lines| Records { lines })
+}
+
+impl Records {
+    /// Whether the first record is a header: a first line with no number in it (a line of
+    /// numbers with one bad cell is data with a mistake, and is reported as such).
+    pub fn has_header(&self) -> bool {
+        self.lines.first().is_some_and(|(_, cells)| !cells.iter().any(|c| parse_number(c).is_some()))
     }
-    Ok(Table { rows, had_header })
+
+    /// The records read as a table with the given columns, as [`parse_table`] reads a text.
+    pub fn table(&self, field: &str, columns: &[ColumnSpec]) -> Result<Table, InputError> {
+        let lines = &self.lines;
+        let Some((first_line, first_cells)) = lines.first() else {
+            return Ok(Table { rows: Vec::new(), had_header: false });
+        };
+        let had_header = self.has_header();
+        // mapping[i] = (spec index, conversion factor into the spec's unit) for table column i.
+        let mapping: Vec<Option<(usize, f64)>> = if had_header {
+            header_mapping(field, *first_line, first_cells, columns)?
+        } else {
+            positional_mapping(field, *first_line, first_cells.len(), columns)?
+        };
+        let mut rows = Vec::new();
+        for (line, cells) in lines.iter().skip(usize::from(had_header)) {
+            if cells.len() > mapping.len() {
+                return Err(InputError::new(
+                    field,
+                    format!("{} values on this line but {} columns in the table", cells.len(), mapping.len()),
+                )
+                .at(*line, Some(mapping.len() + 1)));
+            }
+            let mut values = vec![None; columns.len()];
+            for (col, map) in mapping.iter().enumerate() {
+                let Some((spec_idx, factor)) = *map else { continue };
+                let spec = &columns[spec_idx];
+                let cell = cells.get(col).map(|c| c.trim()).unwrap_or("");
+                if cell.is_empty() {
+                    if spec.required {
+                        return Err(InputError::new(field, format!("missing value for {}", spec.label()))
+                            .at(*line, Some(col + 1)));
+                    }
+                    continue;
+                }
+                let Some(x) = parse_number(cell) else {
+                    return Err(InputError::new(
+                        field,
+                        format!("expected a number for {}, found \"{}\"", spec.label(), shorten(cell)),
+                    )
+                    .at(*line, Some(col + 1)));
+                };
+                // The unit is applied before the check: -1e306 GB is not a finite number of bytes.
+                let v = x * factor;
+                if !v.is_finite() {
+                    return Err(InputError::new(
+                        field,
+                        format!("{} in {} is too large a number", shorten(cell), spec.label()),
+                    )
+                    .at(*line, Some(col + 1)));
+                }
+                if spec.integer && (v.fract() != 0.0 || v.abs() > u32::MAX as f64) {
+                    return Err(InputError::new(
+                        field,
+                        format!("expected a whole number for {}, found \"{}\"", spec.name, shorten(cell)),
+                    )
+                    .at(*line, Some(col + 1)));
+                }
+                values[spec_idx] = Some(v);
+            }
+            rows.push(Row { line: *line, values });
+        }
+        Ok(Table { rows, had_header })
+    }
 }
 
 /// Splits the text into non-blank, non-comment records of cells, with their 1-based lines.

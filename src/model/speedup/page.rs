@@ -22,7 +22,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::input::list::{self, ListSpec};
-use crate::model::input::table::{parse_table, ColumnSpec, Quantity, PLAIN, SECONDS};
+use crate::model::input::table::{self, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::{
     analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
@@ -361,9 +361,12 @@ fn guess_measure(rows: &[(f64, f64)]) -> (Measure, String) {
 /// data, and said).
 pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointTable, InputError> {
     let field = Field::Points.key();
-    // A header with "nodes" as its only count is read as before, nodes as n.
-    let table = parse_table(field, text, POINT_COLUMNS).or_else(|e| parse_table(field, text, NODE_COUNT_COLUMNS).map_err(|_| e))?;
-    let (table, idx, measure, note) = if table.had_header {
+    // Split once; the records are read under one set of columns, two at most.
+    let records = table::records(field, text)?;
+    let with_header = || records.table(field, POINT_COLUMNS).or_else(|e| records.table(field, NODE_COUNT_COLUMNS).map_err(|_| e));
+    let (table, idx, measure, note) = if records.has_header() {
+        // A header with "nodes" as its only count is read as before, nodes as n.
+        let table = with_header()?;
         let has = |i: usize| table.rows.iter().any(|r| r.values.get(i).is_some_and(Option::is_some));
         match (has(1), has(2)) {
             (true, true) => (table, [0, 1, 3, 4], Measure::TimeS, Some("the table has times and speed-ups: the times are fitted and the speed-up column is ignored".to_string())),
@@ -377,18 +380,24 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
             }
         }
     } else {
+        // Without a header no unit applies: a time and a speed-up column read the same numbers,
+        // so the plain reading serves both, and the guess reads it too.
+        let y = match second_column {
+            Some(Measure::TimeS) => TIME_COLUMN,
+            _ => SPEEDUP_COLUMN,
+        };
+        // A text the header's columns would refuse is refused with their message, as it
+        // always was.
+        let read = records.table(field, &[N_COLUMN, y, WEIGHT_COLUMN]).map_err(|e| with_header().err().unwrap_or(e))?;
         let (measure, note) = match second_column {
             Some(m) => (m, None),
             None => {
-                // Read as plain numbers first (no unit applies without a header), then guessed.
-                let plain = parse_table(field, text, &[N_COLUMN, SPEEDUP_COLUMN, WEIGHT_COLUMN])?;
-                let rows: Vec<(f64, f64)> = plain.rows.iter().filter_map(|r| Some((r.values.first().copied()??, r.values.get(1).copied()??))).collect();
+                let rows: Vec<(f64, f64)> = read.rows.iter().filter_map(|r| Some((r.values.first().copied()??, r.values.get(1).copied()??))).collect();
                 let (m, note) = guess_measure(&rows);
                 (m, Some(note))
             }
         };
-        let y = if measure == Measure::TimeS { TIME_COLUMN } else { SPEEDUP_COLUMN };
-        (parse_table(field, text, &[N_COLUMN, y, WEIGHT_COLUMN])?, [0, 1, 2, 3], measure, note)
+        (read, [0, 1, 2, 3], measure, note)
     };
     let mut raw = Vec::with_capacity(table.rows.len());
     for r in &table.rows {

@@ -4,19 +4,19 @@
 use yew::prelude::*;
 
 use super::route::Route;
-use crate::model::calculators::Calculator;
+use crate::model::calculators::{self, Calculator};
 
 mod calibration;
 mod clusters;
-pub(super) mod comm;
+mod comm;
 mod home;
-pub(super) mod multigrid;
-pub(super) mod regions;
-pub(super) mod simulate;
+mod multigrid;
+mod regions;
+mod simulate;
 mod simulate_timeline;
-pub(super) mod speedup;
+mod speedup;
 mod allocation;
-pub(super) mod bottlenecks;
+mod bottlenecks;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {
@@ -27,8 +27,30 @@ pub fn index(route: Route) -> Html {
     }
 }
 
+/// Builds each calculator's render function (its row's name: `pages::MULTIGRID`, …) from the
+/// table of calculators (`crate::calculator_table!`): its page on its route, "not found"
+/// elsewhere.
+macro_rules! renders {
+    ($($row:ident {
+        key: $key:literal,
+        title: $title:literal,
+        answers: $answers:literal,
+        seed: $seed:literal,
+        model: $($model:ident)::+,
+        page: $($page:ident)::+,
+        commands: [$($($command:ident)::+),*],
+    },)*) => {
+        $(#[allow(non_snake_case)]
+        pub fn $row(route: Route) -> Html {
+            only(route, &calculators::$row, || html! { <$($page)::+ /> })
+        })*
+    };
+}
+
+crate::calculator_table!(renders);
+
 /// The page of a calculator's entry: `page` on its route, "not found" elsewhere.
-pub(super) fn only(route: Route, calc: &Calculator, page: impl FnOnce() -> Html) -> Html {
+fn only(route: Route, calc: &Calculator, page: impl FnOnce() -> Html) -> Html {
     match route {
         Route::Calculator(c) if c.key == calc.key => page(),
         _ => not_found(),
