@@ -371,3 +371,46 @@ fn multigrid_runs_as_pasted_tables_give_the_lists_answer() {
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("sequential: line 2, column 2: expected a number for time (s), found \"15x0\""), "{}", o.stderr);
 }
+
+/// Every calculator's answer says its warnings in one shape, `warnings_at`: [{path, message}],
+/// the path naming the input key (or option) the warning concerns. (`warnings` keeps the
+/// shape each always had.)
+#[test]
+fn every_answer_says_its_warnings_as_path_and_message() {
+    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/cli-cases.json")).unwrap()).unwrap();
+    let case = |name: &str| cases.as_array().unwrap().iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("no case {name}")).clone();
+    let answer = |args: &[&str], input: &str| -> serde_json::Value {
+        let o = run(args, input);
+        assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
+        serde_json::from_str(&o.stdout).unwrap()
+    };
+    let paths = |a: &serde_json::Value| -> Vec<(String, String)> {
+        let list = a["warnings_at"].as_array().unwrap_or_else(|| panic!("no warnings_at in {a}"));
+        list.iter().map(|w| {
+            assert_eq!(w.as_object().map(|o| o.len()), Some(2), "{w}");
+            (w["path"].as_str().unwrap().to_string(), w["message"].as_str().unwrap().to_string())
+        }).collect()
+    };
+    // Speed-up: repeated n is about the points; every run on one node names cores_per_node.
+    let s = answer(&["speedup"], r#"{"points": [{"n": 2, "speedup": 1.9}, {"n": 2, "speedup": 2.0}, {"n": 4, "speedup": 3.5}, {"n": 8, "speedup": 6.1}, {"n": 16, "speedup": 9.8}]}"#);
+    let w = paths(&s);
+    assert!(w.iter().any(|(p, m)| p == "points" && m.contains("n = 2 is given 2 times")), "{w:?}");
+    let messages: Vec<&str> = w.iter().map(|(_, m)| m.as_str()).collect();
+    assert_eq!(s["warnings"], serde_json::json!(messages), "warnings keeps the same sentences as strings");
+    // A pasted table without a header: how it was read, first, about the points.
+    let t = answer(&["speedup", "--format", "table"], "2 1.9\n4 3.5\n8 6.1\n");
+    assert!(paths(&t)[0].0 == "points" && paths(&t)[0].1.contains("No header"), "{:?}", paths(&t));
+    // Two regions: the key's path.
+    let r = answer(&["regions"], r#"{"x_prime": 196.08, "z": 1, "z_prime": 5, "alpha": 0.001, "n": [64], "region_bandwidth_gb_s": 5000}"#);
+    assert_eq!(paths(&r).first().map(|w| w.0.as_str()), Some("region_bandwidth_gb_s"), "{r}");
+    // Bottlenecks: a second parameter held at its largest value names the option.
+    let b = answer(&["bottlenecks"], "PARAMETER p\nPARAMETER size\nPOINTS (2 10) (4 10) (8 10) (2 20) (4 20) (8 20)\nREGION main\nDATA 8\nDATA 4.1\nDATA 2.2\nDATA 16\nDATA 8.1\nDATA 4.3\n");
+    assert!(paths(&b).iter().any(|(p, m)| p == "hold" && m.contains("size held at its largest value")), "{:?}", paths(&b));
+    // The planner and the point-to-point fit: present and empty on the examples.
+    for name in ["multigrid-example", "multigrid-planner", "comm-example"] {
+        let c = case(name);
+        let args: Vec<&str> = c["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        let a = answer(&args, &c["input"].to_string());
+        assert_eq!(paths(&a), Vec::<(String, String)>::new(), "{name}");
+    }
+}

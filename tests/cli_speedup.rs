@@ -234,8 +234,11 @@ fn a_table_on_the_command_gives_the_pages_answer() {
         assert_eq!(cli["best"], json!(view.best.unwrap().name()));
         assert_eq!(cli["advice"]["text"], json!(view.advice_text));
         // The same warnings, the reading of the table in the command's words.
-        let words = |w: &String| w.replace("choose \"speed-up\"", "give --second-column speedup");
+        let words = |w: &scalewise::model::Warning| w.message.replace("choose \"speed-up\"", "give --second-column speedup");
         assert_eq!(cli["warnings"], json!(view.warnings.iter().map(words).collect::<Vec<_>>()));
+        // And in the one shape, with the page's paths.
+        let at: Vec<Value> = view.warnings.iter().map(|w| json!({"path": w.path, "message": words(w)})).collect();
+        assert_eq!(cli["warnings_at"], json!(at));
         let forecast = cli["forecast"]["predictions"].as_array().unwrap();
         assert_eq!(forecast.len(), 2);
         for (c, p) in forecast.iter().zip(&view.forecast) {

@@ -94,8 +94,8 @@ INPUT (JSON):
 With --format the input is raw text instead: osu (osu_latency output), osu_bw (osu_bw:
 time = size / bandwidth, MB = 10^6 B), imb (IMB PingPong: t[usec]) or table (size, time;
 units in the header, e.g. "size (KB)  time (us)"). Predictions are then made at the
-measured sizes. Output cut off mid-table is read up to the bad line, which is named in
-"warnings".
+measured sizes. A line that cannot be read, output cut off mid-table included, is refused
+with its line and column (all of the text or none of it).
 
 OUTPUT:
     models     [{model: "hockney"|"logp"|"loggp"|"plogp", params {..}, rel_error (mean
@@ -111,6 +111,7 @@ OUTPUT:
                residual_ratio} or null
     skipped    [{model, reason}]: models that need more sizes
     format     what the input was read as; warnings: problems in raw text
+    warnings_at  the same as [{path, message}] (path "input"): every calculator's shape
     exports    {format: text}, only with "export": the files below, as text
 
 EXPORTS (--export NAME writes that text alone instead of JSON):
@@ -304,6 +305,8 @@ pub struct CommAnswer {
     /// The format the measurements were read in.
     format: Format,
     warnings: Vec<String>,
+    /// The same, in every calculator's shape (`path`: "input").
+    warnings_at: Vec<crate::model::Warning>,
     /// With "export": each format's text by its name.
     #[serde(skip_serializing_if = "Option::is_none")]
     exports: Option<BTreeMap<&'static str, String>>,
@@ -372,6 +375,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
         knee: fit.knee,
         skipped: fit.skipped.iter().map(|(k, r)| SkippedModel { model: k.key(), reason: r.clone() }).collect(),
         format,
+        warnings_at: warnings.iter().map(|w| crate::model::Warning::at("input", w.clone())).collect(),
         warnings,
         exports,
     })
@@ -637,7 +641,7 @@ mod tests {
     #[test]
     fn help_documents_every_key() {
         for (help, keys) in [
-            (COMM_HELP, &["points", "predict", "models", "params", "rel_error", "predictions", "best", "knee", "skipped", "warnings"][..]),
+            (COMM_HELP, &["points", "predict", "models", "params", "rel_error", "predictions", "best", "knee", "skipped", "warnings", "warnings_at"][..]),
             (BROADCAST_HELP, &["model", "params", "points", "procs", "size_bytes", "latency_share", "algorithms", "segment_bytes", "best"]),
             (CLUSTERS_HELP, &["latency_us", "rho", "symmetrise", "groups", "order", "group_latency_us"]),
             (GRID_HELP, &["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us", "ecef_lat", "binomial_us", "completion_us"]),

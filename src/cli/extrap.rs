@@ -98,7 +98,8 @@ OUTPUT:
     predict, points   each point's process count, and each point keyed by the file's
                       parameter names ({"p": 256, "size": 4000})
     format, parameters, process_parameter, side_parameter (the second parameter),
-    side_values (its values held), metric, metrics, warnings
+    side_values (its values held), metric, metrics, warnings; warnings_at: the same as
+    [{path, message}], path "hold" (values held, --hold) or "input" (the experiment)
 
 ERRORS:
     Exit status 1 and one line naming the line (and column) or the JSON path, e.g.
@@ -314,7 +315,8 @@ impl serde::Serialize for Answer<'_> {
         m.serialize_entry("regions", &Lazy(r.regions.len(), |i| self.region(i)))?;
         m.serialize_entry("side_parameter", &r.side_parameter)?;
         m.serialize_entry("side_values", &r.side_values)?;
-        m.serialize_entry("warnings", &r.warnings)?;
+        m.serialize_entry("warnings", &r.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>())?;
+        m.serialize_entry("warnings_at", &r.warnings)?;
         m.end()
     }
 }
@@ -344,7 +346,11 @@ pub struct BottlenecksAnswer {
     regions: Vec<RegionShape>,
     side_parameter: Option<String>,
     side_values: Vec<f64>,
+    /// The sentences of `warnings_at`, kept as they always were.
     warnings: Vec<String>,
+    /// Each warning with what it concerns: "hold" (the values other parameters are held at)
+    /// or "input" (the experiment).
+    warnings_at: Vec<crate::model::Warning>,
 }
 
 #[derive(JsonSchema)]

@@ -87,6 +87,8 @@ OUTPUT (with runs):
                       tcomp_from_line, tcomp_extrapolated, single_process,
                       tcomp_clamped_at_zero, tcomm_clamped_at_zero (a negative part is
                       set to 0 and flagged)
+    warnings_at       [{path, message}], every calculator's shape; the planner makes no
+                      warnings today, so it is empty
 "#,
     allocation_help!(),
     r#"    Rows: the planner's ranking, the fastest plan per process count; efficiency
@@ -154,6 +156,7 @@ fn run(input: Value) -> Result<Value, String> {
         fit: fit.as_ref().map(FitOut::new),
         predictions,
         planner: planned.as_ref().map(|(input, report)| PlannerOut::new(input, report)),
+        warnings_at: Vec::new(),
     })
 }
 
@@ -264,6 +267,8 @@ pub struct MultigridAnswer<'a> {
     predictions: Option<Vec<Prediction>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     planner: Option<PlannerOut<'a>>,
+    /// Every calculator's answer has it; the planner makes no warnings today, so it is empty.
+    warnings_at: Vec<crate::model::Warning>,
 }
 
 #[derive(Serialize, JsonSchema)]

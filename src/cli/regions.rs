@@ -93,6 +93,7 @@ OUTPUT:
                       approaches as B_E → ∞, (1 + X)/(1 + X/n))
     warnings          [{field, message}]: magnitudes that look like a unit mistake (a
                       bandwidth above 1000 GB/s, perhaps MB/s; below 1 MB/s)
+    warnings_at       the same as [{path, message}], path = field: every calculator's shape
 
 EXAMPLE:
     {"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}
@@ -281,6 +282,7 @@ fn run(input: Value) -> Result<Value, String> {
         workload,
         sweep,
         required_bandwidth,
+        warnings_at: warnings.iter().map(|w| crate::model::Warning::at(&w.field, w.message.clone())).collect(),
         warnings,
     })
 }
@@ -310,6 +312,8 @@ pub struct RegionsAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     required_bandwidth: Option<RequiredOut>,
     warnings: Vec<Warning>,
+    /// The same warnings in every calculator's shape: `path` is `field`.
+    warnings_at: Vec<crate::model::Warning>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -401,7 +405,7 @@ mod tests {
     fn contract_example() {
         let out = (COMMAND.run)(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}))
             .expect("valid");
-        for key in ["one_region", "two_regions", "n_star", "sp2_max", "optimum", "n_half", "warnings"] {
+        for key in ["one_region", "two_regions", "n_star", "sp2_max", "optimum", "n_half", "warnings", "warnings_at"] {
             assert!(out.get(key).is_some(), "answer lacks {key}: {out}");
         }
         assert_eq!(out["one_region"][0]["n"], json!(64));
@@ -486,6 +490,8 @@ mod tests {
         let out = (COMMAND.run)(custom).expect("valid");
         assert_eq!(out["alpha"], json!(0.0));
         assert_eq!(out["warnings"][0]["field"], json!("system.node_bandwidth_gb_s"));
+        assert_eq!(out["warnings_at"][0]["path"], json!("system.node_bandwidth_gb_s"));
+        assert_eq!(out["warnings_at"][0]["message"], out["warnings"][0]["message"]);
         assert!(out["warnings"][0]["message"].as_str().is_some_and(|m| m.contains("MB/s")));
     }
 

@@ -14,6 +14,7 @@ use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, O
 use super::allocation::allocation_help;
 use super::request::{input_schema, output_schema, SpeedupInput, SpeedupRequest};
 use crate::model::speedup::request::SpeedupPoint;
+use crate::model::Warning;
 use super::{kind, Render, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
@@ -109,6 +110,8 @@ OUTPUT:
     t1_s              T(1) as measured (times with an n = 1 run), or null
     skipped           [{model, reason}]: models not fitted (e.g. fewer points than parameters)
     warnings          [..]: repeated n, points past the peak, super-linear speed-ups, …
+    warnings_at       the same as [{path, message}], path the input they concern ("points",
+                      "cores_per_node"): the shape every calculator's answer has
     points            [{n, speedup, time_s, weight, efficiency, karp_flatt, past_peak,
                       super_linear, merged_rows, in_non_declining_fits}] (null where unknown)
     karp_flatt        [{n, e}]: serial fraction (1/S − 1/n)/(1 − 1/n) for n > 1
@@ -135,7 +138,7 @@ WEAK SCALING ("scaling": "weak"): the work grows with n, so the times stay flat 
     points            [{n, time_s, efficiency (T(n0)/T(n)), merged_rows}]
     predictions       [{n, time_s, time_low_s, time_high_s, efficiency, efficiency_low,
                       efficiency_high, horizon}]
-    level, warnings
+    level, warnings, warnings_at (as above)
 
 PASTED TABLES (--format table): the speed-up page's points table, read by the page's reader:
     a header naming n and time or speedup (units in brackets, e.g. "n,time (s)"; optional
@@ -347,7 +350,9 @@ struct AnswerOut<'a> {
     points: Vec<PointOut>,
     skipped: Vec<SkippedOut<'a>>,
     t1_s: Option<f64>,
-    warnings: &'a [String],
+    /// The sentences of `warnings_at`, kept as they always were.
+    warnings: Vec<&'a str>,
+    warnings_at: &'a [Warning],
 }
 
 fn answer(a: &Analysis) -> AnswerOut<'_> {
@@ -431,7 +436,8 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
         points,
         skipped: a.skipped.iter().map(|s| SkippedOut { model: s.model.name(), reason: &s.reason }).collect(),
         t1_s: a.t1_measured,
-        warnings: &a.warnings,
+        warnings: a.warnings.iter().map(|w| w.message.as_str()).collect(),
+        warnings_at: &a.warnings,
     }
 }
 
@@ -475,6 +481,7 @@ fn weak_value(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<
                 horizon: p.horizon,
             })
             .collect(),
+        warnings_at: w.warnings.iter().map(|m| Warning::at("points", m.clone())).collect(),
         warnings: w.warnings,
     })
     .map_err(|e| format!("could not encode the answer: {e}"))
@@ -493,6 +500,7 @@ struct WeakAnswer {
     points: Vec<weak::WeakPoint>,
     predictions: Vec<WeakPredictionOut>,
     warnings: Vec<String>,
+    warnings_at: Vec<Warning>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -641,6 +649,9 @@ pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String>
         let note = cli_words(&note);
         if let Some(Value::Array(w)) = o.get_mut("warnings") {
             w.insert(0, json!(note));
+        }
+        if let Some(Value::Array(w)) = o.get_mut("warnings_at") {
+            w.insert(0, json!(Warning::at("points", note.clone())));
         }
         o.insert("table_reading".into(), json!(note));
     }

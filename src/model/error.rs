@@ -3,6 +3,29 @@
 
 use std::fmt;
 
+/// Something worth saying about an answer that is still given: what it concerns, as the path
+/// of the input key (`points`, `system.node_bandwidth_gb_s`) or the option (`hold`), and the
+/// sentence. The command's answers carry these as `warnings_at`, one shape for every
+/// calculator.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Warning {
+    pub path: String,
+    pub message: String,
+}
+
+impl Warning {
+    pub fn at(path: &str, message: impl Into<String>) -> Warning {
+        Warning { path: path.to_string(), message: message.into() }
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// A problem with something the user typed, pasted, imported or put in a URL.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InputError {

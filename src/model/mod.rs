@@ -23,7 +23,7 @@ pub mod speedup;
 pub mod validation;
 pub mod workspace;
 
-pub use error::{fmt_num, InputError};
+pub use error::{fmt_num, InputError, Warning};
 
 /// Names for a message: "a, b or c" ("a" alone, "a or b").
 pub fn one_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {

@@ -37,7 +37,7 @@ mod talpas;
 mod text;
 
 pub use json::kind as json_kind;
-pub use ranking::{finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use ranking::{HOLD, INPUT, finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
 
 use std::collections::HashMap;
 

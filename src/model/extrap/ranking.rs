@@ -29,7 +29,7 @@ use std::ops::Range;
 use super::search::{search, search_multi, Form, Reach, RegionModel};
 use super::{Experiment, FIELD};
 use crate::model::speedup::{Prediction, RawPoint};
-use crate::model::{fmt_num, InputError};
+use crate::model::{fmt_num, InputError, Warning};
 
 /// Most regions the page fits (in its Web Workers, about a millisecond each per core), the
 /// default of [`RankOptions::max_regions`].
@@ -197,8 +197,16 @@ pub struct Ranking {
     pub dominant: Vec<Dominant>,
     /// The region that stops scaling first (smallest stops_scaling_n), if any does.
     pub first_to_stop: Vec<usize>,
-    pub warnings: Vec<String>,
+    /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at) or
+    /// [`INPUT`] (the experiment).
+    pub warnings: Vec<Warning>,
 }
+
+/// What a warning about held parameters concerns: the choice of their values (the page's
+/// "hold" field, the command's `--hold`).
+pub const HOLD: &str = "hold";
+/// What a warning about the experiment itself concerns.
+pub const INPUT: &str = "input";
 
 const PROCESS_NAMES: &[&str] = &["p", "np", "n", "procs", "nprocs", "processes", "process", "ranks", "nranks", "mpi", "cores", "nodes", "num_procs"];
 
@@ -288,7 +296,7 @@ pub struct Plan {
     targets: Vec<Target>,
     base: Vec<f64>,
     chart_ns: Vec<u32>,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
     /// The regions, unfitted (no model, no predictions).
     regions: Vec<RegionFit>,
 }
@@ -350,13 +358,13 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     // The other parameters at their largest values, then the second as chosen.
     let largest: Vec<f64> = (0..d).map(|i| e.values_of(i).last().copied().unwrap_or(1.0)).collect();
     for i in (0..d).filter(|&i| i != pi && Some(i) != si) {
-        warnings.push(format!("{} held at its largest value, {}", name(i), fmt_num(largest[i], 6)));
+        warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(i), fmt_num(largest[i], 6))));
     }
     let side_values: Vec<f64> = match si {
         None => Vec::new(),
         Some(si) => match &opts.side {
             SideChoice::Largest => {
-                warnings.push(format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6)));
+                warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
                 vec![largest[si]]
             }
             SideChoice::Value(v) => {
@@ -366,7 +374,8 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
                 let all = e.values_of(si);
                 if !all.contains(v) {
                     let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
-                    warnings.push(format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", ")));
+                    let message = format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", "));
+                    warnings.push(Warning::at(HOLD, message));
                 }
                 vec![*v]
             }
@@ -569,7 +578,7 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {
-        warnings.push(format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len()));
+        warnings.push(Warning::at(INPUT, format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len())));
     }
     Ranking {
         process_parameter: parameters.get(process_index).cloned().unwrap_or_default(),

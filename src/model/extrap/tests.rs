@@ -168,7 +168,7 @@ fn a_second_parameter_is_modelled_and_held_where_asked() {
     assert_eq!((per.tables[0].side, per.tables[1].side), (Some(1000.0), Some(4000.0)));
     // A value never measured is predicted by the models, with a warning that says so.
     let unmeasured = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(8000.0), ..RankOptions::default() }).unwrap();
-    assert!(unmeasured.warnings.iter().any(|w| w.contains("size = 8000 was not measured")), "{:?}", unmeasured.warnings);
+    assert!(unmeasured.warnings.iter().any(|w| w.path == super::ranking::HOLD && w.message.contains("size = 8000 was not measured")), "{:?}", unmeasured.warnings);
     assert!(total(&unmeasured) > total(&held));
     // Whole points, in the file's parameter order.
     let points = rank(&e, &RankOptions { points: vec![vec![256.0, 8000.0], vec![1024.0, 16000.0]], ..RankOptions::default() }).unwrap();
@@ -199,7 +199,7 @@ fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
     assert!(r.regions[1].error.as_deref().unwrap().contains("line 9"), "{:?}", r.regions[1].error);
     assert_eq!(r.tables[0].rows.len(), 1);
-    assert!(r.warnings.iter().any(|w| w.contains("1 of 2 regions could not be modelled")));
+    assert!(r.warnings.iter().any(|w| w.path == super::ranking::INPUT && w.message.contains("1 of 2 regions could not be modelled")));
     // A region that took no time at some count is held at its median and still ranked.
     let text = "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION idle\nDATA 0\nDATA 0.5\nDATA 0.5\n";
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();

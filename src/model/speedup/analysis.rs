@@ -16,7 +16,7 @@ use super::lm::{fit_all, LmRun, Problem, Termination};
 use super::calibration;
 use super::forecast::{self, Quantiles};
 use super::models::{downey, gradient, smirni, speedup_of, value, Model, Space, Measure, MODELS};
-use crate::model::{fmt_num, InputError};
+use crate::model::{fmt_num, InputError, Warning};
 
 /// Most measured points (rows) one analysis takes.
 pub const MAX_POINTS: usize = 500;
@@ -180,7 +180,9 @@ pub struct Analysis {
     pub best_reason: String,
     pub advice: Vec<Suggestion>,
     pub advice_text: String,
-    pub warnings: Vec<String>,
+    /// What to know about the answer, each with the input it concerns (`field`, the points,
+    /// or `cores_per_node`).
+    pub warnings: Vec<Warning>,
     /// The forecast (anchored Amdahl, see `forecast`) at the targets.
     pub forecast: Vec<Prediction>,
     /// Where the measured runs sit among nodes.
@@ -744,7 +746,11 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
         .iter()
         .map(|p| (f64::from(p.n), if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value }, p.weight))
         .collect();
-    let nodes = node_layout(&points, opts.cores_per_node, &mut warnings);
+    let mut node_warnings = Vec::new();
+    let nodes = node_layout(&points, opts.cores_per_node, &mut node_warnings);
+    let warnings: Vec<Warning> = (warnings.into_iter().map(|m| Warning::at(field, m)))
+        .chain(node_warnings.into_iter().map(|m| Warning::at(CORES_PER_NODE, m)))
+        .collect();
     let forecast: Vec<Prediction> =
         opts.targets.iter().filter_map(|&n| forecast_at(&basis, nodes, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
     for f in &mut fits {
@@ -768,6 +774,9 @@ fn show_nodes(d: Option<u32>) -> String {
 /// on one node (n over its nodes, rounded up) when some point used several; and whether every
 /// run fitted in one node (each says 1 node, or each n is within the processes per node). Runs
 /// all on one node without a stated node size are said: a prediction may leave the node.
+/// The input a warning about the node layout concerns (the page's field, the request's key).
+pub const CORES_PER_NODE: &str = "cores_per_node";
+
 fn node_layout(points: &[PointView], cores_per_node: Option<u32>, warnings: &mut Vec<String>) -> forecast::Nodes {
     let spread = points.iter().filter_map(|p| p.nodes.filter(|&d| d > 1).map(|d| p.n.div_ceil(d))).max();
     let per_node = cores_per_node.or(spread).map(f64::from);

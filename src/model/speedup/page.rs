@@ -29,7 +29,7 @@ use crate::model::speedup::{
 use crate::model::speedup::weak::{analyse_weak, Weak};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
-use crate::model::{fmt_num, InputError};
+use crate::model::{fmt_num, InputError, Warning};
 
 pub const PAGE: &str = crate::model::calculators::SPEEDUP.key;
 /// Most target process counts predicted at once.
@@ -246,7 +246,7 @@ pub struct PageView {
     pub track_record: Vec<TrackRow>,
     pub advice: Vec<Suggestion>,
     pub advice_text: String,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     pub chart: Option<ChartData>,
     /// The weak-scaling model and predictions (the other results stay empty then).
     pub weak: Option<Weak>,
@@ -682,7 +682,7 @@ pub fn apply_weak(view: &mut PageView, result: Result<Weak, InputError>) {
     view.weak_pending = false;
     match result {
         Ok(w) => {
-            view.warnings.extend(w.warnings.iter().cloned());
+            view.warnings.extend(w.warnings.iter().map(|m| Warning::at(Field::Points.key(), m.clone())));
             view.measure = view.measure.or(Some(Measure::TimeS));
             view.targets = w.predictions.iter().map(|p| p.n).collect();
             view.weak = Some(w);
@@ -700,7 +700,7 @@ fn evaluate_in<const WEAK: bool>(inputs: &Inputs) -> PageView {
     let mut view = PageView { targets: inputs.targets.clone(), ..PageView::default() };
     let Some(table) = &inputs.points else { return view };
     if inputs.weak {
-        view.warnings.extend(table.note.clone());
+        view.warnings.extend(table.note.clone().map(|m| Warning::at(Field::Points.key(), m)));
         view.weak_pending = true;
         if WEAK {
             if let Some(r) = weak_result(inputs) {
@@ -728,9 +728,9 @@ fn evaluate_in<const WEAK: bool>(inputs: &Inputs) -> PageView {
         }
     };
     if inputs.chart_time && table.measure != Measure::TimeS {
-        view.warnings.push("the chart shows speed-ups: the points have no times".into());
+        view.warnings.push(Warning::at(Field::Points.key(), "the chart shows speed-ups: the points have no times"));
     }
-    view.warnings.extend(table.note.clone());
+    view.warnings.extend(table.note.clone().map(|m| Warning::at(Field::Points.key(), m)));
     view.warnings.extend(analysis.warnings.iter().cloned());
     view.models = MODELS.iter().filter(|m| inputs.models.contains(m)).filter_map(|m| model_row(&analysis, *m)).collect();
     view.chart = Some(chart(&analysis, &view.targets, inputs.chart_time && table.measure == Measure::TimeS, inputs.log_axes));

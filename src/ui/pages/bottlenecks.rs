@@ -373,7 +373,7 @@ pub fn bottlenecks() -> Html {
                         </div>
                         <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", v.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
                         if !r.warnings.is_empty() {
-                            <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                            <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
                         }
                     }
                 </div>

@@ -382,7 +382,7 @@ pub fn speedup() -> Html {
                         </div>
                     }
                     if !view.warnings.is_empty() {
-                        <ul id="warnings" class="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                        <ul id="warnings" class="warnings">{ for view.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
                     }
                 </div>
             </div>
