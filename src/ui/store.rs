@@ -315,6 +315,24 @@ pub fn use_store() -> StoreHandle {
     use_context::<StoreHandle>().expect("App provides the store") // ok: not user-reachable
 }
 
+/// What every calculator page starts from: the store, the page's input texts (those the
+/// workspace holds for it, or its defaults) and the [`Setter`] that writes them back.
+pub struct PageSetup {
+    pub store: StoreHandle,
+    pub inputs: Rc<PageInputs>,
+    pub setter: Setter,
+}
+
+/// The one setup of a calculator page: `page` is its key in the workspace, `defaults` its
+/// inputs before the user has touched them (also what a cleared page goes back to).
+#[hook]
+pub fn use_page(page: &'static str, defaults: fn() -> PageInputs) -> PageSetup {
+    let store = use_store();
+    let inputs = Rc::new(store.inputs_or(page, defaults));
+    let setter = Setter::new(store.dispatcher(), page, defaults);
+    PageSetup { store, inputs, setter }
+}
+
 /// Edits one page's inputs through the store. It holds no input values, so it stays equal
 /// from render to render and components that receive it re-render only when their own
 /// inputs change.

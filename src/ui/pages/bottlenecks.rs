@@ -27,7 +27,7 @@ use crate::ui::components::number_field::page_field;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::{compress, url};
-use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
@@ -235,8 +235,7 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
 
 #[component(Bottlenecks)]
 pub fn bottlenecks() -> Html {
-    let store = use_store();
-    let inputs: PageInputs = store.inputs_or(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // Only this section's texts: typing in the calculator above does not rank again.
     let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
         .iter()
@@ -294,7 +293,6 @@ pub fn bottlenecks() -> Html {
         Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
     };
     let stale = !matches!(*status, Status::Current);
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
     let upload = {

@@ -17,7 +17,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_csv::csv_button as table_csv;
 use crate::ui::components::workspace_file::download;
-use crate::ui::store::{use_store, Setter};
+use crate::ui::store::{use_page, PageSetup, Setter};
 
 /// Positions of the bandwidth slider (log scale between the sweep's ends).
 const SLIDER_STEPS: f64 = 1000.0;
@@ -66,13 +66,11 @@ fn verdict(k: usize, c: &Case) -> Html {
 
 #[component(Regions)]
 pub fn regions() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // The view does not depend on the catalog: it is computed again only when the inputs change.
     let ws = store.ws.clone();
     let view: Rc<PageView> = use_memo(inputs.clone(), move |i| page::view(i, &ws.catalog));
     let last = use_mut_ref(|| None::<Rc<PageView>>);
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     // What the results show: the current evaluation, or the last good one (stale).
     let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), view.broken());

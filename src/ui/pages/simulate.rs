@@ -19,7 +19,7 @@ use super::simulate_timeline::RunTimeline;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
 use crate::ui::worker_pool::{self, stop, warm, worker_count, Job, Pool, PoolSlot};
 
 /// The worker script trunk writes next to the page (`data-loader-shim`).
@@ -244,14 +244,12 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
 
 #[component(Simulate)]
 pub fn simulate() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // The inputs' errors, or the job's work (shown beside Run).
     let checked: Rc<Result<String, Vec<InputError>>> =
         use_memo(inputs.clone(), |i| page::prepare(i, &store.ws.catalog).map(|(_, e)| page::work_text(&e)));
     let no_errors = Vec::new();
     let errors = checked.as_ref().as_ref().err().unwrap_or(&no_errors);
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
     let state = use_state(|| RunState::Idle);
     let detail = use_state(|| 0usize);
     let slot: PoolSlot = use_mut_ref(Pool::default);

@@ -24,7 +24,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup};
 
 use super::allocation::AllocationTable;
 
@@ -275,10 +275,8 @@ impl Job for WeakJob {
 
 #[component(Speedup)]
 pub fn speedup() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     let last = use_mut_ref(|| None::<Rc<PageView>>);
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     // Weak scaling: the worker models the series of these inputs; its answer is put in the
     // view while the inputs stay those it was for.

@@ -15,7 +15,7 @@ use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
 
 mod bcast;
 mod export;
@@ -122,9 +122,7 @@ pub fn pct(e: f64) -> String {
 
 #[component(Comm)]
 pub fn comm() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(PAGE, page::p2p_defaults));
-    let setter = Setter::new(store.dispatcher(), PAGE, page::p2p_defaults);
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::p2p_defaults);
     let catalog = store.ws.catalog.clone();
     let a = View(use_memo(subset(&inputs, Half::PointToPoint), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(a.field_errors.clone()) };
@@ -163,9 +161,7 @@ pub fn comm() -> Html {
 /// by the same model ([`Half::Grid`]).
 #[component(Sites)]
 pub fn sites() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(page::SITES_PAGE, page::sites_defaults));
-    let setter = Setter::new(store.dispatcher(), page::SITES_PAGE, page::sites_defaults);
+    let PageSetup { inputs, setter, .. } = use_page(page::SITES_PAGE, page::sites_defaults);
     // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this
     // tab only; the workspace keeps the last one that fits.
     let big_matrix = use_state(|| None::<Rc<String>>);

@@ -13,7 +13,7 @@ use crate::model::workspace::PageField;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep_optional, Shown};
-use crate::ui::store::{text, use_store, Action, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup};
 
 mod calibration;
 mod results;
@@ -58,14 +58,11 @@ fn errors_of<T>(result: &Option<Result<T, Vec<InputError>>>) -> Vec<InputError> 
 
 #[component(Multigrid)]
 pub fn multigrid() -> Html {
-    let store = use_store();
-    let inputs = Rc::new(store.inputs_or(PAGE, page::default_inputs));
+    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     let catalog = Rc::new(store.ws.catalog.clone());
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::view(i, c));
     let presets = use_memo((), |_| page::presets());
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
-
-    let setter = Setter::new(store.dispatcher(), PAGE, page::default_inputs);
 
     let cal_broken = view.calibrations.iter().any(|c| c.fit.is_none());
     let field_broken = |fields: &[Field]| fields.iter().any(|f| view.field_errors.contains_key(f.key()));
