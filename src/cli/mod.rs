@@ -46,21 +46,13 @@ pub struct Schemas {
 
 /// Builds [`SUBCOMMANDS`] from the table of calculators (`crate::calculator_table!`).
 macro_rules! subcommands {
-    ($($row:ident {
-        key: $key:literal,
-        title: $title:literal,
-        answers: $answers:literal,
-        seed: $seed:literal,
-        model: $($model:ident)::+,
-        page: $($page:ident)::+,
-        commands: [$($($command:ident)::+),*],
-    },)*) => {
+    ($($row:ident $key:literal $title:literal $answers:literal $seed:literal [$($model:tt)*] [$($page:tt)*] [$($commands:tt)*])*) => {
         /// Every subcommand: the catalog's, then each calculator's, in the table's order.
-        pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, $($($($command)::+,)*)*];
+        pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, $($($commands)*,)*];
 
-        /// Each calculator with its subcommands' names, in the table's order.
-        pub const CALCULATOR_COMMANDS: &[(&crate::model::calculators::Calculator, &[&str])] =
-            &[$((&crate::model::calculators::$row, &[$($($command)::+.name),*])),*];
+        /// Each calculator with its subcommands, in the table's order.
+        pub const CALCULATOR_COMMANDS: &[(&crate::model::calculators::Calculator, &[Subcommand])] =
+            &[$((&crate::model::calculators::$row, &[$($commands)*])),*];
     };
 }
 

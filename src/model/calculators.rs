@@ -24,7 +24,8 @@ pub struct Calculator {
 
 /// **The table of calculators**, one row each, in the order the navigation lists them. Every
 /// list of calculators is made from it, by a macro given to this one
-/// (`calculator_table!(callback)` expands to `callback! { rows }`):
+/// (`calculator_table!(callback)` expands to `callback! { rows }`, each row as
+/// `ROW "key" "title" "answers" "seed" [model] [page] [commands]`):
 /// - here, each row's `Calculator` constant, [`CALCULATORS`] and the native [`CONTRACTS`];
 /// - `cli::SUBCOMMANDS` (the row's `commands`, in `crate::cli`), so the command's help too;
 /// - `ui::<ROW>`, each HTML entry's `Site` (the row's `page`, a component in
@@ -38,7 +39,7 @@ pub struct Calculator {
 #[macro_export]
 macro_rules! calculator_table {
     ($then:ident) => {
-        $then! {
+        $crate::calculator_table! { @rows $then
             MULTIGRID {
                 key: "multigrid",
                 title: "Multi-cluster planner",
@@ -111,10 +112,9 @@ macro_rules! calculator_table {
             },
         }
     };
-}
-
-macro_rules! define_calculators {
-    ($($row:ident {
+    // Each row handed on as `ROW "key" "title" "answers" "seed" [model] [page] [commands]`, so
+    // a consumer matches it in one line and splices the bracketed paths.
+    (@rows $then:ident $($row:ident {
         key: $key:literal,
         title: $title:literal,
         answers: $answers:literal,
@@ -123,6 +123,12 @@ macro_rules! define_calculators {
         page: $($page:ident)::+,
         commands: [$($($command:ident)::+),*],
     },)*) => {
+        $then! { $($row $key $title $answers $seed [$($model)::+] [$($page)::+] [$($($command)::+),*])* }
+    };
+}
+
+macro_rules! define_calculators {
+    ($($row:ident $key:literal $title:literal $answers:literal $seed:literal [$($model:tt)*] [$($page:tt)*] [$($commands:tt)*])*) => {
         $(pub const $row: Calculator = Calculator { key: $key, file: concat!($key, ".html"), title: $title, answers: $answers, seed: $seed };)*
 
         /// Every calculator, in the order the navigation lists them.
@@ -131,7 +137,7 @@ macro_rules! define_calculators {
         /// Every calculator's [`Contract`] as functions, in the order of [`CALCULATORS`]
         /// (native only: no page needs another's model).
         #[cfg(not(target_arch = "wasm32"))]
-        pub const CONTRACTS: &[Checks] = &[$(Checks::of::<crate::model::$($model)::+>(&$row)),*];
+        pub const CONTRACTS: &[Checks] = &[$(Checks::of::<crate::model::$($model)*>(&$row)),*];
     };
 }
 
@@ -168,16 +174,20 @@ pub trait Contract {
 }
 
 /// The [`Contract`] of a page model whose module has the usual functions and types:
-/// `Field`, `Inputs`, `PageView`, `default_inputs()`, `presets()`,
-/// `parse(texts) -> (Inputs, FieldErrors)` and `view(texts, catalog) -> PageView`.
+/// `Field`, `default_inputs()`, `presets()`, `parse(texts)` and `view(texts, catalog)`, with
+/// `Inputs` and `PageView` by default; the second form names other types and view function,
+/// and adds trait items of its own.
 macro_rules! usual_contract {
     ($(#[$doc:meta])* $name:ident) => {
+        $crate::model::calculators::usual_contract!($(#[$doc])* $name, (Inputs, FieldErrors), PageView, view, {});
+    };
+    ($(#[$doc:meta])* $name:ident, $inputs:ty, $view:ty, $view_fn:ident, { $($extra:item)* }) => {
         $(#[$doc])*
         pub struct $name;
 
         impl $crate::model::calculators::Contract for $name {
-            type Inputs = (Inputs, FieldErrors);
-            type View = PageView;
+            type Inputs = $inputs;
+            type View = $view;
             fn fields() -> Vec<&'static str> {
                 $crate::model::calculators::keys::<Field>()
             }
@@ -190,9 +200,10 @@ macro_rules! usual_contract {
             fn parse(texts: &PageInputs) -> Self::Inputs {
                 parse(texts)
             }
-            fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
-                view(texts, catalog)
+            fn view(texts: &PageInputs, catalog: &Catalog) -> Self::View {
+                $view_fn(texts, catalog)
             }
+            $($extra)*
         }
     };
 }

@@ -35,15 +35,7 @@ pub const INDEX: Site = Site { file: "index.html", home: Route::Home, render: pa
 /// calculators (`crate::calculator_table!`), rendering with `pages::<ROW>`. Each is its own
 /// constant, so an entry's binary links in its own page only.
 macro_rules! sites {
-    ($($row:ident {
-        key: $key:literal,
-        title: $title:literal,
-        answers: $answers:literal,
-        seed: $seed:literal,
-        model: $($model:ident)::+,
-        page: $($page:ident)::+,
-        commands: [$($($command:ident)::+),*],
-    },)*) => {
+    ($($row:ident $key:literal $title:literal $answers:literal $seed:literal [$($model:tt)*] [$($page:tt)*] [$($commands:tt)*])*) => {
         $(pub const $row: Site = Site {
             file: calculators::$row.file,
             home: Route::Calculator(&calculators::$row),

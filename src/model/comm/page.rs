@@ -867,29 +867,11 @@ pub fn sites_defaults() -> PageInputs {
     Half::Grid.inputs_of(&default_inputs())
 }
 
-/// The communication page's row in the table of calculators. Its view computes both halves,
-/// as the command's examples do (the page itself computes its half, [`view_half`]).
-pub struct CommPage;
-
-impl crate::model::calculators::Contract for CommPage {
-    type Inputs = (Inputs, FieldErrors);
-    type View = PageView;
-    fn fields() -> Vec<&'static str> {
-        crate::model::calculators::keys::<Field>()
-    }
-    fn default_inputs() -> PageInputs {
-        default_inputs()
-    }
-    fn presets() -> Vec<Preset> {
-        presets()
-    }
-    fn parse(texts: &PageInputs) -> Self::Inputs {
-        parse(texts)
-    }
-    fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
-        view(texts, catalog)
-    }
-}
+crate::model::calculators::usual_contract!(
+    /// The communication page's row in the table of calculators. Its view computes both
+    /// halves, as the command's examples do (the page itself computes its half, [`view_half`]).
+    CommPage
+);
 
 /// The "Broadcast across sites" page's row: the grid half of this page model.
 pub struct SitesPage;

@@ -503,28 +503,10 @@ pub fn activity_name(a: Activity) -> &'static str {
     }
 }
 
-/// The simulation page's row in the table of calculators. Its view is what the page shows as
-/// the user types (the job checked, its work); a run is [`Simulation`]'s.
-pub struct SimulatePage;
-
-impl crate::model::calculators::Contract for SimulatePage {
-    type Inputs = Result<Job, FieldErrors>;
-    type View = Result<(Job, Estimate), FieldErrors>;
-    fn fields() -> Vec<&'static str> {
-        crate::model::calculators::keys::<Field>()
-    }
-    fn default_inputs() -> PageInputs {
-        default_inputs()
-    }
-    fn presets() -> Vec<Preset> {
-        presets()
-    }
-    fn parse(texts: &PageInputs) -> Self::Inputs {
-        parse(texts)
-    }
-    fn view(texts: &PageInputs, catalog: &Catalog) -> Self::View {
-        prepare(texts, catalog)
-    }
+crate::model::calculators::usual_contract!(
+    /// The simulation page's row in the table of calculators. Its view is what the page shows
+    /// as the user types (the job checked, its work); a run is [`Simulation`]'s.
+    SimulatePage, Result<Job, FieldErrors>, Result<(Job, Estimate), FieldErrors>, prepare, {
     /// The job run to its end: the results the page shows after Run.
     fn results(texts: &PageInputs, catalog: &Catalog) -> String {
         match prepare(texts, catalog) {
@@ -549,7 +531,7 @@ impl crate::model::calculators::Contract for SimulatePage {
             })
             .collect()
     }
-}
+});
 
 #[cfg(test)]
 mod tests;

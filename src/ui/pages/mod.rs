@@ -31,18 +31,10 @@ pub fn index(route: Route) -> Html {
 /// table of calculators (`crate::calculator_table!`): its page on its route, "not found"
 /// elsewhere.
 macro_rules! renders {
-    ($($row:ident {
-        key: $key:literal,
-        title: $title:literal,
-        answers: $answers:literal,
-        seed: $seed:literal,
-        model: $($model:ident)::+,
-        page: $($page:ident)::+,
-        commands: [$($($command:ident)::+),*],
-    },)*) => {
+    ($($row:ident $key:literal $title:literal $answers:literal $seed:literal [$($model:tt)*] [$($page:tt)*] [$($commands:tt)*])*) => {
         $(#[allow(non_snake_case)]
         pub fn $row(route: Route) -> Html {
-            only(route, &calculators::$row, || html! { <$($page)::+ /> })
+            only(route, &calculators::$row, || html! { <$($page)* /> })
         })*
     };
 }
