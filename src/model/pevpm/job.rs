@@ -14,7 +14,6 @@ use super::program::{compile, compile_within, parameters, Programs, MAX_PROGRAM_
 use crate::model::InputError;
 
 /// Everything a simulation needs, validated.
-/// Everything a simulation needs, validated.
 #[derive(Debug, Clone)]
 pub struct Job {
     pub skeleton: Skeleton,
