@@ -110,8 +110,9 @@ OUTPUT:
     knee       {size_bytes (first rendezvous size), last_eager_bytes, jump_us,
                residual_ratio} or null
     skipped    [{model, reason}]: models that need more sizes
-    format     what the input was read as; warnings: problems in raw text
-    warnings_at  the same as [{path, message}] (path "input"): every calculator's shape
+    format     what the input was read as
+    warnings, warnings_at  always empty ([] each; warnings_at is every calculator's
+               [{path, message}]): a text is read whole or refused at its bad line
     exports    {format: text}, only with "export": the files below, as text
 
 EXPORTS (--export NAME writes that text alone instead of JSON):
@@ -304,8 +305,10 @@ pub struct CommAnswer {
     skipped: Vec<SkippedModel>,
     /// The format the measurements were read in.
     format: Format,
+    /// Always empty: a text is read whole or refused at its bad line, and a fit's remarks
+    /// have keys of their own (`knee`, `skipped`). Kept for scripts that read it.
     warnings: Vec<String>,
-    /// The same, in every calculator's shape (`path`: "input").
+    /// The same, in every calculator's shape; empty too.
     warnings_at: Vec<crate::model::Warning>,
     /// With "export": each format's text by its name.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -344,7 +347,7 @@ struct SkippedModel {
     reason: String,
 }
 
-fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<String>, request: &ExportRequest) -> Result<Value, String> {
+fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<Value, String> {
     let models = fit
         .models
         .iter()
@@ -375,8 +378,8 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, warnings: Vec<Str
         knee: fit.knee,
         skipped: fit.skipped.iter().map(|(k, r)| SkippedModel { model: k.key(), reason: r.clone() }).collect(),
         format,
-        warnings_at: warnings.iter().map(|w| crate::model::Warning::at("input", w.clone())).collect(),
-        warnings,
+        warnings: Vec::new(),
+        warnings_at: Vec::new(),
         exports,
     })
 }
@@ -394,7 +397,7 @@ fn run_comm(input: Value) -> Result<Value, String> {
             .collect::<Result<_, _>>()?,
     };
     let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
-    comm_answer(&fit, &predict, Format::Table, Vec::new(), &request)
+    comm_answer(&fit, &predict, Format::Table, &request)
 }
 
 fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
@@ -412,10 +415,9 @@ pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> R
     if parsed.points.is_empty() {
         return Err("no measurements found".into());
     }
-    let warnings = Vec::new();
     let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
     let sizes = fit.sizes_bytes.clone();
-    comm_answer(&fit, &sizes, format, warnings, request)
+    comm_answer(&fit, &sizes, format, request)
 }
 
 fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
