@@ -74,7 +74,7 @@ impl PageField for Field {
             Field::Models => "models",
             Field::ChartY => "chart_y",
             Field::ChartAxes => "chart_axes",
-            Field::CoresPerNode => "cores_per_node",
+            Field::CoresPerNode => super::analysis::CORES_PER_NODE,
             Field::Scaling => "scaling",
         }
     }
