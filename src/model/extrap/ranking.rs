@@ -548,6 +548,17 @@ pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError
     Ok(ranked(plan, regions))
 }
 
+/// Σⱼ≠ᵢ xⱼ for every i (x ≥ 0). (Σ x) − xᵢ loses the others entirely when xᵢ is almost all
+/// of the sum (a bound of 1e20 beside 0.2), which put a share's low above the share; the
+/// largest is therefore given the sum of the rest, and every other xᵢ is at most half the
+/// sum, where the subtraction is exact to a few units in the last place.
+fn sums_of_others(xs: &[f64]) -> Vec<f64> {
+    let total: f64 = xs.iter().sum();
+    let Some(top) = (0..xs.len()).max_by(|&a, &b| xs[a].total_cmp(&xs[b])) else { return Vec::new() };
+    let rest: f64 = xs.iter().enumerate().filter(|&(j, _)| j != top).map(|(_, x)| x).sum();
+    xs.iter().enumerate().map(|(i, &x)| if i == top { rest } else { total - x }).collect()
+}
+
 /// [`finish`] for fits known to be the plan's.
 fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     let Plan { parameters, process_index, side_parameter, side_values, metric, metrics, targets, base, chart_ns, mut warnings, .. } = plan;
@@ -556,15 +567,18 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     let first_to_stop: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&i| regions[i].stops_scaling_n).into_iter().collect();
     for (ti, target) in targets.iter().enumerate() {
         let times: Vec<(usize, (f64, f64, f64))> = (0..regions.len()).filter_map(|i| Some((i, regions[i].time_at(ti)?))).collect();
-        let (sum, sum_lo, sum_hi) = times.iter().fold((0.0, 0.0, 0.0), |s, (_, t)| (s.0 + t.0, s.1 + t.1, s.2 + t.2));
+        let sum: f64 = times.iter().map(|(_, t)| t.0).sum();
         if sum.is_nan() || sum <= 0.0 {
             continue;
         }
+        let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1).collect::<Vec<_>>());
+        let others_hi = sums_of_others(&times.iter().map(|(_, t)| t.2).collect::<Vec<_>>());
         let mut rows: Vec<Share> = times
             .iter()
-            .map(|&(i, (t, lo, hi))| {
-                let low = if lo > 0.0 { lo / (lo + (sum_hi - hi)) } else { 0.0 };
-                let high_den = hi + (sum_lo - lo);
+            .zip(others_lo.iter().zip(&others_hi))
+            .map(|(&(i, (t, lo, hi)), (&rest_lo, &rest_hi))| {
+                let low = if lo > 0.0 { lo / (lo + rest_hi) } else { 0.0 };
+                let high_den = hi + rest_lo;
                 let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
                 Share { region: i, time_s: t, share: t / sum, low, high }
             })
