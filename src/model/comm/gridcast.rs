@@ -5,9 +5,10 @@
 //! Clusters: node pairs are taken by increasing latency; the groups of the two nodes merge
 //! when every latency inside the merged group stays within (1 + ρ) × its smallest latency
 //! (ρ ≥ 0, default 0.2). Once two groups fail that test they fail it for good (a bigger group
-//! only has a larger largest and a smaller smallest latency), so each pair is decided in
-//! O(1) from the smallest and largest latency kept between every two groups: O(n² log n)
-//! time and two n × n tables for n nodes. Groups come as node indices (0-based), each sorted,
+//! only has a larger largest and a smaller smallest latency), so two groups are tested once,
+//! reading the latencies across them until one breaks the bound; each pair of nodes is read
+//! at most once: O(n² log n) time with the sort, and one bit per pair of groups for n nodes.
+//! Groups come as node indices (0-based), each sorted,
 //! ordered by their smallest index.
 //!
 //! ECEF (Early Completion Edge First): A = coordinators holding the message (the root's at
@@ -238,33 +239,43 @@ pub fn sorted_edges(m: &LatencyMatrix) -> Vec<(f64, u32, u32)> {
     edges
 }
 
-/// [`clusters`] with the pairs already sorted by [`sorted_edges`] of `m`.
+/// [`clusters`] with the pairs already sorted by [`sorted_edges`] of `m` (symmetric).
+///
+/// Two groups are tested once, at the first pair across them, when their latency is the
+/// smallest across (any earlier pair would have merged them or set them apart for good). The
+/// test reads the latencies across until one breaks the bound, so each pair of nodes is read
+/// at most once over the whole run: O(n²) after the sort, with one bit per pair of groups.
 pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64) -> Vec<Vec<usize>> {
     let n = m.n;
     let bound = 1.0 + if rho.is_finite() { rho.max(0.0) } else { DEFAULT_RHO };
-    // Per group (indexed by its root): members, smallest and largest latency inside; between
-    // two groups: smallest and largest latency across, kept for roots only.
+    // Per group (indexed by its root): members, smallest and largest latency inside.
     let mut root: Vec<usize> = (0..n).collect();
     let mut members: Vec<Vec<usize>> = (0..n).map(|i| vec![i]).collect();
     let (mut in_min, mut in_max) = (vec![f64::INFINITY; n], vec![0.0f64; n]);
-    // (smallest, largest) across each pair of groups, side by side so that an update touches one
-    // cache line per pair.
-    let mut cross: Vec<[f64; 2]> = m.values.iter().map(|&v| [v, v]).collect();
-    // The groups' roots, and each root's place in that list: a merge updates the live groups
-    // only, fewer and fewer as they merge.
-    let mut live: Vec<usize> = (0..n).collect();
-    let mut place: Vec<usize> = (0..n).collect();
-    for &(_, i, j) in edges {
+    // The pairs of groups found apart; each root's list of the roots it was set apart from
+    // (some of which have merged into others since).
+    let mut apart = Apart::new(n);
+    let mut apart_from: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Groups, and pairs of them apart: once every pair is apart, no later pair can merge.
+    let (mut alive, mut pairs_apart) = (n, 0usize);
+    for &(e, i, j) in edges {
+        if pairs_apart == alive * alive.saturating_sub(1) / 2 {
+            break;
+        }
         let (a, b) = (root[i as usize], root[j as usize]);
-        if a == b {
+        if a == b || apart.get(a, b) {
             continue;
         }
-        let [cross_lo, cross_hi] = cross[a * n + b];
-        let lo = in_min[a].min(in_min[b]).min(cross_lo);
-        let hi = in_max[a].max(in_max[b]).max(cross_hi);
-        if hi > bound * lo {
+        let lo = in_min[a].min(in_min[b]).min(e);
+        let limit = bound * lo;
+        let across = if in_max[a].max(in_max[b]) > limit { None } else { largest_within(m, &members[a], &members[b], limit) };
+        let Some(across) = across else {
+            apart.set(a, b);
+            apart_from[a].push(b);
+            apart_from[b].push(a);
+            pairs_apart += 1;
             continue;
-        }
+        };
         // Merge the smaller group into the larger one.
         let (keep, gone) = if members[a].len() >= members[b].len() { (a, b) } else { (b, a) };
         let moved = std::mem::take(&mut members[gone]);
@@ -273,18 +284,22 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64)
         }
         members[keep].extend(moved);
         in_min[keep] = lo;
-        in_max[keep] = hi;
-        let at = place[gone];
-        live.swap_remove(at);
-        if let Some(&t) = live.get(at) {
-            place[t] = at;
-        }
-        for &t in &live {
-            if t != keep {
-                let (g, k) = (cross[gone * n + t], cross[keep * n + t]);
-                let both = [g[0].min(k[0]), g[1].max(k[1])];
-                cross[keep * n + t] = both;
-                cross[t * n + keep] = both;
+        in_max[keep] = in_max[a].max(in_max[b]).max(across);
+        alive -= 1;
+        // Whatever was apart from `gone` is apart from the merged group. (The list may name a
+        // group twice, by two nodes since merged; its bit, cleared here, counts it once.)
+        for t in std::mem::take(&mut apart_from[gone]) {
+            let t = root[t];
+            if !apart.get(gone, t) {
+                continue;
+            }
+            apart.clear(gone, t);
+            pairs_apart -= 1;
+            if t != keep && !apart.get(keep, t) {
+                apart.set(keep, t);
+                apart_from[keep].push(t);
+                apart_from[t].push(keep);
+                pairs_apart += 1;
             }
         }
     }
@@ -294,6 +309,52 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64)
     }
     groups.sort_unstable_by_key(|g| g.first().copied().unwrap_or(usize::MAX));
     groups
+}
+
+/// The largest latency between a node of `a` and one of `b`, or None once one exceeds `limit`.
+fn largest_within(m: &LatencyMatrix, a: &[usize], b: &[usize], limit: f64) -> Option<f64> {
+    let mut hi = 0.0f64;
+    for &u in a {
+        let row = m.values.get(u * m.n..(u + 1) * m.n).unwrap_or(&[]);
+        for &v in b {
+            let x = row.get(v).copied().unwrap_or(0.0);
+            if x > limit {
+                return None;
+            }
+            hi = hi.max(x);
+        }
+    }
+    Some(hi)
+}
+
+/// One bit per ordered pair of groups (by root), set both ways.
+struct Apart {
+    n: usize,
+    words: Vec<u64>,
+}
+
+impl Apart {
+    fn new(n: usize) -> Self {
+        Apart { n, words: vec![0; (n * n).div_ceil(64)] }
+    }
+    fn get(&self, a: usize, b: usize) -> bool {
+        let k = a * self.n + b;
+        self.words.get(k / 64).is_some_and(|w| w >> (k % 64) & 1 == 1)
+    }
+    fn set(&mut self, a: usize, b: usize) {
+        for k in [a * self.n + b, b * self.n + a] {
+            if let Some(w) = self.words.get_mut(k / 64) {
+                *w |= 1 << (k % 64);
+            }
+        }
+    }
+    fn clear(&mut self, a: usize, b: usize) {
+        for k in [a * self.n + b, b * self.n + a] {
+            if let Some(w) = self.words.get_mut(k / 64) {
+                *w &= !(1 << (k % 64));
+            }
+        }
+    }
 }
 
 /// SplitMix64: a tiny deterministic generator, the same natively and in wasm.
@@ -572,6 +633,19 @@ mod tests {
         assert_eq!(clusters(&m, 0.1), vec![vec![0, 1], vec![2, 3]]);
         assert_eq!(clusters(&m, 0.25), vec![vec![0, 1, 2, 3]]);
         assert_eq!(clusters(&m, 0.0), vec![vec![0, 1], vec![2, 3]]);
+        // A group's largest latency inside counts when it meets another: {0, 1, 2} forms at
+        // 0-2 (11) holding 1-2 (12); {3, 4} at 9. At their first pair across (11.5) the union's
+        // smallest is 9, and 12 > 1.3 × 9 although every latency across is within it.
+        let m = LatencyMatrix::from_rows(&[
+            vec![0.0, 10.0, 11.0, 11.5, 11.5],
+            vec![10.0, 0.0, 12.0, 11.5, 11.5],
+            vec![11.0, 12.0, 0.0, 11.5, 11.5],
+            vec![11.5, 11.5, 11.5, 0.0, 9.0],
+            vec![11.5, 11.5, 11.5, 9.0, 0.0],
+        ])
+        .expect("valid");
+        assert_eq!(clusters(&m, 0.3), vec![vec![0, 1, 2], vec![3, 4]]);
+        assert_eq!(clusters(&m, 0.35), vec![vec![0, 1, 2, 3, 4]]);
         let one = LatencyMatrix::from_rows(&[vec![0.0]]).expect("valid");
         assert_eq!(clusters(&one, 0.2), vec![vec![0]]);
     }
@@ -670,7 +744,58 @@ mod tests {
         assert_eq!(binomial_all(&c, &ClusterProcs { procs: vec![1], latency_us: vec![], gap_us: vec![] }, 0), None);
     }
 
+    /// The clustering as the module docs define it, by brute force: pairs by increasing
+    /// latency (ties by node), and two groups merge when every latency inside their union,
+    /// read afresh, is within (1 + ρ) × the smallest.
+    fn clusters_by_definition(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
+        let n = m.n;
+        let mut group: Vec<usize> = (0..n).collect();
+        let mut pairs: Vec<(f64, usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| (m.get(i, j), i, j)).collect();
+        pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+        for (_, i, j) in pairs {
+            let (a, b) = (group[i], group[j]);
+            if a == b {
+                continue;
+            }
+            let union: Vec<usize> = (0..n).filter(|&v| group[v] == a || group[v] == b).collect();
+            let lat: Vec<f64> = union.iter().flat_map(|&u| union.iter().filter(move |&&v| v > u).map(move |&v| m.get(u, v))).collect();
+            let (lo, hi) = (lat.iter().copied().fold(f64::INFINITY, f64::min), lat.iter().copied().fold(0.0, f64::max));
+            if hi <= (1.0 + rho) * lo {
+                for g in &mut group {
+                    if *g == b {
+                        *g = a;
+                    }
+                }
+            }
+        }
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        for v in 0..n {
+            match groups.iter_mut().find(|g| group[g[0]] == group[v]) {
+                Some(g) => g.push(v),
+                None => groups.push(vec![v]),
+            }
+        }
+        groups
+    }
+
     proptest::proptest! {
+        /// Up to 12 nodes whose latencies take few values (so ties and near-ties are common): the
+        /// same groups as the definition read afresh at every pair.
+        #[test]
+        fn groups_follow_the_definition(n in 1usize..12, vals in proptest::collection::vec(1u8..8, 66), rho in 0.0f64..0.8) {
+            let mut rows = vec![vec![0.0; n]; n];
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    rows[i][j] = f64::from(vals[k]) * 10.0;
+                    rows[j][i] = rows[i][j];
+                    k += 1;
+                }
+            }
+            let m = LatencyMatrix::from_rows(&rows).expect("valid");
+            proptest::prop_assert_eq!(clusters(&m, rho), clusters_by_definition(&m, rho));
+        }
+
         /// Groups partition the nodes, and inside each group every latency is within the bound.
         #[test]
         fn groups_partition_and_respect_the_bound(vals in proptest::collection::vec(0.0f64..100.0, 36), rho in 0.0f64..1.0) {
@@ -684,6 +809,7 @@ mod tests {
             }
             let m = LatencyMatrix::from_rows(&rows).expect("valid");
             let groups = clusters(&m, rho);
+            proptest::prop_assert_eq!(&groups, &clusters_by_definition(&m, rho));
             let mut all: Vec<usize> = groups.iter().flatten().copied().collect();
             all.sort_unstable();
             proptest::prop_assert_eq!(all, (0..n).collect::<Vec<_>>());
