@@ -91,3 +91,25 @@ fn bench_by_count() {
         println!("{n} procs ({ppn}/node): {:.3} s, {:.1} M messages/s, {:.1} M steps/s", s, r.messages as f64 / s / 1e6, r.steps as f64 / s / 1e6);
     }
 }
+
+/// What a simulation worker does with the page's texts before it runs: `page::prepare` (read,
+/// checked, the work estimated), per preset, median of 51 calls.
+#[test]
+#[ignore]
+fn bench_worker_prepare() {
+    use scalewise::model::pevpm::page::{prepare, presets};
+    use scalewise::model::workspace::catalog::Catalog;
+    let catalog = Catalog::default();
+    for p in presets() {
+        let us = median(
+            (0..51)
+                .map(|_| {
+                    let t = Instant::now();
+                    std::hint::black_box(prepare(&p.inputs, &catalog).is_ok());
+                    t.elapsed().as_secs_f64() * 1e6
+                })
+                .collect(),
+        );
+        println!("prepare {}: median {us:.0} µs of 51", p.key);
+    }
+}

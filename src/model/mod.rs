@@ -21,6 +21,7 @@ pub mod pevpm;
 pub mod regions;
 pub mod speedup;
 pub mod validation;
+pub mod workers;
 pub mod workspace;
 
 pub use error::{fmt_num, InputError, Warning};

@@ -6,34 +6,23 @@
 //! ranks them all ([`crate::model::extrap::page::complete`]), so the view is the one a single
 //! thread computes.
 //!
-//! Messages from the page, JSON text: `{"texts": PageInputs, "job": j, "worker": w,
-//! "workers": k}` starts job j; `{"partials": [RegionFit], "job": j, "worker": w}` (to worker 0)
-//! is worker w's share of job j.
-//!
-//! `{"weak": PageInputs, "job": j}` (from the speed-up page) answers `{"weak": Flat, "job": j}`
-//! (`model::speedup::weak::flatten`, empty when there is nothing to model): the page's
-//! weak-scaling analysis
+//! The speed-up page also runs its weak-scaling analysis here
 //! ([`crate::model::speedup::page::weak_of`]), whose search is in this worker's wasm rather
-//! than the page's, which has no room for it under the page's budget.
+//! than the page's, which has no room for it under the page's budget; and the browser tests
+//! measure the speed-up fits here ([`crate::ui::bench::speedup_fits`]), in a wasm that has the
+//! page's model code.
 //!
-//! `{"bench": {"full": f, "runs": r}}` runs the speed-up benchmark here
-//! ([`crate::ui::bench::speedup_fits`]) and answers `{"bench": fits per second}`: the browser
-//! tests measure the fits in this worker, whose wasm has the page's model code, rather than
-//! in the page's own wasm, which has no room for the benchmark under the page's budget.
-//!
-//! Messages to the page: `{"ready": true}` once listening; per job `{"progress": f, "job": j}`
-//! (this worker's share: 0 once the texts are read, about every 100 ms while it fits, and 1
-//! when it is fitted); from workers other than 0,
-//! `{"partials": …}` when their share is fitted; from worker 0 `{"done": ExtrapView, "job": j}`
-//! once every share is in (at once when the texts have an error: every worker finds the same).
+//! Messages: [`crate::model::extrap::worker`] (`ToWorker` from a page, `FromWorker` back), as
+//! JSON text.
 
 use std::cell::RefCell;
 
-use serde_json::json;
-
 use crate::model::extrap::page::{complete, prepare, ExtrapView};
+use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{fit_regions, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
+
+use super::worker_main::send;
 
 /// The script trunk writes next to a page that loads this worker (`data-loader-shim`): the
 /// Bottlenecks page and the speed-up page.
@@ -53,38 +42,6 @@ thread_local! {
     static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
 }
 
-#[derive(serde::Deserialize)]
-struct Start {
-    texts: PageInputs,
-    job: u64,
-    worker: usize,
-    workers: usize,
-}
-
-#[derive(serde::Deserialize)]
-struct WeakStart {
-    weak: PageInputs,
-    job: u64,
-}
-
-#[derive(serde::Deserialize)]
-struct Bench {
-    bench: BenchRun,
-}
-
-#[derive(serde::Deserialize)]
-struct BenchRun {
-    full: bool,
-    runs: u32,
-}
-
-#[derive(serde::Deserialize)]
-struct Partials {
-    partials: Vec<RegionFit>,
-    job: u64,
-    worker: usize,
-}
-
 /// Worker 0 turns to job `job`: what it held of an older one goes.
 fn turn_to(c: &mut Collected, job: u64) {
     if c.job != job {
@@ -92,18 +49,20 @@ fn turn_to(c: &mut Collected, job: u64) {
     }
 }
 
-fn run(start: Start, reply: &dyn Fn(serde_json::Value), post: &dyn Fn(&str)) {
-    let (view, plan) = prepare(&start.texts);
+/// Worker `worker` (of `workers`) fits its share of job `job`, the experiment of `texts`.
+fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn Fn(&str)) {
+    let progress = |fraction: f64| send(post, &FromWorker::<(), (), ()>::Progress { fraction, job });
+    let (view, plan) = prepare(texts);
     let Some(plan) = plan else {
-        if start.worker == 0 {
-            reply(json!({ "done": view, "job": start.job }));
+        if worker == 0 {
+            send(post, &FromWorker::<_, (), ()>::Done { view, job });
         }
         return;
     };
-    let k = start.workers.clamp(1, super::worker_pool::MAX_WORKERS);
-    let mine = plan.shares(k).into_iter().nth(start.worker).unwrap_or_default();
+    let k = workers.clamp(1, super::worker_pool::MAX_WORKERS);
+    let mine = plan.shares(k).into_iter().nth(worker).unwrap_or_default();
     // Read and planned (a large text takes a few hundred ms): the page may show its progress.
-    reply(json!({ "progress": 0.0, "job": start.job }));
+    progress(0.0);
     let total = mine.len().max(1) as f64;
     let mut fits = Vec::with_capacity(mine.len());
     let mut last = js_sys::Date::now();
@@ -112,41 +71,41 @@ fn run(start: Start, reply: &dyn Fn(serde_json::Value), post: &dyn Fn(&str)) {
         let now = js_sys::Date::now();
         if now - last >= 100.0 {
             last = now;
-            reply(json!({ "progress": (i + 1 - mine.start) as f64 / total, "job": start.job }));
+            progress((i + 1 - mine.start) as f64 / total);
         }
     }
     // Its share is fitted: what is left is the ranking (worker 0) and the page's table.
-    reply(json!({ "progress": 1.0, "job": start.job }));
-    if start.worker != 0 {
-        // "partials" first: the page passes such a message to worker 0 without reading it.
-        let text = format!("{{\"partials\":{},\"job\":{},\"worker\":{}}}", serde_json::to_string(&fits).unwrap_or_else(|_| "[]".into()), start.job, start.worker);
-        return post(&text);
+    progress(1.0);
+    if worker != 0 {
+        // The page passes it to worker 0 without reading it.
+        return send(post, &FromWorker::<(), _, ()>::Partials { fits, job, worker });
     }
     COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
-        turn_to(&mut c, start.job);
+        turn_to(&mut c, job);
         c.mine = Some((view, plan, fits, k - 1));
     });
-    finish_if_complete(reply);
+    finish_if_complete(post);
 }
 
-fn collect(p: Partials, reply: &dyn Fn(serde_json::Value)) {
+/// Worker 0 takes worker `worker`'s share `fits` of job `job`.
+fn collect(fits: Vec<RegionFit>, job: u64, worker: usize, post: &dyn Fn(&str)) {
     let stale = COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
-        if p.job < c.job {
+        if job < c.job {
             return true;
         }
-        turn_to(&mut c, p.job);
-        c.shares.push((p.worker, p.partials));
+        turn_to(&mut c, job);
+        c.shares.push((worker, fits));
         false
     });
     if !stale {
-        finish_if_complete(reply);
+        finish_if_complete(post);
     }
 }
 
 /// Worker 0: ranks and answers once its own share and every other worker's are in.
-fn finish_if_complete(reply: &dyn Fn(serde_json::Value)) {
+fn finish_if_complete(post: &dyn Fn(&str)) {
     let done = COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
         match &c.mine {
@@ -162,28 +121,27 @@ fn finish_if_complete(reply: &dyn Fn(serde_json::Value)) {
     // Worker 0's share comes first; the others' in worker order, as the plan split them.
     shares.sort_by_key(|s| s.0);
     fits.extend(shares.into_iter().flat_map(|s| s.1));
-    reply(json!({ "done": complete(view, plan, fits), "job": job }));
+    send(post, &FromWorker::<_, (), ()>::Done { view: complete(view, plan, fits), job });
 }
 
 /// The worker's entry point: listen for jobs.
 pub fn start() {
-    super::worker_main::listen(|text, reply, post| {
-        if let Ok(p) = serde_json::from_str::<Partials>(text) {
-            return collect(p, reply);
-        }
-        // A job's texts (up to megabytes) are read once; the rare benchmark message after.
-        match serde_json::from_str::<Start>(text) {
-            Ok(start) => run(start, reply, post),
-            Err(e) => {
-                if let Ok(w) = serde_json::from_str::<WeakStart>(text) {
-                    let weak = crate::model::speedup::page::weak_of(&w.weak).map(|r| crate::model::speedup::weak::flatten(&r)).unwrap_or_default();
-                    return reply(json!({ "weak": weak, "job": w.job }));
-                }
-                match serde_json::from_str::<Bench>(text) {
-                    Ok(b) => reply(json!({ "bench": super::bench::speedup_fits(b.bench.full, b.bench.runs) })),
-                    Err(_) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
-                }
+    super::worker_main::listen(|text, post| {
+        // Another worker's share (passed on by the page) or a page's message; a job's texts
+        // (up to megabytes) are read once.
+        if text.starts_with(crate::model::workers::PASS_ON) {
+            if let Ok(FromWorker::Partials { fits, job, worker }) = serde_json::from_str::<FromWorker>(text) {
+                return collect(fits, job, worker, post);
             }
+        }
+        match serde_json::from_str::<ToWorker<PageInputs>>(text) {
+            Ok(ToWorker::Start { texts, job, worker, workers }) => run(&texts, job, worker, workers, post),
+            Ok(ToWorker::Weak { inputs, job }) => {
+                let flat = crate::model::speedup::page::weak_of(&inputs).map(|r| crate::model::speedup::weak::flatten(&r)).unwrap_or_default();
+                send(post, &FromWorker::<(), (), _>::Weak { flat, job });
+            }
+            Ok(ToWorker::Bench { full, runs }) => send(post, &FromWorker::<(), (), ()>::Bench(super::bench::speedup_fits(full, runs))),
+            Err(e) => send(post, &FromWorker::<(), (), ()>::Error(format!("the page sent an unreadable message: {e}"))),
         }
     });
 }

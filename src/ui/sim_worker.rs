@@ -7,25 +7,18 @@
 //! workers. Built as its own binary (`src/bin/sw-simulate-worker.rs`), so the page's main
 //! thread never freezes.
 //!
-//! Messages from the page, all JSON text: `{"inputs": PageInputs, "worker": w, "workers": k}`
-//! starts a job; `{"partials": [Partial]}` (to worker 0) is another worker's result; `"bench"`
-//! runs the Jacobi study of `ui::bench::jacobi_study` on one worker and answers
-//! `{"bench_ms": ms}`, so browser benchmarks time the engine where the page runs it.
-//!
-//! Messages to the page: `{"ready": true}` once listening, then per job `{"progress": f}`
-//! (this worker's share, about every 100 ms); from workers other than 0, `{"partials": …}`
-//! when their share is done; from worker 0, `{"done": ResultView}` once every share is in.
-//! Any worker may instead answer `{"errors": [text]}` (the inputs do not prepare) or
-//! `{"error": text}` (the run stopped on an error).
+//! Messages: [`crate::model::pevpm::worker`] (`ToWorker` from the page, `FromWorker` back), as
+//! JSON text; a worker other than 0 sends its share's results to worker 0 through the page.
 
 use std::cell::RefCell;
 
-use serde_json::{json, Value};
-
 use crate::model::pevpm::job::{Partial, Progress, Simulation, Stepper};
 use crate::model::pevpm::page::{prepare, view};
+use crate::model::pevpm::worker::{FromWorker, ToWorker};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageInputs;
+
+use super::worker_main::send;
 
 /// Ops a slice runs before the worker looks at the clock (about 10 ms).
 const SLICE: u64 = 100_000;
@@ -43,28 +36,23 @@ thread_local! {
     static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
 }
 
-#[derive(serde::Deserialize)]
-struct Start {
-    inputs: PageInputs,
-    worker: usize,
-    workers: usize,
-}
-
-fn run(start: Start, reply: &dyn Fn(Value)) {
+/// Runs worker `worker`'s share (of `workers`) of the job of `inputs`.
+fn run(inputs: &PageInputs, worker: usize, workers: usize, post: &dyn Fn(&str)) {
+    let reply = |m: FromWorker| send(post, &m);
     // A job reads nothing of the catalog (a machine from it arrives as the fitted line's
     // fields), and the worker has none.
     let catalog = Catalog::default();
-    let job = match prepare(&start.inputs, &catalog) {
+    let job = match prepare(inputs, &catalog) {
         Ok((job, _)) => job,
-        Err(errors) => return reply(json!({ "errors": errors.iter().map(|e| e.to_string()).collect::<Vec<_>>() })),
+        Err(errors) => return reply(FromWorker::Errors(errors.iter().map(|e| e.to_string()).collect())),
     };
     let sim = match Simulation::new(job) {
         Ok(s) => s,
-        Err(e) => return reply(json!({ "error": e.to_string() })),
+        Err(e) => return reply(FromWorker::Error(e.to_string())),
     };
-    let k = start.workers.clamp(1, super::worker_pool::MAX_WORKERS);
+    let k = workers.clamp(1, super::worker_pool::MAX_WORKERS);
     // Shares as even in replications as whole parts allow; every worker computes the same.
-    let mine = sim.shares(k).into_iter().nth(start.worker).unwrap_or_default();
+    let mine = sim.shares(k).into_iter().nth(worker).unwrap_or_default();
     let mut stepper = Stepper::for_parts(sim, mine);
     let mut last = js_sys::Date::now();
     loop {
@@ -73,22 +61,22 @@ fn run(start: Start, reply: &dyn Fn(Value)) {
                 let now = js_sys::Date::now();
                 if now - last >= 100.0 {
                     last = now;
-                    reply(json!({ "progress": fraction }));
+                    reply(FromWorker::Progress(fraction));
                 }
             }
             Ok(Progress::Done) => break,
-            Err(e) => return reply(json!({ "error": e.to_string() })),
+            Err(e) => return reply(FromWorker::Error(e.to_string())),
         }
     }
-    if start.worker != 0 {
-        return reply(json!({ "partials": stepper.take_partials() }));
+    if worker != 0 {
+        return reply(FromWorker::Partials(stepper.take_partials()));
     }
     COLLECTED.with(|c| c.borrow_mut().mine = Some((stepper, k - 1)));
-    finish_if_complete(reply);
+    finish_if_complete(post);
 }
 
 /// Worker 0: merges and answers once its own share and every other worker's are in.
-fn finish_if_complete(reply: &dyn Fn(Value)) {
+fn finish_if_complete(post: &dyn Fn(&str)) {
     let done = COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
         match &c.mine {
@@ -98,34 +86,31 @@ fn finish_if_complete(reply: &dyn Fn(Value)) {
     });
     let Some(Collected { mut partials, mine: Some((mut stepper, _)), .. }) = done else { return };
     partials.append(&mut stepper.take_partials());
-    reply(json!({ "done": view(&stepper.simulation().merge(partials)) }));
+    send(post, &FromWorker::<_, Vec<Partial>>::Done(view(&stepper.simulation().merge(partials))));
 }
 
-fn collect(partials: Vec<Partial>, reply: &dyn Fn(Value)) {
+fn collect(partials: Vec<Partial>, post: &dyn Fn(&str)) {
     COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
         c.partials.extend(partials);
         c.received += 1;
     });
-    finish_if_complete(reply);
+    finish_if_complete(post);
 }
 
 /// The worker's entry point: listen for jobs.
 pub fn start() {
-    super::worker_main::listen(|text, reply, _| {
-        if text == "bench" {
-            return reply(json!({ "bench_ms": super::bench::jacobi_study() }));
+    super::worker_main::listen(|text, post| {
+        // Another worker's share (passed on by the page) or the page's message.
+        if text.starts_with(crate::model::workers::PASS_ON) {
+            if let Ok(FromWorker::Partials(p)) = serde_json::from_str::<FromWorker>(text) {
+                return collect(p, post);
+            }
         }
-        #[derive(serde::Deserialize)]
-        struct Partials {
-            partials: Vec<Partial>,
-        }
-        if let Ok(p) = serde_json::from_str::<Partials>(text) {
-            return collect(p.partials, reply);
-        }
-        match serde_json::from_str::<Start>(text) {
-            Ok(start) => run(start, reply),
-            Err(e) => reply(json!({ "error": format!("the page sent an unreadable message: {e}") })),
+        match serde_json::from_str::<ToWorker<PageInputs>>(text) {
+            Ok(ToWorker::Start { inputs, worker, workers }) => run(&inputs, worker, workers, post),
+            Ok(ToWorker::Bench) => send(post, &FromWorker::<(), ()>::BenchMs(super::bench::jacobi_study())),
+            Err(e) => send(post, &FromWorker::<(), ()>::Error(format!("the page sent an unreadable message: {e}"))),
         }
     });
 }

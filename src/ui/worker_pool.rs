@@ -78,7 +78,7 @@ impl Pool {
 
     /// What worker `i` said.
     fn on_message(&mut self, i: usize, text: String) {
-        if text.starts_with("{\"partials\"") {
+        if text.starts_with(crate::model::workers::PASS_ON) {
             return self.send(0, text);
         }
         if text == READY {

@@ -141,7 +141,7 @@ test("speed in the browser: the Jacobi study in the worker", async () => {
     w.onerror = (e) => reject(new Error(String(e.message)));
     w.onmessage = (e) => {
       const m = JSON.parse(e.data);
-      if (m.ready) w.postMessage("bench");
+      if (m.ready) w.postMessage(JSON.stringify("bench"));
       if (m.bench_ms !== undefined) { w.terminate(); resolve(m.bench_ms); }
     };
   }));

@@ -33,6 +33,7 @@ mod json_ids;
 pub mod page;
 mod ranking;
 pub mod search;
+pub mod worker;
 mod talpas;
 mod text;
 

@@ -27,6 +27,7 @@ pub mod machine;
 pub mod page;
 pub mod program;
 pub mod rng;
+pub mod worker;
 
 #[cfg(test)]
 mod tests;

@@ -10,13 +10,14 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
-use serde::Deserialize;
+use serde::de::IgnoredAny;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::extrap::shares;
 use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
+use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{Ranking, Target};
 use crate::model::fmt_num;
 use crate::model::speedup::page::{self as speedup, Field};
@@ -54,14 +55,8 @@ struct Ranker {
     view: UseStateHandle<Shown>,
 }
 
-/// A message of `ui::extrap_worker`.
-#[derive(Deserialize)]
-struct Message {
-    job: Option<u64>,
-    progress: Option<f64>,
-    done: Option<ExtrapView>,
-    error: Option<String>,
-}
+/// A message of `ui::extrap_worker` as this page reads it.
+type Message = FromWorker<ExtrapView, IgnoredAny, IgnoredAny>;
 
 impl Job for Ranker {
     fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {
@@ -72,24 +67,26 @@ impl Job for Ranker {
                 return Some(false);
             }
         };
-        if let Some(e) = msg.error {
-            self.status.set(Status::Failed(e));
-            return Some(false);
-        }
-        if msg.job != Some(self.job) {
-            return None;
-        }
-        if let Some(f) = msg.progress {
-            if let Some(mine) = self.progress.get_mut(i) {
-                *mine = f;
+        match msg {
+            FromWorker::Error(e) => {
+                self.status.set(Status::Failed(e));
+                Some(false)
             }
-            let fraction = self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64;
-            self.status.set(Status::Running { job: self.job, started: self.started, fraction });
-            return None;
+            FromWorker::Progress { fraction, job } if job == self.job => {
+                if let Some(mine) = self.progress.get_mut(i) {
+                    *mine = fraction;
+                }
+                let fraction = self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64;
+                self.status.set(Status::Running { job: self.job, started: self.started, fraction });
+                None
+            }
+            FromWorker::Done { view, job } if job == self.job => {
+                self.view.set(Shown(Rc::new(view)));
+                self.status.set(Status::Current);
+                Some(true)
+            }
+            _ => None,
         }
-        self.view.set(Shown(Rc::new(msg.done?)));
-        self.status.set(Status::Current);
-        Some(true)
     }
 
     fn on_error(&mut self) {
@@ -127,7 +124,7 @@ fn rank(slot: &PoolSlot, own: &PageInputs, status: &UseStateHandle<Status>, view
         stop(slot);
     }
     let started = now_ms();
-    let part = |i: usize, k: usize| serde_json::json!({ "texts": own, "job": job, "worker": i, "workers": k }).to_string();
+    let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { texts: own, job, worker: i, workers: k }).unwrap_or_default();
     let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone() };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
         status.set(Status::Running { job, started, fraction: 0.0 });

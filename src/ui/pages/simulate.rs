@@ -5,12 +5,14 @@
 
 use std::rc::Rc;
 
+use serde::de::IgnoredAny;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::charts::simulate::{run_times, speedup};
 use crate::model::fmt_num;
 use crate::model::pevpm::page::{self as page, Field, ResultView, RowView, PAGE};
+use crate::model::pevpm::worker::{FromWorker, ToWorker};
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::bench::now_ms;
@@ -43,31 +45,17 @@ struct JobCtx {
     state: UseStateHandle<RunState>,
 }
 
-/// A message of `ui::sim_worker`, read straight into its parts (no JSON value tree: its code
-/// would cost the page kilobytes).
-#[derive(serde::Deserialize)]
-struct Message {
-    progress: Option<f64>,
-    done: Option<ResultView>,
-    errors: Option<Vec<String>>,
-    error: Option<String>,
-}
-
-/// What the page sends each worker.
-#[derive(serde::Serialize)]
-struct Part<'a> {
-    inputs: &'a PageInputs,
-    worker: usize,
-    workers: usize,
-}
+/// A message of `ui::sim_worker` as the page reads it: the view, and no reader for the partial
+/// results, which only pass through the page.
+type Message = FromWorker<ResultView, IgnoredAny>;
 
 impl Job for JobCtx {
     fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {
         let msg = match serde_json::from_str::<Message>(text) {
             Ok(m) => m,
-            Err(e) => Message { progress: None, done: None, errors: None, error: Some(format!("the worker's results could not be read: {e}")) },
+            Err(e) => FromWorker::Error(format!("the worker's results could not be read: {e}")),
         };
-        if let Some(f) = msg.progress {
+        if let FromWorker::Progress(f) = msg {
             if let Some(mine) = self.progress.get_mut(i) {
                 *mine = f;
             }
@@ -89,13 +77,12 @@ impl Job for JobCtx {
 
 /// What a message from a worker means for the page.
 fn on_message(msg: Message, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
-    if let Some(v) = msg.done {
-        return Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() });
+    match msg {
+        FromWorker::Done(v) => Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() }),
+        FromWorker::Errors(list) => Some(RunState::Failed(list.join("; "))),
+        FromWorker::Error(e) => Some(RunState::Failed(e)),
+        FromWorker::Progress(_) | FromWorker::Partials(_) | FromWorker::BenchMs(_) => None,
     }
-    if let Some(list) = msg.errors {
-        return Some(RunState::Failed(list.join("; ")));
-    }
-    msg.error.map(RunState::Failed)
 }
 
 /// Runs `inputs` on the workers, reporting into `state`. Each worker runs its share of the
@@ -107,7 +94,7 @@ fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInput
         return;
     }
     let k = worker_count();
-    let part = |i: usize, k: usize| serde_json::to_string(&Part { inputs: &inputs, worker: i, workers: k }).unwrap_or_default();
+    let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { inputs: &*inputs, worker: i, workers: k }).unwrap_or_default();
     let job = JobCtx { started, progress: vec![0.0; k], inputs: inputs.clone(), state: state.clone() };
     if !worker_pool::start(slot, WORKER, &part, Box::new(job)) {
         return state.set(RunState::Failed("this browser could not start a Web Worker".into()));

@@ -214,7 +214,9 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
     }
 }
 
+use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::ui::extrap_worker::LOADER as WORKER;
+use serde::de::IgnoredAny;
 
 /// The weak-scaling analysis of some inputs, from the worker.
 type WeakAnswer = Option<(Rc<PageInputs>, Rc<Result<Weak, InputError>>)>;
@@ -227,13 +229,9 @@ struct WeakJob {
     failed: UseStateHandle<Option<String>>,
 }
 
-/// A message of `ui::extrap_worker` to this page.
-#[derive(serde::Deserialize)]
-struct WeakMessage {
-    job: u64,
-    /// Empty when there was nothing to model.
-    weak: Flat,
-}
+/// A message of `ui::extrap_worker` as this page reads it: the weak-scaling answer (empty
+/// when there was nothing to model); no reader for the Bottlenecks page's views.
+type WeakMessage = FromWorker<IgnoredAny, IgnoredAny, Flat>;
 
 /// An answer compared by pointer: the same one or not.
 #[derive(Clone)]
@@ -255,15 +253,18 @@ impl WeakJob {
 
 impl Job for WeakJob {
     fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
-        let Ok(m) = serde_json::from_str::<WeakMessage>(text) else { return self.unreadable() };
-        if m.job != self.job {
+        let (flat, job) = match serde_json::from_str::<WeakMessage>(text) {
+            Ok(FromWorker::Weak { flat, job }) => (flat, job),
+            _ => return self.unreadable(),
+        };
+        if job != self.job {
             return None;
         }
         // Empty: nothing to model.
-        if m.weak.nums.is_empty() {
+        if flat.nums.is_empty() {
             return Some(true);
         }
-        let Some(r) = unflatten(&m.weak) else { return self.unreadable() };
+        let Some(r) = unflatten(&flat) else { return self.unreadable() };
         self.answer.set(Some((self.inputs.clone(), Rc::new(r))));
         Some(true)
     }
@@ -303,7 +304,7 @@ pub fn speedup() -> Html {
                 }
                 *jobs.borrow_mut() += 1;
                 let job = *jobs.borrow();
-                let text = format!("{{\"weak\":{},\"job\":{job}}}", serde_json::to_string(&**i).unwrap_or_default());
+                let text = serde_json::to_string(&ToWorker::Weak { inputs: &**i, job }).unwrap_or_default();
                 failed.set(None);
                 let run = WeakJob { job, inputs: i.clone(), answer, failed: failed.clone() };
                 if !worker_pool::start_on(&pool, WORKER, 1, &|_, _| text.clone(), Box::new(run)) {

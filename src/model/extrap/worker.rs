@@ -1,0 +1,76 @@
+//! The messages between pages and the Extra-P Web Worker (`ui::extrap_worker`), one definition
+//! for both sides, as JSON text. The Bottlenecks page ranks experiments on it (every worker
+//! fits a share of the regions; worker 0 collects and ranks), and the speed-up page runs its
+//! weak-scaling analysis and its benchmark there.
+//!
+//! The payload types are parameters so that each page instantiates only what it reads (the
+//! rest as [`serde::de::IgnoredAny`]): the speed-up page has no room for a reader of the
+//! Bottlenecks view.
+
+use serde::{Deserialize, Serialize};
+
+use super::page::ExtrapView;
+use super::RegionFit;
+use crate::model::speedup::weak::Flat;
+
+/// What a page posts to an Extra-P worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ToWorker<I> {
+    /// Job `job`: worker `worker` of `workers` reads the section's texts and fits its share.
+    Start { texts: I, job: u64, worker: usize, workers: usize },
+    /// The speed-up page's weak-scaling analysis of its texts (`speedup::page::weak_of`).
+    Weak { inputs: I, job: u64 },
+    /// The speed-up benchmark (`ui::bench::speedup_fits`), answered by [`FromWorker::Bench`].
+    Bench { full: bool, runs: u32 },
+}
+
+/// What an Extra-P worker posts: per job, `progress` (this worker's share: 0 once the texts
+/// are read, about every 100 ms while it fits, 1 when fitted); from a worker other than 0,
+/// `partials`, which the page's pool passes to worker 0 ([`crate::model::workers::PASS_ON`]);
+/// from worker 0, `done` once every share is in (at once when the texts have an error: every
+/// worker finds the same). `weak` answers [`ToWorker::Weak`] (empty when there is nothing to
+/// model), `bench` the benchmark (fits per second), `error` a message it could not read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FromWorker<V = ExtrapView, P = Vec<RegionFit>, W = Flat> {
+    Progress { fraction: f64, job: u64 },
+    Partials { fits: P, job: u64, worker: usize },
+    Done { view: V, job: u64 },
+    Weak { flat: W, job: u64 },
+    Bench(f64),
+    Error(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::workers::PASS_ON;
+    use crate::model::workspace::PageInputs;
+    use serde::de::IgnoredAny;
+
+    #[test]
+    fn messages_read_back_and_keep_their_shapes() {
+        let texts: PageInputs = [("experiment".to_string(), "x".to_string())].into_iter().collect();
+        for m in [ToWorker::Start { texts: texts.clone(), job: 3, worker: 1, workers: 2 }, ToWorker::Weak { inputs: texts.clone(), job: 4 }] {
+            let text = serde_json::to_string(&m).expect("writes");
+            assert_eq!(serde_json::from_str::<ToWorker<PageInputs>>(&text).expect("reads"), m);
+        }
+        // What the browser tests post and read.
+        assert_eq!(serde_json::from_str::<ToWorker<PageInputs>>("{\"bench\":{\"full\":true,\"runs\":5}}").expect("reads"), ToWorker::Bench { full: true, runs: 5 });
+        assert_eq!(serde_json::to_string(&FromWorker::<(), (), ()>::Bench(12.5)).expect("writes"), "{\"bench\":12.5}");
+        let partials: FromWorker = FromWorker::Partials { fits: Vec::new(), job: 7, worker: 1 };
+        let text = serde_json::to_string(&partials).expect("writes");
+        assert!(text.starts_with(PASS_ON), "{text}");
+        assert_eq!(serde_json::from_str::<FromWorker>(&text).expect("reads"), partials);
+        // Each page reads what it needs, the rest unread.
+        let done = serde_json::to_string(&FromWorker::<ExtrapView, (), ()>::Done { view: ExtrapView::default(), job: 2 }).expect("writes");
+        let seen: FromWorker<ExtrapView, IgnoredAny, IgnoredAny> = serde_json::from_str(&done).expect("reads");
+        assert!(matches!(seen, FromWorker::Done { job: 2, .. }));
+        let seen: FromWorker<IgnoredAny, IgnoredAny, Flat> = serde_json::from_str(&done).expect("reads");
+        assert!(matches!(seen, FromWorker::Done { job: 2, .. }));
+        let weak = FromWorker::<(), (), Flat>::Weak { flat: Flat { nums: vec![1.0], texts: vec!["a".into()] }, job: 9 };
+        let seen: FromWorker<IgnoredAny, IgnoredAny, Flat> = serde_json::from_str(&serde_json::to_string(&weak).expect("writes")).expect("reads");
+        assert_eq!(seen, FromWorker::Weak { flat: Flat { nums: vec![1.0], texts: vec!["a".into()] }, job: 9 });
+    }
+}
