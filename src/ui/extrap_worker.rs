@@ -18,7 +18,7 @@
 use std::cell::RefCell;
 
 use crate::model::extrap::page::{complete, prepare, ExtrapView};
-use crate::model::extrap::worker::{FromWorker, ToWorker};
+use crate::model::extrap::worker::{FromWorker, ToWorker, WeakAnswer};
 use crate::model::extrap::{fit_regions, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
 
@@ -51,11 +51,11 @@ fn turn_to(c: &mut Collected, job: u64) {
 
 /// Worker `worker` (of `workers`) fits its share of job `job`, the experiment of `texts`.
 fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn Fn(&str)) {
-    let progress = |fraction: f64| send(post, &FromWorker::<(), (), ()>::Progress { fraction, job });
+    let progress = |fraction: f64| send(post, &FromWorker::<(), ()>::Progress { fraction, job });
     let (view, plan) = prepare(texts);
     let Some(plan) = plan else {
         if worker == 0 {
-            send(post, &FromWorker::<_, (), ()>::Done { view, job });
+            send(post, &FromWorker::<_, ()>::Done { view, job });
         }
         return;
     };
@@ -78,7 +78,7 @@ fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn F
     progress(1.0);
     if worker != 0 {
         // The page passes it to worker 0 without reading it.
-        return send(post, &FromWorker::<(), _, ()>::Partials { fits, job, worker });
+        return send(post, &FromWorker::<(), _>::Partials { fits, job, worker });
     }
     COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
@@ -121,7 +121,7 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
     // Worker 0's share comes first; the others' in worker order, as the plan split them.
     shares.sort_by_key(|s| s.0);
     fits.extend(shares.into_iter().flat_map(|s| s.1));
-    send(post, &FromWorker::<_, (), ()>::Done { view: complete(view, plan, fits), job });
+    send(post, &FromWorker::<_, ()>::Done { view: complete(view, plan, fits), job });
 }
 
 /// The worker's entry point: listen for jobs.
@@ -138,10 +138,10 @@ pub fn start() {
             Ok(ToWorker::Start { texts, job, worker, workers }) => run(&texts, job, worker, workers, post),
             Ok(ToWorker::Weak { inputs, job }) => {
                 let flat = crate::model::speedup::page::weak_of(&inputs).map(|r| crate::model::speedup::weak::flatten(&r)).unwrap_or_default();
-                send(post, &FromWorker::<(), (), _>::Weak { flat, job });
+                send(post, &WeakAnswer { weak: flat, job });
             }
-            Ok(ToWorker::Bench { full, runs }) => send(post, &FromWorker::<(), (), ()>::Bench(super::bench::speedup_fits(full, runs))),
-            Err(e) => send(post, &FromWorker::<(), (), ()>::Error(format!("the page sent an unreadable message: {e}"))),
+            Ok(ToWorker::Bench { full, runs }) => send(post, &FromWorker::<(), ()>::Bench(super::bench::speedup_fits(full, runs))),
+            Err(e) => send(post, &FromWorker::<(), ()>::Error(format!("the page sent an unreadable message: {e}"))),
         }
     });
 }

@@ -11,7 +11,7 @@ use yew::prelude::*;
 use crate::charts::speedup::{fits, weak_times};
 use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
-use crate::model::speedup::weak::{unflatten, Flat, Weak};
+use crate::model::speedup::weak::{unflatten, Weak};
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 use crate::ui::worker_pool::{self, stop, Job, Pool, PoolSlot};
@@ -214,9 +214,8 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
     }
 }
 
-use crate::model::extrap::worker::{FromWorker, ToWorker};
+use crate::model::extrap::worker::{self as extrap_worker, ToWorker};
 use crate::ui::extrap_worker::LOADER as WORKER;
-use serde::de::IgnoredAny;
 
 /// The weak-scaling analysis of some inputs, from the worker.
 type WeakAnswer = Option<(Rc<PageInputs>, Rc<Result<Weak, InputError>>)>;
@@ -228,10 +227,6 @@ struct WeakJob {
     answer: UseStateHandle<WeakAnswer>,
     failed: UseStateHandle<Option<String>>,
 }
-
-/// A message of `ui::extrap_worker` as this page reads it: the weak-scaling answer (empty
-/// when there was nothing to model); no reader for the Bottlenecks page's views.
-type WeakMessage = FromWorker<IgnoredAny, IgnoredAny, Flat>;
 
 /// An answer compared by pointer: the same one or not.
 #[derive(Clone)]
@@ -253,10 +248,7 @@ impl WeakJob {
 
 impl Job for WeakJob {
     fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
-        let (flat, job) = match serde_json::from_str::<WeakMessage>(text) {
-            Ok(FromWorker::Weak { flat, job }) => (flat, job),
-            _ => return self.unreadable(),
-        };
+        let Ok(extrap_worker::WeakAnswer { weak: flat, job }) = serde_json::from_str::<extrap_worker::WeakAnswer>(text) else { return self.unreadable() };
         if job != self.job {
             return None;
         }
