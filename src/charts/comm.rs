@@ -5,6 +5,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::model::chart;
 use super::xy::linear_ticks;
 use super::{color, Axis, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
 use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
@@ -46,14 +47,8 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
     let mut out = Vec::new();
     for (k, s) in series.iter().enumerate() {
         let measured = k == 0;
-        let is_best = best == Some(s.name.as_str());
-        out.push(Series {
-            label: if is_best { format!("{} (best)", s.name) } else { s.name.clone() },
-            points: s.points.clone(),
-            marker: if measured { Marker::Points } else { Marker::Line },
-            color: if measured { 4 } else { curve_color(k - 1) },
-            emphasis: is_best,
-        });
+        let is_best = best == Some(s.label.as_str());
+        out.push(Series { data: chart::Series { label: if is_best { format!("{} (best)", s.label) } else { s.label.clone() }, points: s.points.clone() }, marker: if measured { Marker::Points } else { Marker::Line }, color: if measured { 4 } else { curve_color(k - 1) }, emphasis: is_best });
     }
     // The measurements are drawn last, over the curves.
     if !out.is_empty() {
@@ -62,13 +57,7 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
     let times = series.first().map(|s| s.points.iter().map(|p| p.1)).into_iter().flatten();
     let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t), hi.max(t)));
     if let (Some(m), true) = (knee_bytes, lo <= hi) {
-        out.push(Series {
-            label: format!("protocol knee, {}", size_text(m)),
-            points: vec![(m, lo), (m, hi)],
-            marker: Marker::Line,
-            color: 6,
-            emphasis: false,
-        });
+        out.push(Series { data: chart::Series { label: format!("protocol knee, {}", size_text(m)), points: vec![(m, lo), (m, hi)] }, marker: Marker::Line, color: 6, emphasis: false });
     }
     XyChart {
         title: "One-way time against message size: measured and fitted".into(),
@@ -88,7 +77,7 @@ pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChar
         series: curves
             .iter()
             .enumerate()
-            .map(|(k, s)| Series { label: s.name.clone(), points: s.points.clone(), marker: Marker::Line, color: curve_color(k), emphasis: false })
+            .map(|(k, s)| Series { data: chart::Series { label: s.label.clone(), points: s.points.clone() }, marker: Marker::Line, color: curve_color(k), emphasis: false })
             .collect(),
         ..XyChart::default()
     }
@@ -403,8 +392,8 @@ mod tests {
         let fit = v.fit.as_ref().expect("fit");
         let c = p2p_chart(&v.chart, fit.best.map(|k| k.name()), fit.knee.map(|k| k.size_bytes));
         assert_eq!(c.series.len(), 6, "four models, measured, the knee");
-        assert_eq!(c.series[4].label, "measured");
-        assert!(c.series[5].label.contains("64 KB"));
+        assert_eq!(c.series[4].data.label, "measured");
+        assert!(c.series[5].data.label.contains("64 KB"));
         let svg = to_svg(&c, 640, 400).expect("draws");
         assert!(svg.contains("protocol knee") && svg.contains("(best)"));
 

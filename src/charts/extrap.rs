@@ -1,6 +1,7 @@
 //! The Extra-P section's chart: each region's predicted share of the run time against the
 //! process count (`model::extrap::page::ShareCurves`), as `XyChart` data.
 
+use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::extrap::page::ShareCurves;
 
@@ -14,13 +15,7 @@ pub fn shares(c: &ShareCurves) -> XyChart {
         .enumerate()
         .map(|(i, (label, pts))| {
             let other = i == last && label.ends_with("other regions");
-            Series {
-                label: label.clone(),
-                points: pts.iter().map(|&(n, s)| (n, s * 100.0)).collect(),
-                marker: Marker::LineAndPoints,
-                color: if other { 4 } else if i >= 4 { i + 1 } else { i },
-                emphasis: i == 0,
-            }
+            Series { data: chart::Series { label: label.clone(), points: pts.iter().map(|&(n, s)| (n, s * 100.0)).collect() }, marker: Marker::LineAndPoints, color: if other { 4 } else if i >= 4 { i + 1 } else { i }, emphasis: i == 0 }
         })
         .collect();
     XyChart {
@@ -44,7 +39,7 @@ mod tests {
             curves: vec![("a".into(), vec![(2.0, 0.25), (4.0, 0.5)]), ("3 other regions".into(), vec![(2.0, 0.75), (4.0, 0.5)])],
         };
         let x = shares(&c);
-        assert_eq!(x.series[0].points, [(2.0, 25.0), (4.0, 50.0)]);
+        assert_eq!(x.series[0].data.points, [(2.0, 25.0), (4.0, 50.0)]);
         assert!(x.series[0].emphasis && !x.series[1].emphasis);
         assert_eq!(x.series[1].color, 4);
         assert!(x.x.log && !x.y.log);

@@ -1,5 +1,6 @@
 //! The planner page's charts, as `XyChart` data built from model results.
 
+use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::multigrid::{Fit, Plan};
 use crate::model::multigrid::page::pareto_front;
@@ -18,20 +19,14 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
             }
             np = if np < 16 { np + 1 } else { np + np / 8 };
         }
-        series.push(Series {
-            label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)),
-            points: curve,
-            marker: Marker::Line,
-            color: k,
-            emphasis: false,
-        });
+        series.push(Series { data: chart::Series { label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)), points: curve }, marker: Marker::Line, color: k, emphasis: false });
         let measured: Vec<(f64, f64)> = fit
             .runs
             .iter()
             .filter(|r| (r.work_mb - work).abs() <= 1e-9 * work)
             .map(|r| (f64::from(r.np), r.time_s))
             .collect();
-        series.push(Series { label: String::new(), points: measured, marker: Marker::Points, color: k, emphasis: true });
+        series.push(Series { data: chart::Series { label: String::new(), points: measured }, marker: Marker::Points, color: k, emphasis: true });
     }
     XyChart {
         title: "Predicted run time against np (dots: calibration runs)".into(),
@@ -51,8 +46,8 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
         x: Axis { label: "predicted T (s)".into(), log: true },
         y: Axis { label: "cost (catalog currency)".into(), log: true },
         series: vec![
-            Series { label: "options".into(), points: pts, marker: Marker::Points, color: 4, emphasis: false },
-            Series { label: "Pareto front".into(), points: front, marker: Marker::LineAndPoints, color: 1, emphasis: true },
+            Series { data: chart::Series { label: "options".into(), points: pts }, marker: Marker::Points, color: 4, emphasis: false },
+            Series { data: chart::Series { label: "Pareto front".into(), points: front }, marker: Marker::LineAndPoints, color: 1, emphasis: true },
         ],
         ..XyChart::default()
     }

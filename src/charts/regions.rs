@@ -1,5 +1,6 @@
 //! The two-regions page's charts, as `XyChart` data built from `regions_page::PageView`.
 
+use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
 use crate::model::regions::Point;
 use crate::model::regions::page::PageView;
@@ -18,7 +19,7 @@ fn case_color(k: usize) -> usize {
 }
 
 fn key(label: &str, marker: Marker) -> Series {
-    Series { label: label.into(), points: Vec::new(), marker, color: KEY, emphasis: false }
+    Series { data: chart::Series { label: label.into(), points: Vec::new() }, marker, color: KEY, emphasis: false }
 }
 
 /// Speed-up against cores per region: two regions (lines, n* marked) and one region (dots)
@@ -36,24 +37,12 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
     }
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
-        series.push(Series {
-            label: format!("two regions, {}", c.label),
-            points: c.curve.iter().map(|p| (p.n, two(p))).collect(),
-            marker: Marker::Line,
-            color,
-            emphasis: true,
-        });
-        series.push(Series {
-            label: String::new(),
-            points: c.curve.iter().map(|p| (p.n, one(p))).collect(),
-            marker: Marker::Dots,
-            color,
-            emphasis: false,
-        });
+        series.push(Series { data: chart::Series { label: format!("two regions, {}", c.label), points: c.curve.iter().map(|p| (p.n, two(p))).collect() }, marker: Marker::Line, color, emphasis: true });
+        series.push(Series { data: chart::Series { label: String::new(), points: c.curve.iter().map(|p| (p.n, one(p))).collect() }, marker: Marker::Dots, color, emphasis: false });
         if let (false, Some(n), Some(s)) = (overlapping, c.optimum.n_star(), c.optimum.sp2_max()) {
             let n_max = c.curve.last().map_or(0.0, |p| p.n);
             if (1.0..=n_max).contains(&n) {
-                series.push(Series { label: String::new(), points: vec![(n, s)], marker: Marker::Points, color, emphasis: true });
+                series.push(Series { data: chart::Series { label: String::new(), points: vec![(n, s)] }, marker: Marker::Points, color, emphasis: true });
             }
         }
     }
@@ -80,27 +69,15 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
     }
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
-        series.push(Series {
-            label: c.label.clone(),
-            points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect(),
-            marker: Marker::Line,
-            color,
-            emphasis: true,
-        });
-        series.push(Series {
-            label: String::new(),
-            points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect(),
-            marker: Marker::Dots,
-            color,
-            emphasis: false,
-        });
+        series.push(Series { data: chart::Series { label: c.label.clone(), points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect() }, marker: Marker::Line, color, emphasis: true });
+        series.push(Series { data: chart::Series { label: String::new(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect() }, marker: Marker::Dots, color, emphasis: false });
         let need = c.verdict.as_ref().and_then(|v| v.as_ref().ok()).and_then(|v| {
             let b = v.required.requirement_bandwidth()?;
             Some((b, v.required.target_speedup))
         });
         if let (Some(p), Some(first), Some(last)) = (need, c.sweep.first(), c.sweep.last()) {
             if (first.bandwidth_gb_s..=last.bandwidth_gb_s).contains(&p.0) {
-                series.push(Series { label: String::new(), points: vec![p], marker: Marker::Points, color, emphasis: true });
+                series.push(Series { data: chart::Series { label: String::new(), points: vec![p] }, marker: Marker::Points, color, emphasis: true });
             }
         }
     }
@@ -117,13 +94,7 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
 pub fn sweep_n_star(view: &PageView) -> XyChart {
     let mut series = Vec::new();
     for (k, c) in view.cases.iter().enumerate() {
-        series.push(Series {
-            label: c.label.clone(),
-            points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect(),
-            marker: Marker::Line,
-            color: case_color(k),
-            emphasis: true,
-        });
+        series.push(Series { data: chart::Series { label: c.label.clone(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect() }, marker: Marker::Line, color: case_color(k), emphasis: true });
     }
     XyChart {
         title: "Optimal region size n* against the bandwidth between the regions".into(),
@@ -152,12 +123,12 @@ mod tests {
         let c = speedup_vs_n(&view, false);
         // Two keys, then per case: two regions, one region, n* (inside 1..1120 for all four).
         assert_eq!(c.series.len(), 2 + 4 * 3);
-        assert_eq!(c.series[2].label, "two regions, N = 10000");
-        assert_eq!(c.series[2].points.len(), view.cases[0].curve.len());
-        let n_star = &c.series[4].points[0];
+        assert_eq!(c.series[2].data.label, "two regions, N = 10000");
+        assert_eq!(c.series[2].data.points.len(), view.cases[0].curve.len());
+        let n_star = &c.series[4].data.points[0];
         assert_eq!(Some(n_star.0), view.cases[0].optimum.n_star());
         let s = sweep_speedup(&view);
-        assert!(s.series.iter().any(|s| s.label == "N = 40000" && s.points.len() == 1000));
+        assert!(s.series.iter().any(|s| s.data.label == "N = 40000" && s.data.points.len() == 1000));
         let n = sweep_n_star(&view);
         assert_eq!(n.series.len(), 4);
         // Moving the bandwidth leaves the sweep charts as they are (the page marks it over them).

@@ -1,5 +1,6 @@
 //! The simulation page's charts, as `XyChart` data built from `simulate_page::ResultView`.
 
+use crate::model::chart;
 use super::{Axis, Band, Bars, Gantt, Marker, Series, XyChart};
 use crate::model::fmt_num;
 use crate::model::pevpm::engine::{Activity, Timeline};
@@ -12,13 +13,7 @@ pub fn speedup(v: &ResultView) -> XyChart {
         .curves
         .iter()
         .enumerate()
-        .map(|(k, c)| Series {
-            label: c.label.clone(),
-            points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect(),
-            marker: Marker::LineAndPoints,
-            color: k,
-            emphasis: k == 0,
-        })
+        .map(|(k, c)| Series { data: chart::Series { label: c.label.clone(), points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect() }, marker: Marker::LineAndPoints, color: k, emphasis: k == 0 })
         .collect();
     XyChart {
         title: "Simulated speed-up against processes".into(),
@@ -43,18 +38,8 @@ pub fn run_times(row: &RowView) -> XyChart {
             bins: row.histogram.iter().map(|&(a, b, c)| (a, b, f64::from(c))).collect(),
             color: 0,
         }],
-        bands: vec![Band {
-            label: format!("middle 95 % of the runs, {} s", crate::model::error::fmt_range(lo, hi, 4)),
-            points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)],
-            color: 6,
-        }],
-        series: vec![Series {
-            label: format!("mean {} s", fmt_num(row.mean_s, 4)),
-            points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)],
-            marker: Marker::Line,
-            color: 1,
-            emphasis: true,
-        }],
+        bands: vec![Band { data: chart::Band { label: format!("middle 95 % of the runs, {} s", crate::model::error::fmt_range(lo, hi, 4)), points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)] }, color: 6 }],
+        series: vec![Series { data: chart::Series { label: format!("mean {} s", fmt_num(row.mean_s, 4)), points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)] }, marker: Marker::Line, color: 1, emphasis: true }],
     }
 }
 
@@ -114,7 +99,7 @@ mod tests {
         let v = view(&report);
         let s = speedup(&v);
         assert_eq!(s.series.len(), v.curves.len());
-        assert_eq!(s.series[0].points.len(), 2);
+        assert_eq!(s.series[0].data.points.len(), 2);
         assert!(to_svg(&s, 640, 400).expect("draws").contains(&s.title));
 
         // The histogram: its bars are the view's bins, they count every replication, and the
@@ -123,8 +108,8 @@ mod tests {
         let h = run_times(row);
         assert_eq!(h.bars[0].bins.len(), row.histogram.len());
         assert_eq!(h.bars[0].bins.iter().map(|b| b.2).sum::<f64>(), 40.0);
-        assert_eq!(h.series[0].points[0].0, row.mean_s);
-        assert_eq!((h.bands[0].points[0].0, h.bands[0].points[1].0), (row.interval95_s[0], row.interval95_s[1]));
+        assert_eq!(h.series[0].data.points[0].0, row.mean_s);
+        assert_eq!((h.bands[0].data.points[0].0, h.bands[0].data.points[1].0), (row.interval95_s[0], row.interval95_s[1]));
         assert!(row.interval95_s[0] <= row.mean_s && row.mean_s <= row.interval95_s[1]);
         let table = h.table();
         assert_eq!(table.rows.len(), row.histogram.len());

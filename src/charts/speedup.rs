@@ -1,5 +1,6 @@
 //! The speed-up page's chart, as `XyChart` data built from `speedup_page::ChartData`.
 
+use crate::model::chart;
 use super::{Axis, Band, Marker, Series, XyChart};
 use crate::model::speedup::Model;
 use crate::model::speedup::page::ChartData;
@@ -10,42 +11,23 @@ fn color(m: Model) -> usize {
     [0, 1, 2, 3, 5][m as usize]
 }
 
-fn xy(x: &[f64], y: &[f64]) -> Vec<(f64, f64)> {
-    x.iter().copied().zip(y.iter().copied()).collect()
-}
-
 /// Measured points, every fitted curve (the best one thicker), the forecast and its 90 %
 /// range as a shaded band.
 pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     let mut series = Vec::new();
-    for s in &c.curves {
-        let Some(m) = s.model else { continue };
-        let best = best == Some(m);
+    for (m, s) in &c.curves {
+        let best = best == Some(*m);
         let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
-        series.push(Series { label, points: xy(&s.x, &s.y), marker: Marker::Line, color: color(m), emphasis: best });
+        series.push(Series { data: chart::Series { label, points: s.points.clone() }, marker: Marker::Line, color: color(*m), emphasis: best });
     }
     // The forecast in the palette's last colour (the models take 0–3 and 5, measured 4 and 6).
     if let Some(f) = &c.forecast {
-        series.push(Series { label: f.label.clone(), points: xy(&f.x, &f.y), marker: Marker::Line, color: 7, emphasis: true });
+        series.push(Series { data: f.clone(), marker: Marker::Line, color: 7, emphasis: true });
     }
-    let bands = c
-        .band
-        .iter()
-        .map(|b| Band {
-            label: b.label.clone(),
-            points: b.x.iter().zip(&b.low).zip(&b.high).map(|((&x, &lo), &hi)| (x, lo, hi)).collect(),
-            color: 7,
-        })
-        .collect();
-    series.push(Series { label: "measured".into(), points: xy(&c.measured.x, &c.measured.y), marker: Marker::Points, color: 4, emphasis: true });
-    if !c.excluded.x.is_empty() {
-        series.push(Series {
-            label: "past the peak (left out)".into(),
-            points: xy(&c.excluded.x, &c.excluded.y),
-            marker: Marker::Points,
-            color: 6,
-            emphasis: false,
-        });
+    let bands = c.band.iter().map(|b| Band { data: b.clone(), color: 7 }).collect();
+    series.push(Series { data: c.measured.clone(), marker: Marker::Points, color: 4, emphasis: true });
+    if !c.excluded.points.is_empty() {
+        series.push(Series { data: c.excluded.clone(), marker: Marker::Points, color: 6, emphasis: false });
     }
     XyChart {
         title: if c.y_is_time { "Run time against processes".into() } else { "Speed-up against processes".into() },
@@ -64,10 +46,10 @@ pub fn weak_times(w: &Weak) -> XyChart {
         x: Axis { label: "processes (n)".into(), log: true },
         y: Axis { label: "time (s)".into(), log: false },
         series: vec![
-            Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect(), marker: Marker::Line, color: 0, emphasis: true },
-            Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect(), marker: Marker::Points, color: 4, emphasis: false },
+            Series { data: chart::Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect() }, marker: Marker::Line, color: 0, emphasis: true },
+            Series { data: chart::Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect() }, marker: Marker::Points, color: 4, emphasis: false },
         ],
-        bands: vec![Band { label: "90 % range".into(), points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect(), color: 0 }],
+        bands: vec![Band { data: chart::Band { label: "90 % range".into(), points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect() }, color: 0 }],
         bars: Vec::new(),
     }
 }
@@ -86,9 +68,9 @@ mod tests {
         let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
         assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted + 1, "the fits and the forecast");
         assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 2, "the best fit and the forecast");
-        assert_eq!(c.bands.iter().map(|b| b.label.as_str()).collect::<Vec<_>>(), ["forecast range (90 %)"]);
-        let measured = c.series.iter().find(|s| s.label == "measured").expect("points");
-        assert_eq!(measured.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
+        assert_eq!(c.bands.iter().map(|b| b.data.label.as_str()).collect::<Vec<_>>(), ["forecast range (90 %)"]);
+        let measured = c.series.iter().find(|s| s.data.label == "measured").expect("points");
+        assert_eq!(measured.data.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
         assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));
     }
 }

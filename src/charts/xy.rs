@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{color, header, split_unit, unit_suffix, Readout, Table, Theme};
-use crate::model::fmt_num;
+use crate::model::{chart, fmt_num};
 
 #[cfg(test)]
 use super::{to_svg, to_svg_themed};
@@ -21,10 +21,10 @@ pub enum Marker {
     Dots,
 }
 
+/// A series drawn: the model's data (`model::chart::Series`) and how it is drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Series {
-    pub label: String,
-    pub points: Vec<(f64, f64)>,
+    pub data: chart::Series,
     pub marker: Marker,
     /// Index into the palette.
     pub color: usize,
@@ -38,12 +38,11 @@ pub struct Axis {
     pub log: bool,
 }
 
-/// A range drawn as a translucent band between a low and a high curve: (x, low, high) per
-/// point, in the chart's units.
+/// A range drawn as a translucent band between a low and a high curve: the model's data
+/// (`model::chart::Band`, in the chart's units) and its colour.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
-    pub label: String,
-    pub points: Vec<(f64, f64, f64)>,
+    pub data: chart::Band,
     /// Index into the palette.
     pub color: usize,
 }
@@ -77,13 +76,13 @@ impl XyChart {
     /// Finite points only, moved to log10 where an axis is logarithmic (non-positive values
     /// cannot be shown on a log axis and are dropped).
     fn plotted(&self, s: &Series) -> Vec<(f64, f64)> {
-        s.points.iter().filter_map(|&(x, y)| Some((to_plot(x, self.x.log)?, to_plot(y, self.y.log)?))).collect()
+        s.data.points.iter().filter_map(|&(x, y)| Some((to_plot(x, self.x.log)?, to_plot(y, self.y.log)?))).collect()
     }
 
     /// A band's polygon in plotted units: along the high curve, back along the low one.
     fn band_polygon(&self, b: &Band) -> Vec<(f64, f64)> {
         let pts: Vec<(f64, f64, f64)> = b
-            .points
+            .data.points
             .iter()
             .filter_map(|&(x, lo, hi)| Some((to_plot(x, self.x.log)?, to_plot(lo, self.y.log)?, to_plot(hi, self.y.log)?)))
             .collect();
@@ -307,8 +306,8 @@ enum Key {
 impl XyChart {
     fn entries(&self) -> Vec<Entry<'_>> {
         let mut out: Vec<Entry> = self.bars.iter().map(|b| Entry { label: &b.label, key: Key::Swatch, color: color(b.color), emphasis: false }).collect();
-        out.extend(self.bands.iter().map(|b| Entry { label: &b.label, key: Key::Swatch, color: color(b.color), emphasis: false }));
-        out.extend(self.series.iter().map(|s| Entry { label: &s.label, key: Key::Marker(s.marker), color: color(s.color), emphasis: s.emphasis }));
+        out.extend(self.bands.iter().map(|b| Entry { label: &b.data.label, key: Key::Swatch, color: color(b.color), emphasis: false }));
+        out.extend(self.series.iter().map(|s| Entry { label: &s.data.label, key: Key::Marker(s.marker), color: color(s.color), emphasis: s.emphasis }));
         out.retain(|e| !e.label.is_empty());
         out
     }
@@ -478,8 +477,8 @@ pub fn table(chart: &XyChart) -> Table {
     // Columns: (x, value) pairs per column.
     let mut columns: Vec<Vec<(f64, f64)>> = Vec::new();
     let mut named: Vec<(usize, String)> = Vec::new();
-    for s in chart.series.iter().filter(|s| !s.points.is_empty()) {
-        let label = if s.label.is_empty() {
+    for s in chart.series.iter().filter(|s| !s.data.points.is_empty()) {
+        let label = if s.data.label.is_empty() {
             let base = named.iter().rev().find(|(c, _)| *c == s.color).map_or("series", |(_, l)| l.as_str());
             let how = match s.marker {
                 Marker::Dots => "dots",
@@ -488,18 +487,18 @@ pub fn table(chart: &XyChart) -> Table {
             };
             format!("{base} ({how})")
         } else {
-            named.push((s.color, s.label.clone()));
-            s.label.clone()
+            named.push((s.color, s.data.label.clone()));
+            s.data.label.clone()
         };
         headers.push(format!("{label}: {yn}"));
-        columns.push(s.points.clone());
+        columns.push(s.data.points.clone());
     }
     for b in &chart.bands {
-        let label = if b.label.is_empty() { "range" } else { b.label.as_str() };
+        let label = if b.data.label.is_empty() { "range" } else { b.data.label.as_str() };
         headers.push(format!("{label}, low: {yn}"));
         headers.push(format!("{label}, high: {yn}"));
-        columns.push(b.points.iter().map(|p| (p.0, p.1)).collect());
-        columns.push(b.points.iter().map(|p| (p.0, p.2)).collect());
+        columns.push(b.data.points.iter().map(|p| (p.0, p.1)).collect());
+        columns.push(b.data.points.iter().map(|p| (p.0, p.2)).collect());
     }
     let mut rows: Vec<Vec<String>> = Vec::new();
     if !columns.is_empty() {
@@ -533,7 +532,7 @@ fn bins_table(chart: &XyChart) -> Table {
         }
     }
     let marks: Vec<&str> =
-        chart.bands.iter().map(|b| b.label.as_str()).chain(chart.series.iter().map(|s| s.label.as_str())).filter(|l| !l.is_empty()).collect();
+        chart.bands.iter().map(|b| b.data.label.as_str()).chain(chart.series.iter().map(|s| s.data.label.as_str())).filter(|l| !l.is_empty()).collect();
     Table { headers, rows, note: (!marks.is_empty()).then(|| format!("Marked: {}.", marks.join("; "))) }
 }
 
@@ -566,7 +565,7 @@ pub fn readout(chart: &XyChart, frame: &Frame, at: (i32, i32)) -> Option<Readout
     type Nearest<'a> = (f64, &'a Series, (f64, f64), (f64, f64));
     let mut best: Option<Nearest> = None;
     for s in &chart.series {
-        for (&raw, p) in s.points.iter().zip(chart.plotted(s)) {
+        for (&raw, p) in s.data.points.iter().zip(chart.plotted(s)) {
             let q = frame.pixel(p);
             let d = (q.0 - px).powi(2) + (q.1 - py).powi(2);
             if best.is_none_or(|b| d < b.0) {
@@ -575,10 +574,10 @@ pub fn readout(chart: &XyChart, frame: &Frame, at: (i32, i32)) -> Option<Readout
         }
     }
     let (_, s, (x, y), q) = best?;
-    let label = if s.label.is_empty() { String::new() } else { format!("{}: ", s.label) };
+    let label = if s.data.label.is_empty() { String::new() } else { format!("{}: ", s.data.label) };
     // The series' own band (same colour) at this x says the range too.
     let range = chart.bands.iter().filter(|b| b.color == s.color).find_map(|b| {
-        let &(_, lo, hi) = b.points.iter().find(|p| (p.0 - x).abs() <= 1e-9 * x.abs().max(1e-300))?;
+        let &(_, lo, hi) = b.data.points.iter().find(|p| (p.0 - x).abs() <= 1e-9 * x.abs().max(1e-300))?;
         Some(format!(" (range {}–{}{yu})", num(lo), num(hi)))
     });
     Some(Readout {
@@ -597,7 +596,7 @@ mod tests {
             title: "T against np".into(),
             x: Axis { label: "np".into(), log },
             y: Axis { label: "time (s)".into(), log: false },
-            series: vec![Series { label: "cluster A".into(), points, marker: Marker::LineAndPoints, color: 0, emphasis: false }],
+            series: vec![Series { data: chart::Series { label: "cluster A".into(), points }, marker: Marker::LineAndPoints, color: 0, emphasis: false }],
             ..XyChart::default()
         }
     }
@@ -651,15 +650,9 @@ mod tests {
     fn five_curves() -> XyChart {
         let mut c = chart(true, vec![(2.0, 1.9), (64.0, 30.0)]);
         c.series = (0..5)
-            .map(|k| Series {
-                label: format!("model number {k} with a long name"),
-                points: (1..=64).map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n)))).collect(),
-                marker: Marker::Line,
-                color: k as usize,
-                emphasis: k == 0,
-            })
+            .map(|k| Series { data: chart::Series { label: format!("model number {k} with a long name"), points: (1..=64).map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n)))).collect() }, marker: Marker::Line, color: k as usize, emphasis: k == 0 })
             .collect();
-        c.bands = vec![Band { label: "range".into(), points: (1..=64).map(|n| (f64::from(n), f64::from(n) * 0.8, f64::from(n) * 1.1)).collect(), color: 0 }];
+        c.bands = vec![Band { data: chart::Band { label: "range".into(), points: (1..=64).map(|n| (f64::from(n), f64::from(n) * 0.8, f64::from(n) * 1.1)).collect() }, color: 0 }];
         c
     }
 

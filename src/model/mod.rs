@@ -9,6 +9,7 @@
 
 pub mod allocation;
 pub mod calculators;
+pub mod chart;
 pub mod comm;
 pub mod csv;
 pub mod error;

@@ -30,6 +30,8 @@ use std::rc::Rc;
 
 use serde::Serialize;
 
+pub use crate::model::chart::Series;
+
 use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     DEFAULT_LATENCY_SHARE, MAX_PROCS,
@@ -150,13 +152,6 @@ impl Half {
         }
         out
     }
-}
-
-/// A line or point series of a chart: (x, y) with x, y > 0 for log–log axes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Series {
-    pub name: String,
-    pub points: Vec<(f64, f64)>,
 }
 
 /// Broadcasts predicted by one model at one size (for `procs` processes).
@@ -649,11 +644,11 @@ fn log_sizes(lo: f64, hi: f64, n: usize) -> Vec<f64> {
 fn fit_chart(f: &CommFit) -> Vec<Series> {
     let measured: Vec<(f64, f64)> = f.sizes_bytes.iter().zip(&f.times_us).filter(|p| *p.0 > 0.0).map(|(m, t)| (*m, *t)).collect();
     let (lo, hi) = (measured.first().map_or(1.0, |p| p.0), measured.last().map_or(1.0, |p| p.0));
-    let mut chart = vec![Series { name: "measured".into(), points: measured }];
+    let mut chart = vec![Series { label: "measured".into(), points: measured }];
     let xs = log_sizes(lo, hi, 49);
     for mf in &f.models {
         let points = xs.iter().map(|&m| (m, mf.model.time_us(m))).filter(|p| p.1 > 0.0).collect();
-        chart.push(Series { name: mf.model.kind().name().into(), points });
+        chart.push(Series { label: mf.model.kind().name().into(), points });
     }
     chart
 }
@@ -684,7 +679,7 @@ fn broadcast_chart(f: &CommFit, kind: ModelKind, share: f64, procs: u32, sizes: 
                 .map(|&m| (m, crate::model::comm::collectives::broadcast(&split, a, procs, m).time_us))
                 .filter(|q| q.1 > 0.0)
                 .collect();
-            Series { name: a.key().into(), points }
+            Series { label: a.key().into(), points }
         })
         .collect()
 }

@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+pub use crate::model::chart::{Band, Series};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{self, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::{
@@ -156,25 +157,6 @@ pub struct ModelRow {
     pub predictions: Vec<Prediction>,
 }
 
-/// One line of a chart.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Series {
-    pub label: String,
-    /// The model drawn, None for measured points.
-    pub model: Option<Model>,
-    pub x: Vec<f64>,
-    pub y: Vec<f64>,
-}
-
-/// The forecast's range at the stated level.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Band {
-    pub label: String,
-    pub x: Vec<f64>,
-    pub low: Vec<f64>,
-    pub high: Vec<f64>,
-}
-
 /// A forecast at one target, with how often such ranges held on the corpus.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ForecastRow {
@@ -213,7 +195,7 @@ pub struct ChartData {
     /// Points left out of the non-declining fits (past the peak).
     pub excluded: Series,
     /// One curve per fitted model, over a log-spaced n grid from 1 to max(target, 2·max n).
-    pub curves: Vec<Series>,
+    pub curves: Vec<(Model, Series)>,
     /// The forecast and its range, from the largest measured n (its anchor) on.
     pub forecast: Option<Series>,
     pub band: Option<Band>,
@@ -521,7 +503,7 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
     let point_y = |p: &PointView| if y_time { p.time_s } else { p.speedup };
     let series = |label: &str, keep: &dyn Fn(&PointView) -> bool| {
         let chosen: Vec<(f64, f64)> = a.points.iter().filter(|p| keep(p)).filter_map(|p| point_y(p).map(|y| (f64::from(p.n), y))).collect();
-        Series { label: label.to_string(), model: None, x: chosen.iter().map(|c| c.0).collect(), y: chosen.iter().map(|c| c.1).collect() }
+        Series { label: label.to_string(), points: chosen }
     };
     let measured = series("measured", &|p| p.in_monotone_fits);
     let excluded = series("past the peak (left out)", &|p| !p.in_monotone_fits);
@@ -530,7 +512,7 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
         .iter()
         .filter_map(|f| {
             let ys: Option<Vec<f64>> = xs.iter().map(|&n| if y_time { f.time_at(n) } else { Some(f.speedup_at(n)) }).collect();
-            ys.map(|y| Series { label: f.model.label().to_string(), model: Some(f.model), x: xs.clone(), y })
+            ys.map(|y| (f.model, Series { label: f.model.label().to_string(), points: xs.iter().copied().zip(y).collect() }))
         })
         .collect();
     // The forecast is drawn where it is one: from its anchor, the largest measured n, on.
@@ -538,17 +520,11 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
     let fc: Vec<(f64, Prediction)> = grid(anchor, top).into_iter().filter_map(|x| a.forecast_at(x).map(|p| (x, p))).collect();
     let pick = |p: &Prediction| -> Option<(f64, f64, f64)> { if y_time { p.time_s } else { Some((p.speedup, p.speedup_low, p.speedup_high)) } };
     let rows: Vec<(f64, (f64, f64, f64))> = fc.iter().filter_map(|(x, p)| pick(p).map(|v| (*x, v))).collect();
-    let forecast = (!rows.is_empty()).then(|| Series {
-        label: format!("forecast beyond n = {}", fmt_num(anchor, 6)),
-        model: None,
-        x: rows.iter().map(|r| r.0).collect(),
-        y: rows.iter().map(|r| r.1 .0).collect(),
-    });
+    let forecast = (!rows.is_empty())
+        .then(|| Series { label: format!("forecast beyond n = {}", fmt_num(anchor, 6)), points: rows.iter().map(|r| (r.0, r.1 .0)).collect() });
     let band = (!rows.is_empty()).then(|| Band {
         label: format!("forecast range ({} %)", fmt_num(100.0 * forecast::LEVEL, 2)),
-        x: rows.iter().map(|r| r.0).collect(),
-        low: rows.iter().map(|r| r.1 .1).collect(),
-        high: rows.iter().map(|r| r.1 .2).collect(),
+        points: rows.iter().map(|&(x, (_, lo, hi))| (x, lo, hi)).collect(),
     });
     ChartData {
         y_is_time: y_time,

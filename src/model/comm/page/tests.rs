@@ -223,7 +223,7 @@ fn the_broadcast_chart_is_drawn_in_the_chosen_model() {
     let (procs, share) = broadcast_basis(&inputs);
     let split = Split::new(fit.model(ModelKind::Hockney).expect("hockney"), share);
     for s in &v.broadcast_chart {
-        let a = Algorithm::from_key(&s.name).expect("named by its algorithm");
+        let a = Algorithm::from_key(&s.label).expect("named by its algorithm");
         for &(m, t) in &s.points {
             assert_eq!(t, crate::model::comm::collectives::broadcast(&split, a, procs.expect("procs"), m).time_us);
         }

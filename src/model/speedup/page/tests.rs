@@ -33,9 +33,10 @@ fn example_5_1_on_the_page() {
     assert_eq!(v.best_predictions.len(), 1);
     let c = v.chart.as_ref().expect("a chart");
     assert_eq!(c.curves.len(), 5);
-    assert_eq!(c.curves[0].x.len(), CHART_POINTS);
-    assert!((c.curves[0].x[0] - 1.0).abs() < 1e-12 && (c.curves[0].x[CHART_POINTS - 1] - 128.0).abs() < 1e-9);
-    assert_eq!(c.measured.x, vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]);
+    let xs: Vec<f64> = c.curves[0].1.points.iter().map(|p| p.0).collect();
+    assert_eq!(xs.len(), CHART_POINTS);
+    assert!((xs[0] - 1.0).abs() < 1e-12 && (xs[CHART_POINTS - 1] - 128.0).abs() < 1e-9);
+    assert_eq!(c.measured.points.iter().map(|p| p.0).collect::<Vec<_>>(), vec![2.0, 4.0, 8.0, 16.0, 32.0, 64.0]);
     assert!(c.band.is_some());
     assert!(v.points.iter().all(|p| p.karp_flatt.is_some() && p.efficiency.is_some()));
 }
@@ -62,7 +63,7 @@ fn every_preset_evaluates() {
     let v = evaluate(&preset("decline"));
     let past: Vec<u32> = v.points.iter().filter(|p| p.past_peak).map(|p| p.n).collect();
     assert_eq!(past, vec![64, 96, 128]);
-    assert_eq!(v.chart.as_ref().map(|c| c.excluded.x.len()), Some(3));
+    assert_eq!(v.chart.as_ref().map(|c| c.excluded.points.len()), Some(3));
     let v = evaluate(&{
         let mut i = preset("decline");
         i.insert("include_past_peak".into(), "1".into());
@@ -87,7 +88,7 @@ fn tables_in_several_forms() {
     let mut i = with("points", "n time\n1 100\n2 50\n4 25\n8 13");
     i.insert("chart_y".into(), "time".into());
     let c = evaluate(&i).chart.expect("chart");
-    assert!(c.y_is_time && c.measured.y == vec![100.0, 50.0, 25.0, 13.0]);
+    assert!(c.y_is_time && c.measured.points.iter().map(|p| p.1).collect::<Vec<_>>() == vec![100.0, 50.0, 25.0, 13.0]);
 }
 
 #[test]
@@ -171,11 +172,11 @@ mod robustness {
         }
         preds(&v.best_predictions, &mut out);
         if let Some(c) = &v.chart {
-            for s in c.curves.iter().chain([&c.measured, &c.excluded]) {
-                out.extend(s.x.iter().chain(&s.y));
+            for s in c.curves.iter().map(|c| &c.1).chain([&c.measured, &c.excluded]) {
+                out.extend(s.points.iter().flat_map(|p| [p.0, p.1]));
             }
             if let Some(b) = &c.band {
-                out.extend(b.x.iter().chain(&b.low).chain(&b.high));
+                out.extend(b.points.iter().flat_map(|p| [p.0, p.1, p.2]));
             }
         }
         out
@@ -290,12 +291,13 @@ fn the_forecast_is_drawn_from_its_anchor_through_the_largest_measured_point() {
     let v = evaluate(&default_inputs());
     let c = v.chart.as_ref().expect("chart");
     let f = c.forecast.as_ref().expect("forecast");
-    assert!((f.x[0] - 64.0).abs() < 1e-9 && (f.y[0] - 24.95).abs() < 1e-9, "{:?} {:?}", f.x.first(), f.y.first());
-    assert!(f.x.iter().all(|&x| x >= 64.0 - 1e-9) && (f.x[f.x.len() - 1] - 128.0).abs() < 1e-9);
+    let (x0, y0) = f.points[0];
+    assert!((x0 - 64.0).abs() < 1e-9 && (y0 - 24.95).abs() < 1e-9, "{:?}", f.points.first());
+    assert!(f.points.iter().all(|p| p.0 >= 64.0 - 1e-9) && (f.points[f.points.len() - 1].0 - 128.0).abs() < 1e-9);
     assert_eq!(f.label, "forecast beyond n = 64");
     let b = c.band.as_ref().expect("band");
-    assert_eq!(b.x, f.x);
-    assert!(b.low.iter().zip(&f.y).zip(&b.high).all(|((lo, y), hi)| lo <= y && y <= hi));
+    assert_eq!(b.points.iter().map(|p| p.0).collect::<Vec<_>>(), f.points.iter().map(|p| p.0).collect::<Vec<_>>());
+    assert!(b.points.iter().zip(&f.points).all(|(&(_, lo, hi), &(_, y))| lo <= y && y <= hi));
 }
 
 #[test]
