@@ -13,9 +13,9 @@ pub fn shares(c: &ShareCurves) -> XyChart {
         .curves
         .iter()
         .enumerate()
-        .map(|(i, (label, pts))| {
-            let other = i == last && label.ends_with("other regions");
-            Series { data: chart::Series { label: label.clone(), points: pts.iter().map(|&(n, s)| (n, s * 100.0)).collect() }, marker: Marker::LineAndPoints, color: if other { 4 } else if i >= 4 { i + 1 } else { i }, emphasis: i == 0 }
+        .map(|(i, s)| {
+            let other = i == last && s.label.ends_with("other regions");
+            Series { data: chart::Series { label: s.label.clone(), points: s.points.iter().map(|&(n, s)| (n, s * 100.0)).collect() }, marker: Marker::LineAndPoints, color: if other { 4 } else if i >= 4 { i + 1 } else { i }, emphasis: i == 0 }
         })
         .collect();
     XyChart {
@@ -36,7 +36,10 @@ mod tests {
     fn shares_become_per_cent_and_other_regions_grey() {
         let c = ShareCurves {
             process_parameter: "p".into(),
-            curves: vec![("a".into(), vec![(2.0, 0.25), (4.0, 0.5)]), ("3 other regions".into(), vec![(2.0, 0.75), (4.0, 0.5)])],
+            curves: vec![
+                chart::Series { label: "a".into(), points: vec![(2.0, 0.25), (4.0, 0.5)] },
+                chart::Series { label: "3 other regions".into(), points: vec![(2.0, 0.75), (4.0, 0.5)] },
+            ],
         };
         let x = shares(&c);
         assert_eq!(x.series[0].data.points, [(2.0, 25.0), (4.0, 50.0)]);

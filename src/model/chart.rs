@@ -2,10 +2,10 @@
 //! compute them in the quantities' own units; `charts::xy` draws them, adding how (marker,
 //! colour, emphasis).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A line or a set of points: (x, y) each.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Series {
     pub label: String,
     pub points: Vec<(f64, f64)>,

@@ -6,6 +6,7 @@
 //! n, from the same fits. [`view`] is the three on one thread.
 
 use super::{fit_regions, parse, parse_targets, plan, process_index, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
+use crate::model::chart::Series;
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
 
@@ -21,11 +22,11 @@ pub const KEY_METRIC: &str = "extrap_metric";
 /// The chart shows this many regions by name; the rest are summed.
 pub const CHART_REGIONS: usize = 7;
 
-/// Each shown region's share against n (and "other regions").
+/// Each shown region's share against n (and "other regions"), one series each.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShareCurves {
     pub process_parameter: String,
-    pub curves: Vec<(String, Vec<(f64, f64)>)>,
+    pub curves: Vec<Series>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
@@ -57,7 +58,7 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
     let table = r.tables.iter().rev().find(|t| t.side == side)?;
     let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
     let ns = &r.chart_ns;
-    let mut out: Vec<(String, Vec<(f64, f64)>)> = shown.iter().map(|&i| (r.regions[i].callpath.clone(), Vec::new())).collect();
+    let mut out: Vec<Series> = shown.iter().map(|&i| Series { label: r.regions[i].callpath.clone(), points: Vec::new() }).collect();
     let mut other = Vec::new();
     for &n in ns {
         let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].curve_at(n)?.0))).collect();
@@ -68,14 +69,14 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
         let x = f64::from(n);
         for (k, &i) in shown.iter().enumerate() {
             if let Some(t) = times.iter().find(|t| t.0 == i) {
-                out[k].1.push((x, t.1 / sum));
+                out[k].points.push((x, t.1 / sum));
             }
         }
         let rest: f64 = times.iter().filter(|t| !shown.contains(&t.0)).map(|t| t.1).sum();
         other.push((x, rest / sum));
     }
     if ids.len() > shown.len() {
-        out.push((format!("{} other regions", ids.len() - shown.len()), other));
+        out.push(Series { label: format!("{} other regions", ids.len() - shown.len()), points: other });
     }
     Some(ShareCurves { process_parameter: r.process_parameter.clone(), curves: out })
 }
@@ -295,14 +296,14 @@ mod tests {
         let c = v.chart.unwrap();
         assert_eq!(c.curves.len(), CHART_REGIONS + 1);
         // At each n the shown shares and "other regions" add up to one.
-        let n = c.curves[0].1.len();
+        let n = c.curves[0].points.len();
         for k in 0..n {
-            let total: f64 = c.curves.iter().map(|(_, pts)| pts[k].1).sum();
+            let total: f64 = c.curves.iter().map(|s| s.points[k].1).sum();
             assert!((total - 1.0).abs() < 1e-9, "{total}");
         }
         // The chart's last point is the ranking's share at the largest target.
         let top = &r.tables[1].rows[0];
-        assert_eq!(c.curves[0].1.last().unwrap(), &(1024.0, top.share));
+        assert_eq!(c.curves[0].points.last().unwrap(), &(1024.0, top.share));
         // A region's points load into the speed-up table as medians.
         let table = points_table(r, top.region).unwrap();
         assert!(table.starts_with("n\ttime (s)\n2\t"), "{table}");
