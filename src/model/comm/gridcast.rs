@@ -315,9 +315,8 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64)
 fn largest_within(m: &LatencyMatrix, a: &[usize], b: &[usize], limit: f64) -> Option<f64> {
     let mut hi = 0.0f64;
     for &u in a {
-        let row = m.values.get(u * m.n..(u + 1) * m.n).unwrap_or(&[]);
         for &v in b {
-            let x = row.get(v).copied().unwrap_or(0.0);
+            let x = m.get(u, v);
             if x > limit {
                 return None;
             }

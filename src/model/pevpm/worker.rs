@@ -28,7 +28,7 @@ pub enum ToWorker<I> {
 
 /// What a simulation worker posts: `{"progress": f}` about every 100 ms of its share; a worker
 /// other than 0 then `{"partials": […]}`, which the page's pool passes to worker 0
-/// ([`super::super::workers::PASS_ON`]); worker 0 `{"done": view}` once every share is in; any
+/// ([`crate::model::workers::PASS_ON`]); worker 0 `{"done": view}` once every share is in; any
 /// worker `{"errors": [text]}` (the texts do not prepare) or `{"error": text}` (the run
 /// stopped).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
