@@ -48,7 +48,12 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
     for (k, s) in series.iter().enumerate() {
         let measured = k == 0;
         let is_best = best == Some(s.label.as_str());
-        out.push(Series { data: chart::Series { label: if is_best { format!("{} (best)", s.label) } else { s.label.clone() }, points: s.points.clone() }, marker: if measured { Marker::Points } else { Marker::Line }, color: if measured { 4 } else { curve_color(k - 1) }, emphasis: is_best });
+        out.push(Series {
+            data: chart::Series { label: if is_best { format!("{} (best)", s.label) } else { s.label.clone() }, points: s.points.clone() },
+            marker: if measured { Marker::Points } else { Marker::Line },
+            color: if measured { 4 } else { curve_color(k - 1) },
+            emphasis: is_best,
+        });
     }
     // The measurements are drawn last, over the curves.
     if !out.is_empty() {
@@ -57,7 +62,12 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
     let times = series.first().map(|s| s.points.iter().map(|p| p.1)).into_iter().flatten();
     let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t), hi.max(t)));
     if let (Some(m), true) = (knee_bytes, lo <= hi) {
-        out.push(Series { data: chart::Series { label: format!("protocol knee, {}", size_text(m)), points: vec![(m, lo), (m, hi)] }, marker: Marker::Line, color: 6, emphasis: false });
+        out.push(Series {
+            data: chart::Series { label: format!("protocol knee, {}", size_text(m)), points: vec![(m, lo), (m, hi)] },
+            marker: Marker::Line,
+            color: 6,
+            emphasis: false,
+        });
     }
     XyChart {
         title: "One-way time against message size: measured and fitted".into(),
@@ -77,7 +87,12 @@ pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChar
         series: curves
             .iter()
             .enumerate()
-            .map(|(k, s)| Series { data: chart::Series { label: s.label.clone(), points: s.points.clone() }, marker: Marker::Line, color: curve_color(k), emphasis: false })
+            .map(|(k, s)| Series {
+                data: chart::Series { label: s.label.clone(), points: s.points.clone() },
+                marker: Marker::Line,
+                color: curve_color(k),
+                emphasis: false,
+            })
             .collect(),
         ..XyChart::default()
     }

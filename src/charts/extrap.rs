@@ -15,7 +15,12 @@ pub fn shares(c: &ShareCurves) -> XyChart {
         .enumerate()
         .map(|(i, s)| {
             let other = i == last && s.label.ends_with("other regions");
-            Series { data: chart::Series { label: s.label.clone(), points: s.points.iter().map(|&(n, s)| (n, s * 100.0)).collect() }, marker: Marker::LineAndPoints, color: if other { 4 } else if i >= 4 { i + 1 } else { i }, emphasis: i == 0 }
+            Series {
+                data: chart::Series { label: s.label.clone(), points: s.points.iter().map(|&(n, s)| (n, s * 100.0)).collect() },
+                marker: Marker::LineAndPoints,
+                color: if other { 4 } else if i >= 4 { i + 1 } else { i },
+                emphasis: i == 0,
+            }
         })
         .collect();
     XyChart {

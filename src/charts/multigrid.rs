@@ -19,7 +19,12 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
             }
             np = if np < 16 { np + 1 } else { np + np / 8 };
         }
-        series.push(Series { data: chart::Series { label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)), points: curve }, marker: Marker::Line, color: k, emphasis: false });
+        series.push(Series {
+            data: chart::Series { label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)), points: curve },
+            marker: Marker::Line,
+            color: k,
+            emphasis: false,
+        });
         let measured: Vec<(f64, f64)> = fit
             .runs
             .iter()
@@ -47,7 +52,12 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
         y: Axis { label: "cost (catalog currency)".into(), log: true },
         series: vec![
             Series { data: chart::Series { label: "options".into(), points: pts }, marker: Marker::Points, color: 4, emphasis: false },
-            Series { data: chart::Series { label: "Pareto front".into(), points: front }, marker: Marker::LineAndPoints, color: 1, emphasis: true },
+            Series {
+                data: chart::Series { label: "Pareto front".into(), points: front },
+                marker: Marker::LineAndPoints,
+                color: 1,
+                emphasis: true,
+            },
         ],
         ..XyChart::default()
     }

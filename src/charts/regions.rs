@@ -37,8 +37,18 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
     }
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
-        series.push(Series { data: chart::Series { label: format!("two regions, {}", c.label), points: c.curve.iter().map(|p| (p.n, two(p))).collect() }, marker: Marker::Line, color, emphasis: true });
-        series.push(Series { data: chart::Series { label: String::new(), points: c.curve.iter().map(|p| (p.n, one(p))).collect() }, marker: Marker::Dots, color, emphasis: false });
+        series.push(Series {
+            data: chart::Series { label: format!("two regions, {}", c.label), points: c.curve.iter().map(|p| (p.n, two(p))).collect() },
+            marker: Marker::Line,
+            color,
+            emphasis: true,
+        });
+        series.push(Series {
+            data: chart::Series { label: String::new(), points: c.curve.iter().map(|p| (p.n, one(p))).collect() },
+            marker: Marker::Dots,
+            color,
+            emphasis: false,
+        });
         if let (false, Some(n), Some(s)) = (overlapping, c.optimum.n_star(), c.optimum.sp2_max()) {
             let n_max = c.curve.last().map_or(0.0, |p| p.n);
             if (1.0..=n_max).contains(&n) {
@@ -69,8 +79,18 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
     }
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
-        series.push(Series { data: chart::Series { label: c.label.clone(), points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect() }, marker: Marker::Line, color, emphasis: true });
-        series.push(Series { data: chart::Series { label: String::new(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect() }, marker: Marker::Dots, color, emphasis: false });
+        series.push(Series {
+            data: chart::Series { label: c.label.clone(), points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect() },
+            marker: Marker::Line,
+            color,
+            emphasis: true,
+        });
+        series.push(Series {
+            data: chart::Series { label: String::new(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect() },
+            marker: Marker::Dots,
+            color,
+            emphasis: false,
+        });
         let need = c.verdict.as_ref().and_then(|v| v.as_ref().ok()).and_then(|v| {
             let b = v.required.requirement_bandwidth()?;
             Some((b, v.required.target_speedup))
@@ -94,7 +114,12 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
 pub fn sweep_n_star(view: &PageView) -> XyChart {
     let mut series = Vec::new();
     for (k, c) in view.cases.iter().enumerate() {
-        series.push(Series { data: chart::Series { label: c.label.clone(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect() }, marker: Marker::Line, color: case_color(k), emphasis: true });
+        series.push(Series {
+            data: chart::Series { label: c.label.clone(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect() },
+            marker: Marker::Line,
+            color: case_color(k),
+            emphasis: true,
+        });
     }
     XyChart {
         title: "Optimal region size n* against the bandwidth between the regions".into(),

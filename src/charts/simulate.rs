@@ -13,7 +13,12 @@ pub fn speedup(v: &ResultView) -> XyChart {
         .curves
         .iter()
         .enumerate()
-        .map(|(k, c)| Series { data: chart::Series { label: c.label.clone(), points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect() }, marker: Marker::LineAndPoints, color: k, emphasis: k == 0 })
+        .map(|(k, c)| Series {
+            data: chart::Series { label: c.label.clone(), points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect() },
+            marker: Marker::LineAndPoints,
+            color: k,
+            emphasis: k == 0,
+        })
         .collect();
     XyChart {
         title: "Simulated speed-up against processes".into(),
@@ -38,8 +43,19 @@ pub fn run_times(row: &RowView) -> XyChart {
             bins: row.histogram.iter().map(|&(a, b, c)| (a, b, f64::from(c))).collect(),
             color: 0,
         }],
-        bands: vec![Band { data: chart::Band { label: format!("middle 95 % of the runs, {} s", crate::model::error::fmt_range(lo, hi, 4)), points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)] }, color: 6 }],
-        series: vec![Series { data: chart::Series { label: format!("mean {} s", fmt_num(row.mean_s, 4)), points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)] }, marker: Marker::Line, color: 1, emphasis: true }],
+        bands: vec![Band {
+            data: chart::Band {
+                label: format!("middle 95 % of the runs, {} s", crate::model::error::fmt_range(lo, hi, 4)),
+                points: vec![(lo, 0.0, tallest), (hi, 0.0, tallest)],
+            },
+            color: 6,
+        }],
+        series: vec![Series {
+            data: chart::Series { label: format!("mean {} s", fmt_num(row.mean_s, 4)), points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)] },
+            marker: Marker::Line,
+            color: 1,
+            emphasis: true,
+        }],
     }
 }
 

@@ -46,8 +46,18 @@ pub fn weak_times(w: &Weak) -> XyChart {
         x: Axis { label: "processes (n)".into(), log: true },
         y: Axis { label: "time (s)".into(), log: false },
         series: vec![
-            Series { data: chart::Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect() }, marker: Marker::Line, color: 0, emphasis: true },
-            Series { data: chart::Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect() }, marker: Marker::Points, color: 4, emphasis: false },
+            Series {
+                data: chart::Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect() },
+                marker: Marker::Line,
+                color: 0,
+                emphasis: true,
+            },
+            Series {
+                data: chart::Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect() },
+                marker: Marker::Points,
+                color: 4,
+                emphasis: false,
+            },
         ],
         bands: vec![Band { data: chart::Band { label: "90 % range".into(), points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect() }, color: 0 }],
         bars: Vec::new(),

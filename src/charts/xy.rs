@@ -650,9 +650,23 @@ mod tests {
     fn five_curves() -> XyChart {
         let mut c = chart(true, vec![(2.0, 1.9), (64.0, 30.0)]);
         c.series = (0..5)
-            .map(|k| Series { data: chart::Series { label: format!("model number {k} with a long name"), points: (1..=64).map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n)))).collect() }, marker: Marker::Line, color: k as usize, emphasis: k == 0 })
+            .map(|k| Series {
+                data: chart::Series {
+                    label: format!("model number {k} with a long name"),
+                    points: (1..=64).map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n)))).collect(),
+                },
+                marker: Marker::Line,
+                color: k as usize,
+                emphasis: k == 0,
+            })
             .collect();
-        c.bands = vec![Band { data: chart::Band { label: "range".into(), points: (1..=64).map(|n| (f64::from(n), f64::from(n) * 0.8, f64::from(n) * 1.1)).collect() }, color: 0 }];
+        c.bands = vec![Band {
+            data: chart::Band {
+                label: "range".into(),
+                points: (1..=64).map(|n| (f64::from(n), f64::from(n) * 0.8, f64::from(n) * 1.1)).collect(),
+            },
+            color: 0,
+        }];
         c
     }
 
