@@ -98,4 +98,13 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
     assert!(sel["nested"]["median_rel_error"].as_f64().is_some_and(|m| m > 0.0 && m < 1.0));
     assert_eq!(v["by_count"].as_array().map(Vec::len), Some(2));
     assert!(v["node_crossing"]["predictions"].as_u64().is_some_and(|n| n > 0));
+    // The corpora hold series alike in their first runs that part further out.
+    let twins = v["twins"].as_array().unwrap();
+    assert_eq!(twins.iter().map(|t| t["k"].as_u64().unwrap()).collect::<Vec<_>>(), [3, 4]);
+    for t in twins {
+        let (pairs, apart) = (t["pairs"].as_u64().unwrap(), t["apart"].as_u64().unwrap());
+        assert!(pairs > 0 && apart <= pairs, "{t}");
+        let r = t["widest"]["ratio"].as_f64().unwrap();
+        assert!(r > 1.0 && (t["widest"]["least_rel_error"].as_f64().unwrap() - (r - 1.0) / (r + 1.0)).abs() < 1e-12, "{t}");
+    }
 }

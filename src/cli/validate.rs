@@ -11,6 +11,7 @@ use crate::model::fmt_num;
 use crate::model::speedup::forecast::{self, Quantiles};
 use crate::model::speedup::{calibration, MODELS};
 use crate::model::validation::candidates::{self, Selection};
+use crate::model::validation::twins::{self, Twin};
 use crate::model::validation::{self, corpus, Bands, Cut, Outcome, Predictor, Summary, Weighting};
 
 pub const HELP: &str = "\
@@ -53,6 +54,11 @@ OUTPUT (JSON):
     worst_source, score, folds_won}]
     selection {winner, calculators (the candidate the calculator's forecast is), nested
     {predictions, median_rel_error, p90_rel_error, source_p80, worst_source, score}}
+    twins [{k, pairs, apart, widest {series, n, ratio, least_rel_error}}]: pairs of
+    predictions from series of different sources whose measured runs agree in shape within
+    twin_tolerance (ln of each time over the largest count's), and how many of them part by
+    more than twin_apart times, where one prediction for both misses one by over
+    (twin_apart - 1)/(twin_apart + 1)
     level
     coverage and median_rel_width are null for predictors without ranges.
 ";
@@ -106,7 +112,16 @@ struct Report {
     weightings: Vec<(Weighting, Vec<Outcome>)>,
     /// Coverage and width per cell of the forecast's ranges under other scales.
     scales: Vec<(String, [[(f64, usize, f64); 4]; 2])>,
+    /// Pairs of series alike in their measured runs that part further out, widest first.
+    twins: Vec<Twin>,
 }
+
+/// How closely two series' measured runs must agree in shape (ln of each time over the time
+/// at the largest count) to count as twins: about run-to-run noise.
+const TWIN_TOLERANCE: f64 = 0.05;
+/// Twins further apart than this (R) leave more than 60 % error on one of them,
+/// (R − 1)/(R + 1), whatever one prediction is made for both.
+const TWIN_APART: f64 = 4.0;
 
 const KS: [usize; 2] = [3, 4];
 /// The pooled predictions with a scale from the horizon alone (the planner's ranges).
@@ -218,7 +233,8 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
         .collect();
     scales.push(("1 (the band alone)".into(), rescale(&|_, _| 1.0)));
     scales.push(("ln(max(h, 1)) + 0.3 (the horizon, as round 1)".into(), rescale(&|_, h| forecast::horizon_scale(h))));
-    Ok(Report { corpora, pooled, held, bands, horizon_only, selection, groups: group_sizes, weightings, scales })
+    let twins = twins::twins(&cuts, TWIN_TOLERANCE);
+    Ok(Report { corpora, pooled, held, bands, horizon_only, selection, groups: group_sizes, weightings, scales, twins })
 }
 
 fn forecast_outcomes(r: &Report) -> &[Outcome] {
@@ -570,6 +586,7 @@ fn markdown(r: &Report) -> String {
         pct(slower as f64 / far.len().max(1) as f64),
         far.len()
     ));
+    s.push_str(&twins_markdown(&r.twins));
     s.push_str(
         "\
          - Most predictions come from thread sweeps that run every count up to a whole node (one\n\
@@ -583,6 +600,40 @@ fn markdown(r: &Report) -> String {
          - Ranges were measured on predictions from 3 or 4 points; with more points they are\n\
            likely wider than they need to be.\n",
     );
+    s
+}
+
+/// The Limits bullet on series the measured runs cannot tell apart.
+fn twins_markdown(t: &[Twin]) -> String {
+    let count = |k: usize, apart: bool| t.iter().filter(|x| x.k == k && (!apart || x.ratio > TWIN_APART)).count();
+    let mut s = format!(
+        "- The measured runs do not always tell. Take pairs of series from different sources, measured\n\
+           at the same counts, whose first K times agree in shape within {} (each time over the time at\n\
+           the largest count; `validation::twins`), and compare them at each larger count both measured:\n\
+           {} such pairs of predictions for K = 3, {} for K = 4. In {} and {} of them the two times part\n\
+           by more than {}×: one prediction made for both is then more than {} off on one of them,\n\
+           whatever the rule.",
+        pct(TWIN_TOLERANCE),
+        count(3, false),
+        count(4, false),
+        count(3, true),
+        count(4, true),
+        fmt_num(TWIN_APART, 2),
+        pct((TWIN_APART - 1.0) / (TWIN_APART + 1.0)),
+    );
+    for k in KS {
+        if let Some(w) = t.iter().find(|x| x.k == k) {
+            s.push_str(&format!(
+                "\n  Widest for K = {k}: `{}` and `{}` at n = {}, {}× apart (at least {} off on one).",
+                w.series.0,
+                w.series.1,
+                w.n,
+                fmt_num(w.ratio, 3),
+                pct(w.least_error())
+            ));
+        }
+    }
+    s.push('\n');
     s
 }
 
@@ -621,6 +672,12 @@ fn to_json(r: &Report) -> Value {
         "score": c.headline.score, "folds_won": c.folds_won,
     })).collect::<Vec<_>>(),
     "selection": {"winner": sel.scored[sel.winner].name, "calculators": candidates::calculators().name(), "nested": sel.nested},
+    "twins": KS.iter().map(|&k| {
+        let of_k: Vec<&Twin> = r.twins.iter().filter(|t| t.k == k).collect();
+        json!({"k": k, "pairs": of_k.len(), "apart": of_k.iter().filter(|t| t.ratio > TWIN_APART).count(),
+            "widest": of_k.first().map(|w| json!({"series": [w.series.0, w.series.1], "n": w.n, "ratio": w.ratio, "least_rel_error": w.least_error()}))})
+    }).collect::<Vec<_>>(),
+    "twin_tolerance": TWIN_TOLERANCE, "twin_apart": TWIN_APART,
     "level": forecast::LEVEL})
 }
 

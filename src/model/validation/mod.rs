@@ -12,6 +12,7 @@
 
 pub mod candidates;
 pub mod corpus;
+pub mod twins;
 
 use corpus::Series;
 
