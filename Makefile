@@ -5,7 +5,7 @@ SHELL := bash
 CARGO_BIN := $(if $(CARGO_HOME),$(CARGO_HOME),$(HOME)/.cargo)/bin
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_BIN):$(PATH)
 
-.PHONY: setup serve dist test cli bench validate validate-extrap fuzz
+.PHONY: setup serve dist test cli bench validate validate-extrap forecast-limits fuzz
 
 setup:
 	@scripts/setup.sh
@@ -52,6 +52,13 @@ validate: setup
 	@$(MAKE) --no-print-directory validate-extrap
 	{ echo; cat target/extrap-validation.md; } >> VALIDATION.md
 	@cat target/extrap-validation.md
+
+# How far other forecast families get on the validation corpora (issue 31's targets): the
+# forecast slowed by the horizon, corrections and analogs learned on held-out sources. About
+# 2 minutes; prints Markdown tables (scripts/forecast-limits.py).
+forecast-limits: setup
+	cargo build --release --locked --quiet
+	python3 scripts/forecast-limits.py all --scalewise target/release/scalewise
 
 # The bottlenecks command against Extra-P 4.2.5 (.venv-extrap/, scripts/setup-extrap.sh) on
 # generated experiments with known truth and on Extra-P's own test files with the largest

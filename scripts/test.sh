@@ -8,6 +8,9 @@ export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 echo "== native tests (model, CLI, purity of src/model)"
 cargo test --locked
 
+echo "== scripts/forecast-limits.py reads the forecast as the calculator does (make forecast-limits)"
+python3 scripts/forecast-limits.py check --scalewise target/debug/scalewise
+
 echo "== the page code type-checked for wasm (cargo check; cargo test compiles only the native side)"
 cargo check --locked --target wasm32-unknown-unknown --lib --bins
 
