@@ -40,6 +40,15 @@ if ! { have chromium && have chromedriver; }; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# 4b. Python 3 (standard library only) for scripts/forecast-limits.py, whose check runs in
+#     `make test`.
+if ! have python3; then
+  say "installing python3 from Debian"
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3 >/dev/null
+fi
+
 # 5. npm packages: playwright-core (drives the Debian Chromium; never downloads a browser),
 #    binaryen, whose wasm-opt reads current wasm-bindgen output (Debian's is too old),
 #    axe-core, the accessibility checker the browser tests inject into every page, and terser,
