@@ -64,16 +64,40 @@ test("one page in two tabs: both fields' edits are kept and both tabs show them"
   await b.fill("#models", "downey, amdahl");
   await holds(a, "#models", "downey, amdahl");
   assert.equal(await b.inputValue("#target"), "555", "b's edit did not erase a's");
-  // The same field in both tabs: the later edit wins, in both tabs and in storage.
-  await a.fill("#target", "64");
-  await b.fill("#target", "96");
-  await holds(a, "#target", "96");
+  // The same field in both tabs at once (within a millisecond or two, before either tab has
+  // saved): whichever write is stamped later, both tabs and storage end with the same one.
+  // Which one depends on when each tab's render saves, so the test does not say.
+  await Promise.all([a.fill("#target", "64"), b.fill("#target", "96")]);
+  // Agreed: the same value in both tabs at five looks in a row, 100 ms apart.
+  const agreed = async () => {
+    let last = null, runs = 0;
+    for (let i = 0; i < 150; i++) {
+      const [x, y] = [await a.inputValue("#target"), await b.inputValue("#target")];
+      runs = x === y && x === last ? runs + 1 : 0;
+      last = x === y ? x : null;
+      if (runs >= 4) return x;
+      await a.waitForTimeout(100);
+    }
+    assert.fail("the two tabs kept different values of one field");
+  };
+  const same = await agreed();
+  assert.ok(["64", "96"].includes(same), same);
+  await settle(a);
+  await settle(b);
+  const d = await tab(context, "speedup.html");
+  assert.equal(await d.inputValue("#target"), same, "storage holds what both tabs show");
+  // One edit after another, as a person switches tabs (b has shown a's edit): the later one
+  // wins, in both tabs and in storage.
+  await a.fill("#target", "128");
+  await holds(b, "#target", "128");
+  await b.fill("#target", "256");
+  await holds(a, "#target", "256");
   await settle(b);
   const c = await tab(context, "speedup.html");
-  assert.equal(await c.inputValue("#target"), "96");
+  assert.equal(await c.inputValue("#target"), "256");
   assert.equal(await c.inputValue("#models"), "downey, amdahl");
   await shot(a, "storage-two-tabs");
-  assert.deepEqual([...a.errors, ...b.errors, ...c.errors], []);
+  assert.deepEqual([...a.errors, ...b.errors, ...c.errors, ...d.errors], []);
   await context.close();
 });
 
