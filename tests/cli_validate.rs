@@ -45,6 +45,23 @@ fn a_malformed_corpus_names_its_line_and_column() {
     assert!(o.stderr.contains("line 4, column 8: time_s: expected a time from 1e-9 to 1e9 s"), "{}", o.stderr);
     assert!(o.stdout.is_empty());
     assert_eq!(run(&["validate", "--bogus"], "").status, 2);
+    // More series than validate reads, or a file larger than a corpus may be: refused at once,
+    // naming the file and the limit.
+    let head = "series_id,application,problem,machine,source,np,nodes,time_s,rep\n";
+    let rows: String = (0..=scalewise::model::validation::corpus::MAX_SERIES).map(|i| format!("s{i},A,p,M,src{i},4,1,10,1\ns{i},A,p,M,src{i},8,1,6,1\n")).collect();
+    std::fs::write(&bad, format!("{head}{rows}")).unwrap();
+    let o = run(&["validate", bad.to_str().unwrap()], "");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("validate reads at most 600 (corpus::MAX_SERIES)"), "{}", o.stderr);
+    let big = std::fs::File::create(&bad).unwrap();
+    big.set_len(scalewise::model::validation::corpus::MAX_BYTES as u64 + 1).unwrap();
+    let o = run(&["validate", bad.to_str().unwrap()], "");
+    assert_eq!(o.status, 1);
+    assert!(o.stderr.contains("bytes is more than the 33554432 a corpus may hold"), "{}", o.stderr);
+    // The help states the limits the code holds.
+    let help = run(&["validate", "--help"], "").stdout;
+    assert!(help.contains(&format!("at most {} series", scalewise::model::validation::corpus::MAX_SERIES)), "{help}");
+    assert!(help.contains(&format!("{} MB a file", scalewise::model::validation::corpus::MAX_BYTES >> 20)), "{help}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -11,7 +11,7 @@ use crate::model::fmt_num;
 use crate::model::speedup::forecast::{self, Quantiles};
 use crate::model::speedup::{calibration, MODELS};
 use crate::model::validation::candidates::{self, Selection};
-use crate::model::validation::twins::{self, Twin};
+use crate::model::validation::twins::{self, least_error};
 use crate::model::validation::{self, corpus, Bands, Cut, Outcome, Predictor, Summary, Weighting};
 
 pub const HELP: &str = "\
@@ -39,6 +39,10 @@ PROTOCOL:
     the one it is checked on. The forecast's rule is chosen among candidates by the pooled
     median error plus the 80th percentile of the sources' median errors, each source held
     out in turn.
+
+LIMITS:
+    at most 600 series over every corpus read and 32 MB a file (validation::corpus::MAX_SERIES,
+    MAX_BYTES); more is refused at once, naming the file (and the line of the series too many).
 
 OUTPUT (JSON):
     corpora [{file, series, runs: [{k, predictor, missed, horizons: [{horizon, predictions,
@@ -112,8 +116,8 @@ struct Report {
     weightings: Vec<(Weighting, Vec<Outcome>)>,
     /// Coverage and width per cell of the forecast's ranges under other scales.
     scales: Vec<(String, [[(f64, usize, f64); 4]; 2])>,
-    /// Pairs of series alike in their measured runs that part further out, widest first.
-    twins: Vec<Twin>,
+    /// Pairs of series alike in their measured runs that part further out, per K.
+    twins: Vec<twins::Summary>,
 }
 
 /// How closely two series' measured runs must agree in shape (ln of each time over the time
@@ -162,6 +166,13 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
     let mut total_series = 0;
     for (i, (file, text)) in files.iter().enumerate() {
         let mut series = corpus::read(file, text).map_err(|e| e.to_string())?;
+        if total_series + series.len() > corpus::MAX_SERIES {
+            return Err(format!(
+                "{file}: the corpora hold {} series with this file; validate reads at most {} (corpus::MAX_SERIES)",
+                total_series + series.len(),
+                corpus::MAX_SERIES
+            ));
+        }
         corpus::regroup(&mut series, groups);
         for k in KS {
             cuts.extend(validation::cuts(&series, k, i));
@@ -233,7 +244,7 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
         .collect();
     scales.push(("1 (the band alone)".into(), rescale(&|_, _| 1.0)));
     scales.push(("ln(max(h, 1)) + 0.3 (the horizon, as round 1)".into(), rescale(&|_, h| forecast::horizon_scale(h))));
-    let twins = twins::twins(&cuts, TWIN_TOLERANCE);
+    let twins = twins::summaries(&cuts, TWIN_TOLERANCE, TWIN_APART);
     Ok(Report { corpora, pooled, held, bands, horizon_only, selection, groups: group_sizes, weightings, scales, twins })
 }
 
@@ -604,8 +615,9 @@ fn markdown(r: &Report) -> String {
 }
 
 /// The Limits bullet on series the measured runs cannot tell apart.
-fn twins_markdown(t: &[Twin]) -> String {
-    let count = |k: usize, apart: bool| t.iter().filter(|x| x.k == k && (!apart || x.ratio > TWIN_APART)).count();
+fn twins_markdown(t: &[twins::Summary]) -> String {
+    let of = |k: usize| t.iter().find(|s| s.k == k);
+    let count = |k: usize, apart: bool| of(k).map_or(0, |s| if apart { s.apart } else { s.pairs });
     let mut s = format!(
         "- The measured runs do not always tell. Take pairs of series from different sources, measured\n\
            at the same counts, whose first K times agree in shape within {} (each time over the time at\n\
@@ -619,10 +631,10 @@ fn twins_markdown(t: &[Twin]) -> String {
         count(3, true),
         count(4, true),
         fmt_num(TWIN_APART, 2),
-        pct((TWIN_APART - 1.0) / (TWIN_APART + 1.0)),
+        pct(least_error(TWIN_APART)),
     );
     for k in KS {
-        if let Some(w) = t.iter().find(|x| x.k == k) {
+        if let Some(w) = of(k).and_then(|s| s.widest.as_ref()) {
             s.push_str(&format!(
                 "\n  Widest for K = {k}: `{}` and `{}` at n = {}, {}× apart (at least {} off on one).",
                 w.series.0,
@@ -673,9 +685,9 @@ fn to_json(r: &Report) -> Value {
     })).collect::<Vec<_>>(),
     "selection": {"winner": sel.scored[sel.winner].name, "calculators": candidates::calculators().name(), "nested": sel.nested},
     "twins": KS.iter().map(|&k| {
-        let of_k: Vec<&Twin> = r.twins.iter().filter(|t| t.k == k).collect();
-        json!({"k": k, "pairs": of_k.len(), "apart": of_k.iter().filter(|t| t.ratio > TWIN_APART).count(),
-            "widest": of_k.first().map(|w| json!({"series": [w.series.0, w.series.1], "n": w.n, "ratio": w.ratio, "least_rel_error": w.least_error()}))})
+        let of_k = r.twins.iter().find(|s| s.k == k);
+        json!({"k": k, "pairs": of_k.map_or(0, |s| s.pairs), "apart": of_k.map_or(0, |s| s.apart),
+            "widest": of_k.and_then(|s| s.widest.as_ref()).map(|w| json!({"series": [w.series.0, w.series.1], "n": w.n, "ratio": w.ratio, "least_rel_error": w.least_error()}))})
     }).collect::<Vec<_>>(),
     "twin_tolerance": TWIN_TOLERANCE, "twin_apart": TWIN_APART,
     "level": forecast::LEVEL})
@@ -725,7 +737,19 @@ pub fn run(args: &[String]) -> i32 {
     if groups_file.is_none() && root.join(DEFAULT_GROUPS).exists() {
         groups_file = Some(DEFAULT_GROUPS);
     }
-    let read = |f: &str| std::fs::read_to_string(root.join(f)).map_err(|e| format!("cannot read '{}': {e}", root.join(f).display()));
+    let read = |f: &str| {
+        let path = root.join(f);
+        let cannot = |e: &dyn std::fmt::Display| format!("cannot read '{}': {e}", path.display());
+        // A file larger than a corpus may be is refused before it is read.
+        match std::fs::metadata(&path) {
+            Ok(m) if m.len() > corpus::MAX_BYTES as u64 => {
+                return Err(format!("{f}: {} bytes is more than the {} a corpus may hold", m.len(), corpus::MAX_BYTES))
+            }
+            Err(e) => return Err(cannot(&e)),
+            Ok(_) => {}
+        }
+        std::fs::read_to_string(&path).map_err(|e| cannot(&e))
+    };
     let mut texts = Vec::new();
     for f in files {
         match read(f) {

@@ -7,6 +7,8 @@
 //! groups file (`validation/source_groups.csv`: `repository,group,reason`) puts several
 //! repositories into one group, e.g. the student repositories of one course on one cluster.
 
+use std::collections::{BTreeMap, HashMap};
+
 use crate::model::InputError;
 
 /// One measured strong-scaling series: one problem, one machine, one way of running it.
@@ -33,14 +35,22 @@ impl Series {
     }
 }
 
-/// The runs of one count: (np, sum of their times, how many, nodes).
-type Runs = (u32, f64, u32, Option<u32>);
+/// The runs of one count: (sum of their times, how many, nodes), by np.
+type Runs = BTreeMap<u32, (f64, u32, Option<u32>)>;
 
 /// The times a corpus may give, in seconds: a nanosecond to 30 years. Beyond them a ratio of
 /// two times or its square leaves the numbers a double holds well (a subnormal time gave
 /// `null` errors in `validate`'s answer).
 const MIN_TIME_S: f64 = 1e-9;
 const MAX_TIME_S: f64 = 1e9;
+
+/// The most series `validate` reads over all its corpora together. The committed corpora hold
+/// 316. The check's cost grows faster than the series (every source held out in turn, for
+/// every candidate): 560 took 31 s and 0.6 GB on a 2-core machine, 976 took 102 s and 1 GB, so
+/// more is refused at once rather than run for minutes.
+pub const MAX_SERIES: usize = 600;
+/// The largest corpus file read, in bytes (the committed ones: 10 MB at most).
+pub const MAX_BYTES: usize = 32 << 20;
 
 const COLUMNS: [&str; 9] = ["series_id", "application", "problem", "machine", "source", "np", "nodes", "time_s", "rep"];
 
@@ -67,14 +77,18 @@ fn with_header<'a>(field: &str, text: &'a str) -> Result<(csv::Reader<&'a [u8]>,
 
 /// Reads a corpus; `field` names it in errors (which give the line and column).
 pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
+    if text.len() > MAX_BYTES {
+        return Err(InputError::new(field, format!("{} bytes is more than the {MAX_BYTES} a corpus may hold", text.len())));
+    }
     let (mut reader, header) = with_header(field, text)?;
     let index = |name: &str| header.iter().position(|h| h == name);
     let cols: Vec<usize> = COLUMNS
         .iter()
         .map(|c| index(c).ok_or_else(|| InputError::new(field, format!("no column \"{c}\"; expected {}", COLUMNS.join(","))).at(1, None)))
         .collect::<Result<_, _>>()?;
-    // Series in order of first appearance, with their runs summed per count.
-    let mut series: Vec<(Series, Vec<Runs>)> = Vec::new();
+    // Series in order of first appearance, with their runs summed per count; where each is.
+    let mut series: Vec<(Series, Runs)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;
         let record = record.map_err(|e| InputError::new(field, format!("unreadable row: {e}")).at(line, None))?;
@@ -99,9 +113,13 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         if id.is_empty() {
             return Err(InputError::new(field, "series_id is empty").at(line, Some(cols[0] + 1)));
         }
-        let pos = match series.iter().position(|s| s.0.id == id) {
-            Some(p) => p,
+        let pos = match index.get(id) {
+            Some(&p) => p,
             None => {
+                if series.len() == MAX_SERIES {
+                    return Err(InputError::new(field, format!("more than {MAX_SERIES} series; validate reads at most {MAX_SERIES} (corpus::MAX_SERIES)"))
+                        .at(line, Some(cols[0] + 1)));
+                }
                 let s = Series {
                     id: id.to_string(),
                     source: source_group(cell(4)),
@@ -110,26 +128,21 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
                     points: Vec::new(),
                     nodes: Vec::new(),
                 };
-                series.push((s, Vec::new()));
+                index.insert(id.to_string(), series.len());
+                series.push((s, Runs::new()));
                 series.len() - 1
             }
         };
-        let pts = &mut series[pos].1; // ok: pos indexes series
-        match pts.iter_mut().find(|p| p.0 == np) {
-            Some(p) => {
-                p.1 += t;
-                p.2 += 1;
-                p.3 = p.3.max(nodes);
-            }
-            None => pts.push((np, t, 1, nodes)),
-        }
+        let p = series[pos].1.entry(np).or_insert((0.0, 0, None)); // ok: pos indexes series
+        p.0 += t;
+        p.1 += 1;
+        p.2 = p.2.max(nodes);
     }
     Ok(series
         .into_iter()
-        .map(|(mut s, mut pts)| {
-            pts.sort_by_key(|p| p.0);
-            s.nodes = pts.iter().map(|p| p.3).collect();
-            s.points = pts.into_iter().map(|(n, sum, k, _)| (n, sum / f64::from(k))).collect();
+        .map(|(mut s, pts)| {
+            s.nodes = pts.values().map(|p| p.2).collect();
+            s.points = pts.into_iter().map(|(n, (sum, k, _))| (n, sum / f64::from(k))).collect();
             s
         })
         .collect())
@@ -198,6 +211,20 @@ mod tests {
             assert_eq!((e.line, e.column), (Some(3), Some(8)), "{t}");
             assert!(e.message.contains("from 1e-9 to 1e9 s"), "{t}: {}", e.message);
         }
+    }
+
+    #[test]
+    fn a_text_larger_than_a_corpus_may_be_is_refused_unread() {
+        let text = format!("{HEAD}{}", "x".repeat(MAX_BYTES));
+        let e = read("corpus", &text).unwrap_err();
+        assert!(e.message.contains("a corpus may hold"), "{}", e.message);
+        assert!(read("corpus", &format!("{HEAD}a,A,p,M,s,4,1,10,1\n")).is_ok());
+        // One series more than validate reads: refused at the row that starts it.
+        let rows: String = (0..=MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
+        let e = read("corpus", &format!("{HEAD}{rows}")).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2 * MAX_SERIES + 2), Some(1)), "{}", e.message);
+        let rows: String = (0..MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
+        assert_eq!(read("corpus", &format!("{HEAD}{rows}")).map(|s| s.len()), Ok(MAX_SERIES));
     }
 
     #[test]
