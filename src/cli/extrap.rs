@@ -31,10 +31,10 @@ pub const BOTTLENECKS: RawInput = RawInput {
     command: "bottlenecks",
     formats: &["extrap"],
     run,
-    options: &["--predict", "--metric", "--parameter", "--hold"],
+    options: &["--predict", "--metric", "--parameter", "--hold", "--aggregate"],
     sniff: Some(|_| Some("extrap")),
     stream: Some(stream),
-    check: Some(|_, opts| options(opts, Vec::new).map(|_| ())),
+    check: Some(|_, opts| options(opts, Vec::new).and_then(|_| run_options(opts)).map(|_| ())),
 };
 
 const HELP: &str = r#"scalewise bottlenecks — which region of a program dominates at the process count you plan
@@ -153,7 +153,7 @@ fn sniff(text: &str) -> Option<&'static str> {
             let v: Value = serde_json::from_str(text).ok()?;
             (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")
         }
-        extrap::Format::Text => None,
+        extrap::Format::Text | extrap::Format::Cube | extrap::Format::Saved => None,
     }
 }
 
@@ -207,6 +207,8 @@ pub struct Answer<'a> {
     pub r: &'a Ranking,
     /// Per table, each region's row in it (an index, so a region's shares are found at once).
     rows: Vec<Vec<Option<usize>>>,
+    /// What reading Score-P runs found (absent for an experiment read as text or saved).
+    pub runs: Option<&'a extrap::runs::Loaded>,
 }
 
 impl<'a> Answer<'a> {
@@ -224,7 +226,7 @@ impl<'a> Answer<'a> {
                 at
             })
             .collect();
-        Answer { e, r, rows }
+        Answer { e, r, rows, runs: None }
     }
 
     /// A point keyed by the experiment's parameter names: {"p": 256, "size": 4000}.
@@ -313,11 +315,57 @@ impl serde::Serialize for Answer<'_> {
         m.serialize_entry("process_parameter", &r.process_parameter)?;
         m.serialize_entry("ranking", &r.tables.iter().map(|t| TableOut(self, t)).collect::<Vec<_>>())?;
         m.serialize_entry("regions", &Lazy(r.regions.len(), |i| self.region(i)))?;
+        if let Some(l) = self.runs {
+            m.serialize_entry("runs", &RunsOut::of(l))?;
+        }
         m.serialize_entry("side_parameter", &r.side_parameter)?;
         m.serialize_entry("side_values", &r.side_values)?;
         m.serialize_entry("warnings", &r.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>())?;
         m.serialize_entry("warnings_at", &r.warnings)?;
         m.end()
+    }
+}
+
+/// What reading a set of Score-P runs found (the answer's "runs").
+#[derive(serde::Serialize, JsonSchema)]
+pub struct RunsOut {
+    /// Profiles read (every repetition).
+    count: usize,
+    /// The metric read (its unique name in the profiles).
+    metric: String,
+    /// The profiles' metrics, any of which --metric reads.
+    metrics: Vec<String>,
+    /// "mean" (per process, the default), "sum" or "max" over a run's locations.
+    aggregate: String,
+    /// Inclusive values (a node with what it calls) rather than exclusive (its own).
+    inclusive: bool,
+    /// Fewest and most locations (processes × threads) in a run.
+    locations: [usize; 2],
+    /// Call paths missing at some points, with the ancestor they were merged into (null: left
+    /// out, or with --inclusive dropped, as the ancestor holds them).
+    merged: Vec<MergedOut>,
+    /// Files and folders that hold no run, passed over.
+    passed_over: usize,
+}
+
+#[derive(serde::Serialize, JsonSchema)]
+pub struct MergedOut {
+    callpath: String,
+    into: Option<String>,
+}
+
+impl RunsOut {
+    fn of(l: &extrap::runs::Loaded) -> RunsOut {
+        RunsOut {
+            count: l.runs,
+            metric: l.metric.clone(),
+            metrics: l.metrics.clone(),
+            aggregate: l.options.aggregate.key().to_string(),
+            inclusive: l.options.inclusive,
+            locations: [l.locations.0, l.locations.1],
+            merged: l.merged.iter().map(|(c, into)| MergedOut { callpath: c.clone(), into: if l.options.inclusive { None } else { into.clone() } }).collect(),
+            passed_over: l.passed_over,
+        }
     }
 }
 
@@ -344,6 +392,9 @@ pub struct BottlenecksAnswer {
     ranking: Vec<TableShape>,
     /// Every region's model, points and predictions.
     regions: Vec<RegionShape>,
+    /// Present when Score-P runs were read: what was read and how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runs: Option<RunsOut>,
     side_parameter: Option<String>,
     side_values: Vec<f64>,
     /// The sentences of `warnings_at`, kept as they always were.
@@ -447,7 +498,15 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
 
 /// Reads, plans and fits the experiment (regions on every core).
 fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
+    if let Some((k, _)) = opts.iter().find(|(k, _)| RUN_OPTIONS.contains(&k.as_str())) {
+        return Err(format!("{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text"));
+    }
     let e = extrap::parse(text).map_err(|e| e.to_string())?;
+    rank_experiment(e, opts)
+}
+
+/// Plans and fits an experiment read (regions on every core).
+fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
     if e.parameters.len() < 2 && opts.iter().any(|(k, _)| k == "--hold") {
         return Err(format!(
             "--hold: this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
@@ -477,4 +536,141 @@ fn stream(_format: &str, text: &str, opts: &[(String, String)], compact: bool, o
 fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
     let (e, r) = ranking(text, opts)?;
     Ok(answer(&e, &r))
+}
+
+/// Options that only Score-P runs read: `--aggregate mean|sum|max`, and the flag `--inclusive`
+/// (kept as an option with an empty value).
+pub const RUN_OPTIONS: &[&str] = &["--aggregate", "--inclusive"];
+
+/// What a binary input is, by its first bytes: a Cube profile (tar, gzipped or not) or a
+/// saved Extra-P experiment (zip); None for text.
+fn binary_kind(head: &[u8]) -> Option<BinaryKind> {
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        Some(BinaryKind::Saved)
+    } else if head.starts_with(&[0x1f, 0x8b]) || head.get(257..262) == Some(b"ustar".as_slice()) {
+        Some(BinaryKind::Cube)
+    } else {
+        None
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BinaryKind {
+    Cube,
+    Saved,
+}
+
+/// Whether `path` is read by [`stream_path`] rather than as text: a folder, or a file that
+/// opens as a Cube profile or a saved Extra-P experiment.
+pub fn is_binary_path(path: &str) -> bool {
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        return true;
+    }
+    let mut head = [0u8; 512];
+    let n = std::fs::File::open(p).and_then(|mut f| {
+        use std::io::Read;
+        let mut n = 0;
+        while n < head.len() {
+            match f.read(&mut head[n..])? {
+                0 => break,
+                k => n += k,
+            }
+        }
+        Ok(n)
+    });
+    n.is_ok_and(|n| binary_kind(&head[..n]).is_some())
+}
+
+/// The run options of the command's options.
+fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, String> {
+    let mut o = extrap::runs::RunOptions::default();
+    for (k, v) in opts {
+        match k.as_str() {
+            "--aggregate" => {
+                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| format!("--aggregate: expected mean, sum or max, found \"{v}\""))?;
+            }
+            "--inclusive" => o.inclusive = true,
+            "--metric" => o.metric = Some(v.clone()),
+            _ => {}
+        }
+    }
+    Ok(o)
+}
+
+/// Reads a folder of Score-P runs, one `.cubex` profile or a saved Extra-P experiment: the
+/// experiment, and what reading the runs found (None for a saved experiment).
+fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::Loaded>), String> {
+    use extrap::runs::{layout, RunSet, LIMITS};
+    let root = std::path::Path::new(path);
+    let cannot = |p: &std::path::Path, e: std::io::Error| format!("cannot read '{}': {e}", p.display());
+    let read_limited = |p: &std::path::Path| -> Result<Vec<u8>, String> {
+        let size = std::fs::metadata(p).map_err(|e| cannot(p, e))?.len();
+        if size > LIMITS.file_bytes as u64 {
+            return Err(format!("'{}': {size} bytes is more than the {} MB of one file read (the limit of file bytes)", p.display(), LIMITS.file_bytes >> 20));
+        }
+        std::fs::read(p).map_err(|e| cannot(p, e))
+    };
+    let ro = run_options(opts)?;
+    if !root.is_dir() {
+        let bytes = read_limited(root)?;
+        if binary_kind(&bytes) == Some(BinaryKind::Saved) {
+            if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
+                return Err(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"));
+            }
+            let e = extrap::saved::read(&bytes, &extrap::saved::Limits::DEFAULT).map_err(|e| format!("{}: {}", extrap::FIELD, e.message))?;
+            return Ok((e, None));
+        }
+        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let l = layout(std::slice::from_ref(&name), &LIMITS).map_err(|e| e.to_string())?;
+        let mut set = RunSet::new(l, ro);
+        set.add(0, &name, &bytes, &LIMITS).map_err(|e| e.to_string())?;
+        let loaded = set.finish().map_err(|e| e.to_string())?;
+        return Ok((loaded.experiment.clone(), Some(loaded)));
+    }
+    // The folder's files and its folders' files (runs are one level down).
+    let mut paths: Vec<String> = Vec::new();
+    let entries = |d: &std::path::Path| -> Result<Vec<(String, bool)>, String> {
+        let mut v: Vec<(String, bool)> = std::fs::read_dir(d)
+            .map_err(|e| cannot(d, e))?
+            .filter_map(Result::ok)
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
+            .collect();
+        v.sort();
+        Ok(v)
+    };
+    for (name, dir) in entries(root)? {
+        if dir {
+            for (inner, inner_dir) in entries(&root.join(&name))? {
+                if !inner_dir {
+                    paths.push(format!("{name}/{inner}"));
+                }
+            }
+        } else {
+            paths.push(name);
+        }
+        if paths.len() > 4 * LIMITS.runs + 1024 {
+            return Err(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs));
+        }
+    }
+    let l = layout(&paths, &LIMITS).map_err(|e| e.to_string())?;
+    let runs: Vec<usize> = l.runs.iter().map(|r| r.0).collect();
+    let mut set = RunSet::new(l, ro);
+    for (k, &i) in runs.iter().enumerate() {
+        let p = root.join(&paths[i]);
+        let bytes = read_limited(&p)?;
+        set.add(k, &paths[i], &bytes, &LIMITS).map_err(|e| e.to_string())?;
+    }
+    let loaded = set.finish().map_err(|e| e.to_string())?;
+    Ok((loaded.experiment.clone(), Some(loaded)))
+}
+
+/// `scalewise bottlenecks PATH` for a folder of runs, a `.cubex` profile or a saved Extra-P
+/// experiment: the answer written to `out` as it is made, with what the runs were.
+pub fn stream_path(path: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
+    let (e, loaded) = read_path(path, opts).map_err(super::WriteError::Input)?;
+    let (e, r) = rank_experiment(e, opts).map_err(super::WriteError::Input)?;
+    let mut a = Answer::new(&e, &r);
+    a.runs = loaded.as_ref();
+    super::write_json(out, &a, compact)
 }

@@ -291,6 +291,8 @@ fn run_to_output(args: &[String]) -> i32 {
                 return written(cmd.name, write_out(&comm::help_words(cmd.help)));
             }
             "--compact" => compact = true,
+            // A flag of `bottlenecks` on Score-P runs (extrap::RUN_OPTIONS).
+            "--inclusive" if cmd.name == "bottlenecks" => options.push(("--inclusive".into(), String::new())),
             "--format" => match rest.next() {
                 Some(f) => format = Some(f.as_str()),
                 None => {
@@ -369,6 +371,13 @@ fn run_to_output(args: &[String]) -> i32 {
             }
         },
     };
+    // A folder of Score-P runs, a Cube profile or a saved Extra-P experiment: read as such,
+    // not as text.
+    if let (Some(path), "bottlenecks") = (file.filter(|f| *f != "-"), cmd.name) {
+        if extrap::is_binary_path(path) {
+            return written(cmd.name, extrap::stream_path(path, &options, compact, &mut Out));
+        }
+    }
     let text = if cmd.reads_input || file.is_some() {
         match read_input(file) {
             Ok(t) => t,

@@ -12,6 +12,7 @@ pub mod calculators;
 pub mod chart;
 pub mod comm;
 pub mod csv;
+pub mod cube;
 pub mod error;
 pub mod extrap;
 pub mod finite;

@@ -17,7 +17,10 @@
 
 use std::cell::RefCell;
 
+use wasm_bindgen::JsCast;
+
 use crate::model::extrap::page::{complete, prepare, ExtrapView};
+use crate::model::extrap::runs::RunOptions;
 use crate::model::extrap::worker::{FromWorker, ToWorker, WeakAnswer};
 use crate::model::extrap::{fit_regions, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
@@ -124,9 +127,41 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
     send(post, &FromWorker::<_, ()>::Done { view: complete(view, plan, fits), job });
 }
 
+/// Reads the files the page posted (Score-P runs, or a saved Extra-P experiment) one at a time
+/// ([`crate::model::extrap::runs::read_set`]), each dropped once reduced, and answers with the
+/// experiment as text: `progress` after each file, then `loaded` (or `unreadable`).
+fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job: u64, post: &dyn Fn(&str)) {
+    use crate::model::extrap::runs::{read_set, to_json_text, to_text, LIMITS};
+    let reader = web_sys::FileReaderSync::new().ok();
+    let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
+        let file: web_sys::File = files.get(i as u32).dyn_into().map_err(|_| "the page did not pass this file".to_string())?;
+        if file.size() > LIMITS.file_bytes as f64 {
+            return Err(format!("{} bytes is more than the {} MB of one file read (the limit of file bytes)", file.size(), LIMITS.file_bytes >> 20));
+        }
+        let reader = reader.as_ref().ok_or("this browser cannot read files in a worker")?;
+        let buffer = reader.read_as_array_buffer(&file).map_err(|_| "the browser could not read the file".to_string())?;
+        Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+    };
+    let mut last = js_sys::Date::now();
+    let mut progress = |done: usize, total: usize| {
+        let now = js_sys::Date::now();
+        if now - last >= 100.0 || done == total {
+            last = now;
+            send(post, &FromWorker::<(), ()>::Progress { fraction: done as f64 / total.max(1) as f64, job });
+        }
+    };
+    match read_set(paths, options, &LIMITS, &mut bytes_of, &mut progress) {
+        Ok((e, summary)) => {
+            let text = if summary.source == "saved" { to_json_text(&e) } else { to_text(&e, &summary) };
+            send(post, &FromWorker::<(), ()>::Loaded { text, summary, job });
+        }
+        Err(err) => send(post, &FromWorker::<(), ()>::Unreadable { message: err.to_string(), job }),
+    }
+}
+
 /// The worker's entry point: listen for jobs.
 pub fn start() {
-    super::worker_main::listen(|text, post| {
+    super::worker_main::listen_with_files(|text, files, post| {
         // Another worker's share (passed on by the page) or a page's message; a job's texts
         // (up to megabytes) are read once.
         if text.starts_with(crate::model::workers::PASS_ON) {
@@ -141,6 +176,7 @@ pub fn start() {
                 send(post, &WeakAnswer { weak: flat, job });
             }
             Ok(ToWorker::Bench { full, runs }) => send(post, &FromWorker::<(), ()>::Bench(super::bench::speedup_fits(full, runs))),
+            Ok(ToWorker::Read { options, paths, job }) => read_files(&options, &paths, files, job, post),
             Err(e) => send(post, &FromWorker::<(), ()>::Error(format!("the page sent an unreadable message: {e}"))),
         }
     });

@@ -9,14 +9,26 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 /// Calls `handle` with every text the page posts and a reply that posts a text back, then
 /// tells the page this worker listens.
 pub fn listen(handle: impl Fn(&str, &dyn Fn(&str)) + 'static) {
+    listen_with_files(move |text, _files, post| handle(text, post));
+}
+
+/// [`listen`] for a worker that is also posted files: a message that is a list holds its text
+/// first and the files (`web_sys::File`) after it, which `handle` is given (an empty list
+/// for a text alone).
+pub fn listen_with_files(handle: impl Fn(&str, &js_sys::Array, &dyn Fn(&str)) + 'static) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let post = scope.clone();
     let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(text) = e.data().as_string() else { return };
+        let data = e.data();
+        let (text, files) = match data.dyn_ref::<js_sys::Array>() {
+            Some(list) => (list.get(0).as_string(), list.slice(1, list.length())),
+            None => (data.as_string(), js_sys::Array::new()),
+        };
+        let Some(text) = text else { return };
         let text_back = |t: &str| {
             let _ = post.post_message(&JsValue::from_str(t));
         };
-        handle(&text, &text_back);
+        handle(&text, &files, &text_back);
     });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();

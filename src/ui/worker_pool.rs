@@ -41,8 +41,8 @@ pub struct Pool {
     workers: Vec<Worker>,
     /// Which workers have said they listen.
     ready: Vec<bool>,
-    /// Messages for each worker, held until it is ready.
-    pending: Vec<Vec<String>>,
+    /// Messages for each worker, held until it is ready: a text, or a list of a text and files.
+    pending: Vec<Vec<JsValue>>,
     job: Option<Box<dyn Job>>,
     /// The workers were terminated (from inside a handler, which cannot drop itself): the next
     /// job replaces them.
@@ -67,11 +67,17 @@ impl Pool {
 
     /// Posts `text` to worker `i` now if it listens, else once it does.
     fn send(&mut self, i: usize, text: String) {
+        self.post(i, JsValue::from_str(&text));
+    }
+
+    /// Posts `message` (a text, or a list of a text and files) to worker `i` now if it
+    /// listens, else once it does.
+    fn post(&mut self, i: usize, message: JsValue) {
         match (self.ready.get(i), self.workers.get(i), self.pending.get_mut(i)) {
             (Some(true), Some(w), _) => {
-                let _ = w.post_message(&JsValue::from_str(&text));
+                let _ = w.post_message(&message);
             }
-            (_, _, Some(queue)) => queue.push(text),
+            (_, _, Some(queue)) => queue.push(message),
             _ => {}
         }
     }
@@ -86,8 +92,8 @@ impl Pool {
                 *r = true;
             }
             let held = self.pending.get_mut(i).map(std::mem::take).unwrap_or_default();
-            for text in held {
-                self.send(i, text);
+            for message in held {
+                self.post(i, message);
             }
             return;
         }
@@ -182,6 +188,23 @@ pub fn start_on(slot: &PoolSlot, script: &str, k: usize, part: &dyn Fn(usize, us
     for i in 0..k {
         pool.send(i, part(i, k));
     }
+    pool.job = Some(job);
+    true
+}
+
+/// Starts `job` on one worker of `script`, posting it `text` with `files` (`web_sys::File`s,
+/// which the browser hands the worker without copying their bytes): false, and nothing
+/// started, when a job is under way or the browser cannot start a worker.
+pub fn start_with_files(slot: &PoolSlot, script: &str, text: &str, files: &js_sys::Array, job: Box<dyn Job>) -> bool {
+    if slot.borrow().busy() || !warm_k(slot, script, 1) {
+        return false;
+    }
+    let message = js_sys::Array::of1(&JsValue::from_str(text));
+    for f in files.iter() {
+        message.push(&f);
+    }
+    let mut pool = slot.borrow_mut();
+    pool.post(0, message.into());
     pool.job = Some(job);
     true
 }

@@ -32,6 +32,8 @@ mod json;
 mod json_ids;
 pub mod page;
 mod ranking;
+pub mod runs;
+pub mod saved;
 pub mod search;
 pub mod worker;
 mod talpas;
@@ -63,6 +65,10 @@ pub enum Format {
     Json,
     JsonLines,
     Talpas,
+    /// Score-P runs: Cube 4 profiles (`runs.rs`, `model::cube`).
+    Cube,
+    /// A saved Extra-P experiment (`.extra-p`, `saved.rs`).
+    Saved,
 }
 
 impl Format {
@@ -72,6 +78,8 @@ impl Format {
             Format::Json => "json",
             Format::JsonLines => "jsonl",
             Format::Talpas => "talpas",
+            Format::Cube => "cube",
+            Format::Saved => "extra-p",
         }
     }
 }
@@ -93,12 +101,33 @@ pub struct Series {
     pub points: Vec<Measurement>,
 }
 
+/// What an experiment's values are, when the file says: each region's own time (exclusive)
+/// or its time with that of the regions nested in it (inclusive). Extra-P's text, JSON, JSON
+/// Lines and Talpas formats do not say (`Unknown`): the ranking decides from the data
+/// (`tree.rs`). A Cube profile says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum TimeKind {
+    Unknown,
+    Exclusive,
+    Inclusive,
+}
+
 /// A whole experiment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Experiment {
     pub format: Format,
     pub parameters: Vec<String>,
     pub series: Vec<Series>,
+    /// Whether the values are exclusive or inclusive times, as far as the file says.
+    pub times: TimeKind,
+}
+
+impl Default for Experiment {
+    fn default() -> Self {
+        Experiment { format: Format::Text, parameters: Vec::new(), series: Vec::new(), times: TimeKind::Unknown }
+    }
 }
 
 impl Experiment {
@@ -131,7 +160,7 @@ struct Builder {
 
 impl Builder {
     fn new(format: Format, parameters: Vec<String>) -> Self {
-        Builder { e: Experiment { format, parameters, series: Vec::new() }, series: HashMap::new(), points: Vec::new() }
+        Builder { e: Experiment { format, parameters, series: Vec::new(), times: TimeKind::Unknown }, series: HashMap::new(), points: Vec::new() }
     }
 
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
@@ -206,7 +235,11 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
     if text.len() > MAX_BYTES {
         return Err(InputError::new(FIELD, format!("{} bytes is more than the {} MB read", text.len(), MAX_BYTES >> 20)));
     }
+    if let Some(what) = binary(text) {
+        return Err(InputError::new(FIELD, what));
+    }
     let e = match format {
+        Format::Cube | Format::Saved => return Err(InputError::new(FIELD, "Cube profiles and saved Extra-P experiments are files, not text: choose or drop them")),
         Format::Text => text::parse(text)?,
         Format::Json => json::parse_json(text)?,
         Format::JsonLines => json::parse_lines(text)?,
@@ -216,6 +249,22 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON), one {\"params\", \"value\"} object per line (JSON Lines) or one {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} record per line (Talpas)"));
     }
     Ok(e)
+}
+
+/// What a text that is no text is, said so: a saved Extra-P experiment (a zip), a Cube
+/// profile (a tar archive, perhaps gzipped), or Extra-P 3's binary format, which is not read.
+fn binary(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let how = "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
+    if b.starts_with(b"PK\x03\x04") || b.starts_with(b"PK\x05\x06") {
+        Some(format!("this is a zip archive, as a saved Extra-P experiment (.extra-p) is; it is read as a file: {how}"))
+    } else if b.starts_with(&[0x1f, 0x8b]) || b.get(257..262) == Some(b"ustar".as_slice()) {
+        Some(format!("this is a tar archive, as a Cube profile (.cubex) is; it is read as a file: {how}"))
+    } else if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") {
+        Some("this is Extra-P 3's binary experiment format, which is not read: open it in Extra-P and save it as an .extra-p experiment, or export it as text".into())
+    } else {
+        None
+    }
 }
 
 /// A value as Extra-P would take it, or what is wrong with it.

@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::page::ExtrapView;
+use super::runs::{RunOptions, RunsSummary};
 use super::RegionFit;
 use crate::model::speedup::weak::Flat;
 
@@ -24,6 +25,10 @@ pub enum ToWorker<I> {
     Weak { inputs: I, job: u64 },
     /// The speed-up benchmark (`ui::bench::speedup_fits`), answered by [`FromWorker::Bench`].
     Bench { full: bool, runs: u32 },
+    /// Job `job`: read the files posted with this message (Score-P runs, or one saved Extra-P
+    /// experiment), `paths` their paths from the folder given, in the same order; answered by
+    /// `progress` per file and [`FromWorker::Loaded`].
+    Read { options: RunOptions, paths: Vec<String>, job: u64 },
 }
 
 /// What an Extra-P worker posts: per job, `progress` (this worker's share: 0 once the texts
@@ -40,6 +45,11 @@ pub enum FromWorker<V = ExtrapView, P = Vec<RegionFit>> {
     Done { view: V, job: u64 },
     Bench(f64),
     Error(String),
+    /// The files of a [`ToWorker::Read`], read: the experiment as Extra-P's text format
+    /// (which the page keeps as its input) and what was read.
+    Loaded { text: String, summary: RunsSummary, job: u64 },
+    /// The files of a [`ToWorker::Read`] could not be read: why.
+    Unreadable { message: String, job: u64 },
 }
 
 /// The answer to [`ToWorker::Weak`]: `{"weak": flat, "job": j}`, the analysis flattened

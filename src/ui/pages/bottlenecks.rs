@@ -11,9 +11,9 @@ use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
 use serde::de::IgnoredAny;
-use wasm_bindgen::JsCast;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
 use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
@@ -292,11 +292,10 @@ pub fn bottlenecks() -> Html {
     let stale = !matches!(*status, Status::Current);
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
-    let upload = {
+    // One text file chosen or dropped: read as the experiment's text.
+    let on_text = {
         let (setter, store) = (setter.clone(), store.clone());
-        Callback::from(move |e: Event| {
-            let Some(input) = e.target().and_then(|t| t.dyn_into::<HtmlInputElement>().ok()) else { return };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        Callback::from(move |file: web_sys::File| {
             let (setter, store, name) = (setter.clone(), store.clone(), file.name());
             let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
                 // The saved workspace keeps at most MAX_FIELD_BYTES per input.
@@ -307,7 +306,6 @@ pub fn bottlenecks() -> Html {
                 Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
             });
             *reader.borrow_mut() = Some(task);
-            input.set_value("");
         })
     };
     let on_load = {
@@ -347,8 +345,8 @@ pub fn bottlenecks() -> Html {
             </p>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
-                    <label for="extrap-text">{ "Extra-P experiment (paste, or upload a file)" }</label>
-                    <input id="extrap-file" type="file" aria-label="upload an Extra-P experiment file" accept=".txt,.json,.jsonl,text/plain,application/json" onchange={upload} />
+                    <RunsFiles setter={setter.clone()} {on_text} />
+                    <label for="extrap-text">{ "Extra-P experiment (paste, or choose or drop files above)" }</label>
                     <textarea id="extrap-text" rows="8" spellcheck="false" value={text(&inputs, KEY_TEXT)} {oninput}
                         aria-invalid={text_error.is_some().to_string()} aria-describedby="extrap-text-error" />
                     <ul id="extrap-text-error" class="field-errors" role="alert">

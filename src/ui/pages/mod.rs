@@ -17,6 +17,7 @@ mod simulate_timeline;
 mod speedup;
 mod allocation;
 mod bottlenecks;
+mod bottlenecks_files;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {
