@@ -36,9 +36,11 @@ pub mod search;
 pub mod worker;
 mod talpas;
 mod text;
+mod tree;
 
 pub use json::kind as json_kind;
 pub use ranking::{HOLD, INPUT, finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;
 
@@ -91,6 +93,24 @@ pub struct Series {
     pub callpath: String,
     pub metric: String,
     pub points: Vec<Measurement>,
+    /// The region this one is nested in, when the file nests regions by indentation (the
+    /// text format's REGION names indented under the one above); None otherwise, and for a
+    /// region at the top. Call paths joined with `->` need none: their parents are read from
+    /// the paths themselves (`tree.rs`).
+    pub parent: Option<String>,
+}
+
+/// What an experiment's values are, when the file says: each region's own time (exclusive)
+/// or its time with that of the regions nested in it (inclusive). Extra-P's text, JSON, JSON
+/// Lines and Talpas formats do not say (`Unknown`): the ranking decides from the data
+/// (`tree.rs`). A Cube profile says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum TimeKind {
+    Unknown,
+    Exclusive,
+    Inclusive,
 }
 
 /// A whole experiment.
@@ -99,6 +119,8 @@ pub struct Experiment {
     pub format: Format,
     pub parameters: Vec<String>,
     pub series: Vec<Series>,
+    /// Whether the values are exclusive or inclusive times, as far as the file says.
+    pub times: TimeKind,
 }
 
 impl Experiment {
@@ -131,7 +153,7 @@ struct Builder {
 
 impl Builder {
     fn new(format: Format, parameters: Vec<String>) -> Self {
-        Builder { e: Experiment { format, parameters, series: Vec::new() }, series: HashMap::new(), points: Vec::new() }
+        Builder { e: Experiment { format, parameters, series: Vec::new(), times: TimeKind::Unknown }, series: HashMap::new(), points: Vec::new() }
     }
 
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
@@ -141,7 +163,7 @@ impl Builder {
         let i = match self.series.get(&key) {
             Some(&i) => i,
             None => {
-                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new() });
+                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new(), parent: None });
                 self.points.push(HashMap::new());
                 self.series.insert(key, self.e.series.len() - 1);
                 self.e.series.len() - 1
