@@ -240,3 +240,42 @@ fn whole_points_are_predicted_with_the_parameters_named() {
     let o = common::run(&["bottlenecks", &data("app.jsonl"), "--predict", "256:x"], "");
     assert!(o.stderr.contains("--predict: line 1, column 1: expected a process count or values joined by ':'"), "{}", o.stderr);
 }
+
+#[test]
+fn a_call_tree_is_ranked_by_own_time_and_the_answer_says_how_it_was_read() {
+    // calltree.txt: main (inclusive) = 0.1 + main->compute (1200/p) + main->io (2 + 0.05·p);
+    // at p = 256 main->io's own share is 14.8/19.5875 = 75.6 % (before: main 50 %).
+    let v = answer(&["bottlenecks", &data("calltree.txt"), "--predict", "256", "--compact"]);
+    assert_eq!((&v["nesting"], &v["times"], &v["left_out"], &v["non_additive"]), (&json!("callpaths"), &json!({"kind": "inclusive", "decided": "data"}), &Value::Null, &json!([])));
+    assert_eq!(v["dominant"][0]["callpath"], "main->io");
+    assert!((v["dominant"][0]["share"].as_f64().unwrap() - 14.8 / 19.5875).abs() < 0.01, "{}", v["dominant"]);
+    let regions = v["regions"].as_array().unwrap();
+    let by = |name: &str| regions.iter().find(|r| r["callpath"] == name).unwrap();
+    assert_eq!((&by("main")["parent"], &by("main")["depth"]), (&Value::Null, &json!(0)));
+    assert_eq!((&by("main->io")["parent"], &by("main->io")["depth"]), (&json!("main"), &json!(1)));
+    let main_share = &by("main")["shares"][0];
+    assert!((main_share["inclusive"].as_f64().unwrap() - 1.0).abs() < 1e-9 && main_share["own"].as_f64().unwrap() < 0.01, "{main_share}");
+    let rows = v["ranking"][0]["regions"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert!(rows.iter().all(|r| r["own"] == r["share"] && r["inclusive"].is_number()));
+    assert!(v["warnings_at"].as_array().unwrap().iter().any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains("inclusive")));
+}
+
+#[test]
+fn relearn_is_read_as_an_indented_tree_whose_deepest_holder_dominates() {
+    let file = format!("{}/tests/data/extrap-upstream/text/mpa/relearn_data.txt", env!("CARGO_MANIFEST_DIR"));
+    let v = answer(&["bottlenecks", &file, "--predict", "2048", "--compact"]);
+    assert_eq!((&v["nesting"], &v["times"]["kind"], &v["left_out"]), (&json!("indentation"), &json!("inclusive"), &json!("main()")));
+    assert_eq!(v["dominant"][0]["callpath"], "Find target neurons (w/ RMA)");
+    let na = v["non_additive"].as_array().unwrap();
+    assert_eq!(na.len(), 1);
+    assert_eq!(na[0]["parent"], "Connectivity update");
+    assert!(na[0]["children"].as_array().unwrap().contains(&json!("Create synapses (w/ Alltoall)")));
+    assert!(na[0]["point"]["p"].is_number() && na[0]["children_s"].as_f64() > na[0]["parent_s"].as_f64());
+    let warned = |s: &str| v["warnings_at"].as_array().unwrap().iter().any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains(s));
+    assert!(warned("indented") && warned("add up to more") && warned("left out"));
+    // One row per region ranked (main() left out), by inclusive share.
+    let rows = v["ranking"][0]["regions"].as_array().unwrap();
+    assert_eq!(rows.len(), v["regions"].as_array().unwrap().len() - 1);
+    assert!(rows.iter().all(|r| r["share"] == r["inclusive"] && r["callpath"] != "main()"));
+}

@@ -139,3 +139,40 @@ fn extrap_negative_examples_are_refused_where_their_data_cannot_be_placed() {
         }
     }
 }
+
+/// Every file Extra-P loads whose regions do not nest (no call path joined with "->", no
+/// REGION name indented under another) is ranked as before the call tree was read: each
+/// region's share t_i / Σ t_j over every region modelled, the largest first, none left out,
+/// the tree flat and its values read as each region's own.
+#[test]
+fn flat_files_are_ranked_by_each_regions_own_share_as_before() {
+    use scalewise::model::extrap::{rank, Nesting, RankOptions, TimeKind};
+    let mut flat = 0;
+    for r in loads().into_iter().filter(|r| r["loads"] == true) {
+        let file = r["file"].as_str().unwrap();
+        let e = parse(&read(file)).unwrap();
+        if e.series.iter().any(|s| s.callpath.contains("->") || s.parent.is_some()) {
+            continue;
+        }
+        flat += 1;
+        let top = e.values_of(0).last().copied().unwrap_or(1.0).clamp(1.0, 1e6) as u32;
+        let opts = RankOptions { targets: vec![top * 4, top * 16], ..RankOptions::default() };
+        let Ok(ranking) = rank(&e, &opts) else { continue };
+        assert_eq!(ranking.tree.nesting, Nesting::Flat, "{file}");
+        assert_eq!(ranking.tree.times.kind, TimeKind::Exclusive, "{file}");
+        assert_eq!(ranking.tree.left_out, None, "{file}");
+        for (ti, t) in ranking.tables.iter().enumerate() {
+            let ti = ranking.targets.iter().position(|x| x.point == t.point).unwrap_or(ti);
+            let times: Vec<(usize, f64)> = ranking.regions.iter().enumerate().filter_map(|(i, f)| Some((i, f.time_at(ti)?.0))).collect();
+            let sum: f64 = times.iter().map(|x| x.1).sum();
+            assert_eq!(t.rows.len(), times.len(), "{file}");
+            for row in &t.rows {
+                let want = times.iter().find(|x| x.0 == row.region).unwrap().1 / sum;
+                assert_eq!(row.share, want, "{file}: {}", ranking.regions[row.region].callpath);
+                assert_eq!((row.own, row.inclusive), (want, want), "{file}");
+            }
+            assert!(t.rows.windows(2).all(|w| w[0].share >= w[1].share), "{file}");
+        }
+    }
+    assert!(flat > 80, "{flat} flat files");
+}

@@ -65,6 +65,21 @@ parameter varies), chosen by leave-one-out over every point; a range adds each p
 width beyond its data in quadrature. The regions are ranked by predicted share of the run
 time at each point asked. Regions are fitted on every core, up to 100,000 of them (the
 page: 2,000).
+
+CALL TREE: regions nest by call path (a->b->c inside the longest prefix present, a->b or
+else a) or, in the text format, by REGION names indented under the one above (said in a
+warning). When the file does not say whether its values are exclusive (each region's own
+time) or inclusive (with the regions nested in it), the data decides: a child above its
+parent beyond the noise (max(5 %, twice the repetitions' relative spread)) somewhere means
+exclusive, every child within its parent inclusive. Shares come from own time, never a
+parent added to its children: with inclusive values a region's own time at each point is
+its time less its children's (never below 0), and that is what is fitted. Where children add
+up to more than their parent beyond the noise, own time cannot be read off: every region's
+inclusive time is fitted as given and ranked by its share of the top level's, and the
+dominant region is found by going down from the largest top-level region to its largest
+child while that child holds all of it (within the noise). A top-level region (of three or
+more) that is at least the sum of the others and at most twice it at every point is read as
+holding them and left out of the shares.
     --predict N,..     process counts to rank at, the other parameters held (default 4× and
                        16× the largest measured); or whole points, values in the file's
                        parameter order joined by ':' (P:N, P:N:M); both may be mixed; at
@@ -89,10 +104,24 @@ OUTPUT:
                       predictions [{n, point, time_s, time_low_s, time_high_s (90 %), speedup,
                       low, high, efficiency, horizon}], stops_scaling_n (first n where
                       doubling n cuts the predicted time by less than 5 %), shares [{n,
-                      point, share, low, high}]}]; side is null (one model per region)
+                      point, share, low, high, own, inclusive}]}], parent (the call path
+                      of the region it is nested in, or null), depth (0 at the top); points
+                      hold own time when inclusive values were turned into it; side is null
+                      (one model per region)
     dominant          [{n, point, callpath, share, side}]: the largest region at each point
-    ranking           [{n, point, side, regions [{callpath, time_s, share, low, high}]}]:
-                      largest first; share = t_i / sum of t_j; low/high from the time ranges
+    ranking           [{n, point, side, regions [{callpath, time_s, share, low, high, own,
+                      inclusive}]}]: one row per region ranked, largest share first; share
+                      = own (t_i / sum of t_j over own times), or inclusive when ranked by
+                      inclusive share (see non_additive); own: own time over the total;
+                      inclusive: with the regions nested in it; low/high from the time ranges
+    nesting           "flat", "callpaths" or "indentation": how the regions nest
+    times             {kind: "exclusive" or "inclusive", decided: "file", "data" or
+                      "default" (nothing nests: read as own times)}
+    left_out          the top-level region read as holding the others, left out of the
+                      shares, or null
+    non_additive      [{parent, children, point, parent_s, children_s}]: parents whose
+                      children add up to more than them beyond the noise (the point where
+                      they exceed it most); not empty: regions ranked by inclusive share
     first_to_stop     [{callpath, n, side, point}]: the region that stops scaling first (the
                       other parameters held as for the first point)
     predict, points   each point's process count, and each point keyed by the file's
@@ -242,11 +271,13 @@ impl<'a> Answer<'a> {
             .zip(&self.rows)
             .filter_map(|(t, at)| {
                 let s = &t.rows[at[i]?];
-                Some(json!({"n": t.n, "point": self.point(&t.point), "share": s.share, "low": s.low, "high": s.high}))
+                Some(json!({"n": t.n, "point": self.point(&t.point), "share": s.share, "low": s.low, "high": s.high, "own": s.own, "inclusive": s.inclusive}))
             })
             .collect();
         json!({
             "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
+            "parent": r.tree.parent.get(i).copied().flatten().map(|p| r.regions[p].callpath.as_str()),
+            "depth": r.tree.depth.get(i).copied().unwrap_or(0),
             "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
             "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
             "points": f.points.iter().map(|p| json!({"n": super::whole(p.n), "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
@@ -287,7 +318,7 @@ impl serde::Serialize for TableOut<'_> {
         m.serialize_entry("point", &a.point(&t.point))?;
         m.serialize_entry("regions", &Lazy(t.rows.len(), |j| {
             let s = &t.rows[j];
-            json!({"callpath": a.r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high})
+            json!({"callpath": a.r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high, "own": s.own, "inclusive": s.inclusive})
         }))?;
         m.serialize_entry("side", &t.side)?;
         m.end()
@@ -307,8 +338,14 @@ impl serde::Serialize for Answer<'_> {
             json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(r.targets.first().and_then(|t| t.side)), "point": self.point(&r.base)})
         }).collect::<Vec<_>>())?;
         m.serialize_entry("format", e.format.name())?;
+        m.serialize_entry("left_out", &r.tree.left_out.map(|i| r.regions[i].callpath.as_str()))?;
         m.serialize_entry("metric", &r.metric)?;
         m.serialize_entry("metrics", &r.metrics)?;
+        m.serialize_entry("nesting", &r.tree.nesting)?;
+        m.serialize_entry("non_additive", &r.tree.non_additive.iter().map(|n| {
+            let name = |i: usize| r.regions[i].callpath.as_str();
+            json!({"parent": name(n.parent), "children": n.children.iter().map(|&c| name(c)).collect::<Vec<_>>(), "point": self.point(&n.point), "parent_s": n.parent_s, "children_s": n.children_s})
+        }).collect::<Vec<_>>())?;
         m.serialize_entry("parameters", &e.parameters)?;
         m.serialize_entry("points", &r.targets.iter().map(|t| self.point(&t.point)).collect::<Vec<_>>())?;
         m.serialize_entry("predict", &r.targets.iter().map(|t| t.n).collect::<Vec<_>>())?;
@@ -320,6 +357,7 @@ impl serde::Serialize for Answer<'_> {
         }
         m.serialize_entry("side_parameter", &r.side_parameter)?;
         m.serialize_entry("side_values", &r.side_values)?;
+        m.serialize_entry("times", &json!(r.tree.times))?;
         m.serialize_entry("warnings", &r.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>())?;
         m.serialize_entry("warnings_at", &r.warnings)?;
         m.end()
@@ -380,8 +418,17 @@ pub struct BottlenecksAnswer {
     first_to_stop: Vec<FirstToStopShape>,
     /// The input format read.
     format: String,
+    /// The top-level region held to hold all the others (at least their sum, at most twice
+    /// it, at every point), left out of the shares; or null.
+    left_out: Option<String>,
     metric: String,
     metrics: Vec<String>,
+    /// How the regions nest: "flat", "callpaths" (a->b->c under the longest prefix present)
+    /// or "indentation" (text format: REGION names indented under the one above).
+    nesting: crate::model::extrap::Nesting,
+    /// Parents whose children add up to more than them beyond the noise (inclusive times):
+    /// the regions are then ranked by inclusive share of the top level.
+    non_additive: Vec<NonAdditiveShape>,
     parameters: Vec<String>,
     /// The points ranked at, keyed by parameter.
     points: Vec<BTreeMap<String, f64>>,
@@ -397,6 +444,9 @@ pub struct BottlenecksAnswer {
     runs: Option<RunsOut>,
     side_parameter: Option<String>,
     side_values: Vec<f64>,
+    /// Whether the values were read as exclusive (own) or inclusive times, and whether the
+    /// file said so, the data showed it, or nothing nests (default: exclusive).
+    times: crate::model::extrap::Times,
     /// The sentences of `warnings_at`, kept as they always were.
     warnings: Vec<String>,
     /// Each warning with what it concerns: "hold" (the values other parameters are held at)
@@ -412,6 +462,18 @@ struct DominantShape {
     callpath: String,
     share: f64,
     side: Option<f64>,
+}
+
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct NonAdditiveShape {
+    parent: String,
+    children: Vec<String>,
+    /// The point where the children exceed the parent most.
+    point: BTreeMap<String, f64>,
+    /// The parent's median there, and its children's summed.
+    parent_s: f64,
+    children_s: f64,
 }
 
 #[derive(JsonSchema)]
@@ -437,9 +499,14 @@ struct TableShape {
 struct TableRowShape {
     callpath: String,
     time_s: f64,
+    /// The ranking's share: own, or inclusive when regions are ranked by inclusive share.
     share: f64,
     low: f64,
     high: f64,
+    /// Own (exclusive) time over the total.
+    own: f64,
+    /// Time with every region nested in it, over the total.
+    inclusive: f64,
 }
 
 #[derive(JsonSchema)]
@@ -448,6 +515,10 @@ struct RegionShape {
     callpath: String,
     metric: String,
     side: Option<f64>,
+    /// The call path of the region this one is nested in, or null at the top.
+    parent: Option<String>,
+    /// 0 at the top.
+    depth: usize,
     /// The model's family.
     best: Option<String>,
     /// Why the region could not be modelled.
@@ -489,6 +560,10 @@ struct RegionShareShape {
     share: f64,
     low: f64,
     high: f64,
+    /// Own (exclusive) time over the total.
+    own: f64,
+    /// Time with every region nested in it, over the total.
+    inclusive: f64,
 }
 
 /// The answer as a JSON value (tests, and callers that add to it).

@@ -38,9 +38,11 @@ pub mod search;
 pub mod worker;
 mod talpas;
 mod text;
+mod tree;
 
 pub use json::kind as json_kind;
 pub use ranking::{HOLD, INPUT, finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;
 
@@ -99,6 +101,11 @@ pub struct Series {
     pub callpath: String,
     pub metric: String,
     pub points: Vec<Measurement>,
+    /// The region this one is nested in, when the file nests regions by indentation (the
+    /// text format's REGION names indented under the one above); None otherwise, and for a
+    /// region at the top. Call paths joined with `->` need none: their parents are read from
+    /// the paths themselves (`tree.rs`).
+    pub parent: Option<String>,
 }
 
 /// What an experiment's values are, when the file says: each region's own time (exclusive)
@@ -170,7 +177,7 @@ impl Builder {
         let i = match self.series.get(&key) {
             Some(&i) => i,
             None => {
-                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new() });
+                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new(), parent: None });
                 self.points.push(HashMap::new());
                 self.series.insert(key, self.e.series.len() - 1);
                 self.e.series.len() - 1

@@ -52,30 +52,34 @@ fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
     t.get(k).map(String::as_str).unwrap_or("")
 }
 
+/// Each shown region's share against n, by the ranking's own rule (`tree.rs`: own time, or
+/// inclusive share of the top level where children add up to more than their parent; a
+/// parent never added to its children), and the rest as "other regions" when the shares are
+/// of own time (inclusive shares nest, so they have no rest).
 fn curves(r: &Ranking) -> Option<ShareCurves> {
     let side = r.targets.first()?.side;
-    let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].error.is_none()).collect();
+    let counted = |i: usize| r.regions[i].error.is_none() && Some(i) != r.tree.left_out;
+    let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| counted(i)).collect();
     let table = r.tables.iter().rev().find(|t| t.side == side)?;
     let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
-    let ns = &r.chart_ns;
     let mut out: Vec<Series> = shown.iter().map(|&i| Series { label: r.regions[i].callpath.clone(), points: Vec::new() }).collect();
     let mut other = Vec::new();
-    for &n in ns {
-        let times: Vec<(usize, f64)> = ids.iter().filter_map(|&i| Some((i, r.regions[i].curve_at(n)?.0))).collect();
-        let sum: f64 = times.iter().map(|t| t.1).sum();
-        if sum.is_nan() || sum <= 0.0 || !sum.is_finite() {
+    for &n in &r.chart_ns {
+        let times: Vec<Option<f64>> = (0..r.regions.len()).map(|i| if r.regions[i].error.is_none() { r.regions[i].curve_at(n).map(|c| c.0) } else { None }).collect();
+        let Some(split) = r.shares_of(&times) else { continue };
+        if !split.total.is_finite() {
             continue;
         }
         let x = f64::from(n);
         for (k, &i) in shown.iter().enumerate() {
-            if let Some(t) = times.iter().find(|t| t.0 == i) {
-                out[k].points.push((x, t.1 / sum));
+            if let Some(s) = split.share.get(i).copied().flatten() {
+                out[k].points.push((x, s));
             }
         }
-        let rest: f64 = times.iter().filter(|t| !shown.contains(&t.0)).map(|t| t.1).sum();
-        other.push((x, rest / sum));
+        let rest: f64 = ids.iter().filter(|i| !shown.contains(i)).filter_map(|&i| times[i]).sum();
+        other.push((x, rest / split.total));
     }
-    if ids.len() > shown.len() {
+    if ids.len() > shown.len() && !r.tree.by_inclusive() {
         out.push(Series { label: format!("{} other regions", ids.len() - shown.len()), points: other });
     }
     Some(ShareCurves { process_parameter: r.process_parameter.clone(), curves: out })
@@ -205,8 +209,9 @@ fn thin(v: Vec<f64>, most: usize) -> Vec<f64> {
     (0..most).map(|i| v[i * (v.len() - 1) / (most - 1)]).collect()
 }
 
-/// The heat map of all regions' summed time (`region` None) or of one region's, for an
-/// experiment of two parameters or more; None for one parameter.
+/// The heat map of all regions' time (`region` None: the total the ranking's shares are of,
+/// its dominant region and that one's share) or of one region's, for an experiment of two
+/// parameters or more; None for one parameter.
 pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
     let (pi, d) = (r.process_index, r.parameters.len());
     let si = (0..d).find(|&j| j != pi)?;
@@ -223,7 +228,6 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
         ys.push((last * 2.0).min(asked));
     }
     let xs = thin(r.chart_ns.iter().map(|&n| f64::from(n)).collect(), HEAT_COLUMNS);
-    let modelled: Vec<usize> = (0..r.regions.len()).filter(|&i| r.regions[i].model.is_some()).collect();
     let cells = ys
         .iter()
         .map(|&y| {
@@ -232,19 +236,17 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
                     let mut point = r.base.clone();
                     point[pi] = x;
                     point[si] = y;
-                    let times: Vec<(usize, f64)> = modelled
-                        .iter()
-                        .filter_map(|&i| Some((i, r.regions[i].model.as_ref()?.at_point(&point).0)))
-                        .filter(|t| t.1.is_finite() && t.1 >= 0.0)
+                    let times: Vec<Option<f64>> = (0..r.regions.len())
+                        .map(|i| r.regions[i].model.as_ref().map(|m| m.at_point(&point).0).filter(|t| t.is_finite() && *t >= 0.0))
                         .collect();
-                    let total: f64 = times.iter().map(|t| t.1).sum();
-                    let top = times.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1))?;
+                    // The ranking's shares there: own time, never a parent added to its children.
+                    let split = r.shares_of(&times)?;
+                    let top = split.dominant?;
                     let (i, t) = match region {
-                        Some(i) => *times.iter().find(|t| t.0 == i)?,
-                        None => (top.0, total),
+                        Some(i) => (i, times.get(i).copied().flatten()?),
+                        None => (top, split.total),
                     };
-                    let mine = if region.is_some() { t } else { top.1 };
-                    (total > 0.0).then_some(Cell { time_s: t, top: i, share: mine / total })
+                    Some(Cell { time_s: t, top: i, share: split.share.get(i).copied().flatten()? })
                 })
                 .collect()
         })
@@ -379,5 +381,32 @@ mod tests {
         // One parameter: no heat map.
         let app = include_str!("../../../tests/data/extrap/app.txt");
         assert!(heat_map(view(&texts(&[(KEY_TEXT, app)])).ranking.as_ref().unwrap(), None).is_none());
+    }
+
+    #[test]
+    fn the_share_chart_never_adds_a_parent_to_its_children() {
+        // calltree.txt: main holds main->compute and main->io (inclusive times); at p = 256
+        // main->io's own share is 14.8/19.5875 = 75.6 %.
+        let text = include_str!("../../../tests/data/extrap/calltree.txt");
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "256")]));
+        let (r, c) = (v.ranking.as_ref().unwrap(), v.chart.as_ref().unwrap());
+        assert_eq!(c.curves[0].label, "main->io");
+        let last = c.curves[0].points.last().unwrap();
+        assert_eq!(last, &(256.0, r.tables[0].rows[0].share));
+        assert!((last.1 - 14.8 / 19.5875).abs() < 0.01);
+        // Three regions, all shown: their shares add up to one at every n.
+        assert_eq!(c.curves.len(), 3);
+        for k in 0..c.curves[0].points.len() {
+            let sum: f64 = c.curves.iter().map(|s| s.points[k].1).sum();
+            assert!((sum - 1.0).abs() < 1e-9, "{sum}");
+        }
+        // relearn: main() left out, shares by inclusive share (nested, so no "other regions").
+        let text = include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt");
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "2048")]));
+        let c = v.chart.as_ref().unwrap();
+        assert!(c.curves.iter().all(|s| s.label != "main()" && !s.label.contains("other regions")), "{:?}", c.curves.iter().map(|s| &s.label).collect::<Vec<_>>());
+        let r = v.ranking.as_ref().unwrap();
+        let map = heat_map(r, None).unwrap();
+        assert!(map.cells.iter().flatten().flatten().all(|cell| r.regions[cell.top].callpath == "Find target neurons (w/ RMA)"));
     }
 }

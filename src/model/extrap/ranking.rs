@@ -27,6 +27,7 @@
 use std::ops::Range;
 
 use super::search::{search, search_multi, Form, Reach, RegionModel};
+use super::tree::{Split, Tree};
 use super::{Experiment, FIELD};
 use crate::model::speedup::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError, Warning};
@@ -149,9 +150,15 @@ pub struct Share {
     /// Index into `Ranking::regions`.
     pub region: usize,
     pub time_s: f64,
+    /// The ranking's share: [`Share::own`], or [`Share::inclusive`] when the ranking is by
+    /// inclusive share ([`Tree::by_inclusive`]).
     pub share: f64,
     pub low: f64,
     pub high: f64,
+    /// The region's own (exclusive) time over the total (see `tree.rs`).
+    pub own: f64,
+    /// The region's time with that of every region nested in it, over the total.
+    pub inclusive: f64,
 }
 
 /// The regions at one target, largest share first.
@@ -200,6 +207,18 @@ pub struct Ranking {
     /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at) or
     /// [`INPUT`] (the experiment).
     pub warnings: Vec<Warning>,
+    /// The regions' call tree: each one's parent and depth, whether the values were read as
+    /// exclusive or inclusive, the region left out as holding everything, the parents whose
+    /// children add up to more than them.
+    pub tree: Tree,
+}
+
+impl Ranking {
+    /// The shares of every region at one point, from each one's time there (None: none), by
+    /// the same rule as the tables (see `tree.rs`).
+    pub fn shares_of(&self, t: &[Option<f64>]) -> Option<Split> {
+        self.tree.shares(t)
+    }
 }
 
 /// What a warning about held parameters concerns: the choice of their values (the page's
@@ -299,6 +318,7 @@ pub struct Plan {
     warnings: Vec<Warning>,
     /// The regions, unfitted (no model, no predictions).
     regions: Vec<RegionFit>,
+    tree: Tree,
 }
 
 impl Plan {
@@ -435,6 +455,8 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             curve: Vec::new(),
         });
     }
+    let tree = Tree::build(e, &regions, &mut warnings);
+    own_times(&tree, &mut regions);
     let base = targets.first().map_or_else(|| largest.clone(), |t| t.point.clone());
     let chart_ns = chart_ns(&regions, &targets);
     Ok(Plan {
@@ -449,7 +471,19 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
         chart_ns,
         warnings,
         regions,
+        tree,
     })
+}
+
+/// With inclusive values that add up, each parent's points become its own time (see
+/// `tree.rs`), which is what is fitted.
+fn own_times(tree: &Tree, regions: &mut [RegionFit]) {
+    let series = tree.own_series(regions);
+    for (r, own) in regions.iter_mut().zip(series) {
+        let Some(own) = own else { continue };
+        r.points = own.iter().map(|&(k, t)| PointSummary { median: t, ..r.points[k].clone() }).collect();
+        r.raw = own.iter().map(|&(k, t)| RawPoint { value: t, ..r.raw[k].clone() }).collect();
+    }
 }
 
 /// The counts of [`Ranking::chart_ns`] for these regions and targets.
@@ -561,31 +595,18 @@ fn sums_of_others(xs: &[f64]) -> Vec<f64> {
 
 /// [`finish`] for fits known to be the plan's.
 fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
-    let Plan { parameters, process_index, side_parameter, side_values, metric, metrics, targets, base, chart_ns, mut warnings, .. } = plan;
+    let Plan { parameters, process_index, side_parameter, side_values, metric, metrics, targets, base, chart_ns, mut warnings, tree, .. } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
     let first_to_stop: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&i| regions[i].stops_scaling_n).into_iter().collect();
     for (ti, target) in targets.iter().enumerate() {
-        let times: Vec<(usize, (f64, f64, f64))> = (0..regions.len()).filter_map(|i| Some((i, regions[i].time_at(ti)?))).collect();
-        let sum: f64 = times.iter().map(|(_, t)| t.0).sum();
-        if sum.is_nan() || sum <= 0.0 {
-            continue;
-        }
-        let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1).collect::<Vec<_>>());
-        let others_hi = sums_of_others(&times.iter().map(|(_, t)| t.2).collect::<Vec<_>>());
-        let mut rows: Vec<Share> = times
-            .iter()
-            .zip(others_lo.iter().zip(&others_hi))
-            .map(|(&(i, (t, lo, hi)), (&rest_lo, &rest_hi))| {
-                let low = if lo > 0.0 { lo / (lo + rest_hi) } else { 0.0 };
-                let high_den = hi + rest_lo;
-                let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
-                Share { region: i, time_s: t, share: t / sum, low, high }
-            })
-            .collect();
+        let t: Vec<Option<(f64, f64, f64)>> = regions.iter().map(|r| r.time_at(ti)).collect();
+        let Some(split) = tree.shares(&t.iter().map(|x| x.map(|v| v.0)).collect::<Vec<_>>()) else { continue };
+        let mut rows = if tree.by_inclusive() { inclusive_rows(&t, &split) } else { own_rows(&t, &split) };
         rows.sort_by(|a, b| b.share.total_cmp(&a.share));
         let Target { n, side, point } = target.clone();
-        if let Some(top) = rows.first() {
+        let top = if tree.by_inclusive() { split.dominant.and_then(|i| rows.iter().find(|r| r.region == i)) } else { rows.first() };
+        if let Some(top) = top {
             dominant.push(Dominant { n, side, point: point.clone(), callpath: regions[top.region].callpath.clone(), share: top.share });
         }
         tables.push(Table { n, side, point, rows });
@@ -610,7 +631,39 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
         dominant,
         first_to_stop,
         warnings,
+        tree,
     }
+}
+
+/// The rows of one table by own time: share_i = t_i / Σ t_j over the regions counted, with the
+/// widest range the time ranges allow, lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
+fn own_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
+    let times: Vec<(usize, (f64, f64, f64))> = (0..t.len()).filter(|&i| split.share[i].is_some()).filter_map(|i| Some((i, t[i]?))).collect();
+    let sum = split.total;
+    let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1).collect::<Vec<_>>());
+    let others_hi = sums_of_others(&times.iter().map(|(_, t)| t.2).collect::<Vec<_>>());
+    times
+        .iter()
+        .zip(others_lo.iter().zip(&others_hi))
+        .map(|(&(i, (t, lo, hi)), (&rest_lo, &rest_hi))| {
+            let low = if lo > 0.0 { lo / (lo + rest_hi) } else { 0.0 };
+            let high_den = hi + rest_lo;
+            let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
+            Share { region: i, time_s: t, share: t / sum, low, high, own: t / sum, inclusive: split.inclusive[i].unwrap_or(t / sum) }
+        })
+        .collect()
+}
+
+/// The rows of one table by inclusive share of the top level: t_i / the top level's time, the
+/// range from the region's time range over the same total (at most 1).
+fn inclusive_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
+    (0..t.len())
+        .filter_map(|i| {
+            let (share, (time, lo, hi)) = (split.share[i]?, t[i]?);
+            let own = split.own[i].unwrap_or(0.0);
+            Some(Share { region: i, time_s: time, share, low: (lo / split.total).clamp(0.0, 1.0), high: (hi / split.total).clamp(0.0, 1.0), own, inclusive: share })
+        })
+        .collect()
 }
 
 /// Where to predict, as typed: "256, 1024" (process counts, the other parameters held) or

@@ -453,8 +453,8 @@ impl RunSet {
         let mut series: Vec<Series> = Vec::with_capacity(kept.len() * 2);
         let mut imbalance: Vec<Series> = Vec::with_capacity(kept.len());
         for p in &kept {
-            let mut values_series = Series { callpath: (*p).clone(), metric: metric.clone(), points: Vec::new() };
-            let mut imb_series = Series { callpath: (*p).clone(), metric: imbalance_name.clone(), points: Vec::new() };
+            let mut values_series = Series { callpath: (*p).clone(), metric: metric.clone(), points: Vec::new(), parent: None };
+            let mut imb_series = Series { callpath: (*p).clone(), metric: imbalance_name.clone(), points: Vec::new(), parent: None };
             for (coords, runs) in &runs_of {
                 let mut values = Vec::with_capacity(runs.len());
                 let mut imbs = Vec::with_capacity(runs.len());

@@ -783,7 +783,7 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                 List(Got::Wrong(k)) => return Err(at(&path, format!("expected a list of points, found {k}"))),
             };
             let name = (untagged(&callpath).to_string(), untagged(&metric).to_string());
-            let mut s = Series { callpath: name.0.clone(), metric: name.1.clone(), points: Vec::new() };
+            let mut s = Series { callpath: name.0.clone(), metric: name.1.clone(), points: Vec::new(), parent: None };
             let mut seen: HashMap<Vec<u64>, usize> = HashMap::new();
             for (i, p) in points.into_iter().enumerate() {
                 points_read += 1;

@@ -8,6 +8,8 @@ fn fixture(name: &str) -> String {
         "app.txt" => include_str!("../../../tests/data/extrap/app.txt"),
         "app.jsonl" => include_str!("../../../tests/data/extrap/app.jsonl"),
         "app.json" => include_str!("../../../tests/data/extrap/app.json"),
+        "calltree.txt" => include_str!("../../../tests/data/extrap/calltree.txt"),
+        "relearn_data.txt" => include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt"),
         other => panic!("no fixture {other}"),
     }
     .to_string()
@@ -482,4 +484,139 @@ fn malformed_talpas_names_line_column_and_what_was_expected() {
     let e = parse("{\"parameters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1};\"metric\":\"t\";\"callpath\":\"c\";\"value\":1}\n").unwrap_err();
     assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
     assert!(e.message.contains("parameters: expected 1 to 4 parameters, found 5"), "{e}");
+}
+
+
+/// The region of `r` called `name`.
+fn region(r: &Ranking, name: &str) -> usize {
+    r.regions.iter().position(|f| f.callpath == name).unwrap_or_else(|| panic!("no region {name}"))
+}
+
+/// The row of region `name` in table `t`.
+fn row<'a>(r: &'a Ranking, t: usize, name: &str) -> &'a Share {
+    let i = region(r, name);
+    r.tables[t].rows.iter().find(|s| s.region == i).unwrap_or_else(|| panic!("no row for {name}"))
+}
+
+#[test]
+fn a_call_tree_of_inclusive_times_is_ranked_by_each_regions_own_time() {
+    // calltree.txt (scripts/extrap-calltree.py): main->compute = 1200/p, main->io = 2 + 0.05·p,
+    // main = 0.1 + both (inclusive). At p = 256 the own times are 0.1, 4.6875 and 14.8 s:
+    // shares 0.1/19.5875 = 0.0051, 0.2393 and 0.7556 (adding main's inclusive 19.5875 s gave
+    // main 50 %, io 37.8 %, compute 12 %).
+    let r = rank(&parse(&fixture("calltree.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() }).unwrap();
+    assert_eq!((r.tree.nesting, r.tree.times), (Nesting::Callpaths, Times { kind: TimeKind::Inclusive, decided: Decided::Data }));
+    let (main, io) = (region(&r, "main"), region(&r, "main->io"));
+    assert_eq!((r.tree.parent[io], r.tree.parent[main], r.tree.depth[io]), (Some(main), None, 1));
+    assert_eq!(r.dominant[0].callpath, "main->io");
+    for (name, own) in [("main->io", 14.8 / 19.5875), ("main->compute", 4.6875 / 19.5875), ("main", 0.1 / 19.5875)] {
+        let s = row(&r, 0, name);
+        assert!((s.share - own).abs() < 0.01 && s.own == s.share, "{name}: {} against {own}", s.share);
+    }
+    // main's inclusive share is the whole; a leaf's is its own. The shares add up to one.
+    assert!((row(&r, 0, "main").inclusive - 1.0).abs() < 1e-12);
+    assert_eq!(row(&r, 0, "main->io").inclusive, row(&r, 0, "main->io").share);
+    assert!((r.tables[0].rows.iter().map(|s| s.share).sum::<f64>() - 1.0).abs() < 1e-12);
+    // main's fitted points are its own time, 0.1 s (times 0.99..1.01) at every count.
+    assert!(r.regions[main].points.iter().all(|p| (p.median - 0.1).abs() < 1e-6), "{:?}", r.regions[main].points);
+    assert!(r.warnings.iter().any(|w| w.path == INPUT && w.message.contains("times read as inclusive")));
+}
+
+#[test]
+fn relearn_nests_by_indentation_and_its_largest_leaf_dominates() {
+    // Extra-P's relearn_data.txt: main(), Initialization and Simulation loop at the top,
+    // Connectivity update's children overlap (at p = 512, n = 9000 it takes 2535 s, its
+    // children 4876 s), and main() is the sum of the other two at every point.
+    let r = rank(&parse(&fixture("relearn_data.txt")).unwrap(), &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() }).unwrap();
+    assert_eq!(r.tree.nesting, Nesting::Indentation);
+    assert_eq!(r.tree.times.kind, TimeKind::Inclusive);
+    let parent = |name: &str| r.tree.parent[region(&r, name)].map(|p| r.regions[p].callpath.as_str());
+    assert_eq!(parent("main()"), None);
+    assert_eq!(parent("Initialization"), None);
+    assert_eq!(parent("Connectivity update"), Some("Simulation loop"));
+    assert_eq!(parent("Find target neurons (w/ RMA)"), Some("Connectivity update"));
+    assert_eq!(r.tree.depth[region(&r, "Create synapses (w/ Alltoall)")], 2);
+    assert_eq!(r.tree.left_out, Some(region(&r, "main()")));
+    let na: Vec<&str> = r.tree.non_additive.iter().map(|n| r.regions[n.parent].callpath.as_str()).collect();
+    assert_eq!(na, ["Connectivity update"]);
+    assert!(r.tree.non_additive[0].children_s > r.tree.non_additive[0].parent_s * 1.05);
+    for d in &r.dominant {
+        assert_eq!(d.callpath, "Find target neurons (w/ RMA)");
+        assert!(d.share > 0.95, "{}", d.share);
+    }
+    // One row per ranked region (main() left out), by inclusive share; none above 1.
+    for t in &r.tables {
+        assert_eq!(t.rows.len(), r.regions.len() - 1);
+        assert!(t.rows.iter().all(|s| s.share == s.inclusive && s.share <= 1.0 + 1e-12 && s.own >= 0.0));
+        assert!(t.rows.windows(2).all(|w| w[0].share >= w[1].share));
+    }
+    for (what, said) in [("indented", "read as nesting"), ("Connectivity update", "add up to more"), ("main()", "left out of the shares")] {
+        assert!(r.warnings.iter().any(|w| w.path == INPUT && w.message.contains(what) && w.message.contains(said)), "{what}: {:?}", r.warnings);
+    }
+}
+
+#[test]
+fn exclusive_times_are_read_from_a_child_above_its_parent() {
+    // app.txt's main->init (94 s at p = 2) is above main (54 s): each value is a region's own.
+    let r = rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() }).unwrap();
+    assert_eq!((r.tree.nesting, r.tree.times), (Nesting::Callpaths, Times { kind: TimeKind::Exclusive, decided: Decided::Data }));
+    assert_eq!(r.tree.left_out, None);
+    let t = &r.tables[0];
+    assert_eq!(t.rows.len(), r.regions.len());
+    let sum: f64 = t.rows.iter().map(|s| s.time_s).sum();
+    assert!(t.rows.iter().all(|s| s.share == s.time_s / sum && s.own == s.share));
+    // main holds every other region: its inclusive share is the whole.
+    assert!((row(&r, 0, "main").inclusive - 1.0).abs() < 1e-12);
+    assert!(r.warnings.iter().any(|w| w.message.contains("\"main->init\"") && w.message.contains("exclusive")));
+}
+
+/// Ranks a one-parameter text at p = 64: (left out, dominant, times, non-additive parents).
+fn tree_case(text: &str) -> (Option<String>, String, TimeKind, usize) {
+    let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![64], ..RankOptions::default() }).unwrap();
+    let left = r.tree.left_out.map(|i| r.regions[i].callpath.clone());
+    (left, r.dominant[0].callpath.clone(), r.tree.times.kind, r.tree.non_additive.len())
+}
+
+#[test]
+fn what_the_values_are_and_what_holds_everything_is_decided_from_the_data() {
+    let head = "PARAMETER p\nPOINTS 2 4 8 16\n";
+    let cases: &[(&str, (Option<&str>, &str, TimeKind, usize))] = &[
+        // A flat main that is the sum of the others: left out; io dominates.
+        ("REGION main\nDATA 12\nDATA 8\nDATA 7\nDATA 8\nREGION compute\nDATA 10\nDATA 5\nDATA 2.5\nDATA 1.25\nREGION io\nDATA 2\nDATA 3\nDATA 4.5\nDATA 6.75\n", (Some("main"), "io", TimeKind::Exclusive, 0)),
+        // A flat region far larger than the rest (more than twice their sum) is ranked.
+        ("REGION big\nDATA 100\nDATA 100\nDATA 100\nDATA 100\nREGION a\nDATA 1\nDATA 1\nDATA 1\nDATA 1\nREGION b\nDATA 2\nDATA 2\nDATA 2\nDATA 2\n", (None, "big", TimeKind::Exclusive, 0)),
+        // Two regions: one above the other is no sign of holding it.
+        ("REGION main\nDATA 3\nDATA 3\nDATA 3\nDATA 3\nREGION a\nDATA 1\nDATA 1\nDATA 1\nDATA 1\n", (None, "main", TimeKind::Exclusive, 0)),
+        // Children overlapping within their parent: non-additive, the parent's largest
+        // child (holding all of it) dominates.
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION  x\nDATA 9.9\nDATA 9.9\nDATA 9.9\nDATA 9.9\nREGION  y\nDATA 8\nDATA 8\nDATA 8\nDATA 8\n", (None, "x", TimeKind::Inclusive, 1)),
+        // A child a little above its parent, within the noise: inclusive, own never below 0.
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 10.2\nDATA 10.2\nDATA 10.2\nDATA 10.2\n", (None, "r->x", TimeKind::Inclusive, 0)),
+        // Beyond the noise: exclusive.
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 12\nDATA 12\nDATA 12\nDATA 12\n", (None, "r->x", TimeKind::Exclusive, 0)),
+    ];
+    for (body, (left, top, kind, na)) in cases {
+        let got = tree_case(&format!("{head}{body}"));
+        assert_eq!(got, (left.map(String::from), top.to_string(), *kind, *na), "{body}");
+    }
+}
+
+#[test]
+fn a_file_that_says_what_its_times_are_is_believed_and_odd_trees_do_not_panic() {
+    let text = "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 10\nDATA 6\nDATA 4\nREGION r->x\nDATA 8\nDATA 4\nDATA 2\n";
+    let mut e = parse(text).unwrap();
+    assert_eq!(e.times, TimeKind::Unknown);
+    e.times = TimeKind::Exclusive;
+    let r = rank(&e, &RankOptions { targets: vec![64], ..RankOptions::default() }).unwrap();
+    assert_eq!(r.tree.times, Times { kind: TimeKind::Exclusive, decided: Decided::File });
+    assert_eq!(row(&r, 0, "r").inclusive, 1.0);
+    // Indentation all alike is no tree; a name repeated so that two regions would hold each
+    // other is cut, not looped over.
+    let same = parse("PARAMETER p\nPOINTS 2 4\nREGION  a\nDATA 1\nDATA 1\nREGION  b\nDATA 1\nDATA 1\n").unwrap();
+    assert!(same.series.iter().all(|s| s.parent.is_none()));
+    let looped = "PARAMETER p\nPOINTS 2 4\nREGION  a\nDATA 2\nDATA 2\nREGION b\nDATA 1\nDATA 1\nREGION   a\nDATA 2\nDATA 2\nREGION    b\nDATA 1\nDATA 1\n";
+    let e = parse(looped).unwrap();
+    let r = rank(&e, &RankOptions { targets: vec![64], ..RankOptions::default() }).unwrap();
+    assert!(r.tree.parent.iter().any(Option::is_none));
+    assert_eq!(r.tables.len(), 1);
 }

@@ -6,7 +6,7 @@
 //! lines since the last of them must cover every point (a block one short cannot be matched to
 //! its points; Extra-P refuses it too). Blank lines and lines starting with `#` are skipped.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
@@ -128,6 +128,7 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
     let mut seen: HashSet<Vec<u64>> = HashSet::new();
     let mut block = Block { region: None, metric: String::new(), next: 0, last: 0 };
     let mut any_data = false;
+    let mut nesting = Indentation::default();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -173,6 +174,7 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                 if n.is_empty() {
                     return Err(err(line, Some(key_col), "expected a call path after REGION"));
                 }
+                nesting.read(&raw.trim_start()[key.len()..], &n);
                 block = Block { region: Some(n), next: 0, ..block };
             }
             "METRIC" => {
@@ -207,5 +209,49 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
         }
     }
     block.close(&coords)?;
-    Ok(e.finish())
+    let mut e = e.finish();
+    nesting.apply(&mut e);
+    Ok(e)
+}
+
+/// REGION names indented under the one above, as Extra-P's `relearn_data.txt` writes its
+/// call tree: a region's parent is the nearest region above it indented less (the spaces or
+/// tabs between REGION and the name, each one column). Names all indented alike are no tree.
+#[derive(Default)]
+struct Indentation {
+    /// The regions open above the current line: (indent, name), indents rising.
+    open: Vec<(usize, String)>,
+    /// Each region's parent, the first one read for it.
+    parents: HashMap<String, String>,
+    /// Whether two REGION lines were indented differently.
+    nested: bool,
+    first: Option<usize>,
+}
+
+impl Indentation {
+    /// Reads one REGION line: `after` is the text after the keyword, `name` its trimmed name.
+    fn read(&mut self, after: &str, name: &str) {
+        let indent = after.chars().take_while(|c| c.is_whitespace()).count();
+        self.nested |= self.first.is_some_and(|f| f != indent);
+        self.first.get_or_insert(indent);
+        while self.open.last().is_some_and(|(i, _)| *i >= indent) {
+            self.open.pop();
+        }
+        if let Some((_, parent)) = self.open.last() {
+            if parent != name {
+                self.parents.entry(name.to_string()).or_insert_with(|| parent.clone());
+            }
+        }
+        self.open.push((indent, name.to_string()));
+    }
+
+    /// Gives every series its parent, when the names were indented differently.
+    fn apply(self, e: &mut Experiment) {
+        if !self.nested {
+            return;
+        }
+        for s in &mut e.series {
+            s.parent = self.parents.get(&s.callpath).cloned();
+        }
+    }
 }
