@@ -274,7 +274,7 @@ impl<'a> Answer<'a> {
                 Some(json!({"n": t.n, "point": self.point(&t.point), "share": s.share, "low": s.low, "high": s.high, "own": s.own, "inclusive": s.inclusive}))
             })
             .collect();
-        json!({
+        let mut v = json!({
             "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
             "parent": r.tree.parent.get(i).copied().flatten().map(|p| r.regions[p].callpath.as_str()),
             "depth": r.tree.depth.get(i).copied().unwrap_or(0),
@@ -288,7 +288,14 @@ impl<'a> Answer<'a> {
             }).collect::<Vec<_>>(),
             "stops_scaling_n": f.stops_scaling_n,
             "shares": shares,
-        })
+        });
+        // Score-P runs: each point's imbalance (largest over mean across locations), and
+        // whether it grows with the process count.
+        if !f.imbalance.is_empty() {
+            v["imbalance"] = f.points.iter().zip(&f.imbalance).filter_map(|(p, x)| Some(json!({"n": super::whole(p.n), "point": self.point(&p.coords), "imbalance": (*x)?}))).collect();
+            v["imbalance_grows"] = json!(f.imbalance_grows);
+        }
+        v
     }
 }
 
@@ -531,6 +538,23 @@ struct RegionShape {
     predictions: Vec<RegionPredictionShape>,
     stops_scaling_n: Option<u32>,
     shares: Vec<RegionShareShape>,
+    /// Score-P runs only: the region's imbalance at each measured point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imbalance: Option<Vec<ImbalanceShape>>,
+    /// Score-P runs only: the imbalance grows with the process count (up by 10 % or more from
+    /// the smallest count to the largest, rising by over 0.02 per doubling).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imbalance_grows: Option<bool>,
+}
+
+/// A region's imbalance at a measured point (Score-P runs).
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+struct ImbalanceShape {
+    n: f64,
+    point: BTreeMap<String, f64>,
+    /// The median over repetitions of the largest value over the mean across a run's locations.
+    imbalance: f64,
 }
 
 #[derive(JsonSchema)]

@@ -126,6 +126,14 @@ pub struct RegionFit {
     /// The model's predicted (time, low, high) at the chart's counts ([`Ranking::chart_ns`]),
     /// the other parameters held as for the first target.
     pub curve: Vec<(u32, (f64, f64, f64))>,
+    /// Per point (in `points`' order), the median over repetitions of the region's imbalance,
+    /// its largest value over its mean across a run's locations, when the experiment has it
+    /// (Score-P runs: the metric [`super::runs::imbalance_metric`]); empty otherwise.
+    #[serde(default)]
+    pub imbalance: Vec<Option<f64>>,
+    /// The imbalance grows with the process count ([`imbalance_grows`]).
+    #[serde(default)]
+    pub imbalance_grows: bool,
 }
 
 impl RegionFit {
@@ -261,6 +269,32 @@ fn with_n(base: &[f64], pi: usize, n: f64) -> Vec<f64> {
         *v = n;
     }
     x
+}
+
+/// Whether a region's imbalance grows with the process count: its mean imbalance per measured
+/// count rises by at least 10 % from the smallest count to the largest, and its least-squares
+/// slope against log₂ n is above 0.02 per doubling (a flat imbalance with noise is not
+/// flagged).
+pub fn imbalance_grows(points: &[PointSummary], imbalance: &[Option<f64>]) -> bool {
+    let mut by_n: Vec<(f64, f64, usize)> = Vec::new();
+    for (p, v) in points.iter().zip(imbalance) {
+        let Some(v) = v.filter(|v| v.is_finite()) else { continue };
+        match by_n.iter_mut().find(|e| e.0 == p.n) {
+            Some(e) => (e.1, e.2) = (e.1 + v, e.2 + 1),
+            None => by_n.push((p.n, v, 1)),
+        }
+    }
+    let xy: Vec<(f64, f64)> = by_n.iter().filter(|e| e.0 > 0.0).map(|e| (e.0.log2(), e.1 / e.2 as f64)).collect();
+    if xy.len() < 2 {
+        return false;
+    }
+    let (first, last) = (xy.iter().min_by(|a, b| a.0.total_cmp(&b.0)), xy.iter().max_by(|a, b| a.0.total_cmp(&b.0)));
+    let (Some(first), Some(last)) = (first, last) else { return false };
+    let k = xy.len() as f64;
+    let (mx, my) = (xy.iter().map(|p| p.0).sum::<f64>() / k, xy.iter().map(|p| p.1).sum::<f64>() / k);
+    let sxx: f64 = xy.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let slope = if sxx > 0.0 { xy.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx } else { 0.0 };
+    last.1 >= 1.1 * first.1 && slope > 0.02
 }
 
 /// The first n (doubling from `from`) where doubling cuts the predicted time by less than 5 %.
@@ -430,6 +464,9 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     if series.len() > opts.max_regions {
         return Err(err(format!("{} regions to fit is more than the {} read at once; split the file", series.len(), opts.max_regions)));
     }
+    let imbalance_name = super::runs::imbalance_metric(&metric);
+    let imbalances: std::collections::HashMap<&str, &super::Series> =
+        e.series.iter().filter(|s| s.metric == imbalance_name).map(|s| (s.callpath.as_str(), s)).collect();
     let mut regions = Vec::new();
     for s in &series {
         let mut pts: Vec<_> = s.points.iter().collect();
@@ -453,7 +490,13 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             predictions: Vec::new(),
             stops_scaling_n: None,
             curve: Vec::new(),
+            imbalance: Vec::new(),
+            imbalance_grows: false,
         });
+        if let (Some(imb), Some(r)) = (imbalances.get(s.callpath.as_str()), regions.last_mut()) {
+            r.imbalance = r.points.iter().map(|p| imb.points.iter().find(|m| m.coords == p.coords).filter(|m| !m.values.is_empty()).map(|m| median(&m.values))).collect();
+            r.imbalance_grows = imbalance_grows(&r.points, &r.imbalance);
+        }
     }
     let tree = Tree::build(e, &regions, &mut warnings);
     own_times(&tree, &mut regions);

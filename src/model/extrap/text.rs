@@ -8,7 +8,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use super::{check_value, Builder, Experiment, Format, TimeKind, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
@@ -129,9 +129,16 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
     let mut block = Block { region: None, metric: String::new(), next: 0, last: 0 };
     let mut any_data = false;
     let mut nesting = Indentation::default();
+    let mut times = TimeKind::Unknown;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
+        // What a text written from Score-P runs says its values are (`runs::to_text`).
+        match trimmed.strip_prefix(super::runs::TIMES_LINE) {
+            Some("exclusive") => times = TimeKind::Exclusive,
+            Some("inclusive") => times = TimeKind::Inclusive,
+            _ => {}
+        }
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
@@ -211,6 +218,7 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
     block.close(&coords)?;
     let mut e = e.finish();
     nesting.apply(&mut e);
+    e.times = times;
     Ok(e)
 }
 
