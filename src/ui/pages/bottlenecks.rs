@@ -7,6 +7,7 @@
 //! once a ranking takes over 200 ms, and cancels it on Cancel or when the texts change.
 
 use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
@@ -18,7 +19,7 @@ use super::bottlenecks_files::RunsFiles;
 use crate::charts::extrap::shares;
 use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
-use crate::model::extrap::{Ranking, Target};
+use crate::model::extrap::{Nesting, Ranking, Target};
 use crate::model::fmt_num;
 use crate::model::speedup::page::{self as speedup, Field};
 use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
@@ -146,9 +147,41 @@ fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
     r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
 }
 
-/// The ranked table of one side value: shares at every target, largest at the last first;
-/// each region's model written out, flagged where its time grows.
-fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> Html {
+/// The order a table lists its regions in: by share at the last target, largest first; or, for
+/// a call tree, depth first from the top, each node's children by inclusive share, a node's
+/// descendants hidden while it is closed. Each with its rank by share.
+fn table_order(r: &Ranking, last: &crate::model::extrap::Table, closed: &HashSet<String>) -> Vec<(usize, usize)> {
+    let rank: HashMap<usize, usize> = last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
+    if r.tree.nesting == Nesting::Flat {
+        return last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
+    }
+    let incl: HashMap<usize, f64> = last.rows.iter().map(|s| (s.region, s.inclusive)).collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); r.regions.len()];
+    let mut roots = Vec::new();
+    for i in 0..r.regions.len() {
+        match r.tree.parent.get(i).copied().flatten() {
+            Some(p) if p < children.len() => children[p].push(i),
+            _ => roots.push(i),
+        }
+    }
+    let by_share = |v: &mut Vec<usize>| v.sort_by(|a, b| incl.get(b).unwrap_or(&-1.0).total_cmp(incl.get(a).unwrap_or(&-1.0)));
+    by_share(&mut roots);
+    children.iter_mut().for_each(by_share);
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(i) = stack.pop() {
+        out.push((i, rank.get(&i).copied().unwrap_or(usize::MAX)));
+        if !closed.contains(&r.regions[i].callpath) {
+            stack.extend(children[i].iter().rev());
+        }
+    }
+    out
+}
+
+/// The ranked table of one side value: shares at every target, largest at the last first (or
+/// the call tree, its nodes opening and closing); each region's model written out, flagged
+/// where its time grows; its inclusive share and its imbalance where there are such.
+fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, closed: &HashSet<String>, on_toggle: &Callback<String>) -> Html {
     let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
     let Some(last) = tables.last() else { return html! {} };
     let last_target = r.targets.iter().position(|t| t.point == last.point).unwrap_or(0);
@@ -156,18 +189,39 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
         (Some(p), Some(v)) => format!("{p} = {}", fmt_num(v, 6)),
         _ => String::new(),
     };
-    let rows = last.rows.iter().enumerate().map(|(rank, s)| {
-        let f = &r.regions[s.region];
-        let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == s.region) {
+    let tree = r.tree.nesting != Nesting::Flat;
+    let imbalance = r.regions.iter().any(|f| !f.imbalance.is_empty());
+    let has_children: HashSet<usize> = r.tree.parent.iter().flatten().copied().collect();
+    let rows = table_order(r, last, closed).into_iter().map(|(i, rank)| {
+        let f = &r.regions[i];
+        let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == i) {
             Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }</td> },
             None => html! { <td class="num">{ "—" }</td> },
         });
-        let i = s.region;
         let onclick = on_load.reform(move |_| i);
+        let depth = r.tree.depth.get(i).copied().unwrap_or(0);
+        let open = !closed.contains(&f.callpath);
+        let toggle = if tree && has_children.contains(&i) {
+            let path = f.callpath.clone();
+            let label = format!("{} {}", if open { "close" } else { "open" }, f.callpath);
+            html! { <button class="link tree-toggle" aria-expanded={open.to_string()} aria-label={label} onclick={on_toggle.reform(move |_| path.clone())}>{ if open { "▾" } else { "▸" } }</button> }
+        } else if tree {
+            html! { <span class="tree-leaf" aria-hidden="true">{ "·" }</span> }
+        } else {
+            html! {}
+        };
+        let name = if tree { short(&f.callpath).to_string() } else { f.callpath.clone() };
+        let style = tree.then(|| format!("padding-left:{:.1}em", 0.3 + 1.1 * depth as f64));
+        let last_row = last.rows.iter().find(|x| x.region == i);
+        let imb = imbalance.then(|| {
+            let at = f.points.iter().zip(&f.imbalance).filter_map(|(p, v)| Some((p.n, (*v)?))).max_by(|a, b| a.0.total_cmp(&b.0));
+            html! { <td class="num">{ match at { Some((n, v)) => format!("{} at n = {}", fmt_num(v, 3), fmt_num(n, 6)), None => "—".into() } }
+                if f.imbalance_grows { <span class="grows">{ " grows ↑" }</span> }</td> }
+        });
         html! {
             <tr class={classes!((rank == 0).then_some("best"))}>
-                <td class="num">{ rank + 1 }</td>
-                <td><button class="link" title="open this region's points in the speed-up calculator" {onclick}>{ f.callpath.clone() }</button></td>
+                <td class="num">{ if rank == usize::MAX { "—".to_string() } else { (rank + 1).to_string() } }</td>
+                <td {style}>{ toggle }<button class="link" title={format!("{}: open its points in the speed-up calculator", f.callpath)} {onclick}>{ name }</button></td>
                 { for cells }
                 <td class="num">{ match f.time_at(last_target) {
                     Some((t, lo, hi)) => format!("{} ({}–{})", fmt_num(t, 4), fmt_num(lo, 3), fmt_num(hi, 3)),
@@ -178,18 +232,22 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>) -> H
                 </td>
                 <td>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
                 <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                if tree { <td class="num">{ last_row.map_or_else(|| "—".into(), |x| pct(x.inclusive)) }</td> }
+                { for imb }
             </tr>
         }
     });
-    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("share at {} (range)", point_label(r, t.n, &t.point)) }</th> });
+    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("{} share at {} (range)", if r.tree.by_inclusive() { "inclusive" } else { "own" }, point_label(r, t.n, &t.point)) }</th> });
     html! {
         <>
             if !title.is_empty() { <h4>{ title }</h4> }
-            <table class="results extrap-ranking">
+            <table class={classes!("results", "extrap-ranking", tree.then_some("tree"))}>
                 <thead><tr>
-                    <th class="num">{ "#" }</th><th>{ "region" }</th>{ for heads }
+                    <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
                     <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
                     <th>{ "model" }</th><th>{ "with n" }</th><th class="num">{ "stops scaling at n" }</th>
+                    if tree { <th class="num">{ format!("inclusive share at {}", point_label(r, last.n, &last.point)) }</th> }
+                    if imbalance { <th class="num">{ "imbalance (max / mean over locations)" }</th> }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -391,14 +449,26 @@ struct ResultsProps {
 #[component(ExtrapResults)]
 fn extrap_results(props: &ResultsProps) -> Html {
     let chart = use_memo(props.view.clone(), |v| v.chart.as_ref().map(|c| Rc::new(shares(c))));
+    // The call tree's closed nodes, by call path (kept while the ranking is redrawn).
+    let closed = use_state(HashSet::<String>::new);
+    let on_toggle = {
+        let closed = closed.clone();
+        Callback::from(move |path: String| {
+            let mut c = (*closed).clone();
+            if !c.remove(&path) {
+                c.insert(path);
+            }
+            closed.set(c);
+        })
+    };
     let Some(r) = &props.view.ranking else { return html! {} };
     let on_load = &props.on_load;
     html! {
         <div class={classes!("extrap-results", props.stale.then_some("is-stale"))} aria-busy={props.stale.to_string()}>
             { summary(r) }
             <div id="extrap-ranking">
-                if r.side_values.is_empty() { { ranking_table(r, None, on_load) } }
-                else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load)) } }
+                if r.side_values.is_empty() { { ranking_table(r, None, on_load, &closed, &on_toggle) } }
+                else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load, &closed, &on_toggle)) } }
             </div>
             <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
                 beyond the data. Grows: the region's time rises with n beyond the largest count measured. Stops scaling: \
