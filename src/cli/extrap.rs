@@ -42,8 +42,24 @@ to book, and which stops scaling first, from an Extra-P experiment (the "Bottlen
 page). The same as 'scalewise speedup --format extrap'.
 
 USAGE:
-    scalewise bottlenecks [FILE|-] [--compact] [--predict 256,1024|256:8000,...]
+    scalewise bottlenecks [FILE|DIR|-] [--compact] [--predict 256,1024|256:8000,...]
                           [--metric NAME] [--parameter NAME] [--hold VALUE|largest|per-value]
+                          [--aggregate mean|sum|max] [--inclusive]
+
+SCORE-P RUNS: DIR is a folder of Score-P runs as Extra-P reads them: one folder per run
+directly in DIR, named after the program and its parameters (app.p64.r2 is p = 64,
+repetition 2; mm.x10y1z1.r1 is x = 10, y = 1, z = 1; a comma is a decimal point), each
+holding a Cube 4 profile (profile.cubex). Several runs of one point are repetitions; a
+parameter with one value over all runs is dropped; runs that name other parameters are
+refused, naming the folder. FILE may also be one .cubex profile (one point) or a saved Extra-P
+experiment (.extra-p), told apart from text by their first bytes. A run is read and reduced
+to one figure per call path before the next: its exclusive value (--inclusive: with its
+callees) of the metric (--metric, default time) averaged over the run's locations, i.e.
+seconds per process (--aggregate sum: the sum over locations, Extra-P's strong-scaling
+numbers; max: the slowest location), and its imbalance, the largest over the mean. A call
+path missing at some points is merged into its nearest ancestor present at every point
+(with --inclusive, dropped). Limits: 4,096 runs, 1 GB a file, 2 GB inflated, 100,000 call
+paths and 1,048,576 locations a profile; past one, exit 1 naming it.
 
 INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) of one to four
 parameters in its text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON
@@ -87,6 +103,8 @@ holding them and left out of the shares.
     --metric NAME      the metric (default "time" if there is one, else the first)
     --parameter NAME   the parameter that is the process count (default: one named p, np,
                        procs, ranks, … else the first)
+    --aggregate A      Score-P runs: mean (default), sum or max over a run's locations
+    --inclusive        Score-P runs: inclusive values instead of exclusive
     --hold V           where counts given alone hold the second parameter: at V (measured
                        or not), at its largest value (largest, the default), or at each
                        measured value in turn (per-value); further parameters at their
@@ -126,7 +144,14 @@ OUTPUT:
                       other parameters held as for the first point)
     predict, points   each point's process count, and each point keyed by the file's
                       parameter names ({"p": 256, "size": 4000})
-    format, parameters, process_parameter, side_parameter (the second parameter),
+    runs              Score-P runs only: {count, metric, metrics (the profiles'), aggregate,
+                      inclusive, locations [fewest, most], merged [{callpath, into}],
+                      passed_over (files and folders that hold no run)}; and per region
+                      imbalance [{n, point, imbalance}] (median over repetitions of max/mean
+                      over locations) and imbalance_grows (up 10 % or more from the smallest
+                      count to the largest, over 0.02 per doubling)
+    format (text, json, jsonl, talpas; cube for Score-P runs, extra-p for a saved
+    experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
     [{path, message}], path "hold" (values held, --hold) or "input" (the experiment)
 
@@ -137,6 +162,7 @@ ERRORS:
 EXAMPLES:
     scalewise bottlenecks tests/data/extrap/app.txt --predict 256,1024
     scalewise bottlenecks tests/data/extrap/app.jsonl --predict 256:8000,1024:16000
+    scalewise bottlenecks tests/data/extrap-upstream/cubeset/single_parameter --aggregate sum
 "#;
 
 /// `speedup --format extrap` (also recognised without it) and `speedup --format table`
