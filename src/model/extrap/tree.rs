@@ -311,15 +311,23 @@ impl Tree {
         if roots.len() < 3 {
             return;
         }
-        let maps: Vec<_> = roots.iter().map(|&r| by_point(&regions[r])).collect();
+        // At each point: the top level's summed medians, how many were measured there and
+        // their largest spread (one pass, so a flat file of many regions takes linear time).
+        let mut at: HashMap<Vec<u64>, (f64, usize, f64)> = HashMap::new();
+        for &r in &roots {
+            for q in &regions[r].points {
+                let e = at.entry(bits(&q.coords)).or_insert((0.0, 0, 0.0));
+                *e = (e.0 + q.median, e.1 + 1, e.2.max(q.noise));
+            }
+        }
         let holds = |k: usize| {
             let mut shared = 0;
             for q in &regions[roots[k]].points {
-                let key = bits(&q.coords);
-                let others: Option<Vec<&PointSummary>> = maps.iter().enumerate().filter(|&(j, _)| j != k).map(|(_, m)| m.get(&key).copied()).collect();
-                let Some(others) = others else { continue };
-                let noise = others.iter().map(|p| p.noise).fold(q.noise, f64::max);
-                let sum: f64 = others.iter().map(|p| p.median).sum();
+                let Some(&(all, count, noise)) = at.get(&bits(&q.coords)) else { continue };
+                if count < roots.len() {
+                    continue;
+                }
+                let sum = all - q.median;
                 if q.median < sum * (1.0 - tolerance(noise, 0.0)) || q.median > HOLDS_AT_MOST * sum {
                     return false;
                 }
