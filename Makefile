@@ -40,6 +40,8 @@ bench: setup
 	@scripts/setup.sh --bench
 	cargo build --release --locked --quiet
 	.venv-bench/bin/python scripts/bench-batch.py target/release/scalewise 5
+	@scripts/setup-extrap.sh
+	python3 scripts/bench-cube.py --scalewise target/release/scalewise --extrap .venv-extrap/bin/extrap --repeat 5
 
 # Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
 # present, ../shared/validation/): prints the table and rewrites VALIDATION.md.

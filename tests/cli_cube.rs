@@ -67,11 +67,20 @@ const MATMUL_CALLPATHS: [&str; 4] = ["main", "main->init_mat", "main->zero_mat",
 /// Extra-P's test_load_cube_files.py asserts exactly these (the metrics with data).
 const MATMUL_METRICS: [&str; 7] = ["visits", "time", "min_time", "max_time", "PAPI_FP_OPS", "PAPI_L3_TCM", "PAPI_L2_TCM"];
 
+/// runs.metrics holds Extra-P's seven. It also lists bytes_put and bytes_get, which these
+/// profiles declare without data (no 4.index/4.data): Extra-P skips them with a warning, and
+/// asking for one here is refused naming the missing data (checked below).
 fn check_matmul_metrics(v: &Value) {
     let metrics: Vec<&str> = v["runs"]["metrics"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
     for m in MATMUL_METRICS {
         assert!(metrics.contains(&m), "{m} in {metrics:?}");
     }
+}
+
+#[test]
+fn a_metric_declared_without_data_is_refused_when_asked_for() {
+    let e = refused(&["bottlenecks", &cubeset("single_parameter"), "--metric", "bytes_put"]);
+    assert!(e.contains("bytes_put") && e.contains("no data"), "{e}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -491,5 +500,5 @@ fn a_profile_with_more_call_paths_than_the_limit_is_refused() {
     let started = std::time::Instant::now();
     let e = refused(&["bottlenecks", file.to_str().unwrap()]);
     eprintln!("# {} call paths refused in {:.2?}: {e}", limit + 1, started.elapsed());
-    assert!(e.contains(&limit.to_string()) || e.contains("100,000") || e.contains("call path") || e.contains("cnode"), "{e}");
+    assert!(e.contains("big.cubex") && e.contains("call paths") && e.contains("limit"), "{e}");
 }
