@@ -346,7 +346,8 @@ impl RunSet {
 
     /// The metric to read in `c`: the one asked, else "time", else the first.
     fn pick_metric(&mut self, c: &Cube) -> Result<usize, String> {
-        let names: Vec<String> = c.metrics.iter().map(|m| m.uniq_name.clone()).collect();
+        // Metrics declared without data (derived ones) are not offered, as Extra-P skips them.
+        let names: Vec<String> = c.metrics.iter().filter(|m| m.has_data).map(|m| m.uniq_name.clone()).collect();
         if self.metrics.is_empty() {
             self.metrics = names.clone();
         }
