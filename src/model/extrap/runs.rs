@@ -575,7 +575,11 @@ impl RunsSummary {
         if self.source == "saved" {
             return "A saved Extra-P experiment, read with every repetition.".into();
         }
-        let locs = if self.locations.0 == self.locations.1 { format!("{} locations each", self.locations.0) } else { format!("{} to {} locations", self.locations.0, self.locations.1) };
+        let locs = match self.locations {
+            (1, 1) => "1 location each".to_string(),
+            (a, b) if a == b => format!("{a} locations each"),
+            (a, b) => format!("{a} to {b} locations"),
+        };
         format!(
             "{} run{} read (Cube 4 profiles, {locs}): {}, {} values, {}.",
             self.runs,

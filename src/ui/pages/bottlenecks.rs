@@ -194,8 +194,11 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
     let has_children: HashSet<usize> = r.tree.parent.iter().flatten().copied().collect();
     let rows = table_order(r, last, closed).into_iter().map(|(i, rank)| {
         let f = &r.regions[i];
+        // In a call tree, the last share's cell also gives the node's inclusive share.
         let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == i) {
-            Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }</td> },
+            Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }
+                if tree && std::ptr::eq(*t, *last) { <div class="hint incl">{ format!("{} {}", if r.tree.by_inclusive() { "own" } else { "with callees" }, pct(if r.tree.by_inclusive() { x.own } else { x.inclusive })) }</div> }
+            </td> },
             None => html! { <td class="num">{ "—" }</td> },
         });
         let onclick = on_load.reform(move |_| i);
@@ -212,10 +215,9 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
         };
         let name = if tree { short(&f.callpath).to_string() } else { f.callpath.clone() };
         let style = tree.then(|| format!("padding-left:{:.1}em", 0.3 + 1.1 * depth as f64));
-        let last_row = last.rows.iter().find(|x| x.region == i);
         let imb = imbalance.then(|| {
             let at = f.points.iter().zip(&f.imbalance).filter_map(|(p, v)| Some((p.n, (*v)?))).max_by(|a, b| a.0.total_cmp(&b.0));
-            html! { <td class="num">{ match at { Some((n, v)) => format!("{} at n = {}", fmt_num(v, 3), fmt_num(n, 6)), None => "—".into() } }
+            html! { <td class="num" title={at.map(|(n, _)| format!("at n = {}", fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
                 if f.imbalance_grows { <span class="grows">{ " grows ↑" }</span> }</td> }
         });
         html! {
@@ -232,7 +234,6 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
                 </td>
                 <td>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
                 <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
-                if tree { <td class="num">{ last_row.map_or_else(|| "—".into(), |x| pct(x.inclusive)) }</td> }
                 { for imb }
             </tr>
         }
@@ -246,8 +247,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
                     <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
                     <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
                     <th>{ "model" }</th><th>{ "with n" }</th><th class="num">{ "stops scaling at n" }</th>
-                    if tree { <th class="num">{ format!("inclusive share at {}", point_label(r, last.n, &last.point)) }</th> }
-                    if imbalance { <th class="num">{ "imbalance (max / mean over locations)" }</th> }
+                    if imbalance { <th class="num" title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>

@@ -35,19 +35,22 @@ impl Picked {
     }
 }
 
-/// Where the reading stands.
+/// Where the reading stands: the last files read stay shown (with their options) while
+/// others are read, and after others are refused.
 #[derive(Clone, PartialEq)]
 enum Reading {
     Idle,
     Running(f64),
-    Read(Rc<RunsSummary>),
     Failed(String),
 }
 
-/// One reading on the worker.
+/// One reading on the worker: the files it reads become the ones kept once read.
 struct Reader {
     job: u64,
     status: UseStateHandle<Reading>,
+    read: UseStateHandle<Option<Rc<RunsSummary>>>,
+    kept: Rc<std::cell::RefCell<Option<Picked>>>,
+    picked: Picked,
     setter: Setter,
     label: String,
 }
@@ -60,8 +63,11 @@ impl Job for Reader {
                 None
             }
             Ok(FromWorker::Loaded { text, summary, job }) if job == self.job => {
-                self.setter.fill(format!("Loaded {}", self.label), vec![(KEY_TEXT, text)]);
-                self.status.set(Reading::Read(Rc::new(summary)));
+                let what = if summary.source == "cube" { format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" }) } else { self.label.clone() };
+                self.setter.fill(format!("Loaded {what}"), vec![(KEY_TEXT, text)]);
+                *self.kept.borrow_mut() = Some(self.picked.clone());
+                self.read.set(Some(Rc::new(summary)));
+                self.status.set(Reading::Idle);
                 Some(true)
             }
             Ok(FromWorker::Unreadable { message, job }) if job == self.job => {
@@ -205,6 +211,7 @@ pub struct FilesProps {
 #[component(RunsFiles)]
 pub fn runs_files(props: &FilesProps) -> Html {
     let status = use_state(|| Reading::Idle);
+    let read_summary = use_state(|| None::<Rc<RunsSummary>>);
     let options = use_state(RunOptions::default);
     let kept = use_mut_ref(|| None::<Picked>);
     let slot: PoolSlot = use_mut_ref(Default::default);
@@ -214,14 +221,14 @@ pub fn runs_files(props: &FilesProps) -> Html {
         use_effect_with((), move |_| move || stop(&slot));
     }
     let read = {
-        let (slot, status, jobs, setter) = (slot.clone(), status.clone(), jobs.clone(), props.setter.clone());
+        let (slot, status, jobs, setter, read_summary, kept) = (slot.clone(), status.clone(), jobs.clone(), props.setter.clone(), read_summary.clone(), kept.clone());
         Rc::new(move |p: &Picked, o: &RunOptions| {
             stop(&slot);
             *jobs.borrow_mut() += 1;
             let job = *jobs.borrow();
             let text = serde_json::to_string(&ToWorker::<()>::Read { options: o.clone(), paths: p.paths.clone(), job }).unwrap_or_default();
             let label = if p.paths.len() == 1 { p.paths[0].clone() } else { format!("{} files", p.paths.len()) };
-            let reader = Reader { job, status: status.clone(), setter: setter.clone(), label };
+            let reader = Reader { job, status: status.clone(), read: read_summary.clone(), kept: kept.clone(), picked: p.clone(), setter: setter.clone(), label };
             if worker_pool::start_with_files(&slot, WORKER, &text, &p.files, Box::new(reader)) {
                 status.set(Reading::Running(0.0));
             } else {
@@ -230,11 +237,13 @@ pub fn runs_files(props: &FilesProps) -> Html {
         })
     };
     let take = {
-        let (read, kept, options, on_text, status) = (read.clone(), kept.clone(), options.clone(), props.on_text.clone(), status.clone());
+        let (read, options, on_text, status) = (read.clone(), options.clone(), props.on_text.clone(), status.clone());
         Rc::new(move |p: Picked| {
             if p.is_runs() {
-                read(&p, &options);
-                *kept.borrow_mut() = Some(p);
+                // Other files may not have the metric chosen for the last ones.
+                let o = RunOptions { metric: None, ..(*options).clone() };
+                options.set(o.clone());
+                read(&p, &o);
             } else if p.paths.len() == 1 {
                 if let Ok(f) = p.files.get(0).dyn_into::<File>() {
                     status.set(Reading::Idle);
@@ -305,7 +314,10 @@ pub fn runs_files(props: &FilesProps) -> Html {
             </p>
         },
         Reading::Failed(m) => html! { <p id="runs-error" class="field-error" role="alert">{ m.clone() }</p> },
-        Reading::Read(s) => {
+    };
+    let read_panel = match &*read_summary {
+        None => html! {},
+        Some(s) => {
             let o = &*options;
             let metrics = s.metrics.iter().map(|m| html! { <option value={m.clone()} selected={*m == s.metric}>{ m.clone() }</option> });
             let aggregates = Aggregate::ALL.iter().map(|a| html! { <option value={a.key()} selected={*a == o.aggregate}>{ a.words() }</option> });
@@ -349,6 +361,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
                 </div>
             </div>
             { state }
+            { read_panel }
         </div>
     }
 }
