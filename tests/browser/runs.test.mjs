@@ -285,7 +285,9 @@ test("a set the runs' names refuse is named, and the page keeps its experiment a
   const error = await page.locator("#runs-error").textContent();
   assert.match(error, /x10y1z1|mm\.x1y1wrong1/);
   assert.equal(await page.locator("#runs-error").getAttribute("role"), "alert");
-  assert.equal(await page.locator("#runs-read").count(), 0);
+  // The runs read before stay shown, with their options (their files are still kept).
+  assert.match(await page.locator("#runs-read").textContent(), /^9 runs read/);
+  assert.equal(await page.locator("#runs-aggregate").count(), 1);
   assert.equal(await text(page), kept, "the experiment before is kept");
   assert.equal(await page.locator("#extrap-ranking tbody tr").count(), rows, "its ranking too");
   assert.equal(cli([neg]), null, "the command refuses the set too");
