@@ -417,3 +417,28 @@ test("40 runs of 64 locations and 500 call paths: read and ranked in the page's 
   await context.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+test("every Extra-P cube set that Extra-P opens opens on the page as in the command; the negative examples are refused", async () => {
+  const { context, page, problems } = await open();
+  for (const set of ["allowed_formats", "extra_file", "extra_folder", "simple_threaded", "multi_parameter", "single_parameter"]) {
+    const dir = join(CUBES, set);
+    await watch(page);
+    await page.setInputFiles("#runs-folder", dir);
+    await page.waitForFunction(() => !document.getElementById("runs-progress") && (document.getElementById("runs-read") || document.getElementById("runs-error")), null, { timeout: 60_000 });
+    assert.equal(await page.locator("#runs-error").count(), 0, `${set}: ${await page.locator("#runs-error").textContent().catch(() => "")}`);
+    const v = cli([dir]);
+    if (v) {
+      const n = v.runs.count;
+      await page.waitForFunction((n) => new RegExp(`^${n} runs? read`).test(document.getElementById("runs-read")?.textContent ?? ""), n, { timeout: 60_000 });
+      await settled(page);
+      await sameAsCommand(page, [dir]);
+    }
+  }
+  for (const set of ["negative_example", "negative_example2"]) {
+    await page.setInputFiles("#runs-folder", join(CUBES, set));
+    await page.waitForSelector("#runs-error", { timeout: 60_000 });
+    assert.match(await page.locator("#runs-error").textContent(), /"(x10y1z1|mm\.x1y1wrong1|mm\.y1x1z1)"/);
+  }
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
