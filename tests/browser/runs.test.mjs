@@ -430,7 +430,14 @@ test("every Extra-P cube set that Extra-P opens opens on the page as in the comm
     if (v) {
       const n = v.runs.count;
       await page.waitForFunction((n) => new RegExp(`^${n} runs? read`).test(document.getElementById("runs-read")?.textContent ?? ""), n, { timeout: 60_000 });
-      await settled(page);
+      // Two sets may make the same text (extra_file, extra_folder), which is not ranked again:
+      // wait for the command's dominant region on a ranking at rest.
+      const top = v.dominant.at(-1);
+      await page.waitForFunction(([callpath, n]) => {
+        const li = [...document.querySelectorAll("#extrap-dominant li")].filter((l) => / dominates with /.test(l.textContent)).at(-1);
+        return document.querySelector(".extrap-results[aria-busy=false]") && !document.getElementById("extrap-progress")
+          && li && li.textContent.includes(`: ${callpath} dominates`) && li.textContent.includes(String(n));
+      }, [top.callpath, top.n], { timeout: 60_000 });
       await sameAsCommand(page, [dir]);
     }
   }
