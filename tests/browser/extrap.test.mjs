@@ -41,9 +41,17 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   console.log(`browser: 24-region Extra-P file ranked in ${Date.now() - t0} ms (upload to table, wall clock)`);
   const rows = page.locator("#extrap-ranking tbody tr");
   assert.equal(await rows.count(), 24);
-  const first = await rows.first().locator("td").allTextContents();
+  // The fixture's call paths nest (main->solve->…): the table lists the call tree, each node
+  // under its parent by its short name, with its rank by own share in the first column.
+  assert.equal(await page.locator("#extrap-ranking table.tree").count(), 1);
+  const top = rows.filter({ has: page.locator("td:first-child", { hasText: /^1$/ }) });
+  assert.equal(await top.count(), 1);
+  const first = await top.locator("td").allTextContents();
+  const link = top.locator("button.link:not(.tree-toggle)");
   // A region whose time grows with n dominates at 1024 (the command says which, below).
-  assert.equal(first[1], "main->solve->halo_exchange->wait");
+  assert.equal((await link.getAttribute("title")).replace(/: open its points.*$/, ""), "main->solve->halo_exchange->wait");
+  assert.equal(await link.textContent(), "wait");
+  first[1] = "main->solve->halo_exchange->wait";
   assert.match(first[4], /^[0-9.]+ \([0-9.]+–[0-9.]+\)$/);
   assert.match(first[5], /p\^/);
   assert.equal(first[6], "grows ↑");
@@ -52,8 +60,14 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   assert.ok(flagged >= 6, `${flagged} regions flagged as growing`);
   // Shares at 256 and 1024 with ranges, largest at 1024 first.
   assert.match(first[2], /^[0-9.]+ % \([0-9.]+ %–[0-9.]+ %\)$/);
-  const shares = [];
-  for (let i = 0; i < 24; i++) shares.push(pct((await rows.nth(i).locator("td").nth(3).textContent())));
+  const ranked = [];
+  for (let i = 0; i < 24; i++) {
+    const cells = rows.nth(i).locator("td");
+    ranked.push([Number(await cells.nth(0).textContent()), pct(await cells.nth(3).textContent())]);
+  }
+  ranked.sort((a, b) => a[0] - b[0]);
+  const shares = ranked.map((r) => r[1]);
+  assert.deepEqual(ranked.map((r) => r[0]), Array.from({ length: 24 }, (_, i) => i + 1), "ranks 1 to 24");
   assert.ok(shares.every((s, i) => i === 0 || shares[i - 1] >= s), shares.join(" "));
   assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 0.01, `shares add to ${shares.reduce((a, b) => a + b, 0)}`);
   assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 1024: main->solve->halo_exchange->wait dominates with [0-9.]+ %/);
@@ -72,7 +86,7 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   assert.ok(await page.locator("canvas#chart-extrap-shares").count() === 1, "the share chart is drawn");
   await shot(page, "extrap-ranking");
   // Clicking a region opens its points in the speed-up calculator, in a new tab.
-  const [speedup] = await Promise.all([context.waitForEvent("page"), rows.nth(0).locator("button").click()]);
+  const [speedup] = await Promise.all([context.waitForEvent("page"), link.click()]);
   await speedup.waitForSelector("main.page h1");
   await speedup.waitForFunction(() => document.getElementById("points")?.value.startsWith("n\ttime (s)\n2\t"));
   assert.equal(await speedup.locator("#second_column").inputValue(), "time");
