@@ -254,7 +254,7 @@ test("a region click opens the speed-up page in a tab of its own: the saved tabl
   const bottlenecks = await tab(context, "bottlenecks.html");
   await bottlenecks.setInputFiles("#extrap-file", `${DATA}app.txt`);
   await bottlenecks.waitForSelector("#extrap-ranking tbody tr");
-  const [region] = await Promise.all([context.waitForEvent("page"), bottlenecks.locator("#extrap-ranking tbody tr button").first().click()]);
+  const [region] = await Promise.all([context.waitForEvent("page"), bottlenecks.locator("#extrap-ranking tbody tr button.link:not(.tree-toggle)").first().click()]);
   region.errors = [];
   region.on("pageerror", (e) => region.errors.push(String(e)));
   await region.waitForSelector("#shared");
