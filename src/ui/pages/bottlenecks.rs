@@ -57,7 +57,7 @@ struct Ranker {
 }
 
 /// A message of `ui::extrap_worker` as this page reads it.
-type Message = FromWorker<ExtrapView, IgnoredAny>;
+pub(super) type Message = FromWorker<ExtrapView, IgnoredAny>;
 
 impl Job for Ranker {
     fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {

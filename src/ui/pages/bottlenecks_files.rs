@@ -57,7 +57,9 @@ struct Reader {
 
 impl Job for Reader {
     fn on_message(&mut self, _i: usize, text: &str) -> Option<bool> {
-        match serde_json::from_str::<FromWorker<serde::de::IgnoredAny, serde::de::IgnoredAny>>(text) {
+        // The page's one reader of the worker's messages (a second instance of the enum's
+        // reader would cost the page's wasm a few kilobytes).
+        match serde_json::from_str::<super::bottlenecks::Message>(text) {
             Ok(FromWorker::Progress { fraction, job }) if job == self.job => {
                 self.status.set(Reading::Running(fraction));
                 None
