@@ -710,4 +710,21 @@ mod tests {
         let e = layout(&many, &Limits { runs: 4, ..LIMITS }).unwrap_err().to_string();
         assert!(e.contains("the limit of runs"), "{e}");
     }
+
+    #[test]
+    fn an_imbalance_is_flagged_when_it_grows_with_p_and_not_when_it_is_flat_or_noisy() {
+        use crate::model::extrap::ranking::imbalance_grows;
+        use crate::model::extrap::PointSummary;
+        let points = |ns: &[f64]| -> Vec<PointSummary> { ns.iter().map(|&n| PointSummary { n, median: 1.0, noise: 0.0, repetitions: 1, coords: vec![n] }).collect() };
+        let ns = [2.0, 4.0, 8.0, 16.0, 32.0];
+        let grows: Vec<Option<f64>> = ns.iter().map(|n: &f64| Some(1.0 + n / 16.0)).collect();
+        assert!(imbalance_grows(&points(&ns), &grows));
+        let flat: Vec<Option<f64>> = [1.05, 1.02, 1.06, 1.03, 1.05].iter().map(|&v| Some(v)).collect();
+        assert!(!imbalance_grows(&points(&ns), &flat));
+        // Up by 10 % but falling back: the trend, not one point, decides; one count is no trend.
+        let falls: Vec<Option<f64>> = [1.5, 1.2, 1.1, 1.0, 1.0].iter().map(|&v| Some(v)).collect();
+        assert!(!imbalance_grows(&points(&ns), &falls));
+        assert!(!imbalance_grows(&points(&[8.0]), &[Some(3.0)]));
+        assert!(!imbalance_grows(&points(&ns), &[None, None, None, None, None]));
+    }
 }
