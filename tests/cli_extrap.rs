@@ -279,3 +279,26 @@ fn relearn_is_read_as_an_indented_tree_whose_deepest_holder_dominates() {
     assert_eq!(rows.len(), v["regions"].as_array().unwrap().len() - 1);
     assert!(rows.iter().all(|r| r["share"] == r["inclusive"] && r["callpath"] != "main()"));
 }
+
+fn upstream(name: &str) -> String {
+    format!("{}/tests/data/extrap-upstream/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Issue 45, item 3: with n listed before p, p is still the process count (the names decide,
+/// not their order), so the answer is the one for the file as Extra-P wrote it; --parameter
+/// still picks another.
+#[test]
+fn a_parameter_named_p_is_the_process_count_whatever_its_place() {
+    let swapped = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--predict", "2048", "--compact"]);
+    let original = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--predict", "2048", "--compact"]);
+    assert_eq!(swapped["process_parameter"], "p");
+    assert_eq!(swapped["side_parameter"], "n");
+    assert_eq!(swapped["points"][0], json!({"n": 9000.0, "p": 2048.0}));
+    assert_eq!(swapped["dominant"][0]["callpath"], original["dominant"][0]["callpath"]);
+    for (a, b) in swapped["regions"].as_array().unwrap().iter().zip(original["regions"].as_array().unwrap()) {
+        let (ta, tb) = (a["predictions"][0]["time_s"].as_f64().unwrap(), b["predictions"][0]["time_s"].as_f64().unwrap());
+        assert!((ta - tb).abs() <= 1e-6 * tb.abs(), "{}: {ta} vs {tb}", a["callpath"]);
+    }
+    let by_n = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--parameter", "n", "--predict", "20000", "--compact"]);
+    assert_eq!((by_n["process_parameter"].as_str(), by_n["side_parameter"].as_str()), (Some("n"), Some("p")));
+}

@@ -235,7 +235,9 @@ pub const HOLD: &str = "hold";
 /// What a warning about the experiment itself concerns.
 pub const INPUT: &str = "input";
 
-const PROCESS_NAMES: &[&str] = &["p", "np", "n", "procs", "nprocs", "processes", "process", "ranks", "nranks", "mpi", "cores", "nodes", "num_procs"];
+/// Names that mean a process count, the surest first: a parameter named p is the process
+/// count whatever its place, and n only when no other is (n is as often the problem size).
+const PROCESS_NAMES: &[&str] = &["p", "np", "procs", "nprocs", "processes", "process", "ranks", "nranks", "num_procs", "mpi", "cores", "nodes", "n"];
 
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
@@ -378,15 +380,19 @@ impl Plan {
     }
 }
 
-/// The index of the process-count parameter: the one named, else one with a usual name, else
-/// the first.
+/// The index of the process-count parameter: the one named, else the one whose name comes
+/// first in [`PROCESS_NAMES`] (p before n, whatever their order in the file), else the first.
 pub fn process_index(parameters: &[String], named: Option<&str>) -> Result<usize, InputError> {
     match named {
         Some(p) => parameters
             .iter()
             .position(|x| x == p)
             .ok_or_else(|| InputError::new(FIELD, format!("no parameter \"{p}\"; the experiment has {}", parameters.join(", ")))),
-        None => Ok(parameters.iter().position(|x| PROCESS_NAMES.contains(&x.to_ascii_lowercase().as_str())).unwrap_or(0)),
+        // By the names' order, not the parameters': with n listed before p, p is the count.
+        None => Ok(PROCESS_NAMES
+            .iter()
+            .find_map(|name| parameters.iter().position(|x| x.eq_ignore_ascii_case(name)))
+            .unwrap_or(0)),
     }
 }
 
