@@ -302,3 +302,20 @@ fn a_parameter_named_p_is_the_process_count_whatever_its_place() {
     let by_n = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--parameter", "n", "--predict", "20000", "--compact"]);
     assert_eq!((by_n["process_parameter"].as_str(), by_n["side_parameter"].as_str()), (Some("n"), Some("p")));
 }
+
+/// Issue 45, item 11: a count cut to the largest reported is said, and so is a target far
+/// beyond the measured counts (relearn measures p up to 512: 100,000,000 is 195,313× that).
+#[test]
+fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--predict", "100000000:9000,2048:9000,4000000000:9000", "--compact"]);
+    assert_eq!(v["predict"], json!([100000000, 2048, 1000000000]));
+    let predict: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "predict").map(|w| w["message"].as_str().unwrap()).collect();
+    assert_eq!(predict, [
+        "p = 4.00000e9 is beyond the largest process count reported, 1.00000e9: the time is predicted at 4.00000e9, its count shown as 1.00000e9",
+        "p = 100000000 is 195313× the largest measured count, 512: a prediction that far beyond the data rests on the model's form alone",
+        "p = 4.00000e9 is 7812500× the largest measured count, 512: a prediction that far beyond the data rests on the model's form alone",
+    ]);
+    // 4× and 16× the largest measured (the defaults) are not far.
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
+    assert!(v["warnings_at"].as_array().unwrap().iter().all(|w| w["path"] != "predict"), "{}", v["warnings_at"]);
+}

@@ -153,7 +153,10 @@ OUTPUT:
     format (text, json, jsonl, talpas; cube for Score-P runs, extra-p for a saved
     experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
-    [{path, message}], path "hold" (values held, --hold) or "input" (the experiment)
+    [{path, message}], path "hold" (values held, --hold), "input" (the experiment) or
+    "predict" (the points asked, --predict: a count beyond 1,000,000,000 is reported as
+    that, though predicted where asked; a count over 64× the largest measured is said so,
+    with how far)
 
 ERRORS:
     Exit status 1 and one line naming the line (and column) or the JSON path, e.g.
@@ -482,8 +485,8 @@ pub struct BottlenecksAnswer {
     times: crate::model::extrap::Times,
     /// The sentences of `warnings_at`, kept as they always were.
     warnings: Vec<String>,
-    /// Each warning with what it concerns: "hold" (the values other parameters are held at)
-    /// or "input" (the experiment).
+    /// Each warning with what it concerns: "hold" (the values other parameters are held at),
+    /// "input" (the experiment) or "predict" (the points asked).
     warnings_at: Vec<crate::model::Warning>,
 }
 

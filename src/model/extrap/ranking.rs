@@ -42,6 +42,10 @@ pub const MAX_REGIONS_BATCH: usize = 100_000;
 pub const MAX_TARGETS: usize = 64;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
+/// Largest process count a target reports (the largest [`parse_targets`] takes alone).
+const MAX_COUNT: u32 = 1_000_000_000;
+/// A target beyond this many times the largest measured count is said to be far beyond it.
+pub const FAR_BEYOND: f64 = 64.0;
 /// "Stops scaling": doubling n cuts the time by less than this fraction.
 const STOP_GAIN: f64 = 0.05;
 
@@ -212,8 +216,8 @@ pub struct Ranking {
     pub dominant: Vec<Dominant>,
     /// The region that stops scaling first (smallest stops_scaling_n), if any does.
     pub first_to_stop: Vec<usize>,
-    /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at) or
-    /// [`INPUT`] (the experiment).
+    /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at),
+    /// [`INPUT`] (the experiment) or [`PREDICT`] (the points predicted at).
     pub warnings: Vec<Warning>,
     /// The regions' call tree: each one's parent and depth, whether the values were read as
     /// exclusive or inclusive, the region left out as holding everything, the parents whose
@@ -234,6 +238,9 @@ impl Ranking {
 pub const HOLD: &str = "hold";
 /// What a warning about the experiment itself concerns.
 pub const INPUT: &str = "input";
+/// What a warning about the points predicted at concerns (the page's "predict at" field, the
+/// command's `--predict`): a count cut to the largest reported, or far beyond the data.
+pub const PREDICT: &str = "predict";
 
 /// Names that mean a process count, the surest first: a parameter named p is the process
 /// count whatever its place, and n only when no other is (n is as often the problem size).
@@ -460,8 +467,29 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
         if let Some(v) = point.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
             return Err(err(format!("a point to predict at has {}: expected values above 0", fmt_num(*v, 6))));
         }
-        let n = point[pi].round().clamp(1.0, f64::from(MAX_N)) as u32;
+        // The time is predicted at the point as given; its count, a whole number, is reported
+        // up to the largest a count given alone may be, and said when it is cut there.
+        let n = point[pi].round().clamp(1.0, f64::from(MAX_COUNT)) as u32;
+        if point[pi].round() > f64::from(MAX_COUNT) {
+            let message = format!(
+                "{} = {} is beyond the largest process count reported, {}: the time is predicted at {}, its count shown as {}",
+                name(pi), fmt_num(point[pi], 6), fmt_num(f64::from(MAX_COUNT), 6), fmt_num(point[pi], 6), fmt_num(f64::from(MAX_COUNT), 6)
+            );
+            warnings.push(Warning::at(PREDICT, message));
+        }
         targets.push(Target { n, side: si.map(|si| point[si]), point: point.clone() });
+    }
+    // A target far beyond the measured counts is said to be so, with how far.
+    let top = e.values_of(pi).last().copied().unwrap_or(1.0);
+    let mut far: Vec<f64> = targets.iter().map(|t| t.point[pi]).filter(|&x| x > FAR_BEYOND * top).collect();
+    far.sort_by(f64::total_cmp);
+    far.dedup();
+    for x in far {
+        let message = format!(
+            "{} = {} is {}× the largest measured count, {}: a prediction that far beyond the data rests on the model's form alone",
+            name(pi), fmt_num(x, 6), fmt_num((x / top).round(), 9), fmt_num(top, 6)
+        );
+        warnings.push(Warning::at(PREDICT, message));
     }
     if targets.len() > MAX_TARGETS {
         return Err(err(format!("{} points to predict at is more than the {MAX_TARGETS} ranked at once", targets.len())));
