@@ -319,3 +319,25 @@ fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
     let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
     assert!(v["warnings_at"].as_array().unwrap().iter().all(|w| w["path"] != "predict"), "{}", v["warnings_at"]);
 }
+
+/// Issue 45, item 4: Extra-P's 2_param_add2 holds its points on a cross (p = 32 or n = 5000),
+/// with no point off the axes. blast() rises by about 10 s a doubling of p (25, 35, 45, 55 s
+/// from 64 to 512) and 5 s a thousand of n: some 105 s at 8192:5000. It was modelled as
+/// 43.74 − 0.3521·p^(3/2) − 0.2494·p^−1·n + 7.067e-5·p^(3/2)·n, 945 s there and 210,534 s at
+/// 8192:9000. The answer now adds the parameters' terms and says the design cannot tell.
+#[test]
+fn a_cross_design_gets_no_products_and_says_it_cannot_tell_sums_from_products() {
+    let v = answer(&["bottlenecks", &upstream("text/mpa/2_param_add2.txt"), "--predict", "8192:5000,8192:9000", "--compact"]);
+    let blast = v["regions"].as_array().unwrap().iter().find(|r| r["callpath"] == "blast()").unwrap();
+    let t = |i: usize| blast["predictions"][i]["time_s"].as_f64().unwrap();
+    assert!((50.0..=250.0).contains(&t(0)) && (50.0..=250.0).contains(&t(1)), "{} {}: {}", t(0), t(1), blast["formula"]);
+    for r in v["regions"].as_array().unwrap() {
+        let f = r["formula"].as_str().unwrap();
+        assert!(!f.split([' ']).any(|term| term.contains('p') && term.contains('n') && term.contains('·')), "{f}");
+    }
+    let input: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "input").map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(input.iter().any(|m| m.contains("cannot separate additive from multiplicative")), "{input:?}");
+    // A full grid (relearn: every p with every n) is not a cross.
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
+    assert!(v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("additive")), "{}", v["warnings"]);
+}

@@ -532,6 +532,16 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             r.imbalance_grows = imbalance_grows(&r.points, &r.imbalance);
         }
     }
+    // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
+    // terms from their product: the models add them, and the answer says so.
+    let coords: Vec<Vec<f64>> = series.iter().flat_map(|s| s.points.iter().map(|m| m.coords.clone())).collect();
+    for (i, j) in super::search::crossed_pairs(&coords) {
+        let message = format!(
+            "no point has both {} and {} off their axes: the design cannot separate additive from multiplicative forms, so the models add their terms, and a prediction with both beyond the axes is a guess",
+            name(i), name(j)
+        );
+        warnings.push(Warning::at(INPUT, message));
+    }
     let tree = Tree::build(e, &regions, &mut warnings);
     own_times(&tree, &mut regions);
     let base = targets.first().map_or_else(|| largest.clone(), |t| t.point.clone());
