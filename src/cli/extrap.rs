@@ -115,7 +115,8 @@ holding them and left out of the shares.
 OUTPUT:
     regions           [{callpath, metric, side (the second parameter's value or null), best
                       (the model's family: constant, normal form, power law, downey, smirni),
-                      formula (the model written out, e.g. "1.3 + 164·p^−1 + 0.093·p"), grows
+                      formula (the model written out, e.g. "1.3 + 164·p^−1 + 0.093·p", with
+                      the digits, at least four, that make it give the times shown), grows
                       (the time grows beyond the largest count), loo_rel_error (mean relative
                       error at each point left out), note (what a model of one or two counts
                       rests on), error (why it could not be modelled: a value below 0; or

@@ -640,7 +640,10 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
             fit.stops_scaling_n = stops_scaling(&m, &plan.base, pi, from);
             fit.best = Some(m.form.family().to_string());
             let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
-            fit.formula = Some(m.form.text_named(&names));
+            // Written with the digits it needs to give the times shown: at the targets, the
+            // chart's counts and the measured points.
+            let shown: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).chain(fit.points.iter().map(|p| p.coords.clone())).collect();
+            fit.formula = Some(m.form.text_matching(&names, &shown));
             fit.grows = m.grows_along(&plan.base, pi);
             fit.note = m.note.clone();
             fit.model = Some(m);
