@@ -123,9 +123,12 @@ OUTPUT:
                       null), points [{n, point, time_s (median),
                       noise (relative standard deviation of the repetitions), repetitions}],
                       predictions [{n, point, time_s, time_low_s, time_high_s (90 %), speedup,
-                      low, high, efficiency, horizon}], stops_scaling_n (first n where
-                      doubling n cuts the predicted time by less than 5 %), shares [{n,
-                      point, share, low, high, own, inclusive}]}], parent (the call path
+                      low, high, efficiency, horizon, uninformative (the range says
+                      nothing: time_low_s not above 0, or time_high_s over time_low_s more
+                      than 1000; the numbers are kept, and a warning counts them)}],
+                      stops_scaling_n (first n where doubling n cuts the predicted time by
+                      less than 5 %), shares [{n, point, share, low, high, own,
+                      inclusive}]}], parent (the call path
                       of the region it is nested in, or null), depth (0 at the top); points
                       hold own time when inclusive values were turned into it; side is null
                       (one model per region)
@@ -313,9 +316,10 @@ impl<'a> Answer<'a> {
             "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
             "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
             "points": f.points.iter().map(|p| json!({"n": super::whole(p.n), "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
-            "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
+            "predictions": f.predictions.iter().zip(&r.targets).enumerate().map(|(ti, (p, t))| {
                 let mut v = json!(prediction(p));
                 v["point"] = self.point(&t.point);
+                v["uninformative"] = json!(f.uninformative_at(ti));
                 v
             }).collect::<Vec<_>>(),
             "stops_scaling_n": f.stops_scaling_n,
@@ -606,6 +610,9 @@ struct RegionPredictionShape {
     #[serde(flatten)]
     prediction: PredictionOut,
     point: BTreeMap<String, f64>,
+    /// The range carries no information: time_low_s not above 0, or time_high_s over
+    /// time_low_s more than 1000 (a time of 0 to 0 is not). The numbers are kept.
+    uninformative: bool,
 }
 
 #[derive(JsonSchema)]

@@ -42,6 +42,11 @@ pub const MAX_REGIONS_BATCH: usize = 100_000;
 pub const MAX_TARGETS: usize = 64;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
+/// A predicted time whose range spans more than this factor (high over low), or whose low end
+/// is not above 0, is uninformative: it says only that the model's form was extrapolated, not
+/// how long the region takes ([`uninformative`]). A factor 1000 is three orders of magnitude,
+/// where any time a user could plan for lies inside the range.
+pub const UNINFORMATIVE_SPAN: f64 = 1000.0;
 /// Largest process count a target reports (the largest [`parse_targets`] takes alone).
 const MAX_COUNT: u32 = 1_000_000_000;
 /// A target beyond this many times the largest measured count is said to be far beyond it.
@@ -150,10 +155,23 @@ impl RegionFit {
         self.predictions.get(i)?.time_s
     }
 
+    /// Whether the prediction at target `i` is [`uninformative`] (false where there is none).
+    pub fn uninformative_at(&self, i: usize) -> bool {
+        self.time_at(i).is_some_and(|t| uninformative(t.1, t.2))
+    }
+
     /// Predicted (time, low, high) at the chart's count n.
     pub fn curve_at(&self, n: u32) -> Option<(f64, f64, f64)> {
         self.curve.iter().find(|c| c.0 == n).map(|c| c.1)
     }
+}
+
+/// Whether a predicted time's range (low, high) carries no information: above 0 at its high
+/// end, and low not above 0 or high over low more than [`UNINFORMATIVE_SPAN`]
+/// (strong_scaling/one_parameter_1.txt at 960: 1.6e-22 to 1.2e24 s). A time of 0 to 0 (a
+/// region that takes none) is exact, not uninformative.
+pub fn uninformative(low: f64, high: f64) -> bool {
+    !(high <= 0.0) && (!(low > 0.0) || !(high / low <= UNINFORMATIVE_SPAN))
 }
 
 /// A region's share at a target.
@@ -700,6 +718,19 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
             dominant.push(Dominant { n, side, point: point.clone(), callpath: regions[top.region].callpath.clone(), share: top.share });
         }
         tables.push(Table { n, side, point, rows });
+    }
+    // Ranges too wide to say anything are said to be so, the widest named.
+    let wide: Vec<(usize, usize)> = regions.iter().enumerate().flat_map(|(i, r)| (0..targets.len()).filter(move |&ti| r.uninformative_at(ti)).map(move |ti| (i, ti))).collect();
+    let asked = regions.iter().map(|r| (0..targets.len()).filter(|&ti| r.time_at(ti).is_some()).count()).sum::<usize>();
+    let span = |&(i, ti): &(usize, usize)| regions[i].time_at(ti).map_or(f64::INFINITY, |t| if t.1 > 0.0 { t.2 / t.1 } else { f64::INFINITY });
+    if let Some(&(i, ti)) = wide.iter().max_by(|a, b| span(a).total_cmp(&span(b))) {
+        let (_, lo, hi) = regions[i].time_at(ti).unwrap_or_default();
+        let at: Vec<String> = parameters.iter().zip(&targets[ti].point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect();
+        let message = format!(
+            "{} of {asked} predicted times have a range wider than a factor {} (the widest: {} at {}, {} to {} s): they carry no information beyond the model's form",
+            wide.len(), fmt_num(UNINFORMATIVE_SPAN, 6), regions[i].callpath, at.join(", "), fmt_num(lo, 3), fmt_num(hi, 3)
+        );
+        warnings.push(Warning::at(PREDICT, message));
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {
