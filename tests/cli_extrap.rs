@@ -365,3 +365,28 @@ fn ranges_that_span_orders_of_magnitude_are_flagged_uninformative() {
         }
     }
 }
+
+/// Issue 45, item 7: a value below 0 leaves its region out of the ranking, naming where it
+/// was read, whether it is a point's only value or one repetition among others (before, a
+/// repetition of -1e300 beside 5 and 5.1 was read, its median 5 ranked and its noise 0.0), in
+/// every format: line and column in text, JSON Lines and Talpas, the path in JSON.
+#[test]
+fn a_value_below_0_is_refused_at_its_place_even_among_repetitions() {
+    let cases: [(&str, &str, &str); 6] = [
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA -1e300 5 5.1\nDATA 2\nDATA 1\n", "line 4, column 6"),
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 5 -2\nDATA 2\nDATA 1\n", "line 4, column 8"),
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA -1\nDATA 1\n", "line 5, column 6"),
+        ("jsonl", "{\"params\": {\"p\": 2}, \"value\": [5, -1]}\n{\"params\": {\"p\": 4}, \"value\": 3}\n{\"params\": {\"p\": 8}, \"value\": 2}\n", "line 1, column 22, value[1]"),
+        ("talpas", "{\"parameters\": {\"p\": 2}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": [5, -1]}\n{\"parameters\": {\"p\": 4}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": 3}\n{\"parameters\": {\"p\": 8}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": 2}\n", "line 1, column 61, value[1]"),
+        ("json", "{\"parameters\": [\"p\"], \"measurements\": {\"r\": {\"time\": [{\"point\": [2], \"values\": [5, -1]}, {\"point\": [4], \"values\": [3]}, {\"point\": [8], \"values\": [2]}]}}}", "measurements.\"r\".\"time\"[0].values[1]"),
+    ];
+    for (format, text, place) in cases {
+        let o = common::run(&["bottlenecks", "-", "--compact"], text);
+        assert_eq!(o.status, 0, "{format}: {}", o.stderr);
+        let v: Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["format"], format);
+        let n = if place.starts_with("line 5") { 4 } else { 2 };
+        assert_eq!(v["regions"][0]["error"], format!("a value below 0 at {n} processes ({place}): the region is left out of the ranking"), "{format}");
+        assert_eq!(v["dominant"], json!([]), "{format}");
+    }
+}

@@ -119,8 +119,9 @@ OUTPUT:
                       the digits, at least four, that make it give the times shown), grows
                       (the time grows beyond the largest count), loo_rel_error (mean relative
                       error at each point left out), note (what a model of one or two counts
-                      rests on), error (why it could not be modelled: a value below 0; or
-                      null), points [{n, point, time_s (median),
+                      rests on), error (why it could not be modelled: a value below 0, a
+                      point's only value or one repetition, with its line and column or
+                      JSON path; or null), points [{n, point, time_s (median),
                       noise (relative standard deviation of the repetitions), repetitions}],
                       predictions [{n, point, time_s, time_low_s, time_high_s (90 %), speedup,
                       low, high, efficiency, horizon, uninformative (the range says

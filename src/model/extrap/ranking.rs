@@ -528,6 +528,13 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len(), coords: m.coords.clone() })
             .collect();
         let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line }).collect();
+        // A value below 0 is no time (nor count), whether it is a point's only value or one
+        // repetition among others: the region is reported, not ranked, naming the place.
+        let error = pts.iter().find(|m| m.values.iter().any(|v| *v < 0.0)).map(|m| {
+            let place = m.negative.clone().or_else(|| m.line.map(|l| format!("line {l}")));
+            let at = place.map_or(String::new(), |p| format!(" ({p})"));
+            format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(m.coords[pi], 6))
+        });
         regions.push(RegionFit {
             callpath: s.callpath.clone(),
             metric: s.metric.clone(),
@@ -537,7 +544,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             best: None,
             formula: None,
             grows: false,
-            error: None,
+            error,
             note: None,
             predictions: Vec::new(),
             stops_scaling_n: None,
@@ -620,9 +627,13 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     // The plan's regions are unfitted: the fit fills in the rest.
     let mut fit = r.clone();
     let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, pi, f64::from(n))).collect();
-    // A value below 0 is no time (nor count): the region is reported, not ranked. One whose
-    // values are 0 somewhere has no shape to fit: it is held at its measured median, which
-    // still takes its share.
+    // A region with a value below 0 was refused when planned (its error says where). One
+    // whose values are 0 somewhere has no shape to fit: it is held at its measured median,
+    // which still takes its share. Own times (inclusive values less the children's) are
+    // never below 0.
+    if fit.error.is_some() {
+        return fit;
+    }
     let negative = fit.raw.iter().find(|p| p.value < 0.0);
     let held = fit.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0);
     let found = if let Some(p) = negative {
