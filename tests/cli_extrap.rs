@@ -279,3 +279,114 @@ fn relearn_is_read_as_an_indented_tree_whose_deepest_holder_dominates() {
     assert_eq!(rows.len(), v["regions"].as_array().unwrap().len() - 1);
     assert!(rows.iter().all(|r| r["share"] == r["inclusive"] && r["callpath"] != "main()"));
 }
+
+fn upstream(name: &str) -> String {
+    format!("{}/tests/data/extrap-upstream/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Issue 45, item 3: with n listed before p, p is still the process count (the names decide,
+/// not their order), so the answer is the one for the file as Extra-P wrote it; --parameter
+/// still picks another.
+#[test]
+fn a_parameter_named_p_is_the_process_count_whatever_its_place() {
+    let swapped = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--predict", "2048", "--compact"]);
+    let original = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--predict", "2048", "--compact"]);
+    assert_eq!(swapped["process_parameter"], "p");
+    assert_eq!(swapped["side_parameter"], "n");
+    assert_eq!(swapped["points"][0], json!({"n": 9000.0, "p": 2048.0}));
+    assert_eq!(swapped["dominant"][0]["callpath"], original["dominant"][0]["callpath"]);
+    for (a, b) in swapped["regions"].as_array().unwrap().iter().zip(original["regions"].as_array().unwrap()) {
+        let (ta, tb) = (a["predictions"][0]["time_s"].as_f64().unwrap(), b["predictions"][0]["time_s"].as_f64().unwrap());
+        assert!((ta - tb).abs() <= 1e-6 * tb.abs(), "{}: {ta} vs {tb}", a["callpath"]);
+    }
+    let by_n = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--parameter", "n", "--predict", "20000", "--compact"]);
+    assert_eq!((by_n["process_parameter"].as_str(), by_n["side_parameter"].as_str()), (Some("n"), Some("p")));
+}
+
+/// Issue 45, item 11: a count cut to the largest reported is said, and so is a target far
+/// beyond the measured counts (relearn measures p up to 512: 100,000,000 is 195,313× that).
+#[test]
+fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--predict", "100000000:9000,2048:9000,4000000000:9000", "--compact"]);
+    assert_eq!(v["predict"], json!([100000000, 2048, 1000000000]));
+    let predict: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "predict").map(|w| w["message"].as_str().unwrap()).collect();
+    assert_eq!(predict[..3], [
+        "p = 4.00000e9 is beyond the largest process count reported, 1.00000e9: the time is predicted at 4.00000e9, its count shown as 1.00000e9",
+        "p = 100000000 is 195313× the largest measured count, 512: a prediction that far beyond the data rests on the model's form alone",
+        "p = 4.00000e9 is 7812500× the largest measured count, 512: a prediction that far beyond the data rests on the model's form alone",
+    ]);
+    // 4× and 16× the largest measured (the defaults) are not far.
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
+    assert!(v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("the largest measured count")), "{}", v["warnings"]);
+}
+
+/// Issue 45, item 4: Extra-P's 2_param_add2 holds its points on a cross (p = 32 or n = 5000),
+/// with no point off the axes. blast() rises by about 10 s a doubling of p (25, 35, 45, 55 s
+/// from 64 to 512) and 5 s a thousand of n: some 105 s at 8192:5000. It was modelled as
+/// 43.74 − 0.3521·p^(3/2) − 0.2494·p^−1·n + 7.067e-5·p^(3/2)·n, 945 s there and 210,534 s at
+/// 8192:9000. The answer now adds the parameters' terms and says the design cannot tell.
+#[test]
+fn a_cross_design_gets_no_products_and_says_it_cannot_tell_sums_from_products() {
+    let v = answer(&["bottlenecks", &upstream("text/mpa/2_param_add2.txt"), "--predict", "8192:5000,8192:9000", "--compact"]);
+    let blast = v["regions"].as_array().unwrap().iter().find(|r| r["callpath"] == "blast()").unwrap();
+    let t = |i: usize| blast["predictions"][i]["time_s"].as_f64().unwrap();
+    assert!((50.0..=250.0).contains(&t(0)) && (50.0..=250.0).contains(&t(1)), "{} {}: {}", t(0), t(1), blast["formula"]);
+    for r in v["regions"].as_array().unwrap() {
+        let f = r["formula"].as_str().unwrap();
+        assert!(!f.split([' ']).any(|term| term.contains('p') && term.contains('n') && term.contains('·')), "{f}");
+    }
+    let input: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "input").map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(input.iter().any(|m| m.contains("cannot separate additive from multiplicative")), "{input:?}");
+    // A full grid (relearn: every p with every n) is not a cross.
+    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
+    assert!(v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("additive")), "{}", v["warnings"]);
+}
+
+/// Issue 45, item 14: a range such as 1.6e-22 to 1.2e24 s (strong_scaling/one_parameter_1.txt
+/// at 960) carries no information: each prediction says whether its range is uninformative
+/// (low not above 0, or high over low above 1000), the numbers are kept, and a warning counts
+/// them. The contract's keys stay.
+#[test]
+fn ranges_that_span_orders_of_magnitude_are_flagged_uninformative() {
+    let v = answer(&["bottlenecks", &upstream("text/strong_scaling/one_parameter_1.txt"), "--compact"]);
+    let p = &v["regions"][0]["predictions"];
+    let (lo, hi) = (p[1]["time_low_s"].as_f64().unwrap(), p[1]["time_high_s"].as_f64().unwrap());
+    assert!(hi / lo > 1e40, "{lo} {hi}");
+    assert_eq!((p[0]["uninformative"].as_bool(), p[1]["uninformative"].as_bool()), (Some(true), Some(true)));
+    let said: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "predict").map(|w| w["message"].as_str().unwrap()).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("2 of 2 predicted times have a range wider than a factor 1000 (the widest: compute at x = 960, "), "{}", said[0]);
+    // app.txt's ranges at 256 and 1024 (4× and 16× its counts) are informative.
+    let v = answer(&["bottlenecks", &data("app.txt"), "--predict", "256,1024", "--compact"]);
+    for r in v["regions"].as_array().unwrap() {
+        for p in r["predictions"].as_array().unwrap() {
+            let span = p["time_high_s"].as_f64().unwrap() / p["time_low_s"].as_f64().unwrap();
+            assert_eq!(p["uninformative"].as_bool(), Some(span > 1000.0), "{p}");
+        }
+    }
+}
+
+/// Issue 45, item 7: a value below 0 leaves its region out of the ranking, naming where it
+/// was read, whether it is a point's only value or one repetition among others (before, a
+/// repetition of -1e300 beside 5 and 5.1 was read, its median 5 ranked and its noise 0.0), in
+/// every format: line and column in text, JSON Lines and Talpas, the path in JSON.
+#[test]
+fn a_value_below_0_is_refused_at_its_place_even_among_repetitions() {
+    let cases: [(&str, &str, &str); 6] = [
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA -1e300 5 5.1\nDATA 2\nDATA 1\n", "line 4, column 6"),
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 5 -2\nDATA 2\nDATA 1\n", "line 4, column 8"),
+        ("text", "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA -1\nDATA 1\n", "line 5, column 6"),
+        ("jsonl", "{\"params\": {\"p\": 2}, \"value\": [5, -1]}\n{\"params\": {\"p\": 4}, \"value\": 3}\n{\"params\": {\"p\": 8}, \"value\": 2}\n", "line 1, column 22, value[1]"),
+        ("talpas", "{\"parameters\": {\"p\": 2}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": [5, -1]}\n{\"parameters\": {\"p\": 4}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": 3}\n{\"parameters\": {\"p\": 8}; \"metric\": \"time\"; \"callpath\": \"r\"; \"value\": 2}\n", "line 1, column 61, value[1]"),
+        ("json", "{\"parameters\": [\"p\"], \"measurements\": {\"r\": {\"time\": [{\"point\": [2], \"values\": [5, -1]}, {\"point\": [4], \"values\": [3]}, {\"point\": [8], \"values\": [2]}]}}}", "measurements.\"r\".\"time\"[0].values[1]"),
+    ];
+    for (format, text, place) in cases {
+        let o = common::run(&["bottlenecks", "-", "--compact"], text);
+        assert_eq!(o.status, 0, "{format}: {}", o.stderr);
+        let v: Value = serde_json::from_str(&o.stdout).unwrap();
+        assert_eq!(v["format"], format);
+        let n = if place.starts_with("line 5") { 4 } else { 2 };
+        assert_eq!(v["regions"][0]["error"], format!("a value below 0 at {n} processes ({place}): the region is left out of the ranking"), "{format}");
+        assert_eq!(v["dominant"], json!([]), "{format}");
+    }
+}

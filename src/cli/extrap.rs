@@ -77,7 +77,9 @@ of the best, the one with fewest coefficients wins. Ranges at 90 % widen with th
 beyond the largest count, by the error the model makes at the largest count when fitted
 without it. With two to four parameters (process count, problem size, …) a region's model
 is a sum of products of each parameter's terms (found along lines of points where only that
-parameter varies), chosen by leave-one-out over every point; a range adds each parameter's
+parameter varies), chosen by leave-one-out over every point; where no point is off two
+parameters' axes (a cross design) their terms are added, not multiplied, one term each, as
+the design cannot tell a sum from a product (said in a warning); a range adds each parameter's
 width beyond its data in quadrature. The regions are ranked by predicted share of the run
 time at each point asked. Regions are fitted on every core, up to 100,000 of them (the
 page: 2,000).
@@ -113,16 +115,21 @@ holding them and left out of the shares.
 OUTPUT:
     regions           [{callpath, metric, side (the second parameter's value or null), best
                       (the model's family: constant, normal form, power law, downey, smirni),
-                      formula (the model written out, e.g. "1.3 + 164·p^−1 + 0.093·p"), grows
+                      formula (the model written out, e.g. "1.3 + 164·p^−1 + 0.093·p", with
+                      the digits, at least four, that make it give the times shown), grows
                       (the time grows beyond the largest count), loo_rel_error (mean relative
                       error at each point left out), note (what a model of one or two counts
-                      rests on), error (why it could not be modelled: a value below 0; or
-                      null), points [{n, point, time_s (median),
+                      rests on), error (why it could not be modelled: a value below 0, a
+                      point's only value or one repetition, with its line and column or
+                      JSON path; or null), points [{n, point, time_s (median),
                       noise (relative standard deviation of the repetitions), repetitions}],
                       predictions [{n, point, time_s, time_low_s, time_high_s (90 %), speedup,
-                      low, high, efficiency, horizon}], stops_scaling_n (first n where
-                      doubling n cuts the predicted time by less than 5 %), shares [{n,
-                      point, share, low, high, own, inclusive}]}], parent (the call path
+                      low, high, efficiency, horizon, uninformative (the range says
+                      nothing: time_low_s not above 0, or time_high_s over time_low_s more
+                      than 1000; the numbers are kept, and a warning counts them)}],
+                      stops_scaling_n (first n where doubling n cuts the predicted time by
+                      less than 5 %), shares [{n, point, share, low, high, own,
+                      inclusive}]}], parent (the call path
                       of the region it is nested in, or null), depth (0 at the top); points
                       hold own time when inclusive values were turned into it; side is null
                       (one model per region)
@@ -153,7 +160,10 @@ OUTPUT:
     format (text, json, jsonl, talpas; cube for Score-P runs, extra-p for a saved
     experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
-    [{path, message}], path "hold" (values held, --hold) or "input" (the experiment)
+    [{path, message}], path "hold" (values held, --hold), "input" (the experiment) or
+    "predict" (the points asked, --predict: a count beyond 1,000,000,000 is reported as
+    that, though predicted where asked; a count over 64× the largest measured is said so,
+    with how far)
 
 ERRORS:
     Exit status 1 and one line naming the line (and column) or the JSON path, e.g.
@@ -307,9 +317,10 @@ impl<'a> Answer<'a> {
             "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
             "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
             "points": f.points.iter().map(|p| json!({"n": super::whole(p.n), "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
-            "predictions": f.predictions.iter().zip(&r.targets).map(|(p, t)| {
+            "predictions": f.predictions.iter().zip(&r.targets).enumerate().map(|(ti, (p, t))| {
                 let mut v = json!(prediction(p));
                 v["point"] = self.point(&t.point);
+                v["uninformative"] = json!(f.uninformative_at(ti));
                 v
             }).collect::<Vec<_>>(),
             "stops_scaling_n": f.stops_scaling_n,
@@ -482,8 +493,8 @@ pub struct BottlenecksAnswer {
     times: crate::model::extrap::Times,
     /// The sentences of `warnings_at`, kept as they always were.
     warnings: Vec<String>,
-    /// Each warning with what it concerns: "hold" (the values other parameters are held at)
-    /// or "input" (the experiment).
+    /// Each warning with what it concerns: "hold" (the values other parameters are held at),
+    /// "input" (the experiment) or "predict" (the points asked).
     warnings_at: Vec<crate::model::Warning>,
 }
 
@@ -600,6 +611,9 @@ struct RegionPredictionShape {
     #[serde(flatten)]
     prediction: PredictionOut,
     point: BTreeMap<String, f64>,
+    /// The range carries no information: time_low_s not above 0, or time_high_s over
+    /// time_low_s more than 1000 (a time of 0 to 0 is not). The numbers are kept.
+    uninformative: bool,
 }
 
 #[derive(JsonSchema)]

@@ -149,7 +149,7 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
                     return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.e.parameters.len(), point.len())));
                 }
                 let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false).map_err(e)?;
-                x.add(cp, metric, point, &values, None).map_err(|m| e(format!("{p}: {m}")))?;
+                x.add(cp, metric, point, &values, None, &|k| format!("{p}.values[{k}]")).map_err(|m| e(format!("{p}: {m}")))?;
             }
         }
     }
@@ -236,7 +236,10 @@ pub(super) fn parse_records(text: &str, r: &Records) -> Result<Experiment, Input
         }
         let coords = coords(key, params, &x.e.parameters).map_err(|msg| at(col(key), msg))?;
         let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;
-        x.add(&callpath, &metric, coords, &values, Some(line)).map_err(|msg| at(col("value"), msg))?;
+        // A list's values are told apart by their index after the value's column.
+        let one = !matches!(m.get("value"), Some(Value::Array(_)));
+        let place = |k: usize| if one { format!("line {line}, column {}", col("value")) } else { format!("line {line}, column {}, value[{k}]", col("value")) };
+        x.add(&callpath, &metric, coords, &values, Some(line), &place).map_err(|msg| at(col("value"), msg))?;
     }
     Ok(x.finish())
 }

@@ -41,7 +41,7 @@ mod text;
 mod tree;
 
 pub use json::kind as json_kind;
-pub use ranking::{HOLD, INPUT, finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use ranking::{uninformative, HOLD, INPUT, PREDICT, FAR_BEYOND, UNINFORMATIVE_SPAN, finish, fit_regions, parse_targets, plan, process_index, rank, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
 pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;
@@ -93,6 +93,9 @@ pub struct Measurement {
     pub values: Vec<f64>,
     /// 1-based line where the point's data starts (text and JSON Lines).
     pub line: Option<usize>,
+    /// Where the first value below 0 was read ("line 4, column 6", or a JSON path), when one
+    /// was: no time is below 0, so the ranking leaves the region out, naming this place.
+    pub negative: Option<String>,
 }
 
 /// One call path and metric, at each point measured.
@@ -171,8 +174,10 @@ impl Builder {
     }
 
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
-    /// a point keeps at most [`MAX_REPETITIONS`] values.
-    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>) -> Result<(), String> {
+    /// a point keeps at most [`MAX_REPETITIONS`] values. `place(k)` says where `values[k]` was
+    /// read, kept for the first value below 0.
+    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>, place: &dyn Fn(usize) -> String) -> Result<(), String> {
+        let negative = values.iter().position(|v| *v < 0.0).map(place);
         let key = (callpath.to_string(), metric.to_string());
         let i = match self.series.get(&key) {
             Some(&i) => i,
@@ -193,10 +198,11 @@ impl Builder {
                     return Err(format!("at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(callpath), coords_text(&coords)));
                 }
                 p.values.extend_from_slice(values);
+                p.negative = p.negative.take().or(negative);
             }
             None => {
                 self.points[i].insert(bits, s.points.len());
-                s.points.push(Measurement { coords, values: values.to_vec(), line });
+                s.points.push(Measurement { coords, values: values.to_vec(), line, negative });
             }
         }
         Ok(())

@@ -8,7 +8,7 @@
 use super::{fit_regions, parse, parse_targets, plan, process_index, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
 use crate::model::chart::Series;
 use crate::model::workspace::PageInputs;
-use crate::model::InputError;
+use crate::model::{fmt_num, InputError};
 
 /// The page's name in the workspace (`model::calculators::BOTTLENECKS`).
 pub const PAGE: &str = "bottlenecks";
@@ -199,6 +199,10 @@ pub struct HeatMap {
     pub ys: Vec<f64>,
     /// Row by row, one per y; None where no region has a prediction.
     pub cells: Vec<Vec<Option<Cell>>>,
+    /// Said when rows leave out measured values of y (more than [`HEAT_ROWS`] of them):
+    /// how many are shown of how many, and which are left out.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// At most `most` of `v`, evenly picked, the first and last kept.
@@ -218,9 +222,17 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
     let mut measured: Vec<f64> = r.regions.iter().flat_map(|f| f.points.iter().filter_map(|p| p.coords.get(si).copied())).collect();
     measured.sort_by(f64::total_cmp);
     measured.dedup();
-    // Measured values, then doublings up to the largest the targets ask.
+    // Every measured value when they fit (a measured row is never dropped unsaid), then
+    // doublings up to the largest the targets ask; more than fit are thinned, leaving half
+    // the rows to the doublings when the targets ask beyond them, and the map says so.
     let asked = r.targets.iter().filter_map(|t| t.point.get(si).copied()).fold(0.0, f64::max);
-    let mut ys = thin(measured, HEAT_ROWS / 2);
+    let beyond = measured.last().is_some_and(|&m| asked > m);
+    let room = if measured.len() <= HEAT_ROWS { HEAT_ROWS } else if beyond { HEAT_ROWS / 2 } else { HEAT_ROWS };
+    let mut ys = thin(measured.clone(), room);
+    let dropped: Vec<String> = measured.iter().filter(|v| !ys.contains(v)).map(|&v| fmt_num(v, 6)).collect();
+    let note = (!dropped.is_empty()).then(|| {
+        format!("{} of the {} measured values of {} shown as rows; left out: {}", measured.len() - dropped.len(), measured.len(), r.parameters[si], dropped.join(", "))
+    });
     while let Some(&last) = ys.last() {
         if last >= asked || ys.len() >= HEAT_ROWS {
             break;
@@ -251,7 +263,7 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
                 .collect()
         })
         .collect();
-    Some(HeatMap { x_name: r.process_parameter.clone(), y_name: r.parameters[si].clone(), xs, ys, cells })
+    Some(HeatMap { x_name: r.process_parameter.clone(), y_name: r.parameters[si].clone(), xs, ys, cells, note })
 }
 
 /// The "Bottlenecks at scale" page's row in the table of calculators. Its view is computed in
@@ -408,5 +420,33 @@ mod tests {
         let r = v.ranking.as_ref().unwrap();
         let map = heat_map(r, None).unwrap();
         assert!(map.cells.iter().flatten().flatten().all(|cell| r.regions[cell.top].callpath == "Find target neurons (w/ RMA)"));
+    }
+
+    #[test]
+    fn the_heat_map_keeps_every_measured_row_or_says_which_it_leaves_out() {
+        // Issue 45, item 13: relearn measures n = 5000, 6000, 7000, 8000 and 9000; all five
+        // fit in HEAT_ROWS and each is a row (8000 was thinned out unsaid).
+        let text = include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt");
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "2048:9000")]));
+        let map = heat_map(v.ranking.as_ref().unwrap(), None).unwrap();
+        assert_eq!(map.ys, [5000.0, 6000.0, 7000.0, 8000.0, 9000.0]);
+        assert_eq!(map.note, None);
+        // Twelve measured values of the second parameter, asked beyond them: four rows kept,
+        // the map names the eight left out.
+        let mut t = String::from("PARAMETER p\nPARAMETER n\n");
+        for n in 1..=12 {
+            t.push_str(&format!("POINTS ( 2 {n} ) ( 4 {n} ) ( 8 {n} )\n"));
+        }
+        t.push_str("REGION r\n");
+        for n in 1..=12 {
+            for p in [2.0, 4.0, 8.0] {
+                t.push_str(&format!("DATA {}\n", f64::from(n) * 10.0 / p));
+            }
+        }
+        let v = view(&texts(&[(KEY_TEXT, &t), (KEY_PREDICT, "64:48")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        let map = heat_map(v.ranking.as_ref().unwrap(), None).unwrap();
+        assert!(map.ys.len() <= HEAT_ROWS && map.ys.starts_with(&[1.0]) && map.ys.contains(&12.0), "{:?}", map.ys);
+        assert_eq!(map.note.as_deref(), Some("4 of the 12 measured values of n shown as rows; left out: 2, 3, 5, 6, 7, 9, 10, 11"));
     }
 }

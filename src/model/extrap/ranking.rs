@@ -42,6 +42,15 @@ pub const MAX_REGIONS_BATCH: usize = 100_000;
 pub const MAX_TARGETS: usize = 64;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
+/// A predicted time whose range spans more than this factor (high over low), or whose low end
+/// is not above 0, is uninformative: it says only that the model's form was extrapolated, not
+/// how long the region takes ([`uninformative`]). A factor 1000 is three orders of magnitude,
+/// where any time a user could plan for lies inside the range.
+pub const UNINFORMATIVE_SPAN: f64 = 1000.0;
+/// Largest process count a target reports (the largest [`parse_targets`] takes alone).
+const MAX_COUNT: u32 = 1_000_000_000;
+/// A target beyond this many times the largest measured count is said to be far beyond it.
+pub const FAR_BEYOND: f64 = 64.0;
 /// "Stops scaling": doubling n cuts the time by less than this fraction.
 const STOP_GAIN: f64 = 0.05;
 
@@ -146,10 +155,23 @@ impl RegionFit {
         self.predictions.get(i)?.time_s
     }
 
+    /// Whether the prediction at target `i` is [`uninformative`] (false where there is none).
+    pub fn uninformative_at(&self, i: usize) -> bool {
+        self.time_at(i).is_some_and(|t| uninformative(t.1, t.2))
+    }
+
     /// Predicted (time, low, high) at the chart's count n.
     pub fn curve_at(&self, n: u32) -> Option<(f64, f64, f64)> {
         self.curve.iter().find(|c| c.0 == n).map(|c| c.1)
     }
+}
+
+/// Whether a predicted time's range (low, high) carries no information: above 0 at its high
+/// end, and low not above 0 or high over low more than [`UNINFORMATIVE_SPAN`]
+/// (strong_scaling/one_parameter_1.txt at 960: 1.6e-22 to 1.2e24 s). A time of 0 to 0 (a
+/// region that takes none) is exact, not uninformative.
+pub fn uninformative(low: f64, high: f64) -> bool {
+    !(high <= 0.0) && (!(low > 0.0) || !(high / low <= UNINFORMATIVE_SPAN))
 }
 
 /// A region's share at a target.
@@ -212,8 +234,8 @@ pub struct Ranking {
     pub dominant: Vec<Dominant>,
     /// The region that stops scaling first (smallest stops_scaling_n), if any does.
     pub first_to_stop: Vec<usize>,
-    /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at) or
-    /// [`INPUT`] (the experiment).
+    /// Each with what it concerns: [`HOLD`] (the values the other parameters are held at),
+    /// [`INPUT`] (the experiment) or [`PREDICT`] (the points predicted at).
     pub warnings: Vec<Warning>,
     /// The regions' call tree: each one's parent and depth, whether the values were read as
     /// exclusive or inclusive, the region left out as holding everything, the parents whose
@@ -234,8 +256,13 @@ impl Ranking {
 pub const HOLD: &str = "hold";
 /// What a warning about the experiment itself concerns.
 pub const INPUT: &str = "input";
+/// What a warning about the points predicted at concerns (the page's "predict at" field, the
+/// command's `--predict`): a count cut to the largest reported, or far beyond the data.
+pub const PREDICT: &str = "predict";
 
-const PROCESS_NAMES: &[&str] = &["p", "np", "n", "procs", "nprocs", "processes", "process", "ranks", "nranks", "mpi", "cores", "nodes", "num_procs"];
+/// Names that mean a process count, the surest first: a parameter named p is the process
+/// count whatever its place, and n only when no other is (n is as often the problem size).
+const PROCESS_NAMES: &[&str] = &["p", "np", "procs", "nprocs", "processes", "process", "ranks", "nranks", "num_procs", "mpi", "cores", "nodes", "n"];
 
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
@@ -378,15 +405,19 @@ impl Plan {
     }
 }
 
-/// The index of the process-count parameter: the one named, else one with a usual name, else
-/// the first.
+/// The index of the process-count parameter: the one named, else the one whose name comes
+/// first in [`PROCESS_NAMES`] (p before n, whatever their order in the file), else the first.
 pub fn process_index(parameters: &[String], named: Option<&str>) -> Result<usize, InputError> {
     match named {
         Some(p) => parameters
             .iter()
             .position(|x| x == p)
             .ok_or_else(|| InputError::new(FIELD, format!("no parameter \"{p}\"; the experiment has {}", parameters.join(", ")))),
-        None => Ok(parameters.iter().position(|x| PROCESS_NAMES.contains(&x.to_ascii_lowercase().as_str())).unwrap_or(0)),
+        // By the names' order, not the parameters': with n listed before p, p is the count.
+        None => Ok(PROCESS_NAMES
+            .iter()
+            .find_map(|name| parameters.iter().position(|x| x.eq_ignore_ascii_case(name)))
+            .unwrap_or(0)),
     }
 }
 
@@ -454,8 +485,29 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
         if let Some(v) = point.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
             return Err(err(format!("a point to predict at has {}: expected values above 0", fmt_num(*v, 6))));
         }
-        let n = point[pi].round().clamp(1.0, f64::from(MAX_N)) as u32;
+        // The time is predicted at the point as given; its count, a whole number, is reported
+        // up to the largest a count given alone may be, and said when it is cut there.
+        let n = point[pi].round().clamp(1.0, f64::from(MAX_COUNT)) as u32;
+        if point[pi].round() > f64::from(MAX_COUNT) {
+            let message = format!(
+                "{} = {} is beyond the largest process count reported, {}: the time is predicted at {}, its count shown as {}",
+                name(pi), fmt_num(point[pi], 6), fmt_num(f64::from(MAX_COUNT), 6), fmt_num(point[pi], 6), fmt_num(f64::from(MAX_COUNT), 6)
+            );
+            warnings.push(Warning::at(PREDICT, message));
+        }
         targets.push(Target { n, side: si.map(|si| point[si]), point: point.clone() });
+    }
+    // A target far beyond the measured counts is said to be so, with how far.
+    let top = e.values_of(pi).last().copied().unwrap_or(1.0);
+    let mut far: Vec<f64> = targets.iter().map(|t| t.point[pi]).filter(|&x| x > FAR_BEYOND * top).collect();
+    far.sort_by(f64::total_cmp);
+    far.dedup();
+    for x in far {
+        let message = format!(
+            "{} = {} is {}× the largest measured count, {}: a prediction that far beyond the data rests on the model's form alone",
+            name(pi), fmt_num(x, 6), fmt_num((x / top).round(), 9), fmt_num(top, 6)
+        );
+        warnings.push(Warning::at(PREDICT, message));
     }
     if targets.len() > MAX_TARGETS {
         return Err(err(format!("{} points to predict at is more than the {MAX_TARGETS} ranked at once", targets.len())));
@@ -476,6 +528,13 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len(), coords: m.coords.clone() })
             .collect();
         let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line }).collect();
+        // A value below 0 is no time (nor count), whether it is a point's only value or one
+        // repetition among others: the region is reported, not ranked, naming the place.
+        let error = pts.iter().find(|m| m.values.iter().any(|v| *v < 0.0)).map(|m| {
+            let place = m.negative.clone().or_else(|| m.line.map(|l| format!("line {l}")));
+            let at = place.map_or(String::new(), |p| format!(" ({p})"));
+            format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(m.coords[pi], 6))
+        });
         regions.push(RegionFit {
             callpath: s.callpath.clone(),
             metric: s.metric.clone(),
@@ -485,7 +544,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             best: None,
             formula: None,
             grows: false,
-            error: None,
+            error,
             note: None,
             predictions: Vec::new(),
             stops_scaling_n: None,
@@ -497,6 +556,16 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             r.imbalance = r.points.iter().map(|p| imb.points.iter().find(|m| m.coords == p.coords).filter(|m| !m.values.is_empty()).map(|m| median(&m.values))).collect();
             r.imbalance_grows = imbalance_grows(&r.points, &r.imbalance);
         }
+    }
+    // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
+    // terms from their product: the models add them, and the answer says so.
+    let coords: Vec<Vec<f64>> = series.iter().flat_map(|s| s.points.iter().map(|m| m.coords.clone())).collect();
+    for (i, j) in super::search::crossed_pairs(&coords) {
+        let message = format!(
+            "no point has both {} and {} off their axes: the design cannot separate additive from multiplicative forms, so the models add their terms, and a prediction with both beyond the axes is a guess",
+            name(i), name(j)
+        );
+        warnings.push(Warning::at(INPUT, message));
     }
     let tree = Tree::build(e, &regions, &mut warnings);
     own_times(&tree, &mut regions);
@@ -558,9 +627,13 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     // The plan's regions are unfitted: the fit fills in the rest.
     let mut fit = r.clone();
     let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, pi, f64::from(n))).collect();
-    // A value below 0 is no time (nor count): the region is reported, not ranked. One whose
-    // values are 0 somewhere has no shape to fit: it is held at its measured median, which
-    // still takes its share.
+    // A region with a value below 0 was refused when planned (its error says where). One
+    // whose values are 0 somewhere has no shape to fit: it is held at its measured median,
+    // which still takes its share. Own times (inclusive values less the children's) are
+    // never below 0.
+    if fit.error.is_some() {
+        return fit;
+    }
     let negative = fit.raw.iter().find(|p| p.value < 0.0);
     let held = fit.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0);
     let found = if let Some(p) = negative {
@@ -596,7 +669,10 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
             fit.stops_scaling_n = stops_scaling(&m, &plan.base, pi, from);
             fit.best = Some(m.form.family().to_string());
             let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
-            fit.formula = Some(m.form.text_named(&names));
+            // Written with the digits it needs to give the times shown: at the targets, the
+            // chart's counts and the measured points.
+            let shown: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).chain(fit.points.iter().map(|p| p.coords.clone())).collect();
+            fit.formula = Some(m.form.text_matching(&names, &shown));
             fit.grows = m.grows_along(&plan.base, pi);
             fit.note = m.note.clone();
             fit.model = Some(m);
@@ -653,6 +729,19 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
             dominant.push(Dominant { n, side, point: point.clone(), callpath: regions[top.region].callpath.clone(), share: top.share });
         }
         tables.push(Table { n, side, point, rows });
+    }
+    // Ranges too wide to say anything are said to be so, the widest named.
+    let wide: Vec<(usize, usize)> = regions.iter().enumerate().flat_map(|(i, r)| (0..targets.len()).filter(move |&ti| r.uninformative_at(ti)).map(move |ti| (i, ti))).collect();
+    let asked = regions.iter().map(|r| (0..targets.len()).filter(|&ti| r.time_at(ti).is_some()).count()).sum::<usize>();
+    let span = |&(i, ti): &(usize, usize)| regions[i].time_at(ti).map_or(f64::INFINITY, |t| if t.1 > 0.0 { t.2 / t.1 } else { f64::INFINITY });
+    if let Some(&(i, ti)) = wide.iter().max_by(|a, b| span(a).total_cmp(&span(b))) {
+        let (_, lo, hi) = regions[i].time_at(ti).unwrap_or_default();
+        let at: Vec<String> = parameters.iter().zip(&targets[ti].point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect();
+        let message = format!(
+            "{} of {asked} predicted times have a range wider than a factor {} (the widest: {} at {}, {} to {} s): they carry no information beyond the model's form",
+            wide.len(), fmt_num(UNINFORMATIVE_SPAN, 6), regions[i].callpath, at.join(", "), fmt_num(lo, 3), fmt_num(hi, 3)
+        );
+        warnings.push(Warning::at(PREDICT, message));
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {

@@ -472,8 +472,8 @@ impl RunSet {
                 if values.iter().chain(&imbs).any(|v| !v.is_finite()) {
                     return Err(InputError::new(FIELD, format!("\"{}\": a value that is not a finite number", clip(p))));
                 }
-                values_series.points.push(Measurement { coords: coords.clone(), values, line: None });
-                imb_series.points.push(Measurement { coords: coords.clone(), values: imbs, line: None });
+                values_series.points.push(Measurement { coords: coords.clone(), values, line: None, negative: None });
+                imb_series.points.push(Measurement { coords: coords.clone(), values: imbs, line: None, negative: None });
             }
             series.push(values_series);
             imbalance.push(imb_series);

@@ -804,11 +804,15 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                         if m.values.len() + values.len() > MAX_REPETITIONS {
                             return Err(at(&p_path, format!("at most {MAX_REPETITIONS} repetitions per point are read; this point has more")));
                         }
+                        if m.negative.is_none() {
+                            m.negative = values.iter().position(|v| *v < 0.0).map(|k| format!("{p_path}, value {k}"));
+                        }
                         m.values.extend_from_slice(&values);
                     }
                     None => {
                         seen.insert(bits, s.points.len());
-                        s.points.push(Measurement { coords, values, line: None });
+                        let negative = values.iter().position(|v| *v < 0.0).map(|k| format!("{p_path}, value {k}"));
+                        s.points.push(Measurement { coords, values, line: None, negative });
                     }
                 }
             }

@@ -41,6 +41,9 @@ pub const LEVEL: f64 = 0.9;
 pub const RANGE_Q: f64 = 3.33;
 /// The largest count a one-parameter model must keep a positive time up to.
 const FAR: f64 = (1u64 << 24) as f64;
+/// Most relative difference between a formula as written and the model it writes at the
+/// points it is shown for ([`Form::text_matching`]).
+pub const TEXT_TOLERANCE: f64 = 5e-4;
 /// The smallest relative error a check counts (a model that happened to hit the held-out
 /// point exactly still has an error beyond the data).
 const MIN_ERROR: f64 = 0.02;
@@ -173,9 +176,41 @@ impl Form {
         self.text_named(&["p"])
     }
 
-    /// The model written out in the parameters' names (the first for a one-parameter form).
+    /// The model written out in the parameters' names (the first for a one-parameter form),
+    /// its numbers to four significant digits.
     pub fn text_named(&self, names: &[&str]) -> String {
-        let n = |x: f64| crate::model::fmt_num(x, 4);
+        self.text_digits(names, 4)
+    }
+
+    /// The model written out with as few significant digits (at least four) as make the text
+    /// give the model's value at each of `points` within [`TEXT_TOLERANCE`]: where terms
+    /// nearly cancel (two_parameter_1's 0.3463·x² + 0.1204·x²·y⁻¹ − 0.002182·x²·y^(8/3)·log₂ y
+    /// at y = 5), four digits gave 19.86 at (960, 5) for a model of 4.812.
+    pub fn text_matching(&self, names: &[&str], points: &[Vec<f64>]) -> String {
+        let matches = |d: usize| {
+            let r = self.rounded(d);
+            points.iter().all(|x| {
+                let (a, b) = (self.eval_at(x), r.eval_at(x));
+                !a.is_finite() || (b.is_finite() && (a - b).abs() <= TEXT_TOLERANCE * a.abs())
+            })
+        };
+        self.text_digits(names, (4..=15).find(|&d| matches(d)).unwrap_or(17))
+    }
+
+    /// The form with its numbers as [`Form::text_digits`] writes them with `d` digits.
+    pub fn rounded(&self, d: usize) -> Form {
+        let r = |x: f64| crate::model::fmt_num(x, d).parse::<f64>().unwrap_or(x);
+        match self {
+            Form::Normal { c0, terms } => Form::Normal { c0: r(*c0), terms: terms.iter().map(|&(c, t)| (r(c), t)).collect() },
+            Form::Multi { c0, terms } => Form::Multi { c0: r(*c0), terms: terms.iter().map(|(c, ts)| (r(*c), ts.clone())).collect() },
+            Form::Power { c, e } => Form::Power { c: r(*c), e: r(*e) },
+            Form::Speedup { model, params, t1 } => Form::Speedup { model: *model, params: params.iter().map(|&x| r(x)).collect(), t1: r(*t1) },
+        }
+    }
+
+    /// The model written out with `digits` significant digits.
+    pub fn text_digits(&self, names: &[&str], digits: usize) -> String {
+        let n = |x: f64| crate::model::fmt_num(x, digits);
         let var = |j: usize| names.get(j).copied().unwrap_or("x");
         let sum = |c0: f64, terms: &mut dyn Iterator<Item = (f64, String)>| {
             let mut s = n(c0);
@@ -412,6 +447,17 @@ fn score(ps: &[f64], ys: &[f64], fitter: &Fitter, checks: &[f64]) -> Option<(For
 /// `checks` are the counts it will be asked at (targets, chart): a hypothesis that is not a
 /// positive finite time at each of them is left out.
 pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel, String> {
+    search_with(points, checks, true)
+}
+
+/// [`search`], with the hypotheses of two terms or more (strong scaling with an overhead, the
+/// speed-up models) only when `several_terms`. On a cross design a multi-parameter model
+/// takes one term per parameter from its line, as Extra-P's multi-parameter modeler takes the
+/// first compound term of each single-parameter model (of one term): every point is on one
+/// axis, so nothing off the line checks a curve of three coefficients that a line of five
+/// points holds exactly (2_param_add2's blast(), +10 s a doubling of p, fitted as
+/// −1247/p + 0.0012·p^(3/2): 945 s at p = 8192). On a grid, the other lines check it.
+fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) -> Result<RegionModel, String> {
     let ps: Vec<f64> = points.iter().map(|p| p.0).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let k = ps.len();
@@ -480,7 +526,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
     }
     // Strong scaling with a growing overhead (a point more than its three coefficients when
     // one is left out).
-    if k >= 5 {
+    if several_terms && k >= 5 {
         for (g, v) in terms.iter().zip(&values).take(growing) {
             linear(&[&ones, &inv_col, v], &|x| Form::Normal { c0: x[0], terms: vec![(x[1], inv), (x[2], *g)] });
         }
@@ -501,7 +547,7 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
     // The speed-up calculator's nonlinear models, for regions that fall, when the hypotheses
     // above leave an error beyond the noise (each costs a fit per point left out).
     let explained = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min) <= noise.max(MIN_ERROR);
-    if falls && k >= 4 && !explained {
+    if several_terms && falls && k >= 4 && !explained {
         for model in [Model::Downey, Model::Smirni] {
             let raw: Vec<RawPoint> = ps.iter().zip(&ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
             cands.extend(score(&ps, &ys, &|u: &dyn Fn(usize) -> bool| {
@@ -622,6 +668,8 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
         v.dedup();
         v
     };
+    let crossed = crossed_pairs(&points.iter().map(|p| p.0.clone()).collect::<Vec<_>>());
+    let on_cross = |j: usize| crossed.iter().any(|&(a, b)| a == j || b == j);
     // Each parameter's terms, from the lines along it (the two with the most points).
     let mut per: Vec<Vec<Term>> = Vec::with_capacity(d);
     for j in 0..d {
@@ -645,7 +693,7 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
         let mut terms: Vec<Term> = Vec::new();
         for l in lines.iter().take(2).filter(|l| l.len() >= 2) {
             // A term of log p needs values of 1 or more; below 1 a power law stands in.
-            let found = if l[0].0 >= 1.0 { search(l, &[]).ok().map(|m| m.form) } else { None };
+            let found = if l[0].0 >= 1.0 { search_with(l, &[], !on_cross(j)).ok().map(|m| m.form) } else { None };
             let found = found.or_else(|| {
                 let (a, b) = (l[0], l[l.len() - 1]);
                 let e = (b.1 / a.1).ln() / (b.0 / a.0).ln();
@@ -672,7 +720,11 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
         }
         products = next;
     }
-    products.retain(|p| !p.is_empty());
+    // A product over two parameters the design holds on a cross (every point on one of two
+    // axes) is, on the points, a sum of the two parameters' terms: the data cannot tell it
+    // from the sum, and off the axes it is a guess. Such products are left out, so the model
+    // adds those parameters' terms, as Extra-P prefers a+b to a·b+a when they fit alike.
+    products.retain(|p| !p.is_empty() && !crossed.iter().any(|&(a, b)| p.iter().any(|f| usize::from(f.0) == a) && p.iter().any(|f| usize::from(f.0) == b)));
     let cols: Vec<Vec<f64>> = products.iter().map(|q| points.iter().map(|p| q.iter().map(|(j, t)| t.eval(p.0[usize::from(*j)])).product()).collect()).collect();
     let ones = vec![1.0; k];
     let most = MAX_PRODUCTS.min(k.saturating_sub(2));
@@ -749,6 +801,38 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     Ok(RegionModel { form, loo: Some(loo), reach, note: None })
 }
 
+/// The pairs of parameters (i < j) that the points hold on a cross: values aᵢ and aⱼ such
+/// that every point has xᵢ = aᵢ or xⱼ = aⱼ, so no point is off both axes, and each of the two
+/// takes two values or more. A product of their terms cannot be told from a sum of them there.
+pub fn crossed_pairs(points: &[Vec<f64>]) -> Vec<(usize, usize)> {
+    let d = points.first().map_or(0, Vec::len);
+    let distinct = |j: usize| {
+        let mut v: Vec<f64> = points.iter().filter_map(|p| p.get(j).copied()).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    let mut out = Vec::new();
+    for i in 0..d {
+        let vi = distinct(i);
+        for j in i + 1..d {
+            if vi.len() < 2 || distinct(j).len() < 2 {
+                continue;
+            }
+            // For some aᵢ, the points off it all share one xⱼ.
+            let cross = vi.iter().any(|&a| {
+                let mut off = points.iter().filter(|p| p.get(i) != Some(&a)).filter_map(|p| p.get(j).copied());
+                let first = off.next();
+                off.all(|x| Some(x) == first)
+            });
+            if cross {
+                out.push((i, j));
+            }
+        }
+    }
+    out
+}
+
 fn binomial(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
@@ -812,6 +896,24 @@ mod tests {
         let f = Form::Normal { c0: 2.0, terms: vec![(100.0, Term { num: -1, den: 1, log: 0 }), (-0.5, Term { num: 0, den: 1, log: 2 })] };
         assert_eq!(f.text(), "2 + 100·p^−1 − 0.5·log₂^2 p");
         assert_eq!(Form::Power { c: 50.0, e: -0.8 }.text(), "50·p^−0.8");
+    }
+
+    #[test]
+    fn crosses_are_told_from_grids() {
+        let pts = |v: &[(f64, f64)]| v.iter().map(|&(a, b)| vec![a, b]).collect::<Vec<_>>();
+        // 2_param_add2's design: p = 32 with n from 5000 to 9000, n = 5000 with p to 512.
+        let cross = pts(&[(32.0, 5000.0), (32.0, 6000.0), (32.0, 7000.0), (64.0, 5000.0), (128.0, 5000.0)]);
+        assert_eq!(crossed_pairs(&cross), [(0, 1)]);
+        // One point off both axes identifies a product.
+        let mut off = cross.clone();
+        off.push(vec![128.0, 7000.0]);
+        assert!(crossed_pairs(&off).is_empty());
+        // A full grid, and a parameter of one value (no product to tell), are no cross.
+        assert!(crossed_pairs(&pts(&[(2.0, 1.0), (2.0, 2.0), (4.0, 1.0), (4.0, 2.0)])).is_empty());
+        assert!(crossed_pairs(&pts(&[(2.0, 1.0), (4.0, 1.0), (8.0, 1.0)])).is_empty());
+        // Three parameters on a star: every pair is crossed.
+        let star: Vec<Vec<f64>> = vec![vec![1.0, 1.0, 1.0], vec![2.0, 1.0, 1.0], vec![1.0, 2.0, 1.0], vec![1.0, 1.0, 2.0]];
+        assert_eq!(crossed_pairs(&star), [(0, 1), (0, 2), (1, 2)]);
     }
 
     #[test]

@@ -205,7 +205,8 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                     return Err(err(line, Some(key_col), format!("at most {MAX_REPETITIONS} repetitions per point")));
                 }
                 let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
-                e.add(r, &block.metric, at.clone(), &values, Some(line)).map_err(|m| err(line, Some(key_col), m))?;
+                let place = |k: usize| format!("line {line}, column {}", ws[k + 1].0);
+                e.add(r, &block.metric, at.clone(), &values, Some(line), &place).map_err(|m| err(line, Some(key_col), m))?;
                 block.next += 1;
                 block.last = line;
                 any_data = true;
