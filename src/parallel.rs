@@ -116,9 +116,17 @@ mod tests {
         let stuck = "Runon numprocs == 3 { Message type = MPI_Recv, from = (procnum + 1) % numprocs }\nSerial time = 1";
         let mut lazy = job(FFT, &[2, 4], 5);
         lazy.limits.kept_ops = 0;
-        for j in [job(JACOBI, &[4, 6], 11), job(stuck, &[4, 3, 2], 5), lazy] {
+        // The all-to-all shape, smaller: one replication of many counts, so the
+        // counts are what the threads share; and a deadlock at a middle count of one
+        // replication, where later counts run in other parts and are left out.
+        let alltoall = job("Message type = MPI_Alltoall, size = 8", &(40..=57).collect::<Vec<_>>(), 1);
+        let stuck_middle = "Message type = MPI_Alltoall, size = 8\nRunon c = numprocs == 45 && procnum == 3 { Message type = MPI_Recv, from = 5 }";
+        let mut middle = job(stuck_middle, &(40..=50).collect::<Vec<_>>(), 3);
+        middle.limits.kept_ops = 5_000;
+        for j in [job(JACOBI, &[4, 6], 11), job(stuck, &[4, 3, 2], 5), lazy, alltoall, middle] {
             let sim = Simulation::new(j).unwrap();
             let one = sim.run_to_end().unwrap();
+            assert!(one.steps > 0);
             for threads in [1, 2, 3, 8] {
                 assert_eq!(run_on(&sim, threads).unwrap(), one, "{threads} threads");
             }

@@ -82,8 +82,9 @@ INPUT (one JSON object):
                       "none" (the least loaded histogram, i.e. ping-pong)
     replications      Monte Carlo replications per process count (default 20, 1 to 10000)
     seed              whole number (default 1); the same seed gives the same answer everywhere
-                      (the replications run on every core, in up to 8 parts fixed by the job
-                      and merged in order, so the answer does not depend on the core count)
+                      (process counts and replications run on every core, in parts fixed by
+                      the job and merged in order, so the answer does not depend on the core
+                      count)
     compare           optional true: also the seed's Figure 6 series (distribution, average
                       n × p, average 2 × 1, minimum 2 × 1)
     max_steps         optional: ops one replication may run (default 1e8, 1000 to 1e12)

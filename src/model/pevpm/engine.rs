@@ -41,6 +41,7 @@
 //! a bounded timeline are kept.
 
 use super::machine::{Machine, RunMachine};
+use super::mailbox::{Channels, PeerList};
 use super::program::{CExpr, Env, Op, Programs, SendExprs};
 use super::rng::{derive, Rng};
 use crate::model::InputError;
@@ -114,9 +115,9 @@ enum State {
     Done,
 }
 
+/// A message in its receiver's queue (its sender is its peer there).
 #[derive(Debug, Clone, Copy)]
 struct Msg {
-    src: u32,
     arrival: f64,
     tag: f64,
 }
@@ -137,13 +138,13 @@ struct Proc {
     source: f64,
     tag: f64,
     /// Sources of posted, unmatched non-blocking receives, in posting order.
-    posted: Vec<u32>,
+    posted: PeerList<()>,
     /// Latest completion of outstanding non-blocking operations.
     req_done: f64,
     /// Messages addressed here and not yet matched (in flight or arrived).
-    queue: Vec<Msg>,
-    /// Last arrival per receiver this process sent to: (receiver, arrival).
-    sent: Vec<(u32, f64)>,
+    queue: PeerList<Msg>,
+    /// Last arrival per receiver this process sent to.
+    sent: Channels,
     rng: Rng,
     times: ProcTimes,
 }
@@ -202,10 +203,10 @@ impl Run {
                     vars: vec![0.0; programs.slots],
                     source: -1.0,
                     tag: 0.0,
-                    posted: Vec::new(),
+                    posted: PeerList::new(programs.numprocs),
                     req_done: 0.0,
-                    queue: Vec::new(),
-                    sent: Vec::new(),
+                    queue: PeerList::new(programs.numprocs),
+                    sent: Channels::new(programs.numprocs),
                     rng: Rng::new(derive(seed, &path)),
                     times: ProcTimes::default(),
                 }
@@ -375,7 +376,7 @@ impl Run {
                                     // Any source: blocking only.
                                     pr.block_start = now;
                                     pr.block_line = *line;
-                                    let arrives = pr.queue.iter().map(|m| m.arrival).fold(f64::INFINITY, f64::min);
+                                    let arrives = pr.queue.iter().map(|(_, m)| m.arrival).fold(f64::INFINITY, f64::min);
                                     if arrives <= now {
                                         net.take_any(pr, p, now);
                                         continue;
@@ -393,7 +394,7 @@ impl Run {
                             }
                             _ => continue,
                         };
-                        match (take_from(&mut pr.queue, src), *blocking) {
+                        match (pr.queue.take(src), *blocking) {
                             (Some(m), true) => {
                                 pr.source = src as f64;
                                 pr.tag = m.tag;
@@ -421,7 +422,7 @@ impl Run {
                                 first = net.events.set(p, u64::MAX);
                                 continue 'pop;
                             }
-                            (None, false) => pr.posted.push(src),
+                            (None, false) => pr.posted.push(src, ()),
                         }
                     }
                     Op::Wait { line } => {
@@ -462,7 +463,7 @@ impl Run {
                     State::Recv(s) => format!("a message from process {s} (MPI_Recv)"),
                     State::RecvAny => "a message from any process (MPI_Recv from = any)".to_string(),
                     _ => {
-                        let list: Vec<String> = p.posted.iter().map(|s| s.to_string()).collect();
+                        let list: Vec<String> = p.posted.iter().map(|(s, _)| s.to_string()).collect();
                         format!("messages from process{} {} (MPI_Wait on MPI_Irecv)", if list.len() == 1 { "" } else { "es" }, list.join(", "))
                     }
                 };
@@ -560,10 +561,8 @@ impl Net {
 
     /// An any-source receive resumes at `t`: it takes the message that arrived first.
     fn take_any(&mut self, pr: &mut Proc, p: usize, t: f64) {
-        let best = pr.queue.iter().enumerate().min_by(|a, b| a.1.arrival.total_cmp(&b.1.arrival)).map(|(i, _)| i);
-        if let Some(i) = best {
-            let m = pr.queue.remove(i);
-            pr.source = m.src as f64;
+        if let Some((src, m)) = pr.queue.take_least(|m| m.arrival) {
+            pr.source = src as f64;
             pr.tag = m.tag;
             self.scoreboard = self.scoreboard.saturating_sub(1);
         }
@@ -579,17 +578,9 @@ impl Net {
     fn depart<const TL: bool>(&mut self, machine: &Machine, pr: &mut Proc, src: usize, dst: usize, bytes: f64, now: f64) -> f64 {
         self.messages += 1;
         self.scoreboard += 1;
-        let mut arrival = now + self.machine.draw(machine, bytes, self.scoreboard as usize, &mut self.rng);
+        let arrival = now + self.machine.draw(machine, bytes, self.scoreboard as usize, &mut self.rng);
         // Non-overtaking on the channel.
-        match pr.sent.iter_mut().find(|(d, _)| *d as usize == dst) {
-            Some((_, last)) => {
-                if *last > arrival {
-                    arrival = *last;
-                }
-                *last = arrival;
-            }
-            None => pr.sent.push((dst as u32, arrival)),
-        }
+        let arrival = pr.sent.not_before(dst as u32, arrival);
         if !TL {
             return arrival;
         }
@@ -607,8 +598,7 @@ impl Net {
     /// or blocked receive, or waits in `d`'s queue.
     #[inline(always)]
     fn deliver<const TL: bool>(&mut self, d: &mut Proc, dst: usize, src: u32, arrival: f64, tag: f64) {
-        if let Some(i) = d.posted.iter().position(|&s| s == src) {
-            d.posted.remove(i);
+        if d.posted.take(src).is_some() {
             d.req_done = d.req_done.max(arrival);
             d.release += 1;
             if d.state == State::Wait && d.posted.is_empty() {
@@ -630,7 +620,7 @@ impl Net {
             self.record::<TL>(dst, Activity::Waiting, d.block_start, t);
             self.wake(d, dst, t);
         } else {
-            d.queue.push(Msg { src, arrival, tag });
+            d.queue.push(src, Msg { arrival, tag });
             if d.state == State::RecvAny && arrival < d.any_timer {
                 d.any_timer = arrival;
                 self.wake(d, dst, arrival);
@@ -681,7 +671,7 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
             Some(&Op::RecvFrom { src, blocking: true, line }) => {
                 *steps += 1;
                 pr.pc += 1;
-                let Some(m) = take_from(&mut pr.queue, src) else {
+                let Some(m) = pr.queue.take(src) else {
                     pr.state = State::Recv(src);
                     pr.clock = t;
                     pr.block_start = t;
@@ -710,18 +700,6 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
 #[allow(clippy::manual_range_contains)]
 fn within(x: f64, lo: f64, hi: f64) -> bool {
     x >= lo && x <= hi
-}
-
-/// Takes the first message from `src` (messages from one source are matched in sending order).
-#[inline(always)]
-fn take_from(queue: &mut Vec<Msg>, src: u32) -> Option<Msg> {
-    let i = queue.iter().position(|m| m.src == src)?;
-    // The last one (often the only one) without moving the others.
-    if i + 1 == queue.len() {
-        queue.pop()
-    } else {
-        Some(queue.remove(i))
-    }
 }
 
 /// The process a message goes to or comes from, or the value that is not one.

@@ -1,6 +1,7 @@
 //! A simulation job and its results (seed 001, section 5; spec "The virtual machine"): the
-//! validated [`Job`] and its [`Limits`]; a [`Simulation`], the job checked and compiled, whose
-//! replications are split into at most [`PARTS`] parts fixed by the job; each part runs on its
+//! validated [`Job`] and its [`Limits`]; a [`Simulation`], the job checked and compiled, split
+//! into parts fixed by the job (a process count and a block of at most [`PARTS`] of its
+//! replications each); each part runs on its
 //! own (whole, [`Simulation::run_part`], or in slices, [`Stepper`]) through the engine
 //! ([`super::engine::Run`]), and the parts' sums are merged in part order into a [`Report`]:
 //! per process count the mean run time with its 95 % confidence interval (Student's t), the
@@ -10,7 +11,7 @@
 use super::engine::{Deadlock, ProcTimes, Run, RunError, RunOutcome, Timeline, TIMELINE_MAX_PROCS};
 use super::lang::Skeleton;
 use super::machine::{Contention, Machine, Mode, RunMachine};
-use super::program::{compile, compile_within, parameters, Programs, MAX_PROGRAM_OPS};
+use super::program::{self, compile, compile_within, parameters, Programs, MAX_PROGRAM_OPS};
 use crate::model::InputError;
 
 /// Everything a simulation needs, validated.
@@ -40,8 +41,9 @@ pub struct Limits {
     pub max_steps_per_run: u64,
     /// Ops the whole job may execute: checked before it starts where loop counts are known,
     /// and counted as it runs (loop counts drawn at run time, `floor(uniform(…))`), each part
-    /// against its share; a part that passes its share stops with an error saying how far it
-    /// got. 2e9 ops take about 20 s on two cores.
+    /// against its share (its replications' share of its count's ops, its count's share of
+    /// the job's as estimated before the start); a part that passes its share stops with an
+    /// error saying how far it got. 2e9 ops take about 20 s on two cores.
     pub max_steps_per_job: f64,
     /// Most ops a simulation keeps compiled for all its process counts together (about 32
     /// bytes each). The programs of counts past it are compiled again by each part when it
@@ -148,6 +150,9 @@ struct Acc {
     messages: f64,
     unreceived: f64,
     timeline: Option<Timeline>,
+    /// Ops and messages of every run, a deadlocked one too (the report's totals).
+    steps: u64,
+    sent: u64,
 }
 
 impl Acc {
@@ -185,21 +190,22 @@ impl Acc {
     }
 }
 
-/// Most parts a job's replications are split into.
+/// Most parts a job's replications are split into, per process count.
 pub const PARTS: usize = 8;
 
-/// What one part of a job produced: its sums per series and process count. Parts are fixed
-/// by the job (not by the threads or workers that run them) and merged in part order, so a
-/// report is the same to the last bit however many run at once.
+/// What one part of a job produced: its sums per series for its process count. Parts are
+/// fixed by the job (not by the threads or workers that run them): one process count and a
+/// run of its replications each (part j: count j / R, replication block j % R, of R ≤
+/// [`PARTS`] blocks), merged in part order, so a report is the same to the last bit however
+/// many run at once — a count's sums are added over the same replication blocks in the same
+/// order as when one part held every count.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Partial {
     pub part: usize,
-    /// `[series][count]`.
+    /// `[series][count]` (only the part's count is filled).
     acc: Vec<Vec<Acc>>,
     /// The part's first deadlock, with its series and count (the part stops there).
     deadlock: Option<(usize, usize, Deadlock)>,
-    messages: u64,
-    steps: u64,
 }
 
 /// Most ops [`Simulation::check`] compiles: it runs on every keystroke, and this much takes
@@ -219,11 +225,19 @@ pub struct Simulation {
 struct Count {
     params: Vec<(String, f64)>,
     programs: Option<Programs>,
+    /// Ops of one run ([`Programs::estimated_steps`]): its parts' share of the job's limit.
+    steps: f64,
 }
 
 /// One part being run in slices.
 struct Part {
     partial: Partial,
+    /// The process count's index.
+    c: usize,
+    /// Ops of the part's finished runs.
+    steps: u64,
+    /// Its share of the job's ops.
+    share: f64,
     /// First replication and number of replications.
     r0: usize,
     reps: usize,
@@ -236,22 +250,27 @@ struct Part {
 
 impl Simulation {
     /// Checks the job (compiles the skeleton for every process count) before anything runs.
-    /// Programs are kept up to [`Limits::kept_ops`] ops in all; larger counts are compiled
-    /// again as the run reaches them.
+    /// Programs are kept up to [`Limits::kept_ops`] ops in all; larger counts are only checked
+    /// here ([`program::check_only`], which keeps nothing) and compiled as the run reaches them.
     pub fn new(job: Job) -> Result<Simulation, InputError> {
         Self::check_counts(&job)?;
         let mut counts = Vec::with_capacity(job.numprocs.len());
         let (mut steps, mut kept) = (0.0, 0usize);
         for &n in &job.numprocs {
             let params = parameters(&job.skeleton, &job.params, n)?;
-            let p = compile(&job.skeleton, &params, n)?;
-            steps += p.estimated_steps;
-            let ops = p.ops();
-            let programs = (kept + ops <= job.limits.kept_ops).then(|| {
-                kept += ops;
-                p
-            });
-            counts.push(Count { params, programs });
+            // Kept when it fits what is left of the budget; a count that does not is given up
+            // as soon as it passes it, and checked without keeping.
+            let room = job.limits.kept_ops.saturating_sub(kept).min(MAX_PROGRAM_OPS);
+            let programs = compile_within(&job.skeleton, &params, n, room)?;
+            let count_steps = match &programs {
+                Some(p) => {
+                    kept += p.ops();
+                    p.estimated_steps
+                }
+                None => program::check_only(&job.skeleton, &params, n)?.estimated_steps,
+            };
+            steps += count_steps;
+            counts.push(Count { params, programs, steps: count_steps });
         }
         let series = Self::series_of(&job);
         Self::check_steps(&job, steps * series.len() as f64 * job.replications as f64)?;
@@ -342,35 +361,54 @@ impl Simulation {
         &self.job
     }
 
-    /// How many parts the replications are split into (at most [`PARTS`]).
+    /// How many parts the job is split into: every process count's replications in at most
+    /// [`PARTS`] blocks.
     pub fn parts(&self) -> usize {
+        self.counts.len() * self.blocks()
+    }
+
+    /// Blocks of replications per process count.
+    fn blocks(&self) -> usize {
         (self.job.replications as usize).clamp(1, PARTS)
     }
 
-    /// The parts in the order threads take them: more replications first, so that the threads
-    /// finish close together (20 replications in parts of 2 and 3 on two threads: 10 and 10
-    /// replications each, against 11 and 9 in part order). The report does not depend on it.
+    /// The process count of part `j` (its index in the job's list).
+    fn part_count(&self, j: usize) -> usize {
+        j / self.blocks()
+    }
+
+    /// The work of part `j`, as far as it is known before the run: its replications times its
+    /// count's ops (at least 1, for a count whose ops are drawn at run time).
+    fn part_load(&self, j: usize) -> u64 {
+        let steps = self.counts.get(self.part_count(j)).map_or(1.0, |c| c.steps.clamp(1.0, 1e15));
+        self.part_range(j).1 as u64 * steps as u64
+    }
+
+    /// The parts in the order threads take them: more work first, so that the threads
+    /// finish close together (20 replications of one count in parts of 2 and 3 on two
+    /// threads: 10 and 10 replications each, against 11 and 9 in part order; the largest
+    /// process counts of a list first). The report does not depend on it.
     pub fn longest_first(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.parts()).collect();
-        order.sort_by_key(|&j| std::cmp::Reverse(self.part_range(j).1));
+        order.sort_by_key(|&j| std::cmp::Reverse(self.part_load(j)));
         order
     }
 
     /// The parts each of `k` workers runs, for workers that cannot take parts as they free up
     /// (the page's Web Workers are handed theirs at the start): in [`Self::longest_first`]
-    /// order, each part goes to the worker with the fewest replications so far (ties: the
-    /// lower worker). 20 replications on 3 workers: 6, 7 and 7, where runs of consecutive
-    /// parts give 5, 7 and 8. Every worker computes the same shares from the same job.
+    /// order, each part goes to the worker with the least work so far (ties: the lower
+    /// worker). 20 replications on 3 workers: 6, 7 and 7, where runs of consecutive parts
+    /// give 5, 7 and 8. Every worker computes the same shares from the same job.
     pub fn shares(&self, k: usize) -> Vec<Vec<usize>> {
         let k = k.max(1);
         let mut shares = vec![Vec::new(); k];
-        let mut load = vec![0usize; k];
+        let mut load = vec![0u64; k];
         for j in self.longest_first() {
             // The first of equal minima: the lower worker.
             let w = load.iter().enumerate().min_by_key(|&(_, l)| *l).map_or(0, |(w, _)| w);
             if let (Some(share), Some(l)) = (shares.get_mut(w), load.get_mut(w)) {
                 share.push(j);
-                *l += self.part_range(j).1;
+                *l = l.saturating_add(self.part_load(j));
             }
         }
         shares
@@ -378,15 +416,24 @@ impl Simulation {
 
     /// The replications of part `j`: first and count (balanced: counts differ by at most one).
     pub(crate) fn part_range(&self, j: usize) -> (usize, usize) {
-        let (reps, parts) = (self.job.replications as usize, self.parts());
-        let start = |j: usize| j.min(parts) * reps / parts;
-        (start(j), start(j + 1) - start(j))
+        let (reps, blocks) = (self.job.replications as usize, self.blocks());
+        let b = j % blocks;
+        let start = |b: usize| b.min(blocks) * reps / blocks;
+        (start(b), start(b + 1) - start(b))
     }
 
     fn start_part(&self, j: usize) -> Part {
         let (r0, reps) = self.part_range(j);
+        let c = self.part_count(j);
         let acc = self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
-        Part { partial: Partial { part: j, acc, ..Partial::default() }, r0, reps, next: 0, current: None, compiled: None }
+        // The part's share of the job's ops: its replications' share of its count's, and its
+        // count's share of the job's as estimated before the start (in equal shares when
+        // nothing is known).
+        let weight = |c: &Count| c.steps.max(1.0);
+        let all: f64 = self.counts.iter().map(weight).sum();
+        let count_share = self.counts.get(c).map_or(0.0, |k| weight(k) / all.max(1.0));
+        let share = self.job.limits.max_steps_per_job * count_share * reps as f64 / self.job.replications.max(1) as f64;
+        Part { partial: Partial { part: j, acc, deadlock: None }, c, steps: 0, share, r0, reps, next: 0, current: None, compiled: None }
     }
 
     /// Runs part `j` whole.
@@ -407,46 +454,42 @@ impl Simulation {
     /// Runs `part` by at most about `max_steps` ops; returns whether the part has finished.
     fn step_part(&self, part: &mut Part, max_steps: u64) -> Result<bool, RunError> {
         let mut budget = max_steps.max(1);
-        let counts = self.job.numprocs.len();
         let plan = self.part_plan(part);
-        // The part's share of the job's ops, as of its replications.
-        let share = self.job.limits.max_steps_per_job * part.reps as f64 / self.job.replications.max(1) as f64;
+        let (c, share) = (part.c, part.share);
+        let (Some(count), Some(&n)) = (self.counts.get(c), self.job.numprocs.get(c)) else { return Ok(true) };
         while part.partial.deadlock.is_none() && part.next < plan {
-            let (s, rest) = (part.next / (counts * part.reps), part.next % (counts * part.reps));
-            let (c, r) = (rest / part.reps, part.r0 + rest % part.reps);
-            let programs = match (&self.counts[c].programs, &mut part.compiled) {
+            let (s, r) = (part.next / part.reps, part.r0 + part.next % part.reps);
+            let programs = match (&count.programs, &mut part.compiled) {
                 (Some(p), _) => p,
                 (None, Some((k, p))) if *k == c => p,
                 (None, compiled) => {
-                    // Dropped first, so that two counts' programs are never held at once.
                     *compiled = None;
-                    let p = compile(&self.job.skeleton, &self.counts[c].params, self.job.numprocs[c])?;
+                    let p = compile(&self.job.skeleton, &count.params, n)?;
                     &compiled.insert((c, p)).1
                 }
             };
             let run = part.current.get_or_insert_with(|| self.start_run(programs, s, r));
             let before = run.steps();
             // Paused one op past the share at the latest, where the check below stops it.
-            let left = (share - (part.partial.steps + before) as f64).max(0.0);
+            let left = (share - (part.steps + before) as f64).max(0.0);
             let outcome = run.advance(programs, &self.job.machine, budget.min((left as u64).saturating_add(1)))?;
             let used = run.steps() - before;
             budget = budget.saturating_sub(used);
-            let spent = part.partial.steps + run.steps();
+            let spent = part.steps + run.steps();
             if spent as f64 > share {
                 return Err(self.over_budget(part, spent));
             }
             let Some(outcome) = outcome else { return Ok(false) };
-            part.partial.steps += run.steps();
-            part.partial.messages += run.messages();
+            let (steps, sent) = (run.steps(), run.messages());
+            part.steps += steps;
             part.current = None;
             part.next += 1;
+            let Some(a) = part.partial.acc.get_mut(s).and_then(|row| row.get_mut(c)) else { return Ok(true) };
+            a.steps += steps;
+            a.sent += sent;
             match outcome {
                 RunOutcome::Deadlock(d) => part.partial.deadlock = Some((s, c, d)),
-                RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => {
-                    if let Some(a) = part.partial.acc.get_mut(s).and_then(|row| row.get_mut(c)) {
-                        a.add_run(time_s, &procs, messages, unreceived, timeline);
-                    }
-                }
+                RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => a.add_run(time_s, &procs, messages, unreceived, timeline),
             }
             if budget == 0 {
                 return Ok(part.partial.deadlock.is_some() || part.next >= plan);
@@ -469,9 +512,9 @@ impl Simulation {
         )
     }
 
-    /// How many runs `part` makes: each series, process count and replication of it.
+    /// How many runs `part` makes: each series and replication of it.
     fn part_plan(&self, part: &Part) -> usize {
-        self.series.len() * self.job.numprocs.len() * part.reps
+        self.series.len() * part.reps
     }
 
     fn part_fraction(&self, part: &Part) -> f64 {
@@ -508,8 +551,29 @@ impl Simulation {
                 }
             }
         }
-        let messages = partials.iter().map(|p| p.messages).sum();
-        let steps = partials.iter().map(|p| p.steps).sum();
+        // The totals count what the job did before each block of replications met its first
+        // deadlock in plan order (series, then count), as when one part ran every count of a
+        // block and stopped there: every run before that point, and that point's runs up to
+        // the deadlocked one.
+        let blocks = self.blocks();
+        let mut stop = vec![usize::MAX; blocks];
+        for p in &partials {
+            if let (Some((s, c, _)), Some(b)) = (&p.deadlock, stop.get_mut(p.part % blocks)) {
+                *b = (*b).min(s * counts + c);
+            }
+        }
+        let (mut messages, mut steps) = (0u64, 0u64);
+        for p in &partials {
+            let b = stop.get(p.part % blocks).copied().unwrap_or(usize::MAX);
+            for (s, row) in p.acc.iter().enumerate() {
+                for (c, a) in row.iter().enumerate() {
+                    if s * counts + c <= b {
+                        messages += a.sent;
+                        steps += a.steps;
+                    }
+                }
+            }
+        }
         self.report(&acc, deadlock, messages, steps)
     }
 

@@ -9,6 +9,7 @@
 //!   turned into the machine's histograms.
 //! - [`machine`] — message-time histograms, the fitted line, the Perseus-like preset, modes.
 //! - [`engine`] — the discrete-event engine: one replication of one process count.
+//! - [`mailbox`] — a process's queued messages, posted receives and channels, by peer.
 //! - [`job`] — a job: its replications in parts, run in slices, merged into a report with
 //!   statistics and the Figure 6 series.
 //! - [`rng`] — the seeded generator (identical natively and in wasm).
@@ -24,6 +25,7 @@ pub mod request;
 pub mod job;
 pub mod lang;
 pub mod machine;
+pub mod mailbox;
 pub mod page;
 pub mod program;
 pub mod rng;

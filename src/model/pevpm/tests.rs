@@ -352,13 +352,15 @@ fn programs_of_the_seeds_annotated_c_match_the_native_jacobi() {
 
 #[test]
 fn the_report_does_not_depend_on_how_the_parts_are_run() {
-    // 11 replications in 8 parts of 1 or 2; the Figure 6 series too, and two process counts.
+    // 11 replications in 8 blocks of 1 or 2 per count; the Figure 6 series too, and two
+    // process counts.
     let mut j = job(JACOBI, &[4, 6], perseus(), Mode::Distribution);
     j.params = lang::parse_params("parameters", "iterations = 30").unwrap();
     j.replications = 11;
     j.compare = true;
     let sim = Simulation::new(j).unwrap();
-    assert_eq!(sim.parts(), PARTS);
+    // 8 blocks of replications for each of the two counts.
+    assert_eq!(sim.parts(), 2 * PARTS);
     let one = sim.run_to_end().unwrap();
     assert_eq!(one.main.results[0].run_times_s.len(), 11);
     // Threads: `crate::parallel`'s tests.
