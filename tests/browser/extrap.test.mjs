@@ -255,3 +255,26 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
   assert.deepEqual(problems.foreignRequests, []);
   await context.close();
 });
+
+// Issue 44's call-tree examples on the page: an inclusive `main` over `main->compute` and
+// `main->io`, and Extra-P's relearn_data.txt (regions nested by indentation, `main()` holding
+// the rest, children that overlap). The page names the region the command names.
+test("call trees: the page ranks by own time and names main->io and 'Find target neurons (w/ RMA)', as the command does", async () => {
+  const { context, page, problems } = await open();
+  const cases = [
+    [`${DATA}calltree.txt`, "256", /At [a-z]+ = 256: main->io dominates with (7[0-9](\.[0-9]+)?) %/],
+    [new URL("../data/extrap-upstream/text/mpa/relearn_data.txt", import.meta.url).pathname, "2048", /: Find target neurons \(w\/ RMA\) dominates with/],
+  ];
+  for (const [file, at, want] of cases) {
+    await page.fill("#extrap_predict", at);
+    await page.setInputFiles("#extrap-file", file);
+    await page.waitForFunction((src) => new RegExp(src).test(document.getElementById("extrap-dominant")?.textContent ?? ""), want.source, { timeout: 60_000 });
+    const v = cli([file, "--predict", at]);
+    if (v) assert.equal(v.dominant.at(-1).callpath, want.source.includes("main->io") ? "main->io" : "Find target neurons (w/ RMA)");
+  }
+  // relearn: indentation read as nesting, and main() left out of the shares, both said.
+  const warnings = await page.locator(".warnings").allTextContents();
+  assert.ok(warnings.some((w) => /indent/i.test(w)), warnings.join(" | "));
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
