@@ -17,7 +17,7 @@ use yew::prelude::*;
 use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
+use crate::model::extrap::page::{self as page, fit_key, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{Nesting, Ranking, Target};
 use crate::model::fmt_num;
@@ -25,11 +25,11 @@ use crate::model::speedup::page::{self as speedup, Field};
 use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
-use crate::ui::components::number_field::page_field;
+use crate::ui::components::number_field::{page_field, TextField};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::{compress, url};
-use crate::ui::store::{text, use_page, Action, PageSetup};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
@@ -53,7 +53,14 @@ struct Ranker {
     started: f64,
     progress: Vec<f64>,
     status: UseStateHandle<Status>,
+    /// The view of the latest texts ranked (perhaps only their errors).
     view: UseStateHandle<Shown>,
+    /// The last view with a ranking (or of no experiment), shown while the texts have errors.
+    good: UseStateHandle<Shown>,
+    /// The texts the job's fits depend on ([`fit_key`]), and where to note them once ranked:
+    /// worker 0 then holds those fits, and a change of the other texts only evaluates them.
+    key: PageInputs,
+    kept: Rc<RefCell<Option<PageInputs>>>,
 }
 
 /// A message of `ui::extrap_worker` as this page reads it.
@@ -82,7 +89,12 @@ impl Job for Ranker {
                 None
             }
             FromWorker::Done { view, job } if job == self.job => {
-                self.view.set(Shown(Rc::new(view)));
+                let shown = Shown(Rc::new(view));
+                if shown.ranking.is_some() || shown.empty {
+                    *self.kept.borrow_mut() = shown.ranking.is_some().then(|| self.key.clone());
+                    self.good.set(shown.clone());
+                }
+                self.view.set(shown);
                 self.status.set(Status::Current);
                 Some(true)
             }
@@ -119,14 +131,33 @@ impl std::ops::Deref for Shown {
     }
 }
 
-/// Ranks `own` (the section's texts) on the workers, ending a ranking under way.
-fn rank(slot: &PoolSlot, own: &PageInputs, status: &UseStateHandle<Status>, view: &UseStateHandle<Shown>, job: u64) {
+/// The page's states a ranking sets.
+#[derive(Clone)]
+struct Views {
+    status: UseStateHandle<Status>,
+    view: UseStateHandle<Shown>,
+    good: UseStateHandle<Shown>,
+    kept: Rc<RefCell<Option<PageInputs>>>,
+}
+
+/// Ranks `own` (the section's texts) on the workers, ending a ranking under way. When only
+/// the texts that do not change the fits changed since the last ranking ("rank at", the value
+/// held), worker 0, which keeps that ranking's fits, evaluates them at the new targets alone.
+fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
+    let Views { status, view, good, kept } = views;
     if slot.borrow().busy() {
+        // Ending the workers ends what they kept.
         stop(slot);
+        *kept.borrow_mut() = None;
     }
     let started = now_ms();
-    let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { texts: own, job, worker: i, workers: k }).unwrap_or_default();
-    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone() };
+    let key = fit_key(own);
+    let retarget = kept.borrow().as_ref() == Some(&key);
+    let part = |i: usize, k: usize| {
+        let workers = if retarget { 1 } else { k };
+        serde_json::to_string(&ToWorker::Start { texts: own, job, worker: i, workers }).unwrap_or_default()
+    };
+    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone() };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
         status.set(Status::Running { job, started, fraction: 0.0 });
     } else {
@@ -138,11 +169,11 @@ fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
 }
 
-/// "n = 256", or with more than two parameters the whole point: "p = 256, n = 4000, x = 3"
-/// (with two, the second is the table's title).
+/// "p = 256" (the file's name of the process count), or with more than two parameters the
+/// whole point: "p = 256, n = 4000, x = 3" (with two, the second is the table's title).
 fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
     if r.parameters.len() <= 2 {
-        return format!("n = {n}");
+        return format!("{} = {n}", r.process_parameter);
     }
     r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
 }
@@ -217,7 +248,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
         let style = tree.then(|| format!("padding-left:{:.1}em", 0.3 + 1.1 * depth as f64));
         let imb = imbalance.then(|| {
             let at = f.points.iter().zip(&f.imbalance).filter_map(|(p, v)| Some((p.n, (*v)?))).max_by(|a, b| a.0.total_cmp(&b.0));
-            html! { <td class="num" title={at.map(|(n, _)| format!("at n = {}", fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
+            html! { <td class="num" title={at.map(|(n, _)| format!("at {} = {}", r.process_parameter, fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
                 if f.imbalance_grows { <span class="grows">{ " grows ↑" }</span> }</td> }
         });
         html! {
@@ -246,7 +277,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
                 <thead><tr>
                     <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
                     <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
-                    <th>{ "model" }</th><th>{ "with n" }</th><th class="num">{ "stops scaling at n" }</th>
+                    <th>{ "model" }</th><th>{ format!("with {}", r.process_parameter) }</th><th class="num">{ format!("stops scaling at {}", r.process_parameter) }</th>
                     if imbalance { <th class="num" title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
@@ -266,7 +297,7 @@ fn summary(r: &Ranking) -> Html {
     });
     let stop = r.first_to_stop.iter().map(|&i| {
         let f = &r.regions[i];
-        html! { <li>{ "First to stop scaling: " }<b>{ f.callpath.clone() }</b>{ format!(" (doubling beyond n = {} gains under 5 %).", f.stops_scaling_n.unwrap_or(0)) }</li> }
+        html! { <li>{ "First to stop scaling: " }<b>{ f.callpath.clone() }</b>{ format!(" (doubling beyond {} = {} gains under 5 %).", r.process_parameter, f.stops_scaling_n.unwrap_or(0)) }</li> }
     });
     html! { <ul id="extrap-dominant">{ for dom }{ for stop }</ul> }
 }
@@ -292,12 +323,15 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
 pub fn bottlenecks() -> Html {
     let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // Only this section's texts: typing in the calculator above does not rank again.
-    let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
+    let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS]
         .iter()
         .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
         .collect();
     let view = use_state(Shown::empty);
+    let good = use_state(Shown::empty);
     let status = use_state(|| Status::Current);
+    let kept = use_mut_ref(|| None::<PageInputs>);
+    let views = Views { status: status.clone(), view: view.clone(), good: good.clone(), kept: kept.clone() };
     let slot: PoolSlot = use_mut_ref(Default::default);
     let jobs = use_mut_ref(|| 0u64);
     {
@@ -305,15 +339,17 @@ pub fn bottlenecks() -> Html {
         use_effect_with((), move |_| move || stop(&slot));
     }
     let restart = {
-        let (slot, status, view, jobs, own) = (slot.clone(), status.clone(), view.clone(), jobs.clone(), own.clone());
+        let (slot, views, jobs, own) = (slot.clone(), views.clone(), jobs.clone(), own.clone());
         Callback::from(move |_: ()| {
             *jobs.borrow_mut() += 1;
             if text(&own, KEY_TEXT).trim().is_empty() {
                 stop(&slot);
-                view.set(Shown::empty());
-                return status.set(Status::Current);
+                *views.kept.borrow_mut() = None;
+                views.view.set(Shown::empty());
+                views.good.set(Shown::empty());
+                return views.status.set(Status::Current);
             }
-            rank(&slot, &own, &status, &view, *jobs.borrow());
+            rank(&slot, &own, &views, *jobs.borrow());
         })
     };
     {
@@ -321,13 +357,15 @@ pub fn bottlenecks() -> Html {
         use_effect_with(own, move |_| restart.emit(()));
     }
     let cancel = {
-        let (slot, status) = (slot.clone(), status.clone());
+        let (slot, status, kept) = (slot.clone(), status.clone(), kept.clone());
         Callback::from(move |_: MouseEvent| {
             stop(&slot);
+            *kept.borrow_mut() = None;
             status.set(Status::Cancelled);
         })
     };
     let v = (*view).clone();
+    let g = (*good).clone();
     let progress = match &*status {
         Status::Current => html! {},
         Status::Running { started, fraction, .. } if now_ms() - started >= SHOW_PROGRESS_MS => html! {
@@ -347,7 +385,10 @@ pub fn bottlenecks() -> Html {
         },
         Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
     };
-    let stale = !matches!(*status, Status::Current);
+    // The results shown are of other texts while a ranking runs, failed or was cancelled, and
+    // while the texts have an error (the last good ranking stays, marked stale).
+    let running = !matches!(*status, Status::Current);
+    let stale = running || !v.errors.is_empty();
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
     // One text file chosen or dropped: read as the experiment's text.
@@ -368,7 +409,7 @@ pub fn bottlenecks() -> Html {
     };
     let on_load = {
         let store = store.clone();
-        use_callback(v.clone(), move |i: usize, v| {
+        use_callback(g.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
             let Some(table) = points_table(r, i) else { return };
             let mut ns: Vec<u32> = r.targets.iter().map(|t: &Target| t.n).collect();
@@ -382,7 +423,7 @@ pub fn bottlenecks() -> Html {
             open_in_speedup(inputs, store.clone());
         })
     };
-    let error = |key: &str| (!stale).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
+    let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
@@ -412,27 +453,84 @@ pub fn bottlenecks() -> Html {
                     </ul>
                 </div>
                 <div>
-                    <div class="form-row">
-                        { page_field(&inputs, &setter, KEY_PREDICT, "rank at n, or at whole points p:size (empty: 4× and 16× the largest n measured)", None, error(KEY_PREDICT)) }
-                    </div>
-                    if let Some(r) = &v.ranking {
-                        <div class="form-row">
-                            { page_field(&inputs, &setter, KEY_METRIC, "metric (empty: time, else the first)", None, None) }
-                            if r.side_parameter.is_some() {
-                                { page_field(&inputs, &setter, KEY_HOLD, "second parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
-                            }
-                        </div>
-                        <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", v.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
-                        if !r.warnings.is_empty() {
-                            <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
-                        }
-                    }
+                    { options_fields(&inputs, &setter, &v, &g, &error) }
                 </div>
             </div>
             { progress }
-            <ExtrapResults view={v} {stale} {on_load} />
+            <ExtrapResults view={g} {stale} {on_load} />
             <SharePanel page={PAGE} />
         </section>
+    }
+}
+
+/// A select of one of the page's inputs: `options` (value, label), the first the default;
+/// a saved value not among them stays, said so, until another is chosen.
+fn choice(inputs: &PageInputs, setter: &Setter, key: &'static str, label: String, options: Vec<(String, String)>, error: Option<String>) -> Html {
+    let current = text(inputs, key).to_string();
+    let mut options = options;
+    if !options.iter().any(|(v, _)| *v == current) {
+        options.push((current.clone(), format!("{current} (not in this experiment)")));
+    }
+    let setter = setter.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        setter.set(key, sel.value());
+    });
+    let invalid = error.is_some();
+    html! {
+        <div class={classes!("field", invalid.then_some("invalid"))}>
+            <label for={key}>{ label }</label>
+            <select id={key} {onchange} aria-invalid={invalid.to_string()}>
+                { for options.into_iter().map(|(v, l)| html! { <option selected={v == current} value={v.clone()}>{ l }</option> }) }
+            </select>
+            if let Some(e) = error { <div class="field-error" role="alert">{ e }</div> }
+        </div>
+    }
+}
+
+/// The ranking's options: where to rank, the metric, the process count, the value held. They
+/// stay while their value is wrong (its error under it), from the experiment of the texts,
+/// or while that has an error, of the last one ranked.
+fn options_fields(inputs: &PageInputs, setter: &Setter, v: &ExtrapView, good: &ExtrapView, error: &dyn Fn(&str) -> Option<String>) -> Html {
+    let of = if v.parameters.is_empty() { good } else { v };
+    let params = &of.parameters;
+    let pp = of.process_parameter.clone().or_else(|| params.first().cloned()).unwrap_or_else(|| "n".into());
+    let rank_label = if params.len() >= 2 {
+        format!("rank at {pp}, or at whole points {} (empty: 4× and 16× the largest {pp} measured)", params.join(":"))
+    } else {
+        format!("rank at {pp} (empty: 4× and 16× the largest {pp} measured)")
+    };
+    let predict = html! {
+        <TextField id={KEY_PREDICT} label={rank_label} value={text(inputs, KEY_PREDICT)} on_input={setter.on(KEY_PREDICT)} error={error(KEY_PREDICT)} />
+    };
+    if params.is_empty() {
+        return html! { <div class="form-row">{ predict }</div> };
+    }
+    let metric_default = if of.metrics.iter().any(|m| m.eq_ignore_ascii_case("time")) { "time".to_string() } else { of.metrics.first().cloned().unwrap_or_default() };
+    let mut metrics = vec![(String::new(), format!("{metric_default} (the default)"))];
+    metrics.extend(of.metrics.iter().map(|m| (m.clone(), m.clone())));
+    let guessed = good.ranking.as_ref().map(|r| r.process_parameter.clone()).filter(|_| text(inputs, KEY_PROCESS).is_empty()).unwrap_or_else(|| pp.clone());
+    let mut processes = vec![(String::new(), format!("{guessed} (guessed from the names)"))];
+    processes.extend(params.iter().map(|p| (p.clone(), p.clone())));
+    let ranking = good.ranking.as_ref();
+    html! {
+        <>
+            <div class="form-row">{ predict }
+                { choice(inputs, setter, KEY_METRIC, "metric".into(), metrics, error(KEY_METRIC)) }
+            </div>
+            if params.len() >= 2 {
+                <div class="form-row">
+                    { choice(inputs, setter, KEY_PROCESS, "process count".into(), processes, error(KEY_PROCESS)) }
+                    { page_field(inputs, setter, KEY_HOLD, "the other parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
+                </div>
+            }
+            if let Some(r) = ranking {
+                <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", of.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
+                if !r.warnings.is_empty() {
+                    <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
+                }
+            }
+        </>
     }
 }
 
@@ -467,8 +565,7 @@ fn extrap_results(props: &ResultsProps) -> Html {
         <div class={classes!("extrap-results", props.stale.then_some("is-stale"))} aria-busy={props.stale.to_string()}>
             { summary(r) }
             <div id="extrap-ranking">
-                if r.side_values.is_empty() { { ranking_table(r, None, on_load, &closed, &on_toggle) } }
-                else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load, &closed, &on_toggle)) } }
+                { for sides(r).into_iter().map(|s| ranking_table(r, s, on_load, &closed, &on_toggle)) }
             </div>
             <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
                 beyond the data. Grows: the region's time rises with n beyond the largest count measured. Stops scaling: \
@@ -513,6 +610,21 @@ fn heat_map_view(props: &HeatProps) -> Html {
             { heat_table(r, &h, region.is_none()) }
         </div>
     }
+}
+
+/// The second parameter's values the ranking has tables of: those held, then those of whole
+/// points asked elsewhere (None: one parameter).
+fn sides(r: &Ranking) -> Vec<Option<f64>> {
+    let mut out: Vec<Option<f64>> = r.side_values.iter().copied().map(Some).collect();
+    for t in &r.tables {
+        if !out.contains(&t.side) {
+            out.push(t.side);
+        }
+    }
+    if out.is_empty() {
+        out.push(None);
+    }
+    out
 }
 
 /// Short name of a call path: its last part.
