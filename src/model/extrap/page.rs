@@ -52,9 +52,40 @@ pub struct ExtrapView {
     pub chart: Option<ShareCurves>,
 }
 
-/// The page's inputs before the user types: no experiment.
+/// The page's examples: (key, name, description, the experiment's text).
+const EXAMPLES: [(&str, &str, &str, &str); 3] = [
+    (
+        "solver",
+        "a solver of 24 regions",
+        "An invented solver's regions measured at p = 2 to 64, three repetitions each (tests/data/extrap/app.txt, written by scripts/extrap-fixtures.py)",
+        include_str!("../../../tests/data/extrap/app.txt"),
+    ),
+    (
+        "calltree",
+        "a call tree",
+        "A call tree of known laws with inclusive times (tests/data/extrap/calltree.txt, written by scripts/extrap-calltree.py)",
+        include_str!("../../../tests/data/extrap/calltree.txt"),
+    ),
+    (
+        "relearn",
+        "RELeARN, two parameters",
+        "The neuron simulator RELeARN's 14 regions over p processes and n neurons, from Extra-P's own test data (text/mpa/relearn_data.txt)",
+        include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt"),
+    ),
+];
+
+/// The page's examples, each an experiment to rank as loaded.
+pub fn presets() -> Vec<crate::model::workspace::Preset> {
+    EXAMPLES
+        .iter()
+        .map(|&(key, name, description, text)| crate::model::workspace::Preset { key, name, description, inputs: [(KEY_TEXT.to_string(), text.to_string())].into_iter().collect() })
+        .collect()
+}
+
+/// The page's inputs before the user types: the first example, ranked at 4× and 16× its
+/// largest count.
 pub fn default_inputs() -> PageInputs {
-    PageInputs::new()
+    [(KEY_TEXT.to_string(), EXAMPLES[0].3.to_string())].into_iter().collect()
 }
 
 fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
@@ -327,9 +358,9 @@ impl crate::model::calculators::Contract for BottlenecksPage {
     fn default_inputs() -> PageInputs {
         default_inputs()
     }
-    /// The page opens empty, for the user's experiment.
+    /// The page opens on an example, as every page does.
     fn presets() -> Vec<crate::model::workspace::Preset> {
-        Vec::new()
+        presets()
     }
     fn parse(texts: &PageInputs) -> Self::Inputs {
         prepare(texts)
@@ -558,5 +589,21 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_page_opens_on_an_example_and_every_example_ranks() {
+        // Issue 45, item 16: the page opened empty.
+        let v = view(&default_inputs());
+        assert!(!v.empty && v.errors.is_empty(), "{:?}", v.errors);
+        assert_eq!(v.ranking.as_ref().map(|r| r.regions.len()), Some(24));
+        let all = presets();
+        assert_eq!(all[0].inputs, default_inputs());
+        for p in &all {
+            let v = view(&p.inputs);
+            assert!(v.errors.is_empty() && v.ranking.is_some(), "{}: {:?}", p.key, v.errors);
+        }
+        let keys: Vec<&str> = all.iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["solver", "calltree", "relearn"]);
     }
 }

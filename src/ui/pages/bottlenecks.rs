@@ -165,6 +165,17 @@ fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
     }
 }
 
+/// A number for the CSV: six significant digits, empty where there is none.
+fn csv_num(x: f64) -> String {
+    if x.is_finite() { fmt_num(x, 6) } else { String::new() }
+}
+
+/// Several CSV fields in one cell (`data-csv-fields`, a JSON list that static/site.js spreads
+/// over as many columns).
+fn csv_fields<S: serde::Serialize>(fields: &[S]) -> String {
+    serde_json::to_string(fields).unwrap_or_default()
+}
+
 fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
 }
@@ -226,11 +237,23 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
     let rows = table_order(r, last, closed).into_iter().map(|(i, rank)| {
         let f = &r.regions[i];
         // In a call tree, the last share's cell also gives the node's inclusive share.
-        let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == i) {
-            Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }
-                if tree && std::ptr::eq(*t, *last) { <div class="hint incl">{ format!("{} {}", if r.tree.by_inclusive() { "own" } else { "with callees" }, pct(if r.tree.by_inclusive() { x.own } else { x.inclusive })) }</div> }
-            </td> },
-            None => html! { <td class="num">{ "—" }</td> },
+        // A share on one line and its range under it (so that the columns fit 1280 px); the
+        // CSV has them as numbers, one column each.
+        let cells = tables.iter().map(|t| {
+            let with = tree && std::ptr::eq(*t, *last);
+            match t.rows.iter().find(|x| x.region == i) {
+                Some(x) => {
+                    let other = if r.tree.by_inclusive() { x.own } else { x.inclusive };
+                    let mut fields = vec![csv_num(x.share * 100.0), csv_num(x.low * 100.0), csv_num(x.high * 100.0)];
+                    if with {
+                        fields.push(csv_num(other * 100.0));
+                    }
+                    html! { <td class="num" data-csv-fields={csv_fields(&fields)}>{ pct(x.share) }<div class="hint">{ format!("{}–{}", pct(x.low), pct(x.high)) }</div>
+                        if with { <div class="hint incl">{ format!("{} {}", if r.tree.by_inclusive() { "own" } else { "with callees" }, pct(other)) }</div> }
+                    </td> }
+                }
+                None => html! { <td class="num" data-csv-fields={csv_fields(&vec![String::new(); if with { 4 } else { 3 }])}>{ "—" }</td> },
+            }
         });
         let onclick = on_load.reform(move |_| i);
         let depth = r.tree.depth.get(i).copied().unwrap_or(0);
@@ -248,37 +271,48 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
         let style = tree.then(|| format!("padding-left:{:.1}em", 0.3 + 1.1 * depth as f64));
         let imb = imbalance.then(|| {
             let at = f.points.iter().zip(&f.imbalance).filter_map(|(p, v)| Some((p.n, (*v)?))).max_by(|a, b| a.0.total_cmp(&b.0));
-            html! { <td class="num" title={at.map(|(n, _)| format!("at {} = {}", r.process_parameter, fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
+            let fields = csv_fields(&[at.map_or(String::new(), |a| csv_num(a.1)), f.imbalance_grows.to_string()]);
+            html! { <td class="num" data-csv-fields={fields} title={at.map(|(n, _)| format!("at {} = {}", r.process_parameter, fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
                 if f.imbalance_grows { <span class="grows">{ " grows ↑" }</span> }</td> }
         });
         html! {
             <tr class={classes!((rank == 0).then_some("best"))}>
                 <td class="num">{ if rank == usize::MAX { "—".to_string() } else { (rank + 1).to_string() } }</td>
-                <td {style}>{ toggle }<button class="link" title={format!("{}: open its points in the speed-up calculator", f.callpath)} {onclick}>{ name }</button></td>
+                <td {style} data-csv={f.callpath.clone()}>{ toggle }<button class="link" title={format!("{}: open its points in the speed-up calculator", f.callpath)} {onclick}>{ name }</button></td>
                 { for cells }
-                <td class="num">{ match f.time_at(last_target) {
-                    Some((t, lo, hi)) => format!("{} ({}–{})", fmt_num(t, 4), fmt_num(lo, 3), fmt_num(hi, 3)),
-                    None => "—".into(),
-                } }</td>
+                { match f.time_at(last_target) {
+                    Some((t, lo, hi)) => html! { <td class="num" data-csv-fields={csv_fields(&[csv_num(t), csv_num(lo), csv_num(hi)])}>{ fmt_num(t, 4) }<div class="hint">{ format!("{}–{}", fmt_num(lo, 3), fmt_num(hi, 3)) }</div></td> },
+                    None => html! { <td class="num" data-csv-fields={csv_fields(&[String::new(), String::new(), String::new()])}>{ "—" }</td> },
+                } }
                 <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ f.formula.clone().unwrap_or_else(|| "—".into()) }
                     if let Some(note) = &f.note { <div class="hint">{ note.clone() }</div> }
                 </td>
-                <td>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
-                <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                <td data-csv={f.grows.to_string()}>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
+                <td class="num" data-csv={f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_default()}>{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
                 { for imb }
             </tr>
         }
     });
-    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("{} share at {} (range)", if r.tree.by_inclusive() { "inclusive" } else { "own" }, point_label(r, t.n, &t.point)) }</th> });
+    let heads = tables.iter().map(|t| {
+        let at = point_label(r, t.n, &t.point);
+        let kind = if r.tree.by_inclusive() { "inclusive" } else { "own" };
+        let mut fields = vec![format!("{kind} share at {at} (%)"), "low (%)".to_string(), "high (%)".to_string()];
+        if tree && std::ptr::eq(*t, *last) {
+            fields.push(format!("{} share at {at} (%)", if r.tree.by_inclusive() { "own" } else { "inclusive" }));
+        }
+        html! { <th class="num" data-csv-fields={csv_fields(&fields)}>{ format!("{kind} share at {at} (90 % range)") }</th> }
+    });
+    let at_last = point_label(r, last.n, &last.point);
+    let time_fields = csv_fields(&[format!("time at {at_last} (s)"), "time low (s)".into(), "time high (s)".into()]);
     html! {
         <>
             if !title.is_empty() { <h4>{ title }</h4> }
             <table class={classes!("results", "extrap-ranking", tree.then_some("tree"))}>
                 <thead><tr>
                     <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
-                    <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
-                    <th>{ "model" }</th><th>{ format!("with {}", r.process_parameter) }</th><th class="num">{ format!("stops scaling at {}", r.process_parameter) }</th>
-                    if imbalance { <th class="num" title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
+                    <th class="num" data-csv-fields={time_fields}>{ format!("time at {at_last} (90 % range)") }</th>
+                    <th>{ "model" }</th><th data-csv={format!("grows with {}", r.process_parameter)}>{ format!("with {}", r.process_parameter) }</th><th class="num">{ format!("stops scaling at {}", r.process_parameter) }</th>
+                    if imbalance { <th class="num" data-csv-fields={csv_fields(&["imbalance".to_string(), "imbalance grows".to_string()])} title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -425,6 +459,12 @@ pub fn bottlenecks() -> Html {
     };
     let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
+    let presets = page::presets().into_iter().map(|p| {
+        let store = store.clone();
+        let (inputs, label) = (p.inputs, format!("Loaded the example {}", p.name));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
+        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
+    });
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
         let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
@@ -442,6 +482,7 @@ pub fn bottlenecks() -> Html {
                    the regions are ranked by predicted share of the run time. Which region dominates at the count you plan \
                    to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
             </p>
+            <div class="toolbar" id="extrap-examples">{ for presets }</div>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
                     <RunsFiles setter={setter.clone()} {on_text} />
@@ -608,6 +649,7 @@ fn heat_map_view(props: &HeatProps) -> Html {
                 { for options }
             </select>
             { heat_table(r, &h, region.is_none()) }
+            { csv_button("bottlenecks-heat-map.csv") }
         </div>
     }
 }
@@ -651,17 +693,23 @@ fn heat_table(r: &Ranking, h: &HeatMap, all: bool) -> Html {
                 let style = format!("background:hsl(210 60% {light:.0}%);color:{}", if light < 62.0 { "#fff" } else { "#111" });
                 let note = if all { short(&r.regions[c.top].callpath).to_string() } else { pct(c.share) };
                 let title = format!("{}: {} of the time", r.regions[c.top].callpath, pct(c.share));
-                html! { <td class="num" {style} {title}>{ fmt_num(c.time_s, 3) }<br /><small>{ note }</small></td> }
+                let second = if all { r.regions[c.top].callpath.clone() } else { csv_num(c.share * 100.0) };
+                let fields = csv_fields(&[csv_num(c.time_s), second]);
+                html! { <td class="num" {style} {title} data-csv-fields={fields}>{ fmt_num(c.time_s, 3) }<br /><small>{ note }</small></td> }
             }
-            None => html! { <td class="num">{ "—" }</td> },
+            None => html! { <td class="num" data-csv-fields={csv_fields(&[String::new(), String::new()])}>{ "—" }</td> },
         });
         html! { <tr><th scope="row" class="num">{ fmt_num(*y, 6) }</th>{ for cells }</tr> }
     });
     html! {
         <table id="extrap-heat" class="results heat-map">
             <caption>{ caption }</caption>
-            <thead><tr><th scope="col">{ format!("{} \\ {}", h.y_name, h.x_name) }</th>
-                { for h.xs.iter().map(|x| html! { <th scope="col" class="num">{ fmt_num(*x, 6) }</th> }) }</tr></thead>
+            <thead><tr><th scope="col" data-csv={h.y_name.clone()}>{ format!("{} \\ {}", h.y_name, h.x_name) }</th>
+                { for h.xs.iter().map(|x| {
+                    let at = format!("{} = {}", h.x_name, fmt_num(*x, 6));
+                    let fields = csv_fields(&[format!("time at {at} (s)"), if all { format!("top region at {at}") } else { format!("share at {at} (%)") }]);
+                    html! { <th scope="col" class="num" data-csv-fields={fields}>{ fmt_num(*x, 6) }</th> }
+                }) }</tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
     }
