@@ -48,7 +48,8 @@ test("comm: a typo in a benchmark output is an error at its line; the fits go st
   await paste(page, "#p2p", OSU.replace("4096                    4.39", "4096                    1.8g"));
   const err = page.locator("#p2p-error li").first();
   await err.waitFor();
-  assert.match(await err.textContent(), /line 16, column 2: expected a number, found "1\.8g"/);
+  // Column 25: the character where "1.8g" starts, as every page counts columns (issue 45, item 21).
+  assert.match(await err.textContent(), /line 16, column 25: expected a number, found "1\.8g"/);
   assert.ok(await page.locator("h2:has-text('Point-to-point') ~ .stale").first().isVisible(), "the fits are marked stale");
   assert.equal(await page.locator("#save-fabric").count(), 0, "no saving of a stale fit");
   assert.match(await page.locator("#save-stale").textContent(), /fix it to save or export/);
