@@ -219,21 +219,36 @@ const UPSTREAM = new URL("../data/extrap-upstream/", import.meta.url).pathname;
 /** The Bottlenecks page once its example is ranked (the results current, not stale). */
 async function openBottlenecks() {
   const p = await openEntry(browser, server, "bottlenecks.html");
+  await p.page.click("#extrap-example-prompt button");
   await settled(p.page);
   return p;
+}
+
+/** Pastes RELeARN's experiment (Extra-P's test data: p processes, n neurons) and waits for its ranking. */
+async function relearn(page) {
+  await paste(page, "#extrap-text", await readFile(`${UPSTREAM}text/mpa/relearn_data.txt`, "utf8"));
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 14 && !document.querySelector(".extrap-results.is-stale"));
 }
 
 /** Waits until no ranking runs and the results shown are those of the texts. */
 const settled = (page) => page.waitForFunction(() => !document.querySelector("#extrap-progress progress")
   && document.querySelector("#extrap-ranking tbody tr") && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 60_000 });
 
-test("bottlenecks: the page opens on a ranked example, and offers others (item 16)", async () => {
-  const { context, page, problems } = await openBottlenecks();
-  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 24);
+test("bottlenecks: the page opens on an example, ranked when asked, and offers another (item 16)", async () => {
+  const { context, page, problems } = await openEntry(browser, server, "bottlenecks.html");
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
   assert.match(await page.inputValue("#extrap-text"), /^# An invented solver's regions/);
-  await page.click("#extrap-examples button:has-text('RELeARN')");
-  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 14 && !document.querySelector(".extrap-results.is-stale"));
-  assert.ok(await page.locator("#extrap-heat").isVisible());
+  await page.waitForSelector("#extrap-example-prompt button");
+  // Until asked, nothing loads the workers' wasm (the page keeps to its size budget).
+  await page.waitForTimeout(500);
+  assert.ok(!requests.some((u) => u.includes("sw-extrap-worker")), requests.join());
+  await page.click("#extrap-example-prompt button");
+  await settled(page);
+  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 24);
+  assert.equal(await page.locator("#extrap-example-prompt").count(), 0);
+  await page.click("#extrap-examples button:has-text('call tree')");
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 3 && !document.querySelector(".extrap-results.is-stale"));
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
@@ -273,7 +288,7 @@ test("bottlenecks: a metric not in the file is the metric's error; the choices s
 
 test("bottlenecks: a bad 'rank at' is its field's error and draws nothing new; whole points off the held value get their table (items 6, 9, 10)", async () => {
   const { context, page, problems } = await openBottlenecks();
-  await page.click("#extrap-examples button:has-text('RELeARN')");
+  await relearn(page);
   await page.fill("#extrap_predict", "2048:9000");
   await page.waitForFunction(() => /share at p = 2048/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent ?? "") && !document.querySelector(".extrap-results.is-stale"));
   const columns = await page.locator("#extrap-heat thead th").count();
@@ -332,7 +347,7 @@ test("bottlenecks: the ranking's and the heat map's CSV hold numbers, a column e
     }
     assert.match(row[head.indexOf("grows with p")], /^(true|false)$/);
   }
-  await page.click("#extrap-examples button:has-text('RELeARN')");
+  await relearn(page);
   await page.waitForSelector("#extrap-heat + button.csv");
   const heat = await download("bottlenecks-heat-map.csv");
   assert.equal(heat[0][0], "n");
@@ -370,7 +385,7 @@ async function keystroke(page, key, want) {
 
 test("bottlenecks: a keystroke in 'rank at' evaluates the fitted models, not fits them again (item 22)", async () => {
   const { context, page, problems } = await openBottlenecks();
-  await page.click("#extrap-examples button:has-text('RELeARN')");
+  await relearn(page);
   await page.fill("#extrap_predict", "20");
   await settled(page);
   const small = [];

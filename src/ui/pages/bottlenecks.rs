@@ -153,9 +153,11 @@ fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
     let started = now_ms();
     let key = fit_key(own);
     let retarget = kept.borrow().as_ref() == Some(&key);
+    let none = PageInputs::new();
     let part = |i: usize, k: usize| {
-        let workers = if retarget { 1 } else { k };
-        serde_json::to_string(&ToWorker::Start { texts: own, job, worker: i, workers }).unwrap_or_default()
+        // Evaluating kept fits is worker 0's alone: the others get no texts to read.
+        let (texts, workers) = if retarget { (if i == 0 { own } else { &none }, 1) } else { (own, k) };
+        serde_json::to_string(&ToWorker::Start { texts, job, worker: i, workers }).unwrap_or_default()
     };
     let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone() };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
@@ -357,10 +359,7 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
 pub fn bottlenecks() -> Html {
     let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // Only this section's texts: typing in the calculator above does not rank again.
-    let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS]
-        .iter()
-        .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
-        .collect();
+    let own = restrict(&inputs);
     let view = use_state(Shown::empty);
     let good = use_state(Shown::empty);
     let status = use_state(|| Status::Current);
@@ -386,10 +385,37 @@ pub fn bottlenecks() -> Html {
             rank(&slot, &own, &views, *jobs.borrow());
         })
     };
+    // The page opens on an example, which is ranked when asked (or once any text changes):
+    // ranking loads the workers' wasm, more than the page's budget, which a visit that only
+    // reads should not pay.
+    let example = use_memo((), |_| restrict(&page::default_inputs()));
+    let waiting = use_state(|| own == *example);
     {
-        let restart = restart.clone();
-        use_effect_with(own, move |_| restart.emit(()));
+        let (restart, waiting, example) = (restart.clone(), waiting.clone(), example.clone());
+        use_effect_with(own.clone(), move |own| {
+            if *waiting && *own == *example {
+                return;
+            }
+            if *waiting {
+                waiting.set(false);
+            }
+            restart.emit(());
+        });
     }
+    let rank_example = {
+        let (restart, waiting) = (restart.clone(), waiting.clone());
+        Callback::from(move |_: MouseEvent| {
+            waiting.set(false);
+            restart.emit(());
+        })
+    };
+    let prompt = (*waiting && own == *example).then(|| html! {
+        <p id="extrap-example-prompt" class="hint">
+            { "An example experiment (24 regions) is loaded. " }
+            <button onclick={rank_example}>{ "Rank it" }</button>
+            { " (fits in this browser's Web Workers), or paste or choose your own." }
+        </p>
+    });
     let cancel = {
         let (slot, status, kept) = (slot.clone(), status.clone(), kept.clone());
         Callback::from(move |_: MouseEvent| {
@@ -497,11 +523,17 @@ pub fn bottlenecks() -> Html {
                     { options_fields(&inputs, &setter, &v, &g, &error) }
                 </div>
             </div>
+            { for prompt }
             { progress }
             <ExtrapResults view={g} {stale} {on_load} />
             <SharePanel page={PAGE} />
         </section>
     }
+}
+
+/// The section's texts of a page's inputs.
+fn restrict(inputs: &PageInputs) -> PageInputs {
+    [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS].iter().filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone()))).collect()
 }
 
 /// A select of one of the page's inputs: `options` (value, label), the first the default;
