@@ -417,3 +417,28 @@ test("bottlenecks: a keystroke in 'rank at' redraws within 16 ms (14 regions) an
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
+
+test("bottlenecks: at 1280 px every column of a Score-P call tree shows without scrolling, and no number breaks (item 18)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setInputFiles("#runs-folder", `${UPSTREAM}cubeset/single_parameter`);
+  await page.waitForFunction(() => /x = 32000/.test(document.querySelector("#extrap-ranking th:nth-child(4)")?.textContent ?? "")
+    && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 120_000 });
+  await page.locator("#extrap-ranking").scrollIntoViewIfNeeded();
+  await shot(page, "honest-extrap-1280");
+  const [scroll, client] = await page.evaluate(() => { const d = document.getElementById("extrap-ranking"); return [d.scrollWidth, d.clientWidth]; });
+  assert.ok(scroll <= client, `the ranking scrolls sideways: ${scroll} > ${client} px`);
+  // Each term of a model stays on one line: "6.591e-19·x^3" never splits after "e-".
+  const terms = await page.evaluate(() => [...document.querySelectorAll("#extrap-ranking td.formula")].map((td) => [...td.querySelectorAll(".term")].map((t) => t.getClientRects().length)));
+  assert.ok(terms.length >= 4 && terms.every((t) => t.length >= 1 && t.every((lines) => lines === 1)), JSON.stringify(terms));
+  // Numbers in the other cells stay whole too: each number cell's first line is one token.
+  const split = await page.evaluate(() => [...document.querySelectorAll("#extrap-ranking td.num")].filter((td) => {
+    const first = td.firstChild;
+    if (!first || first.nodeType !== Node.TEXT_NODE) return false;
+    const r = document.createRange(); r.selectNodeContents(first);
+    return r.getClientRects().length > 1;
+  }).map((td) => td.textContent));
+  assert.deepEqual(split, []);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});

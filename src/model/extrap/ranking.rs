@@ -9,7 +9,10 @@
 //! leave-one-out; with two to four, sums of products of each parameter's terms, chosen the
 //! same way over every point. Every region gets one, whichever way it moves: a constant is a
 //! model, and a region with one or two counts gets the simplest model its points allow, saying
-//! so. Its predictions (time with its range) come from that model.
+//! so. Its predictions (time with its range) come from that model. The model is the one its
+//! points choose alone; only where that one is not a positive time at a target or a chart
+//! count is it chosen again among those that are (so a change of targets re-evaluates the
+//! fitted models, [`retarget`], and searches again only for those regions).
 //!
 //! The ranking predicts at targets, each a point of every parameter: a process count n with
 //! the other parameters held (the second at one value, by default its largest, or at each

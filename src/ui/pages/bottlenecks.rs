@@ -286,7 +286,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
                     Some((t, lo, hi)) => html! { <td class="num" data-csv-fields={csv_fields(&[csv_num(t), csv_num(lo), csv_num(hi)])}>{ fmt_num(t, 4) }<div class="hint">{ format!("{}–{}", fmt_num(lo, 3), fmt_num(hi, 3)) }</div></td> },
                     None => html! { <td class="num" data-csv-fields={csv_fields(&[String::new(), String::new(), String::new()])}>{ "—" }</td> },
                 } }
-                <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ f.formula.clone().unwrap_or_else(|| "—".into()) }
+                <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ formula(f.formula.as_deref()) }
                     if let Some(note) = &f.note { <div class="hint">{ note.clone() }</div> }
                 </td>
                 <td data-csv={f.grows.to_string()}>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
@@ -640,9 +640,9 @@ fn extrap_results(props: &ResultsProps) -> Html {
             <div id="extrap-ranking">
                 { for sides(r).into_iter().map(|s| ranking_table(r, s, on_load, &closed, &on_toggle)) }
             </div>
-            <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
-                beyond the data. Grows: the region's time rises with n beyond the largest count measured. Stops scaling: \
-                doubling n gains under 5 %." }</p>
+            <p class="hint">{ format!("Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
+                beyond the data. Grows: the region's time rises with {p} beyond the largest count measured. Stops scaling: \
+                doubling {p} gains under 5 %.", p = r.process_parameter) }</p>
             if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
             if r.parameters.len() >= 2 { <HeatMapView view={props.view.clone()} /> }
         </div>
@@ -699,6 +699,14 @@ fn sides(r: &Ranking) -> Vec<Option<f64>> {
         out.push(None);
     }
     out
+}
+
+/// A model's formula, each term kept on one line (a line breaks only between terms, never
+/// inside a number such as 6.627e-5).
+fn formula(text: Option<&str>) -> Html {
+    let Some(text) = text else { return html! { "—" } };
+    let terms = text.split(" + ").enumerate().map(|(k, t)| html! { <>{ if k > 0 { " + " } else { "" } }<span class="term">{ t.to_string() }</span></> });
+    html! { <>{ for terms }</> }
 }
 
 /// Short name of a call path: its last part.
