@@ -389,11 +389,14 @@ pub fn bottlenecks() -> Html {
     // ranking loads the workers' wasm, more than the page's budget, which a visit that only
     // reads should not pay.
     let example = use_memo((), |_| restrict(&page::default_inputs()));
-    let waiting = use_state(|| own == *example);
+    // Only while nothing is saved for the page does it wait: saved texts (a file loaded, even
+    // the example's own) rank.
+    let saved = !store.page_inputs(PAGE).is_empty();
+    let waiting = use_state(|| true);
     {
         let (restart, waiting, example) = (restart.clone(), waiting.clone(), example.clone());
-        use_effect_with(own.clone(), move |own| {
-            if *waiting && *own == *example {
+        use_effect_with((own.clone(), saved), move |(own, saved)| {
+            if *waiting && !*saved && *own == *example {
                 return;
             }
             if *waiting {
@@ -409,7 +412,7 @@ pub fn bottlenecks() -> Html {
             restart.emit(());
         })
     };
-    let prompt = (*waiting && own == *example).then(|| html! {
+    let prompt = (*waiting && !saved && own == *example).then(|| html! {
         <p id="extrap-example-prompt" class="hint">
             { "An example experiment (24 regions) is loaded. " }
             <button onclick={rank_example}>{ "Rank it" }</button>
@@ -485,12 +488,6 @@ pub fn bottlenecks() -> Html {
     };
     let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
-    let presets = page::presets().into_iter().map(|p| {
-        let store = store.clone();
-        let (inputs, label) = (p.inputs, format!("Loaded the example {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
-        html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
-    });
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
         let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
@@ -508,7 +505,6 @@ pub fn bottlenecks() -> Html {
                    the regions are ranked by predicted share of the run time. Which region dominates at the count you plan \
                    to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
             </p>
-            <div class="toolbar" id="extrap-examples">{ for presets }</div>
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
                     <RunsFiles setter={setter.clone()} {on_text} />
