@@ -395,22 +395,20 @@ pub fn bottlenecks() -> Html {
     let waiting = use_state(|| true);
     {
         let (restart, waiting, example) = (restart.clone(), waiting.clone(), example.clone());
-        use_effect_with((own.clone(), saved), move |(own, saved)| {
-            if *waiting && !*saved && *own == *example {
+        use_effect_with((own.clone(), saved, *waiting), move |(own, saved, wait)| {
+            if *wait && !*saved && *own == *example {
                 return;
             }
-            if *waiting {
-                waiting.set(false);
+            if *wait {
+                // Set once: the effect runs again for it, and then ranks.
+                return waiting.set(false);
             }
             restart.emit(());
         });
     }
     let rank_example = {
-        let (restart, waiting) = (restart.clone(), waiting.clone());
-        Callback::from(move |_: MouseEvent| {
-            waiting.set(false);
-            restart.emit(());
-        })
+        let waiting = waiting.clone();
+        Callback::from(move |_: MouseEvent| waiting.set(false))
     };
     let prompt = (*waiting && !saved && own == *example).then(|| html! {
         <p id="extrap-example-prompt" class="hint">
@@ -456,8 +454,10 @@ pub fn bottlenecks() -> Html {
 
     // One text file chosen or dropped: read as the experiment's text.
     let on_text = {
-        let (setter, store) = (setter.clone(), store.clone());
+        let (setter, store, waiting) = (setter.clone(), store.clone(), waiting.clone());
         Callback::from(move |file: web_sys::File| {
+            // A file chosen is asked to be ranked, even one whose text is the example's.
+            waiting.set(false);
             let (setter, store, name) = (setter.clone(), store.clone(), file.name());
             let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
                 // The saved workspace keeps at most MAX_FIELD_BYTES per input.
