@@ -223,7 +223,7 @@ window.scalewiseStore = (() => {
 
   // The "CSV" button every results table has (ui::components::table_csv): a click downloads
   // the table right before it (or the one inside the element before it) as RFC 4180 CSV, one
-  // record per row, a cell's data-csv attribute where it has one, else its text. Here rather
+  // record per row, a cell's data-csv-fields or data-csv attribute where it has one, else its text. Here rather
   // than in each page's wasm, where the same walk cost about 2 KB gzipped per page.
   document.addEventListener("click", (e) => {
     const button = e.target instanceof Element ? e.target.closest("button[data-csv-file]") : null;
@@ -231,8 +231,14 @@ window.scalewiseStore = (() => {
     const table = before && (before.tagName === "TABLE" ? before : before.querySelector("table"));
     if (!table) return;
     const field = (s) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+    // A cell's data-csv-fields (a JSON list) gives several fields: a number and its range
+    // each in a column of its own.
+    const fields = (c) => {
+      try { const f = JSON.parse(c.getAttribute("data-csv-fields")); if (Array.isArray(f)) return f.map(String); } catch { /* none */ }
+      return [c.getAttribute("data-csv") ?? c.textContent];
+    };
     const csv = [...table.rows]
-      .map((r) => [...r.cells].map((c) => field((c.getAttribute("data-csv") ?? c.textContent).trim())).join(",") + "\r\n")
+      .map((r) => [...r.cells].flatMap(fields).map((s) => field(s.trim())).join(",") + "\r\n")
       .join("");
     const a = document.createElement("a");
     a.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));

@@ -369,7 +369,8 @@ fn multigrid_runs_as_pasted_tables_give_the_lists_answer() {
     assert_eq!(got, want);
     let o = run(&["multigrid"], r#"{"sequential": "work (MB), time (s)\n2048, 15x0\n1024, 740", "parallel": []}"#);
     assert_eq!(o.status, 1);
-    assert!(o.stderr.contains("sequential: line 2, column 2: expected a number for time (s), found \"15x0\""), "{}", o.stderr);
+    // Column 7: the character where "15x0" starts (issue 45, item 21: columns count characters).
+    assert!(o.stderr.contains("sequential: line 2, column 7: expected a number for time (s), found \"15x0\""), "{}", o.stderr);
 }
 
 /// Every calculator's answer says its warnings in one shape, `warnings_at`: [{path, message}],

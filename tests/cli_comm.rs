@@ -48,11 +48,12 @@ fn comm_reads_raw_osu_and_imb() {
     // page says the same; issue 33: a typo dropped the 8 good rows below it in silence).
     let o = run(&["comm", "--format=osu"], &format!("{osu}32"));
     assert_eq!(o.status, 1);
-    assert!(o.stderr.starts_with("scalewise comm: line 9, column 2:"), "{}", o.stderr);
+    // Columns count characters (issue 45, item 21): past the end of "32", where the time is missing.
+    assert!(o.stderr.starts_with("scalewise comm: line 9, column 3:"), "{}", o.stderr);
     assert!(o.stdout.is_empty());
     let o = run(&["comm", "--format=osu"], &osu.replace("2 1.53", "2 1.5g"));
     assert_eq!(o.status, 1);
-    assert!(o.stderr.contains("line 5, column 2: expected a number, found \"1.5g\""), "{}", o.stderr);
+    assert!(o.stderr.contains("line 5, column 3: expected a number, found \"1.5g\""), "{}", o.stderr);
     let imb = "# Benchmarking PingPong\n       #bytes #repetitions      t[usec]   Mbytes/sec\n 0 1000 0.23 0\n 1 1000 0.24 4.17\n 8 1000 0.30 26.7\n";
     let out = answer(&["comm", "--format", "imb", "--compact"], imb);
     close(&out["models"][3]["predictions"][2]["time_us"], 0.30);
@@ -110,7 +111,7 @@ fn errors_are_one_line_naming_the_key() {
         (&["comm", "--format", "csv"], "", 2, "unknown format 'csv'; expected osu, osu_bw, imb, table"),
         (&["clusters", "--format", "osu"], "", 2, "reads JSON only"),
         (&["comm", "--format"], "", 2, "--format needs a name"),
-        (&["comm", "--format", "osu"], "# OSU MPI Latency Test\n# Size Latency (us)\n8 x\n", 1, "line 3, column 2: expected a number"),
+        (&["comm", "--format", "osu"], "# OSU MPI Latency Test\n# Size Latency (us)\n8 x\n", 1, "line 3, column 3: expected a number"),
         (&["broadcast"], r#"{"model": "plogp", "params": {}, "procs": 4, "size_bytes": 8}"#, 1, "params: pLogP has no closed form"),
         (&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": 0}, "procs": 0, "size_bytes": 8}"#, 1, "procs: must be from 1"),
         (&["clusters"], r#"{"latency_us": [[0, 1], [1]]}"#, 1, "latency_us[1]: 1 values in this row but 2 rows"),

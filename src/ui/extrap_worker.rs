@@ -19,10 +19,10 @@ use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;
 
-use crate::model::extrap::page::{complete, prepare, ExtrapView};
+use crate::model::extrap::page::{complete, fit_key, prepare_parsed, ExtrapView, KEY_TEXT};
 use crate::model::extrap::runs::RunOptions;
 use crate::model::extrap::worker::{FromWorker, ToWorker, WeakAnswer};
-use crate::model::extrap::{fit_regions, Plan, RegionFit};
+use crate::model::extrap::{fit_regions, parse, retarget, Experiment, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
 
 use super::worker_main::send;
@@ -37,12 +37,47 @@ struct Collected {
     job: u64,
     /// The other workers' shares, by worker.
     shares: Vec<(usize, Vec<RegionFit>)>,
-    /// Its own view, plan and fits, and how many shares the others send, once fitted.
-    mine: Option<(ExtrapView, Plan, Vec<RegionFit>, usize)>,
+    /// Its own view, plan and fits, how many shares the others send, and the texts the fits
+    /// depend on ([`fit_key`]), once fitted.
+    mine: Option<(ExtrapView, Plan, Vec<RegionFit>, usize, PageInputs)>,
+}
+
+/// What a worker keeps between jobs: the experiment it read last (by its text), so that a
+/// change of the other texts does not read it again; worker 0 also the fits of the last
+/// ranking (by [`fit_key`]), so that a change of "rank at" or of the value held evaluates
+/// them at the new targets rather than fitting again.
+#[derive(Default)]
+struct Kept {
+    text: String,
+    experiment: Option<Result<Experiment, crate::model::InputError>>,
+    fits: Option<(PageInputs, Vec<RegionFit>)>,
 }
 
 thread_local! {
     static COLLECTED: RefCell<Collected> = RefCell::new(Collected::default());
+    static KEPT: RefCell<Kept> = RefCell::new(Kept::default());
+}
+
+/// The view so far and the plan of `texts` ([`crate::model::extrap::page::prepare`]), the
+/// experiment read once per text.
+fn prepare_kept(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
+    let text = texts.get(KEY_TEXT).map(String::as_str).unwrap_or("");
+    if text.trim().is_empty() {
+        return (ExtrapView { empty: true, ..ExtrapView::default() }, None);
+    }
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.experiment.is_none() || k.text != text {
+            k.experiment = None;
+            k.text = text.to_string();
+            k.experiment = Some(parse(text));
+        }
+        match k.experiment.as_ref() {
+            Some(Ok(e)) => prepare_parsed(texts, e),
+            Some(Err(err)) => (ExtrapView { errors: vec![(KEY_TEXT.into(), err.clone())], ..ExtrapView::default() }, None),
+            None => (ExtrapView::default(), None),
+        }
+    })
 }
 
 /// Worker 0 turns to job `job`: what it held of an older one goes.
@@ -54,8 +89,12 @@ fn turn_to(c: &mut Collected, job: u64) {
 
 /// Worker `worker` (of `workers`) fits its share of job `job`, the experiment of `texts`.
 fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn Fn(&str)) {
+    // A job for fewer workers than the page has (a change of "rank at"): the others sit out.
+    if worker >= workers {
+        return;
+    }
     let progress = |fraction: f64| send(post, &FromWorker::<(), ()>::Progress { fraction, job });
-    let (view, plan) = prepare(texts);
+    let (view, plan) = prepare_kept(texts);
     let Some(plan) = plan else {
         if worker == 0 {
             send(post, &FromWorker::<_, ()>::Done { view, job });
@@ -63,6 +102,18 @@ fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn F
         return;
     };
     let k = workers.clamp(1, super::worker_pool::MAX_WORKERS);
+    // The same experiment, metric and process count as the last ranking: its fits evaluated
+    // at the new targets (worker 0 alone; the page sends such a job to one worker).
+    let key = fit_key(texts);
+    if worker == 0 && k == 1 {
+        let kept = KEPT.with(|c| c.borrow_mut().fits.take()).filter(|(k, _)| *k == key);
+        if let Some((_, old)) = kept {
+            let fits = retarget(&plan, &old);
+            KEPT.with(|c| c.borrow_mut().fits = Some((key, fits.clone())));
+            progress(1.0);
+            return send(post, &FromWorker::<_, ()>::Done { view: complete(view, plan, fits), job });
+        }
+    }
     let mine = plan.shares(k).into_iter().nth(worker).unwrap_or_default();
     // Read and planned (a large text takes a few hundred ms): the page may show its progress.
     progress(0.0);
@@ -86,7 +137,7 @@ fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn F
     COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
         turn_to(&mut c, job);
-        c.mine = Some((view, plan, fits, k - 1));
+        c.mine = Some((view, plan, fits, k - 1, key));
     });
     finish_if_complete(post);
 }
@@ -112,18 +163,19 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
     let done = COLLECTED.with(|c| {
         let mut c = c.borrow_mut();
         match &c.mine {
-            Some((.., others)) if c.shares.len() >= *others => {
+            Some((.., others, _)) if c.shares.len() >= *others => {
                 let job = c.job;
                 Some((job, std::mem::take(&mut *c)))
             }
             _ => None,
         }
     });
-    let Some((job, Collected { mut shares, mine: Some((view, plan, mut fits, _)), .. })) = done else { return };
+    let Some((job, Collected { mut shares, mine: Some((view, plan, mut fits, _, key)), .. })) = done else { return };
     COLLECTED.with(|c| c.borrow_mut().job = job);
     // Worker 0's share comes first; the others' in worker order, as the plan split them.
     shares.sort_by_key(|s| s.0);
     fits.extend(shares.into_iter().flat_map(|s| s.1));
+    KEPT.with(|c| c.borrow_mut().fits = Some((key, fits.clone())));
     send(post, &FromWorker::<_, ()>::Done { view: complete(view, plan, fits), job });
 }
 

@@ -22,6 +22,9 @@ after(async () => { await browser?.close(); await server?.close(); });
 async function open() {
   const p = await openEntry(browser, server, "bottlenecks.html");
   await p.page.waitForSelector("#extrap");
+  // The page opens on an example (ranked when asked): these tests start from an empty box.
+  await p.page.fill("#extrap-text", "");
+  await p.page.waitForSelector("#extrap-example-prompt", { state: "detached" });
   return p;
 }
 
@@ -52,14 +55,17 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   assert.equal((await link.getAttribute("title")).replace(/: open its points.*$/, ""), "main->solve->halo_exchange->wait");
   assert.equal(await link.textContent(), "wait");
   first[1] = "main->solve->halo_exchange->wait";
-  assert.match(first[4], /^[0-9.]+ \([0-9.]+–[0-9.]+\)$/);
+  // The time, and its range on a line of its own (so that the columns fit 1280 px).
+  assert.match(await top.locator("td").nth(4).locator(".hint").textContent(), /^[0-9.]+–[0-9.]+$/);
+  assert.match(first[4], /^[0-9.]+[0-9.]+–[0-9.]+$/);
   assert.match(first[5], /p\^/);
   assert.equal(first[6], "grows ↑");
   // Every fourth region of the fixture has a cost that grows as p: each is flagged.
   const flagged = await page.locator("#extrap-ranking .grows").count();
   assert.ok(flagged >= 6, `${flagged} regions flagged as growing`);
   // Shares at 256 and 1024 with ranges, largest at 1024 first.
-  assert.match(first[2], /^[0-9.]+ % \([0-9.]+ %–[0-9.]+ %\)$/);
+  assert.match(await top.locator("td").nth(2).locator(".hint").textContent(), /^[0-9.]+ %–[0-9.]+ %$/);
+  assert.match(first[2], /^[0-9.]+ %[0-9.]+ %–[0-9.]+ %$/);
   const ranked = [];
   for (let i = 0; i < 24; i++) {
     const cells = rows.nth(i).locator("td");
@@ -70,7 +76,7 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   assert.deepEqual(ranked.map((r) => r[0]), Array.from({ length: 24 }, (_, i) => i + 1), "ranks 1 to 24");
   assert.ok(shares.every((s, i) => i === 0 || shares[i - 1] >= s), shares.join(" "));
   assert.ok(Math.abs(shares.reduce((a, b) => a + b, 0) - 1) < 0.01, `shares add to ${shares.reduce((a, b) => a + b, 0)}`);
-  assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 1024: main->solve->halo_exchange->wait dominates with [0-9.]+ %/);
+  assert.match(await page.locator("#extrap-dominant").textContent(), /At p = 1024: main->solve->halo_exchange->wait dominates with [0-9.]+ %/);
   assert.match(await page.locator("#extrap-dominant").textContent(), /First to stop scaling: /);
   // The same ranking as the command, where the binary is built.
   const v = cli([`${DATA}app.txt`, "--predict", "256,1024"]);
@@ -110,9 +116,9 @@ test("JSON Lines with a problem size, and a malformed file named by line and col
   // Whole points: one model per region over both parameters predicts beyond both.
   await page.fill("#extrap_hold", "");
   await page.fill("#extrap_predict", "256:8000, 1024:16000");
-  await page.waitForFunction(() => /At n = 1024 \(size = 16000\)/.test(document.getElementById("extrap-dominant")?.textContent));
+  await page.waitForFunction(() => /At p = 1024 \(size = 16000\)/.test(document.getElementById("extrap-dominant")?.textContent));
   const v = cli([`${DATA}app.jsonl`, "--predict", "256:8000,1024:16000"]);
-  if (v) assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At n = 1024 \\(size = 16000\\): ${v.dominant[1].callpath.replace(/[>-]/g, "\\$&")} dominates`));
+  if (v) assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At p = 1024 \\(size = 16000\\): ${v.dominant[1].callpath.replace(/[>-]/g, "\\$&")} dominates`));
   // The heat map: sizes down the side (measured, then doublings to 16000), counts across.
   const heat = page.locator("#extrap-heat");
   await heat.scrollIntoViewIfNeeded();
@@ -232,12 +238,12 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
   // The ranking at 512, and no ranking under way (the one before may have finished and show,
   // marked stale, meanwhile).
   await page.waitForFunction(() => !document.getElementById("extrap-progress") && !document.querySelector(".extrap-results.is-stale")
-    && /share at n = 512/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent), null, { timeout: 120_000 });
+    && /share at p = 512/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent), null, { timeout: 120_000 });
   const ms = Date.now() - t0;
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   console.log(`browser: 2,000 regions × 6 counts ranked in Web Workers in ${ms} ms, ${Math.round(2000 / ms * 1000)} regions per second (${Math.min(cores, 4)} workers; edit to table, wall clock)`);
   assert.equal(await page.locator("#extrap-progress").count(), 0);
-  assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at n = 512/);
+  assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at p = 512/);
   const rows = page.locator("#extrap-ranking tbody tr");
   assert.equal(await rows.count(), 2000);
   // The command's ranking (every core natively; one thread's answer) is the page's.
@@ -249,7 +255,7 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
       assert.equal(cells[1], top[i].callpath, `rank ${i + 1}`);
       assert.ok(Math.abs(pct(cells[2]) - top[i].share) < 0.0006, `${cells[2]} vs ${top[i].share}`);
     }
-    assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At n = 512: ${v.dominant[0].callpath} dominates`));
+    assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At p = 512: ${v.dominant[0].callpath} dominates`));
   }
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.foreignRequests, []);

@@ -48,7 +48,8 @@ test("comm: a typo in a benchmark output is an error at its line; the fits go st
   await paste(page, "#p2p", OSU.replace("4096                    4.39", "4096                    1.8g"));
   const err = page.locator("#p2p-error li").first();
   await err.waitFor();
-  assert.match(await err.textContent(), /line 16, column 2: expected a number, found "1\.8g"/);
+  // Column 25: the character where "1.8g" starts, as every page counts columns (issue 45, item 21).
+  assert.match(await err.textContent(), /line 16, column 25: expected a number, found "1\.8g"/);
   assert.ok(await page.locator("h2:has-text('Point-to-point') ~ .stale").first().isVisible(), "the fits are marked stale");
   assert.equal(await page.locator("#save-fabric").count(), 0, "no saving of a stale fit");
   assert.match(await page.locator("#save-stale").textContent(), /fix it to save or export/);
@@ -208,5 +209,234 @@ test("simulate: the histogram's band reads two different ends", async () => {
   const body = await readFile(await file.path(), "utf8");
   const m = /middle 95 % of the runs, ([0-9.]+)–([0-9.]+) s/.exec(body);
   assert.ok(m && m[1] !== m[2], `the band's ends differ: ${m && m[0]}`);
+  await context.close();
+});
+
+// Issue 45 ("Honest, round 2: the Bottlenecks page under a careful user"), the page's side.
+const EXTRAP = new URL("../data/extrap/", import.meta.url).pathname;
+const UPSTREAM = new URL("../data/extrap-upstream/", import.meta.url).pathname;
+
+/** The Bottlenecks page once its example is ranked (the results current, not stale). */
+async function openBottlenecks() {
+  const p = await openEntry(browser, server, "bottlenecks.html");
+  await p.page.click("#extrap-example-prompt button");
+  await settled(p.page);
+  return p;
+}
+
+/** Pastes RELeARN's experiment (Extra-P's test data: p processes, n neurons) and waits for its ranking. */
+async function relearn(page) {
+  await paste(page, "#extrap-text", await readFile(`${UPSTREAM}text/mpa/relearn_data.txt`, "utf8"));
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 14 && !document.querySelector(".extrap-results.is-stale"));
+}
+
+/** Waits until no ranking runs and the results shown are those of the texts. */
+const settled = (page) => page.waitForFunction(() => !document.querySelector("#extrap-progress progress")
+  && document.querySelector("#extrap-ranking tbody tr") && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 60_000 });
+
+test("bottlenecks: the page opens on an example, ranked when asked (item 16)", async () => {
+  const { context, page, problems } = await openEntry(browser, server, "bottlenecks.html");
+  const requests = [];
+  page.on("request", (r) => requests.push(r.url()));
+  assert.match(await page.inputValue("#extrap-text"), /^# An invented solver's regions/);
+  await page.waitForSelector("#extrap-example-prompt button");
+  // Until asked, nothing loads the workers' wasm (the page keeps to its size budget).
+  await page.waitForTimeout(500);
+  assert.ok(!requests.some((u) => u.includes("sw-extrap-worker")), requests.join());
+  await page.click("#extrap-example-prompt button");
+  await settled(page);
+  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 24);
+  assert.equal(await page.locator("#extrap-example-prompt").count(), 0);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("bottlenecks: a metric not in the file is the metric's error; the choices stay and undo it (items 1, 10, 3, 12)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await paste(page, "#extrap-text", await readFile(`${UPSTREAM}json/new/input2.json`, "utf8"));
+  await page.waitForFunction(() => [...document.querySelectorAll("#extrap_metric option")].map((o) => o.value).join() === ",time,visits");
+  await page.selectOption("#extrap_metric", "visits");
+  await page.waitForFunction(() => /metric "visits"/.test(document.querySelector(".extrap .hint")?.textContent ?? "") && !document.querySelector(".extrap-results.is-stale"));
+  // Another file without that metric: its error under the metric field, the fields and the
+  // last ranking stay (marked stale), and the select undoes it.
+  await paste(page, "#extrap-text", await readFile(`${UPSTREAM}text/mpa/relearn_data.txt`, "utf8"));
+  const err = page.locator("#extrap_metric ~ .field-error");
+  await err.waitFor();
+  assert.match(await err.textContent(), /no metric "visits" in this experiment; it has time/);
+  assert.equal(await page.locator("#extrap-text-error li").count(), 0, "not the experiment's error");
+  assert.ok(await page.locator(".extrap-results.is-stale #extrap-ranking tbody tr").first().isVisible(), "the last ranking stays, marked stale");
+  assert.ok(await page.locator("#extrap_hold").isVisible() && await page.locator("#extrap_process").isVisible());
+  await shot(page, "honest-extrap-metric");
+  await page.selectOption("#extrap_metric", "");
+  await settled(page);
+  // The file's own names: p is the process count, n the neurons.
+  assert.match(await page.locator("#extrap-dominant").textContent(), /At p = \d+ \(n = 9000\)/);
+  assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at p = \d+/);
+  assert.match(await page.locator("#extrap-ranking thead").textContent(), /stops scaling at p/);
+  // The process count is a choice of the file's parameters, kept as a page input.
+  await page.selectOption("#extrap_process", "n");
+  await page.waitForFunction(() => /share at n = 36000/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent ?? "") && !document.querySelector(".extrap-results.is-stale"));
+  // p held at its largest, 512.
+  assert.match(await page.locator("#extrap-dominant").textContent(), /At n = 36000 \(p = 512\)/);
+  await page.reload();
+  await ready(page);
+  assert.equal(await page.inputValue("#extrap_process"), "n");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("bottlenecks: a bad 'rank at' is its field's error and draws nothing new; whole points off the held value get their table (items 6, 9, 10)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await relearn(page);
+  await page.fill("#extrap_predict", "2048:9000");
+  await page.waitForFunction(() => /share at p = 2048/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent ?? "") && !document.querySelector(".extrap-results.is-stale"));
+  const columns = await page.locator("#extrap-heat thead th").count();
+  assert.ok(columns > 3, `${columns} columns`);
+  for (const bad of ["1024:abc", "0:9000"]) {
+    await page.fill("#extrap_predict", bad);
+    const err = page.locator("#extrap_predict ~ .field-error");
+    await err.waitFor();
+    assert.match(await err.textContent(), new RegExp(`found "${bad}"`));
+    assert.equal(await page.locator("#extrap-text-error li").count(), 0, "not the experiment's error");
+    await page.waitForSelector(".extrap-results.is-stale");
+    assert.equal(await page.locator("#extrap-heat thead th").count(), columns, `${bad}: the heat map is the last good one`);
+    assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at p = 2048/);
+  }
+  await shot(page, "honest-extrap-rank-at");
+  await page.fill("#extrap_predict", "1024:9000, 2048:18000");
+  await settled(page);
+  assert.deepEqual(await page.locator("#extrap-ranking h4").allTextContents(), ["n = 9000", "n = 18000"]);
+  assert.ok(!/held at its largest/.test(await page.locator("#extrap").textContent()), "nothing was held");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+/** Rows of a CSV text (RFC 4180, as the page writes). */
+function csvRows(text) {
+  return text.trimEnd().split("\r\n").map((line) => {
+    const out = [];
+    let field = "", quoted = false;
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (quoted) { if (c === '"' && line[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c; }
+      else if (c === '"') quoted = true;
+      else if (c === ",") { out.push(field); field = ""; }
+      else field += c;
+    }
+    out.push(field);
+    return out;
+  });
+}
+
+test("bottlenecks: the ranking's and the heat map's CSV hold numbers, a column each (item 17)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  const download = async (name) => {
+    const [file] = await Promise.all([page.waitForEvent("download"), page.click(`button[data-csv-file='${name}']`)]);
+    return csvRows(await readFile(await file.path(), "utf8"));
+  };
+  const rows = await download("bottlenecks-ranking.csv");
+  const head = rows[0];
+  assert.deepEqual(head.slice(0, 5), ["#", "region (call tree)", "own share at p = 256 (%)", "low (%)", "high (%)"]);
+  for (const name of ["time at p = 1024 (s)", "time low (s)", "time high (s)", "grows with p", "stops scaling at p"]) assert.ok(head.includes(name), `${name} in ${head}`);
+  const number = (s) => s === "" || Number.isFinite(Number(s));
+  for (const row of rows.slice(1)) {
+    assert.equal(row.length, head.length);
+    for (const name of ["own share at p = 256 (%)", "low (%)", "high (%)", "time at p = 1024 (s)", "time low (s)", "time high (s)"]) {
+      assert.ok(number(row[head.indexOf(name)]) && row[head.indexOf(name)] !== "", `${name}: ${row[head.indexOf(name)]}`);
+    }
+    assert.match(row[head.indexOf("grows with p")], /^(true|false)$/);
+  }
+  await relearn(page);
+  await page.waitForSelector("#extrap-heat + button.csv");
+  const heat = await download("bottlenecks-heat-map.csv");
+  assert.equal(heat[0][0], "n");
+  assert.match(heat[0][1], /^time at p = \d+ \(s\)$/);
+  assert.match(heat[0][2], /^top region at p = \d+$/);
+  assert.ok(heat.length >= 3 && heat.slice(1).every((r) => Number(r[0]) >= 5000), heat.map((r) => r[0]).join());
+  for (const row of heat.slice(1)) for (let k = 1; k < row.length; k += 2) assert.ok(number(row[k]), row[k]);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+/**
+ * Types `key` into "rank at" and measures, in the page, from the key press to the ranking's
+ * table showing `want` in its third header (the redraw of the new targets).
+ */
+async function keystroke(page, key, want) {
+  await page.evaluate((want) => {
+    window.swKey = { want: new RegExp(want), start: 0, ms: null };
+    addEventListener("keydown", () => { window.swKey.start = performance.now(); }, { capture: true, once: true });
+    const seen = new MutationObserver(() => {
+      const th = document.querySelector("#extrap-ranking th:nth-child(3)");
+      if (window.swKey.start && th && window.swKey.want.test(th.textContent) && !document.querySelector(".extrap-results.is-stale")) {
+        window.swKey.ms = performance.now() - window.swKey.start;
+        seen.disconnect();
+      }
+    });
+    seen.observe(document.getElementById("extrap"), { subtree: true, childList: true, characterData: true, attributes: true });
+  }, want);
+  await page.focus("#extrap_predict");
+  await page.keyboard.press("End");
+  await page.keyboard.press(key);
+  await page.waitForFunction(() => window.swKey.ms !== null, null, { timeout: 30_000 });
+  return page.evaluate(() => window.swKey.ms);
+}
+
+// Not yet met (issue 45, item 22): the kept fits are evaluated again rather than refitted, but
+// the worker's round trip and the whole view it sends (4 MB of JSON for 2,000 regions) take
+// longer than the issue's 16 ms and 100 ms; the test prints the times and stays as a to-do.
+test("bottlenecks: a keystroke in 'rank at' redraws within 16 ms (14 regions) and 100 ms (2,000)", { todo: "the worker's answer is the whole view; send only what the new targets change" }, async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await relearn(page);
+  await page.fill("#extrap_predict", "20");
+  await settled(page);
+  const small = [];
+  for (const [key, want] of [["4", "= 204\\b"], ["8", "= 2048\\b"], ["Backspace", "= 204\\b"], ["0", "= 2040\\b"]]) small.push(await keystroke(page, key, want));
+  console.log(`browser: 'rank at' keystroke to redraw, relearn (14 regions): ${small.map((ms) => ms.toFixed(1)).join(", ")} ms`);
+  // Two thousand regions (tests/browser/extrap.test.mjs's experiment).
+  const lines = ["PARAMETER p", "POINTS 2 4 8 16 32 64"];
+  for (let r = 0; r < 2000; r++) {
+    lines.push(`REGION r${r}`, "METRIC time");
+    const [a, b, c] = [1 + (r % 7), 0.01 * (r % 5), 0.001 * (r % 3)];
+    for (const p of [2, 4, 8, 16, 32, 64]) {
+      const t = a / p + b + c * Math.log2(p);
+      lines.push(`DATA ${t * 0.99} ${t} ${t * 1.02}`);
+    }
+  }
+  await paste(page, "#extrap-text", lines.join("\n") + "\n");
+  await page.fill("#extrap_predict", "51");
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 2000 && !document.querySelector(".extrap-results.is-stale")
+    && /= 51\b/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent), null, { timeout: 120_000 });
+  const large = [];
+  for (const [key, want] of [["2", "= 512\\b"], ["Backspace", "= 51\\b"], ["3", "= 513\\b"]]) large.push(await keystroke(page, key, want));
+  console.log(`browser: 'rank at' keystroke to redraw, 2,000 regions: ${large.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+  assert.ok(Math.max(...small) <= 16, `relearn: ${small}`);
+  assert.ok(Math.max(...large) <= 100, `2,000 regions: ${large}`);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("bottlenecks: at 1280 px every column of a Score-P call tree shows without scrolling, and no number breaks (item 18)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setInputFiles("#runs-folder", `${UPSTREAM}cubeset/single_parameter`);
+  await page.waitForFunction(() => /x = 32000/.test(document.querySelector("#extrap-ranking th:nth-child(4)")?.textContent ?? "")
+    && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 120_000 });
+  await page.locator("#extrap-ranking").scrollIntoViewIfNeeded();
+  await shot(page, "honest-extrap-1280");
+  const [scroll, client] = await page.evaluate(() => { const d = document.getElementById("extrap-ranking"); return [d.scrollWidth, d.clientWidth]; });
+  assert.ok(scroll <= client, `the ranking scrolls sideways: ${scroll} > ${client} px`);
+  // Each term of a model stays on one line: "6.591e-19·x^3" never splits after "e-".
+  const terms = await page.evaluate(() => [...document.querySelectorAll("#extrap-ranking td.formula")].map((td) => [...td.querySelectorAll(".term")].map((t) => t.getClientRects().length)));
+  assert.ok(terms.length >= 4 && terms.every((t) => t.length >= 1 && t.every((lines) => lines === 1)), JSON.stringify(terms));
+  // Numbers in the other cells stay whole too: each number cell's first line is one token.
+  const split = await page.evaluate(() => [...document.querySelectorAll("#extrap-ranking td.num")].filter((td) => {
+    const first = td.firstChild;
+    if (!first || first.nodeType !== Node.TEXT_NODE) return false;
+    const r = document.createRange(); r.selectNodeContents(first);
+    return r.getClientRects().length > 1;
+  }).map((td) => td.textContent));
+  assert.deepEqual(split, []);
+  assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });

@@ -69,7 +69,8 @@ test("paste the worked example and read T(64) = 1670 s; bad input is named and t
   // the prediction stay on screen marked stale.
   await page.fill("#cal1_par", PAR.replace("4,1024,800", "4,1024,eight hundred"));
   const err = await page.locator("#cal1_par-error").textContent();
-  assert.match(err, /line 3, column 3: expected a number for time \(s\), found "eight hundred"/);
+  // Column 8: the character where "eight hundred" starts (issue 45, item 21), not the third cell.
+  assert.match(err, /line 3, column 8: expected a number for time \(s\), found "eight hundred"/);
   assert.equal(await targetTime(page), "1670", "the last good result is kept");
   assert.ok(await page.locator(".stale").first().isVisible(), "marked stale");
   // A parallel run faster than its sequential part.

@@ -26,6 +26,9 @@ after(async () => { await browser?.close(); await server?.close(); });
 async function open() {
   const p = await openEntry(browser, server, "bottlenecks.html");
   await p.page.waitForSelector("#runs-drop");
+  // The page opens on an example (ranked when asked): these tests start from an empty box.
+  await p.page.fill("#extrap-text", "");
+  await p.page.waitForSelector("#extrap-example-prompt", { state: "detached" });
   return p;
 }
 
@@ -131,7 +134,7 @@ test("a folder of 9 Score-P runs through the folder picker: read in the worker, 
   for (const p of PATHS) assert.ok(ranking.includes(p.split("->").at(-1)), `${p} in the ranking`);
   // Targets 4× and 16× the largest x (2000), as the command's.
   const d = await sameAsCommand(page, [SINGLE]);
-  assert.match(d.at, /n = 32000/);
+  assert.match(d.at, /x = 32000/);
   assert.ok(PATHS.includes(d.callpath));
   // The options of the runs: the profile's metrics, exclusive, mean.
   const v = cli([SINGLE]);
@@ -296,11 +299,11 @@ test("a set the runs' names refuse is named, and the page keeps its experiment a
   // The page goes on: another target ranks the kept experiment; a good folder is read again.
   await watch(page);
   await page.fill("#extrap_predict", "64");
-  await page.waitForFunction(() => window.swSeen.ranking && /At n = 64:/.test(document.getElementById("extrap-dominant")?.textContent)
+  await page.waitForFunction(() => window.swSeen.ranking && /At x = 64:/.test(document.getElementById("extrap-dominant")?.textContent)
     && document.querySelector(".extrap-results[aria-busy=false]"), null, { timeout: 60_000 });
   await watch(page);
   await page.fill("#extrap_predict", "");
-  await page.waitForFunction(() => window.swSeen.ranking && /At n = 32000:/.test(document.getElementById("extrap-dominant")?.textContent)
+  await page.waitForFunction(() => window.swSeen.ranking && /At x = 32000:/.test(document.getElementById("extrap-dominant")?.textContent)
     && document.querySelector(".extrap-results[aria-busy=false]"), null, { timeout: 60_000 });
   // The same runs again make the same text: read, with nothing new to rank.
   await page.setInputFiles("#runs-folder", SINGLE);

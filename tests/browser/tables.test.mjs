@@ -54,7 +54,8 @@ function tablesOnPage(page) {
     .map((t) => {
       let next = t.nextElementSibling;
       if (!next && t.parentElement.classList.contains("chart-table-scroll")) next = t.parentElement.nextElementSibling;
-      const cells = [...t.querySelectorAll("tr")].map((r) => [...r.children].map((c) => (c.getAttribute("data-csv") ?? c.textContent).trim()));
+      const fields = (c) => (c.hasAttribute("data-csv-fields") ? JSON.parse(c.getAttribute("data-csv-fields")) : [c.getAttribute("data-csv") ?? c.textContent]);
+      const cells = [...t.querySelectorAll("tr")].map((r) => [...r.children].flatMap(fields).map((s) => s.trim()));
       return { name: t.id || t.className, hasButton: !!next && next.matches("button.csv"), cells };
     }));
 }

@@ -16,7 +16,7 @@
 use crate::model::comm::collectives::{Algorithm, MeasuredBroadcast, MAX_PROCS};
 use crate::model::comm::page::MEASURED_FIELD;
 use crate::model::comm::MAX_SIZE_BYTES;
-use crate::model::input::table::parse_number;
+use crate::model::input::table::{field_columns, parse_number};
 use crate::model::InputError;
 
 /// Most rows read (the same bound as a pasted table's).
@@ -121,26 +121,29 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
         if in_imb_section && !imb_bcast {
             continue; // another IMB benchmark's table
         }
+        // Errors name the character column where the field starts, as on every page.
+        let (at, end) = field_columns(l);
+        let column = |c: usize| at.get(c).copied().unwrap_or(end);
         let mut v = Vec::with_capacity(words.len());
         for (c, w) in words.iter().enumerate() {
             match parse_number(w) {
                 Some(x) => v.push(x),
-                None => return (out, Some(err(line, Some(c + 1), format!("expected a number, found \"{}\"", w.chars().take(24).collect::<String>())))),
+                None => return (out, Some(err(line, Some(column(c)), format!("expected a number, found \"{}\"", w.chars().take(24).collect::<String>())))),
             }
         }
         let col = if in_imb_section { imb_time_col.unwrap_or(4) } else { 1 };
         let Some(&time) = v.get(col) else {
-            return (out, Some(err(line, Some(v.len() + 1), "the output stops in the middle of this line; it looks cut off, the rows above are used")));
+            return (out, Some(err(line, Some(column(v.len())), "the output stops in the middle of this line; it looks cut off, the rows above are used")));
         };
         let size = v[0];
         if !(0.0..=MAX_SIZE_BYTES).contains(&size) || size.fract() != 0.0 {
-            return (out, Some(err(line, Some(1), "a message size is a whole number of bytes from 0 to 1 TiB")));
+            return (out, Some(err(line, Some(column(0)), "a message size is a whole number of bytes from 0 to 1 TiB")));
         }
         if size == 0.0 {
             continue;
         }
         if !(time > 0.0 && time <= 1e12) {
-            return (out, Some(err(line, Some(col + 1), "a time must be greater than 0 and at most 1e12 µs")));
+            return (out, Some(err(line, Some(column(col)), "a time must be greater than 0 and at most 1e12 µs")));
         }
         let (Some(algorithm), Some(procs)) = (algorithm, procs) else {
             let missing = if algorithm.is_none() { "which broadcast algorithm ran" } else { "on how many processes" };
@@ -231,6 +234,7 @@ mod tests {
         assert_eq!(rows.len(), 4, "rows above are kept");
         assert_eq!(e.expect("error").line, Some(8));
         let word = OSU.replace("12.61", "abc");
-        assert_eq!(parse_bcast_output(&word).1.expect("error").column, Some(2));
+        // The character column where the word starts (issue 45, item 21), not its field's number.
+        assert_eq!(parse_bcast_output(&word).1.expect("error").column, Some(24));
     }
 }

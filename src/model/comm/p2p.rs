@@ -30,7 +30,7 @@
 use serde::Serialize;
 
 use crate::model::fit::line;
-use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS};
+use crate::model::input::table::{field_columns, parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS};
 use crate::model::InputError;
 
 pub const P2P_FIELD: &str = "point-to-point measurements";
@@ -156,7 +156,7 @@ fn err(line: usize, column: Option<usize>, message: impl Into<String>) -> InputE
     InputError::new(P2P_FIELD, message).at(line, column)
 }
 
-/// Checks one measurement's range; `cols` are the table columns of size and time.
+/// Checks one measurement's range; `cols` are the character columns of size and time.
 fn point(line: usize, cols: (usize, usize), size: f64, time: f64) -> Result<Point, InputError> {
     if !(0.0..=MAX_SIZE_BYTES).contains(&size) || size.fract() != 0.0 {
         return Err(err(line, Some(cols.0), "a message size is a whole number of bytes from 0 to 1 TiB"));
@@ -175,7 +175,7 @@ fn parse_plain_table(text: &str) -> (Vec<Point>, Option<InputError>) {
     let mut points = Vec::new();
     for r in table.rows {
         if let [Some(m), Some(t)] = r.values[..] {
-            match point(r.line, (1, 2), m, t) {
+            match point(r.line, (r.columns[0], r.columns[1]), m, t) {
                 Ok(p) => points.push(p),
                 Err(e) => return (points, Some(e)),
             }
@@ -187,16 +187,24 @@ fn parse_plain_table(text: &str) -> (Vec<Point>, Option<InputError>) {
     (points, None)
 }
 
-/// Numbers of one data line, or the error naming the cell that is not one.
+/// Numbers of one data line, or the error naming the cell that is not one (at its character
+/// column, as every error names a column).
 fn numbers(line: usize, l: &str) -> Result<Vec<f64>, InputError> {
+    let (at, _) = field_columns(l);
     l.split_whitespace()
-        .enumerate()
-        .map(|(i, c)| {
+        .zip(at)
+        .map(|(c, col)| {
             parse_number(c).ok_or_else(|| {
-                err(line, Some(i + 1), format!("expected a number, found \"{}\"", c.chars().take(24).collect::<String>()))
+                err(line, Some(col), format!("expected a number, found \"{}\"", c.chars().take(24).collect::<String>()))
             })
         })
         .collect()
+}
+
+/// The character column of whitespace field `i` (0-based) of `l`, past its end where there is none.
+fn column_of(l: &str, i: usize) -> usize {
+    let (at, end) = field_columns(l);
+    at.get(i).copied().unwrap_or(end)
 }
 
 fn truncated(line: usize, column: usize, what: &str) -> InputError {
@@ -225,23 +233,23 @@ fn parse_osu(text: &str, bandwidth: bool) -> (Vec<Point>, Option<InputError>) {
         if t.is_empty() {
             continue;
         }
-        let v = match numbers(line, t) {
+        let v = match numbers(line, l) {
             Ok(v) => v,
             Err(e) => return (points, Some(e)),
         };
         // osu_latency -f and osu_bw -m print more columns; the first two are size and value.
         let (Some(&size), Some(&value)) = (v.first(), v.get(1)) else {
-            return (points, Some(truncated(line, 2, "a size without its time")));
+            return (points, Some(truncated(line, column_of(l, 1), "a size without its time")));
         };
         if bandwidth && size == 0.0 {
             continue;
         }
         if bandwidth && !(value > 0.0 && value.is_finite()) {
-            return (points, Some(err(line, Some(2), "a bandwidth must be greater than 0")));
+            return (points, Some(err(line, Some(column_of(l, 1)), "a bandwidth must be greater than 0")));
         }
         // OSU prints MB/s with MB = 10^6 bytes: bytes / (MB/s) is µs.
         let time = if bandwidth { size / value } else { value };
-        match point(line, (1, 2), size, time) {
+        match point(line, (column_of(l, 0), column_of(l, 1)), size, time) {
             Ok(p) => points.push(p),
             Err(e) => return (points, Some(e)),
         }
@@ -284,14 +292,14 @@ fn parse_imb(text: &str) -> (Vec<Point>, Option<InputError>) {
         let Some(tc) = time_col else {
             continue; // text before the table header
         };
-        let v = match numbers(line, t) {
+        let v = match numbers(line, l) {
             Ok(v) => v,
             Err(e) => return (points, Some(e)),
         };
         if v.len() < width {
-            return (points, Some(truncated(line, v.len() + 1, &format!("{} of {width} values", v.len()))));
+            return (points, Some(truncated(line, column_of(l, v.len()), &format!("{} of {width} values", v.len()))));
         }
-        match point(line, (1, tc + 1), v[0], v[tc]) {
+        match point(line, (column_of(l, 0), column_of(l, tc)), v[0], v[tc]) {
             Ok(p) => points.push(p),
             Err(e) => return (points, Some(e)),
         }
@@ -919,7 +927,8 @@ mod tests {
         let table = "size (KB), time (ms)\n1, 0.05\n2, 0.06\n4, oops\n8, 0.1";
         let p = parse_p2p(table, None);
         assert_eq!(p.format, Format::Table);
-        assert_eq!(p.error.as_ref().map(|e| (e.line, e.column)), Some((Some(4), Some(2))));
+        // The character column where "oops" starts, as every page counts columns.
+        assert_eq!(p.error.as_ref().map(|e| (e.line, e.column)), Some((Some(4), Some(4))));
         assert!(p.points.is_empty());
 
         // One typo in the middle of an osu_latency output: the 8 good rows below it are not
@@ -927,11 +936,13 @@ mod tests {
         let typo = OSU.replace("2                       1.56", "2                       1.5g");
         let p = parse_p2p(&typo, None);
         let e = p.error.expect("an error");
-        assert_eq!((e.line.is_some(), e.column), (true, Some(2)), "{e}");
+        // Column 25: "2" and 23 blanks come before "1.5g" (issue 45, item 21: characters, as
+        // every page counts columns, not the second field).
+        assert_eq!((e.line.is_some(), e.column), (true, Some(25)), "{e}");
         assert!(p.points.is_empty());
 
         let neg = parse_p2p("8 1.0\n16 -2", Some(Format::Table));
-        assert_eq!(neg.error.map(|e| (e.line, e.column)), Some((Some(2), Some(2))));
+        assert_eq!(neg.error.map(|e| (e.line, e.column)), Some((Some(2), Some(4))));
     }
 
     #[test]
@@ -967,7 +978,7 @@ mod tests {
         // A time of 1e-320 µs once gave an infinite relative error.
         let parsed = parse_p2p("size time\n1 1e-320\n100 2\n1000 5", None);
         let e = parsed.error.expect("an error");
-        assert_eq!((e.line, e.column), (Some(2), Some(2)), "{e}");
+        assert_eq!((e.line, e.column), (Some(2), Some(3)), "{e}");
         assert!(e.message.contains("from 1e-6 µs"), "{e}");
         assert!(time_in_range(MIN_TIME_US) && time_in_range(MAX_TIME_US) && !time_in_range(0.0));
     }

@@ -322,8 +322,9 @@ fn encode_algorithms(text: &str) -> String {
     let flush = |word: &mut String, out: &mut String| {
         match Algorithm::from_key(word) {
             Some(a) if !word.is_empty() => {
+                // Padded to the word's width, so that the columns errors name stay the text's.
                 let code = Algorithm::all().position(|x| x == a).unwrap_or(0) + 1;
-                out.push_str(&code.to_string());
+                out.push_str(&format!("{code:<width$}", width = word.chars().count()));
             }
             _ => out.push_str(word),
         }
@@ -367,7 +368,8 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
     let mut out = Vec::new();
     for r in rows {
         let [Some(m), Some(p), Some(a), Some(t)] = r.values[..] else { continue };
-        let bad = |col: usize, msg: &str| Some(InputError::new(MEASURED_FIELD, msg).at(r.line, Some(col)));
+        // The character column of the k-th column's cell (1-based k), as every error names it.
+        let bad = |k: usize, msg: &str| Some(InputError::new(MEASURED_FIELD, msg).at(r.line, Some(r.columns.get(k - 1).copied().unwrap_or(k))));
         let algorithm = Algorithm::all().nth((a as usize).wrapping_sub(1));
         let problem = if !(0.0..=MAX_SIZE_BYTES).contains(&m) {
             bad(1, "a size is from 0 to 1 TB")

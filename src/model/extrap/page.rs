@@ -5,7 +5,8 @@
 //! and [`complete`] ranks them; the chart's curves are each region's predicted share against
 //! n, from the same fits. [`view`] is the three on one thread.
 
-use super::{fit_regions, parse, parse_targets, plan, process_index, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice};
+use super::{fit_regions, parse, parse_targets, plan, process_index, Experiment, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice, MAX_TARGETS};
+use crate::model::input::list::clip;
 use crate::model::chart::Series;
 use crate::model::workspace::PageInputs;
 use crate::model::{fmt_num, InputError};
@@ -19,6 +20,8 @@ pub const KEY_TEXT: &str = "extrap_text";
 pub const KEY_PREDICT: &str = "extrap_predict";
 pub const KEY_HOLD: &str = "extrap_hold";
 pub const KEY_METRIC: &str = "extrap_metric";
+/// The parameter that is the process count (empty: guessed from the names).
+pub const KEY_PROCESS: &str = "extrap_process";
 /// The chart shows this many regions by name; the rest are summed.
 pub const CHART_REGIONS: usize = 7;
 
@@ -35,6 +38,12 @@ pub struct ExtrapView {
     pub empty: bool,
     pub format: Option<Format>,
     pub parameters: Vec<String>,
+    /// The file's metrics, in the order first seen, for the choice of one.
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// The parameter the ranking takes as the process count (named, or guessed).
+    #[serde(default)]
+    pub process_parameter: Option<String>,
     /// The second parameter's values, for the choice of one.
     pub side_values: Vec<f64>,
     /// Errors by key (the experiment's with line and column).
@@ -43,9 +52,35 @@ pub struct ExtrapView {
     pub chart: Option<ShareCurves>,
 }
 
-/// The page's inputs before the user types: no experiment.
+/// The page's examples: (key, name, description, the experiment's text).
+/// (RELeARN's two parameters, 8.7 KB, would take the page over its size budget.)
+const EXAMPLES: [(&str, &str, &str, &str); 2] = [
+    (
+        "solver",
+        "a solver of 24 regions",
+        "An invented solver's regions measured at p = 2 to 64, three repetitions each (tests/data/extrap/app.txt, written by scripts/extrap-fixtures.py)",
+        include_str!("../../../tests/data/extrap/app.txt"),
+    ),
+    (
+        "calltree",
+        "a call tree",
+        "A call tree of known laws with inclusive times (tests/data/extrap/calltree.txt, written by scripts/extrap-calltree.py)",
+        include_str!("../../../tests/data/extrap/calltree.txt"),
+    ),
+];
+
+/// The page's examples, each an experiment to rank as loaded.
+pub fn presets() -> Vec<crate::model::workspace::Preset> {
+    EXAMPLES
+        .iter()
+        .map(|&(key, name, description, text)| crate::model::workspace::Preset { key, name, description, inputs: [(KEY_TEXT.to_string(), text.to_string())].into_iter().collect() })
+        .collect()
+}
+
+/// The page's inputs before the user types: the first example, ranked at 4× and 16× its
+/// largest count.
 pub fn default_inputs() -> PageInputs {
-    PageInputs::new()
+    [(KEY_TEXT.to_string(), EXAMPLES[0].3.to_string())].into_iter().collect()
 }
 
 fn get<'a>(t: &'a PageInputs, k: &str) -> &'a str {
@@ -96,30 +131,64 @@ pub fn view(texts: &PageInputs) -> ExtrapView {
     }
 }
 
-/// Reads the texts and plans the ranking: the view so far (format, parameters, errors) and
-/// the plan, None when there is nothing to fit (no text, or an error).
+/// Reads the texts and plans the ranking: the view so far (format, parameters, metrics,
+/// errors) and the plan, None when there is nothing to fit (no text, or an error).
 pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
     let text = get(texts, KEY_TEXT);
     if text.trim().is_empty() {
         return (ExtrapView { empty: true, ..ExtrapView::default() }, None);
     }
-    let mut v = ExtrapView::default();
-    let e = match parse(text) {
-        Ok(e) => e,
-        Err(err) => {
-            v.errors.push((KEY_TEXT.into(), err));
-            return (v, None);
-        }
-    };
-    v.format = Some(e.format);
-    v.parameters = e.parameters.clone();
+    match parse(text) {
+        Ok(e) => prepare_parsed(texts, &e),
+        Err(err) => (ExtrapView { errors: vec![(KEY_TEXT.into(), err)], ..ExtrapView::default() }, None),
+    }
+}
+
+/// [`prepare`] of an experiment already read from the texts' experiment (the page's worker
+/// keeps it while only the other texts change). Each error goes to the field it concerns
+/// (a metric or parameter not in the file, a point of the wrong length, a hold value of 0);
+/// with any error there is no plan, so nothing is ranked at what was not asked.
+pub fn prepare_parsed(texts: &PageInputs, e: &Experiment) -> (ExtrapView, Option<Plan>) {
+    let mut v = ExtrapView { format: Some(e.format), parameters: e.parameters.clone(), ..ExtrapView::default() };
+    v.metrics = e.metrics().into_iter().map(String::from).collect();
     let mut opts = RankOptions::default();
     let metric = get(texts, KEY_METRIC).trim();
-    opts.metric = (!metric.is_empty()).then(|| metric.to_string());
-    match parse_targets("predict at", get(texts, KEY_PREDICT)) {
-        Ok((ns, points)) if !(ns.is_empty() && points.is_empty()) => (opts.targets, opts.points) = (ns, points),
+    if !metric.is_empty() {
+        if v.metrics.iter().any(|m| m == metric) {
+            opts.metric = Some(metric.to_string());
+        } else {
+            let message = format!("no metric \"{}\" in this experiment; it has {}", clip(metric), v.metrics.join(", "));
+            v.errors.push((KEY_METRIC.into(), InputError::new("metric", message)));
+        }
+    }
+    let named = get(texts, KEY_PROCESS).trim();
+    let pi = match process_index(&e.parameters, (!named.is_empty()).then_some(named)) {
+        Ok(pi) => {
+            opts.process_parameter = (!named.is_empty()).then(|| named.to_string());
+            pi
+        }
+        Err(_) => {
+            let message = format!("no parameter \"{}\" in this experiment; it has {}", clip(named), e.parameters.join(", "));
+            v.errors.push((KEY_PROCESS.into(), InputError::new("process count", message)));
+            process_index(&e.parameters, None).unwrap_or(0)
+        }
+    };
+    v.process_parameter = e.parameters.get(pi).cloned();
+    let si = (0..e.parameters.len()).find(|&i| i != pi);
+    match parse_targets("rank at", get(texts, KEY_PREDICT)) {
+        Ok((ns, points)) if !(ns.is_empty() && points.is_empty()) => {
+            if let Some(p) = points.iter().find(|p| p.len() != e.parameters.len()) {
+                let message = format!(
+                    "a whole point needs {} values, one per parameter ({}), found {}",
+                    e.parameters.len(),
+                    e.parameters.join(":"),
+                    p.len()
+                );
+                v.errors.push((KEY_PREDICT.into(), InputError::new("rank at", message)));
+            }
+            (opts.targets, opts.points) = (ns, points)
+        }
         Ok(_) => {
-            let pi = process_index(&e.parameters, None).unwrap_or(0);
             let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
             opts.targets = vec![top * 4, top * 16];
         }
@@ -129,19 +198,28 @@ pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
         "" | "largest" => SideChoice::Largest,
         "per-value" => SideChoice::PerValue,
         x => match x.parse::<f64>() {
-            Ok(f) if f.is_finite() => SideChoice::Value(f),
+            Ok(f) if f.is_finite() && f > 0.0 => SideChoice::Value(f),
             _ => {
-                v.errors.push((KEY_HOLD.into(), InputError::new("hold", format!("expected a value, largest or per-value, found \"{}\"", x.chars().take(24).collect::<String>()))));
+                v.errors.push((KEY_HOLD.into(), InputError::new("hold", format!("expected a value above 0, largest or per-value, found \"{}\"", clip(x)))));
                 SideChoice::Largest
             }
         },
     };
-    match plan(&e, &opts) {
+    let sides = match (&opts.side, si) {
+        (SideChoice::PerValue, Some(si)) => e.values_of(si).len(),
+        _ => 1,
+    };
+    let asked = opts.targets.len() * sides + opts.points.len();
+    if asked > MAX_TARGETS {
+        let message = format!("{asked} points to rank at (with each value of the second parameter) is more than the {MAX_TARGETS} ranked at once");
+        v.errors.push((KEY_PREDICT.into(), InputError::new("rank at", message)));
+    }
+    if !v.errors.is_empty() {
+        return (v, None);
+    }
+    match plan(e, &opts) {
         Ok(p) => {
-            v.side_values = p.side_parameter().map(|side| {
-                let si = e.parameters.iter().position(|p| p == side).unwrap_or(1);
-                e.values_of(si)
-            }).unwrap_or_default();
+            v.side_values = si.map(|si| e.values_of(si)).unwrap_or_default();
             (v, Some(p))
         }
         Err(err) => {
@@ -149,6 +227,13 @@ pub fn prepare(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
             (v, None)
         }
     }
+}
+
+/// The texts a ranking's fits depend on: the experiment, the metric and the process count.
+/// Between two rankings whose texts differ only in the others ("rank at", the value held),
+/// the fits are evaluated again ([`super::retarget`]), not searched again.
+pub fn fit_key(texts: &PageInputs) -> PageInputs {
+    [KEY_TEXT, KEY_METRIC, KEY_PROCESS].iter().filter_map(|k| texts.get(*k).map(|v| (k.to_string(), v.clone()))).collect()
 }
 
 /// The view of [`prepare`] with the plan's regions fitted (`fits`: every region of the plan,
@@ -275,14 +360,14 @@ impl crate::model::calculators::Contract for BottlenecksPage {
     type View = ExtrapView;
     const ON_KEYSTROKE: bool = false;
     fn fields() -> Vec<&'static str> {
-        vec![KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
+        vec![KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS]
     }
     fn default_inputs() -> PageInputs {
         default_inputs()
     }
-    /// The page opens empty, for the user's experiment.
+    /// The page opens on an example, as every page does.
     fn presets() -> Vec<crate::model::workspace::Preset> {
-        Vec::new()
+        presets()
     }
     fn parse(texts: &PageInputs) -> Self::Inputs {
         prepare(texts)
@@ -448,5 +533,112 @@ mod tests {
         let map = heat_map(v.ranking.as_ref().unwrap(), None).unwrap();
         assert!(map.ys.len() <= HEAT_ROWS && map.ys.starts_with(&[1.0]) && map.ys.contains(&12.0), "{:?}", map.ys);
         assert_eq!(map.note.as_deref(), Some("4 of the 12 measured values of n shown as rows; left out: 2, 3, 5, 6, 7, 9, 10, 11"));
+    }
+
+    #[test]
+    fn a_metric_or_parameter_not_in_the_file_is_its_fields_error_and_the_choices_stay() {
+        // Issue 45, item 1: "v" typed in 'metric' for input2.json (metrics time and visits).
+        let json = include_str!("../../../tests/data/extrap-upstream/json/new/input2.json");
+        let v = view(&texts(&[(KEY_TEXT, json), (KEY_METRIC, "v")]));
+        assert_eq!(v.errors.len(), 1, "{:?}", v.errors);
+        assert_eq!(v.errors[0].0, KEY_METRIC);
+        assert_eq!(v.errors[0].1.local_text(), "no metric \"v\" in this experiment; it has time, visits");
+        // The choices the page offers stay: the file's metrics and parameters.
+        assert_eq!(v.metrics, ["time", "visits"]);
+        assert_eq!(v.parameters, ["x", "y"]);
+        assert!(v.ranking.is_none());
+        let v = view(&texts(&[(KEY_TEXT, json), (KEY_METRIC, "visits")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        assert_eq!(v.ranking.unwrap().metric, "visits");
+        // Item 3: the process count chosen (else guessed: here the first), or an error under it.
+        let v = view(&texts(&[(KEY_TEXT, json), (KEY_PROCESS, "y"), (KEY_PREDICT, "60")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        assert_eq!(v.process_parameter.as_deref(), Some("y"));
+        let r = v.ranking.unwrap();
+        assert_eq!((r.process_parameter.as_str(), r.side_parameter.as_deref()), ("y", Some("x")));
+        assert_eq!(r.targets[0].point, [64.0, 60.0]);
+        let v = view(&texts(&[(KEY_TEXT, json), (KEY_PROCESS, "q")]));
+        assert_eq!(v.errors.iter().map(|e| e.0.as_str()).collect::<Vec<_>>(), [KEY_PROCESS]);
+        assert!(v.ranking.is_none());
+    }
+
+    #[test]
+    fn a_bad_rank_at_ranks_nothing() {
+        // Issue 45, item 6: "1024:abc" and "0:9000" are errors under 'rank at', and nothing is
+        // ranked (before, the ranking went on with no target: one column at p = 1); a whole
+        // point of the wrong length is also that field's error, not the experiment's.
+        let text = include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt");
+        for (asked, message) in [
+            ("1024:abc", "line 1, column 1: expected a process count or values joined by ':' (256:4000), each above 0, found \"1024:abc\""),
+            ("0:9000", "line 1, column 1: expected a process count or values joined by ':' (256:4000), each above 0, found \"0:9000\""),
+            ("1024:9000:3", "a whole point needs 2 values, one per parameter (p:n), found 3"),
+        ] {
+            let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, asked)]));
+            assert_eq!(v.errors.iter().map(|e| (e.0.as_str(), e.1.local_text())).collect::<Vec<_>>(), [(KEY_PREDICT, message.to_string())], "{asked}");
+            assert!(v.ranking.is_none() && v.chart.is_none(), "{asked}");
+            assert_eq!(v.parameters, ["p", "n"]);
+        }
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_HOLD, "0")]));
+        assert_eq!(v.errors.iter().map(|e| e.0.as_str()).collect::<Vec<_>>(), [KEY_HOLD]);
+        assert!(v.ranking.is_none());
+    }
+
+    #[test]
+    fn whole_points_off_the_held_value_get_their_table_and_no_word_of_holding() {
+        // Issue 45, item 9: relearn measures n up to 9000; 2048:18000 is a whole point.
+        let text = include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt");
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "1024:9000, 2048:18000")]));
+        assert!(v.errors.is_empty(), "{:?}", v.errors);
+        let r = v.ranking.unwrap();
+        assert_eq!(r.tables.iter().map(|t| t.side).collect::<Vec<_>>(), [Some(9000.0), Some(18000.0)]);
+        assert!(r.warnings.iter().all(|w| !w.message.contains("held at its largest")), "{:?}", r.warnings);
+        // A process count is held as before, and said so.
+        let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "1024")]));
+        assert!(v.ranking.unwrap().warnings.iter().any(|w| w.message == "n held at its largest value, 9000"));
+    }
+
+    #[test]
+    fn a_change_of_targets_evaluates_the_fits_again_and_gives_a_new_fits_view() {
+        // Issue 45, item 22: the fits of one ranking, evaluated at other targets (and another
+        // value held), are the fits made afresh there; so is the whole view.
+        let cases = [
+            (include_str!("../../../tests/data/extrap/app.txt"), "256, 1024", ["8", "64, 100000", "3, 1000000000", ""]),
+            (include_str!("../../../tests/data/extrap/app.jsonl"), "256:16000, 1024:16000", ["64", "2048:1000", "1024:64000, 8", ""]),
+            (include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt"), "2048", ["1024:9000, 2048:18000", "64", "100000:1000", "4"]),
+            (include_str!("../../../tests/data/extrap/calltree.txt"), "256", ["2", "1000000", "64, 128", "512"]),
+        ];
+        for (text, first, nexts) in cases {
+            let t = texts(&[(KEY_TEXT, text), (KEY_PREDICT, first)]);
+            let (_, p) = prepare(&t);
+            let p = p.unwrap();
+            let kept = fit_regions(&p, 0..p.len());
+            for next in nexts {
+                for hold in ["", "per-value"] {
+                    let t = texts(&[(KEY_TEXT, text), (KEY_PREDICT, next), (KEY_HOLD, hold)]);
+                    assert_eq!(fit_key(&t), fit_key(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, first)])));
+                    let (v, p) = prepare(&t);
+                    let p = p.unwrap();
+                    let again = super::super::retarget(&p, &kept);
+                    assert_eq!(again, fit_regions(&p, 0..p.len()), "{next} {hold}");
+                    assert_eq!(complete(v, p, again), view(&t), "{next} {hold}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_opens_on_an_example_and_every_example_ranks() {
+        // Issue 45, item 16: the page opened empty.
+        let v = view(&default_inputs());
+        assert!(!v.empty && v.errors.is_empty(), "{:?}", v.errors);
+        assert_eq!(v.ranking.as_ref().map(|r| r.regions.len()), Some(24));
+        let all = presets();
+        assert_eq!(all[0].inputs, default_inputs());
+        for p in &all {
+            let v = view(&p.inputs);
+            assert!(v.errors.is_empty() && v.ranking.is_some(), "{}: {:?}", p.key, v.errors);
+        }
+        let keys: Vec<&str> = all.iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["solver", "calltree"]);
     }
 }

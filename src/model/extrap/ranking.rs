@@ -9,7 +9,10 @@
 //! leave-one-out; with two to four, sums of products of each parameter's terms, chosen the
 //! same way over every point. Every region gets one, whichever way it moves: a constant is a
 //! model, and a region with one or two counts gets the simplest model its points allow, saying
-//! so. Its predictions (time with its range) come from that model.
+//! so. Its predictions (time with its range) come from that model. The model is the one its
+//! points choose alone; only where that one is not a positive time at a target or a chart
+//! count is it chosen again among those that are (so a change of targets re-evaluates the
+//! fitted models, [`retarget`], and searches again only for those regions).
 //!
 //! The ranking predicts at targets, each a point of every parameter: a process count n with
 //! the other parameters held (the second at one value, by default its largest, or at each
@@ -143,6 +146,11 @@ pub struct RegionFit {
     /// The imbalance grows with the process count ([`imbalance_grows`]).
     #[serde(default)]
     pub imbalance_grows: bool,
+    /// The model was chosen among those that are a positive time at every target and chart
+    /// count, as the one the points choose alone is not ([`choose_model`]); such a model is
+    /// chosen again when the targets change ([`retarget`]).
+    #[serde(default)]
+    pub chosen_for_targets: bool,
 }
 
 impl RegionFit {
@@ -442,14 +450,18 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     let mut warnings = Vec::new();
     // The other parameters at their largest values, then the second as chosen.
     let largest: Vec<f64> = (0..d).map(|i| e.values_of(i).last().copied().unwrap_or(1.0)).collect();
-    for i in (0..d).filter(|&i| i != pi && Some(i) != si) {
+    // Held values concern the targets given as a process count; whole points give every value.
+    let holds = !opts.targets.is_empty();
+    for i in (0..d).filter(|&i| holds && i != pi && Some(i) != si) {
         warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(i), fmt_num(largest[i], 6))));
     }
     let side_values: Vec<f64> = match si {
         None => Vec::new(),
         Some(si) => match &opts.side {
             SideChoice::Largest => {
-                warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
+                if holds {
+                    warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
+                }
                 vec![largest[si]]
             }
             SideChoice::Value(v) => {
@@ -551,6 +563,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             curve: Vec::new(),
             imbalance: Vec::new(),
             imbalance_grows: false,
+            chosen_for_targets: false,
         });
         if let (Some(imb), Some(r)) = (imbalances.get(s.callpath.as_str()), regions.last_mut()) {
             r.imbalance = r.points.iter().map(|p| imb.points.iter().find(|m| m.coords == p.coords).filter(|m| !m.values.is_empty()).map(|m| median(&m.values))).collect();
@@ -648,38 +661,99 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
             reach: (0..d).map(|j| Reach { max: fit.points.iter().map(|p| p.coords[j]).fold(1.0, f64::max), error: 0.5, doublings: 1.0 }).collect(),
             note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
         })
-    } else if d == 1 {
-        let checks: Vec<f64> = plan.targets.iter().map(|t| t.point[0]).chain(plan.chart_ns.iter().map(|&n| f64::from(n))).collect();
-        search(&fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
     } else {
-        let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
-        search_multi(&fit.points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), &checks)
+        choose_model(&fit, plan, &chart).map(|(m, for_targets)| {
+            fit.chosen_for_targets = for_targets;
+            m
+        })
     };
     match found {
-        Ok(m) => {
-            fit.predictions = plan.targets.iter().map(|t| predict(&m, t, pi)).collect();
-            fit.curve = plan
-                .chart_ns
-                .iter()
-                .zip(&chart)
-                .map(|(&n, x)| (n, m.at_point(x)))
-                .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
-                .collect();
-            let from = fit.points.first().map_or(1, |p| p.n as u32);
-            fit.stops_scaling_n = stops_scaling(&m, &plan.base, pi, from);
-            fit.best = Some(m.form.family().to_string());
-            let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
-            // Written with the digits it needs to give the times shown: at the targets, the
-            // chart's counts and the measured points.
-            let shown: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).chain(fit.points.iter().map(|p| p.coords.clone())).collect();
-            fit.formula = Some(m.form.text_matching(&names, &shown));
-            fit.grows = m.grows_along(&plan.base, pi);
-            fit.note = m.note.clone();
-            fit.model = Some(m);
-        }
+        Ok(m) => evaluate(&mut fit, m, plan, &chart),
         Err(e) => fit.error = Some(e),
     }
     fit
+}
+
+/// A region's model: the one its points choose alone, unless that one is not a positive
+/// finite time at every target and chart count (`chart`: the chart's points); then the one
+/// the search chooses among those that are (true). The first does not depend on the
+/// targets, so a change of them needs only [`retarget`]'s evaluation for most regions.
+fn choose_model(fit: &RegionFit, plan: &Plan, chart: &[Vec<f64>]) -> Result<(RegionModel, bool), String> {
+    let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
+    let alone = search_with(fit, plan, &[])?;
+    if positive_at(&alone, &checks) {
+        return Ok((alone, false));
+    }
+    search_with(fit, plan, &checks).map(|m| (m, true))
+}
+
+/// The search of one region's points ([`search`] with one parameter, [`search_multi`] with
+/// more), each hypothesis a positive time at `checks`.
+fn search_with(fit: &RegionFit, plan: &Plan, checks: &[Vec<f64>]) -> Result<RegionModel, String> {
+    if plan.parameters.len() == 1 {
+        let checks: Vec<f64> = checks.iter().filter_map(|c| c.first().copied()).collect();
+        search(&fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
+    } else {
+        search_multi(&fit.points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), checks)
+    }
+}
+
+/// Whether a model is a positive finite time at each point.
+fn positive_at(m: &RegionModel, points: &[Vec<f64>]) -> bool {
+    points.iter().all(|x| {
+        let t = m.form.eval_at(x);
+        t.is_finite() && t > 0.0
+    })
+}
+
+/// Fills in what a region's model says at the plan's targets and chart (`chart`: the chart's
+/// points): predictions, curve, where it stops scaling, whether it grows, its formula.
+fn evaluate(fit: &mut RegionFit, m: RegionModel, plan: &Plan, chart: &[Vec<f64>]) {
+    let pi = plan.process_index;
+    fit.predictions = plan.targets.iter().map(|t| predict(&m, t, pi)).collect();
+    fit.curve = plan
+        .chart_ns
+        .iter()
+        .zip(chart)
+        .map(|(&n, x)| (n, m.at_point(x)))
+        .filter(|c| [c.1 .0, c.1 .1, c.1 .2].iter().all(|x| x.is_finite()))
+        .collect();
+    let from = fit.points.first().map_or(1, |p| p.n as u32);
+    fit.stops_scaling_n = stops_scaling(&m, &plan.base, pi, from);
+    fit.best = Some(m.form.family().to_string());
+    let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
+    // Written with the digits it needs to give the times shown: at the targets, the chart's
+    // counts and the measured points.
+    let shown: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).chain(fit.points.iter().map(|p| p.coords.clone())).collect();
+    fit.formula = Some(m.form.text_matching(&names, &shown));
+    fit.grows = m.grows_along(&plan.base, pi);
+    fit.note = m.note.clone();
+    fit.model = Some(m);
+}
+
+/// The fits of the plan's regions from `kept`, the fits of an earlier plan of the same
+/// experiment, metric and parameters that asked at other targets: each region's model is
+/// evaluated at the new targets and chart, not searched again, unless it was chosen for the
+/// old targets or is not a positive time at the new ones (then it is fitted as
+/// [`fit_regions`] fits it). The same fits as [`fit_regions`] of the whole plan; regions
+/// that do not match the kept ones (by call path, in order) are fitted.
+pub fn retarget(plan: &Plan, kept: &[RegionFit]) -> Vec<RegionFit> {
+    let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, plan.process_index, f64::from(n))).collect();
+    let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
+    plan.regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| match kept.get(i) {
+            // A region whose model is no search's (a value of 0 or below 0) costs no search.
+            _ if r.raw.iter().any(|p| p.value < 0.0) || r.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) => fit_region(r, plan),
+            Some(RegionFit { callpath, points, model: Some(m), chosen_for_targets: false, .. }) if *callpath == r.callpath && *points == r.points && positive_at(m, &checks) => {
+                let mut fit = r.clone();
+                evaluate(&mut fit, m.clone(), plan, &chart);
+                fit
+            }
+            _ => fit_region(r, plan),
+        })
+        .collect()
 }
 
 /// Ranks the regions of `e` (see the module's text).

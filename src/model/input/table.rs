@@ -5,8 +5,8 @@
 //! ("time (ms)", "work [GB]", "time_us", "latency µs"). Values come back converted to the
 //! unit each column declares, so `time (ms)` = 1500 becomes 1.5 in a seconds column.
 //! Lines that are blank or start with `#` are skipped. Every error names the field, the line
-//! (1-based, as the user sees it in the text box) and the table column (1-based), and says
-//! what was expected.
+//! (1-based, as the user sees it in the text box) and the column (1-based, in characters, where
+//! the cell starts: as every page counts columns), and says what was expected.
 
 use crate::model::InputError;
 
@@ -111,6 +111,52 @@ pub struct Row {
     /// 1-based line in the pasted text.
     pub line: usize,
     pub values: Vec<Option<f64>>,
+    /// For each `ColumnSpec`, the 1-based character column where its cell starts on the line
+    /// (past the line's end where the cell is missing), for errors about a value.
+    pub columns: Vec<usize>,
+}
+
+/// The 1-based character columns where each whitespace-separated field of `line` starts, and
+/// the column just past the line's end (where a missing field would be): the column an error
+/// about a field names, on every page.
+pub fn field_columns(line: &str) -> (Vec<usize>, usize) {
+    let mut starts = Vec::new();
+    let mut previous_blank = true;
+    let mut count = 0;
+    for (i, c) in line.chars().enumerate() {
+        if !c.is_whitespace() && previous_blank {
+            starts.push(i + 1);
+        }
+        previous_blank = c.is_whitespace();
+        count = i + 1;
+    }
+    (starts, count + 1)
+}
+
+/// The 1-based character columns where each cell of a delimited line starts (a delimiter in
+/// quotes is no boundary), and the column just past its end.
+fn delimited_columns(line: &str, delimiter: char) -> (Vec<usize>, usize) {
+    // Each cell's start, moved past the blanks it opens with (the cell is read trimmed).
+    let mut starts = vec![1];
+    let mut blank = true;
+    let mut quoted = false;
+    let mut count = 0;
+    for (i, c) in line.chars().enumerate() {
+        if c == delimiter && !quoted {
+            starts.push(i + 2);
+            blank = true;
+        } else if blank && !c.is_whitespace() {
+            if let Some(last) = starts.last_mut() {
+                *last = i + 1;
+            }
+            blank = false;
+        }
+        if c == '"' {
+            quoted = !quoted;
+        }
+        count = i + 1;
+    }
+    (starts, count + 1)
 }
 
 /// A parsed table.
@@ -138,7 +184,21 @@ pub fn parse_table(field: &str, text: &str, columns: &[ColumnSpec]) -> Result<Ta
 /// speed-up table: its header, or its guessed second column) without splitting it again.
 #[derive(Debug, Clone)]
 pub struct Records {
-    lines: Vec<(usize, Vec<String>)>,
+    lines: Vec<(usize, Vec<String>, Columns)>,
+}
+
+/// Where each cell of a line starts (1-based character columns) and where the line ends.
+#[derive(Debug, Clone)]
+struct Columns {
+    starts: Vec<usize>,
+    end: usize,
+}
+
+impl Columns {
+    /// The column of cell `i` (0-based), or past the line's end where there is none.
+    fn of(&self, i: usize) -> usize {
+        self.starts.get(i).copied().unwrap_or(self.end)
+    }
 }
 
 /// Splits `text` into [`Records`] (errors: a quoted cell left open, with its line).
@@ -150,40 +210,42 @@ impl Records {
     /// Whether the first record is a header: a first line with no number in it (a line of
     /// numbers with one bad cell is data with a mistake, and is reported as such).
     pub fn has_header(&self) -> bool {
-        self.lines.first().is_some_and(|(_, cells)| !cells.iter().any(|c| parse_number(c).is_some()))
+        self.lines.first().is_some_and(|(_, cells, _)| !cells.iter().any(|c| parse_number(c).is_some()))
     }
 
     /// The records read as a table with the given columns, as [`parse_table`] reads a text.
     pub fn table(&self, field: &str, columns: &[ColumnSpec]) -> Result<Table, InputError> {
         let lines = &self.lines;
-        let Some((first_line, first_cells)) = lines.first() else {
+        let Some((first_line, first_cells, first_columns)) = lines.first() else {
             return Ok(Table { rows: Vec::new(), had_header: false });
         };
         let had_header = self.has_header();
         // mapping[i] = (spec index, conversion factor into the spec's unit) for table column i.
         let mapping: Vec<Option<(usize, f64)>> = if had_header {
-            header_mapping(field, *first_line, first_cells, columns)?
+            header_mapping(field, *first_line, first_cells, first_columns, columns)?
         } else {
-            positional_mapping(field, *first_line, first_cells.len(), columns)?
+            positional_mapping(field, *first_line, first_cells.len(), first_columns, columns)?
         };
         let mut rows = Vec::new();
-        for (line, cells) in lines.iter().skip(usize::from(had_header)) {
+        for (line, cells, at) in lines.iter().skip(usize::from(had_header)) {
             if cells.len() > mapping.len() {
                 return Err(InputError::new(
                     field,
                     format!("{} values on this line but {} columns in the table", cells.len(), mapping.len()),
                 )
-                .at(*line, Some(mapping.len() + 1)));
+                .at(*line, Some(at.of(mapping.len()))));
             }
             let mut values = vec![None; columns.len()];
+            let mut spec_columns = vec![at.end; columns.len()];
             for (col, map) in mapping.iter().enumerate() {
                 let Some((spec_idx, factor)) = *map else { continue };
                 let spec = &columns[spec_idx];
+                spec_columns[spec_idx] = at.of(col);
                 let cell = cells.get(col).map(|c| c.trim()).unwrap_or("");
                 if cell.is_empty() {
                     if spec.required {
                         return Err(InputError::new(field, format!("missing value for {}", spec.label()))
-                            .at(*line, Some(col + 1)));
+                            .at(*line, Some(at.of(col))));
                     }
                     continue;
                 }
@@ -192,7 +254,7 @@ impl Records {
                         field,
                         format!("expected a number for {}, found \"{}\"", spec.label(), shorten(cell)),
                     )
-                    .at(*line, Some(col + 1)));
+                    .at(*line, Some(at.of(col))));
                 };
                 // The unit is applied before the check: -1e306 GB is not a finite number of bytes.
                 let v = x * factor;
@@ -201,25 +263,25 @@ impl Records {
                         field,
                         format!("{} in {} is too large a number", shorten(cell), spec.label()),
                     )
-                    .at(*line, Some(col + 1)));
+                    .at(*line, Some(at.of(col))));
                 }
                 if spec.integer && (v.fract() != 0.0 || v.abs() > u32::MAX as f64) {
                     return Err(InputError::new(
                         field,
                         format!("expected a whole number for {}, found \"{}\"", spec.name, shorten(cell)),
                     )
-                    .at(*line, Some(col + 1)));
+                    .at(*line, Some(at.of(col))));
                 }
                 values[spec_idx] = Some(v);
             }
-            rows.push(Row { line: *line, values });
+            rows.push(Row { line: *line, values, columns: spec_columns });
         }
         Ok(Table { rows, had_header })
     }
 }
 
 /// Splits the text into non-blank, non-comment records of cells, with their 1-based lines.
-fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>)>, InputError> {
+fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>, Columns)>, InputError> {
     let data_lines = text
         .lines()
         .enumerate()
@@ -239,13 +301,13 @@ fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>)>, I
     };
     let mut out = Vec::new();
     for (line, l) in data_lines {
-        let cells = match sep {
-            Separator::Whitespace => whitespace_cells(l),
-            Separator::Tab => split_delimited(field, line, l, b'\t')?,
-            Separator::Comma => split_delimited(field, line, l, b',')?,
-            Separator::Semicolon => split_delimited(field, line, l, b';')?,
+        let (cells, (starts, end)) = match sep {
+            Separator::Whitespace => (whitespace_cells(l), whitespace_columns(l)),
+            Separator::Tab => (split_delimited(field, line, l, b'\t')?, delimited_columns(l, '\t')),
+            Separator::Comma => (split_delimited(field, line, l, b',')?, delimited_columns(l, ',')),
+            Separator::Semicolon => (split_delimited(field, line, l, b';')?, delimited_columns(l, ';')),
         };
-        out.push((line, cells));
+        out.push((line, cells, Columns { starts, end }));
     }
     Ok(out)
 }
@@ -264,6 +326,14 @@ fn whitespace_cells(l: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The columns of [`whitespace_cells`]: a unit in brackets joins the cell before it.
+fn whitespace_columns(l: &str) -> (Vec<usize>, usize) {
+    let (starts, end) = field_columns(l);
+    let fields: Vec<&str> = l.split_whitespace().collect();
+    let kept = starts.iter().zip(&fields).enumerate().filter(|(i, (_, f))| *i == 0 || !f.starts_with(['(', '['])).map(|(_, (s, _))| *s).collect();
+    (kept, end)
 }
 
 /// One line of CSV or TSV through the `csv` crate, so quoted cells ("1,5") are handled.
@@ -292,6 +362,7 @@ fn positional_mapping(
     field: &str,
     line: usize,
     width: usize,
+    at: &Columns,
     columns: &[ColumnSpec],
 ) -> Result<Vec<Option<(usize, f64)>>, InputError> {
     let required = columns.iter().filter(|c| c.required).count();
@@ -301,11 +372,11 @@ fn positional_mapping(
             field,
             format!("{width} values but at least {required} expected, in this order: {}", names.join(", ")),
         )
-        .at(line, Some(width + 1)));
+        .at(line, Some(at.end)));
     }
     if width > columns.len() {
         return Err(InputError::new(field, format!("{width} values but at most {} expected", columns.len()))
-            .at(line, Some(columns.len() + 1)));
+            .at(line, Some(at.of(columns.len()))));
     }
     Ok((0..columns.len()).map(|i| Some((i, 1.0))).collect())
 }
@@ -314,6 +385,7 @@ fn header_mapping(
     field: &str,
     line: usize,
     cells: &[String],
+    at: &Columns,
     columns: &[ColumnSpec],
 ) -> Result<Vec<Option<(usize, f64)>>, InputError> {
     let mut mapping = Vec::with_capacity(cells.len());
@@ -327,18 +399,18 @@ fn header_mapping(
                 field,
                 format!("unknown column \"{}\"; expected one of: {}", shorten(cell.trim()), names.join(", ")),
             )
-            .at(line, Some(col + 1)));
+            .at(line, Some(at.of(col))));
         };
         if mapping.iter().any(|m: &Option<(usize, f64)>| m.map(|(i, _)| i) == Some(spec_idx)) {
             return Err(InputError::new(field, format!("column \"{}\" appears twice", columns[spec_idx].name))
-                .at(line, Some(col + 1)));
+                .at(line, Some(at.of(col))));
         }
         let spec = &columns[spec_idx];
         let factor = match unit {
             None => 1.0,
             Some(u) => unit_factor(spec, &u).ok_or_else(|| {
                 InputError::new(field, format!("unit \"{u}\" does not fit {}; {}", spec.name, expected_units(spec)))
-                    .at(line, Some(col + 1))
+                    .at(line, Some(at.of(col)))
             })?,
         };
         mapping.push(Some((spec_idx, factor)));
@@ -490,16 +562,21 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         let cases: &[(&str, usize, Option<usize>, &str)] = &[
-            ("4,2048,abc", 1, Some(3), "expected a number for time (s), found \"abc\""),
+            // Columns count characters, where the cell starts (issue 45, item 21: they counted
+            // cells, unlike the other pages' errors).
+            ("4,2048,abc", 1, Some(8), "expected a number for time (s), found \"abc\""),
             ("np,work,time\n4,2048,1580\n4.5,1024,800", 3, Some(1), "expected a whole number for np"),
-            ("np,work,time\n4,2048", 2, Some(3), "missing value for time (s)"),
-            ("np,work,speed\n4,2048,1", 1, Some(3), "unknown column \"speed\""),
-            ("np,work (furlongs),time\n4,2048,1", 1, Some(2), "unit \"furlongs\" does not fit work"),
-            ("np,time (GB),work\n4,2048,1", 1, Some(2), "unit \"GB\" does not fit time"),
+            ("np,work,time\n4,2048", 2, Some(7), "missing value for time (s)"),
+            ("np,work,speed\n4,2048,1", 1, Some(9), "unknown column \"speed\""),
+            ("np,work (furlongs),time\n4,2048,1", 1, Some(4), "unit \"furlongs\" does not fit work"),
+            ("np,time (GB),work\n4,2048,1", 1, Some(4), "unit \"GB\" does not fit time"),
             ("np,work\n4,2048", 1, None, "the header has no column \"time\""),
-            ("4 2048", 1, Some(3), "2 values but at least 3 expected"),
-            ("4 2048 1\n4 2048 1 9", 2, Some(4), "4 values on this line but 3 columns"),
-            ("\n\n4,2048,inf", 3, Some(3), "expected a number"),
+            ("4 2048", 1, Some(7), "2 values but at least 3 expected"),
+            ("4 2048 1\n4 2048 1 9", 2, Some(10), "4 values on this line but 3 columns"),
+            ("\n\n4,2048,inf", 3, Some(8), "expected a number"),
+            ("np, work, time\n4,  2048, x", 2, Some(11), "expected a number for time (s)"),
+            ("np\twork (GB)\ttime (ms)\n4\t2\tnone", 2, Some(5), "expected a number for time (s)"),
+            ("np work (GB) time\n4 2 none", 2, Some(5), "expected a number for time (s)"),
         ];
         for (text, line, column, msg) in cases {
             let e = error(text);

@@ -227,12 +227,15 @@ impl Machine {
         if table.rows.len() > MAX_BINS {
             return Err(InputError::new(field, format!("more than {MAX_BINS} bins")));
         }
-        // (n, p, size bits) → bins (low s, high s, count, line).
-        type Bins = Vec<(f64, f64, f64, usize)>;
+        // (n, p, size bits) → bins (low s, high s, count, line, the character columns of low
+        // and of count).
+        type Bins = Vec<(f64, f64, f64, usize, (usize, usize))>;
         let mut groups: BTreeMap<(u32, u32, u64), Bins> = BTreeMap::new();
         for r in &table.rows {
             let [Some(size), Some(n), Some(p), Some(lo), Some(hi), Some(count)] = r.values[..] else { continue };
-            let bad = |col: usize, msg: &str| Err(InputError::new(field, msg.to_string()).at(r.line, Some(col)));
+            // Column k (1-based) named by the character where its cell starts, as every error does.
+            let at = |k: usize| r.columns.get(k - 1).copied().unwrap_or(k);
+            let bad = |k: usize, msg: &str| Err(InputError::new(field, msg.to_string()).at(r.line, Some(at(k))));
             if !(0.0..=1e12).contains(&size) {
                 return bad(1, "message size must be from 0 to 1e12 bytes");
             }
@@ -252,7 +255,7 @@ impl Machine {
                 return bad(6, "count must be from 0 to 1e15");
             }
             let bins = groups.entry((n as u32, p as u32, size.to_bits())).or_default();
-            bins.push((lo * 1e-6, hi * 1e-6, count, r.line));
+            bins.push((lo * 1e-6, hi * 1e-6, count, r.line, (at(4), at(6))));
         }
         let mut by_config: BTreeMap<(u32, u32), Vec<(f64, Quantile)>> = BTreeMap::new();
         for ((n, p, size_bits), mut bins) in groups {
@@ -263,13 +266,13 @@ impl Machine {
                         field,
                         format!("bins overlap: this bin starts before the bin on line {} ends", w[0].3),
                     )
-                    .at(w[1].3, Some(4)));
+                    .at(w[1].3, Some(w[1].4 .0)));
                 }
             }
-            let line = bins.first().map_or(1, |b| b.3);
+            let (line, count_column) = bins.first().map_or((1, 6), |b| (b.3, b.4 .1));
             let kept: Vec<(f64, f64, f64)> = bins.iter().filter(|b| b.2 > 0.0).map(|b| (b.0, b.1, b.2)).collect();
             if kept.is_empty() {
-                return Err(InputError::new(field, "empty histogram: every count of this size and n × p is 0").at(line, Some(6)));
+                return Err(InputError::new(field, "empty histogram: every count of this size and n × p is 0").at(line, Some(count_column)));
             }
             by_config.entry((n, p)).or_default().push((f64::from_bits(size_bits), Quantile::from_bins(&kept)));
         }
@@ -619,13 +622,14 @@ mod tests {
     #[test]
     fn histogram_errors_name_line_and_column() {
         let cases = [
-            ("1024 2 1 10 20 5\n1024 2 1 15 30 5", 2, 4, "overlap"),
-            ("1024 2 1 10 10 5", 1, 5, "empty bin"),
-            ("1024 2 1 10 20 0\n1024 2 1 20 30 0", 1, 6, "empty histogram"),
-            ("1024 0 1 10 20 5", 1, 2, "n (nodes)"),
-            ("1024 2 1 10 20 -1", 1, 6, "count"),
+            // Columns are characters, where the cell starts (issue 45, item 21).
+            ("1024 2 1 10 20 5\n1024 2 1 15 30 5", 2, 10, "overlap"),
+            ("1024 2 1 10 10 5", 1, 13, "empty bin"),
+            ("1024 2 1 10 20 0\n1024 2 1 20 30 0", 1, 16, "empty histogram"),
+            ("1024 0 1 10 20 5", 1, 6, "n (nodes)"),
+            ("1024 2 1 10 20 -1", 1, 16, "count"),
             ("-5 2 1 10 20 1", 1, 1, "message size"),
-            ("1024 2 1 10 20", 1, 6, "at least 6 expected"),
+            ("1024 2 1 10 20", 1, 15, "at least 6 expected"),
         ];
         for (text, line, col, msg) in cases {
             let e = Machine::from_histograms("histograms", "t", text).unwrap_err();

@@ -17,7 +17,7 @@ use yew::prelude::*;
 use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{self as page, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_TEXT, PAGE};
+use crate::model::extrap::page::{self as page, fit_key, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{Nesting, Ranking, Target};
 use crate::model::fmt_num;
@@ -25,11 +25,11 @@ use crate::model::speedup::page::{self as speedup, Field};
 use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
-use crate::ui::components::number_field::page_field;
+use crate::ui::components::number_field::{page_field, TextField};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::{compress, url};
-use crate::ui::store::{text, use_page, Action, PageSetup};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
@@ -53,7 +53,14 @@ struct Ranker {
     started: f64,
     progress: Vec<f64>,
     status: UseStateHandle<Status>,
+    /// The view of the latest texts ranked (perhaps only their errors).
     view: UseStateHandle<Shown>,
+    /// The last view with a ranking (or of no experiment), shown while the texts have errors.
+    good: UseStateHandle<Shown>,
+    /// The texts the job's fits depend on ([`fit_key`]), and where to note them once ranked:
+    /// worker 0 then holds those fits, and a change of the other texts only evaluates them.
+    key: PageInputs,
+    kept: Rc<RefCell<Option<PageInputs>>>,
 }
 
 /// A message of `ui::extrap_worker` as this page reads it.
@@ -82,7 +89,12 @@ impl Job for Ranker {
                 None
             }
             FromWorker::Done { view, job } if job == self.job => {
-                self.view.set(Shown(Rc::new(view)));
+                let shown = Shown(Rc::new(view));
+                if shown.ranking.is_some() || shown.empty {
+                    *self.kept.borrow_mut() = shown.ranking.is_some().then(|| self.key.clone());
+                    self.good.set(shown.clone());
+                }
+                self.view.set(shown);
                 self.status.set(Status::Current);
                 Some(true)
             }
@@ -119,14 +131,35 @@ impl std::ops::Deref for Shown {
     }
 }
 
-/// Ranks `own` (the section's texts) on the workers, ending a ranking under way.
-fn rank(slot: &PoolSlot, own: &PageInputs, status: &UseStateHandle<Status>, view: &UseStateHandle<Shown>, job: u64) {
+/// The page's states a ranking sets.
+#[derive(Clone)]
+struct Views {
+    status: UseStateHandle<Status>,
+    view: UseStateHandle<Shown>,
+    good: UseStateHandle<Shown>,
+    kept: Rc<RefCell<Option<PageInputs>>>,
+}
+
+/// Ranks `own` (the section's texts) on the workers, ending a ranking under way. When only
+/// the texts that do not change the fits changed since the last ranking ("rank at", the value
+/// held), worker 0, which keeps that ranking's fits, evaluates them at the new targets alone.
+fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
+    let Views { status, view, good, kept } = views;
     if slot.borrow().busy() {
+        // Ending the workers ends what they kept.
         stop(slot);
+        *kept.borrow_mut() = None;
     }
     let started = now_ms();
-    let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { texts: own, job, worker: i, workers: k }).unwrap_or_default();
-    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone() };
+    let key = fit_key(own);
+    let retarget = kept.borrow().as_ref() == Some(&key);
+    let none = PageInputs::new();
+    let part = |i: usize, k: usize| {
+        // Evaluating kept fits is worker 0's alone: the others get no texts to read.
+        let (texts, workers) = if retarget { (if i == 0 { own } else { &none }, 1) } else { (own, k) };
+        serde_json::to_string(&ToWorker::Start { texts, job, worker: i, workers }).unwrap_or_default()
+    };
+    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone() };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
         status.set(Status::Running { job, started, fraction: 0.0 });
     } else {
@@ -134,15 +167,26 @@ fn rank(slot: &PoolSlot, own: &PageInputs, status: &UseStateHandle<Status>, view
     }
 }
 
+/// A number for the CSV: six significant digits, empty where there is none.
+fn csv_num(x: f64) -> String {
+    if x.is_finite() { fmt_num(x, 6) } else { String::new() }
+}
+
+/// Several CSV fields in one cell (`data-csv-fields`, a JSON list that static/site.js spreads
+/// over as many columns).
+fn csv_fields<S: serde::Serialize>(fields: &[S]) -> String {
+    serde_json::to_string(fields).unwrap_or_default()
+}
+
 fn pct(x: f64) -> String {
     format!("{} %", fmt_num(x * 100.0, 3))
 }
 
-/// "n = 256", or with more than two parameters the whole point: "p = 256, n = 4000, x = 3"
-/// (with two, the second is the table's title).
+/// "p = 256" (the file's name of the process count), or with more than two parameters the
+/// whole point: "p = 256, n = 4000, x = 3" (with two, the second is the table's title).
 fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
     if r.parameters.len() <= 2 {
-        return format!("n = {n}");
+        return format!("{} = {n}", r.process_parameter);
     }
     r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
 }
@@ -195,11 +239,23 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
     let rows = table_order(r, last, closed).into_iter().map(|(i, rank)| {
         let f = &r.regions[i];
         // In a call tree, the last share's cell also gives the node's inclusive share.
-        let cells = tables.iter().map(|t| match t.rows.iter().find(|x| x.region == i) {
-            Some(x) => html! { <td class="num">{ format!("{} ({}–{})", pct(x.share), pct(x.low), pct(x.high)) }
-                if tree && std::ptr::eq(*t, *last) { <div class="hint incl">{ format!("{} {}", if r.tree.by_inclusive() { "own" } else { "with callees" }, pct(if r.tree.by_inclusive() { x.own } else { x.inclusive })) }</div> }
-            </td> },
-            None => html! { <td class="num">{ "—" }</td> },
+        // A share on one line and its range under it (so that the columns fit 1280 px); the
+        // CSV has them as numbers, one column each.
+        let cells = tables.iter().map(|t| {
+            let with = tree && std::ptr::eq(*t, *last);
+            match t.rows.iter().find(|x| x.region == i) {
+                Some(x) => {
+                    let other = if r.tree.by_inclusive() { x.own } else { x.inclusive };
+                    let mut fields = vec![csv_num(x.share * 100.0), csv_num(x.low * 100.0), csv_num(x.high * 100.0)];
+                    if with {
+                        fields.push(csv_num(other * 100.0));
+                    }
+                    html! { <td class="num" data-csv-fields={csv_fields(&fields)}>{ pct(x.share) }<div class="hint">{ format!("{}–{}", pct(x.low), pct(x.high)) }</div>
+                        if with { <div class="hint incl">{ format!("{} {}", if r.tree.by_inclusive() { "own" } else { "with callees" }, pct(other)) }</div> }
+                    </td> }
+                }
+                None => html! { <td class="num" data-csv-fields={csv_fields(&vec![String::new(); if with { 4 } else { 3 }])}>{ "—" }</td> },
+            }
         });
         let onclick = on_load.reform(move |_| i);
         let depth = r.tree.depth.get(i).copied().unwrap_or(0);
@@ -217,37 +273,48 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
         let style = tree.then(|| format!("padding-left:{:.1}em", 0.3 + 1.1 * depth as f64));
         let imb = imbalance.then(|| {
             let at = f.points.iter().zip(&f.imbalance).filter_map(|(p, v)| Some((p.n, (*v)?))).max_by(|a, b| a.0.total_cmp(&b.0));
-            html! { <td class="num" title={at.map(|(n, _)| format!("at n = {}", fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
+            let fields = csv_fields(&[at.map_or(String::new(), |a| csv_num(a.1)), f.imbalance_grows.to_string()]);
+            html! { <td class="num" data-csv-fields={fields} title={at.map(|(n, _)| format!("at {} = {}", r.process_parameter, fmt_num(n, 6))).unwrap_or_default()}>{ match at { Some((_, v)) => fmt_num(v, 3), None => "—".into() } }
                 if f.imbalance_grows { <span class="grows">{ " grows ↑" }</span> }</td> }
         });
         html! {
             <tr class={classes!((rank == 0).then_some("best"))}>
                 <td class="num">{ if rank == usize::MAX { "—".to_string() } else { (rank + 1).to_string() } }</td>
-                <td {style}>{ toggle }<button class="link" title={format!("{}: open its points in the speed-up calculator", f.callpath)} {onclick}>{ name }</button></td>
+                <td {style} data-csv={f.callpath.clone()}>{ toggle }<button class="link" title={format!("{}: open its points in the speed-up calculator", f.callpath)} {onclick}>{ name }</button></td>
                 { for cells }
-                <td class="num">{ match f.time_at(last_target) {
-                    Some((t, lo, hi)) => format!("{} ({}–{})", fmt_num(t, 4), fmt_num(lo, 3), fmt_num(hi, 3)),
-                    None => "—".into(),
-                } }</td>
-                <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ f.formula.clone().unwrap_or_else(|| "—".into()) }
+                { match f.time_at(last_target) {
+                    Some((t, lo, hi)) => html! { <td class="num" data-csv-fields={csv_fields(&[csv_num(t), csv_num(lo), csv_num(hi)])}>{ fmt_num(t, 4) }<div class="hint">{ format!("{}–{}", fmt_num(lo, 3), fmt_num(hi, 3)) }</div></td> },
+                    None => html! { <td class="num" data-csv-fields={csv_fields(&[String::new(), String::new(), String::new()])}>{ "—" }</td> },
+                } }
+                <td class="formula" title={f.best_name().unwrap_or_default().to_string()}>{ formula(f.formula.as_deref()) }
                     if let Some(note) = &f.note { <div class="hint">{ note.clone() }</div> }
                 </td>
-                <td>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
-                <td class="num">{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
+                <td data-csv={f.grows.to_string()}>{ if f.grows { html! { <span class="grows">{ "grows ↑" }</span> } } else { html! { "—" } } }</td>
+                <td class="num" data-csv={f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_default()}>{ f.stops_scaling_n.map(|n| n.to_string()).unwrap_or_else(|| "—".into()) }</td>
                 { for imb }
             </tr>
         }
     });
-    let heads = tables.iter().map(|t| html! { <th class="num">{ format!("{} share at {} (range)", if r.tree.by_inclusive() { "inclusive" } else { "own" }, point_label(r, t.n, &t.point)) }</th> });
+    let heads = tables.iter().map(|t| {
+        let at = point_label(r, t.n, &t.point);
+        let kind = if r.tree.by_inclusive() { "inclusive" } else { "own" };
+        let mut fields = vec![format!("{kind} share at {at} (%)"), "low (%)".to_string(), "high (%)".to_string()];
+        if tree && std::ptr::eq(*t, *last) {
+            fields.push(format!("{} share at {at} (%)", if r.tree.by_inclusive() { "own" } else { "inclusive" }));
+        }
+        html! { <th class="num" data-csv-fields={csv_fields(&fields)}>{ format!("{kind} share at {at} (90 % range)") }</th> }
+    });
+    let at_last = point_label(r, last.n, &last.point);
+    let time_fields = csv_fields(&[format!("time at {at_last} (s)"), "time low (s)".into(), "time high (s)".into()]);
     html! {
         <>
             if !title.is_empty() { <h4>{ title }</h4> }
             <table class={classes!("results", "extrap-ranking", tree.then_some("tree"))}>
                 <thead><tr>
                     <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
-                    <th class="num">{ format!("time at {} (90 % range)", point_label(r, last.n, &last.point)) }</th>
-                    <th>{ "model" }</th><th>{ "with n" }</th><th class="num">{ "stops scaling at n" }</th>
-                    if imbalance { <th class="num" title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
+                    <th class="num" data-csv-fields={time_fields}>{ format!("time at {at_last} (90 % range)") }</th>
+                    <th>{ "model" }</th><th data-csv={format!("grows with {}", r.process_parameter)}>{ format!("with {}", r.process_parameter) }</th><th class="num">{ format!("stops scaling at {}", r.process_parameter) }</th>
+                    if imbalance { <th class="num" data-csv-fields={csv_fields(&["imbalance".to_string(), "imbalance grows".to_string()])} title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -266,7 +333,7 @@ fn summary(r: &Ranking) -> Html {
     });
     let stop = r.first_to_stop.iter().map(|&i| {
         let f = &r.regions[i];
-        html! { <li>{ "First to stop scaling: " }<b>{ f.callpath.clone() }</b>{ format!(" (doubling beyond n = {} gains under 5 %).", f.stops_scaling_n.unwrap_or(0)) }</li> }
+        html! { <li>{ "First to stop scaling: " }<b>{ f.callpath.clone() }</b>{ format!(" (doubling beyond {} = {} gains under 5 %).", r.process_parameter, f.stops_scaling_n.unwrap_or(0)) }</li> }
     });
     html! { <ul id="extrap-dominant">{ for dom }{ for stop }</ul> }
 }
@@ -292,12 +359,12 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
 pub fn bottlenecks() -> Html {
     let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
     // Only this section's texts: typing in the calculator above does not rank again.
-    let own: PageInputs = [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC]
-        .iter()
-        .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
-        .collect();
+    let own = restrict(&inputs);
     let view = use_state(Shown::empty);
+    let good = use_state(Shown::empty);
     let status = use_state(|| Status::Current);
+    let kept = use_mut_ref(|| None::<PageInputs>);
+    let views = Views { status: status.clone(), view: view.clone(), good: good.clone(), kept: kept.clone() };
     let slot: PoolSlot = use_mut_ref(Default::default);
     let jobs = use_mut_ref(|| 0u64);
     {
@@ -305,29 +372,61 @@ pub fn bottlenecks() -> Html {
         use_effect_with((), move |_| move || stop(&slot));
     }
     let restart = {
-        let (slot, status, view, jobs, own) = (slot.clone(), status.clone(), view.clone(), jobs.clone(), own.clone());
+        let (slot, views, jobs, own) = (slot.clone(), views.clone(), jobs.clone(), own.clone());
         Callback::from(move |_: ()| {
             *jobs.borrow_mut() += 1;
             if text(&own, KEY_TEXT).trim().is_empty() {
                 stop(&slot);
-                view.set(Shown::empty());
-                return status.set(Status::Current);
+                *views.kept.borrow_mut() = None;
+                views.view.set(Shown::empty());
+                views.good.set(Shown::empty());
+                return views.status.set(Status::Current);
             }
-            rank(&slot, &own, &status, &view, *jobs.borrow());
+            rank(&slot, &own, &views, *jobs.borrow());
         })
     };
+    // The page opens on an example, which is ranked when asked (or once any text changes):
+    // ranking loads the workers' wasm, more than the page's budget, which a visit that only
+    // reads should not pay.
+    let example = use_memo((), |_| restrict(&page::default_inputs()));
+    // Only while nothing is saved for the page does it wait: saved texts (a file loaded, even
+    // the example's own) rank.
+    let saved = !store.page_inputs(PAGE).is_empty();
+    let waiting = use_state(|| true);
     {
-        let restart = restart.clone();
-        use_effect_with(own, move |_| restart.emit(()));
+        let (restart, waiting, example) = (restart.clone(), waiting.clone(), example.clone());
+        use_effect_with((own.clone(), saved, *waiting), move |(own, saved, wait)| {
+            if *wait && !*saved && *own == *example {
+                return;
+            }
+            if *wait {
+                // Set once: the effect runs again for it, and then ranks.
+                return waiting.set(false);
+            }
+            restart.emit(());
+        });
     }
+    let rank_example = {
+        let waiting = waiting.clone();
+        Callback::from(move |_: MouseEvent| waiting.set(false))
+    };
+    let prompt = (*waiting && !saved && own == *example).then(|| html! {
+        <p id="extrap-example-prompt" class="hint">
+            { "An example experiment (24 regions) is loaded. " }
+            <button onclick={rank_example}>{ "Rank it" }</button>
+            { " (fits in this browser's Web Workers), or paste or choose your own." }
+        </p>
+    });
     let cancel = {
-        let (slot, status) = (slot.clone(), status.clone());
+        let (slot, status, kept) = (slot.clone(), status.clone(), kept.clone());
         Callback::from(move |_: MouseEvent| {
             stop(&slot);
+            *kept.borrow_mut() = None;
             status.set(Status::Cancelled);
         })
     };
     let v = (*view).clone();
+    let g = (*good).clone();
     let progress = match &*status {
         Status::Current => html! {},
         Status::Running { started, fraction, .. } if now_ms() - started >= SHOW_PROGRESS_MS => html! {
@@ -347,13 +446,18 @@ pub fn bottlenecks() -> Html {
         },
         Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
     };
-    let stale = !matches!(*status, Status::Current);
+    // The results shown are of other texts while a ranking runs, failed or was cancelled, and
+    // while the texts have an error (the last good ranking stays, marked stale).
+    let running = !matches!(*status, Status::Current);
+    let stale = running || !v.errors.is_empty();
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
     // One text file chosen or dropped: read as the experiment's text.
     let on_text = {
-        let (setter, store) = (setter.clone(), store.clone());
+        let (setter, store, waiting) = (setter.clone(), store.clone(), waiting.clone());
         Callback::from(move |file: web_sys::File| {
+            // A file chosen is asked to be ranked, even one whose text is the example's.
+            waiting.set(false);
             let (setter, store, name) = (setter.clone(), store.clone(), file.name());
             let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
                 // The saved workspace keeps at most MAX_FIELD_BYTES per input.
@@ -368,7 +472,7 @@ pub fn bottlenecks() -> Html {
     };
     let on_load = {
         let store = store.clone();
-        use_callback(v.clone(), move |i: usize, v| {
+        use_callback(g.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
             let Some(table) = points_table(r, i) else { return };
             let mut ns: Vec<u32> = r.targets.iter().map(|t: &Target| t.n).collect();
@@ -382,7 +486,7 @@ pub fn bottlenecks() -> Html {
             open_in_speedup(inputs, store.clone());
         })
     };
-    let error = |key: &str| (!stale).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
+    let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
@@ -412,27 +516,90 @@ pub fn bottlenecks() -> Html {
                     </ul>
                 </div>
                 <div>
-                    <div class="form-row">
-                        { page_field(&inputs, &setter, KEY_PREDICT, "rank at n, or at whole points p:size (empty: 4× and 16× the largest n measured)", None, error(KEY_PREDICT)) }
-                    </div>
-                    if let Some(r) = &v.ranking {
-                        <div class="form-row">
-                            { page_field(&inputs, &setter, KEY_METRIC, "metric (empty: time, else the first)", None, None) }
-                            if r.side_parameter.is_some() {
-                                { page_field(&inputs, &setter, KEY_HOLD, "second parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
-                            }
-                        </div>
-                        <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", v.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
-                        if !r.warnings.is_empty() {
-                            <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
-                        }
-                    }
+                    { options_fields(&inputs, &setter, &v, &g, &error) }
                 </div>
             </div>
+            { for prompt }
             { progress }
-            <ExtrapResults view={v} {stale} {on_load} />
+            <ExtrapResults view={g} {stale} {on_load} />
             <SharePanel page={PAGE} />
         </section>
+    }
+}
+
+/// The section's texts of a page's inputs.
+fn restrict(inputs: &PageInputs) -> PageInputs {
+    [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS].iter().filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone()))).collect()
+}
+
+/// A select of one of the page's inputs: `options` (value, label), the first the default;
+/// a saved value not among them stays, said so, until another is chosen.
+fn choice(inputs: &PageInputs, setter: &Setter, key: &'static str, label: String, options: Vec<(String, String)>, error: Option<String>) -> Html {
+    let current = text(inputs, key).to_string();
+    let mut options = options;
+    if !options.iter().any(|(v, _)| *v == current) {
+        options.push((current.clone(), format!("{current} (not in this experiment)")));
+    }
+    let setter = setter.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        setter.set(key, sel.value());
+    });
+    let invalid = error.is_some();
+    html! {
+        <div class={classes!("field", invalid.then_some("invalid"))}>
+            <label for={key}>{ label }</label>
+            <select id={key} {onchange} aria-invalid={invalid.to_string()}>
+                { for options.into_iter().map(|(v, l)| html! { <option selected={v == current} value={v.clone()}>{ l }</option> }) }
+            </select>
+            if let Some(e) = error { <div class="field-error" role="alert">{ e }</div> }
+        </div>
+    }
+}
+
+/// The ranking's options: where to rank, the metric, the process count, the value held. They
+/// stay while their value is wrong (its error under it), from the experiment of the texts,
+/// or while that has an error, of the last one ranked.
+fn options_fields(inputs: &PageInputs, setter: &Setter, v: &ExtrapView, good: &ExtrapView, error: &dyn Fn(&str) -> Option<String>) -> Html {
+    let of = if v.parameters.is_empty() { good } else { v };
+    let params = &of.parameters;
+    let pp = of.process_parameter.clone().or_else(|| params.first().cloned()).unwrap_or_else(|| "n".into());
+    let rank_label = if params.len() >= 2 {
+        format!("rank at {pp}, or at whole points {} (empty: 4× and 16× the largest {pp} measured)", params.join(":"))
+    } else {
+        format!("rank at {pp} (empty: 4× and 16× the largest {pp} measured)")
+    };
+    let predict = html! {
+        <TextField id={KEY_PREDICT} label={rank_label} value={text(inputs, KEY_PREDICT)} on_input={setter.on(KEY_PREDICT)} error={error(KEY_PREDICT)} />
+    };
+    if params.is_empty() {
+        return html! { <div class="form-row">{ predict }</div> };
+    }
+    let metric_default = if of.metrics.iter().any(|m| m.eq_ignore_ascii_case("time")) { "time".to_string() } else { of.metrics.first().cloned().unwrap_or_default() };
+    let mut metrics = vec![(String::new(), format!("{metric_default} (the default)"))];
+    metrics.extend(of.metrics.iter().map(|m| (m.clone(), m.clone())));
+    let guessed = good.ranking.as_ref().map(|r| r.process_parameter.clone()).filter(|_| text(inputs, KEY_PROCESS).is_empty()).unwrap_or_else(|| pp.clone());
+    let mut processes = vec![(String::new(), format!("{guessed} (guessed from the names)"))];
+    processes.extend(params.iter().map(|p| (p.clone(), p.clone())));
+    let ranking = good.ranking.as_ref();
+    html! {
+        <>
+            <div class="form-row">{ predict }
+                { choice(inputs, setter, KEY_METRIC, "metric".into(), metrics, error(KEY_METRIC)) }
+            </div>
+            if params.len() >= 2 {
+                <div class="form-row">
+                    { choice(inputs, setter, KEY_PROCESS, "process count".into(), processes, error(KEY_PROCESS)) }
+                    { page_field(inputs, setter, KEY_HOLD, "the other parameter: largest, a value, or per-value", None, error(KEY_HOLD)) }
+                </div>
+            }
+            if let Some(r) = ranking {
+                <p class="hint">{ format!("{} format, {} region(s) of metric \"{}\", process count: {}.", of.format.map_or("", |f| f.name()), r.regions.len(), r.metric, r.process_parameter) }</p>
+                if !r.warnings.is_empty() {
+                    <ul class="warnings">{ for r.warnings.iter().map(|w| html! { <li>{ w.message.clone() }</li> }) }</ul>
+                }
+            }
+        </>
     }
 }
 
@@ -467,12 +634,11 @@ fn extrap_results(props: &ResultsProps) -> Html {
         <div class={classes!("extrap-results", props.stale.then_some("is-stale"))} aria-busy={props.stale.to_string()}>
             { summary(r) }
             <div id="extrap-ranking">
-                if r.side_values.is_empty() { { ranking_table(r, None, on_load, &closed, &on_toggle) } }
-                else { { for r.side_values.iter().map(|s| ranking_table(r, Some(*s), on_load, &closed, &on_toggle)) } }
+                { for sides(r).into_iter().map(|s| ranking_table(r, s, on_load, &closed, &on_toggle)) }
             </div>
-            <p class="hint">{ "Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
-                beyond the data. Grows: the region's time rises with n beyond the largest count measured. Stops scaling: \
-                doubling n gains under 5 %." }</p>
+            <p class="hint">{ format!("Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
+                beyond the data. Grows: the region's time rises with {p} beyond the largest count measured. Stops scaling: \
+                doubling {p} gains under 5 %.", p = r.process_parameter) }</p>
             if let Some(c) = (*chart).clone() { <Chart id="chart-extrap-shares" chart={drawing(c)} /> }
             if r.parameters.len() >= 2 { <HeatMapView view={props.view.clone()} /> }
         </div>
@@ -511,8 +677,32 @@ fn heat_map_view(props: &HeatProps) -> Html {
                 { for options }
             </select>
             { heat_table(r, &h, region.is_none()) }
+            { csv_button("bottlenecks-heat-map.csv") }
         </div>
     }
+}
+
+/// The second parameter's values the ranking has tables of: those held, then those of whole
+/// points asked elsewhere (None: one parameter).
+fn sides(r: &Ranking) -> Vec<Option<f64>> {
+    let mut out: Vec<Option<f64>> = r.side_values.iter().copied().map(Some).collect();
+    for t in &r.tables {
+        if !out.contains(&t.side) {
+            out.push(t.side);
+        }
+    }
+    if out.is_empty() {
+        out.push(None);
+    }
+    out
+}
+
+/// A model's formula, each term kept on one line (a line breaks only between terms, never
+/// inside a number such as 6.627e-5).
+fn formula(text: Option<&str>) -> Html {
+    let Some(text) = text else { return html! { "—" } };
+    let terms = text.split(" + ").enumerate().map(|(k, t)| html! { <>{ if k > 0 { " + " } else { "" } }<span class="term">{ t.to_string() }</span></> });
+    html! { <>{ for terms }</> }
 }
 
 /// Short name of a call path: its last part.
@@ -539,17 +729,23 @@ fn heat_table(r: &Ranking, h: &HeatMap, all: bool) -> Html {
                 let style = format!("background:hsl(210 60% {light:.0}%);color:{}", if light < 62.0 { "#fff" } else { "#111" });
                 let note = if all { short(&r.regions[c.top].callpath).to_string() } else { pct(c.share) };
                 let title = format!("{}: {} of the time", r.regions[c.top].callpath, pct(c.share));
-                html! { <td class="num" {style} {title}>{ fmt_num(c.time_s, 3) }<br /><small>{ note }</small></td> }
+                let second = if all { r.regions[c.top].callpath.clone() } else { csv_num(c.share * 100.0) };
+                let fields = csv_fields(&[csv_num(c.time_s), second]);
+                html! { <td class="num" {style} {title} data-csv-fields={fields}>{ fmt_num(c.time_s, 3) }<br /><small>{ note }</small></td> }
             }
-            None => html! { <td class="num">{ "—" }</td> },
+            None => html! { <td class="num" data-csv-fields={csv_fields(&[String::new(), String::new()])}>{ "—" }</td> },
         });
         html! { <tr><th scope="row" class="num">{ fmt_num(*y, 6) }</th>{ for cells }</tr> }
     });
     html! {
         <table id="extrap-heat" class="results heat-map">
             <caption>{ caption }</caption>
-            <thead><tr><th scope="col">{ format!("{} \\ {}", h.y_name, h.x_name) }</th>
-                { for h.xs.iter().map(|x| html! { <th scope="col" class="num">{ fmt_num(*x, 6) }</th> }) }</tr></thead>
+            <thead><tr><th scope="col" data-csv={h.y_name.clone()}>{ format!("{} \\ {}", h.y_name, h.x_name) }</th>
+                { for h.xs.iter().map(|x| {
+                    let at = format!("{} = {}", h.x_name, fmt_num(*x, 6));
+                    let fields = csv_fields(&[format!("time at {at} (s)"), if all { format!("top region at {at}") } else { format!("share at {at} (%)") }]);
+                    html! { <th scope="col" class="num" data-csv-fields={fields}>{ fmt_num(*x, 6) }</th> }
+                }) }</tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
     }

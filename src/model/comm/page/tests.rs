@@ -55,7 +55,8 @@ fn bad_fields_name_themselves() {
     assert!(v.field_errors[Field::Sizes.key()].contains("furlongs"), "{:?}", v.field_errors);
     assert!(v.field_errors[Field::Rho.key()].contains("from 0 to 10"));
     let e = v.measured_error.expect("measured error");
-    assert_eq!((e.line, e.column), (Some(2), Some(3)));
+    // Column 5: the character where "scatter" starts (not the third cell).
+    assert_eq!((e.line, e.column), (Some(2), Some(5)));
     assert!(e.message.contains("unknown algorithm \"scatter\""), "{e}");
     assert!(v.asymmetric && v.matrix_error.is_some() && v.clusters.is_none());
     inputs.insert(Field::Symmetrise.key().into(), "yes".into());

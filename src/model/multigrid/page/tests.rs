@@ -36,7 +36,8 @@ fn errors_name_the_row_and_leave_other_calibrations_alone() {
     inputs.insert("grid_n".into(), "-5".into());
     let view = page_view(&inputs, &catalog());
     let e = &view.calibrations[1].parallel_errors;
-    assert_eq!((e[0].line, e[0].column), (Some(2), Some(3)), "{e:?}");
+    // Column 8: the character where "abc" starts (issue 45, item 21).
+    assert_eq!((e[0].line, e[0].column), (Some(2), Some(8)), "{e:?}");
     assert!(view.calibrations[2].sequential_errors.iter().any(|e| e.message.contains("work size")), "{:?}", view.calibrations[2]);
     assert!(view.calibrations[0].fit.is_some() && view.calibrations[3].fit.is_some());
     assert!(view.field_errors["grid_n"].contains("whole number"));

@@ -95,7 +95,8 @@ fn tables_in_several_forms() {
 fn errors_name_field_line_and_column() {
     let v = evaluate(&with("points", "n\tspeedup\n2\t2\n4\tabc"));
     let e = v.points_error.expect("error");
-    assert_eq!((e.line, e.column), (Some(3), Some(2)));
+    // Column 3: the character where "abc" starts (issue 45, item 21).
+    assert_eq!((e.line, e.column), (Some(3), Some(3)));
     let v = evaluate(&with("points", "2 2\n0 1"));
     let e = v.points_error.expect("error");
     assert_eq!((e.line, e.column), (Some(2), Some(1)));
