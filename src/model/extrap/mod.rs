@@ -26,7 +26,9 @@
 //! Reading takes time and memory about in proportion to the text: at most [`MAX_BYTES`], and a
 //! point keeps at most [`MAX_REPETITIONS`] values. [`rank`] (in `ranking.rs`)
 //! fits every region's strong-scaling curve with the speed-up calculator and ranks the regions
-//! by their predicted share of the run time.
+//! by their predicted share of the run time, from each one's own time in the call tree
+//! (`tree.rs`; [`Experiment::times`] says whether the file's values are exclusive or
+//! inclusive, when it knows).
 
 mod json;
 mod json_ids;

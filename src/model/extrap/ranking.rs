@@ -18,9 +18,12 @@
 //! the other parameters held (the second at one value, by default its largest, or at each
 //! measured value in turn; any further ones at their largest), or a point given whole.
 //!
-//! The share of region i at a target is tᵢ/Σⱼ tⱼ over every region, which reads the values as
-//! each region's own (exclusive) time, as Extra-P's flat call-path lists are. Its range is the
-//! widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
+//! The share of region i at a target is tᵢ/Σⱼ tⱼ over every region, t being each region's own
+//! (exclusive) time: regions that nest (call paths joined with `->`, or indented REGION names)
+//! with inclusive values have their own time fitted instead, and where children add up to more
+//! than their parent the regions are ranked by inclusive share of the top level (`tree.rs`).
+//! Its range is the widest the time ranges allow: lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to
+//! highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
 //!
 //! A region stops scaling at the first n (doubling from its smallest measured count, the other
 //! parameters held as for the first target) where doubling the processes cuts its predicted
@@ -607,7 +610,7 @@ fn own_times(tree: &Tree, regions: &mut [RegionFit]) {
     for (r, own) in regions.iter_mut().zip(series) {
         let Some(own) = own else { continue };
         r.points = own.iter().map(|&(k, t)| PointSummary { median: t, ..r.points[k].clone() }).collect();
-        r.raw = own.iter().map(|&(k, t)| RawPoint { value: t, ..r.raw[k].clone() }).collect();
+        r.raw = own.iter().map(|&(k, t)| RawPoint { value: t, ..r.raw[k] }).collect();
     }
 }
 
