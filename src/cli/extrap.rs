@@ -273,7 +273,7 @@ pub struct Answer<'a> {
     /// Per table, each region's row in it (an index, so a region's shares are found at once).
     rows: Vec<Vec<Option<usize>>>,
     /// What reading Score-P runs found (absent for an experiment read as text or saved).
-    pub runs: Option<&'a extrap::runs::Loaded>,
+    pub runs: Option<&'a extrap::runs::RunsSummary>,
 }
 
 impl<'a> Answer<'a> {
@@ -437,7 +437,7 @@ pub struct MergedOut {
 }
 
 impl RunsOut {
-    fn of(l: &extrap::runs::Loaded) -> RunsOut {
+    fn of(l: &extrap::runs::RunsSummary) -> RunsOut {
         RunsOut {
             count: l.runs,
             metric: l.metric.clone(),
@@ -738,70 +738,61 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, St
 }
 
 /// Reads a folder of Score-P runs, one `.cubex` profile or a saved Extra-P experiment: the
-/// experiment, and what reading the runs found (None for a saved experiment).
-fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::Loaded>), String> {
-    use extrap::runs::{layout, RunSet, LIMITS};
+/// experiment, and what reading the runs found (None for a saved experiment). The files are
+/// listed here and read one at a time by `extrap::runs::read_set`, as the page's worker reads
+/// them.
+fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), String> {
+    use extrap::runs::{read_set, LIMITS};
     let root = std::path::Path::new(path);
     let cannot = |p: &std::path::Path, e: std::io::Error| format!("cannot read '{}': {e}", p.display());
-    let read_limited = |p: &std::path::Path| -> Result<Vec<u8>, String> {
-        let size = std::fs::metadata(p).map_err(|e| cannot(p, e))?.len();
-        if size > LIMITS.file_bytes as u64 {
-            return Err(format!("'{}': {size} bytes is more than the {} MB of one file read (the limit of file bytes)", p.display(), LIMITS.file_bytes >> 20));
-        }
-        std::fs::read(p).map_err(|e| cannot(p, e))
-    };
     let ro = run_options(opts)?;
-    if !root.is_dir() {
-        let bytes = read_limited(root)?;
-        if binary_kind(&bytes) == Some(BinaryKind::Saved) {
-            if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
-                return Err(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"));
-            }
-            let e = extrap::saved::read(&bytes, &extrap::saved::Limits::DEFAULT).map_err(|e| format!("{}: {}", extrap::FIELD, e.message))?;
-            return Ok((e, None));
-        }
-        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let l = layout(std::slice::from_ref(&name), &LIMITS).map_err(|e| e.to_string())?;
-        let mut set = RunSet::new(l, ro);
-        set.add(0, &name, &bytes, &LIMITS).map_err(|e| e.to_string())?;
-        let loaded = set.finish().map_err(|e| e.to_string())?;
-        return Ok((loaded.experiment.clone(), Some(loaded)));
-    }
-    // The folder's files and its folders' files (runs are one level down).
-    let mut paths: Vec<String> = Vec::new();
-    let entries = |d: &std::path::Path| -> Result<Vec<(String, bool)>, String> {
-        let mut v: Vec<(String, bool)> = std::fs::read_dir(d)
-            .map_err(|e| cannot(d, e))?
-            .filter_map(Result::ok)
-            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
-            .collect();
-        v.sort();
-        Ok(v)
-    };
-    for (name, dir) in entries(root)? {
-        if dir {
-            for (inner, inner_dir) in entries(&root.join(&name))? {
-                if !inner_dir {
-                    paths.push(format!("{name}/{inner}"));
+    // The file given, or the folder's files and its folders' files (runs are one level down).
+    let (base, paths) = if root.is_dir() {
+        let entries = |d: &std::path::Path| -> Result<Vec<(String, bool)>, String> {
+            let mut v: Vec<(String, bool)> = std::fs::read_dir(d)
+                .map_err(|e| cannot(d, e))?
+                .filter_map(Result::ok)
+                .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
+                .collect();
+            v.sort();
+            Ok(v)
+        };
+        let mut paths: Vec<String> = Vec::new();
+        for (name, dir) in entries(root)? {
+            if dir {
+                for (inner, inner_dir) in entries(&root.join(&name))? {
+                    if !inner_dir {
+                        paths.push(format!("{name}/{inner}"));
+                    }
                 }
+            } else {
+                paths.push(name);
             }
-        } else {
-            paths.push(name);
+            if paths.len() > 4 * LIMITS.runs + 1024 {
+                return Err(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs));
+            }
         }
-        if paths.len() > 4 * LIMITS.runs + 1024 {
-            return Err(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs));
+        (root.to_path_buf(), paths)
+    } else {
+        let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        (root.parent().map(std::path::Path::to_path_buf).unwrap_or_default(), vec![name])
+    };
+    let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
+        let p = base.join(&paths[i]);
+        let size = std::fs::metadata(&p).map_err(|e| cannot(&p, e))?.len();
+        if size > LIMITS.file_bytes as u64 {
+            return Err(format!("{size} bytes is more than the {} MB of one file read (the limit of file bytes)", LIMITS.file_bytes >> 20));
         }
+        std::fs::read(&p).map_err(|e| cannot(&p, e))
+    };
+    let (e, summary) = read_set(&paths, &ro, &LIMITS, &mut bytes_of, &mut |_, _| {}).map_err(|e| e.to_string())?;
+    if summary.source == "saved" {
+        if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
+            return Err(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"));
+        }
+        return Ok((e, None));
     }
-    let l = layout(&paths, &LIMITS).map_err(|e| e.to_string())?;
-    let runs: Vec<usize> = l.runs.iter().map(|r| r.0).collect();
-    let mut set = RunSet::new(l, ro);
-    for (k, &i) in runs.iter().enumerate() {
-        let p = root.join(&paths[i]);
-        let bytes = read_limited(&p)?;
-        set.add(k, &paths[i], &bytes, &LIMITS).map_err(|e| e.to_string())?;
-    }
-    let loaded = set.finish().map_err(|e| e.to_string())?;
-    Ok((loaded.experiment.clone(), Some(loaded)))
+    Ok((e, Some(summary)))
 }
 
 /// `scalewise bottlenecks PATH` for a folder of runs, a `.cubex` profile or a saved Extra-P

@@ -603,10 +603,10 @@ pub fn read_set(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<(Experiment, RunsSummary), InputError> {
     let err = |m: String| InputError::new(FIELD, m);
-    // One file given that is no profile by its name: a saved experiment, or a profile of
-    // another name, told by its first bytes.
+    // One file given (not one found in a folder) that is no profile by its name: a saved
+    // experiment, or a profile of another name, told by its first bytes.
     if let [one] = paths {
-        if !is_profile(one) {
+        if !is_profile(one) && !one.contains('/') {
             let bytes = bytes_of(0).map_err(|m| err(format!("{}: {m}", clip_path(one))))?;
             if bytes.starts_with(b"PK") {
                 let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT).map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
