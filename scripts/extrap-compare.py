@@ -173,7 +173,40 @@ def scalewise_predictions(exe, path, params, points, order=None, extra=()):
                     lo, hi = pr.get("time_low_s"), pr.get("time_high_s")
                     if lo is not None and hi is not None:
                         ranges.setdefault(cp, {})[key] = (float(lo), float(hi))
+        if own_times(out):
+            inclusive_from_own(out, preds, ranges)
     return preds, ranges, errors, ("; ".join(refusals) or None), seconds
+
+
+def own_times(answer):
+    """Whether scalewise read the file's values as inclusive and fitted each region's own time
+    (its value less its children's), so that its time_s is not the value the file holds."""
+    times = answer.get("times") or {}
+    return times.get("kind") == "inclusive" and not answer.get("non_additive") and answer.get("nesting") != "flat"
+
+
+def inclusive_from_own(answer, preds, ranges):
+    """Turns own-time predictions back into the inclusive values the file holds, to compare
+    with its truth: a region's own plus its descendants' (bounds summed likewise)."""
+    kids = {}
+    for region in answer.get("regions", []):
+        if region.get("parent") is not None:
+            kids.setdefault(region["parent"], []).append(region["callpath"])
+
+    def subtree(cp):
+        out = [cp]
+        for k in kids.get(cp, []):
+            out += subtree(k)
+        return out
+
+    own, own_ranges = {cp: dict(v) for cp, v in preds.items()}, {cp: dict(v) for cp, v in ranges.items()}
+    for cp in own:
+        nodes = subtree(cp)
+        for key in own[cp]:
+            if all(key in own.get(n, {}) for n in nodes):
+                preds[cp][key] = sum(own[n][key] for n in nodes)
+            if all(key in own_ranges.get(n, {}) for n in nodes):
+                ranges[cp][key] = tuple(sum(own_ranges[n][key][i] for n in nodes) for i in (0, 1))
 
 
 # -------------------------------------------------------------------------------- Extra-P

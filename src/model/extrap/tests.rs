@@ -595,6 +595,12 @@ fn what_the_values_are_and_what_holds_everything_is_decided_from_the_data() {
         ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 10.2\nDATA 10.2\nDATA 10.2\nDATA 10.2\n", (None, "r->x", TimeKind::Inclusive, 0)),
         // Beyond the noise: exclusive.
         ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 12\nDATA 12\nDATA 12\nDATA 12\n", (None, "r->x", TimeKind::Exclusive, 0)),
+        // A child within its parent that makes up little of it (the generated experiments'
+        // main->balance, 1.2 to 3 times its one child): no sign of holding it, exclusive.
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 6\nDATA 7\nDATA 8\nDATA 3\n", (None, "r", TimeKind::Exclusive, 0)),
+        // Making up 89 % of it at one point is not enough; 90 % at every point is.
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 9.5\nDATA 9.5\nDATA 8.9\nDATA 9.5\n", (None, "r", TimeKind::Exclusive, 0)),
+        ("REGION r\nDATA 10\nDATA 10\nDATA 10\nDATA 10\nREGION r->x\nDATA 5\nDATA 5\nDATA 5\nDATA 5\nREGION r->y\nDATA 4\nDATA 4\nDATA 4.5\nDATA 4\n", (None, "r->x", TimeKind::Inclusive, 0)),
     ];
     for (body, (left, top, kind, na)) in cases {
         let got = tree_case(&format!("{head}{body}"));

@@ -9,8 +9,13 @@
 //!
 //! What the values are, when the file does not say ([`TimeKind::Unknown`]): if some child
 //! exceeds its parent beyond the noise at some point, they are exclusive (each region's own
-//! time); if every child is within its parent everywhere, inclusive. "Beyond the noise" is
-//! beyond max([`NOISE_FLOOR`], 2·s) of the parent's value, s the larger relative standard
+//! time). If every child is within its parent everywhere, they are inclusive only when some
+//! parent's children also make up at least [`HELD_AT_LEAST`] of it at every point they share,
+//! as a `main` holding them does; otherwise exclusive, Extra-P's own default for Score-P data
+//! (its Cube reader takes exclusive values unless told). A child below its parent alone is
+//! weak evidence: independent exclusive times put a child below a larger parent by chance,
+//! and reading them as inclusive would cut the parent to the difference. "Beyond the noise"
+//! is beyond max([`NOISE_FLOOR`], 2·s) of the parent's value, s the larger relative standard
 //! deviation of the repetitions of the two points compared.
 //!
 //! Shares come from own (exclusive) time, so a parent is never added to its children: with
@@ -38,6 +43,10 @@ use crate::model::{fmt_num, Warning};
 
 /// The least relative difference read as beyond the noise (see the module's text).
 pub const NOISE_FLOOR: f64 = 0.05;
+
+/// Inclusive times are read from the data only when some parent's children make up at least
+/// this share of it at every point (see the module's text).
+pub const HELD_AT_LEAST: f64 = 0.9;
 
 /// A top-level region held to hold the others is at most this many times their sum at every
 /// point: the others make up most of it, as a `main` holding them would (a region merely far
@@ -270,11 +279,40 @@ impl Tree {
                 }
             }
         }
-        self.times = Times { kind: TimeKind::Inclusive, decided: Decided::Data };
-        say(warnings, format!(
-            "times read as inclusive: every region is within its parent at every point (within {} % or twice the repetitions' spread)",
-            fmt_num(NOISE_FLOOR * 100.0, 3)
-        ));
+        if let Some(p) = self.held_parent(regions) {
+            self.times = Times { kind: TimeKind::Inclusive, decided: Decided::Data };
+            say(warnings, format!(
+                "times read as inclusive: every region is within its parent at every point (within {} % or twice the repetitions' spread), and the children of \"{}\" make up at least {} % of it at every point",
+                fmt_num(NOISE_FLOOR * 100.0, 3), regions[p].callpath, fmt_num(HELD_AT_LEAST * 100.0, 3)
+            ));
+        } else {
+            self.times = Times { kind: TimeKind::Exclusive, decided: Decided::Data };
+            say(warnings, format!(
+                "times read as exclusive (each region's own): every region is within its parent, but no parent's children make up {} % of it at every point, as they would if it held them; a file of inclusive times can say so on a line \"{}inclusive\"",
+                fmt_num(HELD_AT_LEAST * 100.0, 3), super::runs::TIMES_LINE
+            ));
+        }
+    }
+
+    /// The first parent whose children make up at least [`HELD_AT_LEAST`] of it at every
+    /// point it shares with all of them (and at one point at least).
+    fn held_parent(&self, regions: &[RegionFit]) -> Option<usize> {
+        self.children.iter().enumerate().filter(|(_, k)| !k.is_empty()).find_map(|(p, kids)| {
+            let maps: Vec<_> = kids.iter().map(|&c| by_point(&regions[c])).collect();
+            let mut shared = 0;
+            for q in &regions[p].points {
+                let key = bits(&q.coords);
+                let at: Vec<f64> = maps.iter().filter_map(|m| m.get(&key).map(|c| c.median)).collect();
+                if at.len() < kids.len() {
+                    continue;
+                }
+                shared += 1;
+                if at.iter().sum::<f64>() < HELD_AT_LEAST * q.median {
+                    return None;
+                }
+            }
+            (shared > 0).then_some(p)
+        })
     }
 
     /// Parents whose children add up to more than them beyond the noise.
