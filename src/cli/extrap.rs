@@ -89,7 +89,10 @@ else a) or, in the text format, by REGION names indented under the one above (sa
 warning). When the file does not say whether its values are exclusive (each region's own
 time) or inclusive (with the regions nested in it), the data decides: a child above its
 parent beyond the noise (max(5 %, twice the repetitions' relative spread)) somewhere means
-exclusive, every child within its parent inclusive. Shares come from own time, never a
+exclusive; every child within its parent means inclusive only when some parent's children
+also make up 90 % of it at every point (a main holding them), else exclusive, as Extra-P
+reads Score-P data. A text file can say which with a line #scalewise times=exclusive or
+#scalewise times=inclusive. Shares come from own time, never a
 parent added to its children: with inclusive values a region's own time at each point is
 its time less its children's (never below 0), and that is what is fitted. Where children add
 up to more than their parent beyond the noise, own time cannot be read off: every region's
