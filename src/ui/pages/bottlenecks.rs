@@ -36,6 +36,11 @@ use crate::ui::extrap_worker::LOADER as WORKER;
 /// A ranking shows its progress (and Cancel) once it has taken this long.
 const SHOW_PROGRESS_MS: f64 = 200.0;
 
+/// A text longer than this (bytes) is kept and saved but not put in the text box until asked:
+/// laying out 800 KB in a text area took the browser 300 ms a frame (40 Score-P runs of 500
+/// call paths), and no one edits that much by hand.
+const TEXT_SHOWN_UP_TO: usize = 256 << 10;
+
 /// Where the ranking of the current texts stands.
 #[derive(Clone, PartialEq)]
 enum Status {
@@ -191,10 +196,47 @@ fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
     r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
 }
 
+/// A call tree of more regions than this opens along the path to each dominant region only.
+const TREE_OPEN_UP_TO: usize = 60;
+
+/// Which nodes of the call tree are open: by default all of a small tree, or in a larger one
+/// (TREE_OPEN_UP_TO) those along the path to a dominant region (a table of 500 rows took
+/// the browser 400 ms to draw); `toggled` are the call paths the reader opened or closed
+/// against that, `all` opens every node of a large tree.
+#[derive(Clone, Default, PartialEq)]
+struct Opened {
+    toggled: HashSet<String>,
+    all: bool,
+    along: HashSet<usize>,
+}
+
+impl Opened {
+    fn large(r: &Ranking) -> bool {
+        r.tree.nesting != Nesting::Flat && r.regions.len() > TREE_OPEN_UP_TO
+    }
+
+    /// The ancestors of the dominant regions of ranking `r` (open by default when large).
+    fn along(r: &Ranking) -> HashSet<usize> {
+        let mut out = HashSet::new();
+        for d in &r.dominant {
+            let mut at = r.regions.iter().position(|f| f.callpath == d.callpath).and_then(|i| r.tree.parent.get(i).copied().flatten());
+            while let Some(p) = at.filter(|p| out.insert(*p)) {
+                at = r.tree.parent.get(p).copied().flatten();
+            }
+        }
+        out
+    }
+
+    fn is_open(&self, r: &Ranking, i: usize) -> bool {
+        let default = self.all || !Opened::large(r) || self.along.contains(&i);
+        default != r.regions.get(i).is_some_and(|f| self.toggled.contains(&f.callpath))
+    }
+}
+
 /// The order a table lists its regions in: by share at the last target, largest first; or, for
 /// a call tree, depth first from the top, each node's children by inclusive share, a node's
 /// descendants hidden while it is closed. Each with its rank by share.
-fn table_order(r: &Ranking, last: &crate::model::extrap::Table, closed: &HashSet<String>) -> Vec<(usize, usize)> {
+fn table_order(r: &Ranking, last: &crate::model::extrap::Table, open: &Opened) -> Vec<(usize, usize)> {
     let rank: HashMap<usize, usize> = last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
     if r.tree.nesting == Nesting::Flat {
         return last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
@@ -215,7 +257,7 @@ fn table_order(r: &Ranking, last: &crate::model::extrap::Table, closed: &HashSet
     let mut stack: Vec<usize> = roots.into_iter().rev().collect();
     while let Some(i) = stack.pop() {
         out.push((i, rank.get(&i).copied().unwrap_or(usize::MAX)));
-        if !closed.contains(&r.regions[i].callpath) {
+        if open.is_open(r, i) {
             stack.extend(children[i].iter().rev());
         }
     }
@@ -225,7 +267,7 @@ fn table_order(r: &Ranking, last: &crate::model::extrap::Table, closed: &HashSet
 /// The ranked table of one side value: shares at every target, largest at the last first (or
 /// the call tree, its nodes opening and closing); each region's model written out, flagged
 /// where its time grows; its inclusive share and its imbalance where there are such.
-fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, closed: &HashSet<String>, on_toggle: &Callback<String>) -> Html {
+fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, opened: &Opened, on_toggle: &Callback<String>) -> Html {
     let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
     let Some(last) = tables.last() else { return html! {} };
     let last_target = r.targets.iter().position(|t| t.point == last.point).unwrap_or(0);
@@ -236,7 +278,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
     let tree = r.tree.nesting != Nesting::Flat;
     let imbalance = r.regions.iter().any(|f| !f.imbalance.is_empty());
     let has_children: HashSet<usize> = r.tree.parent.iter().flatten().copied().collect();
-    let rows = table_order(r, last, closed).into_iter().map(|(i, rank)| {
+    let rows = table_order(r, last, opened).into_iter().map(|(i, rank)| {
         let f = &r.regions[i];
         // In a call tree, the last share's cell also gives the node's inclusive share.
         // A share on one line and its range under it (so that the columns fit 1280 px); the
@@ -259,7 +301,7 @@ fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, clos
         });
         let onclick = on_load.reform(move |_| i);
         let depth = r.tree.depth.get(i).copied().unwrap_or(0);
-        let open = !closed.contains(&f.callpath);
+        let open = opened.is_open(r, i);
         let toggle = if tree && has_children.contains(&i) {
             let path = f.callpath.clone();
             let label = format!("{} {}", if open { "close" } else { "open" }, f.callpath);
@@ -488,6 +530,14 @@ pub fn bottlenecks() -> Html {
     };
     let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
+    // A long text is held back from the text box until asked for (TEXT_SHOWN_UP_TO).
+    let shown = use_state_eq(|| false);
+    let text_len = text(&inputs, KEY_TEXT).len();
+    let held = text_len > TEXT_SHOWN_UP_TO && !*shown;
+    let show_text = {
+        let shown = shown.clone();
+        Callback::from(move |_: MouseEvent| shown.set(true))
+    };
     let oninput = setter.on(KEY_TEXT);
     let oninput = Callback::from(move |e: InputEvent| {
         let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
@@ -508,9 +558,16 @@ pub fn bottlenecks() -> Html {
             <div class="grid-2">
                 <div class={classes!("table-input", text_error.is_some().then_some("invalid"))}>
                     <RunsFiles setter={setter.clone()} {on_text} />
-                    <label for="extrap-text">{ "Extra-P experiment (paste, or choose or drop files above)" }</label>
-                    <textarea id="extrap-text" rows="8" spellcheck="false" value={text(&inputs, KEY_TEXT)} {oninput}
-                        aria-invalid={text_error.is_some().to_string()} aria-describedby="extrap-text-error" />
+                    if held {
+                        <p id="extrap-text-held" class="hint">
+                            { format!("The experiment is {} KB of text: kept and saved, not shown, so that the page stays quick. ", text_len >> 10) }
+                            <button class="secondary" id="extrap-text-show" onclick={show_text}>{ "Show the text" }</button>
+                        </p>
+                    } else {
+                        <label for="extrap-text">{ "Extra-P experiment (paste, or choose or drop files above)" }</label>
+                        <textarea id="extrap-text" rows="8" spellcheck="false" value={text(&inputs, KEY_TEXT)} {oninput}
+                            aria-invalid={text_error.is_some().to_string()} aria-describedby="extrap-text-error" />
+                    }
                     <ul id="extrap-text-error" class="field-errors" role="alert">
                         { for text_error.iter().map(|e| html! { <li>{ e.clone() }</li> }) }
                     </ul>
@@ -616,16 +673,26 @@ struct ResultsProps {
 #[component(ExtrapResults)]
 fn extrap_results(props: &ResultsProps) -> Html {
     let chart = use_memo(props.view.clone(), |v| v.chart.as_ref().map(|c| Rc::new(shares(c))));
-    // The call tree's closed nodes, by call path (kept while the ranking is redrawn).
-    let closed = use_state(HashSet::<String>::new);
+    // The call tree's nodes opened or closed, by call path (kept while the ranking is redrawn).
+    let toggled = use_state(HashSet::<String>::new);
+    let all = use_state_eq(|| false);
+    let along = use_memo(props.view.clone(), |v| v.ranking.as_ref().map(Opened::along).unwrap_or_default());
+    let opened = Opened { toggled: (*toggled).clone(), all: *all, along: (*along).clone() };
     let on_toggle = {
-        let closed = closed.clone();
+        let toggled = toggled.clone();
         Callback::from(move |path: String| {
-            let mut c = (*closed).clone();
+            let mut c = (*toggled).clone();
             if !c.remove(&path) {
                 c.insert(path);
             }
-            closed.set(c);
+            toggled.set(c);
+        })
+    };
+    let open_all = {
+        let (toggled, all) = (toggled.clone(), all.clone());
+        Callback::from(move |_: MouseEvent| {
+            toggled.set(HashSet::new());
+            all.set(!*all);
         })
     };
     let Some(r) = &props.view.ranking else { return html! {} };
@@ -633,8 +700,15 @@ fn extrap_results(props: &ResultsProps) -> Html {
     html! {
         <div class={classes!("extrap-results", props.stale.then_some("is-stale"))} aria-busy={props.stale.to_string()}>
             { summary(r) }
+            if Opened::large(r) {
+                <p id="extrap-tree-opened" class="hint">
+                    { if *all { format!("Every node of the {} regions' call tree is open. ", r.regions.len()) }
+                      else { format!("The call tree of {} regions is open along the path to the dominant region; open a node for its callees. ", r.regions.len()) } }
+                    <button class="secondary" id="extrap-tree-all" onclick={open_all}>{ if *all { "Close to the dominant path" } else { "Open every node" } }</button>
+                </p>
+            }
             <div id="extrap-ranking">
-                { for sides(r).into_iter().map(|s| ranking_table(r, s, on_load, &closed, &on_toggle)) }
+                { for sides(r).into_iter().map(|s| ranking_table(r, s, on_load, &opened, &on_toggle)) }
             </div>
             <p class="hint">{ format!("Share: the region's time over all regions' (exclusive times). Ranges at 90 %, wider the further \
                 beyond the data. Grows: the region's time rises with {p} beyond the largest count measured. Stops scaling: \
