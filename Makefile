@@ -20,7 +20,11 @@ dist: setup
 cli:
 	cargo install --path . --locked
 
+# First clippy, silent when clean and failing on any warning: natively every target, and for
+# wasm32 the library and every page's binary (`worker` includes `pages`, as trunk builds them).
 test: setup
+	@cargo clippy --quiet --all-targets --locked -- -D warnings
+	@cargo clippy --quiet --lib --bins --target wasm32-unknown-unknown --features worker --locked -- -D warnings
 	@scripts/test.sh
 
 # Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); how each

@@ -31,10 +31,13 @@ pub struct Subcommand {
     /// For calculators that take a list of inputs: one element's answer as text (a problem
     /// as `{"error": "..."}`), written by [`Render::item`]. A list is then answered, tabled and
     /// written element by element on every core (`batch`).
-    pub each: Option<fn(&Value, &Render) -> Result<String, String>>,
+    pub each: Option<Each>,
     /// Its JSON input and answer as types, printed by `scalewise schema`.
     pub schema: Schemas,
 }
+
+/// See [`Subcommand::each`]: (one element, how answers are rendered) → its answer as text.
+pub type Each = fn(&Value, &Render) -> Result<String, String>;
 
 /// A subcommand's JSON Schemas (draft 2020-12), made from its request and answer types: the
 /// input is None for a subcommand that reads no JSON (raw text, or nothing).
@@ -77,8 +80,11 @@ pub struct RawInput {
     pub stream: Option<RawStream>,
     /// Checks the options' values before the input is read, with the format named by
     /// `--format` (None: not named): a bad one is a usage error.
-    pub check: Option<fn(Option<&str>, &[(String, String)]) -> Result<(), String>>,
+    pub check: Option<RawCheck>,
 }
+
+/// See [`RawInput::check`]: (format named by `--format`, options) → a usage error or none.
+pub type RawCheck = fn(Option<&str>, &[(String, String)]) -> Result<(), String>;
 
 /// See [`RawInput::stream`].
 pub type RawStream = fn(&str, &str, &[(String, String)], bool, &mut dyn std::io::Write) -> Result<(), WriteError>;
@@ -508,7 +514,7 @@ impl Render<'_> {
 /// shared among every core; the texts are then written to standard output in the input's
 /// order. Only the texts outlive their thread, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
-fn batch(command: &str, each: fn(&Value, &Render) -> Result<String, String>, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
+fn batch(command: &str, each: Each, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
     let how = Render { command, options, compact };
     // Every element is read once before any answer is written, so an input error (a number out
     // of range, past the syntax check) leaves no partial list; the whole text's error says

@@ -115,7 +115,7 @@ struct Report {
     /// The forecast's outcomes with ranges set under each weighting.
     weightings: Vec<(Weighting, Vec<Outcome>)>,
     /// Coverage and width per cell of the forecast's ranges under other scales.
-    scales: Vec<(String, [[(f64, usize, f64); 4]; 2])>,
+    scales: Vec<(String, validation::CellCoverage)>,
     /// Pairs of series alike in their measured runs that part further out, per K.
     twins: Vec<twins::Summary>,
 }
@@ -225,7 +225,7 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
         })
         .collect();
     // The forecast's ranges under other scales; d is read back from its own, 1 + w·d.
-    let rescale = |f: &dyn Fn(f64, f64) -> f64| -> [[(f64, usize, f64); 4]; 2] {
+    let rescale = |f: &dyn Fn(f64, f64) -> f64| -> validation::CellCoverage {
         let mut o = fc.clone();
         for x in &mut o {
             let d = x.predicted.scale.map_or(0.0, |u| (u - 1.0) / forecast::DISAGREEMENT_WEIGHT);
@@ -234,7 +234,7 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
         validation::hold_out_ranges(&mut o);
         validation::coverage_by_cell(&o)
     };
-    let mut scales: Vec<(String, [[(f64, usize, f64); 4]; 2])> = [1.0, 0.5]
+    let mut scales: Vec<(String, validation::CellCoverage)> = [1.0, 0.5]
         .into_iter()
         .map(|w: f64| {
             let name = format!("1 + {}·d", fmt_num(w, 2));
@@ -321,7 +321,11 @@ fn pct(x: f64) -> String {
     format!("{} %", fmt_num(100.0 * x, 3))
 }
 
-fn held_out_rows(r: &Report) -> Vec<(String, Vec<(f64, usize)>, f64, usize)> {
+/// A row of the held-out table: (predictor, (share inside, count) per horizon band, share
+/// inside overall, count).
+type HeldOutRow = (String, Vec<(f64, usize)>, f64, usize);
+
+fn held_out_rows(r: &Report) -> Vec<HeldOutRow> {
     r.held
         .iter()
         .map(|(name, all)| {

@@ -270,15 +270,18 @@ pub fn rule_procs(procs: u32) -> Vec<u32> {
     out
 }
 
+/// One of Open MPI's rules: (from size, algorithm id, segment size).
+pub type Rule = (f64, u32, f64);
+
 /// Per communicator size, the rules (from size, algorithm id, segment size): a rule where
 /// the fastest algorithm (at the rule's own size) changes. The best model's broadcasts.
-pub fn bcast_rules(fit: &CommFit, share: f64, procs: u32) -> Option<Vec<(u32, Vec<(f64, u32, f64)>)>> {
+pub fn bcast_rules(fit: &CommFit, share: f64, procs: u32) -> Option<Vec<(u32, Vec<Rule>)>> {
     let split = Split::new(fit.best_model()?, share);
     Some(
         rule_procs(procs)
             .into_iter()
             .map(|p| {
-                let mut rules: Vec<(f64, u32, f64)> = Vec::new();
+                let mut rules: Vec<Rule> = Vec::new();
                 for m in rule_sizes() {
                     let (all, best) = all_algorithms(&split, p, m);
                     let seg = all

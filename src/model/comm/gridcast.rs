@@ -223,12 +223,15 @@ pub fn clusters(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
     clusters_of_edges(m, &sorted_edges(m), rho)
 }
 
+/// A pair of nodes (latency, i, j), i < j.
+pub type Edge = (f64, u32, u32);
+
 /// Every pair of nodes (latency, i, j), i < j, by latency: what [`clusters_of_edges`] merges in
 /// order. It does not depend on ρ, so a page keeps it while ρ is typed (for 1,000 nodes the
 /// sort is most of the clustering's time).
-pub fn sorted_edges(m: &LatencyMatrix) -> Vec<(f64, u32, u32)> {
+pub fn sorted_edges(m: &LatencyMatrix) -> Vec<Edge> {
     let n = m.n;
-    let mut edges: Vec<(f64, u32, u32)> = Vec::with_capacity(n * n.saturating_sub(1) / 2);
+    let mut edges: Vec<Edge> = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     for i in 0..n {
         for j in i + 1..n {
             edges.push((m.get(i, j), i as u32, j as u32));
@@ -245,7 +248,7 @@ pub fn sorted_edges(m: &LatencyMatrix) -> Vec<(f64, u32, u32)> {
 /// smallest across (any earlier pair would have merged them or set them apart for good). The
 /// test reads the latencies across until one breaks the bound, so each pair of nodes is read
 /// at most once over the whole run: O(n²) after the sort, with one bit per pair of groups.
-pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[(f64, u32, u32)], rho: f64) -> Vec<Vec<usize>> {
+pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[Edge], rho: f64) -> Vec<Vec<usize>> {
     let n = m.n;
     let bound = 1.0 + if rho.is_finite() { rho.max(0.0) } else { DEFAULT_RHO };
     // Per group (indexed by its root): members, smallest and largest latency inside.
@@ -783,13 +786,10 @@ mod tests {
         #[test]
         fn groups_follow_the_definition(n in 1usize..12, vals in proptest::collection::vec(1u8..8, 66), rho in 0.0f64..0.8) {
             let mut rows = vec![vec![0.0; n]; n];
-            let mut k = 0;
-            for i in 0..n {
-                for j in i + 1..n {
-                    rows[i][j] = f64::from(vals[k]) * 10.0;
-                    rows[j][i] = rows[i][j];
-                    k += 1;
-                }
+            let pairs = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j)));
+            for ((i, j), &v) in pairs.zip(&vals) {
+                rows[i][j] = f64::from(v) * 10.0;
+                rows[j][i] = rows[i][j];
             }
             let m = LatencyMatrix::from_rows(&rows).expect("valid");
             proptest::prop_assert_eq!(clusters(&m, rho), clusters_by_definition(&m, rho));

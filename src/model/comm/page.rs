@@ -479,7 +479,7 @@ pub struct ClusterStage {
 pub struct MatrixStage {
     /// The matrix as clustered (symmetrised when asked), its pairs by latency, and its values
     /// to share with each [`ClustersView`].
-    matrix: Option<(LatencyMatrix, Vec<(f64, u32, u32)>, Rc<Vec<f64>>)>,
+    matrix: Option<(LatencyMatrix, Vec<gridcast::Edge>, Rc<Vec<f64>>)>,
     matrix_error: Option<InputError>,
     asymmetric: bool,
     warnings: Vec<String>,

@@ -258,9 +258,9 @@ pub(crate) fn sample_spec(ranks: usize, threads: usize) -> Spec {
         let mut t = table(&e);
         for c in (0..cnodes.len()).rev() {
             if let Some(p) = cnodes[c].parent {
-                for l in 0..nloc {
-                    let v = t[c][l];
-                    t[p][l] += v;
+                let child = t[c].clone();
+                for (sum, v) in t[p].iter_mut().zip(child) {
+                    *sum += v;
                 }
             }
         }

@@ -182,7 +182,9 @@ impl RegionFit {
 /// (strong_scaling/one_parameter_1.txt at 960: 1.6e-22 to 1.2e24 s). A time of 0 to 0 (a
 /// region that takes none) is exact, not uninformative.
 pub fn uninformative(low: f64, high: f64) -> bool {
-    !(high <= 0.0) && (!(low > 0.0) || !(high / low <= UNINFORMATIVE_SPAN))
+    // A NaN anywhere counts as uninformative.
+    let ratio = high / low;
+    (high > 0.0 || high.is_nan()) && (low <= 0.0 || low.is_nan() || ratio > UNINFORMATIVE_SPAN || ratio.is_nan())
 }
 
 /// A region's share at a target.

@@ -421,7 +421,7 @@ impl RunSet {
         }
         // Each run's figures with the merged paths added to their ancestors (exclusive values
         // add up; an inclusive ancestor holds them already).
-        let runs_of: Vec<(Vec<f64>, Vec<(HashMap<String, (f64, f64)>, usize)>)> = points
+        let runs_of: Vec<(Vec<f64>, Vec<Reduced>)> = points
             .into_iter()
             .map(|(coords, runs)| {
                 let runs = runs
@@ -443,7 +443,7 @@ impl RunSet {
                             e.0 += s;
                             e.1 += m;
                         }
-                        (paths, r.locations)
+                        Reduced { paths, locations: r.locations }
                     })
                     .collect();
                 (coords, runs)
@@ -459,7 +459,7 @@ impl RunSet {
             for (coords, runs) in &runs_of {
                 let mut values = Vec::with_capacity(runs.len());
                 let mut imbs = Vec::with_capacity(runs.len());
-                for (paths, locations) in runs {
+                for Reduced { paths, locations } in runs {
                     let Some(&(sum, max)) = paths.get(p.as_str()) else { continue };
                     let mean = sum / (*locations).max(1) as f64;
                     values.push(match options.aggregate {
@@ -490,7 +490,7 @@ impl RunSet {
             }
         }
         let times = if options.inclusive { TimeKind::Inclusive } else { TimeKind::Exclusive };
-        let experiment = Experiment { format: Format::Cube, parameters, series, times, ..Experiment::default() };
+        let experiment = Experiment { format: Format::Cube, parameters, series, times };
         Ok(Loaded { experiment, metrics, metric, options, runs, merged, locations: (locations.0.min(locations.1), locations.1), passed_over: layout.passed_over })
     }
 }

@@ -174,7 +174,7 @@ mod zip {
             .rev()
             .find(|&at| {
                 has(bytes, at, EOCD)
-                    && u16_at(bytes, at + 20).map_or(false, |c| at + 22 + c as usize <= bytes.len())
+                    && u16_at(bytes, at + 20).is_some_and(|c| at + 22 + c as usize <= bytes.len())
             })
             .ok_or_else(|| damaged("no end of central directory record"))?;
         let field = |at: usize| u16_at(bytes, eocd + at).unwrap_or(0);
@@ -287,9 +287,12 @@ struct Archive<'a> {
     budget: usize,
     max_bytes: usize,
     check_crc: bool,
-    /// Value chunks read so far, by number: (index, values).
-    chunks: HashMap<u64, (Cow<'a, [u8]>, Cow<'a, [u8]>)>,
+    /// Value chunks read so far, by number.
+    chunks: HashMap<u64, Chunk<'a>>,
 }
+
+/// A chunk of values as stored: (index, values).
+type Chunk<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
 
 impl<'a> Archive<'a> {
     /// The unpacked bytes of member `name`, or None when the zip holds no such member (the last
@@ -1025,8 +1028,10 @@ mod tests {
     /// from the same text) holds their medians.
     #[test]
     fn agrees_with_the_text_source() {
+        type Row = Vec<f64>;
         let text = text!("two_parameter_3.txt");
-        let mut data: Vec<((String, String), Vec<Vec<f64>>)> = Vec::new();
+        // ((region, metric), each point's values)
+        let mut data: Vec<((String, String), Vec<Row>)> = Vec::new();
         let mut region = String::new();
         for line in text.lines() {
             let line = line.trim();

@@ -315,10 +315,11 @@ fn solve(mut a: [[f64; MAXC]; MAXC], mut b: [f64; MAXC], n: usize) -> Option<[f6
         }
         a.swap(col, pivot);
         b.swap(col, pivot);
+        let pivot_row = a[col];
         for r in col + 1..n {
-            let f = a[r][col] / a[col][col];
-            for c in col..n {
-                a[r][c] -= f * a[col][c];
+            let f = a[r][col] / pivot_row[col];
+            for (x, p) in a[r][col..n].iter_mut().zip(&pivot_row[col..n]) {
+                *x -= f * p;
             }
             b[r] -= f * b[col];
         }
@@ -382,6 +383,8 @@ fn linear_loo(ys: &[f64], cols: &[&[f64]]) -> Option<([f64; MAXC], f64)> {
             }
         }
     }
+    // The lower triangle mirrors the upper: both indices address the one matrix.
+    #[allow(clippy::needless_range_loop)]
     for r in 0..m {
         for c in 0..r {
             a[r][c] = a[c][r];
@@ -689,7 +692,7 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
             l.sort_by(|a, b| a.0.total_cmp(&b.0));
             l.dedup_by(|a, b| a.0 == b.0);
         }
-        lines.sort_by(|a, b| b.len().cmp(&a.len()));
+        lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
         let mut terms: Vec<Term> = Vec::new();
         for l in lines.iter().take(2).filter(|l| l.len() >= 2) {
             // A term of log p needs values of 1 or more; below 1 a power law stands in.
@@ -867,16 +870,17 @@ mod tests {
     #[test]
     fn growing_falling_and_flat_regions_are_found_and_extrapolate() {
         let checks = [128.0, 512.0];
-        let cases: [(&str, Box<dyn Fn(f64) -> f64>); 6] = [
-            ("sqrt", Box::new(|p: f64| 0.2 + 0.05 * p.sqrt())),
-            ("log", Box::new(|p: f64| 1.0 + 0.3 * p.log2())),
-            ("p log p", Box::new(|p: f64| 0.01 * p * p.log2())),
-            ("amdahl", Box::new(|p: f64| 2.0 + 100.0 / p)),
-            ("power", Box::new(|p: f64| 50.0 * p.powf(-0.8))),
-            ("flat", Box::new(|_| 3.0)),
+        type Law = fn(f64) -> f64;
+        let cases: [(&str, Law); 6] = [
+            ("sqrt", |p| 0.2 + 0.05 * p.sqrt()),
+            ("log", |p| 1.0 + 0.3 * p.log2()),
+            ("p log p", |p| 0.01 * p * p.log2()),
+            ("amdahl", |p| 2.0 + 100.0 / p),
+            ("power", |p| 50.0 * p.powf(-0.8)),
+            ("flat", |_| 3.0),
         ];
         for (name, f) in cases {
-            let m = search(&pts(&f), &checks).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let m = search(&pts(f), &checks).unwrap_or_else(|e| panic!("{name}: {e}"));
             for p in checks {
                 let (t, lo, hi) = m.at(p);
                 assert!(rel(t, f(p)) < 0.05, "{name} at {p}: {} ({}) vs {}", t, m.form.text(), f(p));

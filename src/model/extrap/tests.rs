@@ -571,6 +571,9 @@ fn exclusive_times_are_read_from_a_child_above_its_parent() {
     assert!(r.warnings.iter().any(|w| w.message.contains("\"main->init\"") && w.message.contains("exclusive")));
 }
 
+/// What [`tree_case`] should answer: (left out, dominant, times, non-additive parents).
+type TreeCase<'a> = (Option<&'a str>, &'a str, TimeKind, usize);
+
 /// Ranks a one-parameter text at p = 64: (left out, dominant, times, non-additive parents).
 fn tree_case(text: &str) -> (Option<String>, String, TimeKind, usize) {
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![64], ..RankOptions::default() }).unwrap();
@@ -581,7 +584,7 @@ fn tree_case(text: &str) -> (Option<String>, String, TimeKind, usize) {
 #[test]
 fn what_the_values_are_and_what_holds_everything_is_decided_from_the_data() {
     let head = "PARAMETER p\nPOINTS 2 4 8 16\n";
-    let cases: &[(&str, (Option<&str>, &str, TimeKind, usize))] = &[
+    let cases: &[(&str, TreeCase)] = &[
         // A flat main that is the sum of the others: left out; io dominates.
         ("REGION main\nDATA 12\nDATA 8\nDATA 7\nDATA 8\nREGION compute\nDATA 10\nDATA 5\nDATA 2.5\nDATA 1.25\nREGION io\nDATA 2\nDATA 3\nDATA 4.5\nDATA 6.75\n", (Some("main"), "io", TimeKind::Exclusive, 0)),
         // A flat region far larger than the rest (more than twice their sum) is ranked.

@@ -83,7 +83,8 @@ pub fn parse_samples(field: &str, text: &str) -> Result<(SampleFormat, Vec<SizeS
     match format {
         SampleFormat::SimGrid => {
             // (size bits, start text) → (durations s, operations seen: send, recv, line).
-            let mut calls: BTreeMap<(u64, String), (Vec<f64>, bool, bool, usize)> = BTreeMap::new();
+            type Calls = BTreeMap<(u64, String), (Vec<f64>, bool, bool, usize)>;
+            let mut calls = Calls::new();
             for (i, l) in text.lines().enumerate() {
                 let line = i + 1;
                 let l = l.trim();

@@ -555,10 +555,13 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
 /// points leave no residual to measure it.
 pub const RUN_TO_RUN_NOISE: f64 = 0.017;
 
+/// A matrix of up to four parameters (the first k rows and columns used).
+type Mat4 = [[f64; 4]; 4];
+
 /// The pseudo-inverse of the symmetric positive semi-definite k×k `h` (Jacobi eigenvalues of
 /// the matrix scaled to a unit diagonal), and the directions it drops: eigenvalues below 1e-6
 /// of the largest (10⁻⁶: the central-difference Jacobian is good to about that). None when `h` is not finite or has a zero diagonal.
-fn pseudo_inverse(h: &[[f64; 4]; 4], k: usize) -> Option<([[f64; 4]; 4], Vec<[f64; 4]>)> {
+fn pseudo_inverse(h: &Mat4, k: usize) -> Option<(Mat4, Vec<[f64; 4]>)> {
     let mut d = [0.0; 4];
     for j in 0..k {
         if !(h[j][j].is_finite() && h[j][j] > 0.0) {

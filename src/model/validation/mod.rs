@@ -546,8 +546,11 @@ pub fn coverage_by_horizon(outcomes: &[Outcome]) -> Vec<(f64, usize)> {
     counts.into_iter().map(|(i, n)| (if n == 0 { 0.0 } else { i as f64 / n as f64 }, n)).collect()
 }
 
+/// Per count class and horizon band: (share inside, count, median width).
+pub type CellCoverage = [[(f64, usize, f64); 4]; 2];
+
 /// The share inside, the count and the median width, per count class and horizon band.
-pub fn coverage_by_cell(outcomes: &[Outcome]) -> [[(f64, usize, f64); 4]; 2] {
+pub fn coverage_by_cell(outcomes: &[Outcome]) -> CellCoverage {
     let mut out = [[(0.0, 0, 0.0); 4]; 2];
     for (class, row) in out.iter_mut().enumerate() {
         for (band, cell) in row.iter_mut().enumerate() {

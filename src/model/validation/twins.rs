@@ -154,7 +154,7 @@ mod tests {
         let e = cut("e", "s4", &[(1, 80.0), (2, 40.0), (8, 10.0)], &[(64, 9.0)]);
         assert!(all(&[a.clone(), d, e], 0.05).is_empty());
         let mut t = all(&[a.clone(), b.clone(), c], 0.05);
-        t.sort_by(|x, y| x.2.cmp(&y.2));
+        t.sort_by_key(|x| x.2);
         assert_eq!(t.len(), 2, "{t:?}");
         // At 16: 9/30 over 2.5/10. At 64: 8.4/30 over 0.7/10, R = 4, so one prediction leaves
         // at least 60 % on one of them.

@@ -119,8 +119,7 @@ mod tests {
 
     #[test]
     fn format_1_moves_the_extrap_texts_to_their_page() {
-        let mut ws = Workspace::default();
-        ws.version = 1;
+        let mut ws = Workspace { version: 1, ..Workspace::default() };
         ws.pages.insert("speedup".into(), inputs(&[("points", "n time\n1 5"), ("extrap_text", "PARAMETER p"), ("extrap_predict", "64")]));
         upgrade(&mut ws, 1);
         assert_eq!(ws.version, CURRENT);
