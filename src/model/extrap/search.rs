@@ -732,13 +732,23 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     let ones = vec![1.0; k];
     let most = MAX_PRODUCTS.min(k.saturating_sub(2));
     let make = |set: &[usize], x: &[f64; MAXC]| Form::Multi { c0: x[0], terms: set.iter().enumerate().map(|(i, &c)| (x[i + 1], products[c].clone())).collect() };
-    let positive = |f: &Form| checks.iter().chain(points.iter().map(|p| &p.0)).all(|x| f.eval_at(x).is_finite() && f.eval_at(x) > 0.0);
+    // Whether a hypothesis is a positive time at every check and every point, from the
+    // products' values there computed once (Form::eval_at's sums in its order, so the same
+    // bits, without a power and a logarithm per factor for every hypothesis tried).
+    let at = |x: &[f64]| -> Vec<f64> { products.iter().map(|q| q.iter().map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v))).product()).collect() };
+    let check_rows: Vec<Vec<f64>> = checks.iter().map(|x| at(x)).collect();
+    let point_rows: Vec<Vec<f64>> = (0..k).map(|r| cols.iter().map(|c| c[r]).collect()).collect();
+    let positive = |set: &[usize], x: &[f64; MAXC]| {
+        check_rows.iter().chain(&point_rows).all(|row| {
+            let v = x[0] + set.iter().enumerate().map(|(i, &c)| x[i + 1] * row[c]).sum::<f64>();
+            v.is_finite() && v > 0.0
+        })
+    };
     let try_set = |set: &[usize]| -> Option<(Form, f64)> {
         let mut c: Vec<&[f64]> = vec![&ones];
         c.extend(set.iter().map(|&i| cols[i].as_slice()));
         let (x, loo) = linear_loo(&ys, &c)?;
-        let f = make(set, &x);
-        positive(&f).then_some((f, loo))
+        positive(set, &x).then(|| (make(set, &x), loo))
     };
     let mut cands: Vec<(Form, f64)> = try_set(&[]).into_iter().collect();
     let count: usize = (1..=most).map(|s| binomial(products.len(), s)).sum();
