@@ -67,22 +67,12 @@ impl Default for Limits {
     }
 }
 
-/// Why a file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
-    pub message: String,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Error {}
+/// Why a file could not be read: the Cube reader's error (one message naming the member and
+/// what was expected), so that both archive readers answer alike.
+pub use crate::model::cube::Error;
 
 fn error(message: impl Into<String>) -> Error {
-    Error { message: message.into() }
+    Error::new(message)
 }
 
 /// Reads a saved Extra-P experiment (the bytes of an `.extra-p` file).

@@ -336,7 +336,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
                     if !s.merged.is_empty() { <ul class="warnings">{ merged }</ul> }
                     if s.source == "cube" && kept.borrow().is_some() {
                         <div class="form-row">
-                            <label>{ "metric " }<select id="runs-metric" onchange={choose(|o, v| o.metric = Some(v))}>{ for metrics }</select></label>
+                            <label>{ "metric to read " }<select id="runs-metric" onchange={choose(|o, v| o.metric = Some(v))}>{ for metrics }</select></label>
                             <label>{ "values " }<select id="runs-inclusive" onchange={choose(|o, v| o.inclusive = v == "inclusive")}>
                                 <option value="exclusive" selected={!o.inclusive}>{ "exclusive (own time)" }</option>
                                 <option value="inclusive" selected={o.inclusive}>{ "inclusive (with callees)" }</option>
