@@ -245,7 +245,13 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
   assert.equal(await page.locator("#extrap-progress").count(), 0);
   assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at p = 512/);
   const rows = page.locator("#extrap-ranking tbody tr");
+  // The 60 largest are listed (2,000 rows took the browser 400 ms to draw), every one on asking.
+  assert.equal(await rows.count(), 60);
+  assert.match(await page.locator("#extrap-tree-opened").textContent(), /^The 60 largest of 2000 regions at the last target are listed/);
+  await page.click("#extrap-tree-all");
   assert.equal(await rows.count(), 2000);
+  await page.click("#extrap-tree-all");
+  assert.equal(await rows.count(), 60);
   // The command's ranking (every core natively; one thread's answer) is the page's.
   const v = cli([file, "--predict", "512"]);
   if (v) {

@@ -196,13 +196,15 @@ fn point_label(r: &Ranking, n: u32, point: &[f64]) -> String {
     r.parameters.iter().zip(point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect::<Vec<_>>().join(", ")
 }
 
-/// A call tree of more regions than this opens along the path to each dominant region only.
+/// A call tree of more regions than this opens along the path to each dominant region only,
+/// and a flat list of more lists this many, the largest first.
 const TREE_OPEN_UP_TO: usize = 60;
 
 /// Which nodes of the call tree are open: by default all of a small tree, or in a larger one
 /// (TREE_OPEN_UP_TO) those along the path to a dominant region (a table of 500 rows took
 /// the browser 400 ms to draw); `toggled` are the call paths the reader opened or closed
-/// against that, `all` opens every node of a large tree.
+/// against that, `all` opens every node of a large tree (or lists every region of a long
+/// flat list).
 #[derive(Clone, Default, PartialEq)]
 struct Opened {
     toggled: HashSet<String>,
@@ -212,7 +214,7 @@ struct Opened {
 
 impl Opened {
     fn large(r: &Ranking) -> bool {
-        r.tree.nesting != Nesting::Flat && r.regions.len() > TREE_OPEN_UP_TO
+        r.regions.len() > TREE_OPEN_UP_TO
     }
 
     /// The ancestors of the dominant regions of ranking `r` (open by default when large).
@@ -239,7 +241,8 @@ impl Opened {
 fn table_order(r: &Ranking, last: &crate::model::extrap::Table, open: &Opened) -> Vec<(usize, usize)> {
     let rank: HashMap<usize, usize> = last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
     if r.tree.nesting == Nesting::Flat {
-        return last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
+        let most = if open.all || !Opened::large(r) { usize::MAX } else { TREE_OPEN_UP_TO };
+        return last.rows.iter().enumerate().take(most).map(|(k, s)| (s.region, k)).collect();
     }
     let incl: HashMap<usize, f64> = last.rows.iter().map(|s| (s.region, s.inclusive)).collect();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); r.regions.len()];
@@ -702,9 +705,18 @@ fn extrap_results(props: &ResultsProps) -> Html {
             { summary(r) }
             if Opened::large(r) {
                 <p id="extrap-tree-opened" class="hint">
-                    { if *all { format!("Every node of the {} regions' call tree is open. ", r.regions.len()) }
-                      else { format!("The call tree of {} regions is open along the path to the dominant region; open a node for its callees. ", r.regions.len()) } }
-                    <button class="secondary" id="extrap-tree-all" onclick={open_all}>{ if *all { "Close to the dominant path" } else { "Open every node" } }</button>
+                    { match (r.tree.nesting == Nesting::Flat, *all) {
+                        (true, true) => format!("All {} regions are listed. ", r.regions.len()),
+                        (true, false) => format!("The {TREE_OPEN_UP_TO} largest of {} regions at the last target are listed. ", r.regions.len()),
+                        (false, true) => format!("Every node of the {} regions' call tree is open. ", r.regions.len()),
+                        (false, false) => format!("The call tree of {} regions is open along the path to the dominant region; open a node for its callees. ", r.regions.len()),
+                    } }
+                    <button class="secondary" id="extrap-tree-all" onclick={open_all}>{ match (r.tree.nesting == Nesting::Flat, *all) {
+                        (true, true) => "List the largest only",
+                        (true, false) => "List every region",
+                        (false, true) => "Close to the dominant path",
+                        (false, false) => "Open every node",
+                    } }</button>
                 </p>
             }
             <div id="extrap-ranking">
