@@ -111,14 +111,15 @@ test("Grid'5000 gives six groups; a bad matrix says where and the last good grou
   await page.fill("#matrix", "0 10 900\n10 0\n900 900 0");
   const err = page.locator("#matrix-error li");
   await err.waitFor();
-  assert.match(await err.textContent(), /line 2, column 3/);
+  // Columns count characters (issue 45, item 21): just past "10 0".
+  assert.match(await err.textContent(), /line 2, column 5/);
   assert.ok(await page.locator("h2:has-text('Logical clusters') ~ .stale").first().isVisible(), "clusters marked stale");
   assert.match(await summary(), /6 logical clusters/, "last good result kept");
   await shot(page, "sites-bad-matrix");
   // Not symmetric: said where, and symmetrising offered.
   await page.fill("#matrix", "0 10 900\n12 0 900\n900 900 0");
   await page.waitForFunction(() => /not symmetric/.test(document.getElementById("matrix-error").textContent));
-  assert.match(await err.textContent(), /line 1, column 2: not symmetric: node 0 to 1 is 10 µs but 1 to 0 is 12 µs/);
+  assert.match(await err.textContent(), /line 1, column 3: not symmetric: node 0 to 1 is 10 µs but 1 to 0 is 12 µs/);
   await page.click("#symmetrise");
   await page.waitForFunction(() => /2 logical clusters of 3 nodes/.test(document.getElementById("groups-summary").textContent));
   assert.equal(await page.locator("#matrix-error li").count(), 0);

@@ -51,8 +51,9 @@ pub struct LatencyMatrix {
     pub values: Vec<f64>,
     /// Line in the pasted text of each row (empty when the matrix did not come from a text).
     pub row_lines: Vec<usize>,
-    /// Text column (1-based) of each row's first latency: 2 when rows start with a label.
-    pub first_column: usize,
+    /// Character column (1-based) in the pasted text of each latency, row-major (empty when
+    /// the matrix did not come from a text), as every parse error of the project counts.
+    pub columns: Vec<usize>,
 }
 
 impl LatencyMatrix {
@@ -78,7 +79,7 @@ impl LatencyMatrix {
             }
             values.extend_from_slice(r);
         }
-        Ok(LatencyMatrix { n, values, row_lines: Vec::new(), first_column: 1 })
+        Ok(LatencyMatrix { n, values, row_lines: Vec::new(), columns: Vec::new() })
     }
 
     /// The first pair (i < j) whose two latencies differ by more than 1e-9 relative.
@@ -101,7 +102,7 @@ impl LatencyMatrix {
             ),
         );
         Some(match self.row_lines.get(i) {
-            Some(&line) => e.at(line, Some(self.first_column + j)),
+            Some(&line) => e.at(line, self.columns.get(i * self.n + j).copied()),
             None => e,
         })
     }
@@ -119,17 +120,18 @@ impl LatencyMatrix {
 }
 
 /// One row of a pasted matrix, split like a spreadsheet paste: tabs, else commas, else
-/// semicolons, else whitespace.
-fn cells(l: &str) -> Vec<&str> {
-    if l.contains('\t') {
-        l.split('\t').collect()
-    } else if l.contains(',') {
-        l.split(',').collect()
-    } else if l.contains(';') {
-        l.split(';').collect()
-    } else {
-        l.split_whitespace().collect()
-    }
+/// semicolons, else whitespace; each cell with the character column (1-based) where its text
+/// starts (past leading blanks).
+fn cells(l: &str) -> Vec<(usize, &str)> {
+    let column = |part: &str| {
+        let at = part.as_ptr() as usize - l.as_ptr() as usize + (part.len() - part.trim_start().len());
+        l[..at].chars().count() + 1
+    };
+    let parts: Vec<&str> = match ['\t', ',', ';'].into_iter().find(|c| l.contains(*c)) {
+        Some(sep) => l.split(sep).collect(),
+        None => l.split_whitespace().collect(),
+    };
+    parts.into_iter().map(|part| (column(part), part)).collect()
 }
 
 /// Reads a pasted latency matrix: one row per node, optional header lines and row labels.
@@ -138,6 +140,7 @@ fn cells(l: &str) -> Vec<&str> {
 pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
     let err = |line: usize, col: usize, msg: String| InputError::new(MATRIX_FIELD, msg).at(line, Some(col));
     let mut values = Vec::new();
+    let mut columns = Vec::new();
     let mut row_lines = Vec::new();
     let mut n = 0;
     let mut labelled = None;
@@ -149,47 +152,49 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
         }
         let mut c = cells(t);
         // Header lines (no number in them) come before the first row.
-        if row_lines.is_empty() && !c.iter().any(|x| parse_number(x).is_some()) {
+        if row_lines.is_empty() && !c.iter().any(|x| parse_number(x.1).is_some()) {
             continue;
         }
-        let label = *labelled.get_or_insert_with(|| c.first().is_some_and(|x| parse_number(x).is_none() && !x.trim().is_empty()));
-        let offset = usize::from(label);
+        let label = *labelled.get_or_insert_with(|| c.first().is_some_and(|x| parse_number(x.1).is_none() && !x.1.trim().is_empty()));
         if label {
             c.remove(0);
         }
         // A trailing separator leaves an empty last cell, not a missing latency.
-        if c.len() > 1 && c.last().is_some_and(|x| x.trim().is_empty()) {
+        if c.len() > 1 && c.last().is_some_and(|x| x.1.trim().is_empty()) {
             c.pop();
         }
+        // The column of cell k of this line, or just past its end.
+        let at = |k: usize| c.get(k).map_or(t.chars().count() + 1, |x| x.0);
         if row_lines.is_empty() {
             n = c.len();
             if n > MAX_NODES {
-                return Err(err(line, MAX_NODES + 1 + offset, format!("more than {MAX_NODES} nodes")));
+                return Err(err(line, at(MAX_NODES), format!("more than {MAX_NODES} nodes")));
             }
         } else if c.len() != n {
             return Err(err(
                 line,
-                c.len().min(n) + 1 + offset,
+                at(c.len().min(n)),
                 format!("{} latencies on this line but {n} on the first row: one row per node, one column per node", c.len()),
             ));
         }
-        for (j, x) in c.iter().enumerate() {
+        for &(col, x) in &c {
             let x = x.trim();
             let v = if x.is_empty() || ["-", "na", "n/a", "nan", "?"].contains(&x.to_ascii_lowercase().as_str()) {
-                return Err(err(line, j + 1 + offset, "missing latency".into()));
+                return Err(err(line, col, "missing latency".into()));
             } else {
                 parse_number(x).ok_or_else(|| {
-                    err(line, j + 1 + offset, format!("expected a latency in µs, found \"{}\"", x.chars().take(24).collect::<String>()))
+                    err(line, col, format!("expected a latency in µs, found \"{}\"", x.chars().take(24).collect::<String>()))
                 })?
             };
             if v < 0.0 {
-                return Err(err(line, j + 1 + offset, format!("a latency cannot be negative ({})", crate::model::fmt_num(v, 6))));
+                return Err(err(line, col, format!("a latency cannot be negative ({})", crate::model::fmt_num(v, 6))));
             }
             values.push(v);
+            columns.push(col);
         }
         row_lines.push(line);
         if row_lines.len() > n {
-            return Err(err(line, 1 + offset, format!("more rows than the {n} columns: a latency matrix is square")));
+            return Err(err(line, at(0), format!("more rows than the {n} columns: a latency matrix is square")));
         }
     }
     if row_lines.is_empty() {
@@ -203,7 +208,7 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
         )
         .at(last, None));
     }
-    Ok(LatencyMatrix { n, values, row_lines, first_column: 1 + usize::from(labelled.unwrap_or(false)) })
+    Ok(LatencyMatrix { n, values, row_lines, columns })
 }
 
 /// Mean latency between the nodes of each group, µs (0 for a group of one node).
@@ -391,7 +396,7 @@ pub fn table2_nodes(machines: [usize; 6], noise: f64, seed: u64) -> LatencyMatri
             values[j * n + i] = v;
         }
     }
-    LatencyMatrix { n, values, row_lines: Vec::new(), first_column: 1 }
+    LatencyMatrix { n, values, row_lines: Vec::new(), columns: Vec::new() }
 }
 
 /// The clustering benchmark: Table 2's six clusters scaled to `n` nodes, 3 % noise. Native
@@ -611,7 +616,7 @@ mod tests {
                 values[p[i] * n + p[j]] = m.get(i, j);
             }
         }
-        let shuffled = LatencyMatrix { n, values, row_lines: vec![], first_column: 1 };
+        let shuffled = LatencyMatrix { n, values, row_lines: vec![], columns: vec![] };
         let mut want: Vec<Vec<usize>> =
             expected_groups(&TABLE2_MACHINES).iter().map(|g| g.iter().map(|&i| p[i]).collect()).collect();
         for g in &mut want {
@@ -656,15 +661,19 @@ mod tests {
     fn pasted_matrices_and_their_errors() {
         let table2 = "\tC1\tC21\n\t20 x Orsay\t11 x Grenoble\nC1\t48.39\t6577.49\nC21\t6577.49\t35.52\n";
         let m = parse_matrix(table2).expect("labels and headers");
-        assert_eq!((m.n, m.get(0, 1), m.row_lines.clone(), m.first_column), (2, 6577.49, vec![3, 4], 2));
+        // Columns count characters, as every other parse error does (issue 45, item 21): the
+        // label "C1" and a tab come before 48.39 in column 4.
+        assert_eq!((m.n, m.get(0, 1), m.row_lines.clone(), m.columns.clone()), (2, 6577.49, vec![3, 4], vec![4, 10, 5, 13]));
         let cases: &[(&str, usize, Option<usize>, &str)] = &[
             ("0 1 2\n1 0 2", 2, None, "2 rows but 3 columns"),
-            ("0 1\n1 0 5", 2, Some(3), "3 latencies on this line but 2"),
-            ("0,1,2\n1,,0\n2,0,0", 2, Some(2), "missing latency"),
-            ("0 -1\n1 0", 1, Some(2), "cannot be negative"),
-            ("0 x\n1 0", 1, Some(2), "expected a latency"),
+            ("0 1\n1 0 5", 2, Some(5), "3 latencies on this line but 2"),
+            ("0,1,2\n1,,0\n2,0,0", 2, Some(3), "missing latency"),
+            ("0 -1\n1 0", 1, Some(3), "cannot be negative"),
+            ("0   x\n1 0", 1, Some(5), "expected a latency"),
             ("0 1\n1 0\n1 1", 3, Some(1), "more rows than"),
-            ("a\tb\nn1\t0\t-\nn2\t1\t0", 2, Some(3), "missing latency"),
+            ("a\tb\nn1\t0\t-\nn2\t1\t0", 2, Some(6), "missing latency"),
+            ("0 1\n1 0 µ", 2, Some(5), "3 latencies on this line but 2"),
+            ("0, 1\n2", 2, Some(2), "1 latencies on this line but 2"),
         ];
         for (text, line, col, msg) in cases {
             let e = parse_matrix(text).expect_err(text);
@@ -673,7 +682,7 @@ mod tests {
         }
         let asym = parse_matrix("x a b c\nn0 0 1 2\nn1 1 0 3\nn2 2 4 0").expect("square");
         let e = asym.symmetry_error().expect("asymmetric");
-        assert_eq!((e.line, e.column), (Some(3), Some(4)), "{e}");
+        assert_eq!((e.line, e.column), (Some(3), Some(8)), "{e}");
         assert!(e.message.contains("node 1 to 2 is 3 µs but 2 to 1 is 4 µs"), "{e}");
         let s = asym.symmetrise();
         assert_eq!((s.get(1, 2), s.get(2, 1), s.symmetry_error()), (3.5, 3.5, None));
