@@ -36,6 +36,23 @@ fn run_on(job: Job, threads: usize) -> Report {
     scalewise::parallel::run_on(&Simulation::new(job).unwrap(), threads).unwrap()
 }
 
+/// What any run of the Jacobi job must show whatever path ran it: no deadlock, one result per
+/// process count, in order, each of `ppn` processes per node, with 20 replications timed; and
+/// the message events of 1000 iterations in which each process sends a row to each neighbour
+/// (2 (P − 1) messages an iteration on P processes), 20 times over.
+fn assert_jacobi(r: &Report, ppn: u32, numprocs: &[u32]) {
+    assert!(r.deadlock.is_none(), "{:?}", r.deadlock);
+    let counts: Vec<(u32, u32)> = r.main.results.iter().map(|c| (c.numprocs, c.nodes)).collect();
+    assert_eq!(counts, numprocs.iter().map(|&p| (p, p / ppn)).collect::<Vec<_>>(), "process counts and nodes");
+    for c in &r.main.results {
+        assert_eq!(c.run_times_s.len(), 20, "{} processes: one time per replication", c.numprocs);
+        assert!(c.mean_s > 0.0 && c.speedup.is_finite() && c.speedup > 0.0, "{} processes: {} s, speed-up {}", c.numprocs, c.mean_s, c.speedup);
+        assert_eq!(c.messages_per_run, 2000.0 * f64::from(c.numprocs - 1), "{} processes: messages per run", c.numprocs);
+    }
+    let sent: u64 = numprocs.iter().map(|&p| 20 * 2000 * u64::from(p - 1)).sum();
+    assert_eq!(r.messages, sent, "message events");
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -45,25 +62,37 @@ fn median(mut xs: Vec<f64>) -> f64 {
 #[ignore]
 fn bench_simulate() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // The references, untimed: each job run to its end on this thread, without the parallel
+    // runner's parts and merge (whose answers are the same to the bit, `scalewise::parallel`).
+    let nodes = [2u32, 4, 8, 16, 32, 64];
+    let nodes2: Vec<u32> = nodes.iter().map(|n| 2 * n).collect();
+    let want64 = run(jacobi(1, vec![64], 20));
+    let (want_a, want_b) = (run(jacobi(1, nodes.to_vec(), 20)), run(jacobi(2, nodes2.clone(), 20)));
+    assert_jacobi(&want64, 1, &[64]);
+    assert_jacobi(&want_a, 1, &nodes);
+    assert_jacobi(&want_b, 2, &nodes2);
     for threads in [1, cores] {
         println!("-- {threads} thread(s)");
         // Message events per second: Jacobi on 64 processes, 20 replications.
         let mut rates = Vec::new();
+        let mut last = None;
         for _ in 0..5 {
             let t = Instant::now();
-            let r = run_on(jacobi(1, vec![64], 20), threads);
+            let r = std::hint::black_box(run_on(jacobi(1, vec![64], 20), threads));
             rates.push(r.messages as f64 / t.elapsed().as_secs_f64());
+            last = Some(r);
         }
+        assert_eq!(last.as_ref(), Some(&want64), "64 processes on {threads} thread(s)");
         println!("message events per second (Jacobi, 64 processes): median {:.1} million", median(rates) / 1e6);
 
         // The seed's study: 2–64 nodes × 1–2 processes per node.
-        let nodes = [2u32, 4, 8, 16, 32, 64];
         let mut times = Vec::new();
         let mut messages = 0;
+        let mut last = None;
         for _ in 0..5 {
             let t = Instant::now();
-            let a = run_on(jacobi(1, nodes.to_vec(), 20), threads);
-            let b = run_on(jacobi(2, nodes.iter().map(|n| 2 * n).collect(), 20), threads);
+            let a = std::hint::black_box(run_on(jacobi(1, nodes.to_vec(), 20), threads));
+            let b = std::hint::black_box(run_on(jacobi(2, nodes2.clone(), 20), threads));
             times.push(t.elapsed().as_secs_f64());
             messages = a.messages + b.messages;
             if times.len() == 1 && threads == 1 {
@@ -72,7 +101,11 @@ fn bench_simulate() {
                     println!("speed-up, nodes {label}: {}", s.join(" "));
                 }
             }
+            last = Some((a, b));
         }
+        let (a, b) = last.expect("timed");
+        assert_eq!(a, want_a, "nodes × 1 on {threads} thread(s)");
+        assert_eq!(b, want_b, "nodes × 2 on {threads} thread(s)");
         println!("Jacobi study ({} message events): median {:.3} s", messages, median(times));
     }
 }
@@ -86,8 +119,11 @@ fn bench_by_count() {
             continue;
         }
         let t = Instant::now();
-        let r = run(jacobi(ppn, vec![n], 20));
+        let r = std::hint::black_box(run(jacobi(ppn, vec![n], 20)));
         let s = t.elapsed().as_secs_f64();
+        // Against the same job on the parallel runner (its parts and merge), untimed.
+        assert_jacobi(&r, ppn, &[n]);
+        assert_eq!(r, scalewise::parallel::run(&Simulation::new(jacobi(ppn, vec![n], 20)).unwrap()).unwrap(), "{n} procs ({ppn}/node)");
         println!("{n} procs ({ppn}/node): {:.3} s, {:.1} M messages/s, {:.1} M steps/s", s, r.messages as f64 / s / 1e6, r.steps as f64 / s / 1e6);
     }
 }
@@ -97,19 +133,28 @@ fn bench_by_count() {
 #[test]
 #[ignore]
 fn bench_worker_prepare() {
-    use scalewise::model::pevpm::page::{prepare, presets};
+    use scalewise::model::pevpm::page::{parse, prepare, presets};
     use scalewise::model::workspace::catalog::Catalog;
     let catalog = Catalog::default();
     for p in presets() {
+        let mut last = None;
         let us = median(
             (0..51)
                 .map(|_| {
                     let t = Instant::now();
-                    std::hint::black_box(prepare(&p.inputs, &catalog).is_ok());
+                    last = Some(std::hint::black_box(prepare(&p.inputs, &catalog)));
                     t.elapsed().as_secs_f64() * 1e6
                 })
                 .collect(),
         );
+        // The preset read, checked and its work counted, as the page's parser and the
+        // simulator's check make them one after the other, untimed.
+        let (job, estimate) = last.expect("timed").unwrap_or_else(|e| panic!("preset {}: {e:?}", p.key));
+        let want_job = parse(&p.inputs).unwrap_or_else(|e| panic!("preset {}: {e:?}", p.key));
+        assert_eq!(format!("{job:?}"), format!("{want_job:?}"), "preset {}: the job", p.key);
+        assert_eq!(Ok(estimate.clone()), Simulation::check(&want_job), "preset {}: its work", p.key);
+        assert_eq!(estimate.of_counts, job.numprocs.len(), "preset {}: process counts", p.key);
+        assert!(estimate.counts <= estimate.of_counts && estimate.steps > 0.0 && estimate.steps <= estimate.limit, "preset {}: {estimate:?}", p.key);
         println!("prepare {}: median {us:.0} µs of 51", p.key);
     }
 }

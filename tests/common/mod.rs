@@ -53,3 +53,22 @@ pub fn extrap_experiment(regions: usize) -> String {
     }
     s
 }
+
+/// A page view's `{:#?}` text against its golden file `tests/golden/pages/NAME.txt` (written
+/// by tests/golden.rs, which only re-spaces the text: it joins short lines and drops the comma
+/// before a closing bracket). Compared with all whitespace and those commas taken out of both.
+#[allow(dead_code)] // for the benchmarks that time a page's view
+pub fn assert_matches_golden_page(name: &str, view_debug: &str) {
+    fn squeeze(s: &str) -> String {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        s.replace(",}", "}").replace(",]", "]").replace(",)", ")")
+    }
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/pages").join(format!("{name}.txt"));
+    let want = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (want, got) = (squeeze(&want), squeeze(view_debug));
+    if want != got {
+        let at = want.chars().zip(got.chars()).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
+        let around = |s: &str| s.chars().skip(at.saturating_sub(60)).take(160).collect::<String>();
+        panic!("the timed view differs from tests/golden/pages/{name}.txt at character {at}:\n  golden: {}\n  timed:  {}", around(&want), around(&got));
+    }
+}
