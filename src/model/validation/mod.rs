@@ -841,7 +841,7 @@ mod tests {
         }
         let b = calibrate_bands(&out).expect("scores");
         let tail = b.tails[0][0];
-        assert!(tail < TAIL && tail >= MIN_TAIL, "{tail}");
+        assert!((MIN_TAIL..TAIL).contains(&tail), "{tail}");
         let mut held = out.clone();
         hold_out_ranges(&mut held);
         let cells = held_coverage(&held);
