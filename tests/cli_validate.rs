@@ -125,3 +125,43 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
         assert!(r > 1.0 && (t["widest"]["least_rel_error"].as_f64().unwrap() - (r - 1.0) / (r + 1.0)).abs() < 1e-12, "{t}");
     }
 }
+
+/// The forecast's 90 % ranges hold 85–95 % in every horizon band on sources held out of the
+/// calibration, each source counted alike (a new user's program is one more source), for
+/// K = 3 and K = 4: with each source held out in turn, and with each fixed fifth of the sources
+/// (by a hash of the name) never seen by the calibration. Today's main held 82–84 % at up to
+/// 4× for K = 4. On the fifths, beyond 16× for K = 3 the ranges hold less (VALIDATION.md's
+/// Limits): eleven sources reach that far, and a calibration without a fifth of them does not
+/// carry over; that band is only checked not to have got worse than main's 72.9 %.
+#[test]
+fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
+    if !shared_present() {
+        return;
+    }
+    let o = run(&["validate"], "");
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let splits = v["held_out_by_horizon"].as_array().expect("held_out_by_horizon");
+    assert_eq!(splits.len(), 2);
+    for split in splits {
+        let name = split["split"].as_str().unwrap();
+        let by_count = split["by_count"].as_array().unwrap();
+        assert_eq!(by_count.len(), 2);
+        for (class, row) in by_count.iter().enumerate() {
+            let cells = row["by_horizon"].as_array().unwrap();
+            let horizons: Vec<&str> = cells.iter().map(|c| c["horizon"].as_str().unwrap()).collect();
+            assert_eq!(horizons, ["≤ 2", "2–4", "4–16", "> 16", "all"]);
+            for c in cells {
+                let share = c["coverage_sources_alike"].as_f64().unwrap();
+                let pooled = c["coverage"].as_f64().unwrap();
+                assert!(c["predictions"].as_u64().unwrap() > 0 && c["sources"].as_u64().unwrap() >= 3, "{name}: {c}");
+                assert!(pooled > 0.0 && pooled <= 1.0 && c["median_rel_width"].as_f64().unwrap() > 0.0, "{name}: {c}");
+                if name.contains("fifth") && class == 0 && c["horizon"] == "> 16" {
+                    assert!(share >= 0.729, "{name}, K = 3: {c}");
+                    continue;
+                }
+                assert!((0.85..=0.95).contains(&share), "{name}, counts {}: {c}", row["counts"]);
+            }
+        }
+    }
+}

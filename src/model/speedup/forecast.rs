@@ -25,10 +25,13 @@
 //! Its range is an empirical 90 % interval of the log error ln(measured / predicted) over
 //! `u = 1 + d`, d the disagreement at n of two simpler laws with the forecast (the |ln|
 //! distances of Amdahl through the two largest points and of ideal scaling from k). The
-//! 5th and 95th percentiles of ln(measured/predicted)/u are taken per horizon band (n over k:
-//! up to 2, 4, 16, beyond) and per number of measured counts (3 or fewer, 4 or more), from
-//! the corpora (`calibration.rs`, written by `make validate`), and checked on whole sources
-//! held out in turn. When every measured run sits inside one node and n needs more nodes, u
+//! percentiles of ln(measured/predicted)/u are taken per horizon band (n over k: up to 2, 4,
+//! 16, beyond) and per number of measured counts (3 or fewer, 4 or more), from the corpora
+//! (`calibration.rs`, written by `make validate`), and checked on whole sources held out in
+//! turn. Each cell's percentiles are the 5th and 95th, or further out (down to the 2nd and
+//! 98th, `calibration::TAILS`) where sources held out of that cell's scores in turn, each
+//! counted alike, held less than 90 % (`validation::held_tail`): a new program is a new
+//! source, and at short horizons the sources differ more than their predictions spread. When every measured run sits inside one node and n needs more nodes, u
 //! is multiplied by a factor measured on such predictions (`calibration::NODE_FACTOR`).
 //!
 //! Each fitted model's prediction gets a range the same way, with quantiles measured for that
@@ -47,7 +50,8 @@ pub struct Quantiles {
 }
 
 /// The share of the calibration scores left below `low` and above `high`, each side, for the
-/// forecast's and the models' ranges.
+/// forecast's and the models' ranges, at most: less in a cell where held-out sources need it
+/// (`validation::held_tail`).
 pub const TAIL: f64 = 0.05;
 /// The same for the ranges scaled by the horizon alone (the planner's): 4 % each side, each
 /// source weighted equally (issue 16).
