@@ -11,8 +11,8 @@ pub fn message_times(h: &SizeHistogram) -> XyChart {
     let n = f64::from(h.bins.iter().map(|b| b.2).sum::<u32>().max(1));
     XyChart {
         title: format!("One-way times of {} messages of {} B", h.samples, fmt_num(h.size_bytes, 8)),
-        x: Axis { label: "one-way time (µs)".into(), log: false },
-        y: Axis { label: "probability".into(), log: false },
+        x: Axis { label: "one-way time (µs)".into(), log: false, limits: None },
+        y: Axis { label: "probability".into(), log: false, limits: None },
         bars: vec![Bars {
             label: format!("{} B", fmt_num(h.size_bytes, 8)),
             bins: h.bins.iter().map(|&(a, b, c)| (a, b, f64::from(c) / n)).collect(),

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::model::chart;
-use super::xy::linear_ticks;
+use super::xy::{legend_layout, linear_ticks};
 use super::{color, Axis, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
 use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
 use crate::model::fmt_num;
@@ -71,8 +71,8 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
     }
     XyChart {
         title: "One-way time against message size: measured and fitted".into(),
-        x: Axis { label: "message size (bytes)".into(), log: true },
-        y: Axis { label: "time (µs)".into(), log: true },
+        x: Axis { label: "message size (bytes)".into(), log: true, limits: None },
+        y: Axis { label: "time (µs)".into(), log: true, limits: None },
         series: out,
         ..XyChart::default()
     }
@@ -82,8 +82,8 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
 pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChart {
     XyChart {
         title: format!("Broadcast to {procs} processes in {model}"),
-        x: Axis { label: "message size (bytes)".into(), log: true },
-        y: Axis { label: "completion time (µs)".into(), log: true },
+        x: Axis { label: "message size (bytes)".into(), log: true, limits: None },
+        y: Axis { label: "completion time (µs)".into(), log: true, limits: None },
         series: curves
             .iter()
             .enumerate()
@@ -321,20 +321,41 @@ impl Drawing for Timeline {
         for r in &self.rows {
             label_w = label_w.max(area.estimate_text_size(r, &small).map_err(fail)?.0 as i32);
         }
-        let (x0, x1, y0, y1) = (label_w + 14, w as i32 - 16, 58, h as i32 - 40);
+        let w = w as i32;
+        // Key, under the title, in rows that wrap within the drawing (on one row, it ran off
+        // the chart's right edge on a desktop's half-width column and on a phone: issue
+        // "Honest, round 2", 20).
+        let (transfer, local) = (color(0), color(1));
+        let key = [(Some(transfer), "message to the coordinator"), (Some(local), "broadcast inside the cluster"), (None, "lines: sender → receiver")];
+        let mut widths = Vec::new();
+        for (swatch, text) in key {
+            widths.push(area.estimate_text_size(text, &small).map_err(fail)?.0 as i32 + if swatch.is_some() { 18 } else { 0 });
+        }
+        const GAP: i32 = 18;
+        const LINE: i32 = 16;
+        let left = 14;
+        let spaced: Vec<i32> = widths.iter().map(|w| w + GAP).collect();
+        let layout = legend_layout(&spaced, w - left - 8 + GAP);
+        let mut right = left;
+        for ((swatch, text), (&(dx, row), width)) in key.into_iter().zip(layout.iter().zip(&widths)) {
+            let (kx, ky) = (left + dx, 31 + LINE * row);
+            let tx = match swatch {
+                Some(c) => {
+                    area.draw(&Rectangle::new([(kx, ky + 1), (kx + 14, ky + 11)], c.filled())).map_err(fail)?;
+                    kx + 18
+                }
+                None => kx,
+            };
+            area.draw(&Text::new(text, (tx, ky), small.clone())).map_err(fail)?;
+            right = right.max(kx + width);
+        }
+        let extra = LINE * layout.last().map_or(0, |l| l.1);
+        let legend = Some((left, 28, right, 44 + extra));
+        let (x0, x1, y0, y1) = (label_w + 14, w - 16, 58 + extra, h as i32 - 40);
         let rows = self.rows.len().max(1) as i32;
         let band = ((y1 - y0) / rows).max(2);
         let x = |t: f64| x0 + ((t / self.t_max).clamp(0.0, 1.0) * f64::from(x1 - x0)).round() as i32;
         let mid = |r: usize| y0 + band * r as i32 + band / 2;
-        // Key, under the title.
-        let (transfer, local) = (color(0), color(1));
-        let mut kx = x0;
-        for (color, text) in [(transfer, "message to the coordinator"), (local, "broadcast inside the cluster")] {
-            area.draw(&Rectangle::new([(kx, 32), (kx + 14, 42)], color.filled())).map_err(fail)?;
-            area.draw(&Text::new(text, (kx + 18, 31), small.clone())).map_err(fail)?;
-            kx += 36 + area.estimate_text_size(text, &small).map_err(fail)?.0 as i32;
-        }
-        area.draw(&Text::new("lines: sender → receiver", (kx, 31), small.clone())).map_err(fail)?;
         // Rows, their labels and the time axis.
         for (r, label) in self.rows.iter().enumerate() {
             let y = y0 + band * r as i32;
@@ -344,9 +365,12 @@ impl Drawing for Timeline {
             }
         }
         area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(fail)?;
-        for t in linear_ticks(0.0, self.t_max, 6) {
+        for t in linear_ticks(0.0, self.t_max, if w < 480 { 4 } else { 6 }) {
             area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(fail)?;
-            area.draw(&Text::new(time_text(t), (x(t) - 14, y1 + 7), small.clone())).map_err(fail)?;
+            // Centred on its tick, inside the drawing.
+            let label = time_text(t);
+            let lw = area.estimate_text_size(&label, &small).map_err(fail)?.0 as i32;
+            area.draw(&Text::new(label, ((x(t) - lw / 2).clamp(0, (w - lw).max(0)), y1 + 7), small.clone())).map_err(fail)?;
         }
         area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(fail)?;
         let bar = (band * 3 / 10).max(1);
@@ -368,7 +392,7 @@ impl Drawing for Timeline {
             area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color))).map_err(fail)?;
         }
         area.present().map_err(fail)?;
-        Ok(None)
+        Ok(Some(Frame { x_px: (x0, x1), y_px: (y0, y1), x: (0.0, self.t_max), y: (0.0, f64::from(rows)), log_x: false, log_y: false, legend }))
     }
 
     fn table(&self) -> Table {
@@ -444,5 +468,30 @@ mod tests {
             let svg = to_svg(&t, 640, 360).expect("draws");
             assert!(svg.contains("binomial tree") && svg.contains("G1 · 20 at node 0"));
         }
+    }
+
+    #[test]
+    fn the_timelines_key_stays_inside_the_drawing_at_any_width() {
+        // Issue "Honest, round 2", 20: the key of the ECEF charts ran off their right edge at
+        // 1280 px (two charts side by side) and on a phone.
+        let v = view(&default_inputs(), &catalog());
+        let g = v.grid.as_ref().expect("grid");
+        let sizes: Vec<usize> = v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
+        let t = Timeline::new(g, &sizes, true);
+        let mut heights = Vec::new();
+        for width in [300, 358, 480, 536, 640, 1200] {
+            let (svg, frame) = crate::charts::to_svg_themed(&t, width, 360, &Theme::LIGHT).expect("draws");
+            let f = frame.expect("a frame");
+            let (l, top, r, b) = f.legend.expect("the key's box");
+            assert!(l >= 0 && top >= 24 && r <= width as i32, "{width}: key {l}..{r} in 0..{width}");
+            assert!(b <= f.y_px.0 - 12, "{width}: key bottom {b} over the plot (top {}) or the completion labels", f.y_px.0);
+            assert!(f.y_px.1 - f.y_px.0 > 100, "{width}: rows {:?}", f.y_px);
+            for text in ["message to the coordinator", "broadcast inside the cluster", "sender → receiver"] {
+                assert!(svg.contains(text), "{width}: {text}");
+            }
+            assert!(!svg.contains("NaN"));
+            heights.push(b - top);
+        }
+        assert!(heights[0] > heights[5], "the key wraps on a phone: {heights:?}");
     }
 }

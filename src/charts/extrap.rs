@@ -25,8 +25,10 @@ pub fn shares(c: &ShareCurves) -> XyChart {
         .collect();
     XyChart {
         title: "Predicted share of the run time".into(),
-        x: Axis { label: format!("processes ({})", c.process_parameter), log: true },
-        y: Axis { label: "share of the run time (%)".into(), log: false },
+        x: Axis { label: format!("processes ({})", c.process_parameter), log: true, limits: None },
+        // A share is of the whole: one region's is 100 % throughout, drawn as that, not as a
+        // line in the middle of 90 to 110 % (issue "Honest, round 2", 20).
+        y: Axis { label: "share of the run time (%)".into(), log: false, limits: Some((0.0, 100.0)) },
         series,
         bands: Vec::new(),
         bars: Vec::new(),
@@ -52,5 +54,33 @@ mod tests {
         assert_eq!(x.series[1].color, 4);
         assert!(x.x.log && !x.y.log);
         assert!(crate::charts::to_svg(&x, 640, 400).is_ok_and(|s| s.contains("other regions")));
+    }
+
+    /// The share axis' range as drawn.
+    fn y_range(curves: Vec<chart::Series>) -> (f64, f64) {
+        let c = ShareCurves { process_parameter: "p".into(), curves };
+        let (svg, frame) = crate::charts::to_svg_themed(&shares(&c), 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
+        assert!(!svg.contains("NaN"));
+        frame.expect("a plot").y
+    }
+
+    #[test]
+    fn the_share_axis_runs_from_0_to_at_most_100_per_cent() {
+        // Issue "Honest, round 2", 20: one region, 100 % at every count, drew an axis from 90
+        // to 110 %.
+        let one = chart::Series { label: "main".into(), points: vec![(2.0, 1.0), (64.0, 1.0), (1024.0, 1.0)] };
+        assert_eq!(y_range(vec![one]), (0.0, 100.0));
+        // Two regions: from zero, never above 100 %.
+        let a = chart::Series { label: "a".into(), points: vec![(2.0, 0.1), (1024.0, 0.98)] };
+        let b = chart::Series { label: "b".into(), points: vec![(2.0, 0.9), (1024.0, 0.02)] };
+        assert_eq!(y_range(vec![a, b]), (0.0, 100.0));
+        // Small shares keep their room: the axis ends a little above the largest.
+        let a = chart::Series { label: "a".into(), points: vec![(2.0, 0.1), (1024.0, 0.2)] };
+        let b = chart::Series { label: "b".into(), points: vec![(2.0, 0.05), (1024.0, 0.15)] };
+        let (lo, hi) = y_range(vec![a, b]);
+        assert!(lo == 0.0 && (20.0..25.0).contains(&hi), "{lo}..{hi}");
+        // Two regions that share the time equally: from 0, not 45 to 55 %.
+        let half = |l: &str| chart::Series { label: l.into(), points: vec![(2.0, 0.5), (1024.0, 0.5)] };
+        assert_eq!(y_range(vec![half("a"), half("b")]), (0.0, 55.0));
     }
 }

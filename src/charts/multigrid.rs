@@ -35,8 +35,8 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
     }
     XyChart {
         title: "Predicted run time against np (dots: calibration runs)".into(),
-        x: Axis { label: "np (processes)".into(), log: true },
-        y: Axis { label: "T (s)".into(), log: false },
+        x: Axis { label: "np (processes)".into(), log: true, limits: None },
+        y: Axis { label: "T (s)".into(), log: false, limits: None },
         series,
         ..XyChart::default()
     }
@@ -48,8 +48,8 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
     let front: Vec<(f64, f64)> = pareto_front(&pts).into_iter().map(|i| pts[i]).collect();
     XyChart {
         title: "Cost against time of every feasible option".into(),
-        x: Axis { label: "predicted T (s)".into(), log: true },
-        y: Axis { label: "cost (catalog currency)".into(), log: true },
+        x: Axis { label: "predicted T (s)".into(), log: true, limits: None },
+        y: Axis { label: "cost (catalog currency)".into(), log: true, limits: None },
         series: vec![
             Series { data: chart::Series { label: "options".into(), points: pts }, marker: Marker::Points, color: 4, emphasis: false },
             Series {

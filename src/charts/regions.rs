@@ -59,8 +59,8 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
     let how = if overlapping { "overlapping: t = max of the parts" } else { "additive: t = sum of the parts" };
     XyChart {
         title: format!("Speed-up against cores per region ({how})"),
-        x: Axis { label: "n, cores per region (two regions: 2n cores)".into(), log: true },
-        y: Axis { label: "speed-up".into(), log: false },
+        x: Axis { label: "n, cores per region (two regions: 2n cores)".into(), log: true, limits: None },
+        y: Axis { label: "speed-up".into(), log: false, limits: None },
         series,
         ..XyChart::default()
     }
@@ -103,8 +103,8 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
     }
     XyChart {
         title: "Two-region speed-up against the bandwidth between the regions".into(),
-        x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true },
-        y: Axis { label: "speed-up".into(), log: false },
+        x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true, limits: None },
+        y: Axis { label: "speed-up".into(), log: false, limits: None },
         series,
         ..XyChart::default()
     }
@@ -123,8 +123,8 @@ pub fn sweep_n_star(view: &PageView) -> XyChart {
     }
     XyChart {
         title: "Optimal region size n* against the bandwidth between the regions".into(),
-        x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true },
-        y: Axis { label: "n*, cores per region".into(), log: true },
+        x: Axis { label: "B_E, bandwidth between the regions (GB/s)".into(), log: true, limits: None },
+        y: Axis { label: "n*, cores per region".into(), log: true, limits: None },
         series,
         ..XyChart::default()
     }

@@ -22,8 +22,8 @@ pub fn speedup(v: &ResultView) -> XyChart {
         .collect();
     XyChart {
         title: "Simulated speed-up against processes".into(),
-        x: Axis { label: "processes".into(), log: true },
-        y: Axis { label: "speed-up".into(), log: false },
+        x: Axis { label: "processes".into(), log: true, limits: None },
+        y: Axis { label: "speed-up".into(), log: false, limits: None },
         series,
         ..XyChart::default()
     }
@@ -36,8 +36,8 @@ pub fn run_times(row: &RowView) -> XyChart {
     let [lo, hi] = row.interval95_s;
     XyChart {
         title: format!("Run times of {} replications on {} processes", row.histogram.iter().map(|b| b.2).sum::<u32>(), row.numprocs),
-        x: Axis { label: "run time (s)".into(), log: false },
-        y: Axis { label: "replications".into(), log: false },
+        x: Axis { label: "run time (s)".into(), log: false, limits: None },
+        y: Axis { label: "replications".into(), log: false, limits: None },
         bars: vec![Bars {
             label: format!("{} processes", row.numprocs),
             bins: row.histogram.iter().map(|&(a, b, c)| (a, b, f64::from(c))).collect(),

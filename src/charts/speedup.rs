@@ -31,8 +31,8 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     }
     XyChart {
         title: if c.y_is_time { "Run time against processes".into() } else { "Speed-up against processes".into() },
-        x: Axis { label: c.x_label.into(), log: c.log_axes },
-        y: Axis { label: c.y_label.into(), log: c.log_axes },
+        x: Axis { label: c.x_label.into(), log: c.log_axes, limits: None },
+        y: Axis { label: c.y_label.into(), log: c.log_axes, limits: None },
         series,
         bands,
         ..XyChart::default()
@@ -43,8 +43,8 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
 pub fn weak_times(w: &Weak) -> XyChart {
     XyChart {
         title: "Run time, weak scaling".into(),
-        x: Axis { label: "processes (n)".into(), log: true },
-        y: Axis { label: "time (s)".into(), log: false },
+        x: Axis { label: "processes (n)".into(), log: true, limits: None },
+        y: Axis { label: "time (s)".into(), log: false, limits: None },
         series: vec![
             Series {
                 data: chart::Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect() },

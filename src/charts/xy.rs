@@ -36,6 +36,8 @@ pub struct Series {
 pub struct Axis {
     pub label: String,
     pub log: bool,
+    /// Values the axis never runs beyond, whatever the data (a share: 0 to 100 %).
+    pub limits: Option<(f64, f64)>,
 }
 
 /// A range drawn as a translucent band between a low and a high curve: the model's data
@@ -114,24 +116,32 @@ impl XyChart {
         if pts.is_empty() {
             return None;
         }
-        let span = |vals: &mut dyn Iterator<Item = f64>, log: bool| {
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for v in vals {
-                lo = lo.min(v);
-                hi = hi.max(v);
-            }
-            if hi - lo < 1e-12 {
-                let pad = if log { 0.5 } else { lo.abs().max(1.0) * 0.1 };
-                return (lo - pad, hi + pad);
-            }
-            let pad = (hi - lo) * 0.05;
-            // A linear axis of positive data starts at zero when that costs little room.
-            if !log && lo >= 0.0 && lo < (hi - lo) * 0.5 {
-                return (0.0, hi + pad);
-            }
-            (lo - pad, hi + pad)
-        };
-        Some((span(&mut pts.iter().map(|p| p.0), self.x.log), span(&mut pts.iter().map(|p| p.1), self.y.log)))
+        Some((span(pts.iter().map(|p| p.0), &self.x), span(pts.iter().map(|p| p.1), &self.y)))
+    }
+}
+
+/// An axis' range over the plotted values `vals`, with a margin; a degenerate range is widened
+/// so plotters gets a real one, and the axis' limits hold. (Issue "Honest, round 2", 20: the
+/// share chart of one region, 100 % throughout, ran from 90 to 110 %.)
+fn span(vals: impl Iterator<Item = f64>, axis: &Axis) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in vals {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    let one = hi - lo < 1e-12;
+    let pad = match (one, axis.log) {
+        (true, true) => 0.5,
+        (true, false) => lo.abs().max(1.0) * 0.1,
+        _ => (hi - lo) * 0.05,
+    };
+    // A linear axis of positive data starts at zero when that costs little room, and always
+    // for one value (around it, the axis would make a constant look like a change).
+    let (lo, hi) = if !axis.log && lo >= 0.0 && (one || lo < (hi - lo) * 0.5) { (0.0, hi + pad) } else { (lo - pad, hi + pad) };
+    match axis.limits {
+        Some((a, b)) if lo.max(a) < hi.min(b) => (lo.max(a), hi.min(b)),
+        Some((a, b)) if a < b => (a, b),
+        _ => (lo, hi),
     }
 }
 
@@ -314,7 +324,7 @@ impl XyChart {
 }
 
 /// Lays the legend's entries out in rows that wrap at `width` pixels: each entry's (x, row).
-fn legend_layout(widths: &[i32], width: i32) -> Vec<(i32, i32)> {
+pub(super) fn legend_layout(widths: &[i32], width: i32) -> Vec<(i32, i32)> {
     let (mut x, mut row) = (0, 0);
     widths
         .iter()
@@ -594,8 +604,8 @@ mod tests {
     fn chart(log: bool, points: Vec<(f64, f64)>) -> XyChart {
         XyChart {
             title: "T against np".into(),
-            x: Axis { label: "np".into(), log },
-            y: Axis { label: "time (s)".into(), log: false },
+            x: Axis { label: "np".into(), log, limits: None },
+            y: Axis { label: "time (s)".into(), log: false, limits: None },
             series: vec![Series { data: chart::Series { label: "cluster A".into(), points }, marker: Marker::LineAndPoints, color: 0, emphasis: false }],
             ..XyChart::default()
         }
@@ -645,6 +655,19 @@ mod tests {
             let svg = to_svg(&chart(true, pts.clone()), 300, 200).expect("draws");
             assert!(svg.contains("<svg"), "{pts:?}");
         }
+    }
+
+    #[test]
+    fn one_value_is_drawn_from_zero_and_limits_hold() {
+        let lin = Axis { label: String::new(), log: false, limits: None };
+        assert_eq!(span([5.0, 5.0].into_iter(), &lin), (0.0, 5.5), "a constant from zero, not 4.5 to 5.5");
+        assert_eq!(span([-5.0].into_iter(), &lin), (-5.5, -4.5));
+        assert_eq!(span([2.0].into_iter(), &Axis { log: true, ..lin.clone() }), (1.5, 2.5));
+        assert_eq!(span([20.0, 40.0].into_iter(), &lin), (19.0, 41.0));
+        let share = Axis { limits: Some((0.0, 100.0)), ..lin.clone() };
+        assert_eq!(span([100.0, 100.0].into_iter(), &share), (0.0, 100.0), "one region's share: 0 to 100 %, not 90 to 110 %");
+        assert_eq!(span([2.0, 98.0].into_iter(), &share), (0.0, 100.0));
+        assert_eq!(span([20.0, 40.0].into_iter(), &share), (19.0, 41.0));
     }
 
     fn five_curves() -> XyChart {

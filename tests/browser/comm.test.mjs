@@ -2,11 +2,12 @@
 // its best model read, a fitted fabric saved to the Clusters page, the p2p chart's SVG. The
 // "Broadcast across sites" page: the Grid'5000 matrix's six logical clusters, a broken
 // matrix (error with line and column, the last good result kept), the ECEF timeline and its
-// SVG, a 1,000-node CSV uploaded, and the clustering benchmark.
+// SVG, its key inside the chart at 1280 and 390 px, a 1,000-node CSV uploaded, and the
+// clustering benchmark.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+import { serveDist, launch, freshPage, ready, shot, OUT } from "./harness.mjs";
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -160,6 +161,59 @@ test("the ECEF timeline renders and exports; the charts export as SVG", async ()
   await shot(comm.page, "comm-default");
   assert.deepEqual(comm.problems.consoleErrors, []);
   await comm.context.close();
+});
+
+test("the ECEF charts' key is inside the chart at 1280 px and on a phone", async () => {
+  // Issue "Honest, round 2", item 20: the key ran off the right edge of both charts.
+  for (const width of [1280, 390]) {
+    const { context, page, problems } = await freshPage(browser, server.origin, { width });
+    await page.goto(`${server.base}sites.html`);
+    await ready(page);
+    await page.waitForSelector("#chart-ecef-lat");
+    for (const id of ["chart-ecef", "chart-ecef-lat"]) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      // Drawn: something other than the background under the title.
+      await page.waitForFunction((id) => {
+        const c = document.getElementById(id);
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return true;
+        return false;
+      }, id);
+      // Where ink is, measured on the canvas: the rightmost column that differs from the
+      // background in the key's rows (from under the title to the key's bottom, or to where
+      // the rows of clusters start when the chart says no key).
+      const g = await page.evaluate((id) => {
+        const c = document.getElementById(id);
+        const css = c.getBoundingClientRect().width, dpr = c.width / css;
+        const box = (a) => (a ? a.split(" ").map(Number) : null);
+        const legend = box(c.dataset.legend), plot = box(c.dataset.plot);
+        const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        const [from, to] = [Math.round(28 * dpr), Math.round((legend ? legend[3] : 46) * dpr)];
+        let right = -1, left = c.width;
+        for (let y = from; y < to; y++) {
+          for (let x = 0; x < c.width; x++) {
+            const i = (y * c.width + x) * 4;
+            if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 60) {
+              right = Math.max(right, x);
+              left = Math.min(left, x);
+            }
+          }
+        }
+        return { css, left: left / dpr, right: right / dpr, legend, plot };
+      }, id);
+      const label = `${id} at ${width} px`;
+      assert.ok(g.right > g.left, `${label}: the key is drawn`);
+      assert.ok(g.right <= g.css - 4 && g.left >= 4, `${label}: the key's ink spans ${g.left}–${g.right} px of a ${g.css} px canvas`);
+      assert.ok(g.legend, `${label}: the chart says where its key is`);
+      assert.ok(g.legend[0] >= 0 && g.legend[2] <= g.css, `${label}: key ${g.legend} inside 0–${g.css}`);
+      assert.ok(g.right <= g.legend[2] + 1, `${label}: the ink ${g.right} within the key's box ${g.legend}`);
+      assert.ok(g.legend[3] <= g.plot[1], `${label}: key ${g.legend} above the rows ${g.plot}`);
+      await page.locator(`#${id}`).screenshot({ path: `${OUT}${id}-${width}.png` });
+    }
+    await shot(page, `sites-ecef-${width}`);
+    assert.deepEqual(problems.consoleErrors, []);
+    await context.close();
+  }
 });
 
 test("a fitted fabric saved here appears on the Clusters page", async () => {

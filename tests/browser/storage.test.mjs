@@ -1,7 +1,8 @@
 // No lost work (ui::storage, model::workspace::records): two tabs never overwrite each other
 // and follow each other's edits; the workspace an earlier build saved (format 1, fixtures in
 // tests/data/workspace/) opens with its inputs; an embed on another origin never writes over
-// the site's inputs; presets, region clicks and imports can be undone; a save the browser
+// the site's inputs; presets, region clicks, share links and imports can be undone (where
+// nothing was saved, back to the page's defaults in every tab and reload); a save the browser
 // refuses (storage full, storage off) says so with the Export button beside it; a new build
 // keeps every page's inputs. The worst case against the quota is measured and printed.
 import { test, before, after } from "node:test";
@@ -278,6 +279,93 @@ test("a region click opens the speed-up page in a tab of its own: the saved tabl
   await holds(region, "#points", mine);
   await holds(speedup, "#points", mine);
   assert.deepEqual([...speedup.errors, ...bottlenecks.errors, ...region.errors], []);
+  await context.close();
+});
+
+/** Waits until the input `sel` of `page` holds `value`, and says what it holds instead. */
+async function shows(page, sel, value, what) {
+  try {
+    await holds(page, sel, value);
+  } catch {
+    assert.equal(await page.inputValue(sel), value, what);
+  }
+}
+
+test("a region's link kept in a fresh browser, then undone: every tab and every reload shows the page's example again, not an empty box", async () => {
+  // Issue "Honest, round 2", item 19: nothing was saved for the speed-up page; Undo put back
+  // that nothing by removing the kept records, which the other tabs took as empty inputs.
+  const { context } = await freshPage(browser, server.origin);
+  const other = await tab(context, "speedup.html");
+  const example = await other.inputValue("#points");
+  const target = await other.inputValue("#target");
+  assert.notEqual(example, "", "the page shows its example");
+  const bottlenecks = await tab(context, "bottlenecks.html");
+  await bottlenecks.setInputFiles("#extrap-file", `${DATA}app.txt`);
+  await bottlenecks.waitForSelector("#extrap-ranking tbody tr");
+  const [region] = await Promise.all([context.waitForEvent("page"), bottlenecks.locator("#extrap-ranking tbody tr button.link:not(.tree-toggle)").first().click()]);
+  region.errors = [];
+  region.on("pageerror", (e) => region.errors.push(String(e)));
+  await region.waitForSelector("#shared");
+  await region.waitForFunction(() => document.getElementById("points").value.startsWith("n\ttime (s)\n2\t"));
+  const regionPoints = await region.inputValue("#points");
+  await region.click("#shared button:has-text('Keep these as my inputs')");
+  await region.waitForSelector("#undo");
+  await holds(other, "#points", regionPoints);
+  await region.click("#undo button:has-text('Undo')");
+  await shows(region, "#points", example, "the tab that undid shows the example");
+  await shows(other, "#points", example, "the other tab shows the example again");
+  assert.equal(await other.inputValue("#target"), target);
+  await settle(region);
+  await settle(other);
+  const later = await tab(context, "speedup.html");
+  assert.equal(await later.inputValue("#points"), example, "a new tab shows the example");
+  assert.equal(await later.inputValue("#target"), target);
+  // An edit in the tab that followed the Undo keeps the rest of the example.
+  await other.fill("#target", "512");
+  await settle(other);
+  for (const p of [region, later]) {
+    await p.reload();
+    await ready(p);
+    assert.equal(await p.inputValue("#points"), example, "a reload shows the example");
+  }
+  assert.equal(await later.inputValue("#target"), "512");
+  await shot(later, "storage-region-undo-fresh");
+  assert.deepEqual([...other.errors, ...bottlenecks.errors, ...region.errors, ...later.errors], []);
+  await context.close();
+});
+
+test("a planner's link kept in a fresh browser, then undone: the other tabs and reloads show the page's defaults", async () => {
+  const sender = await freshPage(browser, server.origin);
+  await sender.page.goto(`${server.base}multigrid.html`);
+  await ready(sender.page);
+  const np = await sender.page.inputValue("#np");
+  await sender.page.fill("#np", "48");
+  await sender.page.click("summary:has-text('Share & embed')");
+  await sender.page.waitForSelector("#share-link");
+  const link = await sender.page.inputValue("#share-link");
+  await sender.context.close();
+  const { context } = await freshPage(browser, server.origin);
+  const other = await tab(context, "multigrid.html");
+  assert.equal(await other.inputValue("#np"), np);
+  const shared = await context.newPage();
+  shared.errors = [];
+  shared.on("pageerror", (e) => shared.errors.push(String(e)));
+  await shared.goto(link);
+  await ready(shared);
+  await shared.waitForSelector("#shared");
+  assert.equal(await shared.inputValue("#np"), "48");
+  await shared.click("#shared button:has-text('Keep these as my inputs')");
+  await holds(other, "#np", "48");
+  await shared.click("#undo button:has-text('Undo')");
+  await shows(shared, "#np", np, "the tab that undid shows the defaults");
+  await shows(other, "#np", np, "the other tab shows the defaults again");
+  await settle(shared);
+  const later = await tab(context, "multigrid.html");
+  assert.equal(await later.inputValue("#np"), np);
+  await shared.reload();
+  await ready(shared);
+  assert.equal(await shared.inputValue("#np"), np);
+  assert.deepEqual([...other.errors, ...shared.errors, ...later.errors], []);
   await context.close();
 });
 

@@ -84,8 +84,11 @@ pub fn changes(before: &Workspace, after: &Workspace, skip: &dyn Fn(&str) -> boo
                 out.push((input_key(page, name), Some(text.clone())));
             }
         }
-        // A removed input is kept as an empty one ([`apply`]): removed once, not again.
-        for (name, _) in old.iter().filter(|(n, t)| !t.is_empty() && !new.contains_key(*n)) {
+        // A removed input is kept as an empty one ([`apply`]): removed once, not again. When
+        // the page goes back to untouched (no input), its empty records go too: left in
+        // storage, they made it a page of empty boxes rather than its defaults.
+        let untouched = new.is_empty();
+        for (name, _) in old.iter().filter(|(n, t)| (untouched || !t.is_empty()) && !new.contains_key(*n)) {
             out.push((input_key(page, name), None));
         }
     }
@@ -144,10 +147,18 @@ pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), St
             }
         }
         // Removed: empty, which every page reads as absent (and which spares the pages the
-        // code of a map's removal).
+        // code of a map's removal). A page left with nothing but empty inputs is an untouched
+        // one, which shows its defaults, as a reload reads it: kept as empty inputs, another
+        // tab showed a page of empty boxes (Undo of a share link kept where nothing was
+        // saved, issue "Honest, round 2", 19).
         (Some(Key::Input { page, name }), None) => {
-            if let Some(text) = ws.pages.get_mut(page).and_then(|i| i.get_mut(name)) {
-                text.clear();
+            if let Some(inputs) = ws.pages.get_mut(page) {
+                if let Some(text) = inputs.get_mut(name) {
+                    text.clear();
+                }
+                if inputs.values().all(String::is_empty) {
+                    inputs.clear();
+                }
             }
         }
         (Some(Key::Catalog), Some(text)) => {
@@ -253,13 +264,50 @@ mod tests {
         let mut ws = Workspace::default();
         apply(&mut ws, "p/speedup/target", Some("555")).unwrap();
         assert_eq!(ws.pages["speedup"]["target"], "555");
+        apply(&mut ws, "p/speedup/points", Some("n time\n1 5")).unwrap();
         apply(&mut ws, "p/speedup/target", None).unwrap();
         assert_eq!(ws.pages["speedup"]["target"], "", "removed reads as empty");
+        assert!(changes(&ws, &ws.clone(), &|_| false).is_empty());
+        apply(&mut ws, "p/speedup/points", None).unwrap();
+        assert!(ws.pages["speedup"].is_empty(), "nothing but empty inputs: its defaults, as after a reload");
         assert!(changes(&ws, &Workspace::default(), &|_| false).is_empty(), "and is not removed again");
         let before = ws.clone();
         assert!(apply(&mut ws, "p/speedup/target", Some(&"x".repeat(super::super::MAX_FIELD_BYTES + 1))).is_err());
         assert!(apply(&mut ws, CATALOG, Some("{\"clusters\": 3}")).is_err());
         assert_eq!(ws, before);
+    }
+
+    #[test]
+    fn removals_leave_another_tab_with_what_a_reload_reads() {
+        // Issue "Honest, round 2", 19: a share link kept in a browser that had saved nothing
+        // for the page, then undone. The records kept must all go: the empty ones stayed, and
+        // the other tabs emptied the rest; both showed a page of empty boxes, not its defaults.
+        let kept = ws_with("speedup", &[("points", "n time\n2 5\n4 3"), ("models", ""), ("target", "128")]);
+        let mut undone = Workspace::default();
+        undone.pages.insert("speedup".into(), PageInputs::new());
+        let undo = changes(&kept, &undone, &|_| false);
+        assert_eq!(keys(&undo), ["p/speedup/models", "p/speedup/points", "p/speedup/target"]);
+        assert!(undo.iter().all(|c| c.1.is_none()));
+        let mut other = kept.clone();
+        for (key, text) in &undo {
+            apply(&mut other, key, text.as_deref()).unwrap();
+        }
+        let mut stored: std::collections::BTreeMap<String, Option<String>> = all(&kept).into_iter().collect();
+        stored.extend(undo);
+        let rows: Vec<(String, String)> = stored.into_iter().filter_map(|(k, t)| Some((k, t?))).collect();
+        let (reloaded, _, _) = read(&rows).expect("reads");
+        // What a page shows: its inputs, or its defaults when it has none.
+        let shown = |ws: &Workspace| ws.pages.get("speedup").filter(|p| !p.is_empty()).cloned();
+        assert_eq!(shown(&reloaded), None, "a reload shows the defaults");
+        assert_eq!(shown(&other), None, "so does the other tab");
+        // A removal of one input leaves the others.
+        let mut other = kept.clone();
+        apply(&mut other, "p/speedup/target", None).unwrap();
+        assert_eq!(shown(&other).map(|p| p["points"].clone()), Some("n time\n2 5\n4 3".to_string()));
+        // Removed once: the emptied input is not removed again with the next save.
+        let mut next = other.clone();
+        next.pages.get_mut("speedup").unwrap().retain(|_, t| !t.is_empty());
+        assert!(changes(&other, &next, &|_| false).is_empty());
     }
 
     #[test]
