@@ -79,6 +79,13 @@ fn shared_present() -> bool {
 /// The committed calibration (the ranges' quantiles and their track record) is what the
 /// corpora give: after a change to the forecast or the corpora, `make validate` rewrites it.
 /// Run from a folder inside the repository: the default corpora are found from there.
+/// `scalewise validate` over every corpus, run once for the tests that read it (a debug run
+/// takes a minute or more).
+fn full_validate() -> &'static common::Outcome {
+    static RUN: std::sync::OnceLock<common::Outcome> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| run(&["validate"], ""))
+}
+
 #[test]
 fn the_committed_calibration_is_what_the_corpora_give() {
     if !shared_present() {
@@ -97,7 +104,7 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
     if !shared_present() {
         return;
     }
-    let o = run(&["validate"], "");
+    let o = full_validate();
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
     let files: Vec<&str> = v["corpora"].as_array().unwrap().iter().map(|c| c["file"].as_str().unwrap()).collect();
@@ -138,7 +145,7 @@ fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
     if !shared_present() {
         return;
     }
-    let o = run(&["validate"], "");
+    let o = full_validate();
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
     let splits = v["held_out_by_horizon"].as_array().expect("held_out_by_horizon");
