@@ -298,16 +298,13 @@ impl Tree {
     /// point it shares with all of them (and at one point at least).
     fn held_parent(&self, regions: &[RegionFit]) -> Option<usize> {
         self.children.iter().enumerate().filter(|(_, k)| !k.is_empty()).find_map(|(p, kids)| {
-            let maps: Vec<_> = kids.iter().map(|&c| by_point(&regions[c])).collect();
             let mut shared = 0;
-            for q in &regions[p].points {
-                let key = bits(&q.coords);
-                let at: Vec<f64> = maps.iter().filter_map(|m| m.get(&key).map(|c| c.median)).collect();
+            for (q, at) in self.children_at(regions, p) {
                 if at.len() < kids.len() {
                     continue;
                 }
                 shared += 1;
-                if at.iter().sum::<f64>() < HELD_AT_LEAST * q.median {
+                if at.iter().map(|c| c.median).sum::<f64>() < HELD_AT_LEAST * q.median {
                     return None;
                 }
             }
@@ -315,14 +312,20 @@ impl Tree {
         })
     }
 
+    /// Each measured point of region `p` with the summaries of its children measured there.
+    fn children_at<'a>(&self, regions: &'a [RegionFit], p: usize) -> Vec<(&'a PointSummary, Vec<&'a PointSummary>)> {
+        let maps: Vec<_> = self.children(p).iter().map(|&c| by_point(&regions[c])).collect();
+        regions[p].points.iter().map(|q| {
+            let key = bits(&q.coords);
+            (q, maps.iter().filter_map(|m| m.get(&key).copied()).collect())
+        }).collect()
+    }
+
     /// Parents whose children add up to more than them beyond the noise.
     fn find_non_additive(&mut self, e: &Experiment, regions: &[RegionFit], warnings: &mut Vec<Warning>) {
         for (p, kids) in self.children.iter().enumerate().filter(|(_, k)| !k.is_empty()) {
-            let maps: Vec<_> = kids.iter().map(|&c| by_point(&regions[c])).collect();
             let mut worst: Option<(f64, &PointSummary, f64)> = None;
-            for q in &regions[p].points {
-                let key = bits(&q.coords);
-                let at: Vec<&PointSummary> = maps.iter().filter_map(|m| m.get(&key).copied()).collect();
+            for (q, at) in self.children_at(regions, p) {
                 let sum: f64 = at.iter().map(|c| c.median).sum();
                 let noise = at.iter().map(|c| c.noise).fold(q.noise, f64::max);
                 let ratio = sum / q.median;
