@@ -101,13 +101,11 @@ pub fn each_twin(cuts: &[Cut], tol: f64, mut f: impl FnMut(&Cut, &Cut, u32, f64)
 pub fn summaries(cuts: &[Cut], tol: f64, apart: f64) -> Vec<Summary> {
     let mut out: Vec<Summary> = Vec::new();
     each_twin(cuts, tol, |a, b, n, ratio| {
-        let s = match out.iter().position(|s| s.k == a.k) {
-            Some(i) => &mut out[i],
-            None => {
-                out.push(Summary { k: a.k, pairs: 0, apart: 0, widest: None });
-                out.last_mut().expect("just pushed")
-            }
-        };
+        let i = out.iter().position(|s| s.k == a.k).unwrap_or_else(|| {
+            out.push(Summary { k: a.k, pairs: 0, apart: 0, widest: None });
+            out.len() - 1
+        });
+        let s = &mut out[i];
         s.pairs += 1;
         s.apart += usize::from(ratio > apart);
         if s.widest.as_ref().is_none_or(|w| ratio > w.ratio) {
