@@ -81,9 +81,13 @@ fn shared_present() -> bool {
 /// Run from a folder inside the repository: the default corpora are found from there.
 /// `scalewise validate` over every corpus, run once for the tests that read it (a debug run
 /// takes a minute or more).
-fn full_validate() -> &'static common::Outcome {
-    static RUN: std::sync::OnceLock<common::Outcome> = std::sync::OnceLock::new();
-    RUN.get_or_init(|| run(&["validate"], ""))
+fn full_validate() -> &'static serde_json::Value {
+    static RUN: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    RUN.get_or_init(|| {
+        let o = run(&["validate"], "");
+        assert_eq!(o.status, 0, "{}", o.stderr);
+        serde_json::from_str(&o.stdout).expect("JSON")
+    })
 }
 
 #[test]
@@ -104,9 +108,7 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
     if !shared_present() {
         return;
     }
-    let o = full_validate();
-    assert_eq!(o.status, 0, "{}", o.stderr);
-    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let v = full_validate();
     let files: Vec<&str> = v["corpora"].as_array().unwrap().iter().map(|c| c["file"].as_str().unwrap()).collect();
     assert_eq!(files, ["validation/corpus.csv", "validation/corpus_wide.csv", "../shared/validation/strong_scaling_dev.csv", "../shared/validation/strong_scaling_more.csv"]);
     let sel = &v["selection"];
@@ -145,9 +147,7 @@ fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
     if !shared_present() {
         return;
     }
-    let o = full_validate();
-    assert_eq!(o.status, 0, "{}", o.stderr);
-    let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+    let v = full_validate();
     let splits = v["held_out_by_horizon"].as_array().expect("held_out_by_horizon");
     assert_eq!(splits.len(), 2);
     for split in splits {

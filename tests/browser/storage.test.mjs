@@ -246,12 +246,9 @@ test("a preset can be undone, and the text box's own undo still works", async ()
   await context.close();
 });
 
-test("a region click opens the speed-up page in a tab of its own: the saved table stays until kept, and keeping can be undone", async () => {
-  const { context } = await freshPage(browser, server.origin);
-  const speedup = await tab(context, "speedup.html");
-  const mine = "n\ttime (s)\n1\t100\n2\t52.4\n4\t28.9";
-  await speedup.fill("#points", mine);
-  await settle(speedup);
+/** Loads app.txt on the Bottlenecks page of `context` and clicks its first region: the
+ * speed-up page opens in a tab of its own on the region's points (its share link). */
+async function openRegion(context) {
   const bottlenecks = await tab(context, "bottlenecks.html");
   await bottlenecks.setInputFiles("#extrap-file", `${DATA}app.txt`);
   await bottlenecks.waitForSelector("#extrap-ranking tbody tr");
@@ -260,6 +257,16 @@ test("a region click opens the speed-up page in a tab of its own: the saved tabl
   region.on("pageerror", (e) => region.errors.push(String(e)));
   await region.waitForSelector("#shared");
   await region.waitForFunction(() => document.getElementById("points").value.startsWith("n\ttime (s)\n2\t"));
+  return { bottlenecks, region };
+}
+
+test("a region click opens the speed-up page in a tab of its own: the saved table stays until kept, and keeping can be undone", async () => {
+  const { context } = await freshPage(browser, server.origin);
+  const speedup = await tab(context, "speedup.html");
+  const mine = "n\ttime (s)\n1\t100\n2\t52.4\n4\t28.9";
+  await speedup.fill("#points", mine);
+  await settle(speedup);
+  const { bottlenecks, region } = await openRegion(context);
   // Nothing replaced: the saved table is the user's, in the open tab and in a new one.
   assert.equal(await speedup.inputValue("#points"), mine);
   assert.equal(await (await tab(context, "speedup.html")).inputValue("#points"), mine);
@@ -299,14 +306,7 @@ test("a region's link kept in a fresh browser, then undone: every tab and every 
   const example = await other.inputValue("#points");
   const target = await other.inputValue("#target");
   assert.notEqual(example, "", "the page shows its example");
-  const bottlenecks = await tab(context, "bottlenecks.html");
-  await bottlenecks.setInputFiles("#extrap-file", `${DATA}app.txt`);
-  await bottlenecks.waitForSelector("#extrap-ranking tbody tr");
-  const [region] = await Promise.all([context.waitForEvent("page"), bottlenecks.locator("#extrap-ranking tbody tr button.link:not(.tree-toggle)").first().click()]);
-  region.errors = [];
-  region.on("pageerror", (e) => region.errors.push(String(e)));
-  await region.waitForSelector("#shared");
-  await region.waitForFunction(() => document.getElementById("points").value.startsWith("n\ttime (s)\n2\t"));
+  const { bottlenecks, region } = await openRegion(context);
   const regionPoints = await region.inputValue("#points");
   await region.click("#shared button:has-text('Keep these as my inputs')");
   await region.waitForSelector("#undo");
