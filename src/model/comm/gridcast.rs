@@ -52,8 +52,9 @@ pub struct LatencyMatrix {
     /// Line in the pasted text of each row (empty when the matrix did not come from a text).
     pub row_lines: Vec<usize>,
     /// Character column (1-based) in the pasted text of each latency, row-major (empty when
-    /// the matrix did not come from a text), as every parse error of the project counts.
-    pub columns: Vec<usize>,
+    /// the matrix did not come from a text), as every parse error of the project counts; u32
+    /// (a line of the largest text allowed fits), half the memory of usize at 16 M latencies.
+    pub columns: Vec<u32>,
 }
 
 impl LatencyMatrix {
@@ -102,7 +103,7 @@ impl LatencyMatrix {
             ),
         );
         Some(match self.row_lines.get(i) {
-            Some(&line) => e.at(line, self.columns.get(i * self.n + j).copied()),
+            Some(&line) => e.at(line, self.columns.get(i * self.n + j).map(|&c| c as usize)),
             None => e,
         })
     }
@@ -123,15 +124,22 @@ impl LatencyMatrix {
 /// semicolons, else whitespace; each cell with the character column (1-based) where its text
 /// starts (past leading blanks).
 fn cells(l: &str) -> Vec<(usize, &str)> {
-    let column = |part: &str| {
-        let at = part.as_ptr() as usize - l.as_ptr() as usize + (part.len() - part.trim_start().len());
-        l[..at].chars().count() + 1
-    };
     let parts: Vec<&str> = match ['\t', ',', ';'].into_iter().find(|c| l.contains(*c)) {
         Some(sep) => l.split(sep).collect(),
         None => l.split_whitespace().collect(),
     };
-    parts.into_iter().map(|part| (column(part), part)).collect()
+    // Characters are counted once along the line (from the last cell on), not from its start
+    // for every cell: a 4,096-node row has 4,096 cells.
+    let (mut byte, mut chars) = (0, 0);
+    parts
+        .into_iter()
+        .map(|part| {
+            let at = part.as_ptr() as usize - l.as_ptr() as usize + (part.len() - part.trim_start().len());
+            chars += l[byte..at].chars().count();
+            byte = at;
+            (chars + 1, part)
+        })
+        .collect()
 }
 
 /// Reads a pasted latency matrix: one row per node, optional header lines and row labels.
@@ -190,7 +198,7 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
                 return Err(err(line, col, format!("a latency cannot be negative ({})", crate::model::fmt_num(v, 6))));
             }
             values.push(v);
-            columns.push(col);
+            columns.push(u32::try_from(col).unwrap_or(u32::MAX));
         }
         row_lines.push(line);
         if row_lines.len() > n {
