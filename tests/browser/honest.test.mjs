@@ -311,6 +311,43 @@ test("bottlenecks: a bad 'rank at' is its field's error and draws nothing new; w
   await context.close();
 });
 
+test("bottlenecks: a region that grows opens on the speed-up page as growing, at this page's time (item 2)", async () => {
+  const { context, page, problems } = await openBottlenecks();
+  await relearn(page);
+  await page.fill("#extrap_predict", "2048, 8192");
+  await page.waitForFunction(() => /share at p = 8192/.test(document.querySelector("#extrap-ranking thead")?.textContent ?? "") && !document.querySelector(".extrap-results.is-stale"));
+  const first = (s) => Number(/[0-9.]+(e[-+]?[0-9]+)?/.exec(s.replace(/,/g, ""))[0]);
+  for (const region of ["Initialization", "main()"]) {
+    const row = page.locator("#extrap-ranking tbody tr", { has: page.locator(`button.link[title^="${region}:"]`) });
+    const link = row.locator("button.link:not(.tree-toggle)");
+    // The time at the last count asked (8192), then its range.
+    const here = await row.locator("td").nth(4).evaluate((td) => [td.firstChild.textContent, td.querySelector(".hint").textContent]);
+    const [speedup] = await Promise.all([context.waitForEvent("page"), link.click()]);
+    await speedup.waitForSelector("#weak-predictions tbody tr", { timeout: 30_000 });
+    assert.equal(await speedup.locator("#scaling").inputValue(), "weak");
+    assert.match(await speedup.locator("#weak-model").textContent(), /the Bottlenecks page's/);
+    assert.match(await speedup.locator("main").textContent(), new RegExp(`modelled as on the Bottlenecks page: the model of ${region.replace(/[()]/g, "\\$&")} fitted to its 25 points, read along p \\(this page's n\\), n = 9000 held`));
+    const cells = await speedup.locator("#weak-predictions tbody tr").last().locator("td").allTextContents();
+    assert.equal(cells[0], "8192");
+    const there = cells[1];
+    // The same time at 8192 on both pages (to the digits shown), and above the time measured at 512.
+    const [t, lo, hi] = [first(here[0]), ...here[1].split("–").map(first)];
+    const shown = there.replace(/,/g, "").match(/[0-9.]+(e[-+]?[0-9]+)?/g).map(Number);
+    assert.ok(Math.abs(shown[0] / t - 1) < 0.005, `${region}: ${there} there, ${here.join(" ")} here`);
+    assert.ok(Math.abs(shown[1] / lo - 1) < 0.005 && Math.abs(shown[2] / hi - 1) < 0.005, `${region}: ${there} there, ${here.join(" ")} here`);
+    const measured = Number((await speedup.locator("#weak-points tbody tr").last().locator("td").nth(1).textContent()).replace(/,/g, ""));
+    assert.ok(shown[0] > measured, `${region}: ${shown[0]} at 8192, ${measured} measured at 512`);
+    if (region === "Initialization") {
+      assert.ok(Math.abs(t - 24.01) < 0.01, `${t}`);
+      await speedup.locator("#weak-model").scrollIntoViewIfNeeded();
+      await shot(speedup, "honest-growing-region-on-speedup");
+    }
+    await speedup.close();
+  }
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 /** Rows of a CSV text (RFC 4180, as the page writes). */
 function csvRows(text) {
   return text.trimEnd().split("\r\n").map((line) => {

@@ -7,6 +7,7 @@
 
 use super::{fit_regions, parse, parse_targets, plan, process_index, Experiment, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice, MAX_TARGETS};
 use crate::model::input::list::clip;
+use crate::model::speedup::weak;
 use crate::model::chart::Series;
 use crate::model::workspace::PageInputs;
 use crate::model::{fmt_num, InputError};
@@ -259,6 +260,29 @@ pub fn points_table(r: &Ranking, region: usize) -> Option<String> {
         s.push_str(&format!("{}\t{}\n", p.n, p.median));
     }
     Some(s)
+}
+
+/// The speed-up page's inputs for region `i`: its points ([`points_table`]) as times, the
+/// ranking's process counts as targets; a region whose time grows (which none of the speed-up
+/// models can follow: they fall or level off) opens as a series whose time is modelled, with
+/// the region sent along ([`weak::region_text`]) so that page models it as this one does.
+pub fn speedup_inputs(r: &Ranking, i: usize) -> Option<PageInputs> {
+    use crate::model::speedup::page::{default_inputs, Field};
+    use crate::model::workspace::PageField;
+    let table = points_table(r, i)?;
+    let mut ns: Vec<u32> = r.targets.iter().map(|t| t.n).collect();
+    ns.sort_unstable();
+    ns.dedup();
+    let targets: Vec<String> = ns.iter().map(u32::to_string).collect();
+    let mut inputs = default_inputs();
+    inputs.insert(Field::Points.key().into(), table);
+    inputs.insert(Field::SecondColumn.key().into(), "time".into());
+    inputs.insert(Field::Target.key().into(), targets.join(", "));
+    if let Some(sent) = r.regions[i].grows.then(|| weak::region_text(r, i)).flatten() {
+        inputs.insert(Field::Scaling.key().into(), "weak".into());
+        inputs.insert(weak::REGION_KEY.into(), sent);
+    }
+    Some(inputs)
 }
 
 /// Most rows and columns of the heat map.

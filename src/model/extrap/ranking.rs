@@ -150,7 +150,7 @@ pub struct RegionFit {
     #[serde(default)]
     pub imbalance_grows: bool,
     /// The model was chosen among those that are a positive time at every target and chart
-    /// count, as the one the points choose alone is not ([`choose_model`]); such a model is
+    /// count, as the one the points choose alone is not ([`region_model`]); such a model is
     /// chosen again when the targets change ([`retarget`]).
     #[serde(default)]
     pub chosen_for_targets: bool,
@@ -645,29 +645,17 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     // The plan's regions are unfitted: the fit fills in the rest.
     let mut fit = r.clone();
     let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, pi, f64::from(n))).collect();
-    // A region with a value below 0 was refused when planned (its error says where). One
-    // whose values are 0 somewhere has no shape to fit: it is held at its measured median,
-    // which still takes its share. Own times (inclusive values less the children's) are
-    // never below 0.
+    // A region with a value below 0 was refused when planned (its error says where).
     if fit.error.is_some() {
         return fit;
     }
     let negative = fit.raw.iter().find(|p| p.value < 0.0);
-    let held = fit.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0);
     let found = if let Some(p) = negative {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
         Err(format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(p.n, 6)))
-    } else if held || fit.points.is_empty() {
-        let values: Vec<f64> = fit.points.iter().map(|p| p.median.max(0.0)).collect();
-        let m = if values.is_empty() { 0.0 } else { median(&values) };
-        Ok(RegionModel {
-            form: Form::Normal { c0: m, terms: Vec::new() },
-            loo: None,
-            reach: (0..d).map(|j| Reach { max: fit.points.iter().map(|p| p.coords[j]).fold(1.0, f64::max), error: 0.5, doublings: 1.0 }).collect(),
-            note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
-        })
     } else {
-        choose_model(&fit, plan, &chart).map(|(m, for_targets)| {
+        let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
+        region_model(&fit.points, d, &checks).map(|(m, for_targets)| {
             fit.chosen_for_targets = for_targets;
             m
         })
@@ -679,27 +667,43 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     fit
 }
 
-/// A region's model: the one its points choose alone, unless that one is not a positive
-/// finite time at every target and chart count (`chart`: the chart's points); then the one
-/// the search chooses among those that are (true). The first does not depend on the
-/// targets, so a change of them needs only [`retarget`]'s evaluation for most regions.
-fn choose_model(fit: &RegionFit, plan: &Plan, chart: &[Vec<f64>]) -> Result<(RegionModel, bool), String> {
-    let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
-    let alone = search_with(fit, plan, &[])?;
-    if positive_at(&alone, &checks) {
+/// A region's model from its points (`d` parameters): the one its points choose alone, unless
+/// that one is not a positive finite time at every point of `checks` (the targets and the
+/// chart's points); then the one the search chooses among those that are (true). The first
+/// does not depend on the targets, so a change of them needs only [`retarget`]'s evaluation
+/// for most regions. A region whose values are 0 somewhere has no shape to fit: it is held at
+/// its measured median, which still takes its share (own times, inclusive values less the
+/// children's, are never below 0). The speed-up page models a region it is sent from the
+/// Bottlenecks page with this too (`speedup::weak`), so the two agree.
+pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<(RegionModel, bool), String> {
+    if points.is_empty() || points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) {
+        let values: Vec<f64> = points.iter().map(|p| p.median.max(0.0)).collect();
+        let m = if values.is_empty() { 0.0 } else { median(&values) };
+        return Ok((
+            RegionModel {
+                form: Form::Normal { c0: m, terms: Vec::new() },
+                loo: None,
+                reach: (0..d).map(|j| Reach { max: points.iter().filter_map(|p| p.coords.get(j).copied()).fold(1.0, f64::max), error: 0.5, doublings: 1.0 }).collect(),
+                note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
+            },
+            false,
+        ));
+    }
+    let alone = search_with(points, d, &[])?;
+    if positive_at(&alone, checks) {
         return Ok((alone, false));
     }
-    search_with(fit, plan, &checks).map(|m| (m, true))
+    search_with(points, d, checks).map(|m| (m, true))
 }
 
 /// The search of one region's points ([`search`] with one parameter, [`search_multi`] with
 /// more), each hypothesis a positive time at `checks`.
-fn search_with(fit: &RegionFit, plan: &Plan, checks: &[Vec<f64>]) -> Result<RegionModel, String> {
-    if plan.parameters.len() == 1 {
+fn search_with(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<RegionModel, String> {
+    if d == 1 {
         let checks: Vec<f64> = checks.iter().filter_map(|c| c.first().copied()).collect();
-        search(&fit.points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
+        search(&points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
     } else {
-        search_multi(&fit.points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), checks)
+        search_multi(&points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), checks)
     }
 }
 

@@ -630,3 +630,60 @@ fn a_file_that_says_what_its_times_are_is_believed_and_odd_trees_do_not_panic() 
     assert!(r.tree.parent.iter().any(Option::is_none));
     assert_eq!(r.tables.len(), 1);
 }
+
+/// A region whose time grows opens on the speed-up page modelled as here (issue 45, case 2):
+/// relearn's Initialization (0.31 s at p = 32 to 1.71 s at 512, n held at 9000) was read
+/// there as strong scaling and forecast at 1.258 s at p = 8192 where this page says 24.01 s;
+/// main() at 2,482 s, below the 2,537 s measured at 512. Now both pages give the same time
+/// and range at every count asked, from the same model of all 25 points. In a one-parameter
+/// experiment too; a region whose points were edited there is modelled from them alone, and
+/// says so; a falling region opens as strong scaling, with nothing sent.
+#[test]
+fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
+    use crate::model::speedup::page::{view, PageView};
+    use crate::model::speedup::weak::REGION_KEY;
+    use crate::model::workspace::PageInputs;
+    let catalog = crate::model::workspace::catalog::presets();
+    let opened = |r: &Ranking, name: &str| -> (usize, PageInputs, PageView) {
+        let i = r.regions.iter().position(|f| f.callpath == name).expect(name);
+        let texts = page::speedup_inputs(r, i).expect("points");
+        let v = view(&texts, &catalog);
+        (i, texts, v)
+    };
+    let relearn = rank(&parse(&fixture("relearn_data.txt")).unwrap(), &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() }).unwrap();
+    let app = rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256, 1024], ..RankOptions::default() }).unwrap();
+    let growing: Vec<(&Ranking, &str)> = [&relearn, &app].into_iter().flat_map(|r| r.regions.iter().filter(|f| f.grows && f.model.is_some()).map(move |f| (r, f.callpath.as_str()))).collect();
+    assert!(growing.iter().any(|g| g.1 == "Initialization") && growing.iter().any(|g| g.1 == "main()"));
+    assert!(growing.iter().any(|g| std::ptr::eq(g.0, &app)), "a one-parameter region that grows");
+    for (r, name) in growing {
+        let (i, texts, v) = opened(r, name);
+        assert_eq!(texts.get("scaling").map(String::as_str), Some("weak"));
+        let w = v.weak.as_ref().unwrap_or_else(|| panic!("{name}: {:?}", v.points_error));
+        assert!(w.warnings[0].starts_with("modelled as on the Bottlenecks page"), "{name}: {:?}", w.warnings);
+        assert!(w.family.starts_with("the Bottlenecks page's") && w.formula.contains('p'), "{name}: {} {}", w.family, w.formula);
+        for (k, t) in r.targets.iter().enumerate() {
+            let here = r.regions[i].time_at(k).unwrap();
+            let there = w.predictions.iter().find(|p| p.n == t.n).expect("each count asked").time_s;
+            for (a, b) in [(here.0, there.0), (here.1, there.1), (here.2, there.2)] {
+                assert!((a - b).abs() <= 1e-12 * a.abs(), "{name} at {}: {here:?} here, {there:?} there", t.n);
+            }
+        }
+        let last = w.points.last().unwrap().time_s;
+        assert!(w.predictions.iter().all(|p| p.time_s.0 > last), "{name}: forecast below the largest count's {last}");
+    }
+    let (_, mut texts, _) = opened(&relearn, "Initialization");
+    assert!((relearn.regions.iter().find(|f| f.callpath == "Initialization").unwrap().time_at(1).unwrap().0 - 24.01).abs() < 0.005);
+    // Edited points: the region's model is no longer theirs.
+    let edited = texts["points"].replace("1.7089", "1.9");
+    texts.insert("points".into(), edited);
+    let w = view(&texts, &catalog).weak.expect("modelled");
+    assert!(w.warnings.iter().any(|m| m.contains("no longer those of Initialization")), "{:?}", w.warnings);
+    assert!(!w.family.contains("Bottlenecks"));
+    // What a link carries is untrusted: a broken region is said, and the points modelled.
+    texts.insert(REGION_KEY.into(), "region\tx\nparameters\tp\nprocess\t3\nheld\t1".into());
+    let w = view(&texts, &catalog).weak.expect("modelled");
+    assert!(w.warnings.iter().any(|m| m.contains("could not be read")), "{:?}", w.warnings);
+    let falling = app.regions.iter().find(|f| !f.grows && f.model.is_some()).expect("a falling region");
+    let (_, texts, v) = opened(&app, &falling.callpath.clone());
+    assert!(!texts.contains_key(REGION_KEY) && texts["scaling"] == "strong" && v.weak.is_none());
+}

@@ -27,7 +27,7 @@ use crate::model::input::table::{self, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::{
     analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
-use crate::model::speedup::weak::{analyse_weak, Weak};
+use crate::model::speedup::weak::{analyse_sent, Weak, REGION_KEY};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError, Warning};
@@ -630,14 +630,14 @@ fn model_row(a: &Analysis, model: Model) -> Option<ModelRow> {
 /// Computes the page from its inputs: the analysis of the points, its table rows and chart.
 /// The catalog is not used (every page's `evaluate` takes it).
 pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
-    evaluate_in::<true>(inputs)
+    evaluate_in::<true>(inputs, None)
 }
 
 /// The weak-scaling analysis of the page's inputs: None unless weak scaling is chosen and the
-/// points were read.
-fn weak_result(inputs: &Inputs) -> Option<Result<Weak, InputError>> {
+/// points were read. `sent`: a region the Bottlenecks page sent with them ([`REGION_KEY`]).
+fn weak_result(inputs: &Inputs, sent: Option<&str>) -> Option<Result<Weak, InputError>> {
     let table = inputs.points.as_ref().filter(|_| inputs.weak)?;
-    Some(analyse_weak(Field::Points.key(), &table.raw, table.measure, &inputs.targets).map_err(|mut e| {
+    Some(analyse_sent(Field::Points.key(), &table.raw, table.measure, &inputs.targets, sent).map_err(|mut e| {
         // Columns of a table with a header need not be in n, value, weight order.
         if table.had_header {
             e.column = None;
@@ -649,7 +649,7 @@ fn weak_result(inputs: &Inputs) -> Option<Result<Weak, InputError>> {
 /// The weak-scaling analysis of the page's texts, for [`apply_weak`]: what the page's Web
 /// Worker computes (`ui::extrap_worker`), whose wasm holds the search the page's does not.
 pub fn weak_of(texts: &PageInputs) -> Option<Result<Weak, InputError>> {
-    weak_result(&parse(texts).0)
+    weak_result(&parse(texts).0, texts.get(REGION_KEY).map(String::as_str))
 }
 
 /// Puts the weak-scaling analysis ([`weak_of`]) in a view of [`view_deferred`]; the view is
@@ -672,14 +672,14 @@ pub fn apply_weak(view: &mut PageView, result: Result<Weak, InputError>) {
 
 /// [`evaluate`], with the weak-scaling analysis (WEAK) or without it (left pending: the code
 /// of the search then stays out of the page's wasm).
-fn evaluate_in<const WEAK: bool>(inputs: &Inputs) -> PageView {
+fn evaluate_in<const WEAK: bool>(inputs: &Inputs, sent: Option<&str>) -> PageView {
     let mut view = PageView { targets: inputs.targets.clone(), ..PageView::default() };
     let Some(table) = &inputs.points else { return view };
     if inputs.weak {
         view.warnings.extend(table.note.clone().map(|m| Warning::at(Field::Points.key(), m)));
         view.weak_pending = true;
         if WEAK {
-            if let Some(r) = weak_result(inputs) {
+            if let Some(r) = weak_result(inputs, sent) {
                 apply_weak(&mut view, r);
             }
         }
@@ -743,7 +743,8 @@ pub fn view_deferred(texts: &PageInputs) -> PageView {
 
 fn view_in<const WEAK: bool>(texts: &PageInputs) -> PageView {
     let (inputs, errors) = parse(texts);
-    let mut view = evaluate_in::<WEAK>(&inputs);
+    let sent = if WEAK { texts.get(REGION_KEY).map(String::as_str) } else { None };
+    let mut view = evaluate_in::<WEAK>(&inputs, sent);
     for e in errors {
         if e.field == Field::Points.key() {
             view.points_error = Some(e);

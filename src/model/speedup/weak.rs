@@ -6,8 +6,9 @@
 //! measured (1 when a one-process run is given), which an allocation request asks for.
 
 use super::analysis::prepare;
-use super::{Measure, RawPoint};
-use crate::model::extrap::search::{search, LEVEL};
+use super::{Measure, PointView, RawPoint};
+use crate::model::extrap::search::{search, RegionModel, LEVEL};
+use crate::model::extrap::{region_model, PointSummary, Ranking};
 use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).
@@ -56,6 +57,109 @@ pub struct Weak {
 /// Models a weak-scaling series of times (`measure` must be times) and predicts at `targets`
 /// (none: 4× and 16× the largest count).
 pub fn analyse_weak(field: &str, raw: &[RawPoint], measure: Measure, targets: &[u32]) -> Result<Weak, InputError> {
+    analyse_sent(field, raw, measure, targets, None)
+}
+
+/// The page input in which the Bottlenecks page sends a region it opens here ([`region_text`]).
+pub const REGION_KEY: &str = "bottlenecks_region";
+
+/// A region of the Bottlenecks page, as it sends it ([`region_text`]): its points at every
+/// value of every parameter, and where the other parameters are held.
+#[derive(Debug, Clone, PartialEq)]
+struct Sent {
+    callpath: String,
+    names: Vec<String>,
+    process: usize,
+    held: Vec<f64>,
+    points: Vec<PointSummary>,
+}
+
+/// Region `i` of a ranking, for the speed-up page's [`REGION_KEY`]: a line "region", its call
+/// path; "parameters", their names; "process", the process count's index among them; "held",
+/// the point whose other values the page holds (its chart's); then a line "point" per measured
+/// point: its value of each parameter, the median time and the repetitions' relative spread
+/// (what the region's model is fitted to, [`region_model`]). Tab separated; numbers written
+/// as Rust writes them, which reads them back exactly.
+pub fn region_text(r: &Ranking, i: usize) -> Option<String> {
+    let f = r.regions.get(i)?;
+    let mut s = format!("region\t{}\nparameters\t{}\nprocess\t{}\nheld", f.callpath, r.parameters.join("\t"), r.process_index);
+    for v in &r.base {
+        s.push_str(&format!("\t{v}"));
+    }
+    for p in &f.points {
+        s.push_str("\npoint");
+        for v in p.coords.iter().chain([&p.median, &p.noise]) {
+            s.push_str(&format!("\t{v}"));
+        }
+    }
+    Some(s)
+}
+
+/// [`region_text`] read back; what is wrong with it otherwise (it comes in a link).
+fn read_sent(text: &str) -> Result<Sent, String> {
+    let mut sent = Sent { callpath: String::new(), names: Vec::new(), process: 0, held: Vec::new(), points: Vec::new() };
+    let number = |w: &str| w.parse::<f64>().map_err(|_| format!("\"{}\" is not a number", w.chars().take(20).collect::<String>()));
+    for (k, line) in text.lines().enumerate() {
+        let mut words = line.split('\t');
+        let numbers = |words: std::str::Split<'_, char>| words.map(number).collect::<Result<Vec<f64>, String>>().map_err(|e| format!("line {}: {e}", k + 1));
+        match words.next() {
+            Some("region") => sent.callpath = words.collect::<Vec<_>>().join("\t"),
+            Some("parameters") => sent.names = words.map(str::to_string).collect(),
+            Some("process") => sent.process = words.next().and_then(|w| w.parse().ok()).ok_or(format!("line {}: no process index", k + 1))?,
+            Some("held") => sent.held = numbers(words)?,
+            Some("point") => {
+                let mut v = numbers(words)?;
+                let (Some(noise), Some(median)) = (v.pop(), v.pop()) else { return Err(format!("line {}: a point without its time", k + 1)) };
+                let n = v.get(sent.process).copied().unwrap_or(0.0);
+                sent.points.push(PointSummary { n, median, noise, repetitions: 1, coords: v });
+            }
+            _ => return Err(format!("line {}: not a line of a region", k + 1)),
+        }
+    }
+    let d = sent.names.len();
+    let whole = |x: &Vec<f64>| x.len() == d && x.iter().all(|v| v.is_finite() && *v > 0.0);
+    if !(1..=4).contains(&d) || sent.process >= d || !whole(&sent.held) || sent.points.is_empty() || !sent.points.iter().all(|p| whole(&p.coords) && p.noise.is_finite()) {
+        return Err("its parameters, held point or points do not match".into());
+    }
+    Ok(sent)
+}
+
+/// The time along the process count of a region's model, the other parameters held.
+struct Along<'a> {
+    model: &'a RegionModel,
+    held: &'a [f64],
+    process: usize,
+}
+
+/// `held` with the process count (index `process`) at n.
+fn with_n(held: &[f64], process: usize, n: f64) -> Vec<f64> {
+    let mut x = held.to_vec();
+    if let Some(v) = x.get_mut(process) {
+        *v = n;
+    }
+    x
+}
+
+impl Along<'_> {
+    fn at(&self, n: f64) -> (f64, f64, f64) {
+        self.model.at_point(&with_n(self.held, self.process, n))
+    }
+}
+
+/// Whether the table's points (merged) are the region's at its held point: the same counts
+/// and times. Edited ones are modelled alone.
+fn same_points(sent: &Sent, pts: &[PointView]) -> bool {
+    let held = |p: &&PointSummary| p.coords.iter().zip(&sent.held).enumerate().all(|(j, (a, b))| j == sent.process || a == b);
+    let mut slice: Vec<&PointSummary> = sent.points.iter().filter(held).collect();
+    slice.sort_by(|a, b| a.n.total_cmp(&b.n));
+    slice.len() == pts.len() && slice.iter().zip(pts).all(|(a, b)| a.n == f64::from(b.n) && (a.median - b.value).abs() <= 1e-9 * b.value.abs())
+}
+
+/// [`analyse_weak`], or, given a region the Bottlenecks page sent ([`region_text`]) whose
+/// points the table still holds, that region's model as the Bottlenecks page fits it, over
+/// all its points ([`region_model`]), along the process count with the other parameters
+/// held as there: the two pages then give the same times.
+pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[u32], sent: Option<&str>) -> Result<Weak, InputError> {
     if measure != Measure::TimeS {
         return Err(InputError::new(field, "weak scaling needs times: a speed-up T(1)/T(n) means nothing when the work grows with n"));
     }
@@ -74,9 +178,31 @@ pub fn analyse_weak(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
         n = n.saturating_mul(2);
     }
     ns.push(f64::from(top));
-    let series: Vec<(f64, f64, f64)> = pts.iter().map(|p| (f64::from(p.n), p.value, 0.0)).collect();
     let checks: Vec<f64> = targets.iter().map(|&t| f64::from(t)).chain(ns.iter().copied()).collect();
-    let model = search(&series, &checks).map_err(|e| InputError::new(field, e))?;
+    let sent = match sent.map(read_sent) {
+        Some(Ok(r)) if same_points(&r, &pts) => Some(r),
+        Some(Ok(r)) => {
+            warnings.push(format!("the points are no longer those of {} on the Bottlenecks page: modelled from them alone", r.callpath));
+            None
+        }
+        Some(Err(e)) => {
+            warnings.push(format!("the region sent by the Bottlenecks page could not be read ({e}): the points are modelled alone"));
+            None
+        }
+        None => None,
+    };
+    let (model, held, process) = match &sent {
+        Some(r) => {
+            let checks: Vec<Vec<f64>> = checks.iter().map(|&n| with_n(&r.held, r.process, n)).collect();
+            let (m, _) = region_model(&r.points, r.names.len(), &checks).map_err(|e| InputError::new(field, e))?;
+            (m, r.held.clone(), r.process)
+        }
+        None => {
+            let series: Vec<(f64, f64, f64)> = pts.iter().map(|p| (f64::from(p.n), p.value, 0.0)).collect();
+            (search(&series, &checks).map_err(|e| InputError::new(field, e))?, vec![f64::from(last)], 0)
+        }
+    };
+    let model = Along { model: &model, held: &held, process };
     let base_time_s = pts[0].value;
     if first != 1 {
         warnings.push(format!("no run at n = 1: the efficiency is relative to the smallest count measured, n = {first}"));
@@ -89,20 +215,32 @@ pub fn analyse_weak(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
             WeakPrediction { n, time_s: (t, lo, hi), efficiency: (efficiency(t), efficiency(hi), efficiency(lo)), horizon: f64::from(n) / f64::from(last) }
         })
         .collect();
-    if let Some(note) = &model.note {
+    if let Some(note) = &model.model.note {
         warnings.push(note.clone());
     }
-    let grows = model.grows();
+    let (family, formula) = match &sent {
+        Some(r) => {
+            let names: Vec<&str> = r.names.iter().map(String::as_str).collect();
+            let others: Vec<String> = names.iter().zip(&r.held).enumerate().filter(|(j, _)| *j != process).map(|(_, (name, v))| format!("{name} = {}", fmt_num(*v, 6))).collect();
+            let held = if others.is_empty() { String::new() } else { format!(", {} held", others.join(", ")) };
+            warnings.insert(0, format!(
+                "modelled as on the Bottlenecks page: the model of {} fitted to its {} points, read along {} (this page's n){held}",
+                r.callpath, r.points.len(), names[process]));
+            (format!("the Bottlenecks page's {}", model.model.form.family()), model.model.form.text_named(&names))
+        }
+        None => (model.model.form.family().to_string(), model.model.form.text_named(&["n"])),
+    };
+    let grows = model.model.grows_along(&held, process);
     if grows {
         warnings.push(format!("the time grows with n: at n = {top} the efficiency is {}", fmt_num(efficiency(model.at(f64::from(top)).0), 3)));
     }
     Ok(Weak {
         points: pts.iter().map(|p| WeakPoint { n: p.n, time_s: p.value, efficiency: efficiency(p.value), merged_rows: p.merged_rows }).collect(),
-        family: model.form.family().to_string(),
-        formula: model.form.text_named(&["n"]),
+        family,
+        formula,
         curve: ns.iter().map(|&n| (n, model.at(n))).collect(),
-        loo: model.loo,
-        note: model.note,
+        loo: model.model.loo,
+        note: model.model.note.clone(),
         base_n: first,
         base_time_s,
         predictions,

@@ -1,7 +1,9 @@
 //! The "Bottlenecks at scale" page: paste or upload an Extra-P experiment, see its regions
 //! ranked by predicted share of the run time at the target n, with a chart of the shares
 //! against n. A region's name opens its points in the speed-up calculator, as a share link
-//! would (in that tab only, so the table saved there is not replaced unasked). The experiment
+//! would (in that tab only, so the table saved there is not replaced unasked); one whose time
+//! grows opens as a series whose time is modelled, by this page's model of it (with its points
+//! at every value of every parameter, `speedup::weak::region_text`). The experiment
 //! is read and fitted in Web Workers (`ui::extrap_worker`, one per core), never on the page's
 //! thread: the page stays responsive while thousands of regions are fitted, shows progress
 //! once a ranking takes over 200 ms, and cancels it on Cancel or when the texts change.
@@ -17,12 +19,12 @@ use yew::prelude::*;
 use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
-use crate::model::extrap::page::{self as page, fit_key, heat_map, points_table, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
+use crate::model::extrap::page::{self as page, fit_key, heat_map, speedup_inputs, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
-use crate::model::extrap::{Nesting, Ranking, Target};
+use crate::model::extrap::{Nesting, Ranking};
 use crate::model::fmt_num;
-use crate::model::speedup::page::{self as speedup, Field};
-use crate::model::workspace::{share, PageField, PageInputs, MAX_FIELD_BYTES};
+use crate::model::speedup::page as speedup;
+use crate::model::workspace::{share, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_field, TextField};
@@ -519,15 +521,7 @@ pub fn bottlenecks() -> Html {
         let store = store.clone();
         use_callback(g.clone(), move |i: usize, v| {
             let Some(r) = &v.ranking else { return };
-            let Some(table) = points_table(r, i) else { return };
-            let mut ns: Vec<u32> = r.targets.iter().map(|t: &Target| t.n).collect();
-            ns.sort_unstable();
-            ns.dedup();
-            let targets: Vec<String> = ns.iter().map(u32::to_string).collect();
-            let mut inputs = speedup::default_inputs();
-            inputs.insert(Field::Points.key().into(), table);
-            inputs.insert(Field::SecondColumn.key().into(), "time".into());
-            inputs.insert(Field::Target.key().into(), targets.join(", "));
+            let Some(inputs) = speedup_inputs(r, i) else { return };
             open_in_speedup(inputs, store.clone());
         })
     };
