@@ -288,7 +288,7 @@ pub fn bcast_rules(fit: &CommFit, share: f64, procs: u32) -> Option<Vec<(u32, Ve
                         .iter()
                         .find(|b| b.algorithm == best)
                         .and_then(|b| b.segment_bytes)
-                        .filter(|&s| best == Algorithm::Pipeline && s < m)
+                        .filter(|&s| best.segmented() && s < m)
                         .unwrap_or(0.0);
                     let rule = (m, best.ompi_id(), seg);
                     if rules.last().is_none_or(|r| (r.1, r.2) != (rule.1, rule.2)) {
@@ -496,8 +496,8 @@ mod tests {
                 let (all, best) = all_algorithms(&split, p, m);
                 let (alg, seg) = rules_choice(&rules, 7, u64::from(p), m as u64).expect("a rule");
                 assert_eq!(alg, best.ompi_id(), "P={p} m={m}");
-                if best == Algorithm::Pipeline {
-                    let s = all.iter().find(|b| b.algorithm == Algorithm::Pipeline).and_then(|b| b.segment_bytes).expect("segment");
+                if best.segmented() {
+                    let s = all.iter().find(|b| b.algorithm == best).and_then(|b| b.segment_bytes).expect("segment");
                     assert_eq!(seg, if s < m { s as u64 } else { 0 });
                 }
             }

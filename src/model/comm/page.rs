@@ -315,7 +315,9 @@ fn sizes_of(texts: &PageInputs, field: Field, blank: &str) -> Result<Vec<f64>, S
     parse_sizes(if t.trim().is_empty() { blank } else { t })
 }
 
-/// Replaces algorithm names by their column codes so the table parser can read them.
+/// Replaces algorithm names by their column codes so the table parser can read them. A name
+/// is a word: a letter, then letters, digits, '_' or '-' (every name the command reads,
+/// [`Algorithm::names`]); other words are left as they are.
 fn encode_algorithms(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
@@ -331,7 +333,7 @@ fn encode_algorithms(text: &str) -> String {
         word.clear();
     };
     for ch in text.chars() {
-        if ch.is_ascii_alphabetic() || ch == '_' {
+        if ch.is_ascii_alphabetic() || ch == '_' || (!word.is_empty() && (ch.is_ascii_digit() || ch == '-')) {
             word.push(ch);
         } else {
             flush(&mut word, &mut out);

@@ -233,3 +233,20 @@ fn the_broadcast_chart_is_drawn_in_the_chosen_model() {
     inputs.insert(Field::BcastModel.key().into(), "nonsense".into());
     assert_eq!(view(&inputs, &catalog()).broadcast_chart_model, best);
 }
+
+/// The page reads every name of every algorithm the command reads (issue 46: a name with a
+/// hyphen worked in the command and was refused here), in any case, and a number with an
+/// exponent beside one is still a number.
+#[test]
+fn the_table_reads_every_name_the_command_reads() {
+    for a in Algorithm::all() {
+        for name in std::iter::once(&a.key()).chain(a.names()).flat_map(|n| [n.to_string(), n.to_uppercase()]) {
+            let mut inputs = default_inputs();
+            inputs.insert(Field::Measured.key().to_string(), format!("size procs algorithm time\n8 20 {name} 6.1e-1\n"));
+            let v = view(&inputs, &catalog());
+            assert_eq!(v.measured_error, None, "{name}");
+            assert_eq!(v.measured.iter().map(|m| (m.algorithm, m.time_us)).collect::<Vec<_>>(), [(a, 0.61)], "{name}");
+        }
+    }
+    assert!(Algorithm::Binary.names().contains(&"binary-tree"));
+}

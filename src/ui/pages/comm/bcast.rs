@@ -42,7 +42,7 @@ fn broadcast_row(r: &BroadcastRow) -> Html {
     html! {
         <tr>
             <td>{ size_text(r.size_bytes) }</td>
-            { for r.times.iter().map(|t| time_cell(t.time_us, t.algorithm == r.best, t.segment_bytes.filter(|_| t.algorithm == Algorithm::Pipeline))) }
+            { for r.times.iter().map(|t| time_cell(t.time_us, t.algorithm == r.best, t.segment_bytes.filter(|_| t.algorithm.segmented()))) }
             <td class="best-alg"><b>{ r.best.key() }</b></td>
         </tr>
     }
