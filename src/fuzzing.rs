@@ -178,7 +178,7 @@ pub fn page_texts(fields: &[&str], data: &[u8], mut inputs: PageInputs) -> PageI
 /// as [`page_texts`] records over its defaults. What the page shows is never NaN or infinity,
 /// and a view computed on a keystroke takes at most 100 ms (under the fuzzer).
 pub fn pages(data: &[u8]) {
-    use crate::model::calculators::CONTRACTS;
+    use crate::model::contracts::CONTRACTS;
     let (name, records) = match data.iter().position(|&b| b == 0) {
         Some(i) => (&data[..i], &data[i + 1..]),
         None => (data, &[][..]),

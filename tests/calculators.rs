@@ -4,7 +4,8 @@
 //! sites, fuzz targets, golden views) follow it by construction.
 
 use scalewise::cli::{CALCULATOR_COMMANDS, SUBCOMMANDS};
-use scalewise::model::calculators::{CALCULATORS, CONTRACTS};
+use scalewise::model::calculators::CALCULATORS;
+use scalewise::model::contracts::CONTRACTS;
 
 mod common;
 use common::run;

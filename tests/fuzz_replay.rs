@@ -40,7 +40,7 @@ fn every_committed_fuzz_input_passes_its_check() {
 #[test]
 #[ignore]
 fn write_seeds() {
-    use scalewise::model::calculators::CONTRACTS;
+    use scalewise::model::contracts::CONTRACTS;
     use scalewise::model::workspace::{share, PageInputs, Workspace};
     use scalewise::model::pevpm;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");

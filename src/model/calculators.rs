@@ -7,7 +7,7 @@
 //! (`#/key`), its HTML entry (`key.html`) and its wasm binary (`sw-key`).
 
 use crate::model::workspace::catalog::Catalog;
-use crate::model::workspace::{PageField, PageInputs, Preset};
+use crate::model::workspace::inputs::{PageField, PageInputs, Preset};
 
 /// One calculator of scalewise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,11 +26,12 @@ pub struct Calculator {
 /// list of calculators is made from it, by a macro given to this one
 /// (`calculator_table!(callback)` expands to `callback! { rows }`, each row as
 /// `ROW "key" "title" "answers" "seed" [model] [page] [commands]`):
-/// - here, each row's `Calculator` constant, [`CALCULATORS`] and the native [`CONTRACTS`];
+/// - here, each row's `Calculator` constant and [`CALCULATORS`];
+/// - in `model::contracts`, above the page models, the native `CONTRACTS`;
 /// - `cli::SUBCOMMANDS` (the row's `commands`, in `crate::cli`), so the command's help too;
 /// - `ui::<ROW>`, each HTML entry's `Site` (the row's `page`, a component in
 ///   `crate::ui::pages`);
-/// - through [`CONTRACTS`]: the fuzz target `pages`, the golden page views and the replay
+/// - through `CONTRACTS`: the fuzz target `pages`, the golden page views and the replay
 ///   test; the browser tests take the pages from the built site's home page.
 ///
 /// A row's `model` names its page model's [`Contract`] (in `crate::model`). A calculator is
@@ -133,11 +134,6 @@ macro_rules! define_calculators {
 
         /// Every calculator, in the order the navigation lists them.
         pub const CALCULATORS: &[Calculator] = &[$($row),*];
-
-        /// Every calculator's [`Contract`] as functions, in the order of [`CALCULATORS`]
-        /// (native only: no page needs another's model).
-        #[cfg(not(target_arch = "wasm32"))]
-        pub const CONTRACTS: &[Checks] = &[$(Checks::of::<crate::model::$($model)*>(&$row)),*];
     };
 }
 

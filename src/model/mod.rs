@@ -11,6 +11,8 @@ pub mod allocation;
 pub mod calculators;
 pub mod chart;
 pub mod comm;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod contracts;
 pub mod csv;
 pub mod cube;
 pub mod error;

@@ -19,6 +19,20 @@ pub const CURRENT: u32 = 2;
 
 /// The Extra-P texts' prefix; in format 1 they were the speed-up page's.
 const EXTRAP_PREFIX: &str = "extrap_";
+/// The inputs of the communication page that format 2 moved to the "Broadcast across sites"
+/// page, and the one it copied there (read by both). Written out, not taken from the pages'
+/// fields: what a format was does not change with the pages (and the workspace, below the
+/// pages, does not depend on them; `comm::page`'s tests check these are its fields).
+pub const FORMAT1_GRID_KEYS: &[&str] = &["matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"];
+pub const FORMAT1_SHARED_KEY: &str = "latency_share";
+/// The pages format 2 moved inputs to (their keys in the table of calculators).
+pub const FORMAT2_SITES_PAGE: &str = "sites";
+pub const FORMAT2_EXTRAP_PAGE: &str = "bottlenecks";
+
+/// Of a communication page's inputs, those that stay there: all but [`FORMAT1_GRID_KEYS`].
+fn point_to_point(inputs: &PageInputs) -> PageInputs {
+    inputs.iter().filter(|(k, _)| !FORMAT1_GRID_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
 
 /// The format of a file, storage or link that says it is `version`, when this build reads
 /// it; `field` names the source in the refusal.
@@ -48,23 +62,23 @@ pub fn upgrade(ws: &mut Workspace, from: u32) {
 /// Format 1 → 2: the latency matrix and grid broadcast leave the communication page for the
 /// "Broadcast across sites" page; the latency share, read by both, is copied.
 fn grid_to_its_page(pages: &mut std::collections::BTreeMap<String, PageInputs>) {
-    use crate::model::comm::page::{Field, Half, SITES_PAGE};
     let Some(comm) = pages.get("comm") else { return };
-    let moved = Half::Grid.inputs_of(comm);
+    let grid = |k: &str| FORMAT1_GRID_KEYS.contains(&k) || k == FORMAT1_SHARED_KEY;
+    let moved: PageInputs = comm.iter().filter(|(k, _)| grid(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
     if moved.is_empty() {
         return;
     }
-    let kept = Half::PointToPoint.inputs_of(comm);
+    let kept = point_to_point(comm);
     pages.insert("comm".into(), kept);
     let mut own = moved;
-    if let Some(before) = pages.get(SITES_PAGE) {
+    if let Some(before) = pages.get(FORMAT2_SITES_PAGE) {
         for (k, v) in before {
             own.insert(k.clone(), v.clone());
         }
     }
     // A page of only the shared latency share would hide the page's defaults: not moved alone.
-    if own.len() > 1 || !own.contains_key(crate::model::workspace::PageField::key(Field::LatencyShare)) {
-        pages.insert(SITES_PAGE.into(), own);
+    if own.len() > 1 || !own.contains_key(FORMAT1_SHARED_KEY) {
+        pages.insert(FORMAT2_SITES_PAGE.into(), own);
     }
 }
 
@@ -81,7 +95,7 @@ fn extrap_to_its_page(pages: &mut std::collections::BTreeMap<String, PageInputs>
     }
     // Left empty, the page shows its defaults, as an absent one would.
     pages.insert("speedup".into(), kept);
-    let page = crate::model::extrap::page::PAGE;
+    let page = FORMAT2_EXTRAP_PAGE;
     if let Some(own) = pages.get(page) {
         for (k, v) in own {
             moved.insert(k.clone(), v.clone());
@@ -96,7 +110,7 @@ fn extrap_to_its_page(pages: &mut std::collections::BTreeMap<String, PageInputs>
 /// take there; they are left out.
 pub fn shared_page(page: &str, inputs: &mut PageInputs) {
     if page == "comm" {
-        *inputs = crate::model::comm::page::Half::PointToPoint.inputs_of(inputs);
+        *inputs = point_to_point(inputs);
     }
     if page == "speedup" {
         let mut kept = PageInputs::new();

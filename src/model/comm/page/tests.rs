@@ -250,3 +250,16 @@ fn the_table_reads_every_name_the_command_reads() {
     }
     assert!(Algorithm::Binary.names().contains(&"binary-tree"));
 }
+
+/// The workspace's format-2 upgrade names this page's fields as they were (below the pages, it
+/// cannot take them from here): the keys it moves to the sites page are the grid half's, the
+/// one it copies is read by both halves, and the pages it names are these.
+#[test]
+fn the_format_2_upgrade_names_these_fields() {
+    use crate::model::workspace::migrate;
+    let grid: Vec<&str> = Half::Grid.fields().filter(|f| !f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
+    assert_eq!(grid, migrate::FORMAT1_GRID_KEYS);
+    let shared: Vec<&str> = Field::ALL.iter().filter(|f| f.read_by(Half::Grid) && f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
+    assert_eq!(shared, [migrate::FORMAT1_SHARED_KEY]);
+    assert_eq!((SITES_PAGE, crate::model::extrap::page::PAGE), (migrate::FORMAT2_SITES_PAGE, migrate::FORMAT2_EXTRAP_PAGE));
+}
