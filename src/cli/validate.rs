@@ -533,7 +533,7 @@ fn choice_markdown(r: &Report, node_leavers: &[Outcome], s: &mut String) {
         pct(sel.nested.source_p80),
         fmt_num(sel.nested.score, 3),
         node_leavers.len(),
-        validation::sources(&node_leavers).len()
+        validation::sources(node_leavers).len()
     ));
     if winner.law != candidates::calculators() {
         s.push_str(&format!(
@@ -581,7 +581,7 @@ fn ranges_markdown(r: &Report, fc: &[Outcome], node_leavers: &[Outcome], s: &mut
          (from {} sources) for a firm figure.\n",
         pct(nc),
         fmt_num(factor, 3),
-        validation::sources(&node_leavers).len()
+        validation::sources(node_leavers).len()
     ));
     s.push_str(
         "\nHow the predictions are weighted when the percentiles are taken decides where the ranges hold.\n\
