@@ -251,6 +251,88 @@ pub fn run(args: &[String]) -> i32 {
     status
 }
 
+/// A subcommand's command line, read by [`read_args`]: the input file, the options every
+/// subcommand has, and the options of its raw formats and allocation tables (name, value).
+struct Invocation<'a> {
+    file: Option<&'a str>,
+    compact: bool,
+    format: Option<&'a str>,
+    export: Option<&'a str>,
+    options: Vec<(String, String)>,
+}
+
+/// Reads the arguments after a subcommand's name; Err(status) when they ask for its help
+/// (written) or are bad usage (said on standard error, status 2).
+fn read_args<'a>(cmd: &Subcommand, raw_input: Option<&RawInput>, args: &'a [String]) -> Result<Invocation<'a>, i32> {
+    let mut file: Option<&str> = None;
+    let mut compact = false;
+    let mut format: Option<&str> = None;
+    let mut options: Vec<(String, String)> = Vec::new();
+    let mut export: Option<&str> = None;
+    let mut rest = args.iter();
+    // After "--" every argument is a file name, even one that starts with "-".
+    let mut options_ended = false;
+    while let Some(a) = rest.next() {
+        // A file: anything after "--", "-" (standard input) and what is no option.
+        if options_ended || a == "-" || !a.starts_with('-') {
+            if file.is_some() {
+                eprintln!("scalewise {}: more than one input file given", cmd.name);
+                return Err(2);
+            }
+            file = Some(a.as_str());
+            continue;
+        }
+        match a.as_str() {
+            "--" => options_ended = true,
+            "--help" | "-h" => {
+                return Err(written(cmd.name, write_out(&comm::help_words(cmd.help))));
+            }
+            "--compact" => compact = true,
+            // A flag of `bottlenecks` on Score-P runs (extrap::RUN_OPTIONS).
+            "--inclusive" if cmd.name == "bottlenecks" => options.push(("--inclusive".into(), String::new())),
+            "--format" => match rest.next() {
+                Some(f) => format = Some(f.as_str()),
+                None => {
+                    eprintln!("scalewise {}: --format needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
+                    return Err(2);
+                }
+            },
+            other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
+            "--export" => match rest.next() {
+                Some(f) => export = Some(f.as_str()),
+                None => {
+                    eprintln!("scalewise {}: --export needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
+                    return Err(2);
+                }
+            },
+            other if other.starts_with("--export=") => export = Some(&other["--export=".len()..]),
+            other
+                if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
+                    || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
+            {
+                let value = match other.split_once('=') {
+                    Some((_, v)) => v.to_string(),
+                    None => match rest.next() {
+                        Some(v) => v.clone(),
+                        None => {
+                            eprintln!("scalewise {}: {other} needs a value; see 'scalewise {} --help'", cmd.name, cmd.name);
+                            return Err(2);
+                        }
+                    },
+                };
+                options.push((other.split('=').next().unwrap_or(other).to_string(), value));
+            }
+            // "-q" and the like are options this command lacks (a file of that name is passed
+            // after "--").
+            other => {
+                eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help' (a file whose name starts with '-' goes after '--')", cmd.name, cmd.name);
+                return Err(2);
+            }
+        }
+    }
+    Ok(Invocation { file, compact, format, export, options })
+}
+
 fn run_to_output(args: &[String]) -> i32 {
     let Some(first) = args.first() else {
         eprint!("{}", main_help());
@@ -272,73 +354,11 @@ fn run_to_output(args: &[String]) -> i32 {
         eprintln!("scalewise: unknown calculator '{first}'; run 'scalewise --help' for the list");
         return 2;
     };
-    let mut file: Option<&str> = None;
-    let mut compact = false;
-    let mut format: Option<&str> = None;
-    let mut options: Vec<(String, String)> = Vec::new();
     let raw_input = RAW_INPUTS.iter().find(|r| r.command == cmd.name);
-    let mut export: Option<&str> = None;
-    let mut rest = args[1..].iter();
-    // After "--" every argument is a file name, even one that starts with "-".
-    let mut options_ended = false;
-    while let Some(a) = rest.next() {
-        // A file: anything after "--", "-" (standard input) and what is no option.
-        if options_ended || a == "-" || !a.starts_with('-') {
-            if file.is_some() {
-                eprintln!("scalewise {}: more than one input file given", cmd.name);
-                return 2;
-            }
-            file = Some(a.as_str());
-            continue;
-        }
-        match a.as_str() {
-            "--" => options_ended = true,
-            "--help" | "-h" => {
-                return written(cmd.name, write_out(&comm::help_words(cmd.help)));
-            }
-            "--compact" => compact = true,
-            // A flag of `bottlenecks` on Score-P runs (extrap::RUN_OPTIONS).
-            "--inclusive" if cmd.name == "bottlenecks" => options.push(("--inclusive".into(), String::new())),
-            "--format" => match rest.next() {
-                Some(f) => format = Some(f.as_str()),
-                None => {
-                    eprintln!("scalewise {}: --format needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
-                    return 2;
-                }
-            },
-            other if other.starts_with("--format=") => format = Some(&other["--format=".len()..]),
-            "--export" => match rest.next() {
-                Some(f) => export = Some(f.as_str()),
-                None => {
-                    eprintln!("scalewise {}: --export needs a name; see 'scalewise {} --help'", cmd.name, cmd.name);
-                    return 2;
-                }
-            },
-            other if other.starts_with("--export=") => export = Some(&other["--export=".len()..]),
-            other
-                if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
-                    || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
-            {
-                let value = match other.split_once('=') {
-                    Some((_, v)) => v.to_string(),
-                    None => match rest.next() {
-                        Some(v) => v.clone(),
-                        None => {
-                            eprintln!("scalewise {}: {other} needs a value; see 'scalewise {} --help'", cmd.name, cmd.name);
-                            return 2;
-                        }
-                    },
-                };
-                options.push((other.split('=').next().unwrap_or(other).to_string(), value));
-            }
-            // "-q" and the like are options this command lacks (a file of that name is passed
-            // after "--").
-            other => {
-                eprintln!("scalewise {}: unknown option '{other}'; see 'scalewise {} --help' (a file whose name starts with '-' goes after '--')", cmd.name, cmd.name);
-                return 2;
-            }
-        }
-    }
+    let Invocation { file, compact, format, export, options } = match read_args(cmd, raw_input, &args[1..]) {
+        Ok(i) => i,
+        Err(status) => return status,
+    };
     let mut raw = match format {
         None => None,
         Some(f) => match raw_input {
