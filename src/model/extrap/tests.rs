@@ -680,9 +680,19 @@ fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
     assert!(w.warnings.iter().any(|m| m.contains("no longer those of Initialization")), "{:?}", w.warnings);
     assert!(!w.family.contains("Bottlenecks"));
     // What a link carries is untrusted: a broken region is said, and the points modelled.
-    texts.insert(REGION_KEY.into(), "region\tx\nparameters\tp\nprocess\t3\nheld\t1".into());
-    let w = view(&texts, &catalog).weak.expect("modelled");
-    assert!(w.warnings.iter().any(|m| m.contains("could not be read")), "{:?}", w.warnings);
+    for broken in [
+        "region\tx\nparameters\tp\nprocess\t3\nheld\t1",
+        "region\tx\nparameters\tp\tn\nprocess\t0\nheld\t32\t9000\npoint\t32\t9000\tinf\t0",
+        "region\tx\nparameters\tp\tn\nprocess\t0\nheld\t32\t9000\npoint\t32\t9000\t-1\t0",
+        "region\tx\nparameters\tp\tn\nprocess\t0\nheld\t32\t9000\npoint\t32\t0.5",
+        "region\tx\nparameters\tp\tn\nprocess\tzero",
+        "held\tNaN",
+        "something else",
+    ] {
+        texts.insert(REGION_KEY.into(), broken.into());
+        let w = view(&texts, &catalog).weak.expect("modelled");
+        assert!(w.warnings.iter().any(|m| m.contains("could not be read")), "{broken:?}: {:?}", w.warnings);
+    }
     let falling = app.regions.iter().find(|f| !f.grows && f.model.is_some()).expect("a falling region");
     let (_, texts, v) = opened(&app, &falling.callpath.clone());
     assert!(!texts.contains_key(REGION_KEY) && texts["scaling"] == "strong" && v.weak.is_none());

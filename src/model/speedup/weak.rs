@@ -118,7 +118,7 @@ fn read_sent(text: &str) -> Result<Sent, String> {
     }
     let d = sent.names.len();
     let whole = |x: &Vec<f64>| x.len() == d && x.iter().all(|v| v.is_finite() && *v > 0.0);
-    if !(1..=4).contains(&d) || sent.process >= d || !whole(&sent.held) || sent.points.is_empty() || !sent.points.iter().all(|p| whole(&p.coords) && p.noise.is_finite()) {
+    if !(1..=4).contains(&d) || sent.process >= d || !whole(&sent.held) || sent.points.is_empty() || !sent.points.iter().all(|p| whole(&p.coords) && p.noise.is_finite() && (p.median.is_nan() || (p.median.is_finite() && p.median >= 0.0))) {
         return Err("its parameters, held point or points do not match".into());
     }
     Ok(sent)
