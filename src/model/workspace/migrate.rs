@@ -31,7 +31,9 @@ pub const FORMAT2_EXTRAP_PAGE: &str = "bottlenecks";
 
 /// Of a communication page's inputs, those that stay there: all but [`FORMAT1_GRID_KEYS`].
 fn point_to_point(inputs: &PageInputs) -> PageInputs {
-    inputs.iter().filter(|(k, _)| !FORMAT1_GRID_KEYS.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    let mut kept = inputs.clone();
+    kept.retain(|k, _| !FORMAT1_GRID_KEYS.contains(&k.as_str()));
+    kept
 }
 
 /// The format of a file, storage or link that says it is `version`, when this build reads
@@ -64,7 +66,10 @@ pub fn upgrade(ws: &mut Workspace, from: u32) {
 fn grid_to_its_page(pages: &mut std::collections::BTreeMap<String, PageInputs>) {
     let Some(comm) = pages.get("comm") else { return };
     let grid = |k: &str| FORMAT1_GRID_KEYS.contains(&k) || k == FORMAT1_SHARED_KEY;
-    let moved: PageInputs = comm.iter().filter(|(k, _)| grid(k)).map(|(k, v)| (k.clone(), v.clone())).collect();
+    // Retained, not collected: collecting into a map sorts, and a sort's code would weigh on
+    // every page (each reads the workspace through these upgrades).
+    let mut moved = comm.clone();
+    moved.retain(|k, _| grid(k));
     if moved.is_empty() {
         return;
     }
