@@ -204,7 +204,7 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             { csv_button("speedup-weak.csv") }
-            <p class="hint">{ "The model is searched as each region's on the Bottlenecks page (a constant, Extra-P's terms, a power law, …); its 90 % range widens with the doublings beyond the data (VALIDATION.md)." }</p>
+            <p class="hint">{ "Modelled as the Bottlenecks page models a region; the 90 % range widens with each doubling beyond the data (VALIDATION.md)." }</p>
             <h3>{ "Points" }</h3>
             <table id="weak-points" class="results">
                 { head(&["#n", "#time (s)", "#efficiency", "flags"]) }
