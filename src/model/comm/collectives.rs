@@ -264,9 +264,13 @@ pub fn broadcast(split: &Split, algorithm: Algorithm, procs: u32, size_bytes: f6
 /// on ties).
 pub fn all_algorithms(split: &Split, procs: u32, size_bytes: f64) -> (Vec<Broadcast>, Algorithm) {
     let all: Vec<Broadcast> = Algorithm::all().map(|a| broadcast(split, a, procs, size_bytes)).collect();
-    // Ties within rounding go to the earlier algorithm.
-    let best = all.iter().skip(1).fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b });
-    (all, best.algorithm)
+    let best = fastest(&all);
+    (all, best)
+}
+
+/// The fastest of some broadcasts (at least one); ties within rounding go to the earlier.
+fn fastest(all: &[Broadcast]) -> Algorithm {
+    all.iter().skip(1).fold(all[0], |b, x| if x.time_us < b.time_us * (1.0 - 1e-12) { *x } else { b }).algorithm
 }
 
 /// One measured broadcast.
@@ -403,14 +407,7 @@ mod tests {
 
     /// The fastest of Table 4's algorithms (ties to the earlier, as [`all_algorithms`]).
     fn table4_best(split: &Split, procs: u32, m: f64) -> Algorithm {
-        let times = TABLE4.map(|a| broadcast(split, a, procs, m).time_us);
-        let mut best = 0;
-        for (i, t) in times.iter().enumerate() {
-            if *t < times[best] * (1.0 - 1e-12) {
-                best = i;
-            }
-        }
-        TABLE4[best]
+        fastest(&TABLE4.map(|a| broadcast(split, a, procs, m)))
     }
 
     #[test]

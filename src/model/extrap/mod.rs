@@ -43,7 +43,7 @@ mod text;
 mod tree;
 
 pub use json::kind as json_kind;
-pub use ranking::{uninformative, HOLD, INPUT, PREDICT, FAR_BEYOND, UNINFORMATIVE_SPAN, finish, fit_regions, retarget, parse_targets, plan, process_index, rank, region_model, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use ranking::{uninformative, HOLD, INPUT, PREDICT, FAR_BEYOND, UNINFORMATIVE_SPAN, finish, fit_regions, retarget, parse_targets, plan, process_index, rank, region_model, with_n, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
 pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HELD_AT_LEAST, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;

@@ -303,7 +303,7 @@ fn noise(v: &[f64]) -> f64 {
 }
 
 /// `base` with the process count set to n.
-fn with_n(base: &[f64], pi: usize, n: f64) -> Vec<f64> {
+pub fn with_n(base: &[f64], pi: usize, n: f64) -> Vec<f64> {
     let mut x = base.to_vec();
     if let Some(v) = x.get_mut(pi) {
         *v = n;

@@ -8,7 +8,7 @@
 use super::analysis::prepare;
 use super::{Measure, PointView, RawPoint};
 use crate::model::extrap::search::{search, RegionModel, LEVEL};
-use crate::model::extrap::{region_model, PointSummary, Ranking};
+use crate::model::extrap::{region_model, with_n, PointSummary, Ranking};
 use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).
@@ -129,15 +129,6 @@ struct Along<'a> {
     model: &'a RegionModel,
     held: &'a [f64],
     process: usize,
-}
-
-/// `held` with the process count (index `process`) at n.
-fn with_n(held: &[f64], process: usize, n: f64) -> Vec<f64> {
-    let mut x = held.to_vec();
-    if let Some(v) = x.get_mut(process) {
-        *v = n;
-    }
-    x
 }
 
 impl Along<'_> {
