@@ -6,6 +6,10 @@
 
 use std::time::Instant;
 
+// The allocator of the `scalewise` command (src/main.rs), so that these timings are its.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use scalewise::model::pevpm::examples::JACOBI;
 use scalewise::model::pevpm::lang;
 use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
@@ -107,6 +111,48 @@ fn bench_simulate() {
         assert_eq!(a, want_a, "nodes × 1 on {threads} thread(s)");
         assert_eq!(b, want_b, "nodes × 2 on {threads} thread(s)");
         println!("Jacobi study ({} message events): median {:.3} s", messages, median(times));
+    }
+}
+
+/// Issue 47's case: an all-to-all of 8 bytes on 983 to 1,000 processes, one replication each
+/// (17.7 M messages), on one thread and on every core: median of five runs, messages per second
+/// and ns per message, with the report the same to the bit on every thread count.
+#[test]
+#[ignore]
+fn bench_all_to_all() {
+    let job = || Job {
+        skeleton: lang::parse("Message type = MPI_Alltoall, size = 8").unwrap(),
+        params: Vec::new(),
+        numprocs: (983..=1000).collect(),
+        procs_per_node: 1,
+        machine: perseus(),
+        mode: Mode::Distribution,
+        contention: Contention::Moment,
+        replications: 1,
+        seed: 1,
+        compare: false,
+        sequential_s: None,
+        limits: Limits::default(),
+    };
+    let want = run(job());
+    assert!(want.deadlock.is_none());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for threads in [1, cores] {
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let t = Instant::now();
+            // The check and compile of every count (Simulation::new) are timed with the run.
+            let r = std::hint::black_box(run_on(job(), threads));
+            times.push(t.elapsed().as_secs_f64());
+            assert_eq!(r, want, "{threads} thread(s)");
+        }
+        let s = median(times);
+        println!(
+            "all-to-all, 983-1000 processes, 1 replication ({} messages), {threads} thread(s): median {s:.3} s, {:.1} M messages/s, {:.1} ns a message",
+            want.messages,
+            want.messages as f64 / s / 1e6,
+            s / want.messages as f64 * 1e9
+        );
     }
 }
 

@@ -61,7 +61,7 @@ fn run(inputs: &PageInputs, worker: usize, workers: usize, post: &dyn Fn(&str)) 
                 let now = js_sys::Date::now();
                 if now - last >= 100.0 {
                     last = now;
-                    reply(FromWorker::Progress(fraction));
+                    reply(FromWorker::Progress { fraction, messages: stepper.messages() });
                 }
             }
             Ok(Progress::Done) => break,

@@ -5,7 +5,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
+import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+
+const CLI = new URL("../../target/debug/scalewise", import.meta.url).pathname;
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -151,8 +155,8 @@ test("speed in the browser: the Jacobi study in the worker", async () => {
 });
 
 /** Runs the page's current inputs and returns the results table's text and the status. */
-async function runOnPage(page) {
-  await page.click("#run");
+async function runOnPage(page, { click = true } = {}) {
+  if (click) await page.click("#run");
   // The inputs were changed since any earlier run, so its status said so: wait for this one's.
   await page.waitForFunction(() => {
     const s = document.querySelector("#sim-status")?.textContent ?? "";
@@ -226,6 +230,63 @@ test("speed in the browser: the Jacobi study as the page runs it, one worker per
   await context.close();
   const total = times[0] + times[1];
   console.log(`browser: Jacobi study (2–64 nodes × 1–2 processes per node, 1,000 iterations, 20 replications) on one page, ${Math.min(cores, 4)} workers (${cores} cores), from Run to results shown: ${total.toFixed(2)} s (× 1: ${times[0].toFixed(2)} s, × 2: ${times[1].toFixed(2)} s)`);
+});
+
+test("speed in the browser: the all-to-all of 18 counts near 1,000 processes, its pace shown as it runs", async () => {
+  // Issue 47's job: 17.7 M messages. The page shows the messages simulated a second while the
+  // workers run and when they are done; the frames it draws meanwhile are timed (logged, not
+  // asserted: a speed is measured, not tested).
+  const { context, page, problems } = await open();
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  await page.fill("#skeleton", "Message type = MPI_Alltoall, size = 8");
+  const counts = Array.from({ length: 18 }, (_, i) => 983 + i).join(" ");
+  await setJob(page, { numprocs: counts, params: "", replications: "1", compare: false });
+  await page.hover("#run");
+  await page.waitForFunction(() => window.workersStarted > 0);
+  await page.evaluate(() => {
+    window.frameGaps = [];
+    let last = performance.now();
+    const tick = (t) => { window.frameGaps.push(t - last); last = t; if (!window.stopFrames) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+  });
+  await page.click("#run");
+  const pace = page.locator("#sim-progress", { hasText: /; [0-9.]*[1-9][0-9.]* million messages a second$/ });
+  await pace.waitFor({ timeout: 120000 });
+  const shown = await pace.textContent();
+  assert.ok(Number(/; ([0-9.]+) million/.exec(shown)[1]) > 0, shown);
+  await shot(page, "simulate-all-to-all-running");
+  const { rows, status } = await runOnPage(page, { click: false });
+  const gaps = await page.evaluate(() => { window.stopFrames = true; return window.frameGaps.slice(1).sort((a, b) => a - b); });
+  assert.equal(rows.length, 18);
+  const m = /Finished in ([0-9.]+) s; ([0-9.]+) million messages a second\./.exec(status);
+  assert.ok(m, status);
+  console.log(`browser: all-to-all, 983-1000 processes, 1 replication (17.7 M messages), ${Math.min(cores, 4)} workers (${cores} cores), from Run to results shown: ${m[1]} s, ${m[2]} million messages a second; while it ran "${shown}"; frames: ${gaps.length}, median gap ${gaps[Math.floor(gaps.length / 2)].toFixed(1)} ms, longest ${gaps.at(-1).toFixed(1)} ms`);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+test("the page's workers, pausing every slice, answer as the command does", async () => {
+  // The workers run in slices of 100,000 ops, so runs pause in the middle of an all-to-all; a
+  // pause once released taken messages from the contention scoreboard early, and the page's
+  // times differed from the command's. Means and ranges as the page shows them (4 digits).
+  const skeleton = "Loop iterations = 30 {\n  Message type = MPI_Alltoall, size = 64\n  Serial time = 0.1\n}\n";
+  const { context, page, problems } = await open();
+  await page.fill("#skeleton", skeleton);
+  await setJob(page, { numprocs: "50 100", params: "", replications: "2", compare: false });
+  const { rows } = await runOnPage(page);
+  const cells = await page.locator("#sim-results tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)));
+  assert.equal(rows.length, 2);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+  if (!existsSync(CLI)) return console.log(`(no ${CLI}: the command's answer not compared)`);
+  const input = JSON.stringify({ skeleton, numprocs: [50, 100], replications: 2 });
+  const answer = JSON.parse(execFileSync(CLI, ["simulate", "-"], { input, maxBuffer: 1 << 28 }).toString());
+  const four = (x) => Number(x.toPrecision(4));
+  answer.results.forEach((r, i) => {
+    assert.equal(Number(cells[i][0]), r.numprocs);
+    assert.equal(Number(cells[i][2]), four(r.mean_s), `mean of ${r.numprocs}: the page ${cells[i][2]}, the command ${r.mean_s}`);
+    assert.deepEqual(cells[i][3].split(" – ").map(Number), r.ci95_s.map(four), `range of ${r.numprocs}`);
+  });
 });
 
 test("a share link of a few hundred characters carrying a 17,000-term chain: an error, and the page keeps working", async () => {

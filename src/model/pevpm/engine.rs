@@ -124,6 +124,8 @@ struct Msg {
 
 struct Proc {
     pc: u32,
+    /// The next step of the [`Op::Alltoall`] at `pc` (0 when not within one).
+    sub: u32,
     clock: f64,
     state: State,
     block_start: f64,
@@ -167,6 +169,8 @@ pub struct Run {
     net: Net,
     steps: u64,
     max_steps: u64,
+    /// The process that was running when [`Run::advance`] last paused.
+    resume: Option<usize>,
 }
 
 /// Why a run stopped early: bad values found while running, or too many steps.
@@ -193,6 +197,7 @@ impl Run {
                 path.push(1 + p as u64);
                 Proc {
                     pc: 0,
+                    sub: 0,
                     clock: 0.0,
                     state: State::Ready,
                     block_start: 0.0,
@@ -217,7 +222,7 @@ impl Run {
             events.set(p as usize, key(0.0, p));
         }
         let net = Net { machine, events, scoreboard: 0, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
-        Run { procs, net, steps: 0, max_steps }
+        Run { procs, net, steps: 0, max_steps, resume: None }
     }
 
     /// Runs until `budget` more ops have executed (returns `None`) or the run ends.
@@ -240,26 +245,33 @@ impl Run {
         let numprocs = programs.numprocs;
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
         let limit = pause_at.min(self.max_steps);
-        let Run { procs, net, steps, max_steps } = self;
+        let Run { procs, net, steps, max_steps, resume } = self;
         // The least key: read here, then carried from each walk of the tree that ends a slice.
         let mut first = net.events.first();
         'pop: loop {
-            let k = first;
-            let p = (k & 0x3FF) as usize;
-            let Some(mut pr) = procs.get_mut(p).filter(|_| k != u64::MAX) else { return Ok(true) };
+            // A process paused in its slice goes on where it stopped, as if no pause had
+            // happened (before any other, whatever the tree holds now); else the next event.
+            let (p, paused) = match resume.take() {
+                Some(p) => (p, true),
+                None => ((first & 0x3FF) as usize, false),
+            };
+            let Some(mut pr) = procs.get_mut(p).filter(|_| paused || first != u64::MAX) else { return Ok(true) };
             let Some(ops) = programs.procs.get(p) else { return Ok(true) };
             // The process keeps its key in the tree while it runs (the least of all); every
             // way out of its slice replaces it: one walk up the tree per slice.
-            let t = pr.wake;
-            if pr.state == State::RecvAny {
-                net.take_any(pr, p, t);
+            if !paused {
+                let t = pr.wake;
+                if pr.state == State::RecvAny {
+                    net.take_any(pr, p, t);
+                }
+                pr.clock = t;
+                net.release(pr);
             }
-            pr.clock = t;
-            net.release(pr);
             loop {
                 if *steps >= limit {
                     if *steps >= pause_at {
-                        net.schedule(pr, p, pr.clock);
+                        // Its key stays in the tree, as while it runs.
+                        *resume = Some(p);
                         return Ok(false);
                     }
                     return Err(InputError::new(
@@ -275,6 +287,22 @@ impl Run {
                     continue 'pop;
                 };
                 pr.pc += 1;
+                // An all-to-all runs its steps one at a time: the process stays on the op until
+                // its last step (a pause keeps the step reached).
+                let step;
+                let op = match op {
+                    &Op::Alltoall { bytes, line } => {
+                        step = Op::alltoall_step(pr.sub, p as u32, numprocs, bytes, line);
+                        pr.sub += 1;
+                        if pr.sub < 2 * (numprocs - 1) {
+                            pr.pc -= 1;
+                        } else {
+                            pr.sub = 0;
+                        }
+                        &step
+                    }
+                    op => op,
+                };
                 // Expressions known before the run were folded to constants and checked then; only
                 // the others are evaluated and checked here.
                 match op {
@@ -329,6 +357,8 @@ impl Run {
                         }
                     }
                     Op::Jump { target } => pr.pc = *target,
+                    // Made into its steps above.
+                    Op::Alltoall { .. } => {}
                     op @ (Op::SendTo { .. } | Op::Send { .. }) => {
                         let (dst, bytes, tag, blocking) = match op {
                             // Checked when the program was compiled.

@@ -234,8 +234,9 @@ struct Part {
     partial: Partial,
     /// The process count's index.
     c: usize,
-    /// Ops of the part's finished runs.
+    /// Ops and messages of the part's finished runs.
     steps: u64,
+    sent: u64,
     /// Its share of the job's ops.
     share: f64,
     /// First replication and number of replications.
@@ -433,7 +434,7 @@ impl Simulation {
         let all: f64 = self.counts.iter().map(weight).sum();
         let count_share = self.counts.get(c).map_or(0.0, |k| weight(k) / all.max(1.0));
         let share = self.job.limits.max_steps_per_job * count_share * reps as f64 / self.job.replications.max(1) as f64;
-        Part { partial: Partial { part: j, acc, deadlock: None }, c, steps: 0, share, r0, reps, next: 0, current: None, compiled: None }
+        Part { partial: Partial { part: j, acc, deadlock: None }, c, steps: 0, sent: 0, share, r0, reps, next: 0, current: None, compiled: None }
     }
 
     /// Runs part `j` whole.
@@ -487,6 +488,7 @@ impl Simulation {
             let Some(a) = part.partial.acc.get_mut(s).and_then(|row| row.get_mut(c)) else { return Ok(true) };
             a.steps += steps;
             a.sent += sent;
+            part.sent += sent;
             match outcome {
                 RunOutcome::Deadlock(d) => part.partial.deadlock = Some((s, c, d)),
                 RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => a.add_run(time_s, &procs, messages, unreceived, timeline),
@@ -652,6 +654,8 @@ pub struct Stepper {
     i: usize,
     current: Option<Part>,
     partials: Vec<Partial>,
+    /// Messages of the finished parts.
+    sent: u64,
 }
 
 impl Stepper {
@@ -664,7 +668,7 @@ impl Stepper {
     /// The given parts (indices past [`Simulation::parts`] are ignored).
     pub fn for_parts(sim: Simulation, mut parts: Vec<usize>) -> Stepper {
         parts.retain(|&j| j < sim.parts());
-        Stepper { sim, parts, i: 0, current: None, partials: Vec::new() }
+        Stepper { sim, parts, i: 0, current: None, partials: Vec::new(), sent: 0 }
     }
 
     pub fn simulation(&self) -> &Simulation {
@@ -680,6 +684,7 @@ impl Stepper {
                 return Ok(Progress::Running { fraction: self.fraction() });
             }
             if let Some(p) = self.current.take() {
+                self.sent += p.sent;
                 self.partials.push(p.partial);
             }
             self.i += 1;
@@ -694,6 +699,12 @@ impl Stepper {
     pub fn fraction(&self) -> f64 {
         let current = self.current.as_ref().map_or(0.0, |p| self.sim.part_fraction(p));
         ((self.i as f64 + current) / self.parts.len().max(1) as f64).clamp(0.0, 1.0)
+    }
+
+    /// Messages simulated so far: the finished runs' and the current run's (for the page's
+    /// messages a second).
+    pub fn messages(&self) -> u64 {
+        self.sent + self.current.as_ref().map_or(0, |p| p.sent + p.current.as_ref().map_or(0, Run::messages))
     }
 
     /// The results of the parts finished so far, taken out (the stepper keeps its job).

@@ -318,6 +318,9 @@ pub struct RunMachine {
     /// The level for each number of messages in flight, as far as the table goes (a message's
     /// path looks it up instead of searching the levels).
     level_at: Box<[u16]>,
+    /// The level of every moment busier than the busiest measured (the last, or the fixed
+    /// one): a busy network (an all-to-all's hundreds of thousands in flight) needs no search.
+    beyond: (u64, usize),
     mode: Mode,
     /// The distinct sizes met so far (their bits), and for size i and level l the sampler at
     /// `i * levels + l`: a size's samplers for every level are built when it is first met.
@@ -429,9 +432,10 @@ impl RunMachine {
                 }
             };
         }
-        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: f64::NAN.to_bits(), row: 0 };
+        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), beyond: (0, 0), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: f64::NAN.to_bits(), row: 0 };
         let top = m.levels.last().map_or(0, |l| l.1 as usize);
         m.level_at = (0..=top.min(LEVEL_TABLE)).map(|k| m.level_search(k) as u16).collect();
+        m.beyond = (top as u64, m.level_search(usize::MAX));
         m
     }
 
@@ -447,6 +451,7 @@ impl RunMachine {
     fn level(&self, in_flight: usize) -> usize {
         match self.level_at.get(in_flight) {
             Some(&l) => l as usize,
+            None if in_flight as u64 > self.beyond.0 => self.beyond.1,
             None => self.level_search(in_flight),
         }
     }

@@ -90,6 +90,11 @@ pub enum Op {
     RecvFrom { src: u32, blocking: bool, line: u32 },
     /// Waits for every outstanding non-blocking send and receive of the process.
     Wait { line: u32 },
+    /// An all-to-all's 2 (numprocs − 1) non-blocking steps with a size known before the run,
+    /// held as one op (an all-to-all of 1,000 processes is 2 M ops when written out): the
+    /// engine runs them one step at a time, in the order [`Op::alltoall_step`] gives, as if
+    /// they were written out. Counted as that many ops wherever ops are counted.
+    Alltoall { bytes: f64, line: u32 },
     /// Evaluates the count into slot `slot + 1`, sets the counter (slot) to 0; jumps to `end`
     /// when the count is 0.
     Loop { count: Box<CExpr>, slot: u16, end: u32, line: u32 },
@@ -98,6 +103,23 @@ pub enum Op {
     /// Jumps to `target` when `cond` is 0.
     Branch { cond: CExpr, target: u32 },
     Jump { target: u32 },
+}
+
+impl Op {
+    /// Step `i` (0 ≤ i < 2 (n − 1)) of process `me`'s all-to-all on `n` processes: for
+    /// k = 1 … n − 1, a non-blocking send to me + k, then a non-blocking receive from me − k
+    /// (mod n). The engine runs [`Op::Alltoall`] through it; the compile wrote these ops out.
+    #[inline(always)]
+    pub fn alltoall_step(i: u32, me: u32, n: u32, bytes: f64, line: u32) -> Op {
+        // me + k and me + n − k are below 2n: a subtraction instead of a division.
+        let wrap = |r: u32| if r >= n { r - n } else { r };
+        let k = i / 2 + 1;
+        if i % 2 == 0 {
+            Op::SendTo { dst: wrap(me + k), line, bytes, tag: 0.0, blocking: false }
+        } else {
+            Op::RecvFrom { src: wrap(me + n - k), blocking: false, line }
+        }
+    }
 }
 
 /// The peer, size (bytes) and tag of a send, as evaluated at run time.
@@ -121,7 +143,9 @@ pub struct Programs {
     /// Whether a loop's count is known only as the run goes (drawn at random, or read from a
     /// message's source or tag), so that `estimated_steps` is a lower bound.
     pub dynamic: bool,
-    /// Ops of every process together (also when [`check_only`] kept none of them).
+    /// Ops of every process together (also when [`check_only`] kept none of them), an
+    /// [`Op::Alltoall`] as its steps: the limits on programs ([`MAX_PROGRAM_OPS`], the job's
+    /// kept ops, the page's check) read the same counts as when it was written out.
     total_ops: usize,
 }
 
@@ -134,6 +158,8 @@ struct Ctx<'a> {
     next_slot: u16,
     max_slot: u16,
     ops: Vec<Op>,
+    /// Ops beyond one that the held [`Op::Alltoall`]s stand for: [`Ctx::len`] counts them.
+    expanded: usize,
     /// Open loops' pending `Break` jumps to patch.
     breaks: Vec<Vec<usize>>,
     steps: f64,
@@ -164,6 +190,7 @@ impl<'a> Ctx<'a> {
             next_slot: 0,
             max_slot: 0,
             ops: Vec::new(),
+            expanded: 0,
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
@@ -248,10 +275,15 @@ impl<'a> Ctx<'a> {
         self.ops.len() as u32
     }
 
+    /// Ops of the program as written out (an all-to-all as its steps).
+    fn len(&self) -> usize {
+        self.ops.len() + self.expanded
+    }
+
     fn block(&mut self, body: &[Stmt]) -> Result<(), InputError> {
         for s in body {
             self.stmt(s)?;
-            if self.ops.len() > self.cap {
+            if self.len() > self.cap {
                 if self.cap >= MAX_PROGRAM_OPS {
                     return Err(s.pos.error(format!("the programs grow past {MAX_PROGRAM_OPS} steps; fewer processes or collectives")));
                 }
@@ -519,9 +551,20 @@ impl<'a> Ctx<'a> {
                 }
             }
             MsgOp::Alltoall => {
-                for k in 1..p {
-                    self.send((me + k) % p, &size, false, line);
-                    self.recv((me + p - k) % p, false, line);
+                match size {
+                    CExpr::Num(bytes) if p > 1 => {
+                        let steps = 2 * (p as usize - 1);
+                        // As `push` counts each of them (whole numbers: the sum is exact).
+                        self.steps += self.weight * steps as f64;
+                        self.ops.push(Op::Alltoall { bytes, line });
+                        self.expanded += steps - 1;
+                    }
+                    size => {
+                        for k in 1..p {
+                            self.send((me + k) % p, &size, false, line);
+                            self.recv((me + p - k) % p, false, line);
+                        }
+                    }
                 }
                 self.push(Op::Wait { line });
             }
@@ -625,7 +668,8 @@ pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u
 
 /// What [`compile`] answers — its errors, steps and ops — without keeping the programs (`check_only`): each
 /// process's ops are dropped before the next one's are made, so checking a count of 1,000
-/// processes of an all-to-all (2 M ops, 64 MB kept) touches 64 KB.
+/// processes of an all-to-all whose size is known only at run time (written out: 2 M ops,
+/// 64 MB kept) touches 64 KB.
 pub fn check_only(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32) -> Result<Programs, InputError> {
     specialise(skeleton, params, numprocs, MAX_PROGRAM_OPS, false)?.ok_or_else(|| {
         InputError::new(lang::FIELD, format!("the programs of {numprocs} processes grow past {MAX_PROGRAM_OPS} steps"))
@@ -650,7 +694,7 @@ fn specialise(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_
             ctx.ops = std::mem::take(&mut buffer);
         }
         ctx.block(&skeleton.body)?;
-        total_ops += ctx.ops.len();
+        total_ops += ctx.len();
         if ctx.over || total_ops > max_ops {
             return Ok(None);
         }
@@ -746,8 +790,13 @@ mod tests {
                 };
                 let mut pairs = std::collections::BTreeMap::new();
                 for (me, ops) in progs.procs.iter().enumerate() {
-                    for o in ops {
-                        match o {
+                    // An all-to-all held as one op, as the engine runs it.
+                    let steps = |o: &Op| match *o {
+                        Op::Alltoall { bytes, line } => (0..2 * (np - 1)).map(|i| Op::alltoall_step(i, me as u32, np, bytes, line)).collect(),
+                        ref o => vec![o.clone()],
+                    };
+                    for o in ops.iter().flat_map(steps) {
+                        match &o {
                             Op::SendTo { dst, .. } => *pairs.entry((me, *dst as usize)).or_insert(0) += 1,
                             Op::RecvFrom { src, .. } => *pairs.entry((*src as usize, me)).or_insert(0) -= 1,
                             Op::Send { .. } | Op::Recv { .. } => panic!("{op} on {np}: a collective's send or receive with a constant peer and size was not compiled to SendTo or RecvFrom"),

@@ -26,7 +26,8 @@ pub enum ToWorker<I> {
     Bench,
 }
 
-/// What a simulation worker posts: `{"progress": f}` about every 100 ms of its share; a worker
+/// What a simulation worker posts: `{"progress": {"fraction": f, "messages": m}}` about every
+/// 100 ms of its share (m: the messages it has simulated so far); a worker
 /// other than 0 then `{"partials": […]}`, which the page's pool passes to worker 0
 /// ([`crate::model::workers::PASS_ON`]); worker 0 `{"done": view}` once every share is in; any
 /// worker `{"errors": [text]}` (the texts do not prepare) or `{"error": text}` (the run
@@ -34,7 +35,7 @@ pub enum ToWorker<I> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FromWorker<V = ResultView, P = Vec<Partial>> {
-    Progress(f64),
+    Progress { fraction: f64, messages: u64 },
     Partials(P),
     Done(V),
     Errors(Vec<String>),
@@ -64,6 +65,8 @@ mod tests {
         // The page reads the same text, the partial results unread.
         let seen: FromWorker<serde::de::IgnoredAny, serde::de::IgnoredAny> = serde_json::from_str(&text).expect("reads");
         assert!(matches!(seen, FromWorker::Partials(_)));
+        let progress = serde_json::to_string(&FromWorker::<(), ()>::Progress { fraction: 0.25, messages: 1200 }).expect("writes");
+        assert_eq!(progress, "{\"progress\":{\"fraction\":0.25,\"messages\":1200}}");
         let errors: FromWorker<(), ()> = serde_json::from_str("{\"errors\":[\"a\",\"b\"]}").expect("reads");
         assert_eq!(errors, FromWorker::Errors(vec!["a".into(), "b".into()]));
     }

@@ -30,7 +30,8 @@ const WORKER: &str = "sw-simulate-worker_loader.js";
 #[derive(Clone, PartialEq)]
 enum RunState {
     Idle,
-    Running(f64),
+    /// The fraction done and the messages simulated a second so far ([`pace`]).
+    Running(f64, f64),
     Done { view: Rc<ResultView>, ms: f64, inputs: Rc<PageInputs> },
     Failed(String),
     Cancelled,
@@ -40,7 +41,8 @@ enum RunState {
 /// run).
 struct JobCtx {
     started: f64,
-    progress: Vec<f64>,
+    /// Each worker's fraction done and messages simulated so far.
+    progress: Vec<(f64, u64)>,
     inputs: Rc<PageInputs>,
     state: UseStateHandle<RunState>,
 }
@@ -55,11 +57,13 @@ impl Job for JobCtx {
             Ok(m) => m,
             Err(e) => FromWorker::Error(format!("the worker's results could not be read: {e}")),
         };
-        if let FromWorker::Progress(f) = msg {
+        if let FromWorker::Progress { fraction, messages } = msg {
             if let Some(mine) = self.progress.get_mut(i) {
-                *mine = f;
+                *mine = (fraction, messages);
             }
-            self.state.set(RunState::Running(self.progress.iter().sum::<f64>() / self.progress.len().max(1) as f64));
+            let done = self.progress.iter().map(|p| p.0).sum::<f64>() / self.progress.len().max(1) as f64;
+            let sent: u64 = self.progress.iter().map(|p| p.1).sum();
+            self.state.set(RunState::Running(done, sent as f64 / (now_ms() - self.started).max(10.0)));
             return None;
         }
         let next = on_message(msg, self.started, &self.inputs)?;
@@ -81,7 +85,7 @@ fn on_message(msg: Message, started: f64, inputs: &Rc<PageInputs>) -> Option<Run
         FromWorker::Done(v) => Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() }),
         FromWorker::Errors(list) => Some(RunState::Failed(list.join("; "))),
         FromWorker::Error(e) => Some(RunState::Failed(e)),
-        FromWorker::Progress(_) | FromWorker::Partials(_) | FromWorker::BenchMs(_) => None,
+        FromWorker::Progress { .. } | FromWorker::Partials(_) | FromWorker::BenchMs(_) => None,
     }
 }
 
@@ -95,11 +99,16 @@ fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInput
     }
     let k = worker_count();
     let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { inputs: &*inputs, worker: i, workers: k }).unwrap_or_default();
-    let job = JobCtx { started, progress: vec![0.0; k], inputs: inputs.clone(), state: state.clone() };
+    let job = JobCtx { started, progress: vec![(0.0, 0); k], inputs: inputs.clone(), state: state.clone() };
     if !worker_pool::start(slot, WORKER, &part, Box::new(job)) {
         return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
     }
-    state.set(RunState::Running(0.0));
+    state.set(RunState::Running(0.0, 0.0));
+}
+
+/// The engine's pace, from messages a millisecond.
+fn pace(per_ms: f64) -> String {
+    format!("{} million messages a second", fmt_num(per_ms / 1000.0, 3))
 }
 
 /// The skeleton editor: line numbers beside the text, the error's line marked and its column
@@ -275,17 +284,17 @@ pub fn simulate() -> Html {
             state.set(RunState::Cancelled);
         })
     };
-    let running = matches!(*state, RunState::Running(_));
+    let running = matches!(*state, RunState::Running(..));
     let machines = Rc::new(page::catalog_machines(&store.ws.catalog));
     let machine = text(&inputs, Field::Machine.key());
     let status = match &*state {
         RunState::Idle => html! { <span class="hint">{ "Not run yet." }</span> },
-        RunState::Running(f) => html! {
-            <span id="sim-progress"><progress max="1" value={f.to_string()} />{ format!(" {} %", fmt_num(f * 100.0, 3)) }</span>
+        RunState::Running(f, rate) => html! {
+            <span id="sim-progress"><progress max="1" value={f.to_string()} />{ format!(" {} %; {}", fmt_num(f * 100.0, 3), pace(*rate)) }</span>
         },
-        RunState::Done { ms, inputs: ran, .. } => html! {
+        RunState::Done { view, ms, inputs: ran } => html! {
             <span id="sim-status" class="hint">
-                { format!("Finished in {} s.", fmt_num(ms / 1000.0, 3)) }
+                { format!("Finished in {} s; {}.", fmt_num(ms / 1000.0, 3), pace(view.messages as f64 / ms.max(10.0))) }
                 if **ran != *inputs { <b>{ " The inputs have changed since: run again to update." }</b> }
             </span>
         },
