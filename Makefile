@@ -29,8 +29,8 @@ test: setup
 
 # Native timings of every calculator (tests/bench_*.rs, ignored by `cargo test`); how each
 # input path of the command grows at 1x, 10x and 100x (scripts/bench-growth.py); the
-# browser's speed-up fits per second and Extra-P regions per second in the page's workers
-# (also printed by `make test`); then the batch comparison with SciPy (scripts/bench-batch.py;
+# browser's speed-up fits per second, Extra-P regions per second and the simulator's messages
+# per second in the pages' workers (also printed by `make test`); then the batch comparison with SciPy (scripts/bench-batch.py;
 # numpy and SciPy in .venv-bench/).
 bench: setup
 	cargo test --release $(patsubst tests/%.rs,--test %,$(wildcard tests/bench_*.rs)) -- --ignored --nocapture --test-threads=1
@@ -39,7 +39,7 @@ bench: setup
 	cargo build --locked --quiet
 	scripts/build-site.sh > /dev/null
 	@mkdir -p test-output
-	node --test --test-name-pattern="speed in the browser|2,000 regions" tests/browser/speedup.test.mjs tests/browser/extrap.test.mjs > test-output/bench-browser.log 2>&1 || { cat test-output/bench-browser.log; exit 1; }
+	node --test --test-name-pattern="speed in the browser|2,000 regions" tests/browser/speedup.test.mjs tests/browser/extrap.test.mjs tests/browser/simulate.test.mjs > test-output/bench-browser.log 2>&1 || { cat test-output/bench-browser.log; exit 1; }
 	@grep "^# browser:" test-output/bench-browser.log
 	@scripts/setup.sh --bench
 	cargo build --release --locked --quiet

@@ -5,7 +5,7 @@ the growth exponent between 10x and 100x, log10(t(100x) / t(10x)): 1 is linear, 
 Startup (a few ms, and the time of reading the input) is in every time, so a path whose work
 is small at 10x reads flatter than it is.
 
-Usage: scripts/bench-growth.py [--scalewise target/release/scalewise] [--runs 3]
+Usage: scripts/bench-growth.py [--scalewise target/release/scalewise] [--runs 3] [--only TEXT]
 Called by `make bench`; prints a Markdown table.
 """
 
@@ -56,6 +56,19 @@ PATHS = [
      lambda k: json.dumps({"skeleton": f"Loop iterations = {k} {{\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n"
                                         " Message type = MPI_Recv, from = 1 - procnum\n Serial time = 1\n}",
                            "numprocs": [2], "replications": 4, "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}})),
+    # Process counts 10, 100 and 1,000 (runs take at most 1,024 processes): an all-to-all (every
+    # process sends to every other, p (p - 1) messages) and a nearest-neighbour exchange on a
+    # ring (2p messages an iteration), one replication each.
+    ("simulate: processes, all-to-all", 10, ["simulate"],
+     lambda k: json.dumps({"skeleton": "Message type = MPI_Alltoall, size = 8", "numprocs": [k], "replications": 1})),
+    ("simulate: processes, nearest-neighbour ring", 10, ["simulate"],
+     lambda k: json.dumps({"skeleton": "Loop iterations = 100 {\n"
+                                       " Message type = MPI_Isend, size = 1024, to = (procnum + 1) % numprocs\n"
+                                       " Message type = MPI_Isend, size = 1024, to = (procnum + numprocs - 1) % numprocs\n"
+                                       " Message type = MPI_Irecv, from = (procnum + numprocs - 1) % numprocs\n"
+                                       " Message type = MPI_Irecv, from = (procnum + 1) % numprocs\n"
+                                       " Message type = MPI_Wait\n Serial time = 1\n}",
+                           "numprocs": [k], "replications": 1})),
 ]
 
 
@@ -80,11 +93,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--scalewise", default="target/release/scalewise")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--only", default="", help="only the paths whose name contains this")
     a = ap.parse_args()
     print("| input path | 1× | 10× | 100× | time exponent (10× → 100×) | memory exponent |")
     print("| --- | --- | --- | --- | --- | --- |")
     with tempfile.TemporaryDirectory() as d:
         for name, base, args, make in PATHS:
+            if a.only not in name:
+                continue
             cells, res = [], []
             for f in (1, 10, 100):
                 k = base * f
