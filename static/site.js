@@ -158,7 +158,8 @@ window.scalewiseStore = (() => {
   //   because every byte of wasm counts against the page budget, and the app never redraws
   //   the header's last child;
   // - a table or code wider than a small screen scrolls in its own box; the keyboard must be
-  //   able to scroll it too, so such a box takes the focus.
+  //   able to scroll it too, so such a box takes the focus (one that has a tabindex is not
+  //   measured: measuring a long table lays it out at once).
   let pending = false;
   const tidy = () => {
     pending = false;
@@ -175,7 +176,7 @@ window.scalewiseStore = (() => {
       header.append(label);
     }
     for (const el of document.querySelectorAll("table, pre")) {
-      if (el.scrollWidth > el.clientWidth && !el.hasAttribute("tabindex")) el.tabIndex = 0;
+      if (!el.hasAttribute("tabindex") && el.scrollWidth > el.clientWidth) el.tabIndex = 0;
     }
   };
   const later = () => { if (!pending) { pending = true; requestAnimationFrame(tidy); } };

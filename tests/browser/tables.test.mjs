@@ -53,7 +53,9 @@ function tablesOnPage(page) {
     .filter((t) => !t.querySelector("input, select, textarea"))
     .map((t) => {
       let next = t.nextElementSibling;
-      if (!next && t.parentElement.classList.contains("chart-table-scroll")) next = t.parentElement.nextElementSibling;
+      // As site.js finds a button's table: the table right before it, or inside the element
+      // right before it (a chart's scroll box, the simulation's per-process box).
+      if (!next) next = t.parentElement.nextElementSibling;
       const fields = (c) => (c.hasAttribute("data-csv-fields") ? JSON.parse(c.getAttribute("data-csv-fields")) : [c.getAttribute("data-csv") ?? c.textContent]);
       const cells = [...t.querySelectorAll("tr")].map((r) => [...r.children].flatMap(fields).map((s) => s.trim()));
       return { name: t.id || t.className, hasButton: !!next && next.matches("button.csv"), cells };
