@@ -218,4 +218,14 @@ fn a_loop_counted_at_run_time_is_held_to_the_jobs_limit() {
     let e = error(known);
     assert!(e.contains("this job would take about"), "{e}");
     assert!(error(job(10)).contains("max_job_steps: expected a whole number from 1000 to 1e12"));
+    // Limits written as the help writes them (2e9 is a float in JSON): whole numbers all the same.
+    let mut e_notation = job(0);
+    e_notation["max_job_steps"] = json!(1e7);
+    e_notation["max_steps"] = json!(1e8);
+    assert_eq!(simulate(e_notation)["steps"], answer["steps"]);
+    for bad in [json!(1e13), json!(1234.5), json!(-1e4)] {
+        let mut j = job(0);
+        j["max_job_steps"] = bad.clone();
+        assert!(error(j).contains("max_job_steps: expected a whole number from 1000 to 1e12"), "{bad}");
+    }
 }
