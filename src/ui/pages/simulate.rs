@@ -194,14 +194,17 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
         })
     };
     // A row per process, up to 1,024: written as one text the browser parses, not built node by
-    // node (a thousand rows took 67 ms of wasm on the page's thread), in a box laid out only
-    // when it comes into view (52 ms of layout; its tabindex spares it site.js's measuring).
+    // node (a thousand rows took 67 ms of wasm on the page's thread), and past 64 processes
+    // folded until asked for (laying out a thousand rows held a frame for 75 ms); its tabindex
+    // spares it site.js's measuring.
     let procs = v.rows.get(k).map(|r| {
         let cell = |x: f64| format!("<td class=num>{}</td>", fmt_num(x, 4));
         let body: String = r.procs.iter().enumerate().map(|(p, t)| format!("<tr><td class=num>{p}</td>{}{}{}</tr>", cell(t[0]), cell(t[1]), cell(t[2]))).collect();
         let table = format!(
-            "<div style=\"content-visibility:auto;contain-intrinsic-size:auto 400px\"><table id=per-process class=results tabindex=0><thead><tr><th class=num>process</th><th class=num>computing (s)</th>\
-             <th class=num>sending (s)</th><th class=num>waiting (s)</th></tr></thead><tbody>{body}</tbody></table></div>"
+            "<details{}><summary>Each process's computing, sending and waiting ({} processes)</summary><table id=per-process class=results tabindex=0><thead><tr><th class=num>process</th>\
+             <th class=num>computing (s)</th><th class=num>sending (s)</th><th class=num>waiting (s)</th></tr></thead><tbody>{body}</tbody></table></details>",
+            if r.procs.len() > 64 { "" } else { " open" },
+            r.procs.len()
         );
         html! { <>{ Html::from_html_unchecked(table.into()) }{ csv_button("simulate-per-process.csv") }</> }
     });
