@@ -16,9 +16,14 @@ use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
 use scalewise::model::pevpm::job::{Job, Limits, Report, Simulation};
 
 fn jacobi(ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
+    job(JACOBI, "iterations = 1000", ppn, numprocs, replications)
+}
+
+/// A job of `skeleton` on the Perseus-like machine, sampled under the contention of the moment.
+fn job(skeleton: &str, params: &str, ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
     Job {
-        skeleton: lang::parse(JACOBI).unwrap(),
-        params: lang::parse_params("parameters", "iterations = 1000").unwrap(),
+        skeleton: lang::parse(skeleton).unwrap(),
+        params: lang::parse_params("parameters", params).unwrap(),
         numprocs,
         procs_per_node: ppn,
         machine: perseus(),
@@ -120,21 +125,8 @@ fn bench_simulate() {
 #[test]
 #[ignore]
 fn bench_all_to_all() {
-    let job = || Job {
-        skeleton: lang::parse("Message type = MPI_Alltoall, size = 8").unwrap(),
-        params: Vec::new(),
-        numprocs: (983..=1000).collect(),
-        procs_per_node: 1,
-        machine: perseus(),
-        mode: Mode::Distribution,
-        contention: Contention::Moment,
-        replications: 1,
-        seed: 1,
-        compare: false,
-        sequential_s: None,
-        limits: Limits::default(),
-    };
-    let want = run(job());
+    let all_to_all = || job("Message type = MPI_Alltoall, size = 8", "", 1, (983..=1000).collect(), 1);
+    let want = run(all_to_all());
     assert!(want.deadlock.is_none());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for threads in [1, cores] {
@@ -142,7 +134,7 @@ fn bench_all_to_all() {
         for _ in 0..5 {
             let t = Instant::now();
             // The check and compile of every count (Simulation::new) are timed with the run.
-            let r = std::hint::black_box(run_on(job(), threads));
+            let r = std::hint::black_box(run_on(all_to_all(), threads));
             times.push(t.elapsed().as_secs_f64());
             assert_eq!(r, want, "{threads} thread(s)");
         }

@@ -211,8 +211,9 @@ fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, String> {
 }
 
 fn limits(r: &SimulateRequest) -> Result<Limits, String> {
-    // Written as JSON likes, 2000000000 or 2e9 (a float in JSON, a whole one here).
-    let whole = |key: &str, given: Option<&Number>| match given.map(|v| (v, v.as_u64().or_else(|| v.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0 && *x <= 1e12).map(|x| x as u64)))) {
+    // Written as JSON likes, 2000000000 or 2e9 (a float in JSON, a whole one here; one past
+    // u64 saturates, so the range below is the only bound).
+    let whole = |key: &str, given: Option<&Number>| match given.map(|v| (v, v.as_u64().or_else(|| v.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0).map(|x| x as u64)))) {
         None => Ok(None),
         Some((_, Some(x))) if (1000..=1_000_000_000_000).contains(&x) => Ok(Some(x)),
         Some((v, _)) => Err(format!("{key}: expected a whole number from 1000 to 1e12, found {v}")),
