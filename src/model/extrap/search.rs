@@ -247,6 +247,14 @@ pub struct Reach {
     pub doublings: f64,
 }
 
+/// The doublings from `lo` up to `hi` (both positive). The quotient overflows when `lo` is
+/// subnormal (1e-320), so then it is the difference of the two logarithms instead; every other
+/// pair keeps the quotient's exact bits.
+fn doublings(hi: f64, lo: f64) -> f64 {
+    let q = hi / lo;
+    if q.is_finite() { q.log2() } else { hi.log2() - lo.log2() }
+}
+
 impl Reach {
     /// The range's half-width in log space at the value x.
     fn width(&self, x: f64) -> f64 {
@@ -486,7 +494,7 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
         return Ok(RegionModel {
             form,
             loo: None,
-            reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.25), doublings: (ps[1] / ps[0]).log2() }],
+            reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.25), doublings: doublings(ps[1], ps[0]) }],
             note: Some("two process counts measured: a power law through them, with a wide range".into()),
         });
     }
@@ -585,7 +593,7 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
     // The held-out check: the same hypothesis fitted without the largest count.
     let check = refit_without_last(&form, &ps, &ys);
     let check_error = check.map_or(0.5, |f| (f.eval(p_max) / ys[k - 1]).ln().abs()).max(MIN_ERROR).max(noise);
-    Ok(RegionModel { form, loo: Some(loo), reach: vec![Reach { max: p_max, error: check_error, doublings: (p_max / ps[k - 2]).log2() }], note: None })
+    Ok(RegionModel { form, loo: Some(loo), reach: vec![Reach { max: p_max, error: check_error, doublings: doublings(p_max, ps[k - 2]) }], note: None })
 }
 
 /// The same hypothesis as `form`, fitted on every point but the last.
@@ -794,7 +802,7 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
         .map(|j| {
             let v = values(j);
             let max = v.last().copied().unwrap_or(1.0);
-            let doublings = if v.len() >= 2 { (max / v[v.len() - 2]).log2() } else { 1.0 };
+            let doublings = if v.len() >= 2 { doublings(max, v[v.len() - 2]) } else { 1.0 };
             let held: Vec<usize> = (0..k).filter(|&i| points[i].0[j] < max).collect();
             let refit = || -> Option<f64> {
                 let hy: Vec<f64> = held.iter().map(|&i| ys[i]).collect();
@@ -875,6 +883,14 @@ mod tests {
 
     fn rel(a: f64, b: f64) -> f64 {
         (a - b).abs() / b
+    }
+
+    #[test]
+    fn doublings_stay_finite_from_a_subnormal_value() {
+        assert_eq!(doublings(64.0, 16.0), 2.0);
+        // 1e-320 is subnormal: 4 / 1e-320 overflows, the doublings (about 1065) do not.
+        let d = doublings(4.0, 1.0005e-320);
+        assert!(d.is_finite() && (d - (4.0f64.log2() - 1.0005e-320f64.log2())).abs() < 1e-9, "{d}");
     }
 
     #[test]
