@@ -1,308 +1,20 @@
-//! The workspace store: one reducer at the top of the app, handed to every page through a
-//! context. Pages read their input texts from it and dispatch edits; the app saves what
-//! changed (`ui::storage`) and applies the other tabs' edits ([`Action::Remote`]).
-//!
-//! A tab may hold one page's inputs as its own ([`Store::own`]): those of a share link it
-//! opened, or every input of an embed. They are kept in the tab (sessionStorage) and never
-//! written over what the visitor saved on the site, until the visitor keeps them.
-//!
-//! An action that replaces what the user typed (a preset, a system, an uploaded file, an
-//! import, a catalog reset, keeping a shared page) keeps what it replaced, for Undo.
+//! The app's hold on the workspace store (`model::workspace::store`): the reducer at the top
+//! of the app, handed to every page through a context. Pages read their input texts from it
+//! and dispatch edits; the app saves what changed (`ui::storage`) and applies the other tabs'
+//! edits ([`Action::Remote`]).
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::workspace::catalog::{self, Catalog};
-use crate::model::workspace::share::SharedPage;
-use crate::model::workspace::{records, PageInputs, Workspace};
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Store {
-    pub ws: Rc<Workspace>,
-    /// False until the saved workspace has been read: the pages wait for it, so nothing is
-    /// typed into inputs about to be replaced.
-    pub loaded: bool,
-    /// An embed (`?embed=1`): nothing is saved, and other tabs' edits are not followed.
-    pub embed: bool,
-    /// The page whose inputs are this tab's own (a share link's, an embed's), not the site's.
-    pub own: Option<String>,
-    /// The site's saved inputs of the `own` page, kept up to date, for "Show my inputs".
-    pub mine: Option<PageInputs>,
-    /// The share link of the `own` page: the clusters it carries are in `ws.catalog` for this
-    /// tab (`mine_catalog` holds the site's), until kept or closed.
-    pub shared: Option<Rc<SharedPage>>,
-    pub mine_catalog: Option<Catalog>,
-    /// A message for the whole app (a failed import, a record that could not be read).
-    pub notice: Option<String>,
-    /// Why the last save failed, until one succeeds.
-    pub save_error: Option<String>,
-    pub undo: Option<Rc<Undo>>,
-}
-
-/// What an action replaced, for Undo.
-#[derive(Debug, PartialEq)]
-pub struct Undo {
-    /// What happened, for the notice ("Loaded the preset Example 5.1").
-    pub label: String,
-    scope: Scope,
-    before: Rc<Workspace>,
-    own: Option<String>,
-    mine: Option<PageInputs>,
-    shared: Option<Rc<SharedPage>>,
-    mine_catalog: Option<Catalog>,
-}
-
-/// What an Undo puts back.
-#[derive(Debug, PartialEq)]
-enum Scope {
-    /// One page's inputs, and the catalog too when true (a share link kept with its clusters).
-    Page(String, bool),
-    Catalog,
-    /// Everything (an import).
-    All,
-}
-
-pub enum Action {
-    /// The saved workspace, read; a sentence for anything that could not be; the page this
-    /// tab holds as its own (a share link's, an embed's).
-    Loaded { ws: Workspace, notice: Option<String>, own: Option<SharedPage>, embed: bool },
-    /// Replaces one page's inputs (a preset); `label` says what, for Undo.
-    SetPage { page: &'static str, inputs: PageInputs, label: String },
-    /// Edits one page's inputs; an untouched page starts from its defaults.
-    EditPage { page: &'static str, defaults: fn() -> PageInputs, edit: Rc<dyn Fn(&mut PageInputs)> },
-    /// Sets some of a page's inputs at once, replacing what they held (a system, a file).
-    Fill { page: &'static str, defaults: fn() -> PageInputs, fields: Vec<(&'static str, String)>, label: String },
-    /// The shared inputs become the site's, and the clusters the link carries join the
-    /// catalog (Undo brings the site's back).
-    KeepShared,
-    /// The clusters the link carries join the site's catalog.
-    AddSharedClusters,
-    /// Back to the site's inputs (Undo brings the shared ones back).
-    CloseShared,
-    /// A record another tab wrote.
-    Remote { key: String, text: Option<String> },
-    /// A validated import.
-    Replace(Workspace),
-    SetCatalog(Catalog),
-    ResetCatalog,
-    Undo,
-    DismissUndo,
-    Notice(Option<String>),
-    /// A save failed (why), or every save since succeeded (None).
-    SaveResult(Option<String>),
-}
-
-impl Store {
-    pub fn new() -> Self {
-        Store {
-            ws: Rc::new(Workspace::default()),
-            loaded: false,
-            embed: false,
-            own: None,
-            mine: None,
-            shared: None,
-            mine_catalog: None,
-            notice: None,
-            save_error: None,
-            undo: None,
-        }
-    }
-
-    pub fn page_inputs(&self, page: &str) -> PageInputs {
-        self.ws.pages.get(page).cloned().unwrap_or_default()
-    }
-
-    /// A page's inputs, or its defaults while the user has not touched it.
-    pub fn inputs_or(&self, page: &str, defaults: fn() -> PageInputs) -> PageInputs {
-        self.ws.pages.get(page).filter(|m| !m.is_empty()).cloned().unwrap_or_else(defaults)
-    }
-
-    /// Whether `page`'s inputs (or, for [`records::CATALOG`], the catalog) are this tab's
-    /// own: never saved over the site's.
-    pub fn is_own(&self, page: &str) -> bool {
-        self.embed || self.own.as_deref() == Some(page) || (page == records::CATALOG && self.mine_catalog.is_some())
-    }
-
-    /// Keeps the state before an action that replaces what `scope` covers.
-    fn keep_for_undo(&self, next: &mut Store, label: String, scope: Scope) {
-        next.undo = Some(Rc::new(Undo {
-            label,
-            scope,
-            before: self.ws.clone(),
-            own: self.own.clone(),
-            mine: self.mine.clone(),
-            shared: self.shared.clone(),
-            mine_catalog: self.mine_catalog.clone(),
-        }));
-    }
-}
-
-impl Default for Store {
-    fn default() -> Self {
-        Store::new()
-    }
-}
-
-/// Sets a page's inputs; none is an empty page, which shows its defaults.
-fn set_page(ws: &mut Rc<Workspace>, page: &str, inputs: Option<PageInputs>) {
-    Rc::make_mut(ws).pages.insert(page.to_string(), inputs.unwrap_or_default());
-}
+pub use crate::model::workspace::store::{Action, Page, Store};
+use crate::model::workspace::{Edit, PageInputs};
 
 impl Reducible for Store {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut next = (*self).clone();
-        match action {
-            Action::Loaded { ws, notice, own, embed } => {
-                next.ws = Rc::new(ws);
-                next.loaded = true;
-                next.embed = embed;
-                next.notice = notice;
-                if let Some(shared) = own {
-                    next.mine = Some(next.page_inputs(&shared.page));
-                    set_page(&mut next.ws, &shared.page, Some(shared.inputs.clone()));
-                    if !shared.clusters.is_empty() {
-                        next.mine_catalog = Some(next.ws.catalog.clone());
-                        Rc::make_mut(&mut next.ws).catalog = shared.overlay(&next.ws.catalog);
-                    }
-                    next.own = Some(shared.page.clone());
-                    next.shared = Some(Rc::new(shared));
-                }
-            }
-            Action::SetPage { page, inputs, label } => {
-                self.keep_for_undo(&mut next, label, Scope::Page(page.into(), false));
-                set_page(&mut next.ws, page, Some(inputs));
-            }
-            Action::EditPage { page, defaults, edit } => {
-                let mut inputs = self.inputs_or(page, defaults);
-                edit(&mut inputs);
-                set_page(&mut next.ws, page, Some(inputs));
-            }
-            Action::Fill { page, defaults, fields, label } => {
-                self.keep_for_undo(&mut next, label, Scope::Page(page.into(), false));
-                let mut inputs = self.inputs_or(page, defaults);
-                inputs.extend(fields.into_iter().map(|(k, v)| (k.to_string(), v)));
-                set_page(&mut next.ws, page, Some(inputs));
-            }
-            Action::KeepShared => {
-                if let (Some(page), false) = (self.own.clone(), self.embed) {
-                    let mut before = self.ws.clone();
-                    set_page(&mut before, &page, self.mine.clone());
-                    if let Some(c) = &self.mine_catalog {
-                        Rc::make_mut(&mut before).catalog = c.clone();
-                    }
-                    next.undo = Some(Rc::new(Undo {
-                        label: "The shared inputs are now your saved inputs of this page".into(),
-                        scope: Scope::Page(page, self.mine_catalog.is_some()),
-                        before,
-                        own: None,
-                        mine: None,
-                        shared: None,
-                        mine_catalog: None,
-                    }));
-                    next.own = None;
-                    next.mine = None;
-                    next.shared = None;
-                    next.mine_catalog = None;
-                }
-            }
-            Action::AddSharedClusters => {
-                if self.mine_catalog.is_some() && !self.embed {
-                    self.keep_for_undo(&mut next, "The link's clusters are in your catalog".into(), Scope::Catalog);
-                    next.mine_catalog = None;
-                }
-            }
-            Action::CloseShared => {
-                if let (Some(page), false) = (self.own.clone(), self.embed) {
-                    self.keep_for_undo(&mut next, "Your own inputs are shown; the shared ones are closed".into(), Scope::Page(page.clone(), self.mine_catalog.is_some()));
-                    set_page(&mut next.ws, &page, self.mine.clone());
-                    if let Some(c) = next.mine_catalog.take() {
-                        Rc::make_mut(&mut next.ws).catalog = c;
-                    }
-                    next.own = None;
-                    next.mine = None;
-                    next.shared = None;
-                }
-            }
-            Action::Remote { key, text } => {
-                if self.embed {
-                    return self;
-                }
-                // The site's catalog, while a share link's clusters are shown over it.
-                if let (Some(records::Key::Catalog), Some(mine), Some(shared)) = (records::parse_key(&key), &self.mine_catalog, &self.shared) {
-                    let mut site = Workspace { catalog: mine.clone(), ..Workspace::default() };
-                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
-                        Rc::make_mut(&mut next.ws).catalog = shared.overlay(&site.catalog);
-                        next.mine_catalog = Some(site.catalog);
-                    }
-                    return Rc::new(next);
-                }
-                let own_page = match (records::parse_key(&key), &self.own) {
-                    (Some(records::Key::Input { page, .. }), Some(own)) => page == own,
-                    _ => false,
-                };
-                if own_page {
-                    // The site's inputs of a page this tab holds as its own: kept for "Show my inputs".
-                    let mut site = Workspace::default();
-                    if let (Some(mine), Some(own)) = (&self.mine, &self.own) {
-                        site.pages.insert(own.clone(), mine.clone());
-                    }
-                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
-                        next.mine = self.own.as_ref().map(|p| site.pages.get(p).cloned().unwrap_or_default());
-                    }
-                } else {
-                    let mut ws = (*self.ws).clone();
-                    if records::apply(&mut ws, &key, text.as_deref()).is_ok() {
-                        next.ws = Rc::new(ws);
-                    }
-                }
-            }
-            Action::Replace(ws) => {
-                self.keep_for_undo(&mut next, "Workspace imported".into(), Scope::All);
-                next.ws = Rc::new(ws);
-                next.own = None;
-                next.mine = None;
-                next.shared = None;
-                next.mine_catalog = None;
-            }
-            Action::SetCatalog(catalog) => Rc::make_mut(&mut next.ws).catalog = catalog,
-            Action::ResetCatalog => {
-                self.keep_for_undo(&mut next, "The catalog is back to the presets".into(), Scope::Catalog);
-                Rc::make_mut(&mut next.ws).catalog = catalog::presets();
-            }
-            Action::Undo => {
-                let Some(u) = next.undo.take() else { return self };
-                let catalog = match &u.scope {
-                    Scope::Page(page, catalog) => {
-                        set_page(&mut next.ws, page, u.before.pages.get(page).cloned());
-                        if u.own.as_deref() == Some(page.as_str()) || self.own.as_deref() == Some(page.as_str()) {
-                            next.own = u.own.clone();
-                            next.mine = u.mine.clone();
-                            next.shared = u.shared.clone();
-                        }
-                        *catalog
-                    }
-                    Scope::Catalog => true,
-                    Scope::All => {
-                        next.ws = u.before.clone();
-                        next.own = u.own.clone();
-                        next.mine = u.mine.clone();
-                        next.shared = u.shared.clone();
-                        true
-                    }
-                };
-                if catalog {
-                    Rc::make_mut(&mut next.ws).catalog = u.before.catalog.clone();
-                    next.mine_catalog = u.mine_catalog.clone();
-                }
-            }
-            Action::DismissUndo => next.undo = None,
-            Action::Notice(n) => next.notice = n,
-            Action::SaveResult(e) => next.save_error = e,
-        }
-        Rc::new(next)
+        Store::reduce(self, action)
     }
 }
 
@@ -323,50 +35,39 @@ pub struct PageSetup {
     pub setter: Setter,
 }
 
-/// The one setup of a calculator page: `page` is its key in the workspace, `defaults` its
-/// inputs before the user has touched them (also what a cleared page goes back to).
+/// The one setup of a calculator page.
 #[hook]
-pub fn use_page(page: &'static str, defaults: fn() -> PageInputs) -> PageSetup {
+pub fn use_page(page: Page) -> PageSetup {
     let store = use_store();
-    let inputs = Rc::new(store.inputs_or(page, defaults));
-    let setter = Setter::new(store.dispatcher(), page, defaults);
+    let inputs = Rc::new(store.inputs_or(page.key(), page.defaults));
+    let setter = Setter::new(store.dispatcher(), page);
     PageSetup { store, inputs, setter }
 }
 
 /// Edits one page's inputs through the store. It holds no input values, so it stays equal
 /// from render to render and components that receive it re-render only when their own
 /// inputs change.
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub struct Setter {
     dispatch: UseReducerDispatcher<Store>,
-    page: &'static str,
-    defaults: fn() -> PageInputs,
-}
-
-impl PartialEq for Setter {
-    /// The same page of the same store (each page has one `defaults`).
-    fn eq(&self, other: &Self) -> bool {
-        self.page == other.page && self.dispatch == other.dispatch
-    }
+    page: Page,
 }
 
 impl Setter {
-    pub fn new(dispatch: UseReducerDispatcher<Store>, page: &'static str, defaults: fn() -> PageInputs) -> Self {
-        Setter { dispatch, page, defaults }
+    pub fn new(dispatch: UseReducerDispatcher<Store>, page: Page) -> Self {
+        Setter { dispatch, page }
     }
     pub fn set(&self, key: &str, value: String) {
-        let key = key.to_string();
-        self.update(move |m| {
-            m.insert(key.clone(), value.clone());
-        });
+        self.edit(Edit::set(key, value));
     }
-    pub fn update(&self, f: impl Fn(&mut PageInputs) + 'static) {
-        self.dispatch.dispatch(Action::EditPage { page: self.page, defaults: self.defaults, edit: Rc::new(f) });
+    /// Applies `edit` to the page's texts as they are when the store takes it.
+    pub fn edit(&self, edit: Edit) {
+        self.dispatch.dispatch(Action::EditPage { page: self.page, edit });
     }
     /// Replaces several inputs at once (a system, a file), one edit that Undo takes back;
     /// `label` says what was done.
     pub fn fill(&self, label: String, fields: Vec<(&'static str, String)>) {
-        self.dispatch.dispatch(Action::Fill { page: self.page, defaults: self.defaults, fields, label });
+        self.dispatch.dispatch(Action::Fill { page: self.page, fields, label });
     }
     /// A callback that sets `key` to whatever text it is given.
     pub fn on(&self, key: &str) -> Callback<String> {

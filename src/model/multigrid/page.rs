@@ -20,7 +20,7 @@ use crate::model::multigrid::{
     PlannerReport, Problem, SequentialRun, Side,
 };
 use crate::model::workspace::catalog::Catalog;
-use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
+use crate::model::workspace::{text, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = crate::model::calculators::MULTIGRID.key;
@@ -692,37 +692,33 @@ crate::model::calculators::usual_contract!(
     MultigridPage
 );
 
-/// The texts with one more calibration (of `cluster_id` over `fabric`, empty tables) at the
-/// end, unless the page holds [`MAX_CALIBRATIONS`] already.
-pub fn add_calibration(texts: &mut PageInputs, count: usize, cluster_id: &str, fabric: &str) {
+/// The edit that adds one more calibration (of `cluster_id` over `fabric`, empty tables) after
+/// the page's `count`, unless the page holds [`MAX_CALIBRATIONS`] already.
+pub fn add_calibration(count: usize, cluster_id: &str, fabric: &str) -> Edit {
     if count >= MAX_CALIBRATIONS {
-        return;
+        return Edit::default();
     }
     let i = count + 1;
-    let mut set = |part, v: &str| {
-        texts.insert(Field::Cal(i, part).key().to_string(), v.to_string());
-    };
-    set(CalPart::Cluster, cluster_id);
-    set(CalPart::Fabric, fabric);
-    set(CalPart::Sequential, "work (MB)\ttime (s)\n");
-    set(CalPart::Parallel, "np\twork (MB)\ttime (s)\n");
-    texts.insert(Field::CalCount.key().to_string(), i.to_string());
+    let set = |part, v: &str| (Field::Cal(i, part).key().to_string(), v.to_string());
+    let set = vec![
+        set(CalPart::Cluster, cluster_id),
+        set(CalPart::Fabric, fabric),
+        set(CalPart::Sequential, "work (MB)\ttime (s)\n"),
+        set(CalPart::Parallel, "np\twork (MB)\ttime (s)\n"),
+        (Field::CalCount.key().to_string(), i.to_string()),
+    ];
+    Edit { set, ..Edit::default() }
 }
 
-/// The texts without calibration `index` (1-based): the later ones move down one place.
-pub fn remove_calibration(texts: &mut PageInputs, index: usize) {
-    // A count above the most the page holds (a hand-made link) is taken as that most.
-    let count = texts.get(Field::CalCount.key()).and_then(|c| c.parse().ok()).unwrap_or(1).min(MAX_CALIBRATIONS);
-    for j in index..count {
-        for part in CalPart::ALL {
-            let next = texts.get(Field::Cal(j + 1, part).key()).cloned().unwrap_or_default();
-            texts.insert(Field::Cal(j, part).key().to_string(), next);
-        }
-    }
-    for part in CalPart::ALL {
-        texts.remove(Field::Cal(count, part).key());
-    }
-    texts.insert(Field::CalCount.key().to_string(), count.saturating_sub(1).max(1).to_string());
+/// The edit that removes calibration `index` (1-based) of the page's `count` (as its view
+/// has them): the later ones move down one place (their texts as they are when the edit is
+/// applied); the last one's fields are left empty.
+pub fn remove_calibration(count: usize, index: usize) -> Edit {
+    let count = count.min(MAX_CALIBRATIONS);
+    let key = |j, part| Field::Cal(j, part).key().to_string();
+    let mut set: Vec<(String, String)> = CalPart::ALL.iter().map(|&part| (key(count, part), String::new())).collect();
+    set.push((Field::CalCount.key().to_string(), count.saturating_sub(1).max(1).to_string()));
+    Edit { copy: (index..count).flat_map(|j| CalPart::ALL.iter().map(move |&part| (key(j + 1, part), key(j, part)))).collect(), set }
 }
 
 /// Indices of the options on the time–cost Pareto front (no other option is both faster and

@@ -14,13 +14,14 @@ pub mod inputs;
 pub mod migrate;
 pub mod records;
 pub mod share;
+pub mod store;
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use catalog::Catalog;
-pub use inputs::{text, without_bom, FieldErrors, PageField, PageInputs, Preset};
+pub use inputs::{text, without_bom, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::calculators;
 use crate::model::InputError;
 

@@ -19,6 +19,7 @@ use yew::prelude::*;
 use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
+use crate::model::calculators;
 use crate::model::extrap::page::{self as page, fit_key, heat_map, speedup_inputs, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{Nesting, Ranking};
@@ -31,10 +32,13 @@ use crate::ui::components::number_field::{page_field, TextField};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::{compress, url};
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
+
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::BOTTLENECKS, defaults: page::default_inputs };
 /// A ranking shows its progress (and Cancel) once it has taken this long.
 const SHOW_PROGRESS_MS: f64 = 200.0;
 
@@ -404,7 +408,7 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
 
 #[component(Bottlenecks)]
 pub fn bottlenecks() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     // Only this section's texts: typing in the calculator above does not rank again.
     let own = restrict(&inputs);
     let view = use_state(Shown::empty);

@@ -8,6 +8,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use crate::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
+use crate::model::calculators;
 use crate::model::fmt_num;
 use crate::model::regions::page::{self as page, curves_csv, link_systems, sweep_csv, Case, Field, PageView, PAGE};
 use crate::model::workspace::{PageField, PageInputs};
@@ -17,7 +18,10 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_csv::csv_button as table_csv;
 use crate::ui::components::workspace_file::download;
-use crate::ui::store::{use_page, PageSetup, Setter};
+use crate::ui::store::{use_page, PageSetup, Setter, Page};
+
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::REGIONS, defaults: page::default_inputs };
 
 /// Positions of the bandwidth slider (log scale between the sweep's ends).
 const SLIDER_STEPS: f64 = 1000.0;
@@ -66,7 +70,7 @@ fn verdict(k: usize, c: &Case) -> Html {
 
 #[component(Regions)]
 pub fn regions() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     // The view does not depend on the catalog: it is computed again only when the inputs change.
     let ws = store.ws.clone();
     let view: Rc<PageView> = use_memo(inputs.clone(), move |i| page::view(i, &ws.catalog));

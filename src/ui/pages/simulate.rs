@@ -10,6 +10,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::charts::simulate::{run_times, speedup};
+use crate::model::calculators;
 use crate::model::fmt_num;
 use crate::model::pevpm::page::{self as page, Field, ResultView, RowView, PAGE};
 use crate::model::pevpm::worker::{FromWorker, ToWorker};
@@ -21,8 +22,11 @@ use super::simulate_timeline::RunTimeline;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
 use crate::ui::worker_pool::{self, stop, warm, worker_count, Job, Pool, PoolSlot};
+
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::SIMULATE, defaults: page::default_inputs };
 
 /// The worker script trunk writes next to the page (`data-loader-shim`).
 const WORKER: &str = "sw-simulate-worker_loader.js";
@@ -244,7 +248,7 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
 
 #[component(Simulate)]
 pub fn simulate() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     // The inputs' errors, or the job's work (shown beside Run).
     let checked: Rc<Result<String, Vec<InputError>>> =
         use_memo(inputs.clone(), |i| page::prepare(i, &store.ws.catalog).map(|(_, e)| page::work_text(&e)));
@@ -262,7 +266,7 @@ pub fn simulate() -> Html {
 
     let presets = page::presets().into_iter().map(|p| {
         let (store, inputs, label) = (store.clone(), p.inputs, format!("Loaded the example {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let run = {

@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::charts::speedup::{fits, weak_times};
+use crate::model::calculators;
 use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
 use crate::model::speedup::weak::{unflatten, Weak};
@@ -24,7 +25,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup};
+use crate::ui::store::{text, use_page, Action, PageSetup, Page};
 
 use super::allocation::AllocationTable;
 
@@ -217,6 +218,9 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
 use crate::model::extrap::worker::{self as extrap_worker, ToWorker};
 use crate::ui::extrap_worker::LOADER as WORKER;
 
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::SPEEDUP, defaults: page::default_inputs };
+
 /// The weak-scaling analysis of some inputs, from the worker.
 type WeakAnswer = Option<(Rc<PageInputs>, Rc<Result<Weak, InputError>>)>;
 
@@ -268,7 +272,7 @@ impl Job for WeakJob {
 
 #[component(Speedup)]
 pub fn speedup() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     let last = use_mut_ref(|| None::<Rc<PageView>>);
 
     // Weak scaling: the worker models the series of these inputs; its answer is put in the
@@ -326,7 +330,7 @@ pub fn speedup() -> Html {
     let presets = page::presets().into_iter().map(|p| {
         let store = store.clone();
         let (inputs, label) = (p.inputs, format!("Loaded the preset {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();

@@ -10,12 +10,18 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+use crate::model::calculators;
 use crate::model::comm::page::{self as page, Field, Half, PageView, PAGE};
 use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
+
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::COMM, defaults: page::p2p_defaults };
+/// The Sites page in the store.
+const SITES_STORE_PAGE: Page = Page { calculator: &calculators::SITES, defaults: page::sites_defaults };
 
 mod bcast;
 mod export;
@@ -122,7 +128,7 @@ pub fn pct(e: f64) -> String {
 
 #[component(Comm)]
 pub fn comm() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::p2p_defaults);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     let catalog = store.ws.catalog.clone();
     let a = View(use_memo(subset(&inputs, Half::PointToPoint), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(a.field_errors.clone()) };
@@ -132,7 +138,7 @@ pub fn comm() -> Html {
     let presets = page::presets().into_iter().map(|preset| {
         let store = store.clone();
         let (inputs, label) = (Half::PointToPoint.inputs_of(&preset.inputs), format!("Loaded the preset {}", preset.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button id={format!("preset-{}", preset.key)} class="secondary" title={preset.description} {onclick}>{ preset.name }</button> }
     });
 
@@ -161,7 +167,7 @@ pub fn comm() -> Html {
 /// by the same model ([`Half::Grid`]).
 #[component(Sites)]
 pub fn sites() -> Html {
-    let PageSetup { inputs, setter, .. } = use_page(page::SITES_PAGE, page::sites_defaults);
+    let PageSetup { inputs, setter, .. } = use_page(SITES_STORE_PAGE);
     // A matrix larger than a saved input may be (an uploaded 1,000-node CSV) is used in this
     // tab only; the workspace keeps the last one that fits.
     let big_matrix = use_state(|| None::<Rc<String>>);

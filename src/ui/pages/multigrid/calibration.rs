@@ -8,7 +8,7 @@ use crate::model::fmt_num;
 use crate::model::multigrid::page::{self as page, CalPart, CalibrationView, Field, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
 use crate::model::multigrid::Fit;
 use crate::model::workspace::catalog::Catalog;
-use crate::model::workspace::PageField;
+use crate::model::workspace::{Edit, PageField};
 use crate::ui::components::stale::Shown;
 use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
@@ -25,6 +25,8 @@ pub struct Props {
     pub catalog: Rc<Catalog>,
     pub setter: Setter,
     pub removable: bool,
+    /// How many calibrations the page holds.
+    pub count: usize,
 }
 
 fn n(x: f64) -> String {
@@ -60,10 +62,7 @@ pub fn calibration_card(p: &Props) -> Html {
                     }
                 })
                 .unwrap_or_default();
-            setter.update(move |m| {
-                m.insert(key(CalPart::Cluster).to_string(), id.clone());
-                m.insert(key(CalPart::Fabric).to_string(), fabric.clone());
-            });
+            setter.edit(Edit { set: vec![(key(CalPart::Cluster).to_string(), id), (key(CalPart::Fabric).to_string(), fabric)], ..Edit::default() });
         })
     };
     let on_fabric = {
@@ -75,7 +74,8 @@ pub fn calibration_card(p: &Props) -> Html {
     };
     let remove = {
         let setter = p.setter.clone();
-        Callback::from(move |_| setter.update(move |m| page::remove_calibration(m, i)))
+        let count = p.count;
+        Callback::from(move |_| setter.edit(page::remove_calibration(count, i)))
     };
     let (fit, stale) = (p.fit.value.as_ref(), p.fit.stale);
     let notes = cluster.map(|c| c.notes.clone()).unwrap_or_default();

@@ -7,13 +7,17 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::model::calculators;
 use crate::model::multigrid::page::{self as page, CalPart, Field, PageView, MAX_CALIBRATIONS, PAGE};
 use crate::model::multigrid::Fit;
 use crate::model::workspace::PageField;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep_optional, Shown};
-use crate::ui::store::{text, use_page, Action, PageSetup};
+use crate::ui::store::{text, use_page, Action, PageSetup, Page};
+
+/// This page in the store.
+const STORE_PAGE: Page = Page { calculator: &calculators::MULTIGRID, defaults: page::default_inputs };
 
 mod calibration;
 mod results;
@@ -58,7 +62,7 @@ fn errors_of<T>(result: &Option<Result<T, Vec<InputError>>>) -> Vec<InputError> 
 
 #[component(Multigrid)]
 pub fn multigrid() -> Html {
-    let PageSetup { store, inputs, setter } = use_page(PAGE, page::default_inputs);
+    let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     let catalog = Rc::new(store.ws.catalog.clone());
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::view(i, c));
     let presets = use_memo((), |_| page::presets());
@@ -101,7 +105,7 @@ pub fn multigrid() -> Html {
     let preset_buttons = presets.iter().map(|p| {
         let store = store.clone();
         let (inputs, label) = (p.inputs.clone(), format!("Loaded the preset {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let add = {
@@ -110,7 +114,7 @@ pub fn multigrid() -> Html {
         let first_cluster = catalog.clusters.first().map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
         Callback::from(move |_| {
             let Some((cid, fab)) = first_cluster.clone() else { return };
-            setter.update(move |m| page::add_calibration(m, count, &cid, &fab))
+            setter.edit(page::add_calibration(count, &cid, &fab))
         })
     };
 
@@ -139,7 +143,7 @@ pub fn multigrid() -> Html {
                     {fit}
                     catalog={catalog.clone()}
                     setter={setter.clone()}
-                    removable={view.calibrations.len() > 1} />
+                    removable={view.calibrations.len() > 1} count={view.calibrations.len()} />
             }) }
             if view.calibrations.len() < MAX_CALIBRATIONS {
                 <button id="add-calibration" class="secondary" onclick={add}>{ "Add a calibration" }</button>
