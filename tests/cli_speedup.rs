@@ -180,6 +180,16 @@ fn help_documents_the_keys() {
     for k in ["points", "predict", "models", "include_past_peak", "best_reason", "karp_flatt", "time_s", "EXAMPLE", "error", "nodes", "cores_per_node", "crosses_nodes"] {
         assert!(out.contains(k), "--help lacks {k}");
     }
+    // Each model family has its line among the models, and its parameters are named: a family
+    // added to the list without its help fails here.
+    let models = out.split("Models").nth(1).and_then(|m| m.split("\n\n").next()).unwrap_or("");
+    for m in scalewise::model::speedup::MODELS {
+        let line = models.lines().find(|l| l.trim_start().starts_with(&format!("{} ", m.name()))).unwrap_or_else(|| panic!("--help has no line for {}", m.name()));
+        for p in m.param_names() {
+            assert!(line.contains(p), "--help's line for {} lacks {p}", m.name());
+        }
+    }
+    assert!(out.contains("default every model above"));
 }
 
 #[test]

@@ -6,9 +6,19 @@ use crate::model::speedup::Model;
 use crate::model::speedup::page::ChartData;
 use crate::model::speedup::weak::Weak;
 
-/// Palette index per model (4, grey, is kept for measured points).
+/// The colours kept for the measured points (4, grey), the excluded ones (6) and the forecast
+/// with its range (7).
+const KEPT: [usize; 3] = [4, 6, 7];
+
+/// Colour index of a model: the models in their order take the colours not [`KEPT`] (0–3 and
+/// 5, then those `charts::color` makes past the palette).
 fn color(m: Model) -> usize {
-    [0, 1, 2, 3, 5][m as usize]
+    nth_free(m as usize)
+}
+
+/// The i-th colour index not [`KEPT`].
+fn nth_free(i: usize) -> usize {
+    (0..).filter(|c| !KEPT.contains(c)).nth(i).unwrap_or(0)
 }
 
 /// Measured points, every fitted curve (the best one thicker), the forecast and its 90 %
@@ -20,14 +30,14 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
         let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
         series.push(Series { data: chart::Series { label, points: s.points.clone() }, marker: Marker::Line, color: color(*m), emphasis: best });
     }
-    // The forecast in the palette's last colour (the models take 0–3 and 5, measured 4 and 6).
+    let [measured, excluded, forecast] = KEPT;
     if let Some(f) = &c.forecast {
-        series.push(Series { data: f.clone(), marker: Marker::Line, color: 7, emphasis: true });
+        series.push(Series { data: f.clone(), marker: Marker::Line, color: forecast, emphasis: true });
     }
-    let bands = c.band.iter().map(|b| Band { data: b.clone(), color: 7 }).collect();
-    series.push(Series { data: c.measured.clone(), marker: Marker::Points, color: 4, emphasis: true });
+    let bands = c.band.iter().map(|b| Band { data: b.clone(), color: forecast }).collect();
+    series.push(Series { data: c.measured.clone(), marker: Marker::Points, color: measured, emphasis: true });
     if !c.excluded.points.is_empty() {
-        series.push(Series { data: c.excluded.clone(), marker: Marker::Points, color: 6, emphasis: false });
+        series.push(Series { data: c.excluded.clone(), marker: Marker::Points, color: excluded, emphasis: false });
     }
     XyChart {
         title: if c.y_is_time { "Run time against processes".into() } else { "Speed-up against processes".into() },
@@ -69,6 +79,7 @@ mod tests {
     use super::*;
     use crate::charts::to_svg;
     use crate::model::speedup::page::{default_inputs, view};
+    use crate::model::speedup::MODELS;
     use crate::model::workspace::catalog::presets;
 
     #[test]
@@ -82,5 +93,18 @@ mod tests {
         let measured = c.series.iter().find(|s| s.data.label == "measured").expect("points");
         assert_eq!(measured.data.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
         assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));
+    }
+
+    #[test]
+    fn every_model_has_a_colour_of_its_own_and_none_runs_out() {
+        let mut seen: Vec<usize> = MODELS.iter().map(|&m| color(m)).collect();
+        assert_eq!(seen, [0, 1, 2, 3, 5], "the palette's, as before the list was open");
+        // As many more families as one could add: still their own, none of the kept ones.
+        seen.extend((MODELS.len()..40).map(nth_free));
+        let rgb: Vec<_> = seen.iter().map(|&i| crate::charts::color(i)).collect();
+        for (i, c) in rgb.iter().enumerate() {
+            assert!(!KEPT.iter().any(|&k| crate::charts::color(k) == *c), "{i}");
+            assert!(!rgb[..i].contains(c), "colour {i} repeats one");
+        }
     }
 }

@@ -57,7 +57,7 @@ array is exit status 1):
                       the run used (whole, 1 to n). A repeated n is averaged (weighted) and
                       said in warnings.
     predict           optional list of whole n to predict at, e.g. [32, 64] (at most 4096)
-    models            optional list of names (default all five): "downey", "amdahl",
+    models            optional list of names (default every model above): "downey", "amdahl",
                       "chiang", "smirni", "usl"
     include_past_peak optional boolean (default false): points after the speed-up peak are
                       left out of the downey, amdahl, chiang and smirni fits unless true;

@@ -295,9 +295,9 @@ fn calibration_source(r: &Report) -> Result<String, String> {
     );
     let tails: Vec<String> = f.tails.iter().map(|row| format!("    [{}],\n", row.iter().map(|t| format!("{t:.4}")).collect::<Vec<_>>().join(", "))).collect();
     s.push_str(&format!("pub const TAILS: [[f64; 4]; 2] = [\n{}];\n", tails.concat()));
-    s.push_str("/// Quantiles of each fitted model's scores, in the order of `MODELS`, as `FORECAST`.\npub const MODELS: [[[Quantiles; 4]; 2]; 5] = [\n");
+    s.push_str("/// Quantiles of each fitted model's scores, by the model's name, as `FORECAST`.\npub const MODELS: &[(&str, [[Quantiles; 4]; 2])] = &[\n");
     for m in MODELS {
-        s.push_str(&format!("    // {}\n    {},\n", m.name(), table(&bands(m.name())?, "    ")));
+        s.push_str(&format!("    (\"{}\", {}),\n", m.name(), table(&bands(m.name())?, "    ")));
     }
     s.push_str("];\n/// The factor on the forecast's scale when every measured run is inside one node and the\n/// prediction needs more.\n");
     s.push_str(&format!("pub const NODE_FACTOR: f64 = {:.4};\n", f.node_factor));

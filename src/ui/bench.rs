@@ -53,7 +53,7 @@ pub fn clusters(n: u32, runs: u32) -> f64 {
 
 /// Median over `runs` of the 6-point speed-up data sets (`benchmark_datasets`) fitted per
 /// second, each run fitting for at least 100 ms: the Downey fit alone, or (`full`) the page's
-/// whole analysis (five models with leave-one-out).
+/// whole analysis (every model, with leave-one-out).
 pub fn speedup_fits(full: bool, runs: u32) -> f64 {
     use crate::model::speedup::{benchmark_datasets, benchmark_run, fit_speedups, Model, MODELS};
     let sets: Vec<(Vec<f64>, Vec<f64>)> = benchmark_datasets()

@@ -15,7 +15,7 @@
 use super::lm::{fit_all, LmRun, Problem, Termination};
 use super::calibration;
 use super::forecast::{self, Quantiles};
-use super::models::{downey, gradient, smirni, speedup_of, value, Model, Space, Measure, MODELS};
+use super::models::{downey, gradient, smirni, speedup_of, value, Measure, Model, Space, Start, MODELS};
 use crate::model::{fmt_num, InputError, Warning};
 
 /// Most measured points (rows) one analysis takes.
@@ -392,7 +392,7 @@ impl Fit {
     pub fn t1_s(&self) -> Option<f64> {
         match (self.space, self.model) {
             (Space::Speedup, _) => self.t1_measured,
-            (Space::Time, Model::Amdahl) => Some(self.p[0] + self.p[1]),
+            (Space::Time, m) if m.start() == Start::Line => Some(self.p[0] + self.p[1]),
             (Space::Time, m) => Some(self.p[m.param_names().len()]),
         }
     }
@@ -814,14 +814,16 @@ fn flag_past_peak(points: &mut [PointView], space: Space, include: bool, warning
     }
     if !past.is_empty() {
         let list: Vec<String> = past.iter().map(|n| n.to_string()).collect();
+        let (falling, monotone): (Vec<Model>, Vec<Model>) = MODELS.iter().partition(|m| m.can_decline());
+        let (falling, monotone) = (in_words(&falling), in_words(&monotone));
         warnings.push(if include {
             format!(
-                "n = {} lie past the speed-up peak at n = {peak}; they are included in every fit as asked, though only USL can follow a decline",
+                "n = {} lie past the speed-up peak at n = {peak}; they are included in every fit as asked, though only {falling} can follow a decline",
                 list.join(", ")
             )
         } else {
             format!(
-                "n = {} lie past the speed-up peak at n = {peak}: left out of the Downey, Amdahl, Chiang and Smirni fits (which cannot fall); USL fits every point",
+                "n = {} lie past the speed-up peak at n = {peak}: left out of the {monotone} fits (which cannot fall); {falling} fits every point",
                 list.join(", ")
             )
         });
@@ -855,11 +857,29 @@ fn efficiency_and_karp_flatt(points: &mut [PointView], warnings: &mut Vec<String
     }
 }
 
+/// The models' short names as a sentence lists them: "Downey, Amdahl and Chiang".
+fn in_words(models: &[Model]) -> String {
+    let names: Vec<&str> = models.iter().map(|m| m.short()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
 /// The quantiles measured for a model's predictions at horizon h, from `counts` measured
 /// counts.
 pub fn quantiles(model: Model, h: f64, counts: usize) -> Quantiles {
-    let i = MODELS.iter().position(|m| *m == model).unwrap_or(0);
-    calibration::MODELS[i][forecast::count_class(counts)][forecast::horizon_band(h)]
+    quantiles_named(model.name(), h, counts)
+}
+
+/// [`quantiles`] by the model's name. A family `make validate` has not measured yet takes the
+/// widest of the measured ones' quantiles in the cell.
+pub(super) fn quantiles_named(name: &str, h: f64, counts: usize) -> Quantiles {
+    let (c, b) = (forecast::count_class(counts), forecast::horizon_band(h));
+    match calibration::MODELS.iter().find(|(n, _)| *n == name) {
+        Some((_, q)) => q[c][b],
+        None => calibration::MODELS.iter().fold(Quantiles { low: 0.0, high: 0.0 }, |w, (_, q)| Quantiles { low: w.low.min(q[c][b].low), high: w.high.max(q[c][b].high) }),
+    }
 }
 
 /// The prediction of a fit at n, with the range measured for its model at scale `u` (the

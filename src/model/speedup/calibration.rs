@@ -15,33 +15,28 @@ pub const TAILS: [[f64; 4]; 2] = [
     [0.0400, 0.0500, 0.0350, 0.0200],
     [0.0350, 0.0300, 0.0250, 0.0200],
 ];
-/// Quantiles of each fitted model's scores, in the order of `MODELS`, as `FORECAST`.
-pub const MODELS: [[[Quantiles; 4]; 2]; 5] = [
-    // downey
-    [
+/// Quantiles of each fitted model's scores, by the model's name, as `FORECAST`.
+pub const MODELS: &[(&str, [[Quantiles; 4]; 2])] = &[
+    ("downey", [
         [Quantiles { low: -0.6563, high: 0.0374 }, Quantiles { low: -1.1854, high: 0.0238 }, Quantiles { low: -1.8903, high: 0.0854 }, Quantiles { low: -2.6746, high: 0.0525 }],
         [Quantiles { low: -0.5791, high: 0.1154 }, Quantiles { low: -1.0613, high: 0.1507 }, Quantiles { low: -1.6841, high: 0.0234 }, Quantiles { low: -1.8354, high: 0.1371 }],
-    ],
-    // amdahl
-    [
+    ]),
+    ("amdahl", [
         [Quantiles { low: -0.4063, high: 0.2384 }, Quantiles { low: -0.3769, high: 0.4549 }, Quantiles { low: -0.5186, high: 0.7617 }, Quantiles { low: -0.8208, high: 1.7833 }],
         [Quantiles { low: -0.3440, high: 0.3979 }, Quantiles { low: -0.4947, high: 0.6264 }, Quantiles { low: -0.6084, high: 0.8635 }, Quantiles { low: -1.0279, high: 1.7290 }],
-    ],
-    // chiang
-    [
+    ]),
+    ("chiang", [
         [Quantiles { low: -0.3545, high: 0.1694 }, Quantiles { low: -0.3975, high: 0.3780 }, Quantiles { low: -0.5446, high: 0.7656 }, Quantiles { low: -0.8213, high: 1.7040 }],
         [Quantiles { low: -0.3440, high: 0.3724 }, Quantiles { low: -0.5107, high: 0.6150 }, Quantiles { low: -0.6596, high: 0.9135 }, Quantiles { low: -1.0437, high: 1.7482 }],
-    ],
-    // smirni
-    [
+    ]),
+    ("smirni", [
         [Quantiles { low: -0.4210, high: 0.1542 }, Quantiles { low: -0.5157, high: 0.3686 }, Quantiles { low: -0.7642, high: 0.8986 }, Quantiles { low: -0.9788, high: 1.7833 }],
         [Quantiles { low: -0.4088, high: 0.3036 }, Quantiles { low: -0.6353, high: 0.5416 }, Quantiles { low: -0.7720, high: 0.8635 }, Quantiles { low: -1.1879, high: 1.7482 }],
-    ],
-    // usl
-    [
+    ]),
+    ("usl", [
         [Quantiles { low: -0.3545, high: 0.1058 }, Quantiles { low: -0.6230, high: 0.1987 }, Quantiles { low: -0.9137, high: 0.6159 }, Quantiles { low: -1.2390, high: 1.3562 }],
         [Quantiles { low: -0.3782, high: 0.1871 }, Quantiles { low: -0.7625, high: 0.4023 }, Quantiles { low: -0.8889, high: 0.6263 }, Quantiles { low: -1.0161, high: 0.9491 }],
-    ],
+    ]),
 ];
 /// The factor on the forecast's scale when every measured run is inside one node and the
 /// prediction needs more.

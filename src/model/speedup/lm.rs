@@ -18,7 +18,7 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::models::{shape_at, shared, value, value_grad, Model, Space};
+use super::models::{shape_at, shared, value, value_grad, Model, Space, Start, MODELS};
 use crate::model::fit::line;
 
 /// Calls `$body` with the model and the space as constants in each arm, so that the curve's
@@ -35,7 +35,7 @@ macro_rules! specialise {
 #[cfg(not(target_arch = "wasm32"))]
 macro_rules! specialise {
     ($model:expr, $space:expr, |$m:ident, $s:ident| $body:expr) => {
-        specialise!(@arms ($model, $space), $m, $s, $body, [Downey, Amdahl, Chiang, Smirni, Usl])
+        with_families!(specialise!(@arms ($model, $space), $m, $s, $body,))
     };
     (@arms $on:expr, $m:ident, $s:ident, $body:expr, [$($model:ident),*]) => {
         match $on {
@@ -125,7 +125,7 @@ pub(super) struct LmRun {
 /// without an n = 1 run are fitted (Amdahl's T = c1 + c2/n has it in c1 + c2).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 fn fitted(model: Model, space: Space) -> usize {
-    model.param_names().len() + usize::from(space == Space::Time && model != Model::Amdahl)
+    model.param_names().len() + usize::from(space == Space::Time && model.start() != Start::Line)
 }
 
 /// Most steps of one run.
@@ -374,7 +374,7 @@ impl Problem<'_> {
             }
             p
         };
-        if self.model == Model::Amdahl {
+        if self.model.start() == Start::Line {
             return vec![with_t1(c1, c2)];
         }
         // Downey's: A at the largest speed-up and twice it, σ on both sides of 1.
@@ -445,57 +445,21 @@ struct Candidates {
     first_ridge: usize,
 }
 
-/// The grid of Chiang's, Smirni's or USL's shape parameters (see [`Candidates`]; empty for the
-/// others). The same for every data set: natively made once (a batch fits thousands).
+/// The model's [`Start::Grid`] candidates (see [`Candidates`]; empty for the others). The same
+/// for every data set: natively made once per model (a batch fits thousands).
 #[cfg(not(target_arch = "wasm32"))]
 fn grid(model: Model) -> &'static [[f64; 4]] {
-    static GRIDS: std::sync::OnceLock<[Vec<[f64; 4]>; 3]> = std::sync::OnceLock::new();
-    let grids = GRIDS.get_or_init(|| [make_grid(Model::Chiang), make_grid(Model::Smirni), make_grid(Model::Usl)]);
-    match model {
-        Model::Chiang => &grids[0],
-        Model::Smirni => &grids[1],
-        Model::Usl => &grids[2],
-        Model::Downey | Model::Amdahl => &[],
-    }
+    static GRIDS: std::sync::OnceLock<[Vec<[f64; 4]>; MODELS.len()]> = std::sync::OnceLock::new();
+    &GRIDS.get_or_init(|| MODELS.map(make_grid))[model as usize]
 }
 
 /// [`grid`]'s values, made each time.
 fn make_grid(model: Model) -> Vec<[f64; 4]> {
-    let mut params = Vec::new();
-    // 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
-    let exp10 = |x: f64| (x * std::f64::consts::LN_10).exp();
-    match model {
-        // β = 0 and 10⁻³ … 10⁹ by quarter decades.
-        Model::Chiang => {
-            for i in 0..=49 {
-                let beta = if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) };
-                params.push([beta, 0.0, 0.0, 0.0]);
-            }
-        }
-        // r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
-        Model::Smirni => {
-            for i in 0..=43 {
-                let r = match i {
-                    0..=9 => f64::from(i) / 10.0,
-                    43 => 1.0,
-                    _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
-                };
-                params.push([r, 0.0, 0.0, 0.0]);
-            }
-        }
-        // σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
-        Model::Usl => {
-            let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
-            let kappas: Vec<f64> = axis(-8.0, 21).collect();
-            for sg in axis(-4.0, 13) {
-                for &kappa in &kappas {
-                    params.push([sg, kappa, 0.0, 0.0]);
-                }
-            }
-        }
-        Model::Downey | Model::Amdahl => {}
+    if model.start() == Start::Grid {
+        model.grid()
+    } else {
+        Vec::new()
     }
-    params
 }
 
 impl Candidates {
@@ -506,7 +470,7 @@ impl Candidates {
         #[cfg(target_arch = "wasm32")]
         let mut params = make_grid(pr.model);
         let mut ridges = Vec::new();
-        if pr.model == Model::Downey {
+        if pr.model.start() == Start::Ridges {
             // Up to 8 times the largest speed-up (Downey's first start is A = that, σ = 0).
             let smax = pr.starts().first().map_or(1.0, |p| p[0]);
             let a_top = (8.0 * smax).clamp(2.0, pr.hi[0]);
@@ -544,7 +508,7 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
     let subsets: Vec<[Vec<f64>; 3]> = if leave_out { (0..m).map(|i| [pick(ns, i), pick(ys, i), pick(ws, i)]).collect() } else { Vec::new() };
     let mut problems = vec![Problem::new(model, space, ns, ys, ws)];
     problems.extend(subsets.iter().map(|[n, y, w]| Problem::new(model, space, n, y, w)));
-    if model == Model::Amdahl {
+    if model.start() == Start::Line {
         // One start, from the problem's own linear fit.
         return problems.iter().map(|pr| pr.lm(pr.starts().first().copied().unwrap_or([1.0; 4]), f64::INFINITY)).collect();
     }
@@ -629,7 +593,7 @@ impl Problem<'_> {
         // Downey's error has basins no grid ranks well: every classic start is run (each is
         // the only one to reach the minimum in some of the benchmark's sets). The other
         // models run from their best candidate.
-        let starts = if self.model == Model::Downey {
+        let starts = if self.model.start() == Start::Ridges {
             self.starts()
         } else {
             cands.params.get(grid_best).map(|p| vec![self.profiled(*p)]).unwrap_or_default()

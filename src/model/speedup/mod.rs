@@ -37,12 +37,14 @@
 //! [`analysis`] (points in, fits, comparison and advice out), [`page`] (the page's inputs
 //! and view).
 
+// First: its list of families (`with_families!`) is used by the modules after it.
+#[macro_use]
+mod models;
 mod analysis;
 pub mod calibration;
 pub mod forecast;
 pub mod request;
 mod lm;
-mod models;
 pub mod page;
 pub mod weak;
 

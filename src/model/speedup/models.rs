@@ -7,39 +7,138 @@
 //! Chiang β; Smirni r; USL σ, κ), then T1 in seconds when it is fitted (times without an
 //! n = 1 run). Amdahl fitted to times is T(n) = c1 + c2/n itself, c1 and c2 in seconds.
 
-/// A speed-up model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Model {
-    Downey,
-    Amdahl,
-    Chiang,
-    Smirni,
-    Usl,
+/// How a family's fit starts; the solver (`lm.rs`) follows it, the family only says which.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start {
+    /// From the point of the family's [`Family::grid`] with the lowest squared error, for each
+    /// data set: the way of any family without a reason for another.
+    Grid,
+    /// The shape is 1/(c1 + c2/n): fitted to times, T(n) = c1 + c2/n is a line in 1/n, run
+    /// from the data's own weighted line, and T1 = c1 + c2 is no parameter of its own.
+    /// Amdahl's.
+    Line,
+    /// Downey's: the classic starts either side of σ = 1, then searches along the breaks of
+    /// his piecewise curve (σ = 0, σ = 1, n = A, n = 2A − 1, n = A + Aσ − σ).
+    Ridges,
 }
 
-pub const MODELS: [Model; 5] = [Model::Downey, Model::Amdahl, Model::Chiang, Model::Smirni, Model::Usl];
+/// One family of speed-up curves S(n): all that fitting, the charts, the calibration, the
+/// help and the page know of it. A family is a unit type implementing this, and one line in
+/// [`families!`]'s list; the rest (the [`Model`] variant, [`MODELS`], every dispatch) is made
+/// from the list.
+pub trait Family {
+    /// The name used in the CLI and in field values (lower case, one word).
+    const NAME: &'static str;
+    /// The name as the page shows it.
+    const LABEL: &'static str;
+    /// The name in a sentence ("left out of the Downey, … fits").
+    const SHORT: &'static str;
+    /// Names of the shape parameters, at most two (a fitted T1 comes after them).
+    const PARAMS: &'static [&'static str];
+    /// Lower and upper bounds of the shape parameters.
+    const BOUNDS: ([f64; 2], [f64; 2]);
+    /// Whether the speed-up can fall as n grows (then the points past the peak are fitted too).
+    const CAN_DECLINE: bool = false;
+    const START: Start = Start::Grid;
+    /// What every point's value of one curve shares, worked out once per parameter set
+    /// (Smirni's ln r); 0 when nothing is.
+    fn shared(_p: &[f64; 4]) -> f64 {
+        0.0
+    }
+    /// The speed-up at n for shape parameters `p`, with `sh` = [`Family::shared`]`(p)`.
+    fn shape(p: &[f64; 4], sh: f64, n: f64) -> f64;
+    /// [`Family::shape`] and its derivatives by the shape parameters, in closed form.
+    fn shape_grad(p: &[f64; 4], sh: f64, n: f64) -> (f64, [f64; 2]);
+    /// The shape parameters a [`Start::Grid`] fit searches for its start.
+    fn grid() -> Vec<[f64; 4]> {
+        Vec::new()
+    }
+}
+
+/// Makes the [`Model`] enum, [`MODELS`] and the dispatch to each [`Family`] from the one list
+/// of families.
+macro_rules! families {
+    ([$($family:ident),*]) => {
+        /// A speed-up model: one variant per [`Family`], named as its type.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+        pub enum Model {
+            $($family),*
+        }
+
+        /// Every model, in the list's order: fits, tables, charts and the calibration follow it.
+        pub const MODELS: [Model; [$(stringify!($family)),*].len()] = [$(Model::$family),*];
+
+        impl Model {
+            /// The name used in the CLI and in field values.
+            pub fn name(self) -> &'static str {
+                match self { $(Model::$family => $family::NAME),* }
+            }
+            /// The name as the page shows it.
+            pub fn label(self) -> &'static str {
+                match self { $(Model::$family => $family::LABEL),* }
+            }
+            /// The name in a sentence.
+            pub fn short(self) -> &'static str {
+                match self { $(Model::$family => $family::SHORT),* }
+            }
+            /// Names of the shape parameters (without a fitted T1).
+            pub fn param_names(self) -> &'static [&'static str] {
+                match self { $(Model::$family => $family::PARAMS),* }
+            }
+            /// Whether the model's speed-up can fall as n grows.
+            pub fn can_decline(self) -> bool {
+                match self { $(Model::$family => $family::CAN_DECLINE),* }
+            }
+            /// Lower and upper bounds of the shape parameters.
+            pub(super) fn bounds(self) -> ([f64; 2], [f64; 2]) {
+                match self { $(Model::$family => $family::BOUNDS),* }
+            }
+            /// How its fit starts.
+            #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+            pub(super) fn start(self) -> Start {
+                match self { $(Model::$family => $family::START),* }
+            }
+            /// The grid of its [`Start::Grid`] fit's starts.
+            pub(super) fn grid(self) -> Vec<[f64; 4]> {
+                match self { $(Model::$family => $family::grid()),* }
+            }
+        }
+
+        /// The [`Shared`] part of the model's curve at shape parameters `p`.
+        #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+        pub(super) fn shared(model: Model, p: &[f64; 4]) -> Shared {
+            Shared(match model { $(Model::$family => $family::shared(p)),* })
+        }
+
+        /// [`shape`] with the curve's [`Shared`] part given.
+        #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+        pub(super) fn shape_at(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> f64 {
+            match model { $(Model::$family => $family::shape(p, sh.0, n)),* }
+        }
+
+        /// The shape's speed-up at n and its derivatives by the shape parameters, in closed form.
+        #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+        fn shape_grad(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> (f64, [f64; 2]) {
+            match model { $(Model::$family => $family::shape_grad(p, sh.0, n)),* }
+        }
+    };
+}
+
+/// **The list of speed-up model families**, handed to `$then!` after the tokens given (as
+/// `calculator_table!` hands on the calculators). Adding a family: its type and `impl Family`
+/// below, and its name here; [`families!`] and the fits' specialised loops (`lm.rs`) are made
+/// from it.
+macro_rules! with_families {
+    ($then:ident!($($args:tt)*)) => {
+        $then! { $($args)* [Downey, Amdahl, Chiang, Smirni, Usl] }
+    };
+}
+
+with_families!(families!());
 
 impl Model {
-    /// The name used in the CLI and in field values.
-    pub fn name(self) -> &'static str {
-        ["downey", "amdahl", "chiang", "smirni", "usl"][self as usize]
-    }
-    /// The name as the page shows it.
-    pub fn label(self) -> &'static str {
-        ["Downey", "Amdahl/Dowdy", "Chiang", "Smirni", "USL (Gunther)"][self as usize]
-    }
     pub fn from_name(s: &str) -> Option<Model> {
         MODELS.iter().copied().find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-    }
-    /// Names of the shape parameters (without a fitted T1).
-    pub fn param_names(self) -> &'static [&'static str] {
-        match self {
-            Model::Downey => &["A", "sigma"],
-            Model::Amdahl => &["c1", "c2"],
-            Model::Chiang => &["beta"],
-            Model::Smirni => &["r"],
-            Model::Usl => &["sigma", "kappa"],
-        }
     }
     /// The speed-up at n of the model with these shape parameters (as `param_names` lists
     /// them).
@@ -50,20 +149,167 @@ impl Model {
         }
         shape(self, &p, n)
     }
-    /// Whether the model's speed-up can fall as n grows.
-    pub fn can_decline(self) -> bool {
-        self == Model::Usl
+}
+
+/// Downey's speed-up for a workload of average parallelism A and variance σ (eqs. 3.5, 3.7).
+pub struct Downey;
+
+impl Family for Downey {
+    const NAME: &'static str = "downey";
+    const LABEL: &'static str = "Downey";
+    const SHORT: &'static str = "Downey";
+    const PARAMS: &'static [&'static str] = &["A", "sigma"];
+    const BOUNDS: ([f64; 2], [f64; 2]) = ([1.0, 0.0], [1e7, 1e4]);
+    const START: Start = Start::Ridges;
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape(p: &[f64; 4], _: f64, n: f64) -> f64 {
+        downey(p[0], p[1], n)
     }
-    /// Lower and upper bounds of the shape parameters.
-    pub(super) fn bounds(self) -> ([f64; 2], [f64; 2]) {
-        match self {
-            Model::Downey => ([1.0, 0.0], [1e7, 1e4]),
-            Model::Amdahl => ([0.0, 0.0], [1e300, 1e300]),
-            Model::Chiang => ([0.0, 0.0], [1e9, 0.0]),
-            Model::Smirni => ([0.0, 0.0], [1.0, 0.0]),
-            Model::Usl => ([0.0, 0.0], [100.0, 100.0]),
-        }
+    /// On a break of the piecewise curve the derivative is the piece's that holds at n.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape_grad(p: &[f64; 4], _: f64, n: f64) -> (f64, [f64; 2]) {
+        let s = downey(p[0], p[1], n);
+        let (a, sg) = (p[0], p[1]);
+        // One division per piece: what both derivatives share.
+        let d = if sg <= 1.0 {
+            if n <= a {
+                let den = a + sg / 2.0 * (n - 1.0);
+                let q = n * (n - 1.0) / 2.0 / (den * den);
+                [sg * q, -a * q]
+            } else if n <= 2.0 * a - 1.0 {
+                let den = sg * (a - 0.5) + n * (1.0 - sg / 2.0);
+                let q = n / (den * den);
+                [(den - a * sg) * q, -a * (a - 0.5 - n / 2.0) * q]
+            } else {
+                [1.0, 0.0]
+            }
+        } else if n <= a + a * sg - sg {
+            let den = sg * (n + a - 1.0) + a;
+            let q = n * (n - 1.0) / (den * den);
+            [(sg + 1.0) * sg * q, -a * q]
+        } else {
+            [1.0, 0.0]
+        };
+        (s, d)
     }
+}
+
+/// Amdahl's law in Dowdy's form, S(n) = 1/(c1 + c2/n) (eq. 3.1).
+pub struct Amdahl;
+
+impl Family for Amdahl {
+    const NAME: &'static str = "amdahl";
+    const LABEL: &'static str = "Amdahl/Dowdy";
+    const SHORT: &'static str = "Amdahl";
+    const PARAMS: &'static [&'static str] = &["c1", "c2"];
+    const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e300, 1e300]);
+    const START: Start = Start::Line;
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape(p: &[f64; 4], _: f64, n: f64) -> f64 {
+        1.0 / (p[0] + p[1] / n).max(1e-300)
+    }
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape_grad(p: &[f64; 4], sh: f64, n: f64) -> (f64, [f64; 2]) {
+        let s = Self::shape(p, sh, n);
+        let den = p[0] + p[1] / n;
+        (s, if den > 1e-300 { [-s * s, -s * s / n] } else { [0.0, 0.0] })
+    }
+}
+
+/// Chiang's speed-up, (1 + β)n/(n + β) (eq. 3.3).
+pub struct Chiang;
+
+impl Family for Chiang {
+    const NAME: &'static str = "chiang";
+    const LABEL: &'static str = "Chiang";
+    const SHORT: &'static str = "Chiang";
+    const PARAMS: &'static [&'static str] = &["beta"];
+    const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e9, 0.0]);
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape(p: &[f64; 4], _: f64, n: f64) -> f64 {
+        (1.0 + p[0]) * n / (n + p[0])
+    }
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape_grad(p: &[f64; 4], sh: f64, n: f64) -> (f64, [f64; 2]) {
+        (Self::shape(p, sh, n), [n * (n - 1.0) / ((n + p[0]) * (n + p[0])), 0.0])
+    }
+    /// β = 0 and 10⁻³ … 10⁹ by quarter decades.
+    fn grid() -> Vec<[f64; 4]> {
+        (0..=49).map(|i| [if i == 0 { 0.0 } else { exp10(-3.0 + 0.25 * f64::from(i - 1)) }, 0.0, 0.0, 0.0]).collect()
+    }
+}
+
+/// Smirni's speed-up, (1 − rⁿ)/(1 − r) (eq. 3.4).
+pub struct Smirni;
+
+impl Family for Smirni {
+    const NAME: &'static str = "smirni";
+    const LABEL: &'static str = "Smirni";
+    const SHORT: &'static str = "Smirni";
+    const PARAMS: &'static [&'static str] = &["r"];
+    const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1.0, 0.0]);
+    /// ln r: a logarithm per point saved.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shared(p: &[f64; 4]) -> f64 {
+        smirni_log(p[0])
+    }
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape(p: &[f64; 4], sh: f64, n: f64) -> f64 {
+        smirni_at(p[0], sh, n)
+    }
+    /// The speed-up and its slope from the one rⁿ.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape_grad(p: &[f64; 4], sh: f64, n: f64) -> (f64, [f64; 2]) {
+        let (s, ds) = smirni_grad(p[0], sh, n);
+        (s, [ds, 0.0])
+    }
+    /// r = 0, 0.1, …, 0.9, then 1 − 10⁻¹ … 1 − 10⁻⁹ by quarter decades, and 1.
+    fn grid() -> Vec<[f64; 4]> {
+        (0..=43)
+            .map(|i| {
+                let r = match i {
+                    0..=9 => f64::from(i) / 10.0,
+                    43 => 1.0,
+                    _ => 1.0 - exp10(-1.0 - 0.25 * f64::from(i - 10)),
+                };
+                [r, 0.0, 0.0, 0.0]
+            })
+            .collect()
+    }
+}
+
+/// Gunther's universal scalability law, n/(1 + σ(n − 1) + κn(n − 1)): the one family whose
+/// speed-up can fall.
+pub struct Usl;
+
+impl Family for Usl {
+    const NAME: &'static str = "usl";
+    const LABEL: &'static str = "USL (Gunther)";
+    const SHORT: &'static str = "USL";
+    const PARAMS: &'static [&'static str] = &["sigma", "kappa"];
+    const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [100.0, 100.0]);
+    const CAN_DECLINE: bool = true;
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape(p: &[f64; 4], _: f64, n: f64) -> f64 {
+        n / (1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0))
+    }
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn shape_grad(p: &[f64; 4], sh: f64, n: f64) -> (f64, [f64; 2]) {
+        let den = 1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0);
+        let f = -n * (n - 1.0) / (den * den);
+        (Self::shape(p, sh, n), [f, f * n])
+    }
+    /// σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
+    fn grid() -> Vec<[f64; 4]> {
+        let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
+        let kappas: Vec<f64> = axis(-8.0, 21).collect();
+        axis(-4.0, 13).flat_map(|sg| kappas.iter().map(move |&kappa| [sg, kappa, 0.0, 0.0])).collect()
+    }
+}
+
+/// 10ˣ as eˣ ˡⁿ ¹⁰ (`powf` would add libm's pow to the page).
+fn exp10(x: f64) -> f64 {
+    (x * std::f64::consts::LN_10).exp()
 }
 
 /// Downey's low-variance speed-up (σ ≤ 1), eq. 3.5. Requires A ≥ 1, σ ≥ 0, n ≥ 1.
@@ -157,28 +403,10 @@ fn smirni_grad(r: f64, l: f64, n: f64) -> (f64, f64) {
 #[derive(Clone, Copy)]
 pub(super) struct Shared(f64);
 
-/// The [`Shared`] part of the model's curve at shape parameters `p`.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-pub(super) fn shared(model: Model, p: &[f64; 4]) -> Shared {
-    Shared(if model == Model::Smirni { smirni_log(p[0]) } else { 0.0 })
-}
-
 /// The model's speed-up shape at n for shape parameters `p` (Amdahl: 1/(c1 + c2/n)).
 #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn shape(model: Model, p: &[f64; 4], n: f64) -> f64 {
     shape_at(model, p, shared(model, p), n)
-}
-
-/// [`shape`] with the curve's [`Shared`] part given.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-pub(super) fn shape_at(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> f64 {
-    match model {
-        Model::Downey => downey(p[0], p[1], n),
-        Model::Amdahl => 1.0 / (p[0] + p[1] / n).max(1e-300),
-        Model::Chiang => (1.0 + p[0]) * n / (n + p[0]),
-        Model::Smirni => smirni_at(p[0], sh.0, n),
-        Model::Usl => n / (1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0)),
-    }
 }
 
 /// What the residuals are measured in.
@@ -202,7 +430,7 @@ pub enum Measure {
 pub(super) fn value(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
     match (space, model) {
         (Space::Speedup, _) => shape(model, p, n),
-        (Space::Time, Model::Amdahl) => p[0] + p[1] / n,
+        (Space::Time, m) if m.start() == Start::Line => p[0] + p[1] / n,
         (Space::Time, _) => p[model.param_names().len()] / shape(model, p, n),
     }
 }
@@ -210,62 +438,9 @@ pub(super) fn value(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
 /// Speed-up at n of a model with parameters p fitted in `space`.
 pub(super) fn speedup_of(model: Model, space: Space, p: &[f64; 4], n: f64) -> f64 {
     match (space, model) {
-        (Space::Time, Model::Amdahl) => (p[0] + p[1]) / (p[0] + p[1] / n).max(1e-300),
+        (Space::Time, m) if m.start() == Start::Line => (p[0] + p[1]) / (p[0] + p[1] / n).max(1e-300),
         _ => shape(model, p, n),
     }
-}
-
-/// The shape's speed-up at n and its derivatives by the shape parameters, in closed form. On a
-/// break of Downey's piecewise curve the derivative is the piece's that holds at n.
-#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-fn shape_grad(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> (f64, [f64; 2]) {
-    if model == Model::Smirni {
-        let (s, ds) = smirni_grad(p[0], sh.0, n);
-        return (s, [ds, 0.0]);
-    }
-    let s = shape_at(model, p, sh, n);
-    let d = match model {
-        Model::Downey => {
-            let (a, sg) = (p[0], p[1]);
-            // One division per piece: what both derivatives share.
-            if sg <= 1.0 {
-                if n <= a {
-                    let den = a + sg / 2.0 * (n - 1.0);
-                    let q = n * (n - 1.0) / 2.0 / (den * den);
-                    [sg * q, -a * q]
-                } else if n <= 2.0 * a - 1.0 {
-                    let den = sg * (a - 0.5) + n * (1.0 - sg / 2.0);
-                    let q = n / (den * den);
-                    [(den - a * sg) * q, -a * (a - 0.5 - n / 2.0) * q]
-                } else {
-                    [1.0, 0.0]
-                }
-            } else if n <= a + a * sg - sg {
-                let den = sg * (n + a - 1.0) + a;
-                let q = n * (n - 1.0) / (den * den);
-                [(sg + 1.0) * sg * q, -a * q]
-            } else {
-                [1.0, 0.0]
-            }
-        }
-        Model::Amdahl => {
-            let den = p[0] + p[1] / n;
-            if den > 1e-300 {
-                [-s * s, -s * s / n]
-            } else {
-                [0.0, 0.0]
-            }
-        }
-        Model::Chiang => [n * (n - 1.0) / ((n + p[0]) * (n + p[0])), 0.0],
-        // Answered above, with its speed-up from the same rⁿ.
-        Model::Smirni => [0.0, 0.0],
-        Model::Usl => {
-            let den = 1.0 + p[0] * (n - 1.0) + p[1] * n * (n - 1.0);
-            let f = -n * (n - 1.0) / (den * den);
-            [f, f * n]
-        }
-    };
-    (s, d)
 }
 
 /// The fitted value at n (as [`value`]) and its derivatives by the first `k` parameters: one
@@ -274,7 +449,7 @@ fn shape_grad(model: Model, p: &[f64; 4], sh: Shared, n: f64) -> (f64, [f64; 2])
 pub(super) fn value_grad(model: Model, space: Space, p: &[f64; 4], sh: Shared, k: usize, n: f64) -> (f64, [f64; 4]) {
     let mut out = [0.0; 4];
     match (space, model) {
-        (Space::Time, Model::Amdahl) => {
+        (Space::Time, m) if m.start() == Start::Line => {
             out[0] = 1.0;
             out[1] = 1.0 / n;
             (p[0] + p[1] / n, out)

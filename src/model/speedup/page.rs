@@ -14,7 +14,7 @@
 //! - `target`: process counts to predict at, separated by commas or spaces ("128, 256").
 //! - `include_past_peak`: "1", "true", "yes" or "on" puts the points after the speed-up peak
 //!   back into the fits of the models that cannot fall; anything else leaves them out.
-//! - `models`: the models to fit, comma separated (`downey, usl`); empty means all five.
+//! - `models`: the models to fit, comma separated (`downey, usl`); empty means every model.
 //! - `chart_y`: `speedup` (default) or `time`; `chart_axes`: `log` (default) or `linear`.
 //! - `cores_per_node`: processes one node holds (empty: not said). With it, or with nodes in
 //!   the table, the forecast says which predictions need more nodes than the measured runs.
@@ -113,7 +113,7 @@ pub struct Inputs {
     pub points: Option<PointTable>,
     pub targets: Vec<u32>,
     pub include_past_peak: bool,
-    /// The models asked for, as typed; all five when none is.
+    /// The models asked for, as typed; every model when none is.
     pub models: Vec<Model>,
     /// The chart shows times (where the points have them) rather than speed-ups.
     pub chart_time: bool,

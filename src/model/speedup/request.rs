@@ -22,7 +22,7 @@ pub struct SpeedupRequest {
     /// Whole n to predict at (at most 4096).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub predict: Option<Vec<f64>>,
-    /// Model names (default all five): downey, amdahl, chiang, smirni, usl.
+    /// Model names (default: every model): downey, amdahl, chiang, smirni, usl.
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub models: Option<Vec<String>>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]

@@ -581,3 +581,19 @@ fn leave_one_out_refits_searched_together_match_refits_searched_alone() {
         }
     }
 }
+
+#[test]
+fn every_family_is_calibrated_and_one_not_yet_measured_takes_the_widest_range() {
+    // A family added to the list needs `make validate` to measure its ranges; until then this
+    // fails, and the page gives it the widest of the measured ones (no panic, no narrow range).
+    let names: Vec<&str> = calibration::MODELS.iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, MODELS.map(Model::name), "run `make validate` to measure every family's ranges");
+    for (h, counts) in [(1.5, 3), (3.0, 5), (8.0, 3), (100.0, 6)] {
+        let wide = super::analysis::quantiles_named("not yet measured", h, counts);
+        for m in MODELS {
+            let q = super::analysis::quantiles(m, h, counts);
+            assert!(wide.low <= q.low && wide.high >= q.high, "{} at {h}: {q:?} outside {wide:?}", m.name());
+        }
+        assert!(MODELS.iter().any(|&m| super::analysis::quantiles(m, h, counts).low == wide.low));
+    }
+}

@@ -369,7 +369,7 @@ pub fn speedup() -> Html {
                     </div>
                     if text(&inputs, Field::Scaling.key()).trim() != "weak" {
                         <div class="form-row">
-                            { f(Field::Models, "models (empty: all five)") }
+                            { f(Field::Models, "models (empty: all)") }
                             { page_check(&inputs, &setter, Field::IncludePastPeak.key(), " fit the points past the peak too") }
                         </div>
                         <div class="form-row">
