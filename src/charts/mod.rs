@@ -133,17 +133,10 @@ pub const PALETTE: &[(u8, u8, u8)] = &[
     (240, 228, 66),  // yellow
 ];
 
-/// Colour `i`: the palette's, then, past it, hues a golden angle (137.5°) apart at mid
-/// saturation and lightness, which read on both themes; no index runs out or repeats one.
+/// Palette colour `i` (wrapping).
 pub fn color(i: usize) -> RGBColor {
-    match PALETTE.get(i) {
-        Some(&(r, g, b)) => RGBColor(r, g, b),
-        None => {
-            let hue = ((i - PALETTE.len()) as f64 * 0.381_966 + 0.05).fract();
-            let (r, g, b) = plotters::style::HSLColor(hue, 0.6, 0.5).rgb();
-            RGBColor(r, g, b)
-        }
-    }
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
 }
 
 /// A value's name and unit from an axis label "time (s)": ("time", "s"); no unit: ("n", "").

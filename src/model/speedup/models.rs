@@ -31,8 +31,6 @@ pub trait Family {
     const NAME: &'static str;
     /// The name as the page shows it.
     const LABEL: &'static str;
-    /// The name in a sentence ("left out of the Downey, … fits").
-    const SHORT: &'static str;
     /// Names of the shape parameters, at most two (a fitted T1 comes after them).
     const PARAMS: &'static [&'static str];
     /// Lower and upper bounds of the shape parameters.
@@ -76,10 +74,6 @@ macro_rules! families {
             /// The name as the page shows it.
             pub fn label(self) -> &'static str {
                 match self { $(Model::$family => $family::LABEL),* }
-            }
-            /// The name in a sentence.
-            pub fn short(self) -> &'static str {
-                match self { $(Model::$family => $family::SHORT),* }
             }
             /// Names of the shape parameters (without a fitted T1).
             pub fn param_names(self) -> &'static [&'static str] {
@@ -157,7 +151,6 @@ pub struct Downey;
 impl Family for Downey {
     const NAME: &'static str = "downey";
     const LABEL: &'static str = "Downey";
-    const SHORT: &'static str = "Downey";
     const PARAMS: &'static [&'static str] = &["A", "sigma"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([1.0, 0.0], [1e7, 1e4]);
     const START: Start = Start::Ridges;
@@ -200,7 +193,6 @@ pub struct Amdahl;
 impl Family for Amdahl {
     const NAME: &'static str = "amdahl";
     const LABEL: &'static str = "Amdahl/Dowdy";
-    const SHORT: &'static str = "Amdahl";
     const PARAMS: &'static [&'static str] = &["c1", "c2"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e300, 1e300]);
     const START: Start = Start::Line;
@@ -222,7 +214,6 @@ pub struct Chiang;
 impl Family for Chiang {
     const NAME: &'static str = "chiang";
     const LABEL: &'static str = "Chiang";
-    const SHORT: &'static str = "Chiang";
     const PARAMS: &'static [&'static str] = &["beta"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e9, 0.0]);
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
@@ -245,7 +236,6 @@ pub struct Smirni;
 impl Family for Smirni {
     const NAME: &'static str = "smirni";
     const LABEL: &'static str = "Smirni";
-    const SHORT: &'static str = "Smirni";
     const PARAMS: &'static [&'static str] = &["r"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1.0, 0.0]);
     /// ln r: a logarithm per point saved.
@@ -285,7 +275,6 @@ pub struct Usl;
 impl Family for Usl {
     const NAME: &'static str = "usl";
     const LABEL: &'static str = "USL (Gunther)";
-    const SHORT: &'static str = "USL";
     const PARAMS: &'static [&'static str] = &["sigma", "kappa"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [100.0, 100.0]);
     const CAN_DECLINE: bool = true;
@@ -303,7 +292,13 @@ impl Family for Usl {
     fn grid() -> Vec<[f64; 4]> {
         let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
         let kappas: Vec<f64> = axis(-8.0, 21).collect();
-        axis(-4.0, 13).flat_map(|sg| kappas.iter().map(move |&kappa| [sg, kappa, 0.0, 0.0])).collect()
+        let mut grid = Vec::new();
+        for sg in axis(-4.0, 13) {
+            for &kappa in &kappas {
+                grid.push([sg, kappa, 0.0, 0.0]);
+            }
+        }
+        grid
     }
 }
 

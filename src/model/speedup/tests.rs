@@ -41,7 +41,7 @@ fn example_5_1_beats_the_thesis() {
     assert!((d.params[0].value - 24.870).abs() < 0.002 && (d.params[1].value - 0.8056).abs() < 0.0005, "{:?}", d.params);
     assert!(d.termination.was_successful() && d.params.iter().all(|p| p.std_err.is_some_and(|e| e > 0.0)));
     // Every model fitted, a best one with its reason.
-    assert_eq!(a.fits.len(), 5);
+    assert_eq!(a.fits.len(), MODELS.len());
     assert!(a.best.is_some() && a.best_reason.contains("AICc"), "{}", a.best_reason);
     assert!(!a.advice.is_empty() && a.advice_text.contains("n = "), "{}", a.advice_text);
 }
@@ -254,11 +254,16 @@ fn past_peak_points_are_flagged_left_out_and_can_come_back() {
     let usl = a.fit(Model::Usl).expect("usl");
     assert_eq!(usl.points, 7);
     assert!(!usl.ranked && a.best != Some(Model::Usl));
-    assert!(a.warnings.iter().any(|w| w.path == "points" && w.message.contains("past the speed-up peak")));
+    // The sentence names the families that cannot fall and those that can, as the list has them.
+    let named = |fall: bool| MODELS.iter().filter(|m| m.can_decline() == fall).map(|m| m.label().split(['/', ' ']).next().unwrap_or("")).collect::<Vec<_>>();
+    assert_eq!((named(false), named(true)), (vec!["Downey", "Amdahl", "Chiang", "Smirni"], vec!["USL"]), "past_peak's sentence names them by hand");
+    let said = |a: &Analysis, text: &str| a.warnings.iter().any(|w| w.path == "points" && w.message.contains(text));
+    assert!(said(&a, "n = 32, 64 lie past the speed-up peak at n = 16: left out of the Downey, Amdahl, Chiang and Smirni fits (which cannot fall); USL fits every point"));
     let opts = Options { include_past_peak: true, ..Options::default() };
     let b = analyse("points", &pts(&ns, &ss), Measure::Speedup, &opts).expect("valid");
     assert_eq!(b.fit(Model::Downey).map(|f| f.points), Some(7));
     assert!(b.fits.iter().all(|f| f.ranked));
+    assert!(said(&b, "they are included in every fit as asked, though only USL can follow a decline"));
     // Only USL follows the decline, and with every point in, it is the best.
     assert_eq!(b.best, Some(Model::Usl), "{}", b.best_reason);
 }

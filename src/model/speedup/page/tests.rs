@@ -26,13 +26,13 @@ fn example_5_1_on_the_page() {
     assert_eq!(d.params[0].name, "A");
     assert!(d.params[0].text.starts_with("24.87 ± "), "{}", d.params[0].text);
     assert!(d.params[1].text.starts_with("0.8055 ± ") || d.params[1].text.starts_with("0.8056 ± "), "{}", d.params[1].text);
-    assert_eq!(v.models.len(), 5);
+    assert_eq!(v.models.len(), MODELS.len());
     assert_eq!(v.models.iter().filter(|r| r.is_best).count(), 1);
     assert!(!v.best_reason.is_empty());
     assert_eq!(v.targets, vec![128]);
     assert_eq!(v.best_predictions.len(), 1);
     let c = v.chart.as_ref().expect("a chart");
-    assert_eq!(c.curves.len(), 5);
+    assert_eq!(c.curves.len(), MODELS.len());
     let xs: Vec<f64> = c.curves[0].1.points.iter().map(|p| p.0).collect();
     assert_eq!(xs.len(), CHART_POINTS);
     assert!((xs[0] - 1.0).abs() < 1e-12 && (xs[CHART_POINTS - 1] - 128.0).abs() < 1e-9);
@@ -127,7 +127,7 @@ fn fields_are_read_once_into_typed_inputs() {
     });
     let (inputs, errors) = parse(&default_inputs());
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!((inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time), (&[128][..], 5, true, false));
+    assert_eq!((inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time), (&[128][..], MODELS.len(), true, false));
     let table = inputs.points.as_ref().expect("points");
     assert_eq!((table.raw.len(), table.measure, table.had_header), (6, Measure::Speedup, true));
     // A field with an error is read as its default, its error named by its key.
