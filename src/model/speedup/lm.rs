@@ -18,7 +18,7 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::models::{shape_at, shared, value, value_grad, Model, Space, Start, MODELS};
+use super::models::{shape_at, shared, value, value_grad, Model, Space, Start};
 use crate::model::fit::line;
 
 /// Calls `$body` with the model and the space as constants in each arm, so that the curve's
@@ -449,6 +449,7 @@ struct Candidates {
 /// for every data set: natively made once per model (a batch fits thousands).
 #[cfg(not(target_arch = "wasm32"))]
 fn grid(model: Model) -> &'static [[f64; 4]] {
+    use super::models::MODELS;
     static GRIDS: std::sync::OnceLock<[Vec<[f64; 4]>; MODELS.len()]> = std::sync::OnceLock::new();
     &GRIDS.get_or_init(|| MODELS.map(make_grid))[model as usize]
 }
