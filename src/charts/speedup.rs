@@ -11,7 +11,7 @@ use crate::model::speedup::weak::Weak;
 const KEPT: [usize; 3] = [4, 6, 7];
 
 /// Colour index of a model: the models in their order take the colours not [`KEPT`] (0–3 and
-/// 5, then those `charts::color` makes past the palette).
+/// 5, then 8 on, which `charts::color` wraps onto the palette).
 fn color(m: Model) -> usize {
     nth_free(m as usize)
 }

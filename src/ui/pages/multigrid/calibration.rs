@@ -24,8 +24,7 @@ pub struct Props {
     pub fit: Shown<Option<Fit>>,
     pub catalog: Rc<Catalog>,
     pub setter: Setter,
-    pub removable: bool,
-    /// How many calibrations the page holds.
+    /// How many calibrations the page holds (one is never removed).
     pub count: usize,
 }
 
@@ -97,7 +96,7 @@ pub fn calibration_card(p: &Props) -> Html {
                         }) }
                     </select>
                 </label>
-                if p.removable { <button class="link danger" onclick={remove}>{ "Remove" }</button> }
+                if p.count > 1 { <button class="link danger" onclick={remove}>{ "Remove" }</button> }
             </header>
             { for p.view.choice_errors.iter().map(|e| html! { <div class="field-error" role="alert">{ e.to_string() }</div> }) }
             if !notes.is_empty() { <p class="notes">{ notes }</p> }

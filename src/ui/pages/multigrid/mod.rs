@@ -143,7 +143,7 @@ pub fn multigrid() -> Html {
                     {fit}
                     catalog={catalog.clone()}
                     setter={setter.clone()}
-                    removable={view.calibrations.len() > 1} count={view.calibrations.len()} />
+                    count={view.calibrations.len()} />
             }) }
             if view.calibrations.len() < MAX_CALIBRATIONS {
                 <button id="add-calibration" class="secondary" onclick={add}>{ "Add a calibration" }</button>
