@@ -117,6 +117,31 @@ test("White Rose preset: switching a calibration's fabric changes the ranking", 
   await context.close();
 });
 
+test("adding a calibration and removing one: the later ones move down, their texts with them", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}#/multigrid`);
+  await ready(page);
+  await page.click("text=Load: White Rose Grid A and B");
+  const cards = page.locator("article.calibration");
+  const n = await cards.count();
+  assert.ok(n >= 2, `the preset has calibrations (${n})`);
+  await page.click("#add-calibration");
+  assert.equal(await cards.count(), n + 1, "one more card");
+  const last = n + 1;
+  assert.match(await page.inputValue(`#cal${last}_seq`), /^work \(MB\)\ttime \(s\)/, "the new card starts with empty tables and their headers");
+  await page.fill(`#cal${last}_seq`, "work (MB)\ttime (s)\n1024\t700\n");
+  const second = await page.inputValue("#cal3_seq");
+  // Remove calibration 2: 3 becomes 2, and the new last one becomes n.
+  await page.locator("#calibration-2 button.danger").click();
+  assert.equal(await cards.count(), n, "one card fewer");
+  assert.equal(await page.inputValue("#cal2_seq"), second, "calibration 3 moved down to 2");
+  assert.equal(await page.inputValue(`#cal${n}_seq`), "work (MB)\ttime (s)\n1024\t700\n", "what was typed moved with its card");
+  assert.equal(await page.locator(`#calibration-${last}`).count(), 0);
+  await shot(page, "multigrid-calibration-removed");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("autosave, share link and embed mode on the planner page", async () => {
   const first = await freshPage(browser, server.origin);
   await first.page.goto(`${server.base}#/multigrid`);
