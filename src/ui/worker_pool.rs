@@ -60,7 +60,14 @@ impl Pool {
     }
 
     fn terminate(&mut self) {
-        self.workers.iter().for_each(Worker::terminate);
+        // A message a worker posted before it ended may still be queued on this thread: with
+        // the handlers unset first, it reaches none, so the handlers can be dropped (`stop`,
+        // a new pool) without the browser calling a dropped closure.
+        for w in &self.workers {
+            w.set_onmessage(None);
+            w.set_onerror(None);
+            w.terminate();
+        }
         self.ended = true;
         self.job = None;
     }
