@@ -25,7 +25,7 @@ macro_rules! allocation_help {
 }
 pub(super) use allocation_help;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat};
 use crate::model::multigrid::split::Plan;
@@ -139,24 +139,52 @@ fn speedup_rows(out: &Value) -> SpeedupRows {
     SpeedupRows { measured, forecast }
 }
 
+/// The answer's "allocation": the table as text in its format, its rows, and the count
+/// recommended. Fields are in the order of their names, as serde_json writes an object's keys.
+#[derive(serde::Serialize)]
+struct AllocationOut<'a> {
+    format: &'static str,
+    note: Option<&'a str>,
+    reason: &'a str,
+    recommended: Option<u32>,
+    rows: Vec<RowOut>,
+    text: String,
+}
+
+/// One process count of the table.
+#[derive(serde::Serialize)]
+struct RowOut {
+    basis: &'static str,
+    core_hours: f64,
+    core_hours_high: Option<f64>,
+    core_hours_low: Option<f64>,
+    cost: Option<f64>,
+    efficiency: f64,
+    nodes: u32,
+    procs: u32,
+    time_high_s: Option<f64>,
+    time_low_s: Option<f64>,
+    time_s: f64,
+}
+
 fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
-    let rows: Vec<Value> = a
+    let rows = a
         .rows
         .iter()
-        .map(|r| {
-            json!({"procs": r.procs, "nodes": r.nodes, "time_s": r.time_s,
-                   "time_low_s": r.time_range_s.map(|x| x.0), "time_high_s": r.time_range_s.map(|x| x.1),
-                   "efficiency": r.efficiency, "core_hours": r.core_hours,
-                   "core_hours_low": r.core_hours_range.map(|x| x.0), "core_hours_high": r.core_hours_range.map(|x| x.1),
-                   "cost": r.cost, "basis": if r.measured { "measured" } else { "predicted" }})
+        .map(|r| RowOut {
+            basis: if r.measured { "measured" } else { "predicted" },
+            core_hours: r.core_hours,
+            core_hours_high: r.core_hours_range.map(|x| x.1),
+            core_hours_low: r.core_hours_range.map(|x| x.0),
+            cost: r.cost,
+            efficiency: r.efficiency,
+            nodes: r.nodes,
+            procs: r.procs,
+            time_high_s: r.time_range_s.map(|x| x.1),
+            time_low_s: r.time_range_s.map(|x| x.0),
+            time_s: r.time_s,
         })
         .collect();
-    json!({
-        "format": format.name(),
-        "text": render(a, format),
-        "rows": rows,
-        "recommended": a.recommended.map(|i| a.rows[i].procs),
-        "reason": a.reason,
-        "note": note,
-    })
+    let out = AllocationOut { format: format.name(), note, reason: &a.reason, recommended: a.recommended.map(|i| a.rows[i].procs), rows, text: render(a, format) };
+    serde_json::to_value(out).unwrap_or(Value::Null)
 }

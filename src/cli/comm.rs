@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::model::comm::collectives::{all_algorithms, Algorithm, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
 use crate::model::comm::export::{self as exports, ExportFormat};
@@ -358,7 +358,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
                 .model
                 .params()
                 .into_iter()
-                .map(|(k, v)| (k.to_string(), if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { json!(v) }))
+                .map(|(k, v)| (k.to_string(), if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { Value::from(v) }))
                 .collect(),
             rel_error: f.mean_rel_error,
             loo_rel_error: f.loo_rel_error,

@@ -6,12 +6,12 @@
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
 
 use super::request::output_schema;
-use super::speedup::{prediction, PredictionOut};
 use super::{RawInput, Schemas, Subcommand};
 
 /// The calculator of the "Bottlenecks at scale" page: every input is an Extra-P experiment.
@@ -23,7 +23,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run: |_| Err("an Extra-P experiment is read as text".into()),
     reads_input: true,
     each: None,
-    schema: Schemas { input: None, output: output_schema::<BottlenecksAnswer> },
+    schema: Schemas { input: None, output: output_schema::<BottlenecksAnswer<'static>> },
 };
 
 /// `bottlenecks` reads every text as an Extra-P experiment, JSON or not.
@@ -267,21 +267,267 @@ pub fn default_targets(e: &extrap::Experiment, o: &RankOptions) -> Vec<u32> {
     vec![top * 4, top * 16]
 }
 
-/// The answer, written as it is serialised: a region's object is made when it is written and
-/// dropped after, so 100,000 regions never stand as one JSON tree in memory. The keys come in
-/// serde_json's order (sorted), so the text is the one `serde_json::Value` would give.
-pub struct Answer<'a> {
-    pub e: &'a extrap::Experiment,
-    pub r: &'a Ranking,
-    /// Per table, each region's row in it (an index, so a region's shares are found at once).
-    rows: Vec<Vec<Option<usize>>>,
-    /// What reading Score-P runs found (absent for an experiment read as text or saved).
-    pub runs: Option<&'a extrap::runs::RunsSummary>,
+// The answer of `bottlenecks` (and `speedup --format extrap`), written as it is serialised: a
+// region's record is made when it is written and dropped after, so 100,000 regions never stand
+// as one JSON tree in memory. Fields are in the order of their names, as serde_json writes an
+// object's keys, here and in every record below. Doc comments are the schema's descriptions.
+
+/// The regions of an Extra-P experiment ranked by predicted share of the run time.
+#[derive(Serialize, JsonSchema)]
+pub struct BottlenecksAnswer<'a> {
+    /// The top region at each point asked.
+    dominant: Vec<DominantOut<'a>>,
+    /// The region that stops scaling first, if any does.
+    first_to_stop: Vec<FirstToStopOut<'a>>,
+    /// The input format read.
+    format: &'static str,
+    /// The top-level region held to hold all the others (at least their sum, at most twice
+    /// it, at every point), left out of the shares; or null.
+    left_out: Option<&'a str>,
+    metric: &'a str,
+    metrics: &'a [String],
+    /// How the regions nest: "flat", "callpaths" (a->b->c under the longest prefix present)
+    /// or "indentation" (text format: REGION names indented under the one above).
+    nesting: extrap::Nesting,
+    /// Parents whose children add up to more than them beyond the noise (inclusive times):
+    /// the regions are then ranked by inclusive share of the top level.
+    non_additive: Vec<NonAdditiveOut<'a>>,
+    parameters: &'a [String],
+    /// The points ranked at, keyed by parameter.
+    points: Vec<Point<'a>>,
+    /// Their process counts.
+    predict: Vec<u32>,
+    process_parameter: &'a str,
+    /// One table per point: the regions, largest share first.
+    ranking: Vec<TableOut<'a>>,
+    /// Every region's model, points and predictions.
+    regions: Lazy<'a, RegionOut<'a>>,
+    /// Present when Score-P runs were read: what was read and how.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    runs: Option<RunsOut>,
+    side_parameter: Option<&'a str>,
+    side_values: &'a [f64],
+    /// Whether the values were read as exclusive (own) or inclusive times, and whether the
+    /// file said so, the data showed it, or nothing nests (default: exclusive).
+    times: TimesOut,
+    /// The sentences of `warnings_at`, kept as they always were.
+    warnings: Vec<&'a str>,
+    /// Each warning with what it concerns: "hold" (the values other parameters are held at),
+    /// "input" (the experiment) or "predict" (the points asked).
+    warnings_at: &'a [crate::model::Warning],
 }
 
-impl<'a> Answer<'a> {
-    pub fn new(e: &'a extrap::Experiment, r: &'a Ranking) -> Self {
-        let rows = r
+/// A point keyed by the experiment's parameter names ({"p": 256, "size": 4000}), written with
+/// its keys in the order of their names.
+#[derive(Clone, Copy)]
+pub struct Point<'a>(&'a [String], &'a [f64]);
+
+impl Serialize for Point<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut pairs: Vec<(&String, &f64)> = self.0.iter().zip(self.1).collect();
+        pairs.sort_by(|a, b| a.0.cmp(b.0));
+        let mut m = s.serialize_map(Some(pairs.len()))?;
+        for (k, v) in pairs {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+impl JsonSchema for Point<'_> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <BTreeMap<String, f64>>::schema_name()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <BTreeMap<String, f64>>::json_schema(g)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+/// A list whose items are made one at a time as they are written (a list of `T` in the
+/// schema).
+pub struct Lazy<'a, T>(usize, Box<dyn Fn(usize) -> T + 'a>);
+
+impl<T: Serialize> Serialize for Lazy<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0))?;
+        for i in 0..self.0 {
+            seq.serialize_element(&(self.1)(i))?;
+        }
+        seq.end()
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Lazy<'_, T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Vec<T>>::schema_name()
+    }
+
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Vec<T>>::json_schema(g)
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+#[derive(Serialize, JsonSchema)]
+struct DominantOut<'a> {
+    callpath: &'a str,
+    n: u32,
+    point: Point<'a>,
+    share: f64,
+    side: Option<f64>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct FirstToStopOut<'a> {
+    callpath: &'a str,
+    n: Option<u32>,
+    point: Point<'a>,
+    side: Option<f64>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct NonAdditiveOut<'a> {
+    children: Vec<&'a str>,
+    children_s: f64,
+    parent: &'a str,
+    /// The parent's median there, and its children's summed.
+    parent_s: f64,
+    /// The point where the children exceed the parent most.
+    point: Point<'a>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct TableOut<'a> {
+    n: u32,
+    point: Point<'a>,
+    regions: Lazy<'a, TableRowOut<'a>>,
+    side: Option<f64>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct TableRowOut<'a> {
+    callpath: &'a str,
+    high: f64,
+    /// Time with every region nested in it, over the total.
+    inclusive: f64,
+    low: f64,
+    /// Own (exclusive) time over the total.
+    own: f64,
+    /// The ranking's share: own, or inclusive when regions are ranked by inclusive share.
+    share: f64,
+    time_s: f64,
+}
+
+/// What the values were read as, and how that was decided.
+// `extrap::Times` with its keys in the order of their names.
+#[derive(Serialize, JsonSchema)]
+struct TimesOut {
+    decided: extrap::Decided,
+    /// Exclusive or inclusive (never unknown once decided).
+    kind: extrap::TimeKind,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct RegionOut<'a> {
+    /// The model's family.
+    best: Option<&'a str>,
+    callpath: &'a str,
+    /// 0 at the top.
+    depth: usize,
+    /// Why the region could not be modelled.
+    error: Option<&'a str>,
+    formula: Option<&'a str>,
+    grows: bool,
+    /// Score-P runs only: the region's imbalance at each measured point.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imbalance: Option<Vec<ImbalanceOut<'a>>>,
+    /// Score-P runs only: the imbalance grows with the process count (up by 10 % or more from
+    /// the smallest count to the largest, rising by over 0.02 per doubling).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    imbalance_grows: Option<bool>,
+    loo_rel_error: Option<f64>,
+    metric: &'a str,
+    note: Option<&'a str>,
+    /// The call path of the region this one is nested in, or null at the top.
+    parent: Option<&'a str>,
+    points: Vec<RegionPointOut<'a>>,
+    predictions: Vec<RegionPredictionOut<'a>>,
+    shares: Vec<RegionShareOut<'a>>,
+    side: Option<f64>,
+    stops_scaling_n: Option<u32>,
+}
+
+/// A region's imbalance at a measured point (Score-P runs).
+#[derive(Serialize, JsonSchema)]
+struct ImbalanceOut<'a> {
+    /// The median over repetitions of the largest value over the mean across a run's locations.
+    imbalance: f64,
+    n: super::Whole,
+    point: Point<'a>,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct RegionPointOut<'a> {
+    n: super::Whole,
+    noise: f64,
+    point: Point<'a>,
+    repetitions: usize,
+    /// Median of the repetitions.
+    time_s: f64,
+}
+
+/// A region's predicted time (90 % range) and speed-up at a point asked.
+#[derive(Serialize, JsonSchema)]
+struct RegionPredictionOut<'a> {
+    efficiency: f64,
+    high: f64,
+    horizon: f64,
+    low: f64,
+    n: u32,
+    point: Point<'a>,
+    speedup: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_high_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_low_s: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_s: Option<f64>,
+    /// The range carries no information: time_low_s not above 0, or time_high_s over
+    /// time_low_s more than 1000 (a time of 0 to 0 is not). The numbers are kept.
+    uninformative: bool,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct RegionShareOut<'a> {
+    high: f64,
+    /// Time with every region nested in it, over the total.
+    inclusive: f64,
+    low: f64,
+    n: u32,
+    /// Own (exclusive) time over the total.
+    own: f64,
+    point: Point<'a>,
+    share: f64,
+}
+
+impl<'a> BottlenecksAnswer<'a> {
+    /// The answer for the ranking `r` of the experiment `e`, with what reading Score-P runs
+    /// found (None for an experiment read as text or saved).
+    pub fn new(e: &'a extrap::Experiment, r: &'a Ranking, runs: Option<&extrap::runs::RunsSummary>) -> Self {
+        let point = |x: &'a [f64]| Point(&r.parameters, x);
+        let name = |i: usize| r.regions[i].callpath.as_str();
+        // Per table, each region's row in it (an index, so a region's shares are found at once).
+        let rows: Vec<Vec<Option<usize>>> = r
             .tables
             .iter()
             .map(|t| {
@@ -294,120 +540,127 @@ impl<'a> Answer<'a> {
                 at
             })
             .collect();
-        Answer { e, r, rows, runs: None }
+        BottlenecksAnswer {
+            dominant: r.dominant.iter().map(|d| DominantOut { callpath: &d.callpath, n: d.n, point: point(&d.point), share: d.share, side: d.side }).collect(),
+            first_to_stop: r
+                .first_to_stop
+                .iter()
+                .map(|&i| FirstToStopOut {
+                    callpath: name(i),
+                    n: r.regions[i].stops_scaling_n,
+                    point: point(&r.base),
+                    side: r.targets.first().and_then(|t| t.side),
+                })
+                .collect(),
+            format: e.format.name(),
+            left_out: r.tree.left_out.map(name),
+            metric: &r.metric,
+            metrics: &r.metrics,
+            nesting: r.tree.nesting,
+            non_additive: r
+                .tree
+                .non_additive
+                .iter()
+                .map(|n| NonAdditiveOut {
+                    children: n.children.iter().map(|&c| name(c)).collect(),
+                    children_s: n.children_s,
+                    parent: name(n.parent),
+                    parent_s: n.parent_s,
+                    point: point(&n.point),
+                })
+                .collect(),
+            parameters: &e.parameters,
+            points: r.targets.iter().map(|t| point(&t.point)).collect(),
+            predict: r.targets.iter().map(|t| t.n).collect(),
+            process_parameter: &r.process_parameter,
+            ranking: r
+                .tables
+                .iter()
+                .map(|t| TableOut {
+                    n: t.n,
+                    point: point(&t.point),
+                    regions: Lazy(
+                        t.rows.len(),
+                        Box::new(move |j| {
+                            let s = &t.rows[j];
+                            TableRowOut { callpath: name(s.region), high: s.high, inclusive: s.inclusive, low: s.low, own: s.own, share: s.share, time_s: s.time_s }
+                        }),
+                    ),
+                    side: t.side,
+                })
+                .collect(),
+            regions: Lazy(r.regions.len(), Box::new(move |i| region(r, &rows, i))),
+            runs: runs.map(RunsOut::of),
+            side_parameter: r.side_parameter.as_deref(),
+            side_values: &r.side_values,
+            times: TimesOut { decided: r.tree.times.decided, kind: r.tree.times.kind },
+            warnings: r.warnings.iter().map(|w| w.message.as_str()).collect(),
+            warnings_at: &r.warnings,
+        }
     }
+}
 
-    /// A point keyed by the experiment's parameter names: {"p": 256, "size": 4000}.
-    fn point(&self, x: &[f64]) -> Value {
-        Value::Object(self.r.parameters.iter().zip(x).map(|(k, v)| (k.clone(), json!(v))).collect())
-    }
-
-    fn region(&self, i: usize) -> Value {
-        let (r, f) = (self.r, &self.r.regions[i]);
-        let shares: Vec<Value> = r
-            .tables
+/// The record of region `i`; `rows` holds, per table, each region's row in it.
+fn region<'a>(r: &'a Ranking, rows: &[Vec<Option<usize>>], i: usize) -> RegionOut<'a> {
+    let f = &r.regions[i];
+    let point = |x: &'a [f64]| Point(&r.parameters, x);
+    let shares = r
+        .tables
+        .iter()
+        .zip(rows)
+        .filter_map(|(t, at)| {
+            let s = &t.rows[at[i]?];
+            Some(RegionShareOut { high: s.high, inclusive: s.inclusive, low: s.low, n: t.n, own: s.own, point: point(&t.point), share: s.share })
+        })
+        .collect();
+    let predictions = f
+        .predictions
+        .iter()
+        .zip(&r.targets)
+        .enumerate()
+        .map(|(ti, (p, t))| {
+            RegionPredictionOut {
+                efficiency: p.efficiency,
+                high: p.speedup_high,
+                horizon: p.horizon,
+                low: p.speedup_low,
+                n: p.n,
+                point: point(&t.point),
+                speedup: p.speedup,
+                time_high_s: p.time_s.map(|t| t.2),
+                time_low_s: p.time_s.map(|t| t.1),
+                time_s: p.time_s.map(|t| t.0),
+                uninformative: f.uninformative_at(ti),
+            }
+        })
+        .collect();
+    // Score-P runs: each point's imbalance (largest over mean across locations), and whether
+    // it grows with the process count.
+    let imbalance = (!f.imbalance.is_empty()).then(|| {
+        f.points.iter().zip(&f.imbalance).filter_map(|(p, x)| Some(ImbalanceOut { imbalance: (*x)?, n: super::Whole(p.n), point: point(&p.coords) })).collect()
+    });
+    RegionOut {
+        best: f.best_name(),
+        callpath: &f.callpath,
+        depth: r.tree.depth.get(i).copied().unwrap_or(0),
+        error: f.error.as_deref(),
+        formula: f.formula.as_deref(),
+        grows: f.grows,
+        imbalance,
+        imbalance_grows: (!f.imbalance.is_empty()).then_some(f.imbalance_grows),
+        loo_rel_error: f.model.as_ref().and_then(|m| m.loo),
+        metric: &f.metric,
+        note: f.note.as_deref(),
+        parent: r.tree.parent.get(i).copied().flatten().map(|p| r.regions[p].callpath.as_str()),
+        points: f
+            .points
             .iter()
-            .zip(&self.rows)
-            .filter_map(|(t, at)| {
-                let s = &t.rows[at[i]?];
-                Some(json!({"n": t.n, "point": self.point(&t.point), "share": s.share, "low": s.low, "high": s.high, "own": s.own, "inclusive": s.inclusive}))
-            })
-            .collect();
-        let mut v = json!({
-            "callpath": f.callpath, "metric": f.metric, "side": Value::Null,
-            "parent": r.tree.parent.get(i).copied().flatten().map(|p| r.regions[p].callpath.as_str()),
-            "depth": r.tree.depth.get(i).copied().unwrap_or(0),
-            "best": f.best_name(), "error": f.error, "formula": f.formula, "grows": f.grows, "note": f.note,
-            "loo_rel_error": f.model.as_ref().and_then(|m| m.loo),
-            "points": f.points.iter().map(|p| json!({"n": super::whole(p.n), "point": self.point(&p.coords), "time_s": p.median, "noise": p.noise, "repetitions": p.repetitions})).collect::<Vec<_>>(),
-            "predictions": f.predictions.iter().zip(&r.targets).enumerate().map(|(ti, (p, t))| {
-                let mut v = json!(prediction(p));
-                v["point"] = self.point(&t.point);
-                v["uninformative"] = json!(f.uninformative_at(ti));
-                v
-            }).collect::<Vec<_>>(),
-            "stops_scaling_n": f.stops_scaling_n,
-            "shares": shares,
-        });
-        // Score-P runs: each point's imbalance (largest over mean across locations), and
-        // whether it grows with the process count.
-        if !f.imbalance.is_empty() {
-            v["imbalance"] = f.points.iter().zip(&f.imbalance).filter_map(|(p, x)| Some(json!({"n": super::whole(p.n), "point": self.point(&p.coords), "imbalance": (*x)?}))).collect();
-            v["imbalance_grows"] = json!(f.imbalance_grows);
-        }
-        v
-    }
-}
-
-/// A list whose items are made one at a time as they are written.
-struct Lazy<F: Fn(usize) -> Value>(usize, F);
-
-impl<F: Fn(usize) -> Value> serde::Serialize for Lazy<F> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = s.serialize_seq(Some(self.0))?;
-        for i in 0..self.0 {
-            seq.serialize_element(&(self.1)(i))?;
-        }
-        seq.end()
-    }
-}
-
-/// One table of the ranking, its rows made as they are written; keys in sorted order.
-struct TableOut<'a>(&'a Answer<'a>, &'a extrap::Table);
-
-impl serde::Serialize for TableOut<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let (a, t) = (self.0, self.1);
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("n", &t.n)?;
-        m.serialize_entry("point", &a.point(&t.point))?;
-        m.serialize_entry("regions", &Lazy(t.rows.len(), |j| {
-            let s = &t.rows[j];
-            json!({"callpath": a.r.regions[s.region].callpath, "time_s": s.time_s, "share": s.share, "low": s.low, "high": s.high, "own": s.own, "inclusive": s.inclusive})
-        }))?;
-        m.serialize_entry("side", &t.side)?;
-        m.end()
-    }
-}
-
-impl serde::Serialize for Answer<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let (e, r) = (self.e, self.r);
-        let side = |s: Option<f64>| json!(s);
-        let mut m = s.serialize_map(None)?;
-        // In sorted order, as a serde_json::Value's keys.
-        m.serialize_entry("dominant", &r.dominant.iter().map(|d| json!({"n": d.n, "point": self.point(&d.point), "callpath": d.callpath, "share": d.share, "side": side(d.side)})).collect::<Vec<_>>())?;
-        m.serialize_entry("first_to_stop", &r.first_to_stop.iter().map(|&i| {
-            let f = &r.regions[i];
-            json!({"callpath": f.callpath, "n": f.stops_scaling_n, "side": side(r.targets.first().and_then(|t| t.side)), "point": self.point(&r.base)})
-        }).collect::<Vec<_>>())?;
-        m.serialize_entry("format", e.format.name())?;
-        m.serialize_entry("left_out", &r.tree.left_out.map(|i| r.regions[i].callpath.as_str()))?;
-        m.serialize_entry("metric", &r.metric)?;
-        m.serialize_entry("metrics", &r.metrics)?;
-        m.serialize_entry("nesting", &r.tree.nesting)?;
-        m.serialize_entry("non_additive", &r.tree.non_additive.iter().map(|n| {
-            let name = |i: usize| r.regions[i].callpath.as_str();
-            json!({"parent": name(n.parent), "children": n.children.iter().map(|&c| name(c)).collect::<Vec<_>>(), "point": self.point(&n.point), "parent_s": n.parent_s, "children_s": n.children_s})
-        }).collect::<Vec<_>>())?;
-        m.serialize_entry("parameters", &e.parameters)?;
-        m.serialize_entry("points", &r.targets.iter().map(|t| self.point(&t.point)).collect::<Vec<_>>())?;
-        m.serialize_entry("predict", &r.targets.iter().map(|t| t.n).collect::<Vec<_>>())?;
-        m.serialize_entry("process_parameter", &r.process_parameter)?;
-        m.serialize_entry("ranking", &r.tables.iter().map(|t| TableOut(self, t)).collect::<Vec<_>>())?;
-        m.serialize_entry("regions", &Lazy(r.regions.len(), |i| self.region(i)))?;
-        if let Some(l) = self.runs {
-            m.serialize_entry("runs", &RunsOut::of(l))?;
-        }
-        m.serialize_entry("side_parameter", &r.side_parameter)?;
-        m.serialize_entry("side_values", &r.side_values)?;
-        m.serialize_entry("times", &json!(r.tree.times))?;
-        m.serialize_entry("warnings", &r.warnings.iter().map(|w| w.message.as_str()).collect::<Vec<_>>())?;
-        m.serialize_entry("warnings_at", &r.warnings)?;
-        m.end()
+            .map(|p| RegionPointOut { n: super::Whole(p.n), noise: p.noise, point: point(&p.coords), repetitions: p.repetitions, time_s: p.median })
+            .collect(),
+        predictions,
+        shares,
+        side: None,
+        stops_scaling_n: f.stops_scaling_n,
     }
 }
 
@@ -454,188 +707,9 @@ impl RunsOut {
     }
 }
 
-/// The shape of [`Answer`] for `scalewise schema`: the answer itself is written as it is made
-/// (above), so these types only describe it; the golden answers are checked against them.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-pub struct BottlenecksAnswer {
-    /// The top region at each point asked.
-    dominant: Vec<DominantShape>,
-    /// The region that stops scaling first, if any does.
-    first_to_stop: Vec<FirstToStopShape>,
-    /// The input format read.
-    format: String,
-    /// The top-level region held to hold all the others (at least their sum, at most twice
-    /// it, at every point), left out of the shares; or null.
-    left_out: Option<String>,
-    metric: String,
-    metrics: Vec<String>,
-    /// How the regions nest: "flat", "callpaths" (a->b->c under the longest prefix present)
-    /// or "indentation" (text format: REGION names indented under the one above).
-    nesting: crate::model::extrap::Nesting,
-    /// Parents whose children add up to more than them beyond the noise (inclusive times):
-    /// the regions are then ranked by inclusive share of the top level.
-    non_additive: Vec<NonAdditiveShape>,
-    parameters: Vec<String>,
-    /// The points ranked at, keyed by parameter.
-    points: Vec<BTreeMap<String, f64>>,
-    /// Their process counts.
-    predict: Vec<u32>,
-    process_parameter: String,
-    /// One table per point: the regions, largest share first.
-    ranking: Vec<TableShape>,
-    /// Every region's model, points and predictions.
-    regions: Vec<RegionShape>,
-    /// Present when Score-P runs were read: what was read and how.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    runs: Option<RunsOut>,
-    side_parameter: Option<String>,
-    side_values: Vec<f64>,
-    /// Whether the values were read as exclusive (own) or inclusive times, and whether the
-    /// file said so, the data showed it, or nothing nests (default: exclusive).
-    times: crate::model::extrap::Times,
-    /// The sentences of `warnings_at`, kept as they always were.
-    warnings: Vec<String>,
-    /// Each warning with what it concerns: "hold" (the values other parameters are held at),
-    /// "input" (the experiment) or "predict" (the points asked).
-    warnings_at: Vec<crate::model::Warning>,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct DominantShape {
-    n: u32,
-    point: BTreeMap<String, f64>,
-    callpath: String,
-    share: f64,
-    side: Option<f64>,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct NonAdditiveShape {
-    parent: String,
-    children: Vec<String>,
-    /// The point where the children exceed the parent most.
-    point: BTreeMap<String, f64>,
-    /// The parent's median there, and its children's summed.
-    parent_s: f64,
-    children_s: f64,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct FirstToStopShape {
-    callpath: String,
-    n: Option<u32>,
-    side: Option<f64>,
-    point: BTreeMap<String, f64>,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct TableShape {
-    n: u32,
-    point: BTreeMap<String, f64>,
-    regions: Vec<TableRowShape>,
-    side: Option<f64>,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct TableRowShape {
-    callpath: String,
-    time_s: f64,
-    /// The ranking's share: own, or inclusive when regions are ranked by inclusive share.
-    share: f64,
-    low: f64,
-    high: f64,
-    /// Own (exclusive) time over the total.
-    own: f64,
-    /// Time with every region nested in it, over the total.
-    inclusive: f64,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct RegionShape {
-    callpath: String,
-    metric: String,
-    side: Option<f64>,
-    /// The call path of the region this one is nested in, or null at the top.
-    parent: Option<String>,
-    /// 0 at the top.
-    depth: usize,
-    /// The model's family.
-    best: Option<String>,
-    /// Why the region could not be modelled.
-    error: Option<String>,
-    formula: Option<String>,
-    grows: bool,
-    note: Option<String>,
-    loo_rel_error: Option<f64>,
-    points: Vec<RegionPointShape>,
-    predictions: Vec<RegionPredictionShape>,
-    stops_scaling_n: Option<u32>,
-    shares: Vec<RegionShareShape>,
-    /// Score-P runs only: the region's imbalance at each measured point.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    imbalance: Option<Vec<ImbalanceShape>>,
-    /// Score-P runs only: the imbalance grows with the process count (up by 10 % or more from
-    /// the smallest count to the largest, rising by over 0.02 per doubling).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    imbalance_grows: Option<bool>,
-}
-
-/// A region's imbalance at a measured point (Score-P runs).
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct ImbalanceShape {
-    n: f64,
-    point: BTreeMap<String, f64>,
-    /// The median over repetitions of the largest value over the mean across a run's locations.
-    imbalance: f64,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct RegionPointShape {
-    n: f64,
-    point: BTreeMap<String, f64>,
-    /// Median of the repetitions.
-    time_s: f64,
-    noise: f64,
-    repetitions: usize,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct RegionPredictionShape {
-    #[serde(flatten)]
-    prediction: PredictionOut,
-    point: BTreeMap<String, f64>,
-    /// The range carries no information: time_low_s not above 0, or time_high_s over
-    /// time_low_s more than 1000 (a time of 0 to 0 is not). The numbers are kept.
-    uninformative: bool,
-}
-
-#[derive(JsonSchema)]
-#[allow(dead_code)]
-struct RegionShareShape {
-    n: u32,
-    point: BTreeMap<String, f64>,
-    share: f64,
-    low: f64,
-    high: f64,
-    /// Own (exclusive) time over the total.
-    own: f64,
-    /// Time with every region nested in it, over the total.
-    inclusive: f64,
-}
-
 /// The answer as a JSON value (tests, and callers that add to it).
 pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
-    serde_json::to_value(Answer::new(e, r)).unwrap_or(Value::Null)
+    serde_json::to_value(BottlenecksAnswer::new(e, r, None)).unwrap_or(Value::Null)
 }
 
 /// Reads, plans and fits the experiment (regions on every core).
@@ -672,7 +746,8 @@ fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(
 /// The answer written straight to `out` as it is made.
 fn stream(_format: &str, text: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
     let (e, r) = ranking(text, opts).map_err(super::WriteError::Input)?;
-    super::write_json(out, &Answer::new(&e, &r), compact)
+    let answer = BottlenecksAnswer::new(&e, &r, None);
+    super::write_json(out, &answer, compact)
 }
 
 fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
@@ -803,7 +878,6 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
 pub fn stream_path(path: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
     let (e, loaded) = read_path(path, opts).map_err(super::WriteError::Input)?;
     let (e, r) = rank_experiment(e, opts).map_err(super::WriteError::Input)?;
-    let mut a = Answer::new(&e, &r);
-    a.runs = loaded.as_ref();
-    super::write_json(out, &a, compact)
+    let answer = BottlenecksAnswer::new(&e, &r, loaded.as_ref());
+    super::write_json(out, &answer, compact)
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::ser::SerializeMap;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
@@ -24,7 +24,7 @@ pub const COMMAND: Subcommand = Subcommand {
     run,
     reads_input: true,
     each: Some(each),
-    schema: Schemas { input: Some(input_schema::<SpeedupInput>), output: output_schema::<SpeedupOutput> },
+    schema: Schemas { input: Some(input_schema::<SpeedupInput>), output: output_schema::<SpeedupOutput<'static>> },
 };
 
 const HELP: &str = concat!(
@@ -350,6 +350,9 @@ struct AnswerOut<'a> {
     points: Vec<PointOut>,
     skipped: Vec<SkippedOut<'a>>,
     t1_s: Option<f64>,
+    /// `--format table` only: how a table without a header was read (also the first warning).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table_reading: Option<String>,
     /// The sentences of `warnings_at`, kept as they always were.
     warnings: Vec<&'a str>,
     warnings_at: &'a [Warning],
@@ -436,6 +439,7 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
         points,
         skipped: a.skipped.iter().map(|s| SkippedOut { model: s.model.name(), reason: &s.reason }).collect(),
         t1_s: a.t1_measured,
+        table_reading: None,
         warnings: a.warnings.iter().map(|w| w.message.as_str()).collect(),
         warnings_at: &a.warnings,
     }
@@ -452,7 +456,7 @@ fn weak(r: &SpeedupRequest) -> Result<bool, String> {
 
 /// A weak-scaling request's `raw` points to its answer: the time's model and predictions with
 /// the efficiency T(n₀)/T(n).
-fn weak_value(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<Value, String> {
+fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<WeakAnswer, String> {
     for (key, given) in [("models", r.models.is_some()), ("include_past_peak", r.include_past_peak.is_some()), ("leave_one_out", r.leave_one_out.is_some())] {
         if given {
             return Err(format!("{key}: not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
@@ -460,7 +464,7 @@ fn weak_value(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<
     }
     let targets = predict_list(&r.predict)?;
     let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
-    serde_json::to_value(WeakAnswer {
+    Ok(WeakAnswer {
         scaling: "weak",
         level: w.level,
         model: WeakModelOut { family: w.family, formula: w.formula, loo_rel_error: w.loo, note: w.note },
@@ -483,8 +487,8 @@ fn weak_value(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<
             .collect(),
         warnings_at: w.warnings.iter().map(|m| Warning::at("points", m.clone())).collect(),
         warnings: w.warnings,
+        table_reading: None,
     })
-    .map_err(|e| format!("could not encode the answer: {e}"))
 }
 
 /// A weak-scaling series' answer.
@@ -501,6 +505,9 @@ struct WeakAnswer {
     predictions: Vec<WeakPredictionOut>,
     warnings: Vec<String>,
     warnings_at: Vec<Warning>,
+    /// `--format table` only: how a table without a header was read (also the first warning).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    table_reading: Option<String>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -524,29 +531,26 @@ struct WeakPredictionOut {
 }
 
 /// An element of a list that could not be answered.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
+#[derive(Serialize, JsonSchema)]
 struct ErrorItem {
     error: String,
 }
 
 /// `scalewise speedup`'s answer: one analysis (strong or weak scaling), or a list of them in
 /// the input's order with `{"error"}` in place of an element that could not be answered.
-#[derive(JsonSchema)]
-#[schemars(untagged)]
-#[allow(dead_code)]
-enum SpeedupOutput {
-    Strong(AnswerOut<'static>),
-    Weak(WeakAnswer),
-    Many(Vec<SpeedupItem>),
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+enum SpeedupOutput<'a> {
+    Strong(Box<AnswerOut<'a>>),
+    Weak(&'a WeakAnswer),
+    Many(Vec<SpeedupItem<'a>>),
 }
 
-#[derive(JsonSchema)]
-#[schemars(untagged)]
-#[allow(dead_code)]
-enum SpeedupItem {
-    Strong(AnswerOut<'static>),
-    Weak(WeakAnswer),
+#[derive(Serialize, JsonSchema)]
+#[serde(untagged)]
+enum SpeedupItem<'a> {
+    Strong(Box<AnswerOut<'a>>),
+    Weak(&'a WeakAnswer),
     Error(ErrorItem),
 }
 
@@ -570,24 +574,23 @@ fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, String> {
 /// answer.
 enum Answered {
     Strong(Box<Analysis>),
-    Weak(Value),
+    Weak(Box<WeakAnswer>),
 }
 
 fn answered(r: &SpeedupRequest) -> Result<Answered, String> {
     let (raw, measure) = points(&r.points)?;
     if weak(r)? {
-        weak_value(r, &raw, measure).map(Answered::Weak)
+        weak_answer(r, &raw, measure).map(|w| Answered::Weak(Box::new(w)))
     } else {
         analysis(r, &raw, measure, false).map(|a| Answered::Strong(Box::new(a)))
     }
 }
 
-/// One request to its answer as JSON.
-fn one(r: &SpeedupRequest) -> Result<Value, String> {
-    match answered(r)? {
-        Answered::Strong(a) => serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}")),
-        Answered::Weak(w) => Ok(w),
-    }
+/// `v` as JSON: its keys sorted, as the command has always written them (a record whose
+/// fields are not in the order of their names, such as the weak-scaling answer, goes through
+/// this).
+fn encode<T: Serialize>(v: &T) -> Result<Value, String> {
+    serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
 }
 
 /// The analysis of `raw` points with the other keys of the request `r`. `from_header`: the
@@ -637,25 +640,23 @@ pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String>
     let (second, request) = table_options(opts)?;
     let table = page::parse_points(text, second).map_err(|e| e.to_string())?;
     let (raw, measure) = (table.raw, table.measure);
-    let mut answer = if weak(&request)? {
-        weak_value(&request, &raw, measure)?
-    } else {
-        let a = analysis(&request, &raw, measure, table.had_header)?;
-        serde_json::to_value(answer(&a)).map_err(|e| format!("could not encode the answer: {e}"))?
-    };
     // What the page says first among its warnings: how a table without a header was read (or
     // that a speed-up column beside times is ignored), worded for the command.
-    if let (Some(note), Value::Object(o)) = (table.note, &mut answer) {
-        let note = cli_words(&note);
-        if let Some(Value::Array(w)) = o.get_mut("warnings") {
-            w.insert(0, json!(note));
+    let note = table.note.as_deref().map(cli_words);
+    if weak(&request)? {
+        let mut w = weak_answer(&request, &raw, measure)?;
+        if let Some(note) = note {
+            w.warnings.insert(0, note.clone());
+            w.warnings_at.insert(0, Warning::at("points", note.clone()));
+            w.table_reading = Some(note);
         }
-        if let Some(Value::Array(w)) = o.get_mut("warnings_at") {
-            w.insert(0, json!(Warning::at("points", note.clone())));
-        }
-        o.insert("table_reading".into(), json!(note));
+        return encode(&w);
     }
-    Ok(answer)
+    let mut a = analysis(&request, &raw, measure, table.had_header)?;
+    if let Some(note) = &note {
+        a.warnings.insert(0, Warning::at("points", note.clone()));
+    }
+    encode(&AnswerOut { table_reading: note, ..answer(&a) })
 }
 
 /// The page's words for its second-column choice, as the command's option.
@@ -690,23 +691,31 @@ fn each(v: &Value, how: &Render) -> Result<String, String> {
     match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
         // A strong-scaling answer is written straight from its record, with no JSON tree.
         Ok(Answered::Strong(a)) => how.item(&answer(&a)),
-        Ok(Answered::Weak(w)) => how.item(&w),
-        Err(e) => how.item(&json!({"error": e})),
+        Ok(Answered::Weak(w)) => how.item(&encode(&*w)?),
+        Err(error) => how.item(&ErrorItem { error }),
     }
 }
 
-/// One input object to its answer as JSON.
-fn one_value(input: Value) -> Result<Value, String> {
-    one(&super::request::read::<SpeedupRequest>(&input)?)
-}
-
 fn run(input: Value) -> Result<Value, String> {
-    match input {
+    let read = |v: &Value| super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r));
+    match &input {
         // Data sets are independent: one per core at a time, answers in the input's order.
-        Value::Array(list) => crate::parallel::map(&list, &|v| one_value(v.clone()).unwrap_or_else(|e| json!({"error": e})))
-            .map(Value::Array)
-            .ok_or_else(|| crate::parallel::STOPPED.to_string()),
-        Value::Object(_) => one_value(input),
-        other => Err(format!("input: expected an object or a list of objects, found {}", kind(&other))),
+        Value::Array(list) => {
+            let all = crate::parallel::map(list, &read).ok_or_else(|| crate::parallel::STOPPED.to_string())?;
+            let items = all
+                .iter()
+                .map(|a| match a {
+                    Ok(Answered::Strong(a)) => SpeedupItem::Strong(Box::new(answer(a))),
+                    Ok(Answered::Weak(w)) => SpeedupItem::Weak(w),
+                    Err(error) => SpeedupItem::Error(ErrorItem { error: error.clone() }),
+                })
+                .collect();
+            encode(&SpeedupOutput::Many(items))
+        }
+        Value::Object(_) => match read(&input)? {
+            Answered::Strong(a) => encode(&SpeedupOutput::Strong(Box::new(answer(&a)))),
+            Answered::Weak(w) => encode(&SpeedupOutput::Weak(&w)),
+        },
+        other => Err(format!("input: expected an object or a list of objects, found {}", kind(other))),
     }
 }

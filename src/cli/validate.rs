@@ -5,7 +5,8 @@
 //! `--markdown` writes the report that `make validate` commits as VALIDATION.md,
 //! `--calibration` the ranges' quantiles (`src/model/speedup/calibration.rs`).
 
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::model::fmt_num;
 use crate::model::speedup::forecast::{self, Quantiles};
@@ -746,10 +747,138 @@ fn twins_markdown(t: &[twins::Summary]) -> String {
     s
 }
 
-fn runs_json(c: &Corpus) -> Value {
-    json!(c.runs.iter().map(|run| json!({
-        "k": run.k, "predictor": run.predictor, "missed": run.missed, "horizons": run.summary,
-    })).collect::<Vec<_>>())
+// The answer of `scalewise validate` as records. It is written through a JSON value, so its
+// keys come sorted whatever the order of the fields here.
+
+#[derive(Serialize)]
+struct ValidateAnswer<'a> {
+    by_count: Vec<CountRow>,
+    candidates: Vec<CandidateOut<'a>>,
+    corpora: Vec<CorpusOut<'a>>,
+    held_out: Vec<HeldOutOut<'a>>,
+    held_out_by_horizon: Vec<HeldSplitOut>,
+    level: f64,
+    node_crossing: NodeCrossing,
+    pooled: PooledOut<'a>,
+    selection: SelectionOut<'a>,
+    sources: Vec<validation::SourceFigures>,
+    twin_apart: f64,
+    twin_tolerance: f64,
+    twins: Vec<TwinsOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RunOut<'a> {
+    horizons: &'a [Summary],
+    k: usize,
+    missed: usize,
+    predictor: &'a str,
+}
+
+#[derive(Serialize)]
+struct CorpusOut<'a> {
+    file: &'a str,
+    runs: Vec<RunOut<'a>>,
+    series: usize,
+}
+
+#[derive(Serialize)]
+struct PooledOut<'a> {
+    runs: Vec<RunOut<'a>>,
+    series: usize,
+}
+
+/// Coverage up to a horizon (`up_to` null: every horizon).
+#[derive(Serialize)]
+struct UpTo {
+    coverage: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    median_rel_width: Option<f64>,
+    predictions: usize,
+    up_to: Option<f64>,
+}
+
+#[derive(Serialize)]
+struct HeldOutOut<'a> {
+    by_horizon: Vec<UpTo>,
+    coverage: f64,
+    predictions: usize,
+    predictor: &'a str,
+}
+
+#[derive(Serialize)]
+struct CountRow {
+    by_horizon: Vec<UpTo>,
+    counts: &'static str,
+}
+
+#[derive(Serialize)]
+struct BandOut {
+    coverage: f64,
+    coverage_sources_alike: f64,
+    horizon: &'static str,
+    median_rel_width: f64,
+    predictions: usize,
+    sources: usize,
+}
+
+#[derive(Serialize)]
+struct HeldCountOut {
+    by_horizon: Vec<BandOut>,
+    counts: &'static str,
+}
+
+#[derive(Serialize)]
+struct HeldSplitOut {
+    by_count: Vec<HeldCountOut>,
+    split: &'static str,
+}
+
+#[derive(Serialize)]
+struct NodeCrossing {
+    coverage: f64,
+    factor: f64,
+    predictions: usize,
+}
+
+#[derive(Serialize)]
+struct CandidateOut<'a> {
+    folds_won: usize,
+    median_rel_error: f64,
+    missed: usize,
+    name: &'a str,
+    p90_rel_error: f64,
+    predictions: usize,
+    score: f64,
+    source_p80: f64,
+    worst_source: f64,
+}
+
+#[derive(Serialize)]
+struct SelectionOut<'a> {
+    calculators: String,
+    nested: validation::Headline,
+    winner: &'a str,
+}
+
+#[derive(Serialize)]
+struct WidestOut<'a> {
+    least_rel_error: f64,
+    n: u32,
+    ratio: f64,
+    series: [&'a str; 2],
+}
+
+#[derive(Serialize)]
+struct TwinsOut<'a> {
+    apart: usize,
+    k: usize,
+    pairs: usize,
+    widest: Option<WidestOut<'a>>,
+}
+
+fn runs_out(c: &Corpus) -> Vec<RunOut<'_>> {
+    c.runs.iter().map(|run| RunOut { horizons: &run.summary, k: run.k, missed: run.missed, predictor: &run.predictor }).collect()
 }
 
 fn to_json(r: &Report) -> Value {
@@ -757,47 +886,101 @@ fn to_json(r: &Report) -> Value {
     let sel = &r.selection;
     let (nc, nn) = validation::node_coverage(fc);
     let factor = r.bands.iter().find(|(n, _)| n == FORECAST).and_then(|(_, b)| *b).map_or(1.0, |b| b.node_factor);
-    let up_to = |top: f64| if top.is_finite() { json!(top) } else { Value::Null };
-    json!({"corpora": r.corpora.iter().map(|c| json!({"file": c.file, "series": c.series, "runs": runs_json(c)})).collect::<Vec<_>>(),
-    "pooled": {"series": r.pooled.series, "runs": runs_json(&r.pooled)},
-    "held_out": held_out_rows(r).iter().map(|(name, by, share, n)| json!({
-        "predictor": name, "coverage": share, "predictions": n,
-        "by_horizon": by.iter().zip(calibration::HORIZON_TOPS).map(|((c, k), top)| json!({
-            "up_to": up_to(top), "coverage": c, "predictions": k,
-        })).collect::<Vec<_>>(),
-    })).collect::<Vec<_>>(),
-    "by_count": validation::coverage_by_cell(fc).iter().zip(CLASSES).map(|(row, counts)| json!({
-        "counts": counts,
-        "by_horizon": row.iter().zip(calibration::HORIZON_TOPS).map(|((c, n, w), top)| json!({
-            "up_to": up_to(top), "coverage": c, "predictions": n, "median_rel_width": w,
-        })).collect::<Vec<_>>(),
-    })).collect::<Vec<_>>(),
-    "node_crossing": {"factor": factor, "coverage": nc, "predictions": nn},
-    "held_out_by_horizon": held_splits(r).iter().map(|(name, o)| json!({
-        "split": name,
-        "by_count": validation::held_coverage(o).iter().zip(CLASSES).map(|(row, counts)| json!({
-            "counts": counts,
-            "by_horizon": row.iter().zip(BANDS.iter().chain(&["all"])).map(|(c, band)| json!({
-                "horizon": band, "coverage": c.coverage, "coverage_sources_alike": c.coverage_sources_alike,
-                "predictions": c.predictions, "sources": c.sources, "median_rel_width": c.median_rel_width,
-            })).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-    })).collect::<Vec<_>>(),
-    "sources": validation::per_source(fc),
-    "candidates": sel.scored.iter().map(|c| json!({
-        "name": c.name, "predictions": c.headline.predictions, "missed": c.missed,
-        "median_rel_error": c.headline.median_rel_error, "p90_rel_error": c.headline.p90_rel_error,
-        "source_p80": c.headline.source_p80, "worst_source": c.headline.worst_source,
-        "score": c.headline.score, "folds_won": c.folds_won,
-    })).collect::<Vec<_>>(),
-    "selection": {"winner": sel.scored[sel.winner].name, "calculators": candidates::calculators().name(), "nested": sel.nested},
-    "twins": KS.iter().map(|&k| {
-        let of_k = r.twins.iter().find(|s| s.k == k);
-        json!({"k": k, "pairs": of_k.map_or(0, |s| s.pairs), "apart": of_k.map_or(0, |s| s.apart),
-            "widest": of_k.and_then(|s| s.widest.as_ref()).map(|w| json!({"series": [w.series.0, w.series.1], "n": w.n, "ratio": w.ratio, "least_rel_error": w.least_error()}))})
-    }).collect::<Vec<_>>(),
-    "twin_tolerance": TWIN_TOLERANCE, "twin_apart": TWIN_APART,
-    "level": forecast::LEVEL})
+    let up_to = |top: f64| top.is_finite().then_some(top);
+    let held_out = held_out_rows(r);
+    let answer = ValidateAnswer {
+        by_count: validation::coverage_by_cell(fc)
+            .iter()
+            .zip(CLASSES)
+            .map(|(row, counts)| CountRow {
+                by_horizon: row
+                    .iter()
+                    .zip(calibration::HORIZON_TOPS)
+                    .map(|(&(coverage, predictions, w), top)| UpTo { coverage, median_rel_width: Some(w), predictions, up_to: up_to(top) })
+                    .collect(),
+                counts,
+            })
+            .collect(),
+        candidates: sel
+            .scored
+            .iter()
+            .map(|c| CandidateOut {
+                folds_won: c.folds_won,
+                median_rel_error: c.headline.median_rel_error,
+                missed: c.missed,
+                name: &c.name,
+                p90_rel_error: c.headline.p90_rel_error,
+                predictions: c.headline.predictions,
+                score: c.headline.score,
+                source_p80: c.headline.source_p80,
+                worst_source: c.headline.worst_source,
+            })
+            .collect(),
+        corpora: r.corpora.iter().map(|c| CorpusOut { file: &c.file, runs: runs_out(c), series: c.series }).collect(),
+        held_out: held_out
+            .iter()
+            .map(|(name, by, coverage, predictions)| HeldOutOut {
+                by_horizon: by
+                    .iter()
+                    .zip(calibration::HORIZON_TOPS)
+                    .map(|(&(coverage, predictions), top)| UpTo { coverage, median_rel_width: None, predictions, up_to: up_to(top) })
+                    .collect(),
+                coverage: *coverage,
+                predictions: *predictions,
+                predictor: name,
+            })
+            .collect(),
+        held_out_by_horizon: held_splits(r)
+            .iter()
+            .map(|(split, o)| HeldSplitOut {
+                by_count: validation::held_coverage(o)
+                    .iter()
+                    .zip(CLASSES)
+                    .map(|(row, counts)| HeldCountOut {
+                        by_horizon: row
+                            .iter()
+                            .zip(BANDS.iter().chain(&["all"]))
+                            .map(|(c, horizon)| BandOut {
+                                coverage: c.coverage,
+                                coverage_sources_alike: c.coverage_sources_alike,
+                                horizon,
+                                median_rel_width: c.median_rel_width,
+                                predictions: c.predictions,
+                                sources: c.sources,
+                            })
+                            .collect(),
+                        counts,
+                    })
+                    .collect(),
+                split,
+            })
+            .collect(),
+        level: forecast::LEVEL,
+        node_crossing: NodeCrossing { coverage: nc, factor, predictions: nn },
+        pooled: PooledOut { runs: runs_out(&r.pooled), series: r.pooled.series },
+        selection: SelectionOut { calculators: candidates::calculators().name(), nested: sel.nested, winner: &sel.scored[sel.winner].name },
+        sources: validation::per_source(fc),
+        twin_apart: TWIN_APART,
+        twin_tolerance: TWIN_TOLERANCE,
+        twins: KS
+            .iter()
+            .map(|&k| {
+                let of_k = r.twins.iter().find(|s| s.k == k);
+                TwinsOut {
+                    apart: of_k.map_or(0, |s| s.apart),
+                    k,
+                    pairs: of_k.map_or(0, |s| s.pairs),
+                    widest: of_k.and_then(|s| s.widest.as_ref()).map(|w| WidestOut {
+                        least_rel_error: w.least_error(),
+                        n: w.n,
+                        ratio: w.ratio,
+                        series: [&w.series.0, &w.series.1],
+                    }),
+                }
+            })
+            .collect(),
+    };
+    serde_json::to_value(answer).unwrap_or(Value::Null)
 }
 
 /// Runs the subcommand with the arguments after `validate`; returns the exit status.
