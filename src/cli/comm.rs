@@ -15,19 +15,19 @@ use crate::model::comm::export::{self as exports, ExportFormat};
 use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
 
-use super::request::{input_schema, output_schema, BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
+use super::request::{BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
 use crate::model::comm::request::{CommPoint, ModelParams};
 use crate::model::input::request::TextOr;
-use super::{to_json, RawInput, Schemas, Subcommand};
+use super::{to_json, RawInput, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "comm",
     summary: "fit Hockney, LogP, LogGP and pLogP to ping-pong times; the best model, the knee (seed 002)",
     help: COMM_HELP,
-    run: run_comm,
+    run: super::run_command::<CommCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<CommRequest>), output: output_schema::<CommAnswer> },
+    schema: super::schemas_of::<CommCommand>(),
 };
 
 pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None, stream: None, check: None };
@@ -36,30 +36,30 @@ pub const BROADCAST: Subcommand = Subcommand {
     name: "broadcast",
     summary: "broadcast time per algorithm ({algorithm_keys}) in a fitted model",
     help: BROADCAST_HELP,
-    run: run_broadcast,
+    run: super::run_command::<BroadcastCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<BroadcastRequest>), output: output_schema::<BroadcastAnswer> },
+    schema: super::schemas_of::<BroadcastCommand>(),
 };
 
 pub const CLUSTERS: Subcommand = Subcommand {
     name: "clusters",
     summary: "logical homogeneous clusters from a latency matrix (seed 002)",
     help: CLUSTERS_HELP,
-    run: run_clusters,
+    run: super::run_command::<ClustersCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<ClustersRequest>), output: output_schema::<ClustersAnswer> },
+    schema: super::schemas_of::<ClustersCommand>(),
 };
 
 pub const GRID_BROADCAST: Subcommand = Subcommand {
     name: "grid-broadcast",
     summary: "ECEF and ECEF-LAt inter-cluster broadcast schedules, against a binomial tree",
     help: GRID_HELP,
-    run: run_grid,
+    run: super::run_command::<GridCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<GridBroadcastRequest>), output: output_schema::<GridAnswer> },
+    schema: super::schemas_of::<GridCommand>(),
 };
 
 const COMM_HELP: &str = r#"scalewise comm — which point-to-point model describes your network (seed 002):
@@ -347,7 +347,7 @@ struct SkippedModel {
     reason: String,
 }
 
-fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<Value, String> {
+fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<CommAnswer, String> {
     let models = fit
         .models
         .iter()
@@ -371,7 +371,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
     } else {
         Some(request.formats.iter().map(|f| Ok((f.key(), request.text(fit, *f)?))).collect::<Result<_, String>>()?)
     };
-    to_json(&CommAnswer {
+    Ok(CommAnswer {
         models,
         best: fit.best.map(ModelKind::key),
         best_reason: fit.best_reason.clone(),
@@ -384,8 +384,9 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
     })
 }
 
-fn run_comm(input: Value) -> Result<Value, String> {
-    let r: CommRequest = super::request::read(&input)?;
+super::answered_command!(CommCommand, CommRequest, CommAnswer, run_comm);
+
+fn run_comm(r: CommRequest) -> Result<CommAnswer, String> {
     let request = ExportRequest::from_request(&r)?;
     let pts = points(&r.points)?;
     let predict = match &r.predict {
@@ -417,7 +418,7 @@ pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> R
     }
     let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
     let sizes = fit.sizes_bytes.clone();
-    comm_answer(&fit, &sizes, format, request)
+    to_json(&comm_answer(&fit, &sizes, format, request)?)
 }
 
 fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
@@ -451,8 +452,9 @@ fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
     })
 }
 
-fn run_broadcast(input: Value) -> Result<Value, String> {
-    let r: BroadcastRequest = super::request::read(&input)?;
+super::answered_command!(BroadcastCommand, BroadcastRequest, BroadcastAnswer, run_broadcast);
+
+fn run_broadcast(r: BroadcastRequest) -> Result<BroadcastAnswer, String> {
     let kind = match &r.model {
         None => None,
         Some(s) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected {}", ModelKind::expected()))?),
@@ -481,7 +483,7 @@ fn run_broadcast(input: Value) -> Result<Value, String> {
     let share = r.latency_share.map_or(Ok(DEFAULT_LATENCY_SHARE), |x| within(x, "latency_share", 0.0, 1.0))?;
     let split = Split::new(&model, share);
     let (times, best) = all_algorithms(&split, procs as u32, size);
-    to_json(&BroadcastAnswer {
+    Ok(BroadcastAnswer {
         model: model.kind().key(),
         procs: procs as u32,
         size_bytes: size,
@@ -519,8 +521,9 @@ struct AlgorithmTime {
 }
 
 
-fn run_clusters(input: Value) -> Result<Value, String> {
-    let r: ClustersRequest = super::request::read(&input)?;
+super::answered_command!(ClustersCommand, ClustersRequest, ClustersAnswer, run_clusters);
+
+fn run_clusters(r: ClustersRequest) -> Result<ClustersAnswer, String> {
     let mut lat = LatencyMatrix::from_rows(&r.latency_us).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
     let rho = r.rho.map_or(Ok(gridcast::DEFAULT_RHO), |x| within(x, "rho", 0.0, 10.0))?;
     let symmetrise = r.symmetrise.unwrap_or(false);
@@ -536,7 +539,7 @@ fn run_clusters(input: Value) -> Result<Value, String> {
     }
     let groups = gridcast::clusters(&lat, rho);
     let group_latency = gridcast::group_latency_us(&lat, &groups);
-    to_json(&ClustersAnswer { order: groups.iter().flatten().copied().collect(), groups, group_latency_us: group_latency })
+    Ok(ClustersAnswer { order: groups.iter().flatten().copied().collect(), groups, group_latency_us: group_latency })
 }
 
 /// `scalewise clusters`' answer.
@@ -550,8 +553,9 @@ pub struct ClustersAnswer {
     group_latency_us: Vec<f64>,
 }
 
-fn run_grid(input: Value) -> Result<Value, String> {
-    let r: GridBroadcastRequest = super::request::read(&input)?;
+super::answered_command!(GridCommand, GridBroadcastRequest, GridAnswer, run_grid);
+
+fn run_grid(r: GridBroadcastRequest) -> Result<GridAnswer, String> {
     let c = Coordinators { latency_us: r.latency_us, gap_us: r.gap_us, local_us: r.local_us };
     c.validate()?;
     let k = c.local_us.len();
@@ -591,7 +595,7 @@ fn run_grid(input: Value) -> Result<Value, String> {
     let e = gridcast::ecef(&c, root, false);
     let lat = gridcast::ecef(&c, root, true);
     let best = if lat.completion_us < e.completion_us { "ecef_lat" } else { "ecef" };
-    to_json(&GridAnswer { ecef: e, ecef_lat: lat, binomial_us: binomial, best })
+    Ok(GridAnswer { ecef: e, ecef_lat: lat, binomial_us: binomial, best })
 }
 
 /// `scalewise grid-broadcast`'s answer.

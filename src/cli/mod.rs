@@ -36,6 +36,61 @@ pub struct Subcommand {
     pub schema: Schemas,
 }
 
+/// A subcommand that reads one JSON request and writes one answer, as types: the request is
+/// read once from the input ([`request::read`], which names the JSON path of a wrong key),
+/// computed, and its answer written from a record that borrows what was computed. Its
+/// [`Subcommand::run`] and [`Subcommand::schema`] are made from it ([`run_command`],
+/// [`schemas_of`]), so the schema printed is that of the types read and written.
+pub trait Command {
+    /// What the JSON input holds.
+    type Request: serde::de::DeserializeOwned + schemars::JsonSchema;
+    /// What was computed from a request, kept while its answer is written.
+    type Computed;
+    /// The answer, borrowing what was computed.
+    type Answer<'a>: serde::Serialize + schemars::JsonSchema;
+    /// The request's values checked (the page's limits, naming the key) and computed.
+    fn compute(request: Self::Request) -> Result<Self::Computed, String>;
+    /// The answer to write.
+    fn answer(computed: &Self::Computed) -> Self::Answer<'_>;
+}
+
+/// A [`Command`] whose computed value is its answer, owned:
+/// `answered_command!(Name, Request, Answer, compute)` with `compute: fn(Request) ->
+/// Result<Answer, String>`.
+macro_rules! answered_command {
+    ($name:ident, $request:ty, $answer:ty, $compute:expr) => {
+        struct $name;
+
+        impl super::Command for $name {
+            type Request = $request;
+            type Computed = $answer;
+            type Answer<'a> = &'a $answer;
+
+            fn compute(request: $request) -> Result<$answer, String> {
+                $compute(request)
+            }
+
+            fn answer(answer: &$answer) -> &$answer {
+                answer
+            }
+        }
+    };
+}
+use answered_command;
+
+/// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and the
+/// answer made JSON (checked finite, [`to_json`]).
+pub fn run_command<C: Command>(input: Value) -> Result<Value, String> {
+    let computed = C::compute(request::read::<C::Request>(&input)?)?;
+    let answer = C::answer(&computed);
+    to_json(&answer)
+}
+
+/// [`Subcommand::schema`] of a [`Command`]: its request's and its answer's types.
+pub const fn schemas_of<C: Command>() -> Schemas {
+    Schemas { input: Some(request::input_schema::<C::Request>), output: request::output_schema::<C::Answer<'static>> }
+}
+
 /// See [`Subcommand::each`]: (one element, how answers are rendered) → its answer as text.
 pub type Each = fn(&Value, &Render) -> Result<String, String>;
 

@@ -4,7 +4,6 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
@@ -13,19 +12,19 @@ use crate::model::multigrid::{
 use crate::model::InputError;
 
 use super::allocation::allocation_help;
-use super::request::{input_schema, output_schema, MultigridRequest};
+use super::request::MultigridRequest;
 use crate::model::input::request::TextOr;
 use crate::model::multigrid::request::{ParallelRun as ParRow, PlannerCluster, PlannerRequest, Runs, SequentialRun as SeqRow};
-use super::{to_json, Schemas, Subcommand};
+use super::Subcommand;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
     summary: "run time and cost on one or two clusters from np = 4 and 8 runs (seed 000)",
     help: HELP,
-    run,
+    run: super::run_command::<MultigridCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<MultigridRequest>), output: output_schema::<MultigridAnswer<'static>> },
+    schema: super::schemas_of::<MultigridCommand>(),
 };
 
 const HELP: &str = concat!(
@@ -126,8 +125,37 @@ ERRORS:
 "#
 );
 
-fn run(input: Value) -> Result<Value, String> {
-    let r: MultigridRequest = super::request::read(&input)?;
+/// `scalewise multigrid` as a [`super::Command`].
+struct MultigridCommand;
+
+/// What `multigrid` computed: the fit and its predictions (with runs), the plan (with a
+/// planner).
+struct Computed {
+    fit: Option<Fit>,
+    predictions: Option<Vec<Prediction>>,
+    planned: Option<(PlannerInput, PlannerReport)>,
+}
+
+impl super::Command for MultigridCommand {
+    type Request = MultigridRequest;
+    type Computed = Computed;
+    type Answer<'a> = MultigridAnswer<'a>;
+
+    fn compute(r: MultigridRequest) -> Result<Computed, String> {
+        compute(r)
+    }
+
+    fn answer(c: &Computed) -> MultigridAnswer<'_> {
+        MultigridAnswer {
+            fit: c.fit.as_ref().map(FitOut::new),
+            predictions: c.predictions.as_deref(),
+            planner: c.planned.as_ref().map(|(input, report)| PlannerOut::new(input, report)),
+            warnings_at: Vec::new(),
+        }
+    }
+}
+
+fn compute(r: MultigridRequest) -> Result<Computed, String> {
     let cal = calibration(r.sequential.as_ref(), r.parallel.as_ref(), "")?;
     let (predict, planner) = (r.predict, r.planner);
     if cal.is_none() && predict.is_some() {
@@ -152,12 +180,7 @@ fn run(input: Value) -> Result<Value, String> {
         predictions = Some(list);
     }
     let planned = planner.map(plan_of).transpose()?;
-    to_json(&MultigridAnswer {
-        fit: fit.as_ref().map(FitOut::new),
-        predictions,
-        planner: planned.as_ref().map(|(input, report)| PlannerOut::new(input, report)),
-        warnings_at: Vec::new(),
-    })
+    Ok(Computed { fit, predictions, planned })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -264,7 +287,7 @@ pub struct MultigridAnswer<'a> {
     fit: Option<FitOut<'a>>,
     /// With runs: one per (np, work) asked.
     #[serde(skip_serializing_if = "Option::is_none")]
-    predictions: Option<Vec<Prediction>>,
+    predictions: Option<&'a [Prediction]>,
     #[serde(skip_serializing_if = "Option::is_none")]
     planner: Option<PlannerOut<'a>>,
     /// Every calculator's answer has it; the planner makes no warnings today, so it is empty.
@@ -480,7 +503,7 @@ impl<'a> PlannerOut<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn runs(k: f64) -> Value {
         json!({

@@ -5,15 +5,14 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::regions::{
     Application, Balance, LoadFactor, NHalf, Optimum, Regions, Requirement, System, TwoRegionX, Warning, SYSTEM_PRESETS,
 };
 use crate::model::InputError;
 
-use super::request::{input_schema, output_schema, RegionsRequest};
-use super::{to_json, Schemas, Subcommand};
+use super::request::RegionsRequest;
+use super::Subcommand;
 use crate::model::input::request::TextOr;
 use crate::model::regions::request::{ApplicationRequest, SystemRequest};
 
@@ -21,10 +20,10 @@ pub const COMMAND: Subcommand = Subcommand {
     name: "regions",
     summary: "speed-up on one or two cluster regions, optimal region size, link bandwidth (seed 003)",
     help: HELP,
-    run,
+    run: super::run_command::<RegionsCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<RegionsRequest>), output: output_schema::<RegionsAnswer> },
+    schema: super::schemas_of::<RegionsCommand>(),
 };
 
 const HELP: &str = r#"scalewise regions — speed-up of a job on one cluster region or on two regions joined by a
@@ -220,8 +219,9 @@ fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOu
     }
 }
 
-fn run(input: Value) -> Result<Value, String> {
-    let r: RegionsRequest = super::request::read(&input)?;
+super::answered_command!(RegionsCommand, RegionsRequest, RegionsAnswer, answer);
+
+fn answer(r: RegionsRequest) -> Result<RegionsAnswer, String> {
     let ns = not_empty(&r.n, "n")?;
     let (model, warnings, workload) = build(&r)?;
     let choice = match &r.two_region_x {
@@ -268,7 +268,7 @@ fn run(input: Value) -> Result<Value, String> {
             })
         }
     };
-    to_json(&RegionsAnswer {
+    Ok(RegionsAnswer {
         one_region: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.one_region, speedup_overlapping: p.one_region_overlapping }).collect(),
         two_regions: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.two_regions, speedup_overlapping: p.two_regions_overlapping }).collect(),
         n_star: optimum.n_star(),
@@ -391,7 +391,8 @@ struct RequiredOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use super::super::request::input_schema;
+    use serde_json::{json, Value};
 
     fn num(v: &Value) -> f64 {
         v.as_f64().unwrap_or(f64::NAN)

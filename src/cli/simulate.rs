@@ -8,7 +8,6 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use serde_json::Value;
 
 use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Deadlock, ProcTimes};
@@ -22,17 +21,17 @@ use crate::model::pevpm::program::MAX_PROCS;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
 
-use super::request::{input_schema, output_schema, SimulateRequest};
-use super::{to_json, Schemas, Subcommand};
+use super::request::SimulateRequest;
+use super::Subcommand;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "simulate",
     summary: "run time and speed-up of a program skeleton on a simulated machine (PEVPM, seed 001)",
     help: HELP,
-    run,
+    run: super::run_command::<SimulateCommand>,
     reads_input: true,
     each: None,
-    schema: Schemas { input: Some(input_schema::<SimulateRequest>), output: output_schema::<SimulateAnswer<'static>> },
+    schema: super::schemas_of::<SimulateCommand>(),
 };
 
 const HELP: &str = r#"scalewise simulate — predict a message-passing program's run time and speed-up by simulating
@@ -338,7 +337,7 @@ struct ComparedCount {
 
 /// The answer, from what was run: `job` (its replications and seed) on the machine called
 /// `machine`.
-fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
+fn answer<'a>(r: &'a Report, job: &Job, machine: &'a str) -> SimulateAnswer<'a> {
     let baseline = r.sequential_s > 0.0;
     let comparison = (!r.comparison.is_empty()).then(|| {
         r.comparison
@@ -355,7 +354,7 @@ fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
             })
             .collect()
     });
-    to_json(&SimulateAnswer {
+    SimulateAnswer {
         results: r.main.results.iter().map(|c| CountOut::new(c, baseline)).collect(),
         sequential_s: r.sequential_s,
         mode: r.main.series.mode,
@@ -367,16 +366,29 @@ fn report_json(r: &Report, job: &Job, machine: &str) -> Result<Value, String> {
         machine,
         comparison,
         deadlock: r.deadlock.as_ref(),
-    })
+    }
 }
 
-fn run(input: Value) -> Result<Value, String> {
-    let r: SimulateRequest = super::request::read(&input)?;
-    // A job reads nothing of the catalog.
-    let catalog = Catalog::default();
-    let (job, machine) = job(&r)?;
-    let job = page::evaluate(job, &catalog).map_err(|errs| joined(&errs))?;
-    let sim = Simulation::new(job).map_err(|e| e.to_string())?;
-    let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;
-    report_json(&report, sim.job(), machine)
+/// `scalewise simulate` as a [`super::Command`].
+struct SimulateCommand;
+
+impl super::Command for SimulateCommand {
+    type Request = SimulateRequest;
+    /// The simulation (its job) and its report, and the machine's name.
+    type Computed = (Simulation, Report, &'static str);
+    type Answer<'a> = SimulateAnswer<'a>;
+
+    fn compute(r: SimulateRequest) -> Result<Self::Computed, String> {
+        // A job reads nothing of the catalog.
+        let catalog = Catalog::default();
+        let (job, machine) = job(&r)?;
+        let job = page::evaluate(job, &catalog).map_err(|errs| joined(&errs))?;
+        let sim = Simulation::new(job).map_err(|e| e.to_string())?;
+        let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;
+        Ok((sim, report, machine))
+    }
+
+    fn answer((sim, report, machine): &Self::Computed) -> SimulateAnswer<'_> {
+        answer(report, sim.job(), machine)
+    }
 }
