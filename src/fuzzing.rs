@@ -234,5 +234,5 @@ pub fn cli(data: &[u8]) {
     }
     // A simulation's run takes what its job asks for (bounded here by its steps and by the
     // fuzzer's 1 s per input); the 100 ms bound is for page evaluations.
-    let _ = (cmd.run)(input);
+    let _ = (cmd.run)(input, &[]);
 }

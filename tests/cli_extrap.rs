@@ -390,3 +390,46 @@ fn a_value_below_0_is_refused_at_its_place_even_among_repetitions() {
         assert_eq!(v["dominant"], json!([]), "{format}");
     }
 }
+
+/// The speed-up page's "Allocation request" of a weak-scaling series (model::allocation over
+/// `SpeedupRows::of_weak`, the rows the page tabulates) is what `scalewise speedup
+/// --allocation` gives for the same points: the measured counts and the predictions. The
+/// command once read its rows back from the answer's keys and found no predictions in a weak
+/// answer (no "forecast"), so its table stopped at the largest count measured.
+#[test]
+fn weak_scaling_allocation_matches_the_page_with_its_predictions() {
+    use scalewise::model::allocation::{page_table, SpeedupRows, KEY_CORES, KEY_FORMAT, KEY_PRICE, KEY_THRESHOLD};
+    use scalewise::model::speedup::{weak, Measure, RawPoint};
+    let times = [(1.0, 10.0), (2.0, 10.4), (4.0, 10.9), (8.0, 11.8)];
+    let input = json!({"scaling": "weak", "predict": [64, 256], "points": times.iter().map(|&(n, t)| json!({"n": n, "time_s": t})).collect::<Vec<_>>()});
+    let o = common::run(&["speedup", "--compact", "--allocation", "md", "--cores-per-node", "4"], &input.to_string());
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let raw: Vec<RawPoint> = times.iter().map(|&(n, value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
+    let w = weak::analyse_weak("points", &raw, Measure::TimeS, &[64, 256]).expect("a weak-scaling fit");
+    let texts = [(KEY_CORES, "4"), (KEY_PRICE, ""), (KEY_THRESHOLD, ""), (KEY_FORMAT, "md")];
+    let page = page_table(|k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(), &SpeedupRows::of_weak(&w));
+    let a = &v["allocation"];
+    assert_eq!(page.text, a["text"].as_str().unwrap());
+    let rows = a["rows"].as_array().unwrap();
+    let predicted: Vec<&Value> = rows.iter().filter(|r| r["basis"] == "predicted").collect();
+    assert_eq!(predicted.len(), 2, "{}", a["text"]);
+    // Each predicted row is the answer's own prediction at that count.
+    for (r, p) in predicted.iter().zip(v["predictions"].as_array().unwrap()) {
+        assert_eq!((&r["procs"], &r["time_s"]), (&p["n"], &p["time_s"]));
+    }
+}
+
+/// `speedup --format table` takes the allocation options as JSON input does (it once refused
+/// them as options of another format), with the table of the same points.
+#[test]
+fn a_pasted_table_takes_the_allocation_options() {
+    let table = "n time_s\n1 10\n2 5.2\n4 2.9\n8 1.8\n";
+    let points = json!({"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 5.2}, {"n": 4, "time_s": 2.9}, {"n": 8, "time_s": 1.8}]});
+    let from_table = common::run(&["speedup", "--format", "table", "--allocation", "csv", "--runs", "10"], table);
+    assert_eq!(from_table.status, 0, "{}", from_table.stderr);
+    let from_json = common::run(&["speedup", "--allocation", "csv", "--runs", "10"], &points.to_string());
+    let (t, j): (Value, Value) = (serde_json::from_str(&from_table.stdout).unwrap(), serde_json::from_str(&from_json.stdout).unwrap());
+    assert_eq!(t["allocation"], j["allocation"]);
+    assert_eq!(t["allocation"]["rows"].as_array().map(Vec::len), Some(4));
+}

@@ -1,6 +1,8 @@
 //! `--allocation md|csv|latex` on `speedup` and `multigrid`: the answer gains an "allocation"
 //! key holding the strong-scaling table of an allocation request (`model::allocation`) in that
-//! format, its rows as numbers, and the recommended size with its reason.
+//! format, its rows as numbers, and the recommended size with its reason. The rows come from
+//! what the command computed (the analysis, the planner's ranking), as on the pages, never
+//! from the answer's JSON.
 
 /// The help text of the allocation options, the same for every command that takes them
 /// (a macro, so that `concat!` can put it inside a command's help).
@@ -29,7 +31,6 @@ use serde_json::Value;
 
 use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat};
 use crate::model::multigrid::split::Plan;
-use crate::model::speedup::Prediction;
 
 /// The commands that take these options, and the options.
 pub const COMMANDS: &[&str] = &["speedup", "multigrid"];
@@ -73,70 +74,39 @@ pub fn check(opts: &[(String, String)]) -> Result<(), String> {
     parse(opts).map(|_| ())
 }
 
-/// The answer with "allocation" added when `--allocation` was given (unchanged otherwise).
-pub fn add(command: &str, out: Value, opts: &[(String, String)]) -> Result<Value, String> {
+/// The answer `out` (an object) with "allocation" added when `--allocation` was given: the
+/// table `source` makes with the options from what the command computed, the same rows the
+/// pages tabulate, and with no rows the note it gives (None: the command keeps no table).
+/// An element answered `{"error"}` is left as it is.
+pub fn attach(mut out: Value, opts: &[(String, String)], source: impl FnOnce(&AllocationOptions) -> Table) -> Result<Value, String> {
     let (format, o) = parse(opts)?;
     let Some(format) = format else { return Ok(out) };
-    match out {
-        Value::Array(list) => Ok(Value::Array(list.into_iter().map(|v| one(command, v, format, &o)).collect())),
-        v => Ok(one(command, v, format, &o)),
-    }
-}
-
-fn one(command: &str, mut out: Value, format: TableFormat, o: &AllocationOptions) -> Value {
     if out.get("error").is_some() {
-        return out;
+        return Ok(out);
     }
-    let a = match command {
-        "multigrid" => {
-            let plans: Vec<Plan> = out.pointer("/planner/ranking").and_then(|r| serde_json::from_value(r.clone()).ok()).unwrap_or_default();
-            from_plans(&plans, o)
-        }
-        _ => from_speedup(&speedup_rows(&out), o),
-    };
-    let note = if a.rows.is_empty() {
-        Some(match command {
-            "multigrid" => "no planner ranking to tabulate: give a planner",
-            _ => "no times to tabulate: give times (time_s)",
-        })
-    } else {
-        None
-    };
-    out["allocation"] = answer(&a, format, note);
-    out
+    if let (Some((a, empty)), Value::Object(m)) = (source(&o), &mut out) {
+        m.insert("allocation".into(), answer(&a, format, a.rows.is_empty().then_some(empty)));
+    }
+    Ok(out)
 }
 
-/// The measured counts with times and the forecast's predictions with times, read back from
-/// the speed-up answer (the page tabulates the same).
-fn speedup_rows(out: &Value) -> SpeedupRows {
-    let measured = out["points"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|p| Some((u32::try_from(p["n"].as_u64()?).ok()?, p["time_s"].as_f64()?, p["efficiency"].as_f64()?)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let list = out.pointer("/forecast/predictions").and_then(Value::as_array).cloned().unwrap_or_default();
-    let forecast = list
-        .iter()
-        .filter_map(|p| {
-            let f = |k: &str| p.get(k).and_then(Value::as_f64);
-            Some(Prediction {
-                n: u32::try_from(p.get("n")?.as_u64()?).ok()?,
-                speedup: f("speedup")?,
-                speedup_low: f("low")?,
-                speedup_high: f("high")?,
-                efficiency: f("efficiency")?,
-                time_s: Some((f("time_s")?, f("time_low_s")?, f("time_high_s")?)),
-                horizon: f("horizon").unwrap_or(1.0),
-                scale: 0.0,
-                nodes: p.get("nodes").and_then(Value::as_u64).and_then(|d| u32::try_from(d).ok()),
-                crosses_nodes: p.get("crosses_nodes").and_then(Value::as_bool).unwrap_or(false),
-            })
-        })
-        .collect();
-    SpeedupRows { measured, forecast }
+/// A command's allocation table and what it says when the table has no rows (None: the command
+/// keeps no table).
+pub type Table = Option<(Allocation, &'static str)>;
+
+/// What `multigrid` says when its table has no rows.
+pub const NO_PLANNER: &str = "no planner ranking to tabulate: give a planner";
+/// What `speedup` says when its table has no rows.
+pub const NO_TIMES: &str = "no times to tabulate: give times (time_s)";
+
+/// `speedup`'s table: the rows of [`SpeedupRows`], the measured counts and the forecast.
+pub fn of_speedup(rows: &SpeedupRows, o: &AllocationOptions) -> Table {
+    Some((from_speedup(rows, o), NO_TIMES))
+}
+
+/// `multigrid`'s table: the planner's ranking (none without a planner).
+pub fn of_plans(plans: &[Plan], o: &AllocationOptions) -> Table {
+    Some((from_plans(plans, o), NO_PLANNER))
 }
 
 /// The answer's "allocation": the table as text in its format, its rows, and the count

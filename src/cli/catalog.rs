@@ -25,7 +25,7 @@ OUTPUT:
 EXAMPLE:
     echo '{}' | scalewise catalog --compact
 ",
-    run: |_| to_json(&catalog::presets()),
+    run: |_, _| to_json(&catalog::presets()),
     reads_input: false,
     each: None,
     schema: Schemas { input: None, output: output_schema::<catalog::Catalog> },
@@ -37,7 +37,7 @@ mod tests {
 
     #[test]
     fn lists_the_presets() {
-        let out = (COMMAND.run)(serde_json::json!({})).expect("runs");
+        let out = (COMMAND.run)(serde_json::json!({}), &[]).expect("runs");
         let ids: Vec<&str> = out["clusters"].as_array().map(|a| a.iter().filter_map(|c| c["id"].as_str()).collect()).unwrap_or_default();
         assert!(ids.contains(&"wrg-a") && ids.contains(&"narwhal"), "{ids:?}");
         assert_eq!(out["links"][0]["fabric"]["name"], "Fast Ethernet");

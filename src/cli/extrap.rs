@@ -20,7 +20,7 @@ pub const COMMAND: Subcommand = Subcommand {
     summary: "rank the regions of an Extra-P experiment by predicted share of the run time at n",
     help: HELP,
     // Never called: every text is read as an experiment (`BOTTLENECKS`).
-    run: |_| Err("an Extra-P experiment is read as text".into()),
+    run: |_, _| Err("an Extra-P experiment is read as text".into()),
     reads_input: true,
     each: None,
     schema: Schemas { input: None, output: output_schema::<BottlenecksAnswer<'static>> },
@@ -183,7 +183,12 @@ EXAMPLES:
 pub const RAW: RawInput = RawInput {
     command: "speedup",
     formats: &["extrap", "table"],
-    run: |format, text, opts| if format == "table" { super::speedup::run_table(text, opts) } else { run(format, text, opts) },
+    run: |format, text, opts| match format {
+        "table" => super::speedup::run_table(text, opts),
+        // An experiment's answer holds no measured times to tabulate: with --allocation, an
+        // empty table that says so.
+        _ => super::allocation::attach(run(format, text, opts)?, opts, |o| super::allocation::of_speedup(&Default::default(), o)),
+    },
     options: &["--predict", "--metric", "--parameter", "--hold", "--second-column", "--scaling"],
     sniff: Some(sniff),
     stream: Some(|format, text, opts, compact, out| {

@@ -25,7 +25,7 @@ pub struct Subcommand {
     pub summary: &'static str,
     /// Full help: input keys, output keys, an example.
     pub help: &'static str,
-    pub run: fn(serde_json::Value) -> Result<serde_json::Value, String>,
+    pub run: Run,
     /// False for calculators that take no input (they do not wait for standard input).
     pub reads_input: bool,
     /// For calculators that take a list of inputs: one element's answer as text (a problem
@@ -52,6 +52,11 @@ pub trait Command {
     fn compute(request: Self::Request) -> Result<Self::Computed, String>;
     /// The answer to write.
     fn answer(computed: &Self::Computed) -> Self::Answer<'_>;
+    /// `--allocation`'s table from what was computed and what to say when it has no rows
+    /// ([`allocation::attach`]); None for a command that takes no such option.
+    fn allocation(_computed: &Self::Computed, _options: &crate::model::allocation::AllocationOptions) -> allocation::Table {
+        None
+    }
 }
 
 /// A [`Command`] whose computed value is its answer, owned:
@@ -79,17 +84,20 @@ macro_rules! answered_command {
 use answered_command;
 
 /// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and the
-/// answer made JSON (checked finite, [`to_json`]).
-pub fn run_command<C: Command>(input: Value) -> Result<Value, String> {
+/// answer made JSON (checked finite, [`to_json`]), with its allocation table when asked.
+pub fn run_command<C: Command>(input: Value, options: &[(String, String)]) -> Result<Value, String> {
     let computed = C::compute(request::read::<C::Request>(&input)?)?;
     let answer = C::answer(&computed);
-    to_json(&answer)
+    allocation::attach(to_json(&answer)?, options, |o| C::allocation(&computed, o))
 }
 
 /// [`Subcommand::schema`] of a [`Command`]: its request's and its answer's types.
 pub const fn schemas_of<C: Command>() -> Schemas {
     Schemas { input: Some(request::input_schema::<C::Request>), output: request::output_schema::<C::Answer<'static>> }
 }
+
+/// See [`Subcommand::run`]: (input, options such as ("--allocation", "md")) → the answer.
+pub type Run = fn(Value, &[(String, String)]) -> Result<Value, String>;
 
 /// See [`Subcommand::each`]: (one element, how answers are rendered) → its answer as text.
 pub type Each = fn(&Value, &Render) -> Result<String, String>;
@@ -486,7 +494,7 @@ fn run_to_output(args: &[String]) -> i32 {
     if let (None, Some(each), None) = (&raw, cmd.each, export) {
         if let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(&text) {
             if items.len() > 1 {
-                return written(cmd.name, batch(cmd.name, each, &text, &items, &options, compact));
+                return written(cmd.name, batch(each, &text, &items, &options, compact));
             }
         }
     }
@@ -506,7 +514,7 @@ fn run_to_output(args: &[String]) -> i32 {
                 if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
                     obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
                 }
-                (cmd.run)(input)
+                (cmd.run)(input, &options)
             }
             Err(e) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
@@ -519,7 +527,6 @@ fn run_to_output(args: &[String]) -> i32 {
             return written(cmd.name, write_out(t));
         }
     }
-    let answer = answer.and_then(|out| allocation::add(cmd.name, out, &options));
     match answer {
         Ok(out) => written(cmd.name, write_json(&mut Out, &out, compact)),
         Err(msg) => {
@@ -566,21 +573,20 @@ fn list_text(items: &[String], compact: bool) -> impl Iterator<Item = &str> {
 
 /// How [`batch`] writes one element's answer.
 pub struct Render<'a> {
-    command: &'a str,
     options: &'a [(String, String)],
     compact: bool,
 }
 
 impl Render<'_> {
     /// The element's text in the list: the answer written as it is, or, with options (an
-    /// allocation table), as JSON with the table added.
-    pub fn item<T: serde::Serialize>(&self, answer: &T) -> Result<String, String> {
+    /// allocation table from `table`, [`allocation::attach`]), as JSON with the table added.
+    pub fn item<T: serde::Serialize>(&self, answer: &T, table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table) -> Result<String, String> {
         let cannot = |e: serde_json::Error| format!("could not write the answer: {e}");
         if self.options.is_empty() {
             return item_text(answer, self.compact).map_err(cannot);
         }
         let v = serde_json::to_value(answer).map_err(cannot)?;
-        item_text(&allocation::add(self.command, v, self.options)?, self.compact).map_err(cannot)
+        item_text(&allocation::attach(v, self.options, table)?, self.compact).map_err(cannot)
     }
 }
 
@@ -589,8 +595,8 @@ impl Render<'_> {
 /// shared among every core; the texts are then written to standard output in the input's
 /// order. Only the texts outlive their thread, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
-fn batch(command: &str, each: Each, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
-    let how = Render { command, options, compact };
+fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
+    let how = Render { options, compact };
     // Every element is read once before any answer is written, so an input error (a number out
     // of range, past the syntax check) leaves no partial list; the whole text's error says
     // where (line and column in the input, not in the element).

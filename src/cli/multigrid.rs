@@ -16,6 +16,7 @@ use super::request::MultigridRequest;
 use crate::model::input::request::TextOr;
 use crate::model::multigrid::request::{ParallelRun as ParRow, PlannerCluster, PlannerRequest, Runs, SequentialRun as SeqRow};
 use super::Subcommand;
+use crate::model::allocation::AllocationOptions;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
@@ -152,6 +153,10 @@ impl super::Command for MultigridCommand {
             planner: c.planned.as_ref().map(|(input, report)| PlannerOut::new(input, report)),
             warnings_at: Vec::new(),
         }
+    }
+
+    fn allocation(c: &Computed, o: &AllocationOptions) -> super::allocation::Table {
+        super::allocation::of_plans(c.planned.as_ref().map_or(&[], |(_, report)| &report.ranking), o)
     }
 }
 
@@ -527,7 +532,7 @@ mod tests {
     #[test]
     fn worked_example() {
         let input = with(runs(1.0), "predict", json!([{"np": 64, "work_mb": 2048}, {"np": 64, "work_mb": 1536}]));
-        let out = (COMMAND.run)(input).expect("valid");
+        let out = (COMMAND.run)(input, &[]).expect("valid");
         let cases = [
             ("alpha.c", &out["alpha"]["c"], 0.0),
             ("alpha.d", &out["alpha"]["d"], 20.0),
@@ -598,7 +603,7 @@ mod tests {
             ("not an object", json!([1, 2]), "input: expected an object, found a list"),
         ];
         for (name, input, want) in cases {
-            let err = (COMMAND.run)(input).expect_err(name);
+            let err = (COMMAND.run)(input, &[]).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
             assert!(!err.contains('\n'), "{name}: one line: {err}");
         }
@@ -609,7 +614,7 @@ mod tests {
         let mut v = runs(1.0);
         v["sequential"][0]["time_s"] = json!(0);
         v["parallel"][1]["np"] = json!(1);
-        let err = (COMMAND.run)(v).expect_err("two bad rows");
+        let err = (COMMAND.run)(v, &[]).expect_err("two bad rows");
         assert!(
             err.contains("sequential[0].time_s: ") && err.contains("; parallel[1].np: np must be at least 2"),
             "{err}"
@@ -643,7 +648,7 @@ mod tests {
 
     #[test]
     fn planner_table1() {
-        let out = (COMMAND.run)(json!({"planner": table1()})).expect("valid");
+        let out = (COMMAND.run)(json!({"planner": table1()}), &[]).expect("valid");
         let p = &out["planner"];
         let ranking = p["ranking"].as_array().expect("a list");
         assert!(!ranking.is_empty());
@@ -683,7 +688,7 @@ mod tests {
         let mut t = table1();
         t.as_object_mut().map(|m| m.remove("bytes_per_point"));
         t["bytes_from_run"] = json!({"work_mb": 2048, "rows_per_process": 1024, "columns": 65536});
-        let out = (COMMAND.run)(json!({"planner": t.clone()})).expect("valid");
+        let out = (COMMAND.run)(json!({"planner": t.clone()}), &[]).expect("valid");
         assert_eq!(out["planner"]["bytes_per_point"], json!(32.0));
 
         let edit = |f: &dyn Fn(&mut Value)| {
@@ -733,7 +738,7 @@ mod tests {
             ),
         ];
         for (name, input, want) in cases {
-            let err = (COMMAND.run)(input).expect_err(name);
+            let err = (COMMAND.run)(input, &[]).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
         }
     }

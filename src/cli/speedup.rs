@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
-use super::allocation::allocation_help;
+use super::allocation::{self, allocation_help};
+use crate::model::allocation::{AllocationOptions, SpeedupRows};
 use super::request::{input_schema, output_schema, SpeedupInput, SpeedupRequest};
 use crate::model::speedup::request::SpeedupPoint;
 use crate::model::Warning;
@@ -456,7 +457,7 @@ fn weak(r: &SpeedupRequest) -> Result<bool, String> {
 
 /// A weak-scaling request's `raw` points to its answer: the time's model and predictions with
 /// the efficiency T(n₀)/T(n).
-fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<WeakAnswer, String> {
+fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<(WeakAnswer, SpeedupRows), String> {
     for (key, given) in [("models", r.models.is_some()), ("include_past_peak", r.include_past_peak.is_some()), ("leave_one_out", r.leave_one_out.is_some())] {
         if given {
             return Err(format!("{key}: not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
@@ -464,7 +465,8 @@ fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result
     }
     let targets = predict_list(&r.predict)?;
     let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
-    Ok(WeakAnswer {
+    let rows = SpeedupRows::of_weak(&w);
+    let answer = WeakAnswer {
         scaling: "weak",
         level: w.level,
         model: WeakModelOut { family: w.family, formula: w.formula, loo_rel_error: w.loo, note: w.note },
@@ -488,7 +490,8 @@ fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result
         warnings_at: w.warnings.iter().map(|m| Warning::at("points", m.clone())).collect(),
         warnings: w.warnings,
         table_reading: None,
-    })
+    };
+    Ok((answer, rows))
 }
 
 /// A weak-scaling series' answer.
@@ -571,16 +574,26 @@ fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, String> {
 }
 
 /// A request answered: a strong-scaling analysis (written from its record), or a weak-scaling
-/// answer.
+/// answer with its allocation table's rows.
 enum Answered {
     Strong(Box<Analysis>),
-    Weak(Box<WeakAnswer>),
+    Weak(Box<WeakAnswer>, SpeedupRows),
+}
+
+impl Answered {
+    /// The rows of its allocation table, as the page tabulates them.
+    fn rows(&self) -> SpeedupRows {
+        match self {
+            Answered::Strong(a) => SpeedupRows::of_analysis(a),
+            Answered::Weak(_, rows) => rows.clone(),
+        }
+    }
 }
 
 fn answered(r: &SpeedupRequest) -> Result<Answered, String> {
     let (raw, measure) = points(&r.points)?;
     if weak(r)? {
-        weak_answer(r, &raw, measure).map(|w| Answered::Weak(Box::new(w)))
+        weak_answer(r, &raw, measure).map(|(w, rows)| Answered::Weak(Box::new(w), rows))
     } else {
         analysis(r, &raw, measure, false).map(|a| Answered::Strong(Box::new(a)))
     }
@@ -644,19 +657,20 @@ pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String>
     // that a speed-up column beside times is ignored), worded for the command.
     let note = table.note.as_deref().map(cli_words);
     if weak(&request)? {
-        let mut w = weak_answer(&request, &raw, measure)?;
+        let (mut w, rows) = weak_answer(&request, &raw, measure)?;
         if let Some(note) = note {
             w.warnings.insert(0, note.clone());
             w.warnings_at.insert(0, Warning::at("points", note.clone()));
             w.table_reading = Some(note);
         }
-        return encode(&w);
+        return allocation::attach(encode(&w)?, opts, |o| allocation::of_speedup(&rows, o));
     }
     let mut a = analysis(&request, &raw, measure, table.had_header)?;
     if let Some(note) = &note {
         a.warnings.insert(0, Warning::at("points", note.clone()));
     }
-    encode(&AnswerOut { table_reading: note, ..answer(&a) })
+    let out = encode(&AnswerOut { table_reading: note, ..answer(&a) })?;
+    allocation::attach(out, opts, |o| allocation::of_speedup(&SpeedupRows::of_analysis(&a), o))
 }
 
 /// The page's words for its second-column choice, as the command's option.
@@ -680,6 +694,8 @@ pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Spee
             }
             "--second-column" => second = page::second_column(v).map_err(|e| format!("--second-column: {e}"))?,
             "--scaling" => request.scaling = Some(v.clone()),
+            // The allocation table's (`allocation::attach`).
+            o if allocation::OPTIONS.contains(&o) => {}
             other => return Err(format!("{other} applies to --format extrap, not to a table")),
         }
     }
@@ -688,15 +704,19 @@ pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Spee
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
 fn each(v: &Value, how: &Render) -> Result<String, String> {
-    match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
+    let a = match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
+        Ok(a) => a,
+        Err(error) => return how.item(&ErrorItem { error }, |_| None),
+    };
+    let table = |o: &AllocationOptions| allocation::of_speedup(&a.rows(), o);
+    match &a {
         // A strong-scaling answer is written straight from its record, with no JSON tree.
-        Ok(Answered::Strong(a)) => how.item(&answer(&a)),
-        Ok(Answered::Weak(w)) => how.item(&encode(&*w)?),
-        Err(error) => how.item(&ErrorItem { error }),
+        Answered::Strong(s) => how.item(&answer(s), table),
+        Answered::Weak(w, _) => how.item(&encode(&**w)?, table),
     }
 }
 
-fn run(input: Value) -> Result<Value, String> {
+fn run(input: Value, opts: &[(String, String)]) -> Result<Value, String> {
     let read = |v: &Value| super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r));
     match &input {
         // Data sets are independent: one per core at a time, answers in the input's order.
@@ -706,16 +726,26 @@ fn run(input: Value) -> Result<Value, String> {
                 .iter()
                 .map(|a| match a {
                     Ok(Answered::Strong(a)) => SpeedupItem::Strong(Box::new(answer(a))),
-                    Ok(Answered::Weak(w)) => SpeedupItem::Weak(w),
+                    Ok(Answered::Weak(w, _)) => SpeedupItem::Weak(w),
                     Err(error) => SpeedupItem::Error(ErrorItem { error: error.clone() }),
                 })
                 .collect();
-            encode(&SpeedupOutput::Many(items))
+            // Each answered element with its allocation table.
+            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else { return Err("could not encode the answer".into()) };
+            let tables = out.into_iter().zip(&all).map(|(v, a)| match a {
+                Ok(a) => allocation::attach(v, opts, |o| allocation::of_speedup(&a.rows(), o)),
+                Err(_) => Ok(v),
+            });
+            tables.collect::<Result<_, _>>().map(Value::Array)
         }
-        Value::Object(_) => match read(&input)? {
-            Answered::Strong(a) => encode(&SpeedupOutput::Strong(Box::new(answer(&a)))),
-            Answered::Weak(w) => encode(&SpeedupOutput::Weak(&w)),
-        },
+        Value::Object(_) => {
+            let a = read(&input)?;
+            let out = match &a {
+                Answered::Strong(s) => encode(&SpeedupOutput::Strong(Box::new(answer(s))))?,
+                Answered::Weak(w, _) => encode(&SpeedupOutput::Weak(w))?,
+            };
+            allocation::attach(out, opts, |o| allocation::of_speedup(&a.rows(), o))
+        }
         other => Err(format!("input: expected an object or a list of objects, found {}", kind(other))),
     }
 }

@@ -452,6 +452,40 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
     (o, errors)
 }
 
+impl SpeedupRows {
+    /// A strong-scaling analysis' rows: the measured counts with a time, then the forecast.
+    pub fn of_analysis(a: &crate::model::speedup::Analysis) -> SpeedupRows {
+        SpeedupRows { measured: a.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(), forecast: a.forecast.clone() }
+    }
+
+    /// A weak-scaling series' rows: the measured counts, then the predictions (speed-up n·E,
+    /// the scaled speed-up).
+    pub fn of_weak(w: &crate::model::speedup::weak::Weak) -> SpeedupRows {
+        SpeedupRows {
+            measured: w.points.iter().map(|p| (p.n, p.time_s, p.efficiency)).collect(),
+            forecast: w
+                .predictions
+                .iter()
+                .map(|p| {
+                    let n = f64::from(p.n);
+                    Prediction {
+                        n: p.n,
+                        speedup: n * p.efficiency.0,
+                        speedup_low: n * p.efficiency.1,
+                        speedup_high: n * p.efficiency.2,
+                        efficiency: p.efficiency.0,
+                        time_s: Some(p.time_s),
+                        horizon: p.horizon,
+                        scale: 0.0,
+                        nodes: None,
+                        crosses_nodes: false,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
 /// What a page's table is made from: the speed-up page's predictions or the planner's ranking.
 pub trait AllocationSource {
     fn allocation(&self, opts: &AllocationOptions) -> Allocation;

@@ -144,33 +144,6 @@ fn head(cells: &[&str]) -> Html {
     }) }</tr></thead> }
 }
 
-/// A weak-scaling series' rows for the allocation table: the measured counts, then the
-/// predictions (speed-up n·E, the scaled speed-up).
-fn weak_rows(w: &Weak) -> SpeedupRows {
-    SpeedupRows {
-        measured: w.points.iter().map(|p| (p.n, p.time_s, p.efficiency)).collect(),
-        forecast: w
-            .predictions
-            .iter()
-            .map(|p| {
-                let n = f64::from(p.n);
-                Prediction {
-                    n: p.n,
-                    speedup: n * p.efficiency.0,
-                    speedup_low: n * p.efficiency.1,
-                    speedup_high: n * p.efficiency.2,
-                    efficiency: p.efficiency.0,
-                    time_s: Some(p.time_s),
-                    horizon: p.horizon,
-                    scale: 0.0,
-                    nodes: None,
-                    crosses_nodes: false,
-                }
-            })
-            .collect(),
-    }
-}
-
 /// The weak-scaling results: the time's model, its predictions with the efficiency, the points.
 fn weak_results(w: &Weak, stale: bool) -> Html {
     let pct = |e: f64| format!("{} %", fmt_num(e * 100.0, 3));
@@ -336,7 +309,7 @@ pub fn speedup() -> Html {
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();
     // The allocation table ranks the measured counts with the forecast the page leads with.
     let allocation_rows = Rc::new(match &shown.weak {
-        Some(w) => weak_rows(w),
+        Some(w) => SpeedupRows::of_weak(w),
         None => SpeedupRows {
             measured: shown.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(),
             forecast: shown.forecast.iter().map(|f| f.prediction.clone()).collect(),
