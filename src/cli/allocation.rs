@@ -16,8 +16,9 @@ macro_rules! allocation_help {
                       reason, note}: the strong-scaling table a compute centre asks for. The
                       recommended size is the largest count whose efficiency reaches the
                       threshold (else the smallest). speedup: the measured counts with times
-                      and the forecast's predictions; multigrid: the planner's ranking, its
-                      costs in the catalog's currency unless a price is given.
+                      and the forecast's predictions (weak scaling: its predictions), JSON or
+                      --format table; multigrid: the planner's ranking, its costs in the
+                      catalog's currency unless a price is given.
     --cores-per-node C          nodes = processes / C rounded up (default 1)
     --price-per-core-hour P     cost = core-hours × P (EUR)
     --efficiency-threshold E    0 to 1 (default 0.5)
