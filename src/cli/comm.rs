@@ -388,6 +388,12 @@ super::answered_command!(CommCommand, CommRequest, CommAnswer, run_comm);
 
 fn run_comm(r: CommRequest) -> Result<CommAnswer, String> {
     let request = ExportRequest::from_request(&r)?;
+    let (fit, predict) = fit_of(&r)?;
+    comm_answer(&fit, &predict, Format::Table, &request)
+}
+
+/// The fit of a request's points and the sizes it asks to predict at, checked.
+fn fit_of(r: &CommRequest) -> Result<(CommFit, Vec<f64>), String> {
     let pts = points(&r.points)?;
     let predict = match &r.predict {
         None => Vec::new(),
@@ -398,15 +404,38 @@ fn run_comm(r: CommRequest) -> Result<CommAnswer, String> {
             .collect::<Result<_, _>>()?,
     };
     let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
-    comm_answer(&fit, &predict, Format::Table, &request)
+    Ok((fit, predict))
+}
+
+/// `comm --export NAME`: the other tool's file, written from the fit of the input: JSON (its
+/// `procs` and `latency_share` read as for the answer's `exports`; its own `export` key set
+/// aside) or raw benchmark text of `format`.
+pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<String, String> {
+    let (fit, request) = match format {
+        Some(f) => (raw_fit(f, text)?, ExportRequest::default()),
+        None => {
+            let input: Value = serde_json::from_str(text).map_err(|err| format!("input is not valid JSON: {err}"))?;
+            let r = CommRequest { export: None, ..super::request::read::<CommRequest>(&input)? };
+            let request = ExportRequest::from_request(&r)?;
+            (fit_of(&r)?.0, request)
+        }
+    };
+    request.text(&fit, e)
 }
 
 fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
     run_comm_raw_with(format, text, &ExportRequest::default())
 }
 
-/// Raw benchmark text with exports (the command's `--format` with `--export`).
-pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> Result<Value, String> {
+/// Raw benchmark text of `format` to its answer.
+fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> Result<Value, String> {
+    let fit = raw_fit(format, text)?;
+    let sizes = fit.sizes_bytes.clone();
+    to_json(&comm_answer(&fit, &sizes, Format::from_key(format).unwrap_or(Format::Table), request)?)
+}
+
+/// The fit of raw benchmark text of `format`: all of the text or none of it.
+fn raw_fit(format: &str, text: &str) -> Result<CommFit, String> {
     let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
     // All of the text or none of it: a line that cannot be read is an error at that line.
@@ -416,9 +445,7 @@ pub fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> R
     if parsed.points.is_empty() {
         return Err("no measurements found".into());
     }
-    let fit = fit_all(&parsed.points).map_err(|e| e.message)?;
-    let sizes = fit.sizes_bytes.clone();
-    to_json(&comm_answer(&fit, &sizes, format, request)?)
+    fit_all(&parsed.points).map_err(|e| e.message)
 }
 
 fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {

@@ -504,29 +504,26 @@ fn run_to_output(args: &[String]) -> i32 {
             return written(cmd.name, stream(f, &text, &options, compact, &mut Out));
         }
     }
-    let answer = match (raw, export) {
-        (Some((_, f)), Some(e)) => {
-            comm::run_comm_raw_with(f, &text, &comm::ExportRequest { formats: vec![e], ..Default::default() })
-        }
-        (Some((r, f)), None) => (r.run)(f, &text, &options),
-        (None, _) => match serde_json::from_str::<Value>(&text) {
-            Ok(mut input) => {
-                if let (Some(e), Some(obj)) = (export, input.as_object_mut()) {
-                    obj.insert("export".into(), Value::Array(vec![Value::String(e.key().into())]));
-                }
-                (cmd.run)(input, &options)
+    // `comm --export NAME`: the file for the other tool, not JSON.
+    if let Some(e) = export {
+        return match comm::export(raw.map(|(_, f)| f), &text, e) {
+            Ok(t) => written(cmd.name, write_out(&t)),
+            Err(msg) => {
+                eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
+                1
             }
+        };
+    }
+    let answer = match raw {
+        Some((r, f)) => (r.run)(f, &text, &options),
+        None => match serde_json::from_str::<Value>(&text) {
+            Ok(input) => (cmd.run)(input, &options),
             Err(e) => {
                 eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
                 return 1;
             }
         },
     };
-    if let (Some(e), Ok(out)) = (export, &answer) {
-        if let Some(t) = out.get("exports").and_then(|x| x.get(e.key())).and_then(Value::as_str) {
-            return written(cmd.name, write_out(t));
-        }
-    }
     match answer {
         Ok(out) => written(cmd.name, write_json(&mut Out, &out, compact)),
         Err(msg) => {
