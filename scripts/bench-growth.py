@@ -56,12 +56,14 @@ PATHS = [
      lambda k: json.dumps({"skeleton": f"Loop iterations = {k} {{\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n"
                                         " Message type = MPI_Recv, from = 1 - procnum\n Serial time = 1\n}",
                            "numprocs": [2], "replications": 4, "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}})),
-    # Process counts 10, 100 and 1,000 (runs take at most 1,024 processes): an all-to-all (every
-    # process sends to every other, p (p - 1) messages) and a nearest-neighbour exchange on a
-    # ring (2p messages an iteration), one replication each.
+    # Process counts: an all-to-all (every process sends to every other, p (p - 1) messages) of
+    # 10, 100 and 1,000 processes (its 2 (p - 1) steps a process count against the programs'
+    # 2,000,000 ops, so 1,000 is about the most), and a nearest-neighbour exchange on a ring (2p
+    # messages an iteration) of 100, 1,000 and 10,000 processes (runs take up to 16,384), one
+    # replication each.
     ("simulate: processes, all-to-all", 10, ["simulate"],
      lambda k: json.dumps({"skeleton": "Message type = MPI_Alltoall, size = 8", "numprocs": [k], "replications": 1})),
-    ("simulate: processes, nearest-neighbour ring", 10, ["simulate"],
+    ("simulate: processes, nearest-neighbour ring", 100, ["simulate"],
      lambda k: json.dumps({"skeleton": "Loop iterations = 100 {\n"
                                        " Message type = MPI_Isend, size = 1024, to = (procnum + 1) % numprocs\n"
                                        " Message type = MPI_Isend, size = 1024, to = (procnum + numprocs - 1) % numprocs\n"

@@ -176,12 +176,14 @@ pub struct Run {
 /// Why a run stopped early: bad values found while running, or too many steps.
 pub type RunError = InputError;
 
-/// An event's place in the queue: the time's bits (monotone for times ≥ 0) with the 10 lowest
-/// replaced by the process number, so events within 2^-42 of each other (relatively) count as
-/// simultaneous and go in process order. The exact time is kept in the process.
+/// An event's place in the queue: the time's bits (monotone for times ≥ 0) with the lowest
+/// ones (`mask`: 10 bits up to 1,024 processes, else as many as the count needs, at most 14)
+/// replaced by the process number, so events within 2^-42 of each other (relatively; 2^-38 at
+/// 16,384 processes) count as simultaneous and go in process order. The exact time is kept in
+/// the process. Runs of up to 1,024 processes order their events as they always have.
 #[inline(always)]
-fn key(t: f64, p: u32) -> u64 {
-    (t.to_bits() & !0x3FF) | p as u64
+fn key(t: f64, p: u32, mask: u64) -> u64 {
+    (t.to_bits() & !mask) | p as u64
 }
 
 fn line_error(line: u32, msg: String) -> InputError {
@@ -219,7 +221,7 @@ impl Run {
             .collect();
         let mut events = Events::new(programs.numprocs);
         for p in 0..programs.numprocs {
-            events.set(p as usize, key(0.0, p));
+            events.set(p as usize, key(0.0, p, events.mask));
         }
         let net = Net { machine, events, scoreboard: 0, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
         Run { procs, net, steps: 0, max_steps, resume: None }
@@ -253,7 +255,7 @@ impl Run {
             // happened (before any other, whatever the tree holds now); else the next event.
             let (p, paused) = match resume.take() {
                 Some(p) => (p, true),
-                None => ((first & 0x3FF) as usize, false),
+                None => ((first & net.events.mask) as usize, false),
             };
             let Some(mut pr) = procs.get_mut(p).filter(|_| paused || first != u64::MAX) else { return Ok(true) };
             let Some(ops) = programs.procs.get(p) else { return Ok(true) };
@@ -525,14 +527,14 @@ impl Net {
     #[inline(always)]
     fn schedule(&mut self, pr: &mut Proc, p: usize, t: f64) -> u64 {
         pr.wake = t;
-        self.events.set(p, key(t, p as u32))
+        self.events.set(p, key(t, p as u32, self.events.mask))
     }
 
     /// Schedules a waiting process (no wake-up, or a later one) at `t`.
     #[inline(always)]
     fn wake(&mut self, pr: &mut Proc, p: usize, t: f64) {
         pr.wake = t;
-        self.events.lower(p, key(t, p as u32));
+        self.events.lower(p, key(t, p as u32, self.events.mask));
     }
 
     /// The running process `p` can go on at `t`: at once when no other process comes first,
@@ -540,7 +542,7 @@ impl Net {
     /// key.
     #[inline(always)]
     fn go_on<const TL: bool>(&mut self, pr: &mut Proc, p: usize, t: f64) -> Option<u64> {
-        let k = key(t, p as u32);
+        let k = key(t, p as u32, self.events.mask);
         pr.wake = t;
         let first = self.events.set(p, k);
         if first == k {
@@ -754,7 +756,7 @@ fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunErro
     line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", crate::model::fmt_num(r, 6)))
 }
 
-/// Leaves of the event tree: one per possible process (the low 10 bits of a key).
+/// Leaves of the event tree: one per possible process (the low bits of a key, [`key`]).
 const LEAVES: usize = super::program::MAX_PROCS as usize;
 /// Fewest leaves: up to 64 processes share one tree shape, so their walks are all one
 /// unrolled walk of 6 levels.
@@ -773,12 +775,15 @@ struct Events {
     leaves: usize,
     /// Levels above the leaves (log2 of `leaves`).
     depth: u32,
+    /// The bits of a key that hold the process ([`key`]): 10 up to 1,024 processes, else
+    /// log2 of `leaves`.
+    mask: u64,
 }
 
 impl Events {
     fn new(numprocs: u32) -> Events {
         let leaves = (numprocs as usize).next_power_of_two().clamp(MIN_LEAVES, LEAVES);
-        Events { tree: Box::new([u64::MAX; NODES]), leaves, depth: leaves.trailing_zeros() }
+        Events { tree: Box::new([u64::MAX; NODES]), leaves, depth: leaves.trailing_zeros(), mask: (leaves.max(1024) - 1) as u64 }
     }
 
     /// The least key (`u64::MAX`: nothing pending).
@@ -834,6 +839,7 @@ impl Events {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use super::super::program::MAX_PROCS;
     use proptest::prelude::*;
 
     proptest! {
@@ -842,15 +848,17 @@ mod tests {
         /// walks of up to 64 and of 65 to 128 processes, and the loop beyond).
         #[test]
         fn event_tree_root_is_the_least_key(
-            np in prop_oneof![1u32..70, 120u32..140, 250u32..300],
-            changes in prop::collection::vec((0usize..300, 0u64..=1000, any::<bool>()), 1..300),
+            np in prop_oneof![1u32..70, 120u32..140, 250u32..300, 2000u32..2100, 16000u32..=MAX_PROCS],
+            changes in prop::collection::vec((0usize..20000, 0u64..=1000, any::<bool>()), 1..300),
         ) {
             let mut events = Events::new(np);
             let mut keys = vec![u64::MAX; np as usize];
+            // Up to 1,024 processes a key's low 10 bits are the process, else 14 bits at most.
+            prop_assert_eq!(events.mask, if np <= 1024 { 0x3FF } else { u64::from(np.next_power_of_two()) - 1 });
             for (p, t, lower) in changes {
                 let p = p % np as usize;
                 // Keys as the engine makes them: distinct low bits per process; 1000 is "none".
-                let k = if t == 1000 { u64::MAX } else { (t << 10) | p as u64 };
+                let k = if t == 1000 { u64::MAX } else { key(f64::from(t as u32), p as u32, events.mask) };
                 let first = if lower && k <= keys[p] {
                     events.lower(p, k);
                     events.first()

@@ -16,8 +16,8 @@
 use super::lang::{self, BinOp, Expr, Func, Message, MsgOp, Pos, Skeleton, Stmt, StmtKind};
 use crate::model::InputError;
 
-/// Largest process count a run may have.
-pub const MAX_PROCS: u32 = 1024;
+/// Largest process count a run may have (the event queue's keys hold 14 bits of process).
+pub const MAX_PROCS: u32 = 16384;
 /// Largest loop count.
 pub const MAX_LOOP: f64 = 1e9;
 /// Most ops all programs of one process count may hold together (bounds memory).

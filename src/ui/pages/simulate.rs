@@ -197,7 +197,7 @@ fn results(v: &Rc<ResultView>, detail: &UseStateHandle<usize>) -> Html {
             detail.set(sel.value().parse().unwrap_or(0));
         })
     };
-    // A row per process, up to 1,024: written as one text the browser parses, not built node by
+    // A row per process (up to 16,384): written as one text the browser parses, not built node by
     // node (a thousand rows took 67 ms of wasm on the page's thread), and past 64 processes
     // folded until asked for (laying out a thousand rows held a frame for 75 ms); its tabindex
     // spares it site.js's measuring.
