@@ -60,7 +60,7 @@ INPUT (one JSON object):
                       uniform(a, b), exponential(mean).
     params            optional object {"name": number or expression text}; overrides the
                       skeleton's Param defaults (e.g. {"xsize": 256, "iterations": 1000})
-    numprocs          list of process counts, each 1 to 1024 (e.g. [2, 4, 8, 16])
+    numprocs          list of process counts, each 1 to 16384 (e.g. [2, 4, 8, 16])
     procs_per_node    processes per node (default 1); picks the measured p of histograms
     machine           "perseus" (default): a Perseus-like machine constructed from the seed's
                       facts (100 Mbit/s Ethernet, 16 KB knee, +70 % mean at 64 × 1 for 1 KB,
@@ -118,7 +118,7 @@ EXAMPLE:
 ERRORS:
     One line naming the key, with line and column for the skeleton, e.g.
     "skeleton: line 3, column 20: expected a number, a name, "(", "-" or "!", found "}""
-    or "numprocs[1]: expected a process count from 1 to 1024, found 0". Exit status 1.
+    or "numprocs[1]: expected a process count from 1 to 16384, found 0". Exit status 1.
 "#;
 
 fn joined(errors: &[InputError]) -> String {

@@ -17,7 +17,7 @@ pub struct SimulateRequest {
     /// Overrides of the skeleton's Param defaults: numbers or expression texts.
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub params: Option<BTreeMap<String, NumberOrText>>,
-    /// Process counts, each 1 to 1024.
+    /// Process counts, each 1 to 16384.
     pub numprocs: Vec<Number>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub procs_per_node: Option<NumberOrText>,
