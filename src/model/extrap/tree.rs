@@ -442,11 +442,21 @@ impl Tree {
         Some(Split { total, own: share.clone(), share, inclusive, dominant })
     }
 
-    /// [`Tree::shares`] when ranked by inclusive share of the top level.
+    /// [`Tree::shares`] when ranked by inclusive share of the top level. A top-level region
+    /// takes at least as long as any region nested in it: where a model puts one of them above
+    /// it (children that add up to more than their parent are fitted apart), the longest of its
+    /// subtree stands for it in the total, so no share passes 1.
     fn inclusive_split(&self, t: &[Option<f64>], n: usize) -> Option<Split> {
         let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i] };
         let roots: Vec<usize> = (0..n).filter(|&i| self.parent[i].is_none() && counted(i).is_some()).collect();
-        let total: f64 = roots.iter().filter_map(|&i| counted(i)).sum();
+        // The longest time in each subtree, children before parents.
+        let mut longest: Vec<f64> = (0..n).map(|i| counted(i).unwrap_or(0.0)).collect();
+        for &i in self.order.iter().filter(|&&i| i < n) {
+            if let Some(p) = self.parent[i].filter(|&p| p < n) {
+                longest[p] = longest[p].max(longest[i]);
+            }
+        }
+        let total: f64 = roots.iter().map(|&i| longest[i]).sum();
         if total.is_nan() || total <= 0.0 {
             return None;
         }
