@@ -359,7 +359,9 @@ fn predict(m: &RegionModel, target: &Target, pi: usize) -> Prediction {
     let t1 = if t1.is_finite() && t1 > 0.0 { t1 } else { t };
     let nf = f64::from(target.n);
     // A region that takes no time has none to speed up: its speed-up is 1, as a constant's.
-    let ratio = |x: f64| if t1 > 0.0 && x > 0.0 { t1 / x } else { 1.0 };
+    // A time below 1/f64::MAX of T(1) (a steep power law through two counts) gives the
+    // largest finite speed-up, never infinity.
+    let ratio = |x: f64| if t1 > 0.0 && x > 0.0 { (t1 / x).min(f64::MAX) } else { 1.0 };
     Prediction {
         n: target.n,
         speedup: ratio(t),
