@@ -285,7 +285,18 @@ impl RegionModel {
     pub fn at_point(&self, x: &[f64]) -> (f64, f64, f64) {
         let t = self.form.eval_at(x);
         let w = self.reach.iter().zip(x).map(|(r, &v)| r.width(v).powi(2)).sum::<f64>().sqrt();
-        (t, t * (-w).exp(), t * w.exp())
+        // e^w overflows for a reach wide enough (a fit that misses its points by factors of
+        // 1e100): the top of the range is then taken in logarithms, at most the largest finite
+        // number; t·e^w as before wherever that is finite.
+        let hi = t * w.exp();
+        let hi = if hi.is_finite() {
+            hi
+        } else if t > 0.0 {
+            (t.ln() + w).exp().min(f64::MAX)
+        } else {
+            t
+        };
+        (t, t * (-w).exp(), hi)
     }
 
     /// The largest value measured of parameter j.
