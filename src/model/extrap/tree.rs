@@ -444,8 +444,9 @@ impl Tree {
 
     /// [`Tree::shares`] when ranked by inclusive share of the top level. A top-level region
     /// takes at least as long as any region nested in it: where a model puts one of them above
-    /// it (children that add up to more than their parent are fitted apart), the longest of its
-    /// subtree stands for it in the total, so no share passes 1.
+    /// it (children that add up to more than their parent are fitted apart), or where it has no
+    /// time of its own to count (left out, or not modelled) while regions nested in it have,
+    /// the longest of its subtree stands for it in the total, so no share passes 1.
     fn inclusive_split(&self, t: &[Option<f64>], n: usize) -> Option<Split> {
         let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i] };
         let roots: Vec<usize> = (0..n).filter(|&i| self.parent[i].is_none() && counted(i).is_some()).collect();
@@ -456,7 +457,7 @@ impl Tree {
                 longest[p] = longest[p].max(longest[i]);
             }
         }
-        let total: f64 = roots.iter().map(|&i| longest[i]).sum();
+        let total: f64 = (0..n).filter(|&i| self.parent[i].is_none()).map(|i| longest[i]).sum();
         if total.is_nan() || total <= 0.0 {
             return None;
         }
