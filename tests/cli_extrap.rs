@@ -459,3 +459,29 @@ fn no_inclusive_share_passes_the_whole_run() {
     assert_eq!((at64["callpath"].as_str(), at64["share"].as_f64()), (Some("main->init->read_mesh"), Some(1.0)));
     assert_eq!(v["dominant"][0]["callpath"], "main->init->read_mesh");
 }
+
+/// A region whose model overflows at the point asked for (a power law of exponent 144 through
+/// two counts, found by the extrap fuzz target) takes the largest finite time, never
+/// infinity (null in the answer); two of them split the run in halves, as two equal times
+/// do, rather than each being the largest number over an infinite total (0 %).
+#[test]
+fn times_past_f64s_range_keep_their_shares() {
+    for (name, halves) in [("crash-bea6c795122fb68ff32f420b7b1d0e3cef4315e3", false), ("two-overflowing-regions.jsonl", true)] {
+        let path = format!("{}/fuzz/regressions/extrap/{name}", env!("CARGO_MANIFEST_DIR"));
+        let o = common::run(&["bottlenecks", &path, "--predict", "4096", "--compact"], "");
+        assert_eq!(o.status, 0, "{}", o.stderr);
+        let v: Value = serde_json::from_str(&o.stdout).unwrap();
+        let rows = v["ranking"][0]["regions"].as_array().unwrap();
+        let total: f64 = rows.iter().map(|r| r["share"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-12, "{name}: shares add up to {total}");
+        assert_eq!(rows[0]["time_s"].as_f64(), Some(f64::MAX), "{name}");
+        if halves {
+            assert_eq!((rows[0]["share"].as_f64(), rows[1]["share"].as_f64()), (Some(0.5), Some(0.5)), "{name}");
+        }
+        for r in v["regions"].as_array().unwrap() {
+            for p in r["predictions"].as_array().unwrap() {
+                assert!(p["time_s"].is_number() && p["time_high_s"].is_number(), "{name}: {p}");
+            }
+        }
+    }
+}

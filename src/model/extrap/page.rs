@@ -112,7 +112,7 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
                 out[k].points.push((x, s));
             }
         }
-        let rest: f64 = ids.iter().filter(|i| !shown.contains(i)).filter_map(|&i| times[i]).sum();
+        let rest: f64 = ids.iter().filter(|i| !shown.contains(i)).filter_map(|&i| times[i]).map(|t| t * split.scale).sum();
         other.push((x, rest / split.total));
     }
     if ids.len() > shown.len() && !r.tree.by_inclusive() {
@@ -365,7 +365,7 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
                     let top = split.dominant?;
                     let (i, t) = match region {
                         Some(i) => (i, times.get(i).copied().flatten()?),
-                        None => (top, split.total),
+                        None => (top, split.whole()),
                     };
                     Some(Cell { time_s: t, top: i, share: split.share.get(i).copied().flatten()? })
                 })

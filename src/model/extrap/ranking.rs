@@ -33,7 +33,7 @@
 use std::ops::Range;
 
 use super::search::{search, search_multi, Form, Reach, RegionModel};
-use super::tree::{Split, Tree};
+use super::tree::{sum_scale, Split, Tree};
 use super::{Experiment, FIELD};
 use crate::model::speedup::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError, Warning};
@@ -856,17 +856,21 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
 /// widest range the time ranges allow, lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
 fn own_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
     let times: Vec<(usize, (f64, f64, f64))> = (0..t.len()).filter(|&i| split.share[i].is_some()).filter_map(|i| Some((i, t[i]?))).collect();
-    let sum = split.total;
-    let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1).collect::<Vec<_>>());
-    let others_hi = sums_of_others(&times.iter().map(|(_, t)| t.2).collect::<Vec<_>>());
+    // The ranges' sums are taken of scaled times where the highs' sum passes f64's range.
+    let highs: Vec<f64> = times.iter().map(|(_, t)| t.2).collect();
+    let k = sum_scale(&highs);
+    let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1 * k).collect::<Vec<_>>());
+    let others_hi = sums_of_others(&highs.iter().map(|h| h * k).collect::<Vec<_>>());
     times
         .iter()
         .zip(others_lo.iter().zip(&others_hi))
         .map(|(&(i, (t, lo, hi)), (&rest_lo, &rest_hi))| {
+            let (lo, hi) = (lo * k, hi * k);
             let low = if lo > 0.0 { lo / (lo + rest_hi) } else { 0.0 };
             let high_den = hi + rest_lo;
             let high = if high_den > 0.0 { hi / high_den } else { 1.0 };
-            Share { region: i, time_s: t, share: t / sum, low, high, own: t / sum, inclusive: split.inclusive[i].unwrap_or(t / sum) }
+            let share = split.of(t);
+            Share { region: i, time_s: t, share, low, high, own: share, inclusive: split.inclusive[i].unwrap_or(share) }
         })
         .collect()
 }
@@ -878,7 +882,7 @@ fn inclusive_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
         .filter_map(|i| {
             let (share, (time, lo, hi)) = (split.share[i]?, t[i]?);
             let own = split.own[i].unwrap_or(0.0);
-            Some(Share { region: i, time_s: time, share, low: (lo / split.total).clamp(0.0, 1.0), high: (hi / split.total).clamp(0.0, 1.0), own, inclusive: share })
+            Some(Share { region: i, time_s: time, share, low: split.of(lo).clamp(0.0, 1.0), high: split.of(hi).clamp(0.0, 1.0), own, inclusive: share })
         })
         .collect()
 }

@@ -283,7 +283,9 @@ impl RegionModel {
     /// (time, low, high) at the point x: the half-widths of the parameters beyond their data
     /// add in quadrature.
     pub fn at_point(&self, x: &[f64]) -> (f64, f64, f64) {
-        let t = self.form.eval_at(x);
+        // A model that overflows at x (a steep power law through two counts) gives the largest
+        // finite time, never infinity.
+        let t = self.form.eval_at(x).clamp(-f64::MAX, f64::MAX);
         let w = self.reach.iter().zip(x).map(|(r, &v)| r.width(v).powi(2)).sum::<f64>().sqrt();
         // e^w overflows for a reach wide enough (a fit that misses its points by factors of
         // 1e100): the top of the range is then taken in logarithms, at most the largest finite

@@ -123,13 +123,40 @@ pub struct Tree {
 /// The shares at one point of every region given a time there (see [`Tree::shares`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Split {
-    /// What the shares are of: Σ own time, or the top level's inclusive time.
+    /// What the shares are of: Σ own time, or the top level's inclusive time, in seconds
+    /// times `scale` (see [`Split::of`], [`Split::whole`]).
     pub total: f64,
+    /// 1, or the power of two the times were scaled down by where their sum passes f64's
+    /// range (models that overflow at a far point).
+    pub scale: f64,
     /// The ranking's share: own, or inclusive when ranked by inclusive share.
     pub share: Vec<Option<f64>>,
     pub own: Vec<Option<f64>>,
     pub inclusive: Vec<Option<f64>>,
     pub dominant: Option<usize>,
+}
+
+impl Split {
+    /// A time `x` (seconds) as a fraction of the total.
+    pub fn of(&self, x: f64) -> f64 {
+        x * self.scale / self.total
+    }
+
+    /// The total in seconds, at most the largest finite number.
+    pub fn whole(&self) -> f64 {
+        (self.total / self.scale).min(f64::MAX)
+    }
+}
+
+/// 1 where the sum of `xs` (each at most f64::MAX) is finite; otherwise a power of two that
+/// brings any sum of as many such numbers below f64::MAX/2. Scaling by it is exact (save
+/// numbers that become subnormal), so ratios of the scaled sums are those of the true ones.
+pub fn sum_scale(xs: &[f64]) -> f64 {
+    if xs.iter().sum::<f64>().is_finite() {
+        return 1.0;
+    }
+    let bits = usize::BITS - xs.len().leading_zeros();
+    2f64.powi(-(bits as i32) - 1)
 }
 
 fn tolerance(a: f64, b: f64) -> f64 {
@@ -414,9 +441,22 @@ impl Tree {
     /// None when the shares' total is not above 0.
     pub fn shares(&self, t: &[Option<f64>]) -> Option<Split> {
         let n = t.len().min(self.parent.len());
-        if self.by_inclusive() {
-            return self.inclusive_split(t, n);
-        }
+        // Times whose sum passes f64's range are scaled down first (see `sum_scale`).
+        let scale = sum_scale(&t.iter().flatten().copied().collect::<Vec<f64>>());
+        let scaled: Vec<Option<f64>>;
+        let t = if scale == 1.0 {
+            t
+        } else {
+            scaled = t.iter().map(|x| x.map(|v| v * scale)).collect();
+            &scaled
+        };
+        let mut split = if self.by_inclusive() { self.inclusive_split(t, n)? } else { self.own_split(t, n)? };
+        split.scale = scale;
+        Some(split)
+    }
+
+    /// [`Tree::shares`] by own time.
+    fn own_split(&self, t: &[Option<f64>], n: usize) -> Option<Split> {
         let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i] };
         // The subtree sums, children before parents.
         let mut sub = vec![0.0; n];
@@ -439,7 +479,7 @@ impl Tree {
                 dominant = Some(i);
             }
         }
-        Some(Split { total, own: share.clone(), share, inclusive, dominant })
+        Some(Split { total, scale: 1.0, own: share.clone(), share, inclusive, dominant })
     }
 
     /// [`Tree::shares`] when ranked by inclusive share of the top level. A top-level region
@@ -478,6 +518,6 @@ impl Tree {
             }
             at = Some(c);
         }
-        Some(Split { total, inclusive: share.clone(), share, own, dominant: at })
+        Some(Split { total, scale: 1.0, inclusive: share.clone(), share, own, dominant: at })
     }
 }
