@@ -756,12 +756,11 @@ fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunErro
     line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", crate::model::fmt_num(r, 6)))
 }
 
-/// Leaves of the event tree: one per possible process (the low bits of a key, [`key`]).
+/// Most leaves of the event tree: one per possible process (the low bits of a key, [`key`]).
 const LEAVES: usize = super::program::MAX_PROCS as usize;
 /// Fewest leaves: up to 64 processes share one tree shape, so their walks are all one
 /// unrolled walk of 6 levels.
 const MIN_LEAVES: usize = 64;
-const NODES: usize = 2 * LEAVES;
 
 /// The pending wake-up of every process, as a tournament (winner) tree: leaf p holds process
 /// p's event key (`u64::MAX`: none) and every inner node the least key below it, so the next
@@ -769,12 +768,11 @@ const NODES: usize = 2 * LEAVES;
 /// from its leaf towards the root, which stops at the first node whose value stays the same —
 /// instead of a binary heap with an entry per wake-up and stale entries left behind.
 struct Events {
-    /// Node 1 is the root; node i has children 2i and 2i + 1; leaves start at `leaves`. A fixed
-    /// size, so that masked indices need no bounds checks.
-    tree: Box<[u64; NODES]>,
+    /// Node 1 is the root; node i has children 2i and 2i + 1; leaves start at `leaves`: 2 ×
+    /// `leaves` nodes, sized to the run (a run of a few processes fills 1 KB, not the 256 KB
+    /// the largest count needs).
+    tree: Box<[u64]>,
     leaves: usize,
-    /// Levels above the leaves (log2 of `leaves`).
-    depth: u32,
     /// The bits of a key that hold the process ([`key`]): 10 up to 1,024 processes, else
     /// log2 of `leaves`.
     mask: u64,
@@ -783,7 +781,7 @@ struct Events {
 impl Events {
     fn new(numprocs: u32) -> Events {
         let leaves = (numprocs as usize).next_power_of_two().clamp(MIN_LEAVES, LEAVES);
-        Events { tree: Box::new([u64::MAX; NODES]), leaves, depth: leaves.trailing_zeros(), mask: (leaves.max(1024) - 1) as u64 }
+        Events { tree: vec![u64::MAX; 2 * leaves].into_boxed_slice(), leaves, mask: (leaves.max(1024) - 1) as u64 }
     }
 
     /// The least key (`u64::MAX`: nothing pending).
@@ -795,44 +793,88 @@ impl Events {
     /// Sets process p's key to `k`, whatever it was; returns the new least key.
     #[inline(always)]
     fn set(&mut self, p: usize, k: u64) -> u64 {
-        // The common depths get their walk unrolled at compile time (no loop to predict).
-        match self.depth {
-            6 => self.walk(p, k, 6),
-            7 => self.walk(p, k, 7),
-            depth => self.walk(p, k, depth),
+        // The common sizes walk a tree of a size known at compile time: the walk is unrolled
+        // and its indices, masked, need no bounds checks.
+        let (leaves, t) = (self.leaves, &mut *self.tree);
+        match t.len() {
+            128 => walk::<128>(t, leaves, p, k),
+            256 => walk::<256>(t, leaves, p, k),
+            2048 => walk::<2048>(t, leaves, p, k),
+            _ => walk_any(t, leaves, p, k),
         }
-    }
-
-    /// [`Events::set`] for a tree of `depth` levels above the leaves.
-    #[inline(always)]
-    fn walk(&mut self, p: usize, k: u64, depth: u32) -> u64 {
-        let t = &mut *self.tree;
-        let mut i = (self.leaves + p) & (NODES - 1);
-        t[i] = k;
-        let mut m = k;
-        for _ in 0..depth {
-            m = m.min(t[(i ^ 1) & (NODES - 1)]);
-            i >>= 1;
-            t[i & (NODES - 1)] = m;
-        }
-        m
     }
 
     /// Sets process p's key to `k`, no greater than it was: only the nodes above that held
     /// more than `k` change, and the walk stops at the first that does not.
     #[inline(always)]
     fn lower(&mut self, p: usize, k: u64) {
-        let t = &mut *self.tree;
-        let mut i = (self.leaves + p) & (NODES - 1);
-        t[i] = k;
-        while i > 1 {
-            i >>= 1;
-            let node = &mut t[i & (NODES - 1)];
-            if *node <= k {
-                break;
-            }
-            *node = k;
+        let (leaves, t) = (self.leaves, &mut *self.tree);
+        match t.len() {
+            128 => lower::<128>(t, leaves, p, k),
+            256 => lower::<256>(t, leaves, p, k),
+            2048 => lower::<2048>(t, leaves, p, k),
+            _ => lower_any(t, leaves, p, k),
         }
+    }
+}
+
+/// [`Events::set`] in a tree of N nodes (`t` must have N).
+#[inline(always)]
+fn walk<const N: usize>(t: &mut [u64], leaves: usize, p: usize, k: u64) -> u64 {
+    let Ok(t) = <&mut [u64; N]>::try_from(t) else { return u64::MAX };
+    let mut i = (leaves + p) & (N - 1);
+    t[i] = k;
+    let mut m = k;
+    for _ in 0..N.trailing_zeros() - 1 {
+        m = m.min(t[(i ^ 1) & (N - 1)]);
+        i >>= 1;
+        t[i & (N - 1)] = m;
+    }
+    m
+}
+
+/// [`Events::set`] in a tree of any size.
+#[inline(always)]
+fn walk_any(t: &mut [u64], leaves: usize, p: usize, k: u64) -> u64 {
+    let mut i = leaves + p;
+    t[i] = k;
+    let mut m = k;
+    while i > 1 {
+        m = m.min(t[i ^ 1]);
+        i >>= 1;
+        t[i] = m;
+    }
+    m
+}
+
+/// [`Events::lower`] in a tree of N nodes (`t` must have N).
+#[inline(always)]
+fn lower<const N: usize>(t: &mut [u64], leaves: usize, p: usize, k: u64) {
+    let Ok(t) = <&mut [u64; N]>::try_from(t) else { return };
+    let mut i = (leaves + p) & (N - 1);
+    t[i] = k;
+    while i > 1 {
+        i >>= 1;
+        let node = &mut t[i & (N - 1)];
+        if *node <= k {
+            break;
+        }
+        *node = k;
+    }
+}
+
+/// [`Events::lower`] in a tree of any size.
+#[inline(always)]
+fn lower_any(t: &mut [u64], leaves: usize, p: usize, k: u64) {
+    let mut i = leaves + p;
+    t[i] = k;
+    while i > 1 {
+        i >>= 1;
+        let node = &mut t[i];
+        if *node <= k {
+            break;
+        }
+        *node = k;
     }
 }
 
@@ -844,11 +886,11 @@ mod tests {
 
     proptest! {
         /// The tree's root is the least key, checked against a plain scan after every change
-        /// (raises, lowers, removals, process counts that are not powers of two; the unrolled
-        /// walks of up to 64 and of 65 to 128 processes, and the loop beyond).
+        /// (raises, lowers, removals, process counts that are not powers of two; the trees of
+        /// a size known at compile time, 128, 256 and 2,048 nodes, and the others).
         #[test]
         fn event_tree_root_is_the_least_key(
-            np in prop_oneof![1u32..70, 120u32..140, 250u32..300, 2000u32..2100, 16000u32..=MAX_PROCS],
+            np in prop_oneof![1u32..70, 120u32..140, 250u32..300, 1000u32..1030, 2000u32..2100, 16000u32..=MAX_PROCS],
             changes in prop::collection::vec((0usize..20000, 0u64..=1000, any::<bool>()), 1..300),
         ) {
             let mut events = Events::new(np);
