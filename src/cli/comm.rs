@@ -423,15 +423,12 @@ pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<Strin
     request.text(&fit, e)
 }
 
+/// Raw benchmark text of `format` to its answer (which holds no exports: `--export` writes
+/// its file from the fit, [`export`]).
 fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
-    run_comm_raw_with(format, text, &ExportRequest::default())
-}
-
-/// Raw benchmark text of `format` to its answer.
-fn run_comm_raw_with(format: &str, text: &str, request: &ExportRequest) -> Result<Value, String> {
     let fit = raw_fit(format, text)?;
     let sizes = fit.sizes_bytes.clone();
-    to_json(&comm_answer(&fit, &sizes, Format::from_key(format).unwrap_or(Format::Table), request)?)
+    to_json(&comm_answer(&fit, &sizes, Format::from_key(format).unwrap_or(Format::Table), &ExportRequest::default())?)
 }
 
 /// The fit of raw benchmark text of `format`: all of the text or none of it.
