@@ -858,7 +858,7 @@ fn own_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
     let times: Vec<(usize, (f64, f64, f64))> = (0..t.len()).filter(|&i| split.share[i].is_some()).filter_map(|i| Some((i, t[i]?))).collect();
     // The ranges' sums are taken of scaled times where the highs' sum passes f64's range.
     let highs: Vec<f64> = times.iter().map(|(_, t)| t.2).collect();
-    let k = sum_scale(&highs);
+    let k = sum_scale(highs.iter().sum());
     let others_lo = sums_of_others(&times.iter().map(|(_, t)| t.1 * k).collect::<Vec<_>>());
     let others_hi = sums_of_others(&highs.iter().map(|h| h * k).collect::<Vec<_>>());
     times

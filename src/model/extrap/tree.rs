@@ -148,15 +148,15 @@ impl Split {
     }
 }
 
-/// 1 where the sum of `xs` (each at most f64::MAX) is finite; otherwise a power of two that
-/// brings any sum of as many such numbers below f64::MAX/2. Scaling by it is exact (save
-/// numbers that become subnormal), so ratios of the scaled sums are those of the true ones.
-pub fn sum_scale(xs: &[f64]) -> f64 {
-    if xs.iter().sum::<f64>().is_finite() {
-        return 1.0;
+/// 1 where `sum`, of numbers each at most f64::MAX, is finite; otherwise 2^-65, which brings
+/// any sum of up to 2^64 such numbers below f64::MAX/2. Scaling by it is exact (save numbers
+/// that become subnormal), so ratios of the scaled sums are the true ones.
+pub fn sum_scale(sum: f64) -> f64 {
+    if sum.is_finite() {
+        1.0
+    } else {
+        1.0 / 36_893_488_147_419_103_232.0
     }
-    let bits = usize::BITS - xs.len().leading_zeros();
-    2f64.powi(-(bits as i32) - 1)
 }
 
 fn tolerance(a: f64, b: f64) -> f64 {
@@ -441,23 +441,17 @@ impl Tree {
     /// None when the shares' total is not above 0.
     pub fn shares(&self, t: &[Option<f64>]) -> Option<Split> {
         let n = t.len().min(self.parent.len());
-        // Times whose sum passes f64's range are scaled down first (see `sum_scale`).
-        let scale = sum_scale(&t.iter().flatten().copied().collect::<Vec<f64>>());
-        let scaled: Vec<Option<f64>>;
-        let t = if scale == 1.0 {
-            t
-        } else {
-            scaled = t.iter().map(|x| x.map(|v| v * scale)).collect();
-            &scaled
-        };
-        let mut split = if self.by_inclusive() { self.inclusive_split(t, n)? } else { self.own_split(t, n)? };
+        // Times whose sum passes f64's range are scaled down first (see `sum_scale`; times
+        // times 1 keep their bits).
+        let scale = sum_scale(t.iter().flatten().sum());
+        let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i].map(|x| x * scale) };
+        let mut split = if self.by_inclusive() { self.inclusive_split(&counted, n)? } else { self.own_split(&counted, n)? };
         split.scale = scale;
         Some(split)
     }
 
-    /// [`Tree::shares`] by own time.
-    fn own_split(&self, t: &[Option<f64>], n: usize) -> Option<Split> {
-        let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i] };
+    /// [`Tree::shares`] by own time, `counted` each region's time counted (None: none).
+    fn own_split(&self, counted: &dyn Fn(usize) -> Option<f64>, n: usize) -> Option<Split> {
         // The subtree sums, children before parents.
         let mut sub = vec![0.0; n];
         for &i in self.order.iter().filter(|&&i| i < n) {
@@ -487,8 +481,7 @@ impl Tree {
     /// it (children that add up to more than their parent are fitted apart), or where it has no
     /// time of its own to count (left out, or not modelled) while regions nested in it have,
     /// the longest of its subtree stands for it in the total, so no share passes 1.
-    fn inclusive_split(&self, t: &[Option<f64>], n: usize) -> Option<Split> {
-        let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i] };
+    fn inclusive_split(&self, counted: &dyn Fn(usize) -> Option<f64>, n: usize) -> Option<Split> {
         let roots: Vec<usize> = (0..n).filter(|&i| self.parent[i].is_none() && counted(i).is_some()).collect();
         // The longest time in each subtree, children before parents.
         let mut longest: Vec<f64> = (0..n).map(|i| counted(i).unwrap_or(0.0)).collect();
