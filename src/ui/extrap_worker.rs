@@ -120,7 +120,7 @@ fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn F
         if let Some((_, old)) = kept {
             let fits = retarget(&plan, &old);
             KEPT.with(|c| c.borrow_mut().fits = Some((key, fits.clone())));
-            progress(1.0);
+            // No progress: the page shows none for such a job (a message less per keystroke).
             return send(post, &FromWorker::<_, ()>::Done { view: for_page(complete(view, plan, fits)), job });
         }
     }

@@ -54,6 +54,10 @@ enum Status {
     Current,
     /// The workers are ranking job `job` (started at `started`, `fraction` done).
     Running { job: u64, started: f64, fraction: f64 },
+    /// Worker 0 is evaluating the kept fits at new targets (a change of "rank at" or of the
+    /// value held): a few milliseconds, so the results shown are not marked stale meanwhile
+    /// (a repaint of the whole ranking, twice per keystroke) and no progress is reported.
+    Evaluating,
     Cancelled,
     Failed(String),
 }
@@ -72,6 +76,8 @@ struct Ranker {
     /// worker 0 then holds those fits, and a change of the other texts only evaluates them.
     key: PageInputs,
     kept: Rc<RefCell<Option<PageInputs>>>,
+    /// Whether the job evaluates kept fits ([`Status::Evaluating`]).
+    quick: bool,
 }
 
 /// A message of `ui::extrap_worker` as this page reads it.
@@ -91,7 +97,7 @@ impl Job for Ranker {
                 self.status.set(Status::Failed(e));
                 Some(false)
             }
-            FromWorker::Progress { fraction, job } if job == self.job => {
+            FromWorker::Progress { fraction, job } if job == self.job && !self.quick => {
                 if let Some(mine) = self.progress.get_mut(i) {
                     *mine = fraction;
                 }
@@ -170,9 +176,9 @@ fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
         let (texts, workers) = if retarget { (if i == 0 { own } else { &none }, 1) } else { (own, k) };
         serde_json::to_string(&ToWorker::Start { texts, job, worker: i, workers }).unwrap_or_default()
     };
-    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone() };
+    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone(), quick: retarget };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
-        status.set(Status::Running { job, started, fraction: 0.0 });
+        status.set(if retarget { Status::Evaluating } else { Status::Running { job, started, fraction: 0.0 } });
     } else {
         status.set(Status::Failed("this browser could not start a Web Worker, which reads the experiment".into()));
     }
@@ -488,7 +494,7 @@ pub fn bottlenecks() -> Html {
                 <button class="secondary" onclick={cancel}>{ "Cancel" }</button>
             </p>
         },
-        Status::Running { .. } => html! {},
+        Status::Running { .. } | Status::Evaluating => html! {},
         Status::Cancelled => html! {
             <p id="extrap-progress" class="hint" role="status">
                 { "Ranking cancelled: what is shown is for the texts before. " }
@@ -498,9 +504,10 @@ pub fn bottlenecks() -> Html {
         Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
     };
     // The results shown are of other texts while a ranking runs, failed or was cancelled, and
-    // while the texts have an error (the last good ranking stays, marked stale).
+    // while the texts have an error (the last good ranking stays, marked stale); not while the
+    // kept fits are evaluated at new targets, which takes less than a frame or two.
     let running = !matches!(*status, Status::Current);
-    let stale = running || !v.errors.is_empty();
+    let stale = (running && *status != Status::Evaluating) || !v.errors.is_empty();
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
     // One text file chosen or dropped: read as the experiment's text.
