@@ -126,8 +126,8 @@ pub struct Split {
     /// What the shares are of: Σ own time, or the top level's inclusive time, in seconds
     /// times `scale` (see [`Split::of`], [`Split::whole`]).
     pub total: f64,
-    /// 1, or the power of two the times were scaled down by where their sum passes f64's
-    /// range (models that overflow at a far point).
+    /// What the times were multiplied by before summing: 1, or 2^-65 where their sum passes
+    /// f64's range (models that overflow at a far point; see [`sum_scale`]).
     pub scale: f64,
     /// The ranking's share: own, or inclusive when ranked by inclusive share.
     pub share: Vec<Option<f64>>,
