@@ -301,12 +301,10 @@ test("a set the runs' names refuse is named, and the page keeps its experiment a
   await page.locator("#runs-drop").scrollIntoViewIfNeeded();
   await shot(page, "runs-refused");
   // The page goes on: another target ranks the kept experiment; a good folder is read again.
-  await watch(page);
   await page.fill("#extrap_predict", "64");
   // (The kept fits are evaluated at the new target: the results are not marked busy meanwhile.)
   await page.waitForFunction(() => /At x = 64:/.test(document.getElementById("extrap-dominant")?.textContent)
     && document.querySelector(".extrap-results[aria-busy=false]"), null, { timeout: 60_000 });
-  await watch(page);
   await page.fill("#extrap_predict", "");
   await page.waitForFunction(() => /At x = 32000:/.test(document.getElementById("extrap-dominant")?.textContent)
     && document.querySelector(".extrap-results[aria-busy=false]"), null, { timeout: 60_000 });
