@@ -4,6 +4,9 @@
 //! what the command computed (the analysis, the planner's ranking), as on the pages, never
 //! from the answer's JSON.
 
+use crate::model::InputError;
+use super::unplaced;
+
 /// The help text of the allocation options, the same for every command that takes them
 /// (a macro, so that `concat!` can put it inside a command's help).
 macro_rules! allocation_help {
@@ -37,22 +40,22 @@ use crate::model::multigrid::split::Plan;
 pub const COMMANDS: &[&str] = &["speedup", "multigrid"];
 pub const OPTIONS: &[&str] = &["--allocation", "--cores-per-node", "--price-per-core-hour", "--efficiency-threshold", "--runs"];
 
-fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, String> {
+fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
     v.parse::<f64>()
         .ok()
         .filter(|x| (lo..=hi).contains(x))
-        .ok_or_else(|| format!("{key}: expected a number from {lo} to {hi}, found \"{v}\""))
+        .ok_or_else(|| InputError::new(key, format!("expected a number from {lo} to {hi}, found \"{v}\"")))
 }
 
 /// The table's format and options from the command line's options; an option without
 /// `--allocation`, which would be taken without a word, is an error saying so.
-fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOptions), String> {
+fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOptions), InputError> {
     let mut format = None;
     let mut o = AllocationOptions::default();
     for (k, v) in opts {
         match k.as_str() {
             "--allocation" => {
-                format = Some(TableFormat::from_name(v).ok_or_else(|| format!("--allocation: expected md, csv or latex, found \"{v}\""))?)
+                format = Some(TableFormat::from_name(v).ok_or_else(|| InputError::new("--allocation", format!("expected md, csv or latex, found \"{v}\"")))?)
             }
             "--cores-per-node" => o.cores_per_node = number(k, v, 1.0, 1e6)? as u32,
             "--price-per-core-hour" => o.price_per_core_hour = Some(number(k, v, 0.0, 1e6)?),
@@ -63,7 +66,7 @@ fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOp
     }
     if format.is_none() {
         if let Some((k, _)) = opts.iter().find(|(k, _)| OPTIONS.contains(&k.as_str())) {
-            return Err(format!("{k} applies only to the allocation table: add --allocation md, csv or latex"));
+            return Err(unplaced(format!("{k} applies only to the allocation table: add --allocation md, csv or latex")));
         }
     }
     Ok((format, o))
@@ -71,7 +74,7 @@ fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOp
 
 /// Checks the allocation options before any input is read: a bad value or an option that does
 /// not apply is a usage error (exit status 2).
-pub fn check(opts: &[(String, String)]) -> Result<(), String> {
+pub fn check(opts: &[(String, String)]) -> Result<(), InputError> {
     parse(opts).map(|_| ())
 }
 
@@ -79,7 +82,7 @@ pub fn check(opts: &[(String, String)]) -> Result<(), String> {
 /// table `source` makes with the options from what the command computed, the same rows the
 /// pages tabulate, and with no rows the note it gives (None: the command keeps no table).
 /// An element answered `{"error"}` is left as it is.
-pub fn attach(mut out: Value, opts: &[(String, String)], source: impl FnOnce(&AllocationOptions) -> Table) -> Result<Value, String> {
+pub fn attach(mut out: Value, opts: &[(String, String)], source: impl FnOnce(&AllocationOptions) -> Table) -> Result<Value, InputError> {
     let (format, o) = parse(opts)?;
     let Some(format) = format else { return Ok(out) };
     if out.get("error").is_some() {

@@ -4,6 +4,9 @@
 //! `model::comm::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
 //! every problem, and writes the answer.
 
+use crate::model::InputError;
+use super::unplaced;
+
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -226,24 +229,24 @@ EXAMPLE:
 "#;
 
 /// `x` when it is from `lo` to `hi`, else the error naming `path`.
-fn within(x: f64, path: &str, lo: f64, hi: f64) -> Result<f64, String> {
+fn within(x: f64, path: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
     if (lo..=hi).contains(&x) {
         Ok(x)
     } else {
-        Err(format!("{path}: must be from {lo} to {hi}, found {x}"))
+        Err(InputError::new(path, format!("must be from {lo} to {hi}, found {x}")))
     }
 }
 
 /// The measurements of a request, each checked as the page checks a row.
-fn points(list: &[CommPoint]) -> Result<Vec<Point>, String> {
+fn points(list: &[CommPoint]) -> Result<Vec<Point>, InputError> {
     if list.len() > comm::MAX_POINTS {
-        return Err(format!("points: {} measurements is more than the {} a fit takes", list.len(), comm::MAX_POINTS));
+        return Err(InputError::new("points", format!("{} measurements is more than the {} a fit takes", list.len(), comm::MAX_POINTS)));
     }
     let mut out = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
         let size = within(p.size_bytes, &format!("points[{i}].size_bytes"), 0.0, MAX_SIZE_BYTES)?;
         if !comm::time_in_range(p.time_us) {
-            return Err(format!("points[{i}].time_us: must be from 1e-6 to 1e12 µs, found {}", p.time_us));
+            return Err(InputError::new(format!("points[{i}].time_us"), format!("must be from 1e-6 to 1e12 µs, found {}", p.time_us)));
         }
         out.push(Point { size_bytes: size, time_us: p.time_us, line: None });
     }
@@ -259,15 +262,15 @@ pub struct ExportRequest {
 }
 
 impl ExportRequest {
-    fn from_request(r: &CommRequest) -> Result<ExportRequest, String> {
+    fn from_request(r: &CommRequest) -> Result<ExportRequest, InputError> {
         let formats = match &r.export {
             None => Vec::new(),
             Some(TextOr::Text(s)) if s == "all" => ExportFormat::all().collect(),
-            Some(TextOr::Text(_)) => return Err("export: expected a list, found a string".into()),
+            Some(TextOr::Text(_)) => return Err(InputError::new("export", "expected a list, found a string")),
             Some(TextOr::Value(list)) => list
                 .iter()
                 .enumerate()
-                .map(|(i, x)| ExportFormat::from_key(x).ok_or_else(|| format!("export[{i}]: expected {}, found {x:?}", ExportFormat::expected())))
+                .map(|(i, x)| ExportFormat::from_key(x).ok_or_else(|| InputError::new(format!("export[{i}]"), format!("expected {}, found {x:?}", ExportFormat::expected()))))
                 .collect::<Result<_, _>>()?,
         };
         let procs = match r.procs {
@@ -275,7 +278,7 @@ impl ExportRequest {
             Some(p) => {
                 let p = within(p, "procs", 2.0, f64::from(MAX_PROCS))?;
                 if p.fract() != 0.0 {
-                    return Err(format!("procs: expected a whole number, found {p}"));
+                    return Err(InputError::new("procs", format!("expected a whole number, found {p}")));
                 }
                 Some(p as u32)
             }
@@ -285,9 +288,9 @@ impl ExportRequest {
     }
 
     /// The text of one format.
-    pub fn text(&self, fit: &CommFit, format: ExportFormat) -> Result<String, String> {
+    pub fn text(&self, fit: &CommFit, format: ExportFormat) -> Result<String, InputError> {
         exports::export(format, fit, self.latency_share.unwrap_or(DEFAULT_LATENCY_SHARE), self.procs.unwrap_or(20))
-            .ok_or_else(|| format!("export: no fitted model to write {} from", format.name()))
+            .ok_or_else(|| InputError::new("export", format!("no fitted model to write {} from", format.name())))
     }
 }
 
@@ -347,7 +350,7 @@ struct SkippedModel {
     reason: String,
 }
 
-fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<CommAnswer, String> {
+fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<CommAnswer, InputError> {
     let models = fit
         .models
         .iter()
@@ -369,7 +372,7 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
     let exports = if request.formats.is_empty() {
         None
     } else {
-        Some(request.formats.iter().map(|f| Ok((f.key(), request.text(fit, *f)?))).collect::<Result<_, String>>()?)
+        Some(request.formats.iter().map(|f| Ok((f.key(), request.text(fit, *f)?))).collect::<Result<_, InputError>>()?)
     };
     Ok(CommAnswer {
         models,
@@ -386,14 +389,14 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
 
 super::answered_command!(CommCommand, CommRequest, CommAnswer, run_comm);
 
-fn run_comm(r: CommRequest) -> Result<CommAnswer, String> {
+fn run_comm(r: CommRequest) -> Result<CommAnswer, InputError> {
     let request = ExportRequest::from_request(&r)?;
     let (fit, predict) = fit_of(&r)?;
     comm_answer(&fit, &predict, Format::Table, &request)
 }
 
 /// The fit of a request's points and the sizes it asks to predict at, checked.
-fn fit_of(r: &CommRequest) -> Result<(CommFit, Vec<f64>), String> {
+fn fit_of(r: &CommRequest) -> Result<(CommFit, Vec<f64>), InputError> {
     let pts = points(&r.points)?;
     let predict = match &r.predict {
         None => Vec::new(),
@@ -403,18 +406,18 @@ fn fit_of(r: &CommRequest) -> Result<(CommFit, Vec<f64>), String> {
             .map(|(i, &x)| within(x, &format!("predict[{i}]"), 0.0, MAX_SIZE_BYTES))
             .collect::<Result<_, _>>()?,
     };
-    let fit = fit_all(&pts).map_err(|e| format!("points: {}", e.message))?;
+    let fit = fit_all(&pts).map_err(|e| InputError::new("points", e.message))?;
     Ok((fit, predict))
 }
 
 /// `comm --export NAME`: the other tool's file, written from the fit of the input: JSON (its
 /// `procs` and `latency_share` read as for the answer's `exports`; its own `export` key set
 /// aside) or raw benchmark text of `format`.
-pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<String, String> {
+pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<String, InputError> {
     let (fit, request) = match format {
         Some(f) => (raw_fit(f, text)?, ExportRequest::default()),
         None => {
-            let input: Value = serde_json::from_str(text).map_err(|err| format!("input is not valid JSON: {err}"))?;
+            let input: Value = serde_json::from_str(text).map_err(super::not_json)?;
             let r = CommRequest { export: None, ..super::request::read::<CommRequest>(&input)? };
             let request = ExportRequest::from_request(&r)?;
             (fit_of(&r)?.0, request)
@@ -425,32 +428,32 @@ pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<Strin
 
 /// Raw benchmark text of `format` to its answer (which holds no exports: `--export` writes
 /// its file from the fit, [`export`]).
-fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, String> {
+fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, InputError> {
     let fit = raw_fit(format, text)?;
     let sizes = fit.sizes_bytes.clone();
     to_json(&comm_answer(&fit, &sizes, Format::from_key(format).unwrap_or(Format::Table), &ExportRequest::default())?)
 }
 
 /// The fit of raw benchmark text of `format`: all of the text or none of it.
-fn raw_fit(format: &str, text: &str) -> Result<CommFit, String> {
+fn raw_fit(format: &str, text: &str) -> Result<CommFit, InputError> {
     let format = Format::from_key(format).unwrap_or(Format::Table);
     let parsed = comm::parse_p2p(text, Some(format));
     // All of the text or none of it: a line that cannot be read is an error at that line.
     if let Some(e) = parsed.error {
-        return Err(e.local_text());
+        return Err(InputError { field: String::new(), ..e });
     }
     if parsed.points.is_empty() {
-        return Err("no measurements found".into());
+        return Err(unplaced("no measurements found"));
     }
-    fit_all(&parsed.points).map_err(|e| e.message)
+    fit_all(&parsed.points).map_err(|e| unplaced(e.message))
 }
 
-fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
+fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, InputError> {
     let keys: &[&str] = match kind {
         ModelKind::Hockney => &["alpha_us", "beta_us_per_byte", "bandwidth_mb_s"],
         ModelKind::LogP => &["l_plus_2o_us", "gap_us", "w_bytes"],
         ModelKind::LogGP => &["l_plus_2o_us", "big_g_us_per_byte", "bandwidth_mb_s"],
-        ModelKind::PLogP => return Err("params: pLogP has no closed form; give \"points\" instead".into()),
+        ModelKind::PLogP => return Err(InputError::new("params", "pLogP has no closed form; give \"points\" instead")),
     };
     let given = [
         ("alpha_us", p.alpha_us),
@@ -463,10 +466,10 @@ fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
     ];
     // Another model's key is an error here, as an unknown key is.
     if let Some((k, _)) = given.iter().find(|(k, v)| v.is_some() && !keys.contains(k)) {
-        return Err(format!("params: unknown key \"{k}\"; expected {}", keys.join(", ")));
+        return Err(InputError::new("params", format!("unknown key \"{k}\"; expected {}", keys.join(", "))));
     }
-    let get = |k: &str, lo: f64| -> Result<f64, String> {
-        let v = given.iter().find(|g| g.0 == k).and_then(|g| g.1).ok_or(format!("params: missing key \"{k}\""))?;
+    let get = |k: &str, lo: f64| -> Result<f64, InputError> {
+        let v = given.iter().find(|g| g.0 == k).and_then(|g| g.1).ok_or_else(|| InputError::new("params", format!("missing key \"{k}\"")))?;
         within(v, &format!("params.{k}"), lo, 1e12)
     };
     Ok(match kind {
@@ -478,30 +481,30 @@ fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, String> {
 
 super::answered_command!(BroadcastCommand, BroadcastRequest, BroadcastAnswer, run_broadcast);
 
-fn run_broadcast(r: BroadcastRequest) -> Result<BroadcastAnswer, String> {
+fn run_broadcast(r: BroadcastRequest) -> Result<BroadcastAnswer, InputError> {
     let kind = match &r.model {
         None => None,
-        Some(s) => Some(ModelKind::from_key(s).ok_or(format!("model: unknown model \"{s}\"; expected {}", ModelKind::expected()))?),
+        Some(s) => Some(ModelKind::from_key(s).ok_or_else(|| InputError::new("model", format!("unknown model \"{s}\"; expected {}", ModelKind::expected())))?),
     };
     let model = match (&r.params, &r.points) {
-        (Some(_), Some(_)) => return Err("input: give params or points, not both".into()),
-        (Some(p), None) => params_model(kind.ok_or("model: needed with params")?, p)?,
+        (Some(_), Some(_)) => return Err(InputError::new("input", "give params or points, not both")),
+        (Some(p), None) => params_model(kind.ok_or_else(|| InputError::new("model", "needed with params"))?, p)?,
         (None, Some(p)) => {
-            let fit = fit_all(&points(p)?).map_err(|e| format!("points: {}", e.message))?;
-            let k = kind.or(fit.best).ok_or("points: no model could be fitted")?;
+            let fit = fit_all(&points(p)?).map_err(|e| InputError::new("points", e.message))?;
+            let k = kind.or(fit.best).ok_or_else(|| InputError::new("points", "no model could be fitted"))?;
             match fit.model(k) {
                 Some(model) => model.clone(),
                 None => {
                     let why = fit.skipped.iter().find(|s| s.0 == k).map(|s| s.1.clone()).unwrap_or_default();
-                    return Err(format!("points: {why}"));
+                    return Err(InputError::new("points", why));
                 }
             }
         }
-        (None, None) => return Err("input: missing key \"params\" (or \"points\")".into()),
+        (None, None) => return Err(InputError::new("input", "missing key \"params\" (or \"points\")")),
     };
     let procs = within(r.procs, "procs", 1.0, f64::from(MAX_PROCS))?;
     if procs.fract() != 0.0 {
-        return Err(format!("procs: expected a whole number, found {procs}"));
+        return Err(InputError::new("procs", format!("expected a whole number, found {procs}")));
     }
     let size = within(r.size_bytes, "size_bytes", 0.0, MAX_SIZE_BYTES)?;
     let share = r.latency_share.map_or(Ok(DEFAULT_LATENCY_SHARE), |x| within(x, "latency_share", 0.0, 1.0))?;
@@ -547,17 +550,17 @@ struct AlgorithmTime {
 
 super::answered_command!(ClustersCommand, ClustersRequest, ClustersAnswer, run_clusters);
 
-fn run_clusters(r: ClustersRequest) -> Result<ClustersAnswer, String> {
-    let mut lat = LatencyMatrix::from_rows(&r.latency_us).map_err(|e| format!("latency_us{}{e}", if e.starts_with('[') { "" } else { ": " }))?;
+fn run_clusters(r: ClustersRequest) -> Result<ClustersAnswer, InputError> {
+    let mut lat = LatencyMatrix::from_rows("latency_us", &r.latency_us)?;
     let rho = r.rho.map_or(Ok(gridcast::DEFAULT_RHO), |x| within(x, "rho", 0.0, 10.0))?;
     let symmetrise = r.symmetrise.unwrap_or(false);
     if let Some((i, j)) = lat.asymmetry() {
         if !symmetrise {
-            return Err(format!(
-                "latency_us[{i}][{j}]: not symmetric ({} vs {} at [{j}][{i}]); set \"symmetrise\": true to use the mean of each pair",
+            return Err(InputError::new(format!("latency_us[{i}][{j}]"), format!(
+                "not symmetric ({} vs {} at [{j}][{i}]); set \"symmetrise\": true to use the mean of each pair",
                 lat.get(i, j),
                 lat.get(j, i)
-            ));
+            )));
         }
         lat = lat.symmetrise();
     }
@@ -579,41 +582,41 @@ pub struct ClustersAnswer {
 
 super::answered_command!(GridCommand, GridBroadcastRequest, GridAnswer, run_grid);
 
-fn run_grid(r: GridBroadcastRequest) -> Result<GridAnswer, String> {
+fn run_grid(r: GridBroadcastRequest) -> Result<GridAnswer, InputError> {
     let c = Coordinators { latency_us: r.latency_us, gap_us: r.gap_us, local_us: r.local_us };
     c.validate()?;
     let k = c.local_us.len();
     if k > 256 {
-        return Err(format!("local_us: at most 256 clusters, found {k}"));
+        return Err(InputError::new("local_us", format!("at most 256 clusters, found {k}")));
     }
     let root = r.root.map_or(Ok(0.0), |x| within(x, "root", 0.0, (k - 1) as f64))?;
     if root.fract() != 0.0 {
-        return Err(format!("root: expected a cluster index, found {root}"));
+        return Err(InputError::new("root", format!("expected a cluster index, found {root}")));
     }
     let root = root as usize;
     let binomial = match r.procs {
         None => None,
         Some(procs) => {
-            let intra = |key: &str, given: Option<Vec<f64>>| -> Result<Vec<f64>, String> {
-                let v = given.ok_or(format!("input: \"{key}\" is needed with procs"))?;
+            let intra = |key: &str, given: Option<Vec<f64>>| -> Result<Vec<f64>, InputError> {
+                let v = given.ok_or_else(|| InputError::new("input", format!("\"{key}\" is needed with procs")))?;
                 match v.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
-                    Some(i) => Err(format!("{key}[{i}]: expected µs from 0 to 1e12")),
-                    None if v.len() != k => Err(format!("{key}: {} values but {k} clusters", v.len())),
+                    Some(i) => Err(InputError::new(format!("{key}[{i}]"), "expected µs from 0 to 1e12")),
+                    None if v.len() != k => Err(InputError::new(key, format!("{} values but {k} clusters", v.len()))),
                     None => Ok(v),
                 }
             };
             if procs.len() != k {
-                return Err(format!("procs: {} values but {k} clusters", procs.len()));
+                return Err(InputError::new("procs", format!("{} values but {k} clusters", procs.len())));
             }
             if let Some(i) = procs.iter().position(|x| !(x.fract() == 0.0 && (0.0..=1048576.0).contains(x))) {
-                return Err(format!("procs[{i}]: expected a whole number of processes up to 1048576"));
+                return Err(InputError::new(format!("procs[{i}]"), "expected a whole number of processes up to 1048576"));
             }
             let cp = ClusterProcs {
                 procs: procs.iter().map(|&x| x as u32).collect(),
                 latency_us: intra("intra_latency_us", r.intra_latency_us)?,
                 gap_us: intra("intra_gap_us", r.intra_gap_us)?,
             };
-            Some(binomial_all(&c, &cp, root).ok_or("procs: between 1 and 1048576 processes in all")?)
+            Some(binomial_all(&c, &cp, root).ok_or_else(|| InputError::new("procs", "between 1 and 1048576 processes in all"))?)
         }
     };
     let e = gridcast::ecef(&c, root, false);

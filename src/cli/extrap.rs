@@ -3,6 +3,9 @@
 //! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
 //! documented in `speedup --help` and `bottlenecks --help`.
 
+use crate::model::InputError;
+use super::unplaced;
+
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -20,7 +23,7 @@ pub const COMMAND: Subcommand = Subcommand {
     summary: "rank the regions of an Extra-P experiment by predicted share of the run time at n",
     help: HELP,
     // Never called: every text is read as an experiment (`BOTTLENECKS`).
-    run: |_, _| Err("an Extra-P experiment is read as text".into()),
+    run: |_, _| Err(unplaced("an Extra-P experiment is read as text")),
     reads_input: true,
     each: None,
     schema: Schemas { input: None, output: output_schema::<BottlenecksAnswer<'static>> },
@@ -203,12 +206,12 @@ pub const RAW: RawInput = RawInput {
 
 /// The options' values, checked before the input is read; an option of the other format is a
 /// usage error too.
-fn check(format: Option<&str>, opts: &[(String, String)]) -> Result<(), String> {
+fn check(format: Option<&str>, opts: &[(String, String)]) -> Result<(), InputError> {
     if format == Some("table") {
         return super::speedup::table_options(opts).map(|_| ());
     }
     if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--second-column" || k == "--scaling") {
-        return Err(format!("{k} applies to --format table only"));
+        return Err(unplaced(format!("{k} applies to --format table only")));
     }
     options(opts, Vec::new).map(|_| ())
 }
@@ -231,15 +234,15 @@ fn sniff(text: &str) -> Option<&'static str> {
 }
 
 /// The command's options to the ranking's.
-pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<u32>) -> Result<RankOptions, String> {
+pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<u32>) -> Result<RankOptions, InputError> {
     let mut o = RankOptions::default();
     let mut targets = None;
     for (k, v) in opts {
         match k.as_str() {
             "--predict" => {
-                let (ns, points) = extrap::parse_targets("--predict", v).map_err(|e| e.to_string())?;
+                let (ns, points) = extrap::parse_targets("--predict", v)?;
                 if ns.is_empty() && points.is_empty() {
-                    return Err("--predict: at least one process count or point is needed".into());
+                    return Err(InputError::new("--predict", "at least one process count or point is needed"));
                 }
                 o.points = points;
                 targets = Some(ns);
@@ -251,7 +254,7 @@ pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<
                     "largest" => SideChoice::Largest,
                     "per-value" => SideChoice::PerValue,
                     x => SideChoice::Value(x.parse::<f64>().ok().filter(|f| f.is_finite()).ok_or_else(|| {
-                        format!("--hold: expected a value of the second parameter, largest or per-value, found \"{x}\"")
+                        InputError::new("--hold", format!("expected a value of the second parameter, largest or per-value, found \"{x}\""))
                     })?),
                 }
             }
@@ -718,21 +721,21 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
 }
 
 /// Reads, plans and fits the experiment (regions on every core).
-fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
+fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), InputError> {
     if let Some((k, _)) = opts.iter().find(|(k, _)| RUN_OPTIONS.contains(&k.as_str())) {
-        return Err(format!("{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text"));
+        return Err(unplaced(format!("{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text")));
     }
-    let e = extrap::parse(text).map_err(|e| e.to_string())?;
+    let e = extrap::parse(text)?;
     rank_experiment(e, opts)
 }
 
 /// Plans and fits an experiment read (regions on every core).
-fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), String> {
+fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), InputError> {
     if e.parameters.len() < 2 && opts.iter().any(|(k, _)| k == "--hold") {
-        return Err(format!(
-            "--hold: this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
+        return Err(InputError::new("--hold", format!(
+            "this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
             e.parameters.join(", ")
-        ));
+        )));
     }
     let mut o = options(opts, Vec::new)?;
     if o.targets.is_empty() && o.points.is_empty() {
@@ -741,10 +744,10 @@ fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(
     o.max_regions = extrap::MAX_REGIONS_BATCH;
     // The regions are fitted on every core, one at a time, and ranked in the plan's order: the
     // same answer as extrap::rank on one thread.
-    let plan = extrap::plan(&e, &o).map_err(|e| e.to_string())?;
+    let plan = extrap::plan(&e, &o)?;
     let ids: Vec<usize> = (0..plan.len()).collect();
-    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1)).ok_or(crate::parallel::STOPPED)?;
-    let r = extrap::finish(plan, fits.into_iter().flatten().collect()).map_err(|e| e.to_string())?;
+    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1)).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
+    let r = extrap::finish(plan, fits.into_iter().flatten().collect())?;
     Ok((e, r))
 }
 
@@ -755,7 +758,7 @@ fn stream(_format: &str, text: &str, opts: &[(String, String)], compact: bool, o
     super::write_json(out, &answer, compact)
 }
 
-fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
     let (e, r) = ranking(text, opts)?;
     Ok(answer(&e, &r))
 }
@@ -805,12 +808,12 @@ pub fn is_binary_path(path: &str) -> bool {
 }
 
 /// The run options of the command's options.
-fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, String> {
+fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, InputError> {
     let mut o = extrap::runs::RunOptions::default();
     for (k, v) in opts {
         match k.as_str() {
             "--aggregate" => {
-                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| format!("--aggregate: expected mean, sum or max, found \"{v}\""))?;
+                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| InputError::new("--aggregate", format!("expected mean, sum or max, found \"{v}\"")))?;
             }
             "--inclusive" => o.inclusive = true,
             "--metric" => o.metric = Some(v.clone()),
@@ -824,16 +827,16 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, St
 /// experiment, and what reading the runs found (None for a saved experiment). The files are
 /// listed here and read one at a time by `extrap::runs::read_set`, as the page's worker reads
 /// them.
-fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), String> {
+fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), InputError> {
     use extrap::runs::{read_set, LIMITS};
     let root = std::path::Path::new(path);
     let cannot = |p: &std::path::Path, e: std::io::Error| format!("cannot read '{}': {e}", p.display());
     let ro = run_options(opts)?;
     // The file given, or the folder's files and its folders' files (runs are one level down).
     let (base, paths) = if root.is_dir() {
-        let entries = |d: &std::path::Path| -> Result<Vec<(String, bool)>, String> {
+        let entries = |d: &std::path::Path| -> Result<Vec<(String, bool)>, InputError> {
             let mut v: Vec<(String, bool)> = std::fs::read_dir(d)
-                .map_err(|e| cannot(d, e))?
+                .map_err(|e| unplaced(cannot(d, e)))?
                 .filter_map(Result::ok)
                 .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path().is_dir()))
                 .collect();
@@ -852,7 +855,7 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
                 paths.push(name);
             }
             if paths.len() > 4 * LIMITS.runs + 1024 {
-                return Err(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs));
+                return Err(unplaced(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs)));
             }
         }
         (root.to_path_buf(), paths)
@@ -860,6 +863,7 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
         let name = root.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         (root.parent().map(std::path::Path::to_path_buf).unwrap_or_default(), vec![name])
     };
+    // The model's edge: a file's bytes, or why the host could not read them.
     let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
         let p = base.join(&paths[i]);
         let size = std::fs::metadata(&p).map_err(|e| cannot(&p, e))?.len();
@@ -868,10 +872,10 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
         }
         std::fs::read(&p).map_err(|e| cannot(&p, e))
     };
-    let (e, summary) = read_set(&paths, &ro, &LIMITS, &mut bytes_of, &mut |_, _| {}).map_err(|e| e.to_string())?;
+    let (e, summary) = read_set(&paths, &ro, &LIMITS, &mut bytes_of, &mut |_, _| {})?;
     if summary.source == "saved" {
         if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
-            return Err(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"));
+            return Err(unplaced(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated")));
         }
         return Ok((e, None));
     }

@@ -7,6 +7,8 @@ use std::io::Read;
 
 use serde_json::{value::RawValue, Value};
 
+pub use crate::model::InputError;
+
 mod allocation;
 mod catalog;
 mod comm;
@@ -49,7 +51,7 @@ pub trait Command {
     /// The answer, borrowing what was computed.
     type Answer<'a>: serde::Serialize + schemars::JsonSchema;
     /// The request's values checked (the page's limits, naming the key) and computed.
-    fn compute(request: Self::Request) -> Result<Self::Computed, String>;
+    fn compute(request: Self::Request) -> Result<Self::Computed, InputError>;
     /// The answer to write.
     fn answer(computed: &Self::Computed) -> Self::Answer<'_>;
     /// `--allocation`'s table from what was computed and what to say when it has no rows
@@ -61,7 +63,7 @@ pub trait Command {
 
 /// A [`Command`] whose computed value is its answer, owned:
 /// `answered_command!(Name, Request, Answer, compute)` with `compute: fn(Request) ->
-/// Result<Answer, String>`.
+/// Result<Answer, InputError>`.
 macro_rules! answered_command {
     ($name:ident, $request:ty, $answer:ty, $compute:expr) => {
         struct $name;
@@ -71,7 +73,7 @@ macro_rules! answered_command {
             type Computed = $answer;
             type Answer<'a> = &'a $answer;
 
-            fn compute(request: $request) -> Result<$answer, String> {
+            fn compute(request: $request) -> Result<$answer, InputError> {
                 $compute(request)
             }
 
@@ -85,7 +87,7 @@ use answered_command;
 
 /// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and the
 /// answer made JSON (checked finite, [`to_json`]), with its allocation table when asked.
-pub fn run_command<C: Command>(input: Value, options: &[(String, String)]) -> Result<Value, String> {
+pub fn run_command<C: Command>(input: Value, options: &[(String, String)]) -> Result<Value, InputError> {
     let computed = C::compute(request::read::<C::Request>(&input)?)?;
     let answer = C::answer(&computed);
     allocation::attach(to_json(&answer)?, options, |o| C::allocation(&computed, o))
@@ -97,10 +99,10 @@ pub const fn schemas_of<C: Command>() -> Schemas {
 }
 
 /// See [`Subcommand::run`]: (input, options such as ("--allocation", "md")) → the answer.
-pub type Run = fn(Value, &[(String, String)]) -> Result<Value, String>;
+pub type Run = fn(Value, &[(String, String)]) -> Result<Value, InputError>;
 
 /// See [`Subcommand::each`]: (one element, how answers are rendered) → its answer as text.
-pub type Each = fn(&Value, &Render) -> Result<String, String>;
+pub type Each = fn(&Value, &Render) -> Result<String, InputError>;
 
 /// A subcommand's JSON Schemas (draft 2020-12), made from its request and answer types: the
 /// input is None for a subcommand that reads no JSON (raw text, or nothing).
@@ -125,7 +127,7 @@ macro_rules! subcommands {
 crate::calculator_table!(subcommands);
 
 /// (format, text, options such as ("--predict", "256,1024")) → the answer.
-pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, String>;
+pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, InputError>;
 
 /// A calculator that also reads raw text (benchmark output) instead of JSON, chosen with
 /// `--format NAME`.
@@ -147,7 +149,7 @@ pub struct RawInput {
 }
 
 /// See [`RawInput::check`]: (format named by `--format`, options) → a usage error or none.
-pub type RawCheck = fn(Option<&str>, &[(String, String)]) -> Result<(), String>;
+pub type RawCheck = fn(Option<&str>, &[(String, String)]) -> Result<(), InputError>;
 
 /// See [`RawInput::stream`].
 pub type RawStream = fn(&str, &str, &[(String, String)], bool, &mut dyn std::io::Write) -> Result<(), WriteError>;
@@ -155,7 +157,7 @@ pub type RawStream = fn(&str, &str, &[(String, String)], bool, &mut dyn std::io:
 /// Why an answer was not written: the input's fault (exit 1, one line), or the output's.
 #[derive(Debug)]
 pub enum WriteError {
-    Input(String),
+    Input(InputError),
     Output(std::io::Error),
 }
 
@@ -165,10 +167,40 @@ pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn std::io::Write, v:
     let r = if compact { serde_json::to_writer(&mut w, v) } else { serde_json::to_writer_pretty(&mut w, v) };
     r.map_err(|e| match e.io_error_kind() {
         Some(kind) => WriteError::Output(std::io::Error::new(kind, e.to_string())),
-        None => WriteError::Input(format!("could not write the answer: {e}")),
+        None => WriteError::Input(unplaced(format!("could not write the answer: {e}"))),
     })?;
     use std::io::Write;
     w.write_all(b"\n").and_then(|_| w.flush()).map_err(WriteError::Output)
+}
+
+/// An error as the command says it, on standard error and as a list element's `{"error"}`:
+/// "field: line L, column C: what is wrong", or the sentence alone for one no single key or
+/// option is the subject of ([`unplaced`]).
+pub fn said(e: &InputError) -> String {
+    if e.field.is_empty() {
+        e.local_text()
+    } else {
+        e.to_string()
+    }
+}
+
+/// An error whose sentence names what it concerns itself (a file that cannot be read, an
+/// option given where it does not apply): no field is put before it.
+pub fn unplaced(message: impl Into<String>) -> InputError {
+    InputError::new("", message)
+}
+
+/// Several errors as one: the one alone, or every one's words ([`said`]) joined by "; ".
+pub fn joined(errors: &[InputError]) -> InputError {
+    match errors {
+        [one] => one.clone(),
+        _ => unplaced(errors.iter().map(said).collect::<Vec<_>>().join("; ")),
+    }
+}
+
+/// The input is no JSON: serde_json's words, with the line and column they name.
+pub fn not_json(e: serde_json::Error) -> InputError {
+    unplaced(format!("input is not valid JSON: {e}"))
 }
 
 /// The exit status of a write: 0 when written, or when the reader has gone away (`scalewise …
@@ -182,8 +214,8 @@ pub(super) fn written(command: &str, r: Result<(), WriteError>) -> i32 {
             eprintln!("scalewise {command}: could not write the answer: {e}");
             1
         }
-        Err(WriteError::Input(msg)) => {
-            eprintln!("scalewise {command}: {}", msg.replace('\n', " "));
+        Err(WriteError::Input(e)) => {
+            eprintln!("scalewise {command}: {}", said(&e).replace('\n', " "));
             1
         }
     }
@@ -252,7 +284,7 @@ impl std::io::Write for Out {
 
 /// Takes `-o FILE` / `--output FILE` (before any `--`) out of `args`: the other arguments
 /// and FILE (None without it, or for `-o -`), or a usage error.
-fn output_option(args: &[String]) -> Result<(Vec<String>, Option<String>), String> {
+fn output_option(args: &[String]) -> Result<(Vec<String>, Option<String>), InputError> {
     let (mut rest, mut path) = (Vec::with_capacity(args.len()), None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -262,7 +294,7 @@ fn output_option(args: &[String]) -> Result<(Vec<String>, Option<String>), Strin
                 rest.extend(it.by_ref().cloned());
                 break;
             }
-            "-o" | "--output" => it.next().cloned().ok_or_else(|| format!("{a} needs a file name"))?,
+            "-o" | "--output" => it.next().cloned().ok_or_else(|| unplaced(format!("{a} needs a file name")))?,
             other if other.starts_with("--output=") => other["--output=".len()..].to_string(),
             _ => {
                 rest.push(a.clone());
@@ -270,7 +302,7 @@ fn output_option(args: &[String]) -> Result<(Vec<String>, Option<String>), Strin
             }
         };
         if path.replace(value).is_some() {
-            return Err("-o given more than once".into());
+            return Err(unplaced("-o given more than once"));
         }
     }
     Ok((rest, path.filter(|p| p != "-")))
@@ -284,7 +316,7 @@ pub fn run(args: &[String]) -> i32 {
     let (args, path) = match output_option(args) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("scalewise: {e}; see 'scalewise --help'");
+            eprintln!("scalewise: {}; see 'scalewise --help'", said(&e));
             return 2;
         }
     };
@@ -437,12 +469,12 @@ fn run_to_output(args: &[String]) -> i32 {
         },
     };
     if let Some(Err(e)) = raw_input.and_then(|r| r.check).map(|check| check(format, &options)) {
-        eprintln!("scalewise {}: {e}", cmd.name);
+        eprintln!("scalewise {}: {}", cmd.name, said(&e));
         return 2;
     }
     if allocation::COMMANDS.contains(&cmd.name) {
         if let Err(e) = allocation::check(&options) {
-            eprintln!("scalewise {}: {e}", cmd.name);
+            eprintln!("scalewise {}: {}", cmd.name, said(&e));
             return 2;
         }
     }
@@ -471,7 +503,7 @@ fn run_to_output(args: &[String]) -> i32 {
         match read_input(file) {
             Ok(t) => t,
             Err(e) => {
-                eprintln!("scalewise {}: {e}", cmd.name);
+                eprintln!("scalewise {}: {}", cmd.name, said(&e));
                 return 1;
             }
         }
@@ -508,8 +540,8 @@ fn run_to_output(args: &[String]) -> i32 {
     if let Some(e) = export {
         return match comm::export(raw.map(|(_, f)| f), &text, e) {
             Ok(t) => written(cmd.name, write_out(&t)),
-            Err(msg) => {
-                eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
+            Err(e) => {
+                eprintln!("scalewise {}: {}", cmd.name, said(&e).replace('\n', " "));
                 1
             }
         };
@@ -526,8 +558,8 @@ fn run_to_output(args: &[String]) -> i32 {
     };
     match answer {
         Ok(out) => written(cmd.name, write_json(&mut Out, &out, compact)),
-        Err(msg) => {
-            eprintln!("scalewise {}: {}", cmd.name, msg.replace('\n', " "));
+        Err(e) => {
+            eprintln!("scalewise {}: {}", cmd.name, said(&e).replace('\n', " "));
             1
         }
     }
@@ -577,8 +609,8 @@ pub struct Render<'a> {
 impl Render<'_> {
     /// The element's text in the list: the answer written as it is, or, with options (an
     /// allocation table from `table`, [`allocation::attach`]), as JSON with the table added.
-    pub fn item<T: serde::Serialize>(&self, answer: &T, table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table) -> Result<String, String> {
-        let cannot = |e: serde_json::Error| format!("could not write the answer: {e}");
+    pub fn item<T: serde::Serialize>(&self, answer: &T, table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table) -> Result<String, InputError> {
+        let cannot = |e: serde_json::Error| unplaced(format!("could not write the answer: {e}"));
         if self.options.is_empty() {
             return item_text(answer, self.compact).map_err(cannot);
         }
@@ -598,11 +630,11 @@ fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String
     // of range, past the syntax check) leaves no partial list; the whole text's error says
     // where (line and column in the input, not in the element).
     if let Some(e) = items.iter().find_map(|raw| serde_json::from_str::<Value>(raw.get()).err()) {
-        return Err(WriteError::Input(format!("input is not valid JSON: {}", serde_json::from_str::<Value>(text).err().unwrap_or(e))));
+        return Err(WriteError::Input(not_json(serde_json::from_str::<Value>(text).err().unwrap_or(e))));
     }
     let read = |raw: &&RawValue| match serde_json::from_str::<Value>(raw.get()) {
         Ok(v) => each(&v, &how),
-        Err(e) => Err(format!("input is not valid JSON: {e}")),
+        Err(e) => Err(not_json(e)),
     };
     use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, Out);
@@ -612,9 +644,9 @@ fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String
     // answered, so an error of the options (the same for every element) writes nothing.
     for (c, chunk) in items.chunks(BATCH_CHUNK).enumerate() {
         let texts = crate::parallel::map(chunk, &read)
-            .ok_or_else(|| WriteError::Input(crate::parallel::STOPPED.to_string()))?
+            .ok_or_else(|| WriteError::Input(unplaced(crate::parallel::STOPPED)))?
             .into_iter()
-            .collect::<Result<Vec<String>, String>>()
+            .collect::<Result<Vec<String>, InputError>>()
             .map_err(WriteError::Input)?;
         if c == 0 {
             out.write_all(open.as_bytes()).map_err(WriteError::Output)?;
@@ -635,14 +667,14 @@ const BATCH_CHUNK: usize = 4096;
 /// The input's text, without the byte-order mark some editors (Windows Notepad among them)
 /// put first: it is no part of JSON, CSV or Extra-P's text, and lines and columns in errors
 /// then count from what the editor shows.
-fn read_input(file: Option<&str>) -> Result<String, String> {
+fn read_input(file: Option<&str>) -> Result<String, InputError> {
     let text = match file {
         None | Some("-") => {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+            std::io::stdin().read_to_string(&mut s).map_err(|e| unplaced(format!("cannot read standard input: {e}")))?;
             s
         }
-        Some(path) => std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?,
+        Some(path) => std::fs::read_to_string(path).map_err(|e| unplaced(format!("cannot read '{path}': {e}")))?,
     };
     Ok(match text.strip_prefix('\u{feff}') {
         Some(rest) => rest.to_string(),
@@ -654,11 +686,11 @@ fn read_input(file: Option<&str>) -> Result<String, String> {
 /// says "not defined here" where a result would not be finite); serde_json would write a
 /// stray NaN as `null`, which reads as "not given", so one that slips through is an error
 /// naming where it is.
-pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, String> {
+pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, InputError> {
     if let Some(path) = crate::model::finite::first_non_finite(v) {
-        return Err(format!("{path}: the answer is not a finite number here; the inputs are outside the range this calculator can answer"));
+        return Err(InputError::new(path, "the answer is not a finite number here; the inputs are outside the range this calculator can answer"));
     }
-    serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
+    serde_json::to_value(v).map_err(|e| unplaced(format!("could not encode the answer: {e}")))
 }
 
 /// A count kept as f64 (bytes, a process count) as JSON: an integer when whole.
@@ -673,9 +705,9 @@ pub struct Whole(#[serde(serialize_with = "crate::model::finite::whole")] pub f6
 
 /// A "predict" list of at most `most` elements (one shared message for every calculator's
 /// limit on what it predicts at); `what` names the elements.
-pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T], String> {
+pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T], InputError> {
     if items.len() > most {
-        return Err(format!("predict: {} {what} is more than the {most} one input predicts at", items.len()));
+        return Err(InputError::new("predict", format!("{} {what} is more than the {most} one input predicts at", items.len())));
     }
     Ok(items)
 }

@@ -2,6 +2,8 @@
 //! times, and plans a job over one or two clusters. The model is `model::multigrid`; this file
 //! only reads the JSON, names the key of every problem, and writes the answer.
 
+use super::unplaced;
+
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -142,7 +144,7 @@ impl super::Command for MultigridCommand {
     type Computed = Computed;
     type Answer<'a> = MultigridAnswer<'a>;
 
-    fn compute(r: MultigridRequest) -> Result<Computed, String> {
+    fn compute(r: MultigridRequest) -> Result<Computed, InputError> {
         compute(r)
     }
 
@@ -160,16 +162,14 @@ impl super::Command for MultigridCommand {
     }
 }
 
-fn compute(r: MultigridRequest) -> Result<Computed, String> {
+fn compute(r: MultigridRequest) -> Result<Computed, InputError> {
     let cal = calibration(r.sequential.as_ref(), r.parallel.as_ref(), "")?;
     let (predict, planner) = (r.predict, r.planner);
     if cal.is_none() && predict.is_some() {
-        return Err("predict: needs the sequential and parallel runs to fit first".into());
+        return Err(InputError::new("predict", "needs the sequential and parallel runs to fit first"));
     }
     if cal.is_none() && planner.is_none() {
-        return Err(
-            "input: give sequential and parallel runs, a planner, or both; see 'scalewise multigrid --help'".into()
-        );
+        return Err(InputError::new("input", "give sequential and parallel runs, a planner, or both; see 'scalewise multigrid --help'"));
     }
     let fit = cal.map(|cal| fit_or_error(&cal, "")).transpose()?;
     let mut predictions = None;
@@ -179,7 +179,7 @@ fn compute(r: MultigridRequest) -> Result<Computed, String> {
         let mut list = Vec::with_capacity(wanted.len());
         for (i, t) in wanted.iter().enumerate() {
             let path = format!("predict[{i}]");
-            let p = fit.predict(t.np, t.work_mb).map_err(|e| format!("{path}.{}: {}", e.field, e.message))?;
+            let p = fit.predict(t.np, t.work_mb).map_err(|e| unplaced(format!("{path}.{}: {}", e.field, e.message)))?;
             list.push(p);
         }
         predictions = Some(list);
@@ -204,7 +204,7 @@ fn dot(prefix: &str, key: &str) -> String {
 
 /// The runs of "sequential" and "parallel" (lists, or the page's pasted tables read by its
 /// readers), if either is there.
-fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &str) -> Result<Option<Calibration>, String> {
+fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &str) -> Result<Option<Calibration>, InputError> {
     if seq.is_none() && par.is_none() {
         return Ok(None);
     }
@@ -212,12 +212,12 @@ fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &
     let seq_path = dot(prefix, "sequential");
     let par_path = dot(prefix, "parallel");
     match seq {
-        Some(TextOr::Text(t)) => cal.sequential = mg::page::sequential_runs(&seq_path, t).map_err(|e| e.to_string())?,
+        Some(TextOr::Text(t)) => cal.sequential = mg::page::sequential_runs(&seq_path, t)?,
         Some(TextOr::Value(rows)) => cal.sequential = rows.iter().map(|r| SequentialRun::new(r.work_mb, r.time_s)).collect(),
         None => {}
     }
     match par {
-        Some(TextOr::Text(t)) => cal.parallel = mg::page::parallel_runs(&par_path, t).map_err(|e| e.to_string())?,
+        Some(TextOr::Text(t)) => cal.parallel = mg::page::parallel_runs(&par_path, t)?,
         Some(TextOr::Value(rows)) => cal.parallel = rows.iter().map(|r| ParallelRun::new(r.np, r.work_mb, r.time_s)).collect(),
         None => {}
     }
@@ -276,8 +276,9 @@ fn calibration_error(e: &InputError, prefix: &str) -> String {
     format!("{key}: {}", rows_to_paths(message, &table_path))
 }
 
-fn fit_or_error(cal: &Calibration, prefix: &str) -> Result<Fit, String> {
-    mg::fit(cal).map_err(|errors| errors.iter().map(|e| calibration_error(e, prefix)).collect::<Vec<_>>().join("; "))
+fn fit_or_error(cal: &Calibration, prefix: &str) -> Result<Fit, InputError> {
+    // Every error of the runs, in one sentence that names each one's key.
+    mg::fit(cal).map_err(|errors| unplaced(errors.iter().map(|e| calibration_error(e, prefix)).collect::<Vec<_>>().join("; ")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,49 +365,49 @@ struct PlannerOut<'a> {
 // Planner
 // ---------------------------------------------------------------------------------------------
 
-fn np_list(list: Option<Vec<u32>>, path: &str, key: &str) -> Result<Option<Vec<u32>>, String> {
+fn np_list(list: Option<Vec<u32>>, path: &str, key: &str) -> Result<Option<Vec<u32>>, InputError> {
     if let Some(l) = &list {
         if l.is_empty() {
-            return Err(format!("{path}.{key}: the list is empty; leave the key out for the default"));
+            return Err(InputError::new(format!("{path}.{key}"), "the list is empty; leave the key out for the default"));
         }
         if let Some(i) = l.iter().position(|&np| np == 0) {
-            return Err(format!("{path}.{key}[{i}]: 0 processes is not a candidate"));
+            return Err(InputError::new(format!("{path}.{key}[{i}]"), "0 processes is not a candidate"));
         }
     }
     Ok(list)
 }
 
-fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, String> {
+fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
     if c.name.trim().is_empty() {
-        return Err(format!("{path}.name: must not be empty"));
+        return Err(InputError::new(format!("{path}.name"), "must not be empty"));
     }
     if c.free_procs == 0 {
-        return Err(format!("{path}.free_procs: must be at least 1, found 0"));
+        return Err(InputError::new(format!("{path}.free_procs"), "must be at least 1, found 0"));
     }
     if c.procs_per_node == 0 {
-        return Err(format!("{path}.procs_per_node: must be at least 1, found 0"));
+        return Err(InputError::new(format!("{path}.procs_per_node"), "must be at least 1, found 0"));
     }
     if c.memory_per_node_mb <= 0.0 {
-        return Err(format!("{path}.memory_per_node_mb: must be greater than 0, found {}", c.memory_per_node_mb));
+        return Err(InputError::new(format!("{path}.memory_per_node_mb"), format!("must be greater than 0, found {}", c.memory_per_node_mb)));
     }
     if c.price_per_cpu_hour < 0.0 {
-        return Err(format!("{path}.price_per_cpu_hour: must be at least 0, found {}", c.price_per_cpu_hour));
+        return Err(InputError::new(format!("{path}.price_per_cpu_hour"), format!("must be at least 0, found {}", c.price_per_cpu_hour)));
     }
     let fabrics_path = format!("{path}.fabrics");
     if c.fabrics.is_empty() {
-        return Err(format!("{fabrics_path}: at least one calibrated fabric is needed"));
+        return Err(InputError::new(fabrics_path, "at least one calibrated fabric is needed"));
     }
     let mut fabrics: Vec<FabricFit> = Vec::with_capacity(c.fabrics.len());
     for (j, f) in c.fabrics.iter().enumerate() {
         let fpath = format!("{fabrics_path}[{j}]");
         if f.fabric.trim().is_empty() {
-            return Err(format!("{fpath}.fabric: must not be empty"));
+            return Err(InputError::new(format!("{fpath}.fabric"), "must not be empty"));
         }
         if let Some(k) = fabrics.iter().position(|g| g.fabric == f.fabric) {
-            return Err(format!("{fpath}.fabric: \"{}\" is already calibrated at {fabrics_path}[{k}]", f.fabric));
+            return Err(InputError::new(format!("{fpath}.fabric"), format!("\"{}\" is already calibrated at {fabrics_path}[{k}]", f.fabric)));
         }
         let cal = calibration(f.sequential.as_ref(), f.parallel.as_ref(), &fpath)?
-            .ok_or_else(|| format!("{fpath}: missing keys \"sequential\" and \"parallel\""))?;
+            .ok_or_else(|| InputError::new(&fpath, "missing keys \"sequential\" and \"parallel\""))?;
         fabrics.push(FabricFit { fabric: f.fabric.clone(), fit: fit_or_error(&cal, &fpath)? });
     }
     Ok(Cluster {
@@ -419,53 +420,53 @@ fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, String> {
     })
 }
 
-fn read_planner(p: PlannerRequest) -> Result<PlannerInput, String> {
+fn read_planner(p: PlannerRequest) -> Result<PlannerInput, InputError> {
     let path = "planner";
     let n = p.n;
     if n < 2 {
-        return Err(format!("planner.n: the grid side must be at least 2, found {n}"));
+        return Err(InputError::new("planner.n", format!("the grid side must be at least 2, found {n}")));
     }
     let bytes_per_point = match (p.bytes_per_point, &p.bytes_from_run) {
         (Some(b), None) => {
             if b <= 0.0 {
-                return Err(format!("planner.bytes_per_point: must be greater than 0, found {b}"));
+                return Err(InputError::new("planner.bytes_per_point", format!("must be greater than 0, found {b}")));
             }
             b
         }
         (None, Some(r)) => {
             let rpath = "planner.bytes_from_run";
             mg::bytes_per_point(r.work_mb, r.rows_per_process, r.columns)
-                .map_err(|e| format!("{rpath}.{}: {}", e.field.replace(' ', "_"), e.message))?
+                .map_err(|e| unplaced(format!("{rpath}.{}: {}", e.field.replace(' ', "_"), e.message)))?
         }
-        (Some(_), Some(_)) => return Err("planner: give bytes_per_point or bytes_from_run, not both".into()),
-        (None, None) => return Err("planner: missing key \"bytes_per_point\" (or \"bytes_from_run\")".into()),
+        (Some(_), Some(_)) => return Err(InputError::new("planner", "give bytes_per_point or bytes_from_run, not both")),
+        (None, None) => return Err(InputError::new("planner", "missing key \"bytes_per_point\" (or \"bytes_from_run\")")),
     };
     let cpath = "planner.clusters";
     if p.clusters.is_empty() || p.clusters.len() > 2 {
-        return Err(format!("{cpath}: one or two clusters are needed, found {}", p.clusters.len()));
+        return Err(InputError::new(cpath, format!("one or two clusters are needed, found {}", p.clusters.len())));
     }
     let mut clusters: Vec<Cluster> = Vec::with_capacity(2);
     for (i, c) in p.clusters.iter().enumerate() {
         let c = read_cluster(c, &format!("{cpath}[{i}]"))?;
         if clusters.iter().any(|o| o.name == c.name) {
-            return Err(format!("{cpath}[{i}].name: \"{}\" names two clusters", c.name));
+            return Err(InputError::new(format!("{cpath}[{i}].name"), format!("\"{}\" names two clusters", c.name)));
         }
         clusters.push(c);
     }
     let shared_fabrics: Vec<String> = p.shared_fabrics.unwrap_or_default();
     if clusters.len() < 2 && !shared_fabrics.is_empty() {
-        return Err("planner.shared_fabrics: need two clusters".into());
+        return Err(InputError::new("planner.shared_fabrics", "need two clusters"));
     }
     for (i, s) in shared_fabrics.iter().enumerate() {
         if shared_fabrics[..i].contains(s) {
-            return Err(format!("planner.shared_fabrics[{i}]: \"{s}\" is listed twice"));
+            return Err(InputError::new(format!("planner.shared_fabrics[{i}]"), format!("\"{s}\" is listed twice")));
         }
         for (ci, c) in clusters.iter().enumerate() {
             if !c.fabrics.iter().any(|f| &f.fabric == s) {
-                return Err(format!(
-                    "planner.shared_fabrics[{i}]: \"{s}\" has no calibration on cluster {} ({cpath}[{ci}].fabrics)",
+                return Err(InputError::new(format!("planner.shared_fabrics[{i}]"), format!(
+                    "\"{s}\" has no calibration on cluster {} ({cpath}[{ci}].fabrics)",
                     c.name
-                ));
+                )));
             }
         }
     }
@@ -481,10 +482,10 @@ fn read_planner(p: PlannerRequest) -> Result<PlannerInput, String> {
 }
 
 /// The planner read and run.
-fn plan_of(p: PlannerRequest) -> Result<(PlannerInput, PlannerReport), String> {
+fn plan_of(p: PlannerRequest) -> Result<(PlannerInput, PlannerReport), InputError> {
     let input = read_planner(p)?;
     let report = mg::plan(&input)
-        .map_err(|errors| errors.iter().map(|e| format!("planner: {e}")).collect::<Vec<_>>().join("; "))?;
+        .map_err(|errors| unplaced(errors.iter().map(|e| format!("planner: {e}")).collect::<Vec<_>>().join("; ")))?;
     Ok((input, report))
 }
 
@@ -603,7 +604,7 @@ mod tests {
             ("not an object", json!([1, 2]), "input: expected an object, found a list"),
         ];
         for (name, input, want) in cases {
-            let err = (COMMAND.run)(input, &[]).expect_err(name);
+            let err = (COMMAND.run)(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
             assert!(!err.contains('\n'), "{name}: one line: {err}");
         }
@@ -614,7 +615,7 @@ mod tests {
         let mut v = runs(1.0);
         v["sequential"][0]["time_s"] = json!(0);
         v["parallel"][1]["np"] = json!(1);
-        let err = (COMMAND.run)(v, &[]).expect_err("two bad rows");
+        let err = (COMMAND.run)(v, &[]).map_err(|e| crate::cli::said(&e)).expect_err("two bad rows");
         assert!(
             err.contains("sequential[0].time_s: ") && err.contains("; parallel[1].np: np must be at least 2"),
             "{err}"
@@ -738,7 +739,7 @@ mod tests {
             ),
         ];
         for (name, input, want) in cases {
-            let err = (COMMAND.run)(input, &[]).expect_err(name);
+            let err = (COMMAND.run)(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
         }
     }

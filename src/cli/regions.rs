@@ -109,26 +109,28 @@ ERRORS:
 "#;
 
 /// A list that must not be empty.
-fn not_empty<'a>(list: &'a [f64], path: &str) -> Result<&'a [f64], String> {
+fn not_empty<'a>(list: &'a [f64], path: &str) -> Result<&'a [f64], InputError> {
     if list.is_empty() {
-        return Err(format!("{path}: the list is empty"));
+        return Err(InputError::new(path, "the list is empty"));
     }
     Ok(list)
 }
 
-/// "path: message", with the column of a formula.
-fn error_at(path: &str, e: &InputError) -> String {
-    match e.column {
-        Some(c) => format!("{path}: column {c}: {}", e.message),
-        None => format!("{path}: {}", e.message),
-    }
+/// The model's error `e` at the request's key `path`: "path: column C: message", the column
+/// being one of a formula (a one-line text, so no line is named).
+fn error_at(path: &str, e: &InputError) -> InputError {
+    let message = match e.column {
+        Some(c) => format!("column {c}: {}", e.message),
+        None => e.message.clone(),
+    };
+    InputError { field: path.to_string(), line: None, column: e.column, message }
 }
 
 
-fn application(a: &ApplicationRequest) -> Result<Application, String> {
+fn application(a: &ApplicationRequest) -> Result<Application, InputError> {
     match a {
         TextOr::Text(s) if s.eq_ignore_ascii_case("linpack") => Ok(Application::linpack()),
-        TextOr::Text(s) => Err(format!("application: unknown preset \"{s}\"; expected \"linpack\" or an object")),
+        TextOr::Text(s) => Err(InputError::new("application", format!("unknown preset \"{s}\"; expected \"linpack\" or an object"))),
         TextOr::Value(f) => Ok(Application {
             name: f.name.clone().unwrap_or_default(),
             ops: f.ops.clone(),
@@ -138,11 +140,11 @@ fn application(a: &ApplicationRequest) -> Result<Application, String> {
     }
 }
 
-fn system(s: &SystemRequest) -> Result<System, String> {
+fn system(s: &SystemRequest) -> Result<System, InputError> {
     match s {
         TextOr::Text(s) => System::preset(s).ok_or_else(|| {
             let keys: Vec<&str> = SYSTEM_PRESETS.iter().map(|p| p.key).collect();
-            format!("system: unknown preset \"{s}\"; expected {} or an object", keys.join(", "))
+            InputError::new("system", format!("unknown preset \"{s}\"; expected {} or an object", keys.join(", ")))
         }),
         TextOr::Value(f) => Ok(System {
             name: f.name.clone().unwrap_or_default(),
@@ -156,21 +158,18 @@ fn system(s: &SystemRequest) -> Result<System, String> {
 }
 
 /// The model from either input form, its warnings, and the workload of the application form.
-fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), String> {
+fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), InputError> {
     let direct = [("x_prime", r.x_prime.is_some()), ("z", r.z.is_some()), ("z_prime", r.z_prime.is_some()), ("region_bandwidth_gb_s", r.region_bandwidth_gb_s.is_some())]
         .into_iter()
         .find(|k| k.1)
         .map(|k| k.0);
     let app = [("application", r.application.is_some()), ("N", r.big_n.is_some()), ("system", r.system.is_some())].into_iter().find(|k| k.1).map(|k| k.0);
-    let missing = |key: &str| format!("input: missing key \"{key}\"");
+    let missing = |key: &str| InputError::new("input", format!("missing key \"{key}\""));
     match (direct, app) {
         (Some(d), Some(a)) => {
-            Err(format!("{a}: give x_prime, z, z_prime or application, N, system, not both ({d} is also given)"))
+            Err(InputError::new(a, format!("give x_prime, z, z_prime or application, N, system, not both ({d} is also given)")))
         }
-        (None, None) => Err(
-            "input: give x_prime, z, z_prime and alpha, or application, N and system; see 'scalewise regions --help'"
-                .into(),
-        ),
+        (None, None) => Err(InputError::new("input", "give x_prime, z, z_prime and alpha, or application, N and system; see 'scalewise regions --help'")),
         (Some(_), None) => {
             let balance = Balance {
                 x_prime: r.x_prime.ok_or_else(|| missing("x_prime"))?,
@@ -221,7 +220,7 @@ fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOu
 
 super::answered_command!(RegionsCommand, RegionsRequest, RegionsAnswer, answer);
 
-fn answer(r: RegionsRequest) -> Result<RegionsAnswer, String> {
+fn answer(r: RegionsRequest) -> Result<RegionsAnswer, InputError> {
     let ns = not_empty(&r.n, "n")?;
     let (model, warnings, workload) = build(&r)?;
     let choice = match &r.two_region_x {
@@ -437,8 +436,7 @@ mod tests {
         close("slides n*", &out["n_star"], 140.0, 0.05);
         close("slides Sp2_max", &out["sp2_max"], 51.91, 0.005);
         assert_eq!(out["two_region_x"], json!("slides"));
-        let e = (COMMAND.run)(json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}), &[])
-            .expect_err("bad choice");
+        let e = (COMMAND.run)(json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}), &[]).map_err(|e| crate::cli::said(&e)).expect_err("bad choice");
         assert!(e.starts_with("two_region_x: expected"), "{e}");
         assert_eq!(out["optimum"]["kind"], json!("peak"));
         assert_eq!(out["warnings"], json!([]));
@@ -582,13 +580,13 @@ mod tests {
             ("no n", json!({"x_prime": 1}), "input: missing key \"n\""),
         ];
         for (name, input, want) in cases {
-            let err = (COMMAND.run)(input, &[]).expect_err(name);
+            let err = (COMMAND.run)(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
             assert!(!err.contains('\n'), "{name}: one line: {err}");
         }
         let mut swept = edit("region_bandwidth_gb_s", json!(1.0));
         swept["sweep"] = json!({"bandwidth_gb_s": [1, -2]});
-        let err = (COMMAND.run)(swept, &[]).expect_err("negative B_E");
+        let err = (COMMAND.run)(swept, &[]).map_err(|e| crate::cli::said(&e)).expect_err("negative B_E");
         assert!(err.starts_with("sweep.bandwidth_gb_s[1]: must be greater than 0"), "{err}");
     }
 

@@ -10,6 +10,8 @@
 //! `4.0` too, so the range check names the limit rather than the type; where it reads them as
 //! integers they are integers there as well.
 
+use crate::model::InputError;
+
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -17,10 +19,10 @@ use serde_json::Value;
 /// Reads `input` (an object) as the request `T`: an error names the JSON path of the key
 /// ("input" for the top level) and says what was expected, in the words of the rest of the
 /// command.
-pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, String> {
+pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, InputError> {
     // serde would read a list as an object's fields in order; every request is an object.
     if !input.is_object() {
-        return Err(format!("input: expected an object, found {}", super::kind(input)));
+        return Err(InputError::new("input", format!("expected an object, found {}", super::kind(input))));
     }
     serde_path_to_error::deserialize(input).map_err(|e| {
         let message = e.inner().to_string();
@@ -30,7 +32,7 @@ pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, String> {
             path = path.strip_suffix(key).map_or(path.clone(), |p| p.trim_end_matches('.').to_string());
         }
         let path = if path.is_empty() || path == "." { "input".to_string() } else { path };
-        format!("{path}: {}", plain(&message))
+        InputError::new(path, plain(&message))
     })
 }
 
@@ -164,16 +166,16 @@ mod tests {
 
     #[test]
     fn a_wrong_type_is_named_by_its_path_in_the_commands_words() {
-        let e = read::<SpeedupRequest>(&json!({"points": [{"n": 1, "time_s": 2}, {"n": 2, "time_s": "x"}]})).unwrap_err();
+        let e = read::<SpeedupRequest>(&json!({"points": [{"n": 1, "time_s": 2}, {"n": 2, "time_s": "x"}]})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "points[1].time_s: expected a number, found a string");
-        let e = read::<SpeedupRequest>(&json!({"points": [], "extra": 1})).unwrap_err();
+        let e = read::<SpeedupRequest>(&json!({"points": [], "extra": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert!(e.starts_with("input: unknown key \"extra\"; expected points, predict"), "{e}");
-        let e = read::<MultigridRequest>(&json!({"parallel": [{"np": 4.5, "work_mb": 1, "time_s": 1}]})).unwrap_err();
+        let e = read::<MultigridRequest>(&json!({"parallel": [{"np": 4.5, "work_mb": 1, "time_s": 1}]})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "parallel[0].np: expected a whole number, found 4.5");
-        let e = read::<MultigridRequest>(&json!({"parallel": {"np": 4}})).unwrap_err();
+        let e = read::<MultigridRequest>(&json!({"parallel": {"np": 4}})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "parallel: expected a list, found an object");
         assert!(read::<MultigridRequest>(&json!({"parallel": "np work time\n4 1 1"})).is_ok());
-        let e = read::<ClustersRequest>(&json!({"rho": 1})).unwrap_err();
+        let e = read::<ClustersRequest>(&json!({"rho": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "input: missing key \"latency_us\"");
     }
 }

@@ -20,6 +20,7 @@ use crate::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS
 use crate::model::pevpm::program::MAX_PROCS;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
+use super::joined;
 
 use super::request::SimulateRequest;
 use super::Subcommand;
@@ -121,77 +122,74 @@ ERRORS:
     or "numprocs[1]: expected a process count from 1 to 16384, found 0". Exit status 1.
 "#;
 
-fn joined(errors: &[InputError]) -> String {
-    errors.iter().map(InputError::to_string).collect::<Vec<_>>().join("; ")
-}
 
 /// `{"name": number or expression text}`, in the keys' order (later ones may use earlier).
-fn params(given: Option<&BTreeMap<String, NumberOrText>>) -> Result<Vec<(String, Expr)>, String> {
+fn params(given: Option<&BTreeMap<String, NumberOrText>>) -> Result<Vec<(String, Expr)>, InputError> {
     let Some(o) = given else { return Ok(Vec::new()) };
     let mut out = Vec::with_capacity(o.len());
     for (k, v) in o {
         if !lang::is_name(k) {
-            return Err(format!("params: \"{k}\" is not a name (letters, digits and _)"));
+            return Err(InputError::new("params", format!("\"{k}\" is not a name (letters, digits and _)")));
         }
         let path = format!("params.{k}");
         let value = match v {
-            TextOr::Value(n) => Expr::Num(n.as_f64().ok_or(format!("{path}: not a number this command can read"))?),
-            TextOr::Text(s) => lang::parse_expr(&path, s).map_err(|e| e.to_string())?,
+            TextOr::Value(n) => Expr::Num(n.as_f64().ok_or_else(|| InputError::new(&path, "not a number this command can read"))?),
+            TextOr::Text(s) => lang::parse_expr(&path, s)?,
         };
         out.push((k.clone(), value));
     }
     Ok(out)
 }
 
-fn numprocs(list: &[Number]) -> Result<Vec<u32>, String> {
+fn numprocs(list: &[Number]) -> Result<Vec<u32>, InputError> {
     let mut counts = Vec::with_capacity(list.len());
     for (i, x) in list.iter().enumerate() {
         match x.as_u64() {
             Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => counts.push(n as u32),
-            _ => return Err(format!("numprocs[{i}]: expected a process count from 1 to {MAX_PROCS}, found {x}")),
+            _ => return Err(InputError::new(format!("numprocs[{i}]"), format!("expected a process count from 1 to {MAX_PROCS}, found {x}"))),
         }
     }
-    page::process_counts(counts).map_err(|e| e.to_string())
+    page::process_counts(counts)
 }
 
 /// A whole number, given as a JSON number (or as text), in the page's range for it.
-fn whole(given: Option<&NumberOrText>, key: &str, range: Whole, default: u64) -> Result<u64, String> {
+fn whole(given: Option<&NumberOrText>, key: &str, range: Whole, default: u64) -> Result<u64, InputError> {
     let Some(v) = given else { return Ok(default) };
     let (value, shown) = match v {
         TextOr::Value(n) => (n.as_f64(), n.to_string()),
         TextOr::Text(s) => (parse_number(s), s.clone()),
     };
-    range.check(key, Given { value, shown: &shown }).map_err(|e| e.to_string())
+    range.check(key, Given { value, shown: &shown })
 }
 
 /// A name among the page's choices (mode, contention).
-fn choice<T>(given: Option<&String>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, String> {
-    given.map_or(Ok(default), |v| parse(key, v).map_err(|e| e.to_string()))
+fn choice<T>(given: Option<&String>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, InputError> {
+    given.map_or(Ok(default), |v| parse(key, v))
 }
 
 /// The machine and what the answer calls it: "perseus", "fitted", "histograms" or
 /// "calibration".
-fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), String> {
+fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), InputError> {
     match given {
         None => Ok((perseus(), "perseus")),
         Some(TextOr::Text(s)) if s.trim().eq_ignore_ascii_case("perseus") => Ok((perseus(), "perseus")),
-        Some(TextOr::Text(s)) => Err(format!(
-            "machine: unknown machine \"{}\"; expected \"perseus\", {{\"latency_us\", \"bandwidth_mbit_s\"}} or {{\"histograms\"}}",
+        Some(TextOr::Text(s)) => Err(InputError::new("machine", format!(
+            "unknown machine \"{}\"; expected \"perseus\", {{\"latency_us\", \"bandwidth_mbit_s\"}} or {{\"histograms\"}}",
             s.chars().take(20).collect::<String>()
-        )),
+        ))),
         Some(TextOr::Value(o)) => {
             if let Some(c) = &o.calibration {
-                let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c).map_err(|e| e.to_string())?;
-                let machine = Machine::from_histograms("machine.calibration", "calibration samples", &table).map_err(|e| e.to_string())?;
+                let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c)?;
+                let machine = Machine::from_histograms("machine.calibration", "calibration samples", &table)?;
                 return Ok((machine, "calibration"));
             }
             if let Some(h) = &o.histograms {
-                let machine = Machine::from_histograms("machine.histograms", "pasted histograms", h).map_err(|e| e.to_string())?;
+                let machine = Machine::from_histograms("machine.histograms", "pasted histograms", h)?;
                 return Ok((machine, "histograms"));
             }
             let mut line = Vec::with_capacity(2);
             for (k, x) in [("latency_us", &o.latency_us), ("bandwidth_mbit_s", &o.bandwidth_mbit_s)] {
-                let Some(x) = x else { return Err(format!("machine: missing key \"{k}\" (or give \"histograms\")")) };
+                let Some(x) = x else { return Err(InputError::new("machine", format!("missing key \"{k}\" (or give \"histograms\")"))) };
                 line.push((x.as_f64(), x.to_string()));
             }
             let [latency, bandwidth] = [&line[0], &line[1]].map(|(value, shown)| Given { value: *value, shown: shown.as_str() });
@@ -201,21 +199,21 @@ fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), St
     }
 }
 
-fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, String> {
+fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, InputError> {
     match given.map(|v| (v, v.as_f64())) {
         None => Ok(None),
         Some((_, Some(x))) if x > 0.0 && x <= 1e9 => Ok(Some(x)),
-        Some((v, _)) => Err(format!("sequential_s: expected a time in seconds above 0, found {v}")),
+        Some((v, _)) => Err(InputError::new("sequential_s", format!("expected a time in seconds above 0, found {v}"))),
     }
 }
 
-fn limits(r: &SimulateRequest) -> Result<Limits, String> {
+fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
     // Written as JSON likes, 2000000000 or 2e9 (a float in JSON, a whole one here; one past
     // u64 saturates, so the range below is the only bound).
     let whole = |key: &str, given: Option<&Number>| match given.map(|v| (v, v.as_u64().or_else(|| v.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0).map(|x| x as u64)))) {
         None => Ok(None),
         Some((_, Some(x))) if (1000..=1_000_000_000_000).contains(&x) => Ok(Some(x)),
-        Some((v, _)) => Err(format!("{key}: expected a whole number from 1000 to 1e12, found {v}")),
+        Some((v, _)) => Err(InputError::new(key, format!("expected a whole number from 1000 to 1e12, found {v}"))),
     };
     let mut limits = Limits::default();
     if let Some(x) = whole("max_steps", r.max_steps.as_ref())? {
@@ -229,10 +227,10 @@ fn limits(r: &SimulateRequest) -> Result<Limits, String> {
 
 /// The job from the request, and what the answer calls its machine; every key's problem at
 /// once.
-fn job(r: &SimulateRequest) -> Result<(Job, &'static str), String> {
+fn job(r: &SimulateRequest) -> Result<(Job, &'static str), InputError> {
     let mut errors = Vec::new();
-    let mut keep = |e: String| errors.push(e);
-    let skeleton = lang::parse(&r.skeleton).map_err(|e| e.to_string()).map_err(&mut keep).ok();
+    let mut keep = |e: InputError| errors.push(e);
+    let skeleton = lang::parse(&r.skeleton).map_err(&mut keep).ok();
     let params = params(r.params.as_ref()).map_err(&mut keep).ok();
     let numprocs = numprocs(&r.numprocs).map_err(&mut keep).ok();
     let procs_per_node = whole(r.procs_per_node.as_ref(), "procs_per_node", PROCS_PER_NODE, 1).map_err(&mut keep).ok();
@@ -246,7 +244,7 @@ fn job(r: &SimulateRequest) -> Result<(Job, &'static str), String> {
     let limits = limits(r).map_err(&mut keep).ok();
     let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, sequential_s, limits);
     let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(sequential_s), Some(limits)) = all else {
-        return Err(errors.join("; "));
+        return Err(joined(&errors));
     };
     let (procs_per_node, replications, (machine, kind)) = (ppn as u32, reps as u32, machine);
     Ok((Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits }, kind))
@@ -378,13 +376,13 @@ impl super::Command for SimulateCommand {
     type Computed = (Simulation, Report, &'static str);
     type Answer<'a> = SimulateAnswer<'a>;
 
-    fn compute(r: SimulateRequest) -> Result<Self::Computed, String> {
+    fn compute(r: SimulateRequest) -> Result<Self::Computed, InputError> {
         // A job reads nothing of the catalog.
         let catalog = Catalog::default();
         let (job, machine) = job(&r)?;
         let job = page::evaluate(job, &catalog).map_err(|errs| joined(&errs))?;
-        let sim = Simulation::new(job).map_err(|e| e.to_string())?;
-        let report = crate::parallel::run(&sim).map_err(|e| e.to_string())?;
+        let sim = Simulation::new(job)?;
+        let report = crate::parallel::run(&sim)?;
         Ok((sim, report, machine))
     }
 

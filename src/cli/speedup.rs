@@ -2,6 +2,9 @@
 //! predicts at other process counts (seed 004). The model is `model::speedup`; this file reads
 //! the JSON, names the key of every problem, and writes the answer.
 
+use crate::model::InputError;
+use super::unplaced;
+
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
@@ -173,7 +176,7 @@ ERRORS:
 
 /// The points of a request as the model reads them, and what they measure (all speed-ups or
 /// all times).
-fn points(list: &[SpeedupPoint]) -> Result<(Vec<RawPoint>, Measure), String> {
+fn points(list: &[SpeedupPoint]) -> Result<(Vec<RawPoint>, Measure), InputError> {
     let mut measure = None;
     let mut raw = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
@@ -181,12 +184,12 @@ fn points(list: &[SpeedupPoint]) -> Result<(Vec<RawPoint>, Measure), String> {
         let (value, this) = match (p.speedup, p.time_s) {
             (Some(s), None) => (s, Measure::Speedup),
             (None, Some(t)) => (t, Measure::TimeS),
-            (Some(_), Some(_)) => return Err(format!("{path}: give speedup or time_s, not both")),
-            (None, None) => return Err(format!("{path}: missing key \"speedup\" or \"time_s\"")),
+            (Some(_), Some(_)) => return Err(InputError::new(path, "give speedup or time_s, not both")),
+            (None, None) => return Err(InputError::new(path, "missing key \"speedup\" or \"time_s\"")),
         };
         match measure {
             Some(m) if m != this => {
-                return Err(format!("{path}: every point must give the same one of speedup and time_s as points[0]"))
+                return Err(InputError::new(path, "every point must give the same one of speedup and time_s as points[0]"))
             }
             _ => measure = Some(this),
         }
@@ -447,24 +450,24 @@ fn answer(a: &Analysis) -> AnswerOut<'_> {
 }
 
 /// Whether a request asks for weak scaling ("scaling": "weak"; "strong" is the default).
-fn weak(r: &SpeedupRequest) -> Result<bool, String> {
+fn weak(r: &SpeedupRequest) -> Result<bool, InputError> {
     match r.scaling.as_deref() {
         None | Some("strong") => Ok(false),
         Some("weak") => Ok(true),
-        Some(other) => Err(format!("scaling: expected \"strong\" or \"weak\", found {}", Value::from(other))),
+        Some(other) => Err(InputError::new("scaling", format!("expected \"strong\" or \"weak\", found {}", Value::from(other)))),
     }
 }
 
 /// A weak-scaling request's `raw` points to its answer: the time's model and predictions with
 /// the efficiency T(n₀)/T(n).
-fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<(WeakAnswer, SpeedupRows), String> {
+fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<(WeakAnswer, SpeedupRows), InputError> {
     for (key, given) in [("models", r.models.is_some()), ("include_past_peak", r.include_past_peak.is_some()), ("leave_one_out", r.leave_one_out.is_some())] {
         if given {
-            return Err(format!("{key}: not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
+            return Err(InputError::new(key, "not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
         }
     }
     let targets = predict_list(&r.predict)?;
-    let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| format!("{}: {}", e.field, e.local_text()))?;
+    let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| unplaced(format!("{}: {}", e.field, e.local_text())))?;
     let rows = SpeedupRows::of_weak(&w);
     let answer = WeakAnswer {
         scaling: "weak",
@@ -558,7 +561,7 @@ enum SpeedupItem<'a> {
 }
 
 /// The whole counts of "predict" (none when absent).
-fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, String> {
+fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, InputError> {
     let Some(list) = predict else { return Ok(Vec::new()) };
     let list = super::at_most(list, crate::model::speedup::MAX_PREDICT, "process counts")?;
     list.iter()
@@ -567,7 +570,7 @@ fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, String> {
             if n.fract() == 0.0 && (1.0..=1e9).contains(&n) {
                 Ok(n as u32)
             } else {
-                Err(format!("predict[{i}]: expected a whole number from 1 to 1e9, found {}", Value::from(n)))
+                Err(InputError::new(format!("predict[{i}]"), format!("expected a whole number from 1 to 1e9, found {}", Value::from(n))))
             }
         })
         .collect()
@@ -590,7 +593,7 @@ impl Answered {
     }
 }
 
-fn answered(r: &SpeedupRequest) -> Result<Answered, String> {
+fn answered(r: &SpeedupRequest) -> Result<Answered, InputError> {
     let (raw, measure) = points(&r.points)?;
     if weak(r)? {
         weak_answer(r, &raw, measure).map(|(w, rows)| Answered::Weak(Box::new(w), rows))
@@ -602,14 +605,14 @@ fn answered(r: &SpeedupRequest) -> Result<Answered, String> {
 /// `v` as JSON: its keys sorted, as the command has always written them (a record whose
 /// fields are not in the order of their names, such as the weak-scaling answer, goes through
 /// this).
-fn encode<T: Serialize>(v: &T) -> Result<Value, String> {
-    serde_json::to_value(v).map_err(|e| format!("could not encode the answer: {e}"))
+fn encode<T: Serialize>(v: &T) -> Result<Value, InputError> {
+    serde_json::to_value(v).map_err(|e| unplaced(format!("could not encode the answer: {e}")))
 }
 
 /// The analysis of `raw` points with the other keys of the request `r`. `from_header`: the
 /// points came from a table with a header, whose columns need not be in n, value, weight
 /// order, so an error names the line only (as on the page).
-fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header: bool) -> Result<Analysis, String> {
+fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header: bool) -> Result<Analysis, InputError> {
     let targets = predict_list(&r.predict)?;
     let models = match &r.models {
         None => MODELS.to_vec(),
@@ -619,11 +622,11 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
             .map(|(i, v)| {
                 Model::from_name(v).ok_or_else(|| {
                     let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
-                    format!("models[{i}]: expected one of {}, found {}", names.join(", "), Value::from(v.as_str()))
+                    InputError::new(format!("models[{i}]"), format!("expected one of {}, found {}", names.join(", "), Value::from(v.as_str())))
                 })
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err("models: expected a non-empty list of model names, found an empty list".into()),
+        Some(_) => return Err(InputError::new("models", "expected a non-empty list of model names, found an empty list")),
     };
     let opts = Options {
         models,
@@ -633,14 +636,14 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
         cores_per_node: match r.cores_per_node {
             None => None,
             Some(c) if c.fract() == 0.0 && (1.0..=1e9).contains(&c) => Some(c as u32),
-            Some(c) => return Err(format!("cores_per_node: expected a whole number from 1 to 1e9, found {}", Value::from(c))),
+            Some(c) => return Err(InputError::new("cores_per_node", format!("expected a whole number from 1 to 1e9, found {}", Value::from(c)))),
         },
     };
     analyse("points", raw, measure, &opts).map_err(|mut e| {
         if from_header {
             e.column = None;
         }
-        e.to_string()
+        e
     })
 }
 
@@ -648,10 +651,10 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
 /// units in brackets, or none; comma, tab or space separated), read by the page's own reader,
 /// then answered as the same points in JSON would be. `--predict` and `--second-column` read as
 /// the page's fields of those names read them; `--scaling weak` as the page's scaling.
-pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, String> {
+pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
     use crate::model::speedup::page;
     let (second, request) = table_options(opts)?;
-    let table = page::parse_points(text, second).map_err(|e| e.to_string())?;
+    let table = page::parse_points(text, second)?;
     let (raw, measure) = (table.raw, table.measure);
     // What the page says first among its warnings: how a table without a header was read (or
     // that a speed-up column beside times is ignored), worded for the command.
@@ -682,31 +685,31 @@ pub fn cli_words(note: &str) -> String {
 /// header-less table's second column holds, and the request's `predict` and `scaling` (its
 /// points come from the table). Also the check of the options before the input is read
 /// (`extrap::RAW`).
-pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, SpeedupRequest), String> {
+pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, SpeedupRequest), InputError> {
     use crate::model::speedup::page;
     let mut second = None;
     let mut request = SpeedupRequest::default();
     for (k, v) in opts {
         match k.as_str() {
             "--predict" => {
-                let targets = page::parse_targets(v).map_err(|e| format!("--predict: {e}"))?;
+                let targets = page::parse_targets(v).map_err(|e| InputError::new("--predict", e.to_string()))?;
                 request.predict = Some(targets.into_iter().map(f64::from).collect());
             }
-            "--second-column" => second = page::second_column(v).map_err(|e| format!("--second-column: {e}"))?,
+            "--second-column" => second = page::second_column(v).map_err(|e| InputError::new("--second-column", e.to_string()))?,
             "--scaling" => request.scaling = Some(v.clone()),
             // The allocation table's (`allocation::attach`).
             o if allocation::OPTIONS.contains(&o) => {}
-            other => return Err(format!("{other} applies to --format extrap, not to a table")),
+            other => return Err(unplaced(format!("{other} applies to --format extrap, not to a table"))),
         }
     }
     Ok((second, request))
 }
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
-fn each(v: &Value, how: &Render) -> Result<String, String> {
+fn each(v: &Value, how: &Render) -> Result<String, InputError> {
     let a = match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
         Ok(a) => a,
-        Err(error) => return how.item(&ErrorItem { error }, |_| None),
+        Err(error) => return how.item(&ErrorItem { error: super::said(&error) }, |_| None),
     };
     let table = |o: &AllocationOptions| allocation::of_speedup(&a.rows(), o);
     match &a {
@@ -716,22 +719,22 @@ fn each(v: &Value, how: &Render) -> Result<String, String> {
     }
 }
 
-fn run(input: Value, opts: &[(String, String)]) -> Result<Value, String> {
+fn run(input: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
     let read = |v: &Value| super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r));
     match &input {
         // Data sets are independent: one per core at a time, answers in the input's order.
         Value::Array(list) => {
-            let all = crate::parallel::map(list, &read).ok_or_else(|| crate::parallel::STOPPED.to_string())?;
+            let all = crate::parallel::map(list, &read).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
             let items = all
                 .iter()
                 .map(|a| match a {
                     Ok(Answered::Strong(a)) => SpeedupItem::Strong(Box::new(answer(a))),
                     Ok(Answered::Weak(w, _)) => SpeedupItem::Weak(w),
-                    Err(error) => SpeedupItem::Error(ErrorItem { error: error.clone() }),
+                    Err(error) => SpeedupItem::Error(ErrorItem { error: super::said(error) }),
                 })
                 .collect();
             // Each answered element with its allocation table.
-            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else { return Err("could not encode the answer".into()) };
+            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else { return Err(unplaced("could not encode the answer")) };
             let tables = out.into_iter().zip(&all).map(|(v, a)| match a {
                 Ok(a) => allocation::attach(v, opts, |o| allocation::of_speedup(&a.rows(), o)),
                 Err(_) => Ok(v),
@@ -746,6 +749,6 @@ fn run(input: Value, opts: &[(String, String)]) -> Result<Value, String> {
             };
             allocation::attach(out, opts, |o| allocation::of_speedup(&a.rows(), o))
         }
-        other => Err(format!("input: expected an object or a list of objects, found {}", kind(other))),
+        other => Err(InputError::new("input", format!("expected an object or a list of objects, found {}", kind(other)))),
     }
 }

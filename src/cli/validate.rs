@@ -5,6 +5,9 @@
 //! `--markdown` writes the report that `make validate` commits as VALIDATION.md,
 //! `--calibration` the ranges' quantiles (`src/model/speedup/calibration.rs`).
 
+use crate::model::InputError;
+use super::unplaced;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -169,18 +172,18 @@ fn summaries(all: &[Outcome], name: &str, keep: &dyn Fn(&Outcome) -> bool, misse
         .collect()
 }
 
-fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<Report, String> {
+fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<Report, InputError> {
     let mut cuts: Vec<Cut> = Vec::new();
     let mut corpora = Vec::new();
     let mut total_series = 0;
     for (i, (file, text)) in files.iter().enumerate() {
-        let mut series = corpus::read(file, text).map_err(|e| e.to_string())?;
+        let mut series = corpus::read(file, text)?;
         if total_series + series.len() > corpus::MAX_SERIES {
-            return Err(format!(
-                "{file}: the corpora hold {} series with this file; validate reads at most {} (corpus::MAX_SERIES)",
+            return Err(InputError::new(file, format!(
+                "the corpora hold {} series with this file; validate reads at most {} (corpus::MAX_SERIES)",
                 total_series + series.len(),
                 corpus::MAX_SERIES
-            ));
+            )));
         }
         corpus::regroup(&mut series, groups);
         for k in KS {
@@ -264,13 +267,13 @@ fn forecast_outcomes(r: &Report) -> &[Outcome] {
 }
 
 /// `src/model/speedup/calibration.rs` as measured.
-fn calibration_source(r: &Report) -> Result<String, String> {
-    let bands = |name: &str| -> Result<Bands, String> {
+fn calibration_source(r: &Report) -> Result<String, InputError> {
+    let bands = |name: &str| -> Result<Bands, InputError> {
         r.bands
             .iter()
             .find(|(n, _)| n == name)
             .and_then(|(_, b)| *b)
-            .ok_or_else(|| format!("no calibration for {name}: the corpora gave it no prediction"))
+            .ok_or_else(|| unplaced(format!("no calibration for {name}: the corpora gave it no prediction")))
     };
     let lit = |q: Quantiles| format!("Quantiles {{ low: {:.4}, high: {:.4} }}", q.low, q.high);
     let table = |b: &Bands, indent: &str| -> String {
@@ -305,7 +308,7 @@ fn calibration_source(r: &Report) -> Result<String, String> {
     s.push_str("/// Quantiles for predictions scaled by the horizon alone (the multigrid planner's).\n");
     s.push_str(&format!(
         "pub const HORIZON_ONLY: Quantiles = {};\n",
-        lit(r.horizon_only.ok_or("no calibration for the horizon-only ranges: the corpora gave no prediction")?)
+        lit(r.horizon_only.ok_or_else(|| unplaced("no calibration for the horizon-only ranges: the corpora gave no prediction"))?)
     ));
     let any = r.held.iter().find(|(n, _)| n == HORIZON_ONLY).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
     let inside: Vec<bool> = any.iter().filter_map(Outcome::inside).collect();
@@ -1018,7 +1021,7 @@ pub fn run(args: &[String]) -> i32 {
         root = match repository_root() {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("scalewise validate: {e}");
+                eprintln!("scalewise validate: {}", super::said(&e));
                 return 1;
             }
         };
@@ -1029,11 +1032,11 @@ pub fn run(args: &[String]) -> i32 {
     }
     let read = |f: &str| {
         let path = root.join(f);
-        let cannot = |e: &dyn std::fmt::Display| format!("cannot read '{}': {e}", path.display());
+        let cannot = |e: &dyn std::fmt::Display| unplaced(format!("cannot read '{}': {e}", path.display()));
         // A file larger than a corpus may be is refused before it is read.
         match std::fs::metadata(&path) {
             Ok(m) if m.len() > corpus::MAX_BYTES as u64 => {
-                return Err(format!("{f}: {} bytes is more than the {} a corpus may hold", m.len(), corpus::MAX_BYTES))
+                return Err(InputError::new(f, format!("{} bytes is more than the {} a corpus may hold", m.len(), corpus::MAX_BYTES)))
             }
             Err(e) => return Err(cannot(&e)),
             Ok(_) => {}
@@ -1045,17 +1048,17 @@ pub fn run(args: &[String]) -> i32 {
         match read(f) {
             Ok(t) => texts.push((f.to_string(), t)),
             Err(e) => {
-                eprintln!("scalewise validate: {e}");
+                eprintln!("scalewise validate: {}", super::said(&e));
                 return 1;
             }
         }
     }
     let groups = match groups_file {
         None => Vec::new(),
-        Some(f) => match read(f).and_then(|t| corpus::read_groups(f, &t).map_err(|e| e.to_string())) {
+        Some(f) => match read(f).and_then(|t| corpus::read_groups(f, &t)) {
             Ok(g) => g,
             Err(e) => {
-                eprintln!("scalewise validate: {e}");
+                eprintln!("scalewise validate: {}", super::said(&e));
                 return 1;
             }
         },
@@ -1063,7 +1066,7 @@ pub fn run(args: &[String]) -> i32 {
     let report = match evaluate(&texts, &groups) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("scalewise validate: {e}");
+            eprintln!("scalewise validate: {}", super::said(&e));
             return 1;
         }
     };
@@ -1071,7 +1074,7 @@ pub fn run(args: &[String]) -> i32 {
         return match calibration_source(&report) {
             Ok(s) => super::written("validate", super::write_out(&s)),
             Err(e) => {
-                eprintln!("scalewise validate: {e}");
+                eprintln!("scalewise validate: {}", super::said(&e));
                 1
             }
         };
@@ -1086,7 +1089,7 @@ pub fn run(args: &[String]) -> i32 {
 /// The repository whose `validation/corpus.csv` the default corpora are relative to: the
 /// working directory or the nearest folder above it holding one, else the source tree this
 /// command was built from; or an error naming every place looked in.
-fn repository_root() -> Result<std::path::PathBuf, String> {
+fn repository_root() -> Result<std::path::PathBuf, InputError> {
     let marker = DEFAULT_CORPORA[0];
     let mut looked = Vec::new();
     if let Ok(cwd) = std::env::current_dir() {
@@ -1102,5 +1105,5 @@ fn repository_root() -> Result<std::path::PathBuf, String> {
         return Ok(built);
     }
     looked.push(built.display().to_string());
-    Err(format!("no corpus given, and no {marker} in {}; name the corpus files", looked.join(" or in ")))
+    Err(unplaced(format!("no corpus given, and no {marker} in {}; name the corpus files", looked.join(" or in "))))
 }

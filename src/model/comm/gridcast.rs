@@ -62,20 +62,21 @@ impl LatencyMatrix {
         self.values.get(i * self.n + j).copied().unwrap_or(0.0)
     }
 
-    /// Builds a matrix from rows (the CLI's JSON); errors name `row i, column j` (0-based).
-    pub fn from_rows(rows: &[Vec<f64>]) -> Result<LatencyMatrix, String> {
+    /// Builds a matrix from rows (the CLI's JSON, key `field`); errors name `field[i][j]`
+    /// (0-based).
+    pub fn from_rows(field: &str, rows: &[Vec<f64>]) -> Result<LatencyMatrix, InputError> {
         let n = rows.len();
         if n == 0 || n > MAX_NODES {
-            return Err(format!("expected 1 to {MAX_NODES} rows, found {n}"));
+            return Err(InputError::new(field, format!("expected 1 to {MAX_NODES} rows, found {n}")));
         }
         let mut values = Vec::with_capacity(n * n);
         for (i, r) in rows.iter().enumerate() {
             if r.len() != n {
-                return Err(format!("[{i}]: {} values in this row but {n} rows: a latency matrix is square", r.len()));
+                return Err(InputError::new(format!("{field}[{i}]"), format!("{} values in this row but {n} rows: a latency matrix is square", r.len())));
             }
             for (j, &x) in r.iter().enumerate() {
                 if !(x.is_finite() && x >= 0.0) {
-                    return Err(format!("[{i}][{j}]: a latency is a number of µs, 0 or more"));
+                    return Err(InputError::new(format!("{field}[{i}][{j}]"), "a latency is a number of µs, 0 or more"));
                 }
             }
             values.extend_from_slice(r);
@@ -439,26 +440,26 @@ pub struct Coordinators {
 
 impl Coordinators {
     /// Checks shapes and values; errors name the key as the CLI spells it.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InputError> {
         let k = self.local_us.len();
         if k == 0 || k > MAX_NODES {
-            return Err(format!("local_us: expected 1 to {MAX_NODES} clusters, found {k}"));
+            return Err(InputError::new("local_us", format!("expected 1 to {MAX_NODES} clusters, found {k}")));
         }
         for (name, m) in [("latency_us", &self.latency_us), ("gap_us", &self.gap_us)] {
             if m.len() != k {
-                return Err(format!("{name}: {} rows but {k} clusters in local_us", m.len()));
+                return Err(InputError::new(name, format!("{} rows but {k} clusters in local_us", m.len())));
             }
             for (i, r) in m.iter().enumerate() {
                 if r.len() != k {
-                    return Err(format!("{name}[{i}]: {} values but {k} clusters", r.len()));
+                    return Err(InputError::new(format!("{name}[{i}]"), format!("{} values but {k} clusters", r.len())));
                 }
                 if let Some(j) = r.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
-                    return Err(format!("{name}[{i}][{j}]: expected µs from 0 to 1e12"));
+                    return Err(InputError::new(format!("{name}[{i}][{j}]"), "expected µs from 0 to 1e12"));
                 }
             }
         }
         if let Some(j) = self.local_us.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
-            return Err(format!("local_us[{j}]: expected µs from 0 to 1e12"));
+            return Err(InputError::new(format!("local_us[{j}]"), "expected µs from 0 to 1e12"));
         }
         Ok(())
     }
@@ -638,7 +639,7 @@ mod tests {
     fn rho_decides_small_cases_by_hand() {
         // 0-1: 10, 2-3: 11, 0-2 etc: 12. With ρ = 0.1: {0,1} (10), {2,3} (11); merging them
         // would hold 10..12 > 11. With ρ = 0.25 all four merge (12 ≤ 12.5).
-        let m = LatencyMatrix::from_rows(&[
+        let m = LatencyMatrix::from_rows("latency_us", &[
             vec![0.0, 10.0, 12.0, 12.0],
             vec![10.0, 0.0, 12.0, 12.0],
             vec![12.0, 12.0, 0.0, 11.0],
@@ -651,7 +652,7 @@ mod tests {
         // A group's largest latency inside counts when it meets another: {0, 1, 2} forms at
         // 0-2 (11) holding 1-2 (12); {3, 4} at 9. At their first pair across (11.5) the union's
         // smallest is 9, and 12 > 1.3 × 9 although every latency across is within it.
-        let m = LatencyMatrix::from_rows(&[
+        let m = LatencyMatrix::from_rows("latency_us", &[
             vec![0.0, 10.0, 11.0, 11.5, 11.5],
             vec![10.0, 0.0, 12.0, 11.5, 11.5],
             vec![11.0, 12.0, 0.0, 11.5, 11.5],
@@ -661,7 +662,7 @@ mod tests {
         .expect("valid");
         assert_eq!(clusters(&m, 0.3), vec![vec![0, 1, 2], vec![3, 4]]);
         assert_eq!(clusters(&m, 0.35), vec![vec![0, 1, 2, 3, 4]]);
-        let one = LatencyMatrix::from_rows(&[vec![0.0]]).expect("valid");
+        let one = LatencyMatrix::from_rows("latency_us", &[vec![0.0]]).expect("valid");
         assert_eq!(clusters(&one, 0.2), vec![vec![0]]);
     }
 
@@ -808,7 +809,7 @@ mod tests {
                 rows[i][j] = f64::from(v) * 10.0;
                 rows[j][i] = rows[i][j];
             }
-            let m = LatencyMatrix::from_rows(&rows).expect("valid");
+            let m = LatencyMatrix::from_rows("latency_us", &rows).expect("valid");
             proptest::prop_assert_eq!(clusters(&m, rho), clusters_by_definition(&m, rho));
         }
 
@@ -823,7 +824,7 @@ mod tests {
                     rows[j][i] = vals[i * n + j];
                 }
             }
-            let m = LatencyMatrix::from_rows(&rows).expect("valid");
+            let m = LatencyMatrix::from_rows("latency_us", &rows).expect("valid");
             let groups = clusters(&m, rho);
             proptest::prop_assert_eq!(&groups, &clusters_by_definition(&m, rho));
             let mut all: Vec<usize> = groups.iter().flatten().copied().collect();
