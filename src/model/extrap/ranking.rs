@@ -439,10 +439,60 @@ pub fn process_index(parameters: &[String], named: Option<&str>) -> Result<usize
 /// Prepares the ranking of the regions of `e` (see the module's text): picks the metric, the
 /// parameters and the targets, and summarises each region's points. Fits nothing.
 pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
-    let err = |m: String| InputError::new(FIELD, m);
+    let (metric, metrics) = chosen_metric(e, opts)?;
+    let d = e.parameters.len();
+    let pi = process_index(&e.parameters, opts.process_parameter.as_deref())?;
+    let si = (0..d).find(|&i| i != pi);
+    let mut warnings = Vec::new();
+    // The other parameters at their largest values, then the second as chosen.
+    let largest: Vec<f64> = (0..d).map(|i| e.values_of(i).last().copied().unwrap_or(1.0)).collect();
+    let side_values = held_values(e, opts, pi, si, &largest, &mut warnings)?;
+    let targets = targets_of(e, opts, pi, si, &largest, &side_values, &mut warnings)?;
+    let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
+    if series.len() > opts.max_regions {
+        return Err(InputError::new(FIELD, format!("{} regions to fit is more than the {} read at once; split the file", series.len(), opts.max_regions)));
+    }
+    let mut regions = unfitted(e, &series, &metric, pi);
+    // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
+    // terms from their product: the models add them, and the answer says so.
+    let coords: Vec<Vec<f64>> = series.iter().flat_map(|s| s.points.iter().map(|m| m.coords.clone())).collect();
+    for (i, j) in super::search::crossed_pairs(&coords) {
+        let message = format!(
+            "no point has both {} and {} off their axes: the design cannot separate additive from multiplicative forms, so the models add their terms, and a prediction with both beyond the axes is a guess",
+            e.parameters[i], e.parameters[j]
+        );
+        warnings.push(Warning::at(INPUT, message));
+    }
+    let tree = Tree::build(e, &regions, &mut warnings);
+    own_times(&tree, &mut regions);
+    let base = targets.first().map_or_else(|| largest.clone(), |t| t.point.clone());
+    let chart_ns = chart_ns(&regions, &targets);
+    Ok(Plan {
+        parameters: e.parameters.clone(),
+        process_index: pi,
+        side_parameter: si.map(|si| e.parameters[si].clone()),
+        side_values,
+        metric,
+        metrics,
+        targets,
+        base,
+        chart_ns,
+        warnings,
+        regions,
+        tree,
+    })
+}
+
+/// The metric ranked (the one asked for, else "time", else the first) and every metric of
+/// the experiment.
+fn chosen_metric(e: &Experiment, opts: &RankOptions) -> Result<(String, Vec<String>), InputError> {
     let metrics: Vec<String> = e.metrics().into_iter().map(String::from).collect();
     let metric = match &opts.metric {
-        Some(m) => metrics.iter().find(|x| *x == m).cloned().ok_or_else(|| err(format!("no metric \"{m}\"; the experiment has {}", metrics.join(", "))))?,
+        Some(m) => metrics
+            .iter()
+            .find(|x| *x == m)
+            .cloned()
+            .ok_or_else(|| InputError::new(FIELD, format!("no metric \"{m}\"; the experiment has {}", metrics.join(", "))))?,
         None => metrics
             .iter()
             .find(|m| m.eq_ignore_ascii_case("time"))
@@ -450,47 +500,55 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             .cloned()
             .unwrap_or_default(),
     };
-    let d = e.parameters.len();
-    let pi = process_index(&e.parameters, opts.process_parameter.as_deref())?;
-    let si = (0..d).find(|&i| i != pi);
+    Ok((metric, metrics))
+}
+
+/// The values of the second parameter (index `si`) the process counts asked for are ranked
+/// at, as `opts.side` chooses them; the parameters beyond the second are held at their
+/// largest values, which `warnings` says when counts are asked for.
+fn held_values(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, largest: &[f64], warnings: &mut Vec<Warning>) -> Result<Vec<f64>, InputError> {
     let name = |i: usize| e.parameters[i].as_str();
-    let mut warnings = Vec::new();
-    // The other parameters at their largest values, then the second as chosen.
-    let largest: Vec<f64> = (0..d).map(|i| e.values_of(i).last().copied().unwrap_or(1.0)).collect();
     // Held values concern the targets given as a process count; whole points give every value.
     let holds = !opts.targets.is_empty();
-    for i in (0..d).filter(|&i| holds && i != pi && Some(i) != si) {
+    for i in (0..e.parameters.len()).filter(|&i| holds && i != pi && Some(i) != si) {
         warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(i), fmt_num(largest[i], 6))));
     }
-    let side_values: Vec<f64> = match si {
-        None => Vec::new(),
-        Some(si) => match &opts.side {
-            SideChoice::Largest => {
-                if holds {
-                    warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
-                }
-                vec![largest[si]]
+    let Some(si) = si else { return Ok(Vec::new()) };
+    Ok(match &opts.side {
+        SideChoice::Largest => {
+            if holds {
+                warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
             }
-            SideChoice::Value(v) => {
-                if !(v.is_finite() && *v > 0.0) {
-                    return Err(err(format!("{} = {}: expected a value above 0", name(si), fmt_num(*v, 6))));
-                }
-                let all = e.values_of(si);
-                if !all.contains(v) {
-                    let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
-                    let message = format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", "));
-                    warnings.push(Warning::at(HOLD, message));
-                }
-                vec![*v]
+            vec![largest[si]]
+        }
+        SideChoice::Value(v) => {
+            if !(v.is_finite() && *v > 0.0) {
+                return Err(InputError::new(FIELD, format!("{} = {}: expected a value above 0", name(si), fmt_num(*v, 6))));
             }
-            SideChoice::PerValue => e.values_of(si),
-        },
-    };
+            let all = e.values_of(si);
+            if !all.contains(v) {
+                let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
+                let message = format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", "));
+                warnings.push(Warning::at(HOLD, message));
+            }
+            vec![*v]
+        }
+        SideChoice::PerValue => e.values_of(si),
+    })
+}
+
+/// The points to rank at: each process count asked for at each held value (`side_values`),
+/// then each whole point; a count beyond the largest reported, or far beyond the measured
+/// counts, is said in `warnings`.
+fn targets_of(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, largest: &[f64], side_values: &[f64], warnings: &mut Vec<Warning>) -> Result<Vec<Target>, InputError> {
+    let err = |m: String| InputError::new(FIELD, m);
+    let name = |i: usize| e.parameters[i].as_str();
+    let d = e.parameters.len();
     let mut targets: Vec<Target> = Vec::new();
     let sides: Vec<Option<f64>> = if side_values.is_empty() { vec![None] } else { side_values.iter().copied().map(Some).collect() };
     for &side in &sides {
         for &n in &opts.targets {
-            let mut point = with_n(&largest, pi, f64::from(n));
+            let mut point = with_n(largest, pi, f64::from(n));
             if let (Some(si), Some(v)) = (si, side) {
                 point[si] = v;
             }
@@ -531,15 +589,18 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     if targets.len() > MAX_TARGETS {
         return Err(err(format!("{} points to predict at is more than the {MAX_TARGETS} ranked at once", targets.len())));
     }
-    let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
-    if series.len() > opts.max_regions {
-        return Err(err(format!("{} regions to fit is more than the {} read at once; split the file", series.len(), opts.max_regions)));
-    }
-    let imbalance_name = super::runs::imbalance_metric(&metric);
+    Ok(targets)
+}
+
+/// The regions of `series` (the metric ranked) as the plan holds them before fitting: their
+/// points by process count (median, noise, repetitions), an error for a value below 0, and
+/// the load imbalance of the metric's imbalance series where the experiment has one.
+fn unfitted(e: &Experiment, series: &[&super::Series], metric: &str, pi: usize) -> Vec<RegionFit> {
+    let imbalance_name = super::runs::imbalance_metric(metric);
     let imbalances: std::collections::HashMap<&str, &super::Series> =
         e.series.iter().filter(|s| s.metric == imbalance_name).map(|s| (s.callpath.as_str(), s)).collect();
-    let mut regions = Vec::new();
-    for s in &series {
+    let mut regions = Vec::with_capacity(series.len());
+    for s in series {
         let mut pts: Vec<_> = s.points.iter().collect();
         pts.sort_by(|a, b| a.coords[pi].total_cmp(&b.coords[pi]).then_with(|| a.coords.iter().zip(&b.coords).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))));
         let summaries: Vec<PointSummary> = pts
@@ -577,34 +638,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
             r.imbalance_grows = imbalance_grows(&r.points, &r.imbalance);
         }
     }
-    // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
-    // terms from their product: the models add them, and the answer says so.
-    let coords: Vec<Vec<f64>> = series.iter().flat_map(|s| s.points.iter().map(|m| m.coords.clone())).collect();
-    for (i, j) in super::search::crossed_pairs(&coords) {
-        let message = format!(
-            "no point has both {} and {} off their axes: the design cannot separate additive from multiplicative forms, so the models add their terms, and a prediction with both beyond the axes is a guess",
-            name(i), name(j)
-        );
-        warnings.push(Warning::at(INPUT, message));
-    }
-    let tree = Tree::build(e, &regions, &mut warnings);
-    own_times(&tree, &mut regions);
-    let base = targets.first().map_or_else(|| largest.clone(), |t| t.point.clone());
-    let chart_ns = chart_ns(&regions, &targets);
-    Ok(Plan {
-        parameters: e.parameters.clone(),
-        process_index: pi,
-        side_parameter: si.map(|si| e.parameters[si].clone()),
-        side_values,
-        metric,
-        metrics,
-        targets,
-        base,
-        chart_ns,
-        warnings,
-        regions,
-        tree,
-    })
+    regions
 }
 
 /// With inclusive values that add up, each parent's points become its own time (see

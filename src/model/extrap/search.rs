@@ -686,69 +686,9 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     let mut noise: Vec<f64> = points.iter().map(|p| p.2).filter(|x| x.is_finite()).collect();
     noise.sort_by(f64::total_cmp);
     let noise = noise.get(noise.len() / 2).copied().unwrap_or(0.0);
-    let values = |j: usize| {
-        let mut v: Vec<f64> = points.iter().map(|p| p.0[j]).collect();
-        v.sort_by(f64::total_cmp);
-        v.dedup();
-        v
-    };
     let crossed = crossed_pairs(&points.iter().map(|p| p.0.clone()).collect::<Vec<_>>());
-    let on_cross = |j: usize| crossed.iter().any(|&(a, b)| a == j || b == j);
-    // Each parameter's terms, from the lines along it (the two with the most points).
-    let mut per: Vec<Vec<Term>> = Vec::with_capacity(d);
-    for j in 0..d {
-        let mut lines: Vec<Vec<(f64, f64, f64)>> = Vec::new();
-        let mut keys: Vec<Vec<f64>> = Vec::new();
-        for p in points {
-            let key: Vec<f64> = p.0.iter().enumerate().filter(|(i, _)| *i != j).map(|(_, v)| *v).collect();
-            match keys.iter().position(|k| *k == key) {
-                Some(i) => lines[i].push((p.0[j], p.1, p.2)),
-                None => {
-                    keys.push(key);
-                    lines.push(vec![(p.0[j], p.1, p.2)]);
-                }
-            }
-        }
-        for l in &mut lines {
-            l.sort_by(|a, b| a.0.total_cmp(&b.0));
-            l.dedup_by(|a, b| a.0 == b.0);
-        }
-        lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
-        let mut terms: Vec<Term> = Vec::new();
-        for l in lines.iter().take(2).filter(|l| l.len() >= 2) {
-            // A term of log p needs values of 1 or more; below 1 a power law stands in.
-            let found = if l[0].0 >= 1.0 { search_with(l, &[], !on_cross(j)).ok().map(|m| m.form) } else { None };
-            let found = found.or_else(|| {
-                let (a, b) = (l[0], l[l.len() - 1]);
-                let e = (b.1 / a.1).ln() / (b.0 / a.0).ln();
-                Some(Form::Power { c: 1.0, e })
-            });
-            for t in found.iter().flat_map(terms_of) {
-                if !terms.contains(&t) && terms.len() < TERMS_PER_PARAMETER {
-                    terms.push(t);
-                }
-            }
-        }
-        per.push(terms);
-    }
-    // Every product of one term per parameter over some of the parameters.
-    let mut products: Vec<Product> = vec![Vec::new()];
-    for (j, terms) in per.iter().enumerate() {
-        let mut next = products.clone();
-        for p in &products {
-            for &t in terms {
-                let mut q = p.clone();
-                q.push((j as u8, t));
-                next.push(q);
-            }
-        }
-        products = next;
-    }
-    // A product over two parameters the design holds on a cross (every point on one of two
-    // axes) is, on the points, a sum of the two parameters' terms: the data cannot tell it
-    // from the sum, and off the axes it is a guess. Such products are left out, so the model
-    // adds those parameters' terms, as Extra-P prefers a+b to a·b+a when they fit alike.
-    products.retain(|p| !p.is_empty() && !crossed.iter().any(|&(a, b)| p.iter().any(|f| usize::from(f.0) == a) && p.iter().any(|f| usize::from(f.0) == b)));
+    let per = parameter_terms(points, &crossed);
+    let products = products_of(&per, &crossed);
     let cols: Vec<Vec<f64>> = products.iter().map(|q| points.iter().map(|p| q.iter().map(|(j, t)| t.eval(p.0[usize::from(*j)])).product()).collect()).collect();
     let ones = vec![1.0; k];
     let most = MAX_PRODUCTS.min(k.saturating_sub(2));
@@ -811,7 +751,92 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     // The held-out checks: the same products fitted without each parameter's largest value.
     let Form::Multi { terms, .. } = &form else { return Err("no model could be chosen".into()) };
     let chosen: Vec<&Product> = terms.iter().map(|t| &t.1).collect();
-    let reach = (0..d)
+    let reach = reach_multi(points, &chosen, noise);
+    Ok(RegionModel { form, loo: Some(loo), reach, note: None })
+}
+
+/// Each parameter's terms (at most [`TERMS_PER_PARAMETER`]), found from the lines of points
+/// along it, the two with the most points; a parameter on a cross (`crossed`) gets single
+/// terms only.
+fn parameter_terms(points: &[(Vec<f64>, f64, f64)], crossed: &[(usize, usize)]) -> Vec<Vec<Term>> {
+    let d = points.first().map_or(0, |p| p.0.len());
+    let on_cross = |j: usize| crossed.iter().any(|&(a, b)| a == j || b == j);
+    let mut per: Vec<Vec<Term>> = Vec::with_capacity(d);
+    for j in 0..d {
+        let mut lines: Vec<Vec<(f64, f64, f64)>> = Vec::new();
+        let mut keys: Vec<Vec<f64>> = Vec::new();
+        for p in points {
+            let key: Vec<f64> = p.0.iter().enumerate().filter(|(i, _)| *i != j).map(|(_, v)| *v).collect();
+            match keys.iter().position(|k| *k == key) {
+                Some(i) => lines[i].push((p.0[j], p.1, p.2)),
+                None => {
+                    keys.push(key);
+                    lines.push(vec![(p.0[j], p.1, p.2)]);
+                }
+            }
+        }
+        for l in &mut lines {
+            l.sort_by(|a, b| a.0.total_cmp(&b.0));
+            l.dedup_by(|a, b| a.0 == b.0);
+        }
+        lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        let mut terms: Vec<Term> = Vec::new();
+        for l in lines.iter().take(2).filter(|l| l.len() >= 2) {
+            // A term of log p needs values of 1 or more; below 1 a power law stands in.
+            let found = if l[0].0 >= 1.0 { search_with(l, &[], !on_cross(j)).ok().map(|m| m.form) } else { None };
+            let found = found.or_else(|| {
+                let (a, b) = (l[0], l[l.len() - 1]);
+                let e = (b.1 / a.1).ln() / (b.0 / a.0).ln();
+                Some(Form::Power { c: 1.0, e })
+            });
+            for t in found.iter().flat_map(terms_of) {
+                if !terms.contains(&t) && terms.len() < TERMS_PER_PARAMETER {
+                    terms.push(t);
+                }
+            }
+        }
+        per.push(terms);
+    }
+    per
+}
+
+/// Every product of one term per parameter over some of the parameters, but none over two
+/// parameters the design holds on a cross (`crossed`).
+fn products_of(per: &[Vec<Term>], crossed: &[(usize, usize)]) -> Vec<Product> {
+    let mut products: Vec<Product> = vec![Vec::new()];
+    for (j, terms) in per.iter().enumerate() {
+        let mut next = products.clone();
+        for p in &products {
+            for &t in terms {
+                let mut q = p.clone();
+                q.push((j as u8, t));
+                next.push(q);
+            }
+        }
+        products = next;
+    }
+    // A product over two parameters the design holds on a cross (every point on one of two
+    // axes) is, on the points, a sum of the two parameters' terms: the data cannot tell it
+    // from the sum, and off the axes it is a guess. Such products are left out, so the model
+    // adds those parameters' terms, as Extra-P prefers a+b to a·b+a when they fit alike.
+    products.retain(|p| !p.is_empty() && !crossed.iter().any(|&(a, b)| p.iter().any(|f| usize::from(f.0) == a) && p.iter().any(|f| usize::from(f.0) == b)));
+    products
+}
+
+/// How far the chosen products (`chosen`) reach along each parameter: the error of the same
+/// products fitted without the parameter's largest value, at the points there (at least
+/// the points' `noise`).
+fn reach_multi(points: &[(Vec<f64>, f64, f64)], chosen: &[&Product], noise: f64) -> Vec<Reach> {
+    let k = points.len();
+    let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
+    let ones = vec![1.0; k];
+    let values = |j: usize| {
+        let mut v: Vec<f64> = points.iter().map(|p| p.0[j]).collect();
+        v.sort_by(f64::total_cmp);
+        v.dedup();
+        v
+    };
+    (0..points.first().map_or(0, |p| p.0.len()))
         .map(|j| {
             let v = values(j);
             let max = v.last().copied().unwrap_or(1.0);
@@ -831,8 +856,7 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
             let error = if v.len() >= 2 { refit().unwrap_or(0.5) } else { 0.5 };
             Reach { max, error: error.max(MIN_ERROR).max(noise), doublings }
         })
-        .collect();
-    Ok(RegionModel { form, loo: Some(loo), reach, note: None })
+        .collect()
 }
 
 /// The pairs of parameters (i < j) that the points hold on a cross: values aᵢ and aⱼ such
