@@ -223,6 +223,7 @@ pub fn cli(data: &[u8]) {
     let cmds = crate::cli::SUBCOMMANDS;
     let cmd = &cmds[k as usize % cmds.len()];
     let Ok(mut input) = serde_json::from_slice::<serde_json::Value>(rest) else { return };
+    // The command reads the text of a value serde_json reads (`cli::check_json`).
     // The simulator runs what it is given: keep its runs small (the skeleton target runs
     // skeletons; this one is for the JSON around them).
     if cmd.name == "simulate" {
@@ -234,5 +235,5 @@ pub fn cli(data: &[u8]) {
     }
     // A simulation's run takes what its job asks for (bounded here by its steps and by the
     // fuzzer's 1 s per input); the 100 ms bound is for page evaluations.
-    let _ = (cmd.run)(input, &[]);
+    let _ = (cmd.run)(&input.to_string(), &[]);
 }

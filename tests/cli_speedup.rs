@@ -105,6 +105,25 @@ fn a_list_is_serde_json_s_text_of_each_element_s_answer_given_alone() {
 }
 
 #[test]
+fn an_element_is_read_from_its_text_alone_and_in_a_list_alike() {
+    // Each element is read straight from its text into its request: a key given twice is
+    // refused (a tree of the JSON would keep the last value silently), and of two wrong keys
+    // the first written is named, whether the element is alone or in a list.
+    let twice = r#"{"points": [{"n": 4, "n": 2, "time_s": 3}, {"n": 8, "time_s": 2}]}"#;
+    let two_wrong = r#"{"points": [{"time_s": "x", "n": "y"}]}"#;
+    let good = example().to_string();
+    for (element, want) in [(twice, "points[0]: the key \"n\" is given twice"), (two_wrong, "points[0].time_s: expected a number, found a string")] {
+        let (status, out, err) = run(&["speedup"], element);
+        assert_eq!((status, out.as_str(), err.trim_end()), (1, "", format!("scalewise speedup: {want}").as_str()));
+        let (status, out, err) = run(&["speedup", "--compact"], &format!("[{good}, {element}]"));
+        assert_eq!(status, 0, "{err}");
+        let list: Value = serde_json::from_str(&out).expect("JSON out");
+        assert_eq!(list[1], json!({"error": want}));
+        assert!(list[0]["fits"].is_array());
+    }
+}
+
+#[test]
 fn skipped_models_duplicates_and_past_peak_are_reported() {
     // One count, even run twice, cannot tell how a program scales: refused, naming why.
     let (status, _, stderr) = run(&["speedup"], &json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}).to_string());

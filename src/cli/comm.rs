@@ -417,8 +417,8 @@ pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<Strin
     let (fit, request) = match format {
         Some(f) => (raw_fit(f, text)?, ExportRequest::default()),
         None => {
-            let input: Value = serde_json::from_str(text).map_err(super::not_json)?;
-            let r = CommRequest { export: None, ..super::request::read::<CommRequest>(&input)? };
+            super::check_json(text)?;
+            let r = CommRequest { export: None, ..super::request::read_text::<CommRequest>(text)? };
             let request = ExportRequest::from_request(&r)?;
             (fit_of(&r)?.0, request)
         }

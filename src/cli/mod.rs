@@ -87,8 +87,8 @@ use answered_command;
 
 /// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and the
 /// answer made JSON (checked finite, [`to_json`]), with its allocation table when asked.
-pub fn run_command<C: Command>(input: Value, options: &[(String, String)]) -> Result<Value, InputError> {
-    let computed = C::compute(request::read::<C::Request>(&input)?)?;
+pub fn run_command<C: Command>(input: &str, options: &[(String, String)]) -> Result<Value, InputError> {
+    let computed = C::compute(request::read_text::<C::Request>(input)?)?;
     let answer = C::answer(&computed);
     allocation::attach(to_json(&answer)?, options, |o| C::allocation(&computed, o))
 }
@@ -98,11 +98,13 @@ pub const fn schemas_of<C: Command>() -> Schemas {
     Schemas { input: Some(request::input_schema::<C::Request>), output: request::output_schema::<C::Answer<'static>> }
 }
 
-/// See [`Subcommand::run`]: (input, options such as ("--allocation", "md")) → the answer.
-pub type Run = fn(Value, &[(String, String)]) -> Result<Value, InputError>;
+/// See [`Subcommand::run`]: (the input's JSON text, its syntax checked ([`check_json`]);
+/// options such as ("--allocation", "md")) → the answer.
+pub type Run = fn(&str, &[(String, String)]) -> Result<Value, InputError>;
 
-/// See [`Subcommand::each`]: (one element, how answers are rendered) → its answer as text.
-pub type Each = fn(&Value, &Render) -> Result<String, InputError>;
+/// See [`Subcommand::each`]: (one element's JSON text, how answers are rendered) → its
+/// answer as text.
+pub type Each = fn(&str, &Render) -> Result<String, InputError>;
 
 /// A subcommand's JSON Schemas (draft 2020-12), made from its request and answer types: the
 /// input is None for a subcommand that reads no JSON (raw text, or nothing).
@@ -548,10 +550,10 @@ fn run_to_output(args: &[String]) -> i32 {
     }
     let answer = match raw {
         Some((r, f)) => (r.run)(f, &text, &options),
-        None => match serde_json::from_str::<Value>(&text) {
-            Ok(input) => (cmd.run)(input, &options),
+        None => match check_json(&text) {
+            Ok(()) => (cmd.run)(&text, &options),
             Err(e) => {
-                eprintln!("scalewise {}: input is not valid JSON: {e}", cmd.name);
+                eprintln!("scalewise {}: {}", cmd.name, said(&e));
                 return 1;
             }
         },
@@ -629,13 +631,11 @@ fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String
     // Every element is read once before any answer is written, so an input error (a number out
     // of range, past the syntax check) leaves no partial list; the whole text's error says
     // where (line and column in the input, not in the element).
-    if let Some(e) = items.iter().find_map(|raw| serde_json::from_str::<Value>(raw.get()).err()) {
-        return Err(WriteError::Input(not_json(serde_json::from_str::<Value>(text).err().unwrap_or(e))));
+    if let Some(e) = items.iter().find_map(|raw| serde_json::from_str::<Scan>(raw.get()).err()) {
+        return Err(WriteError::Input(not_json(serde_json::from_str::<Scan>(text).err().unwrap_or(e))));
     }
-    let read = |raw: &&RawValue| match serde_json::from_str::<Value>(raw.get()) {
-        Ok(v) => each(&v, &how),
-        Err(e) => Err(not_json(e)),
-    };
+    // Each element read once, straight into its request, on the core that answers it.
+    let read = |raw: &&RawValue| each(raw.get(), &how);
     use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, Out);
     let (open, sep, close) = list_marks(compact);
@@ -659,6 +659,56 @@ fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String
         }
     }
     out.write_all(close.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).map_err(WriteError::Output)
+}
+
+/// Whether `text` is one JSON value serde_json reads (syntax, numbers in f64's range), found
+/// without building it: the error says where in the text.
+pub fn check_json(text: &str) -> Result<(), InputError> {
+    serde_json::from_str::<Scan>(text).map(|_| ()).map_err(not_json)
+}
+
+/// A JSON value read and dropped as it is read, nothing kept: what serde_json finds wrong in
+/// a text whose syntax is right (a number out of f64's range) without building a tree.
+struct Scan;
+
+impl<'de> serde::Deserialize<'de> for Scan {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Scan, D::Error> {
+        d.deserialize_any(Scan)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Scan {
+    type Value = Scan;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_unit<E>(self) -> Result<Scan, E> {
+        Ok(Scan)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scan, A::Error> {
+        while seq.next_element::<Scan>()?.is_some() {}
+        Ok(Scan)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Scan, A::Error> {
+        while map.next_entry::<serde::de::IgnoredAny, Scan>()?.is_some() {}
+        Ok(Scan)
+    }
 }
 
 /// Elements of a list answered at a time (see [`batch`]).

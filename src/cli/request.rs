@@ -24,16 +24,35 @@ pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, InputError> {
     if !input.is_object() {
         return Err(InputError::new("input", format!("expected an object, found {}", super::kind(input))));
     }
-    serde_path_to_error::deserialize(input).map_err(|e| {
-        let message = e.inner().to_string();
-        let mut path = e.path().to_string();
-        // An unknown key is reported at its own path; the command names the object holding it.
-        if let Some(key) = message.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
-            path = path.strip_suffix(key).map_or(path.clone(), |p| p.trim_end_matches('.').to_string());
-        }
-        let path = if path.is_empty() || path == "." { "input".to_string() } else { path };
-        InputError::new(path, plain(&message))
+    serde_path_to_error::deserialize(input).map_err(|e| at_path(e.path(), &e.inner().to_string()))
+}
+
+/// [`read`] of a request given as its JSON text (an element of a list, whose syntax is
+/// checked already): read straight into `T`, no JSON tree between. A key's problem is said
+/// as [`read`] says it; serde_json's place in the text ("at line 1 column 30") is left out,
+/// the path naming the key. A text that is no object is read as [`read`] reads it.
+pub fn read_text<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {
+    if !text.trim_start().starts_with('{') {
+        return read(&serde_json::from_str::<Value>(text).map_err(super::not_json)?);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        let message = inner.to_string();
+        let place = format!(" at line {} column {}", inner.line(), inner.column());
+        at_path(e.path(), message.strip_suffix(&place).unwrap_or(&message))
     })
+}
+
+/// serde's `message` about the key at `path`, in the command's words and naming the key.
+fn at_path(path: &serde_path_to_error::Path, message: &str) -> InputError {
+    let mut path = path.to_string();
+    // An unknown key is reported at its own path; the command names the object holding it.
+    if let Some(key) = message.strip_prefix("unknown field `").and_then(|r| r.split('`').next()) {
+        path = path.strip_suffix(key).map_or(path.clone(), |p| p.trim_end_matches('.').to_string());
+    }
+    let path = if path.is_empty() || path == "." { "input".to_string() } else { path };
+    InputError::new(path, plain(message))
 }
 
 /// serde's wording ("invalid type: string \"x\", expected f64") in the command's ("expected a
@@ -55,6 +74,9 @@ fn plain(message: &str) -> String {
     }
     if let Some(rest) = message.strip_prefix("missing field `") {
         return format!("missing key \"{}\"", rest.trim_end_matches('`'));
+    }
+    if let Some(rest) = message.strip_prefix("duplicate field `") {
+        return format!("the key \"{}\" is given twice", rest.trim_end_matches('`'));
     }
     message.to_string()
 }
@@ -177,5 +199,30 @@ mod tests {
         assert!(read::<MultigridRequest>(&json!({"parallel": "np work time\n4 1 1"})).is_ok());
         let e = read::<ClustersRequest>(&json!({"rho": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "input: missing key \"latency_us\"");
+    }
+
+    #[test]
+    fn a_request_read_from_its_text_says_what_one_read_from_a_tree_says() {
+        let said = |r: Result<SpeedupRequest, InputError>| r.map_err(|e| crate::cli::said(&e)).unwrap_err();
+        for v in [
+            json!({"points": [{"n": 1, "time_s": 2}, {"n": 2, "time_s": "x"}]}),
+            json!({"points": [], "extra": 1}),
+            json!({"points": [{"n": 1, "time_s": 2, "weight": [1]}]}),
+            json!({"points": [{"time_s": 2}]}),
+            json!({"points": {"n": 1}}),
+            json!({"predict": [1, 2]}),
+            json!({"points": [{"n": 1, "time_s": 2}], "models": "usl"}),
+            json!([1, 2]),
+            json!("points"),
+        ] {
+            assert_eq!(said(read_text(&v.to_string())), said(read(&v)), "{v}");
+        }
+        // The text is read in its order: of two wrong keys, the first written is named (a tree
+        // holds its keys sorted, so `read` names "n").
+        let two = r#"{"points": [{"time_s": "x", "n": "y"}]}"#;
+        assert_eq!(said(read_text(two)), "points[0].time_s: expected a number, found a string");
+        // A key given twice is an error, not the last value taken.
+        let twice = r#"{"points": [{"n": 1, "n": 2, "time_s": 3}]}"#;
+        assert_eq!(said(read_text(twice)), "points[0]: the key \"n\" is given twice");
     }
 }

@@ -706,8 +706,8 @@ pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Spee
 }
 
 /// One element of a list input to its answer's text, a problem as `{"error": "..."}`.
-fn each(v: &Value, how: &Render) -> Result<String, InputError> {
-    let a = match super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r)) {
+fn each(text: &str, how: &Render) -> Result<String, InputError> {
+    let a = match super::request::read_text::<SpeedupRequest>(text).and_then(|r| answered(&r)) {
         Ok(a) => a,
         Err(error) => return how.item(&ErrorItem { error: super::said(&error) }, |_| None),
     };
@@ -719,12 +719,14 @@ fn each(v: &Value, how: &Render) -> Result<String, InputError> {
     }
 }
 
-fn run(input: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
-    let read = |v: &Value| super::request::read::<SpeedupRequest>(v).and_then(|r| answered(&r));
-    match &input {
+fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
+    let read = |text: &&str| super::request::read_text::<SpeedupRequest>(text).and_then(|r| answered(&r));
+    let start = input.trim_start();
+    match start.as_bytes().first() {
         // Data sets are independent: one per core at a time, answers in the input's order.
-        Value::Array(list) => {
-            let all = crate::parallel::map(list, &read).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
+        Some(b'[') => {
+            let list: Vec<&str> = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(input).map_err(super::not_json)?.into_iter().map(serde_json::value::RawValue::get).collect();
+            let all = crate::parallel::map(&list, &read).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
             let items = all
                 .iter()
                 .map(|a| match a {
@@ -741,7 +743,7 @@ fn run(input: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
             });
             tables.collect::<Result<_, _>>().map(Value::Array)
         }
-        Value::Object(_) => {
+        Some(b'{') => {
             let a = read(&input)?;
             let out = match &a {
                 Answered::Strong(s) => encode(&SpeedupOutput::Strong(Box::new(answer(s))))?,
@@ -749,6 +751,9 @@ fn run(input: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
             };
             allocation::attach(out, opts, |o| allocation::of_speedup(&a.rows(), o))
         }
-        other => Err(InputError::new("input", format!("expected an object or a list of objects, found {}", kind(other)))),
+        _ => {
+            let other: Value = serde_json::from_str(input).map_err(super::not_json)?;
+            Err(InputError::new("input", format!("expected an object or a list of objects, found {}", kind(&other))))
+        }
     }
 }
