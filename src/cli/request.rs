@@ -27,8 +27,9 @@ pub fn read<T: DeserializeOwned>(input: &Value) -> Result<T, InputError> {
     serde_path_to_error::deserialize(input).map_err(|e| at_path(e.path(), &e.inner().to_string()))
 }
 
-/// [`read`] of a request given as its JSON text (an element of a list, whose syntax is
-/// checked already): read straight into `T`, no JSON tree between. A key's problem is said
+/// [`read`] of a request given as its JSON text (the command's input or an element of a
+/// list, whose syntax is checked already, `check_json`): read straight into `T`, no JSON
+/// tree between. A key's problem is said
 /// as [`read`] says it; serde_json's place in the text ("at line 1 column 30") is left out,
 /// the path naming the key. A text that is no object is read as [`read`] reads it.
 pub fn read_text<T: DeserializeOwned>(text: &str) -> Result<T, InputError> {

@@ -467,7 +467,7 @@ fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result
         }
     }
     let targets = predict_list(&r.predict)?;
-    let w = weak::analyse_weak("points", raw, measure, &targets).map_err(|e| unplaced(format!("{}: {}", e.field, e.local_text())))?;
+    let w = weak::analyse_weak("points", raw, measure, &targets)?;
     let rows = SpeedupRows::of_weak(&w);
     let answer = WeakAnswer {
         scaling: "weak",
@@ -721,8 +721,7 @@ fn each(text: &str, how: &Render) -> Result<String, InputError> {
 
 fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
     let read = |text: &&str| super::request::read_text::<SpeedupRequest>(text).and_then(|r| answered(&r));
-    let start = input.trim_start();
-    match start.as_bytes().first() {
+    match input.trim_start().as_bytes().first() {
         // Data sets are independent: one per core at a time, answers in the input's order.
         Some(b'[') => {
             let list: Vec<&str> = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(input).map_err(super::not_json)?.into_iter().map(serde_json::value::RawValue::get).collect();
