@@ -35,14 +35,9 @@ EXAMPLE:
 mod tests {
     use super::*;
 
-    /// The command run on `v`'s JSON text, as the command line passes it.
-    fn run_json(v: serde_json::Value, opts: &[(String, String)]) -> Result<serde_json::Value, crate::model::InputError> {
-        (COMMAND.run)(&v.to_string(), opts)
-    }
-
     #[test]
     fn lists_the_presets() {
-        let out = run_json(serde_json::json!({}), &[]).expect("runs");
+        let out = super::super::run_json(&COMMAND, serde_json::json!({}), &[]).expect("runs");
         let ids: Vec<&str> = out["clusters"].as_array().map(|a| a.iter().filter_map(|c| c["id"].as_str()).collect()).unwrap_or_default();
         assert!(ids.contains(&"wrg-a") && ids.contains(&"narwhal"), "{ids:?}");
         assert_eq!(out["links"][0]["fabric"]["name"], "Fast Ethernet");

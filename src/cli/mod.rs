@@ -186,6 +186,12 @@ pub fn said(e: &InputError) -> String {
     }
 }
 
+/// `cmd` run on `v`'s JSON text, as the command line passes it (for the subcommands' tests).
+#[cfg(test)]
+fn run_json(cmd: &Subcommand, v: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
+    (cmd.run)(&v.to_string(), opts)
+}
+
 /// An error whose sentence names what it concerns itself (a file that cannot be read, an
 /// option given where it does not apply): no field is put before it.
 pub fn unplaced(message: impl Into<String>) -> InputError {

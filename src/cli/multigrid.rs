@@ -509,11 +509,6 @@ impl<'a> PlannerOut<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The command run on `v`'s JSON text, as the command line passes it.
-    fn run_json(v: serde_json::Value, opts: &[(String, String)]) -> Result<serde_json::Value, crate::model::InputError> {
-        (COMMAND.run)(&v.to_string(), opts)
-    }
     use serde_json::{json, Value};
 
     fn runs(k: f64) -> Value {
@@ -538,7 +533,7 @@ mod tests {
     #[test]
     fn worked_example() {
         let input = with(runs(1.0), "predict", json!([{"np": 64, "work_mb": 2048}, {"np": 64, "work_mb": 1536}]));
-        let out = run_json(input, &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, input, &[]).expect("valid");
         let cases = [
             ("alpha.c", &out["alpha"]["c"], 0.0),
             ("alpha.d", &out["alpha"]["d"], 20.0),
@@ -609,7 +604,7 @@ mod tests {
             ("not an object", json!([1, 2]), "input: expected an object, found a list"),
         ];
         for (name, input, want) in cases {
-            let err = run_json(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
+            let err = super::super::run_json(&COMMAND, input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
             assert!(!err.contains('\n'), "{name}: one line: {err}");
         }
@@ -620,7 +615,7 @@ mod tests {
         let mut v = runs(1.0);
         v["sequential"][0]["time_s"] = json!(0);
         v["parallel"][1]["np"] = json!(1);
-        let err = run_json(v, &[]).map_err(|e| crate::cli::said(&e)).expect_err("two bad rows");
+        let err = super::super::run_json(&COMMAND, v, &[]).map_err(|e| crate::cli::said(&e)).expect_err("two bad rows");
         assert!(
             err.contains("sequential[0].time_s: ") && err.contains("; parallel[1].np: np must be at least 2"),
             "{err}"
@@ -654,7 +649,7 @@ mod tests {
 
     #[test]
     fn planner_table1() {
-        let out = run_json(json!({"planner": table1()}), &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, json!({"planner": table1()}), &[]).expect("valid");
         let p = &out["planner"];
         let ranking = p["ranking"].as_array().expect("a list");
         assert!(!ranking.is_empty());
@@ -694,7 +689,7 @@ mod tests {
         let mut t = table1();
         t.as_object_mut().map(|m| m.remove("bytes_per_point"));
         t["bytes_from_run"] = json!({"work_mb": 2048, "rows_per_process": 1024, "columns": 65536});
-        let out = run_json(json!({"planner": t.clone()}), &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, json!({"planner": t.clone()}), &[]).expect("valid");
         assert_eq!(out["planner"]["bytes_per_point"], json!(32.0));
 
         let edit = |f: &dyn Fn(&mut Value)| {
@@ -744,7 +739,7 @@ mod tests {
             ),
         ];
         for (name, input, want) in cases {
-            let err = run_json(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
+            let err = super::super::run_json(&COMMAND, input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
         }
     }

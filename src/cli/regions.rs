@@ -390,11 +390,6 @@ struct RequiredOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The command run on `v`'s JSON text, as the command line passes it.
-    fn run_json(v: serde_json::Value, opts: &[(String, String)]) -> Result<serde_json::Value, crate::model::InputError> {
-        (COMMAND.run)(&v.to_string(), opts)
-    }
     use super::super::request::input_schema;
     use serde_json::{json, Value};
 
@@ -408,7 +403,7 @@ mod tests {
 
     #[test]
     fn contract_example() {
-        let out = run_json(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}), &[])
+        let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}), &[])
             .expect("valid");
         for key in ["one_region", "two_regions", "n_star", "sp2_max", "optimum", "n_half", "warnings", "warnings_at"] {
             assert!(out.get(key).is_some(), "answer lacks {key}: {out}");
@@ -435,13 +430,13 @@ mod tests {
         close("x_two_regions", &out["balance"]["x_two_regions"], x, 1e-9);
         assert_eq!(out["two_region_x"], json!("scaled"));
         // Read literally, the slides' formula holds x': the spec's z' = 10 row.
-        let out = run_json(json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
+        let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
                                        "two_region_x": "slides"}), &[])
         .expect("valid");
         close("slides n*", &out["n_star"], 140.0, 0.05);
         close("slides Sp2_max", &out["sp2_max"], 51.91, 0.005);
         assert_eq!(out["two_region_x"], json!("slides"));
-        let e = run_json(json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}), &[]).map_err(|e| crate::cli::said(&e)).expect_err("bad choice");
+        let e = super::super::run_json(&COMMAND, json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}), &[]).map_err(|e| crate::cli::said(&e)).expect_err("bad choice");
         assert!(e.starts_with("two_region_x: expected"), "{e}");
         assert_eq!(out["optimum"]["kind"], json!("peak"));
         assert_eq!(out["warnings"], json!([]));
@@ -450,7 +445,7 @@ mod tests {
     #[test]
     fn spec_optimum_table() {
         for (zp, n_star, sp2_max) in [(1.0, 44.3, 20.20), (10.0, 140.0, 51.91), (100.0, 442.8, 104.53)] {
-            let out = run_json(json!({"x_prime": 196.08, "z": 1, "z_prime": zp, "alpha": 0.05, "n": [64]}), &[])
+            let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1, "z_prime": zp, "alpha": 0.05, "n": [64]}), &[])
                 .expect("valid");
             close(&format!("n*(z'={zp})"), &out["n_star"], n_star, 0.05);
             close(&format!("Sp2_max(z'={zp})"), &out["sp2_max"], sp2_max, 0.005);
@@ -460,7 +455,7 @@ mod tests {
     #[test]
     fn no_contention() {
         let out =
-            run_json(json!({"x_prime": 196.08, "z": 1, "z_prime": 10, "alpha": 0, "n": [64]}), &[]).expect("valid");
+            super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1, "z_prime": 10, "alpha": 0, "n": [64]}), &[]).expect("valid");
         assert_eq!((&out["n_star"], &out["sp2_max"]), (&Value::Null, &Value::Null));
         assert_eq!(out["optimum"]["kind"], json!("no_optimum"));
         close("limit", &out["optimum"]["limit"], (2.0 + 197.08 * 10.0) / 10.0, 1e-9);
@@ -475,7 +470,7 @@ mod tests {
     fn linpack_on_bwgrid() {
         let input = json!({"application": "linpack", "N": 40000, "system": "bwgrid1", "n": [64, 256, 1120],
                            "sweep": {"bandwidth_gb_s": [1, 15, 45]}, "required_bandwidth": {"n": 64}});
-        let out = run_json(input, &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, input, &[]).expect("valid");
         close("x' = N/204", &out["balance"]["x_prime"], 40000.0 / 204.0, 1e-9);
         close("z' = 4/1.5", &out["balance"]["z_prime"], 4.0 / 1.5, 1e-12);
         close("Sp(1120)", &out["one_region"][2]["speedup"], 233.74, 0.005);
@@ -491,7 +486,7 @@ mod tests {
                             "N": 40000, "n": [64], "alpha": 0,
                             "system": {"peak_gflops_per_core": 8.5, "node_bandwidth_gb_s": 1500,
                                        "region_bandwidth_gb_s": 1.0, "alpha": 0.05}});
-        let out = run_json(custom, &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, custom, &[]).expect("valid");
         assert_eq!(out["alpha"], json!(0.0));
         assert_eq!(out["warnings"][0]["field"], json!("system.node_bandwidth_gb_s"));
         assert_eq!(out["warnings_at"][0]["path"], json!("system.node_bandwidth_gb_s"));
@@ -505,7 +500,7 @@ mod tests {
         let with = |r: Value| {
             let mut v = base.clone();
             v["required_bandwidth"] = r;
-            run_json(v, &[]).expect("valid")
+            super::super::run_json(&COMMAND, v, &[]).expect("valid")
         };
         let out = with(json!({"n": 256, "fraction": 1}));
         assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
@@ -520,7 +515,7 @@ mod tests {
         let mut v = base.clone();
         v["two_region_x"] = json!("slides");
         v["required_bandwidth"] = json!({"n": 256});
-        let out = run_json(v, &[]).expect("valid");
+        let out = super::super::run_json(&COMMAND, v, &[]).expect("valid");
         assert_eq!(out["required_bandwidth"]["kind"], json!("unreachable"));
         close("limit", &out["required_bandwidth"]["limit"], 197.08 / (1.0 + 196.08 / 256.0), 1e-9);
     }
@@ -585,13 +580,13 @@ mod tests {
             ("no n", json!({"x_prime": 1}), "input: missing key \"n\""),
         ];
         for (name, input, want) in cases {
-            let err = run_json(input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
+            let err = super::super::run_json(&COMMAND, input, &[]).map_err(|e| crate::cli::said(&e)).expect_err(name);
             assert!(err.contains(want), "{name}: {err}");
             assert!(!err.contains('\n'), "{name}: one line: {err}");
         }
         let mut swept = edit("region_bandwidth_gb_s", json!(1.0));
         swept["sweep"] = json!({"bandwidth_gb_s": [1, -2]});
-        let err = run_json(swept, &[]).map_err(|e| crate::cli::said(&e)).expect_err("negative B_E");
+        let err = super::super::run_json(&COMMAND, swept, &[]).map_err(|e| crate::cli::said(&e)).expect_err("negative B_E");
         assert!(err.starts_with("sweep.bandwidth_gb_s[1]: must be greater than 0"), "{err}");
     }
 
