@@ -10,6 +10,18 @@ cd "$(dirname "$0")/.."
 # tests/calculators.rs checks each has its entry).
 ENTRIES=(*.html)
 
+# Panic locations name each dependency's file by its path in cargo's registry (about 60
+# characters of prefix each, some fifty of them a page). They are cut to the crate's own
+# path, so a page's size does not depend on where CARGO_HOME is (and is about 170 bytes
+# gzipped smaller). The standard library's paths (/rustc/<commit>/library/...) come
+# compiled and are not cut this way. The variable replaces the config's rustflags for
+# wasm32, so those come along.
+REMAP="--cfg=web_sys_unstable_apis"
+for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+    [[ -d "$dir" && "$dir" != *" "* ]] && REMAP+=" --remap-path-prefix=$dir="
+done
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$REMAP"
+
 rm -rf target/site dist.new
 for entry in "${ENTRIES[@]}"; do
     name="${entry%.html}"
