@@ -239,42 +239,34 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
   });
   await page.fill("#extrap_predict", "256, 1024");
   await page.setInputFiles("#extrap-file", file);
-  // Over 200 ms: the progress and Cancel show; Cancel ends the ranking.
+  // Over 200 ms: the progress and Cancel show; Cancel ends the ranking. The first ranking
+  // (the workers' wasm loaded and compiled) is the one long enough to catch on every machine
+  // seen: on an idle one, with the workers warm, a ranking of these 2,000 regions ends within
+  // the 200 ms before progress shows. The progress re-renders its row many times a second, so
+  // playwright's click (which waits for the button to hold still) may never land: it is
+  // clicked in the page, as soon as it shows.
   await page.waitForSelector("#extrap-progress progress");
-  await page.evaluate(() => { window.swGaps.max = 0; });
-  await page.waitForTimeout(300);
-  const gap = await page.evaluate(() => window.swGaps.max);
-  console.log(`browser: longest frame gap on the page's thread while the workers fit: ${gap.toFixed(0)} ms`);
-  assert.ok(gap < 250, `the page froze for ${gap} ms while the workers fitted`);
-  // The progress re-renders its row many times a second, so playwright's click (which waits
-  // for the button to hold still) may never land: click it in the page. A quick machine may
-  // have finished the ranking meanwhile (once in a CI run): the file is then read again under
-  // a new comment line, a new ranking, until a Cancel lands.
-  const cancel = () => page.evaluate(() => { const b = document.querySelector("#extrap-progress button"); b?.click(); return Boolean(b); });
-  let cancelled = await cancel();
-  for (let n = 1; !cancelled && n <= 5; n++) {
-    await writeFile(file, `# read again (${n})\n${experiment(2000)}`);
-    await page.setInputFiles("#extrap-file", file);
-    await page.waitForSelector("#extrap-progress progress");
-    cancelled = await cancel();
-  }
+  await page.locator("#extrap-progress").scrollIntoViewIfNeeded().catch(() => {});
+  await shot(page, "extrap-progress");
+  const cancelled = await page.evaluate(() => { const b = document.querySelector("#extrap-progress button"); b?.click(); return Boolean(b); });
   assert.ok(cancelled, "a ranking under way to cancel");
   await page.waitForSelector("text=Ranking cancelled");
   assert.equal(await page.locator("#extrap-ranking").count(), 0, "nothing ranked");
-  // Rank starts again; an edit while it runs replaces it with the ranking of the new texts.
-  await page.evaluate(() => document.querySelector("#extrap-progress button").click());
-  await page.waitForSelector("#extrap-progress progress");
-  await page.locator("#extrap-progress").scrollIntoViewIfNeeded();
-  await shot(page, "extrap-progress");
+  // Rank starts again: the page draws its frames while the workers fit (however long that
+  // takes); then an edit, while it runs or after, gives the ranking of the new texts.
   const t0 = Date.now();
+  await page.evaluate(() => { window.swGaps.max = 0; document.querySelector("#extrap-progress button").click(); });
+  await page.waitForFunction(() => !document.getElementById("extrap-progress") && document.getElementById("extrap-ranking"), null, { timeout: 120_000 });
+  const ms = Date.now() - t0;
+  const gap = await page.evaluate(() => window.swGaps.max);
+  console.log(`browser: longest frame gap on the page's thread while the workers fit: ${gap.toFixed(0)} ms`);
+  assert.ok(gap < 250, `the page froze for ${gap} ms while the workers fitted`);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  console.log(`browser: 2,000 regions × 6 counts ranked in Web Workers in ${ms} ms, ${Math.round(2000 / ms * 1000)} regions per second (${Math.min(cores, 4)} workers, warm; Rank to table, wall clock)`);
   await page.fill("#extrap_predict", "512");
-  // The ranking at 512, and no ranking under way (the one before may have finished and show,
-  // marked stale, meanwhile).
+  // The ranking at 512, and no ranking under way.
   await page.waitForFunction(() => !document.getElementById("extrap-progress") && !document.querySelector(".extrap-results.is-stale")
     && /share at p = 512/.test(document.querySelector("#extrap-ranking th:nth-child(3)")?.textContent), null, { timeout: 120_000 });
-  const ms = Date.now() - t0;
-  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  console.log(`browser: 2,000 regions × 6 counts ranked in Web Workers in ${ms} ms, ${Math.round(2000 / ms * 1000)} regions per second (${Math.min(cores, 4)} workers; edit to table, wall clock)`);
   assert.equal(await page.locator("#extrap-progress").count(), 0);
   assert.match(await page.locator("#extrap-ranking th").nth(2).textContent(), /share at p = 512/);
   const rows = page.locator("#extrap-ranking tbody tr");
