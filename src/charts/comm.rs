@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use crate::model::chart;
 use super::xy::{legend_layout, linear_ticks};
-use super::{color, Axis, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
+use super::{color, failed, Axis, ChartError, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
 use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
 use crate::model::fmt_num;
 
@@ -100,17 +100,12 @@ pub fn broadcast_chart(curves: &[PageSeries], model: &str, procs: u32) -> XyChar
 
 type Area<'a, DB> = DrawingArea<DB, Shift>;
 
-fn fail<E>(_: E) -> String {
-    // The backend's error says no more than this to a person (see `draw_xy`).
-    String::from("the chart could not be drawn")
-}
-
 /// Draws the title centred at the top.
-fn title<DB: DrawingBackend>(area: &Area<DB>, text: &str, theme: &Theme) -> Result<(), String> {
+fn title<DB: DrawingBackend>(area: &Area<DB>, text: &str, theme: &Theme) -> Result<(), ChartError> {
     let style = theme.font(15);
-    let (w, _) = area.estimate_text_size(text, &style).map_err(fail)?;
+    let (w, _) = area.estimate_text_size(text, &style).map_err(failed)?;
     let width = area.dim_in_pixel().0 as i32;
-    area.draw(&Text::new(text, ((width - w as i32) / 2, 8), style)).map_err(fail)
+    area.draw(&Text::new(text, ((width - w as i32) / 2, 8), style)).map_err(failed)
 }
 
 /// The latency matrix reordered by logical cluster, averaged into blocks when it is large.
@@ -178,8 +173,8 @@ impl Drawing for HeatMap {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, String> {
-        area.fill(&theme.background).map_err(fail)?;
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+        area.fill(&theme.background).map_err(failed)?;
         title(area, &self.title, theme)?;
         let font = |size| theme.font(size);
         let (w, h) = area.dim_in_pixel();
@@ -188,7 +183,7 @@ impl Drawing for HeatMap {
         let positive = self.cells.iter().copied().filter(|v| *v > 0.0);
         let (lo, hi) = positive.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
         if self.side == 0 || lo > hi {
-            area.draw(&Text::new("no latencies to show", (20, 40), font(14))).map_err(fail)?;
+            area.draw(&Text::new("no latencies to show", (20, 40), font(14))).map_err(failed)?;
             return Ok(None);
         }
         let span = (hi / lo).ln().max(1e-12);
@@ -197,7 +192,7 @@ impl Drawing for HeatMap {
             let (r, c) = (k / self.side, k % self.side);
             let color = if v > 0.0 { ramp((v / lo).ln() / span) } else { theme.grid };
             let rect = [(x0 + edge(c), y0 + edge(r)), (x0 + edge(c + 1), y0 + edge(r + 1))];
-            area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
+            area.draw(&Rectangle::new(rect, color.filled())).map_err(failed)?;
         }
         // Each group's block on the diagonal, outlined and named.
         let px = |f: f64| (f * f64::from(size)).round() as i32;
@@ -205,28 +200,28 @@ impl Drawing for HeatMap {
         for (g, &end) in self.bounds.iter().enumerate() {
             let (a, b) = (px(start), px(end));
             let rect = [(x0 + a, y0 + a), (x0 + b, y0 + b)];
-            area.draw(&Rectangle::new(rect, color(1).stroke_width(2))).map_err(fail)?;
+            area.draw(&Rectangle::new(rect, color(1).stroke_width(2))).map_err(failed)?;
             if b - a >= 12 || self.bounds.len() <= 12 {
                 let label = format!("G{}", g + 1);
                 let mid = (a + b) / 2;
-                area.draw(&Text::new(label.clone(), (x0 - 30, y0 + mid - 6), font(11))).map_err(fail)?;
-                area.draw(&Text::new(label, (x0 + mid - 7, y0 - 16), font(11))).map_err(fail)?;
+                area.draw(&Text::new(label.clone(), (x0 - 30, y0 + mid - 6), font(11))).map_err(failed)?;
+                area.draw(&Text::new(label, (x0 + mid - 7, y0 - 16), font(11))).map_err(failed)?;
             }
             start = end;
         }
-        area.draw(&Rectangle::new([(x0, y0), (x0 + size, y0 + size)], theme.axis)).map_err(fail)?;
+        area.draw(&Rectangle::new([(x0, y0), (x0 + size, y0 + size)], theme.axis)).map_err(failed)?;
         // The colour key: a log scale from the smallest to the largest latency.
         let (bx, steps) = (x0 + size + 20, 64);
         for s in 0..steps {
             let (ya, yb) = (y0 + size * s / steps, y0 + size * (s + 1) / steps);
             let color = ramp(1.0 - f64::from(s) / f64::from(steps));
-            area.draw(&Rectangle::new([(bx, ya), (bx + 16, yb)], color.filled())).map_err(fail)?;
+            area.draw(&Rectangle::new([(bx, ya), (bx + 16, yb)], color.filled())).map_err(failed)?;
         }
         for (t, y) in [(1.0, y0), (0.5, y0 + size / 2), (0.0, y0 + size)] {
             let v = lo * (span * t).exp();
-            area.draw(&Text::new(format!("{} µs", fmt_num(v, 3)), (bx + 20, y - 6), font(11))).map_err(fail)?;
+            area.draw(&Text::new(format!("{} µs", fmt_num(v, 3)), (bx + 20, y - 6), font(11))).map_err(failed)?;
         }
-        area.present().map_err(fail)?;
+        area.present().map_err(failed)?;
         Ok(None)
     }
 
@@ -312,14 +307,14 @@ impl Drawing for Timeline {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, String> {
-        area.fill(&theme.background).map_err(fail)?;
+    fn draw<DB: DrawingBackend>(&self, area: &Area<DB>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+        area.fill(&theme.background).map_err(failed)?;
         title(area, &self.title, theme)?;
         let (w, h) = area.dim_in_pixel();
         let small = theme.font(11);
         let mut label_w = 0;
         for r in &self.rows {
-            label_w = label_w.max(area.estimate_text_size(r, &small).map_err(fail)?.0 as i32);
+            label_w = label_w.max(area.estimate_text_size(r, &small).map_err(failed)?.0 as i32);
         }
         let w = w as i32;
         // Key, under the title, in rows that wrap within the drawing (on one row, it ran off
@@ -329,7 +324,7 @@ impl Drawing for Timeline {
         let key = [(Some(transfer), "message to the coordinator"), (Some(local), "broadcast inside the cluster"), (None, "lines: sender → receiver")];
         let mut widths = Vec::new();
         for (swatch, text) in key {
-            widths.push(area.estimate_text_size(text, &small).map_err(fail)?.0 as i32 + if swatch.is_some() { 18 } else { 0 });
+            widths.push(area.estimate_text_size(text, &small).map_err(failed)?.0 as i32 + if swatch.is_some() { 18 } else { 0 });
         }
         const GAP: i32 = 18;
         const LINE: i32 = 16;
@@ -341,12 +336,12 @@ impl Drawing for Timeline {
             let (kx, ky) = (left + dx, 31 + LINE * row);
             let tx = match swatch {
                 Some(c) => {
-                    area.draw(&Rectangle::new([(kx, ky + 1), (kx + 14, ky + 11)], c.filled())).map_err(fail)?;
+                    area.draw(&Rectangle::new([(kx, ky + 1), (kx + 14, ky + 11)], c.filled())).map_err(failed)?;
                     kx + 18
                 }
                 None => kx,
             };
-            area.draw(&Text::new(text, (tx, ky), small.clone())).map_err(fail)?;
+            area.draw(&Text::new(text, (tx, ky), small.clone())).map_err(failed)?;
             right = right.max(kx + width);
         }
         let extra = LINE * layout.last().map_or(0, |l| l.1);
@@ -359,39 +354,39 @@ impl Drawing for Timeline {
         // Rows, their labels and the time axis.
         for (r, label) in self.rows.iter().enumerate() {
             let y = y0 + band * r as i32;
-            area.draw(&PathElement::new(vec![(x0, y + band), (x1, y + band)], theme.grid)).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x0, y + band), (x1, y + band)], theme.grid)).map_err(failed)?;
             if band >= 9 {
-                area.draw(&Text::new(label.as_str(), (4, mid(r) - 6), small.clone())).map_err(fail)?;
+                area.draw(&Text::new(label.as_str(), (4, mid(r) - 6), small.clone())).map_err(failed)?;
             }
         }
-        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(fail)?;
+        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(failed)?;
         for t in linear_ticks(0.0, self.t_max, if w < 480 { 4 } else { 6 }) {
-            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(failed)?;
             // Centred on its tick, inside the drawing.
             let label = time_text(t);
-            let lw = area.estimate_text_size(&label, &small).map_err(fail)?.0 as i32;
-            area.draw(&Text::new(label, ((x(t) - lw / 2).clamp(0, (w - lw).max(0)), y1 + 7), small.clone())).map_err(fail)?;
+            let lw = area.estimate_text_size(&label, &small).map_err(failed)?.0 as i32;
+            area.draw(&Text::new(label, ((x(t) - lw / 2).clamp(0, (w - lw).max(0)), y1 + 7), small.clone())).map_err(failed)?;
         }
-        area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(fail)?;
+        area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(failed)?;
         let bar = (band * 3 / 10).max(1);
         for &(r, a, b, is_local) in &self.bars {
             let color = if is_local { local } else { transfer };
             let rect = [(x(a), mid(r) - bar), (x(b).max(x(a) + 1), mid(r) + bar)];
-            area.draw(&Rectangle::new(rect, color.filled())).map_err(fail)?;
+            area.draw(&Rectangle::new(rect, color.filled())).map_err(failed)?;
         }
         for &(from, to, a, b) in &self.sends {
             let line = PathElement::new(vec![(x(a), mid(from)), (x(b), mid(to))], theme.axis.stroke_width(1));
-            area.draw(&line).map_err(fail)?;
-            area.draw(&Circle::new((x(b), mid(to)), 3, theme.axis.filled())).map_err(fail)?;
+            area.draw(&line).map_err(failed)?;
+            area.draw(&Circle::new((x(b), mid(to)), 3, theme.axis.filled())).map_err(failed)?;
         }
         for (k, (t, label)) in self.marks.iter().enumerate() {
             let color = if k == 0 { color(2) } else { color(3) };
-            area.draw(&PathElement::new(vec![(x(*t), y0 - 4), (x(*t), y1)], color.stroke_width(2))).map_err(fail)?;
-            let (tw, _) = area.estimate_text_size(label, &small).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x(*t), y0 - 4), (x(*t), y1)], color.stroke_width(2))).map_err(failed)?;
+            let (tw, _) = area.estimate_text_size(label, &small).map_err(failed)?;
             let tx = (x(*t) - tw as i32 - 4).max(x0);
-            area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color))).map_err(fail)?;
+            area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color))).map_err(failed)?;
         }
-        area.present().map_err(fail)?;
+        area.present().map_err(failed)?;
         Ok(Some(Frame { x_px: (x0, x1), y_px: (y0, y1), x: (0.0, self.t_max), y: (0.0, f64::from(rows)), log_x: false, log_y: false, legend }))
     }
 

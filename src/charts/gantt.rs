@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::xy::linear_ticks;
-use super::{color, header, split_unit, unit_suffix, Drawing, Frame, Readout, Table, Theme};
+use super::{color, failed, header, split_unit, unit_suffix, ChartError, Drawing, Frame, Readout, Table, Theme};
 use crate::model::fmt_num;
 
 /// Most rows the data table lists (a run keeps up to 20,000 spans).
@@ -29,11 +29,6 @@ pub struct Gantt {
     pub note: Option<String>,
 }
 
-fn fail<E>(_: E) -> String {
-    // The backend's error says no more than this to a person (see `draw_xy`).
-    String::from("the chart could not be drawn")
-}
-
 impl Gantt {
     /// The spans overlapping the window.
     fn visible(&self) -> impl Iterator<Item = &(u32, u8, f64, f64)> {
@@ -51,36 +46,36 @@ impl Drawing for Gantt {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, String> {
-        area.fill(&theme.background).map_err(fail)?;
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+        area.fill(&theme.background).map_err(failed)?;
         let (w, h) = area.dim_in_pixel();
         let (w, h) = (w as i32, h as i32);
         let title = theme.font(15);
-        let (tw, _) = area.estimate_text_size(&self.title, &title).map_err(fail)?;
-        area.draw(&Text::new(self.title.as_str(), ((w - tw as i32) / 2, 8), title)).map_err(fail)?;
+        let (tw, _) = area.estimate_text_size(&self.title, &title).map_err(failed)?;
+        area.draw(&Text::new(self.title.as_str(), ((w - tw as i32) / 2, 8), title)).map_err(failed)?;
         let small = theme.font(12);
         // The key, under the title and outside the rows.
         let mut kx = 14;
         for (name, c) in &self.kinds {
-            area.draw(&Rectangle::new([(kx, 33), (kx + 14, 43)], color(*c).filled())).map_err(fail)?;
-            area.draw(&Text::new(name.as_str(), (kx + 18, 31), small.clone())).map_err(fail)?;
-            kx += 32 + area.estimate_text_size(name, &small).map_err(fail)?.0 as i32;
+            area.draw(&Rectangle::new([(kx, 33), (kx + 14, 43)], color(*c).filled())).map_err(failed)?;
+            area.draw(&Text::new(name.as_str(), (kx + 18, 31), small.clone())).map_err(failed)?;
+            kx += 32 + area.estimate_text_size(name, &small).map_err(failed)?.0 as i32;
         }
         let legend = Some((14, 28, kx, 46));
         let mut y0 = 54;
         if let Some(n) = &self.note {
-            area.draw(&Text::new(n.as_str(), (14, 50), small.clone())).map_err(fail)?;
+            area.draw(&Text::new(n.as_str(), (14, 50), small.clone())).map_err(failed)?;
             y0 += 16;
         }
         let mut label_w = 0;
         for r in &self.rows {
-            label_w = label_w.max(area.estimate_text_size(r, &small).map_err(fail)?.0 as i32);
+            label_w = label_w.max(area.estimate_text_size(r, &small).map_err(failed)?.0 as i32);
         }
         let (x0, x1, y1) = (label_w + 12, w - 16, h - 44);
         let (a, b) = self.window;
         if self.rows.is_empty() || x1 - x0 < 20 || y1 - y0 < 10 || b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) {
-            area.draw(&Text::new("nothing to show in this window", (20, y0 + 20), theme.font(14))).map_err(fail)?;
-            return area.present().map(|_| None).map_err(fail);
+            area.draw(&Text::new("nothing to show in this window", (20, y0 + 20), theme.font(14))).map_err(failed)?;
+            return area.present().map(|_| None).map_err(failed);
         }
         let n = self.rows.len() as i32;
         let band = f64::from(y1 - y0) / f64::from(n);
@@ -88,33 +83,33 @@ impl Drawing for Gantt {
         let row_top = |r: i32| y0 + (band * f64::from(r)).round() as i32;
         for (r, label) in self.rows.iter().enumerate() {
             let r = r as i32;
-            area.draw(&PathElement::new(vec![(x0, row_top(r + 1)), (x1, row_top(r + 1))], theme.grid)).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x0, row_top(r + 1)), (x1, row_top(r + 1))], theme.grid)).map_err(failed)?;
             // Labels only where rows are tall enough to read them.
             if band >= 11.0 || r % (11.0 / band).ceil() as i32 == 0 {
                 let mid = (row_top(r) + row_top(r + 1)) / 2;
-                area.draw(&Text::new(label.as_str(), (4, mid - 7), small.clone())).map_err(fail)?;
+                area.draw(&Text::new(label.as_str(), (4, mid - 7), small.clone())).map_err(failed)?;
             }
         }
         let pad = ((band * 0.15).round() as i32).min(4);
         for &(r, k, s, e) in self.visible() {
             let (top, bottom) = (row_top(r as i32) + pad, row_top(r as i32 + 1) - pad);
             let c = color(self.kinds.get(usize::from(k)).map_or(4, |k| k.1));
-            area.draw(&Rectangle::new([(x(s), top), (x(e).max(x(s) + 1), bottom.max(top + 1))], c.filled())).map_err(fail)?;
+            area.draw(&Rectangle::new([(x(s), top), (x(e).max(x(s) + 1), bottom.max(top + 1))], c.filled())).map_err(failed)?;
         }
-        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(fail)?;
-        area.draw(&PathElement::new(vec![(x0, y0), (x0, y1)], theme.axis)).map_err(fail)?;
+        area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(failed)?;
+        area.draw(&PathElement::new(vec![(x0, y0), (x0, y1)], theme.axis)).map_err(failed)?;
         let ticks = linear_ticks(a, b, if w < 480 { 4 } else { 6 });
         // A window zoomed in far needs more digits for neighbouring ticks to differ.
         let digits = crate::model::error::digits_to_tell_apart(&ticks, 4);
         for t in ticks {
-            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(fail)?;
+            area.draw(&PathElement::new(vec![(x(t), y1), (x(t), y1 + 4)], theme.axis)).map_err(failed)?;
             let label = fmt_num(t, digits);
-            let (lw, _) = area.estimate_text_size(&label, &small).map_err(fail)?;
-            area.draw(&Text::new(label, (x(t) - lw as i32 / 2, y1 + 7), small.clone())).map_err(fail)?;
+            let (lw, _) = area.estimate_text_size(&label, &small).map_err(failed)?;
+            area.draw(&Text::new(label, (x(t) - lw as i32 / 2, y1 + 7), small.clone())).map_err(failed)?;
         }
-        let (lw, _) = area.estimate_text_size(&self.time_label, &small).map_err(fail)?;
-        area.draw(&Text::new(self.time_label.as_str(), ((x0 + x1 - lw as i32) / 2, y1 + 24), small)).map_err(fail)?;
-        area.present().map_err(fail)?;
+        let (lw, _) = area.estimate_text_size(&self.time_label, &small).map_err(failed)?;
+        area.draw(&Text::new(self.time_label.as_str(), ((x0 + x1 - lw as i32) / 2, y1 + 24), small)).map_err(failed)?;
+        area.present().map_err(failed)?;
         Ok(Some(Frame { x_px: (x0, x1), y_px: (y0, y1), x: (a, b), y: (0.0, f64::from(n)), log_x: false, log_y: false, legend }))
     }
 

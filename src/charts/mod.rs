@@ -72,11 +72,36 @@ pub struct Readout {
     pub text: String,
 }
 
+/// Why a chart was not drawn. A backend's own error (a canvas call refused, text that could
+/// not be measured) tells a person nothing more than that the drawing failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChartError {
+    /// The backend refused a drawing call.
+    Backend,
+    /// The browser gave the page no 2D canvas to draw on.
+    NoCanvas,
+}
+
+impl ChartError {
+    /// What the page says under the chart.
+    pub fn message(self) -> &'static str {
+        match self {
+            ChartError::Backend => "the chart could not be drawn",
+            ChartError::NoCanvas => "this browser gave no 2D canvas",
+        }
+    }
+}
+
+/// A backend's error, of whatever type, as the chart's.
+pub(crate) fn failed<E>(_: E) -> ChartError {
+    ChartError::Backend
+}
+
 /// Anything a chart component can draw: on the page's canvas, and as SVG for export.
 pub trait Drawing: PartialEq + 'static {
     fn title(&self) -> &str;
     /// Draws on any backend; answers where the plot sits (None when nothing could be plotted).
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, String>;
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError>;
     /// The drawn data as a table.
     fn table(&self) -> Table;
     /// The data nearest pixel `at` of a drawing whose frame is `frame`.
@@ -89,7 +114,7 @@ impl Drawing for XyChart {
     fn title(&self) -> &str {
         &self.title
     }
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, String> {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
         draw_xy(area, self, theme)
     }
     fn table(&self) -> Table {
@@ -103,13 +128,13 @@ impl Drawing for XyChart {
 /// The drawing as an SVG document, for native tests and the command. (The pages export SVG
 /// through their own backend, so that each drawing function is compiled once into the wasm.)
 #[cfg(not(target_arch = "wasm32"))]
-pub fn to_svg<D: Drawing>(drawing: &D, width: u32, height: u32) -> Result<String, String> {
+pub fn to_svg<D: Drawing>(drawing: &D, width: u32, height: u32) -> Result<String, ChartError> {
     to_svg_themed(drawing, width, height, &Theme::LIGHT).map(|(svg, _)| svg)
 }
 
 /// The drawing as SVG in `theme`, with the frame its drawing answered.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn to_svg_themed<D: Drawing>(drawing: &D, width: u32, height: u32, theme: &Theme) -> Result<(String, Option<Frame>), String> {
+pub fn to_svg_themed<D: Drawing>(drawing: &D, width: u32, height: u32, theme: &Theme) -> Result<(String, Option<Frame>), ChartError> {
     let mut out = String::new();
     let frame = {
         let backend = SVGBackend::with_string(&mut out, (width, height));

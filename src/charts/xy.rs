@@ -6,7 +6,7 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{color, header, split_unit, unit_suffix, Readout, Table, Theme};
+use super::{color, failed, header, split_unit, unit_suffix, ChartError, Readout, Table, Theme};
 use crate::model::{chart, fmt_num};
 
 #[cfg(test)]
@@ -341,11 +341,11 @@ pub(super) fn legend_layout(widths: &[i32], width: i32) -> Vec<(i32, i32)> {
 }
 
 /// Draws the chart on any plotters backend in `theme`; answers where the plot is (None when
-/// there was nothing to plot). Errors are the backend's, as text.
-pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart, theme: &Theme) -> Result<Option<Frame>, String> {
+/// there was nothing to plot).
+pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart, theme: &Theme) -> Result<Option<Frame>, ChartError> {
     // The backend's error carries no more than "could not draw" for a person; formatting it
     // with Debug would pull string-escaping code into the page for nothing.
-    let err = |_: DrawingAreaErrorKind<DB::ErrorType>| String::from("the chart could not be drawn");
+    let err = failed::<DrawingAreaErrorKind<DB::ErrorType>>;
     area.fill(&theme.background).map_err(err)?;
     let Some(((x0, x1), (y0, y1))) = chart.bounds() else {
         area.draw(&Text::new("nothing to plot yet", (20, 30), theme.font(14))).map_err(err)?;

@@ -695,7 +695,7 @@ pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, Spee
                 let targets = page::parse_targets(v).map_err(|e| InputError::new("--predict", e.to_string()))?;
                 request.predict = Some(targets.into_iter().map(f64::from).collect());
             }
-            "--second-column" => second = page::second_column(v).map_err(|e| InputError::new("--second-column", e.to_string()))?,
+            "--second-column" => second = page::second_column("--second-column", v)?,
             "--scaling" => request.scaling = Some(v.clone()),
             // The allocation table's (`allocation::attach`).
             o if allocation::OPTIONS.contains(&o) => {}

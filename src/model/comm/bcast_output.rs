@@ -51,14 +51,15 @@ fn after(words: &[&str], key: &str) -> Option<String> {
     None
 }
 
-/// The Open MPI bcast algorithm id as a calculator algorithm.
-fn ompi_algorithm(id: &str) -> Result<Algorithm, String> {
+/// The Open MPI bcast algorithm id (read on `line`) as a calculator algorithm.
+fn ompi_algorithm(id: &str, line: usize) -> Result<Algorithm, InputError> {
     id.trim().parse().ok().and_then(Algorithm::from_ompi_id).ok_or_else(|| {
-        format!(
+        let message = format!(
             "Open MPI bcast algorithm {} has no model here; the calculator has {}",
             id.trim().chars().take(8).collect::<String>(),
             Algorithm::ompi_list(|a| format!("{} ({})", a.ompi_id(), a.ompi_name()), ", ", " and ")
-        )
+        );
+        err(line, None, message)
     })
 }
 
@@ -90,9 +91,9 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
                 imb_time_col = words.iter().position(|w| w.starts_with("t_avg") || *w == "t[usec]");
             }
             if let Some(id) = after(&words, "coll_tuned_bcast_algorithm") {
-                match ompi_algorithm(&id) {
+                match ompi_algorithm(&id, line) {
                     Ok(a) => algorithm = Some(a),
-                    Err(m) => return (out, Some(err(line, None, m))),
+                    Err(e) => return (out, Some(e)),
                 }
             } else if let Some(name) = after(&words, "algorithm") {
                 match Algorithm::from_key(&name) {

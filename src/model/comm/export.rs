@@ -225,19 +225,6 @@ pub fn simgrid(fit: &CommFit) -> Option<String> {
     Some(s)
 }
 
-/// Reads `size:factor;size:factor` (SimGrid's syntax) into (size, factor), sizes ascending.
-pub fn parse_factors(text: &str) -> Result<Vec<(f64, f64)>, String> {
-    let mut out = Vec::new();
-    for part in text.split(';').filter(|p| !p.trim().is_empty()) {
-        let (m, f) = part.split_once(':').ok_or_else(|| format!("\"{part}\" is not size:factor"))?;
-        let m: f64 = m.trim().parse().map_err(|_| format!("bad size in \"{part}\""))?;
-        let f: f64 = f.trim().parse().map_err(|_| format!("bad factor in \"{part}\""))?;
-        out.push((m, f));
-    }
-    out.sort_by(|a, b| a.0.total_cmp(&b.0));
-    Ok(out)
-}
-
 pub fn sstmacro(fit: &CommFit) -> Option<String> {
     let best = fit.best_model()?;
     let latency_us = best.time_us(0.0);
@@ -320,55 +307,68 @@ pub fn ompi_rules(fit: &CommFit, share: f64, procs: u32) -> Option<String> {
     Some(s)
 }
 
-/// One collective of a rules file: its id and, per communicator size, the rules
-/// (message size, algorithm, topo, segment size).
-pub type Rules = Vec<(u32, Vec<(u64, Vec<(u64, u32, u64, u64)>)>)>;
-
-/// Reads Open MPI's classic rules format (comments after `#`, an optional
-/// `rule-file-version-N` first line, and an optional fifth number per rule).
-pub fn parse_rules(text: &str) -> Result<Rules, String> {
-    let mut lines = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-        .filter(|(_, l)| !l.is_empty() && !l.starts_with("rule-file-version"));
-    let mut next = |what: &str, n: usize| -> Result<Vec<u64>, String> {
-        let (line, l) = lines.next().ok_or_else(|| format!("the file ends where {what} was expected"))?;
-        let v: Vec<u64> = l.split_whitespace().map(|w| w.parse::<u64>()).collect::<Result<_, _>>().map_err(|_| format!("line {line}: {what} is not a whole number"))?;
-        if v.len() < n {
-            return Err(format!("line {line}: {what} needs {n} numbers"));
-        }
-        Ok(v)
-    };
-    let mut out = Vec::new();
-    for _ in 0..next("the number of collectives", 1)?[0] {
-        let id = next("a collective id", 1)?[0] as u32;
-        let mut comms = Vec::new();
-        for _ in 0..next("the number of comm sizes", 1)?[0] {
-            let size = next("a comm size", 1)?[0];
-            let mut rules = Vec::new();
-            for _ in 0..next("the number of message sizes", 1)?[0] {
-                let v = next("a rule (msg_size algorithm topo segsize)", 4)?;
-                rules.push((v[0], v[1] as u32, v[2], v[3]));
-            }
-            comms.push((size, rules));
-        }
-        out.push((id, comms));
-    }
-    Ok(out)
-}
-
-/// The algorithm Open MPI picks from parsed rules: the largest comm size ≤ `procs` (else
-/// the smallest), then the last rule whose message size ≤ `size_bytes`.
-pub fn rules_choice(rules: &Rules, collective: u32, procs: u64, size_bytes: u64) -> Option<(u32, u64)> {
-    let (_, comms) = rules.iter().find(|c| c.0 == collective)?;
-    let comm = comms.iter().rev().find(|c| c.0 <= procs).or(comms.first())?;
-    comm.1.iter().rev().find(|r| r.0 <= size_bytes).map(|r| (r.1, r.3))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reads `size:factor;size:factor` (SimGrid's syntax) into (size, factor), sizes ascending.
+    fn parse_factors(text: &str) -> Result<Vec<(f64, f64)>, String> {
+        let mut out = Vec::new();
+        for part in text.split(';').filter(|p| !p.trim().is_empty()) {
+            let (m, f) = part.split_once(':').ok_or_else(|| format!("\"{part}\" is not size:factor"))?;
+            let m: f64 = m.trim().parse().map_err(|_| format!("bad size in \"{part}\""))?;
+            let f: f64 = f.trim().parse().map_err(|_| format!("bad factor in \"{part}\""))?;
+            out.push((m, f));
+        }
+        out.sort_by(|a, b| a.0.total_cmp(&b.0));
+        Ok(out)
+    }
+
+    /// One collective of a rules file: its id and, per communicator size, the rules
+    /// (message size, algorithm, topo, segment size).
+    type Rules = Vec<(u32, Vec<(u64, Vec<(u64, u32, u64, u64)>)>)>;
+
+    /// Reads Open MPI's classic rules format (comments after `#`, an optional
+    /// `rule-file-version-N` first line, and an optional fifth number per rule).
+    fn parse_rules(text: &str) -> Result<Rules, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
+            .filter(|(_, l)| !l.is_empty() && !l.starts_with("rule-file-version"));
+        let mut next = |what: &str, n: usize| -> Result<Vec<u64>, String> {
+            let (line, l) = lines.next().ok_or_else(|| format!("the file ends where {what} was expected"))?;
+            let v: Vec<u64> = l.split_whitespace().map(|w| w.parse::<u64>()).collect::<Result<_, _>>().map_err(|_| format!("line {line}: {what} is not a whole number"))?;
+            if v.len() < n {
+                return Err(format!("line {line}: {what} needs {n} numbers"));
+            }
+            Ok(v)
+        };
+        let mut out = Vec::new();
+        for _ in 0..next("the number of collectives", 1)?[0] {
+            let id = next("a collective id", 1)?[0] as u32;
+            let mut comms = Vec::new();
+            for _ in 0..next("the number of comm sizes", 1)?[0] {
+                let size = next("a comm size", 1)?[0];
+                let mut rules = Vec::new();
+                for _ in 0..next("the number of message sizes", 1)?[0] {
+                    let v = next("a rule (msg_size algorithm topo segsize)", 4)?;
+                    rules.push((v[0], v[1] as u32, v[2], v[3]));
+                }
+                comms.push((size, rules));
+            }
+            out.push((id, comms));
+        }
+        Ok(out)
+    }
+
+    /// The algorithm Open MPI picks from parsed rules: the largest comm size ≤ `procs` (else
+    /// the smallest), then the last rule whose message size ≤ `size_bytes`.
+    fn rules_choice(rules: &Rules, collective: u32, procs: u64, size_bytes: u64) -> Option<(u32, u64)> {
+        let (_, comms) = rules.iter().find(|c| c.0 == collective)?;
+        let comm = comms.iter().rev().find(|c| c.0 <= procs).or(comms.first())?;
+        comm.1.iter().rev().find(|r| r.0 <= size_bytes).map(|r| (r.1, r.3))
+    }
 
     #[test]
     fn every_format_and_model_is_named_once_and_read_back() {

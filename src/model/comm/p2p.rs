@@ -569,20 +569,42 @@ pub fn find_knee(pts: &[(f64, f64)]) -> Option<Knee> {
     (ratio <= 0.25 && jump_us > noise_us).then_some(Knee { last_eager_bytes: m_last, size_bytes: m_first, jump_us, residual_ratio: ratio })
 }
 
+/// Why a model could not be fitted to the points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoFit {
+    /// Fewer different message sizes than the model has parameters.
+    TooFewSizes { kind: ModelKind, given: usize },
+    /// Every point has the same size.
+    SizesDoNotVary,
+    /// Fewer than two different sizes at or below the knee (LogP's eager line).
+    FewBelowKnee,
+    /// No size above the smallest (LogGP's long-message slope).
+    NoneLarger,
+    /// The fitted parameters are not all finite.
+    NotFinite,
+}
+
+impl std::fmt::Display for NoFit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoFit::TooFewSizes { kind, given } => write!(f, "{} needs at least {} different message sizes; {given} given", kind.name(), kind.min_sizes()),
+            NoFit::SizesDoNotVary => f.write_str("the sizes do not vary"),
+            NoFit::FewBelowKnee => f.write_str("fewer than two different sizes below the knee"),
+            NoFit::NoneLarger => f.write_str("no size larger than the smallest"),
+            NoFit::NotFinite => f.write_str("the fit does not give finite parameters"),
+        }
+    }
+}
+
 /// Fits one model to distinct, sorted points; Err says why it cannot.
-pub fn fit_model(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Result<Model, String> {
+pub fn fit_model(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Result<Model, NoFit> {
     if pts.len() < kind.min_sizes() {
-        return Err(format!(
-            "{} needs at least {} different message sizes; {} given",
-            kind.name(),
-            kind.min_sizes(),
-            pts.len()
-        ));
+        return Err(NoFit::TooFewSizes { kind, given: pts.len() });
     }
     let unweighted = |p: &[(f64, f64)]| p.iter().map(|&(m, t)| (m, t, 1.0)).collect::<Vec<_>>();
     let model = match kind {
         ModelKind::Hockney => {
-            let (a, b) = rising_line(&unweighted(pts)).ok_or("the sizes do not vary")?;
+            let (a, b) = rising_line(&unweighted(pts)).ok_or(NoFit::SizesDoNotVary)?;
             Model::Hockney { alpha_us: a, beta_us_per_byte: b }
         }
         ModelKind::LogP => {
@@ -592,14 +614,14 @@ pub fn fit_model(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Re
                 .filter(|p| knee.is_none_or(|k| p.0 <= k.last_eager_bytes))
                 .map(|&(m, t)| (((m / w).ceil() - 1.0).max(0.0), t, 1.0))
                 .collect();
-            let (a, b) = rising_line(&eager).ok_or("fewer than two different sizes below the knee")?;
+            let (a, b) = rising_line(&eager).ok_or(NoFit::FewBelowKnee)?;
             Model::LogP { l_2o_us: a, gap_us: b, w_bytes: w }
         }
         ModelKind::LogGP => {
             let (m0, t0) = pts[0]; // ok: at least two points
             let long: Vec<&(f64, f64)> = pts[1..].iter().filter(|p| knee.is_none_or(|k| p.0 >= k.size_bytes)).collect();
             let long: Vec<(f64, f64, f64)> = long.iter().map(|&&(m, t)| (m, t, 1.0)).collect();
-            let g = line::slope_through(m0, t0, &long).ok_or("no size larger than the smallest")?.max(0.0);
+            let g = line::slope_through(m0, t0, &long).ok_or(NoFit::NoneLarger)?.max(0.0);
             Model::LogGP { l_2o_us: t0 - (m0.max(1.0) - 1.0) * g, g_us_per_byte: g }
         }
         ModelKind::PLogP => {
@@ -607,7 +629,7 @@ pub fn fit_model(kind: ModelKind, pts: &[(f64, f64)], knee: Option<&Knee>) -> Re
         }
     };
     let finite = model.params().iter().all(|p| p.1.is_finite());
-    finite.then_some(model).ok_or_else(|| "the fit does not give finite parameters".to_string())
+    finite.then_some(model).ok_or(NoFit::NotFinite)
 }
 
 /// One model's fit and its errors.
@@ -665,7 +687,7 @@ pub fn fit_all(points: &[Point]) -> Result<CommFit, InputError> {
                 let mean_rel_error = rel_errors.iter().sum::<f64>() / rel_errors.len() as f64;
                 models.push(ModelFit { loo_rel_error: leave_one_out(kind, &pts, knee.as_ref()), model, rel_errors, mean_rel_error });
             }
-            Err(reason) => skipped.push((kind, reason)),
+            Err(reason) => skipped.push((kind, reason.to_string())),
         }
     }
     let (best, best_reason) = choose_best(&models);

@@ -304,13 +304,13 @@ fn number_in(texts: &PageInputs, field: Field, what: &str, range: (f64, f64), de
 }
 
 /// A list of message sizes: "8KB 512KB", "8 kB, 1 MB", "65536" (KB = 1024 bytes).
-pub fn parse_sizes(text: &str) -> Result<Vec<f64>, String> {
+pub fn parse_sizes(text: &str) -> Result<Vec<f64>, InputError> {
     let spec = ListSpec { max_items: MAX_SIZES, required: false };
-    list::sizes("sizes", text, spec, MAX_SIZE_BYTES).map_err(|e| e.local_text())
+    list::sizes("sizes", text, spec, MAX_SIZE_BYTES)
 }
 
 /// The sizes of a field, `blank` when it is blank.
-fn sizes_of(texts: &PageInputs, field: Field, blank: &str) -> Result<Vec<f64>, String> {
+fn sizes_of(texts: &PageInputs, field: Field, blank: &str) -> Result<Vec<f64>, InputError> {
     let t = text(texts, field);
     parse_sizes(if t.trim().is_empty() { blank } else { t })
 }
@@ -424,7 +424,7 @@ impl P2pInputs {
         let p2p = comm::parse_p2p(text(texts, Field::P2p), format);
         let procs = procs(texts, errors);
         let sizes = sizes_of(texts, Field::Sizes, "8KB 512KB").unwrap_or_else(|e| {
-            errors.push(InputError::new(Field::Sizes.key(), format!("message sizes: {e}")));
+            errors.push(InputError::new(Field::Sizes.key(), format!("message sizes: {}", e.local_text())));
             Vec::new()
         });
         let (measured, measured_error) = parse_measured(text(texts, Field::Measured));
@@ -452,7 +452,7 @@ impl GridInputs {
                 None
             }
             Err(e) => {
-                errors.push(InputError::new(Field::GridSize.key(), format!("message size: {e}")));
+                errors.push(InputError::new(Field::GridSize.key(), format!("message size: {}", e.local_text())));
                 None
             }
         };

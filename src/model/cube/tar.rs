@@ -13,17 +13,17 @@ pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
 }
 
 /// Inflates one gzip member, taking at most `*budget` bytes and lowering the budget by what it produced.
-pub(crate) fn gunzip(bytes: &[u8], budget: &mut usize) -> Result<Vec<u8>, String> {
+pub(crate) fn gunzip(bytes: &[u8], budget: &mut usize) -> Result<Vec<u8>, Error> {
     const FHCRC: u8 = 2;
     const FEXTRA: u8 = 4;
     const FNAME: u8 = 8;
     const FCOMMENT: u8 = 16;
     if !is_gzip(bytes) || bytes.len() < 10 {
-        return Err("expected a gzip header (1f 8b 08)".into());
+        return Err(Error::new("expected a gzip header (1f 8b 08)"));
     }
     let flags = bytes[3];
     let mut pos = 10usize;
-    let short = || "gzip header is truncated".to_string();
+    let short = || Error::new("gzip header is truncated");
     if flags & FEXTRA != 0 {
         let b = bytes.get(pos..pos + 2).ok_or_else(short)?;
         let xlen = u16::from_le_bytes([b[0], b[1]]) as usize;
@@ -42,9 +42,9 @@ pub(crate) fn gunzip(bytes: &[u8], budget: &mut usize) -> Result<Vec<u8>, String
     let body = bytes.get(pos..).ok_or_else(short)?;
     let out = miniz_oxide::inflate::decompress_to_vec_with_limit(body, *budget).map_err(|e| {
         if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-            format!("inflates to more than {} bytes (the limit)", group(*budget))
+            Error::new(format!("inflates to more than {} bytes (the limit)", group(*budget)))
         } else {
-            format!("gzip data is corrupt ({:?})", e.status)
+            Error::new(format!("gzip data is corrupt ({:?})", e.status))
         }
     })?;
     *budget -= out.len().min(*budget);

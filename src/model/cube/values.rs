@@ -48,8 +48,28 @@ fn f64_at(b: &[u8], at: usize, o: Order) -> Option<f64> {
 /// Largest UINT64 that survives CubeLib's uint64 → double → uint64 round trip (pycubexr's MAX_UINT64_DOUBLE).
 const MAX_UINT64_DOUBLE: u64 = 0xFFFF_FFFF_FFFF_FBFF;
 
-/// Bytes per value, or an error text for dtypes that cannot become one f64.
-fn value_size(d: &DType) -> Result<usize, String> {
+/// A dtype whose values cannot each become one f64.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum NoScalar {
+    SeveralDoubles,
+    Histogram,
+    ScaleFunction,
+    Unknown,
+}
+
+impl std::fmt::Display for NoScalar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoScalar::SeveralDoubles => "holds several doubles per value, which have no single scalar value",
+            NoScalar::Histogram => "is a histogram, which has no single scalar value",
+            NoScalar::ScaleFunction => "is a scale function, which has no single scalar value",
+            NoScalar::Unknown => "is not a dtype this reader knows",
+        })
+    }
+}
+
+/// Bytes per value, or why the dtype's values cannot become one f64.
+fn value_size(d: &DType) -> Result<usize, NoScalar> {
     Ok(match d {
         DType::Char | DType::Int8 | DType::Uint8 => 1,
         DType::Int16 | DType::Uint16 => 2,
@@ -57,10 +77,10 @@ fn value_size(d: &DType) -> Result<usize, String> {
         DType::Int64 | DType::Uint64 | DType::Double | DType::Float | DType::MinDouble | DType::MaxDouble => 8,
         DType::Complex | DType::Rate => 16,
         DType::TauAtomic => 36,
-        DType::NDoubles(_) => return Err("holds several doubles per value, which have no single scalar value".into()),
-        DType::Histogram(_) => return Err("is a histogram, which has no single scalar value".into()),
-        DType::ScaleFunc => return Err("is a scale function, which has no single scalar value".into()),
-        DType::Unknown(_) => return Err("is not a dtype this reader knows".into()),
+        DType::NDoubles(_) => return Err(NoScalar::SeveralDoubles),
+        DType::Histogram(_) => return Err(NoScalar::Histogram),
+        DType::ScaleFunc => return Err(NoScalar::ScaleFunction),
+        DType::Unknown(_) => return Err(NoScalar::Unknown),
     })
 }
 
@@ -210,7 +230,7 @@ pub(crate) fn decode(cube: &Cube, m: &Metric, index: &[u8], data: &[u8], want: K
         if expected > cube.limits.max_bytes {
             return Err(derr(format!("inflates to more than {} bytes (the limit)", group(cube.limits.max_bytes))));
         }
-        inflated = inflate_segments(&data[11..], order, expected).map_err(derr)?;
+        inflated = inflate_segments(&data[11..], order, expected).map_err(|e| derr(e.message))?;
         &inflated
     } else {
         let found = String::from_utf8_lossy(data.get(..11.min(data.len())).unwrap_or(&[])).into_owned();
@@ -247,38 +267,38 @@ fn kind_name(k: Kind) -> &'static str {
     }
 }
 
-fn inflate_segments(body: &[u8], order: Order, expected: usize) -> Result<Vec<u8>, String> {
-    let count = i64_at(body, 0, order).ok_or("truncated: expected the number of segments")?;
-    let count = usize::try_from(count).map_err(|_| format!("negative number of segments {count}"))?;
+fn inflate_segments(body: &[u8], order: Order, expected: usize) -> Result<Vec<u8>, Error> {
+    let count = i64_at(body, 0, order).ok_or_else(|| Error::new("truncated: expected the number of segments"))?;
+    let count = usize::try_from(count).map_err(|_| Error::new(format!("negative number of segments {count}")))?;
     let headers = count
         .checked_mul(24)
         .and_then(|h| h.checked_add(8))
         .filter(|&h| h <= body.len())
         .ok_or_else(|| {
-            format!(
+            Error::new(format!(
                 "expected {count} segment headers ({} bytes), found {} bytes",
                 count.saturating_mul(24),
                 body.len().saturating_sub(8)
-            )
+            ))
         })?;
     let mut out: Vec<u8> = Vec::with_capacity(expected);
     let mut pos = headers;
     for k in 0..count {
         let csize = i64_at(body, 8 + 24 * k + 16, order).unwrap_or(0);
-        let csize = usize::try_from(csize).map_err(|_| format!("segment {k}: negative size {csize}"))?;
+        let csize = usize::try_from(csize).map_err(|_| Error::new(format!("segment {k}: negative size {csize}")))?;
         if csize == 0 {
             continue;
         }
         let end = pos
             .checked_add(csize)
             .filter(|&e| e <= body.len())
-            .ok_or_else(|| format!("segment {k}: expected {csize} bytes, the file ends first"))?;
+            .ok_or_else(|| Error::new(format!("segment {k}: expected {csize} bytes, the file ends first")))?;
         let room = expected - out.len();
         let part = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&body[pos..end], room).map_err(|e| {
             if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-                format!("segment {k} inflates past the {expected} bytes of values the index and anchor give")
+                Error::new(format!("segment {k} inflates past the {expected} bytes of values the index and anchor give"))
             } else {
-                format!("segment {k}: zlib data is corrupt ({:?})", e.status)
+                Error::new(format!("segment {k}: zlib data is corrupt ({:?})", e.status))
             }
         })?;
         out.extend_from_slice(&part);

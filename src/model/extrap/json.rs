@@ -85,20 +85,20 @@ fn syntax(e: &serde_json::Error, line_offset: usize) -> InputError {
 }
 
 /// A list of finite numbers (or one number when `one_ok`).
-fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, String> {
-    let one = |x: &Value, p: &str| -> Result<f64, String> {
-        let f = x.as_f64().ok_or_else(|| format!("{p}: expected a number, found {}", kind(x)))?;
-        check_value(f).map_err(|m| format!("{p}: {m}"))
+fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, InputError> {
+    let one = |x: &Value, p: &str| -> Result<f64, InputError> {
+        let f = x.as_f64().ok_or_else(|| InputError::new(FIELD, format!("{p}: expected a number, found {}", kind(x))))?;
+        check_value(f).map_err(|m| InputError::new(FIELD, format!("{p}: {m}")))
     };
     match v {
         Value::Number(_) if one_ok => Ok(vec![one(v, path)?]),
         Value::Array(list) if !list.is_empty() => {
             if list.len() > MAX_REPETITIONS {
-                return Err(format!("{path}: at most {MAX_REPETITIONS} values"));
+                return Err(InputError::new(FIELD, format!("{path}: at most {MAX_REPETITIONS} values")));
             }
             list.iter().enumerate().map(|(i, x)| one(x, &format!("{path}[{i}]"))).collect()
         }
-        _ => Err(format!("{path}: expected a non-empty list of numbers{}, found {}", if one_ok { " or a number" } else { "" }, kind(v))),
+        _ => Err(InputError::new(FIELD, format!("{path}: expected a non-empty list of numbers{}, found {}", if one_ok { " or a number" } else { "" }, kind(v)))),
     }
 }
 
@@ -144,11 +144,11 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
             for (i, m) in list.iter().enumerate() {
                 let p = format!("{path}[{i}]");
                 let Value::Object(m) = m else { return Err(e(format!("{p}: expected {{point, values}}, found {}", kind(m)))) };
-                let point = numbers(m.get("point").unwrap_or(&Value::Null), &format!("{p}.point"), true).map_err(e)?;
+                let point = numbers(m.get("point").unwrap_or(&Value::Null), &format!("{p}.point"), true)?;
                 if point.len() != x.e.parameters.len() {
                     return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.e.parameters.len(), point.len())));
                 }
-                let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false).map_err(e)?;
+                let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false)?;
                 x.add(cp, metric, point, &values, None, &|k| format!("{p}.values[{k}]")).map_err(|m| e(format!("{p}: {m}")))?;
             }
         }
@@ -234,30 +234,30 @@ pub(super) fn parse_records(text: &str, r: &Records) -> Result<Experiment, Input
             }
             x.e.parameters = key_order(&json, key).unwrap_or_else(|| params.keys().cloned().collect());
         }
-        let coords = coords(key, params, &x.e.parameters).map_err(|msg| at(col(key), msg))?;
-        let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|msg| at(col("value"), msg))?;
+        let coords = coords(key, params, &x.e.parameters).map_err(|err| err.at(line, Some(col(key))))?;
+        let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|err| err.at(line, Some(col("value"))))?;
         // A list's values are told apart by their index after the value's column.
         let one = !matches!(m.get("value"), Some(Value::Array(_)));
         let place = |k: usize| if one { format!("line {line}, column {}", col("value")) } else { format!("line {line}, column {}, value[{k}]", col("value")) };
-        x.add(&callpath, &metric, coords, &values, Some(line), &place).map_err(|msg| at(col("value"), msg))?;
+        x.add(&callpath, &metric, coords, &values, Some(line), &place).map_err(|m| at(col("value"), m.to_string()))?;
     }
     Ok(x.finish())
 }
 
-fn coords(key: &str, params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, String> {
+fn coords(key: &str, params: &Map<String, Value>, names: &[String]) -> Result<Vec<f64>, InputError> {
     if params.len() != names.len() || names.iter().any(|n| !params.contains_key(n)) {
         let mut keys: Vec<String> = params.keys().take(MAX_PARAMETERS + 1).map(|k| clip(k)).collect();
         if params.len() > keys.len() {
             keys.push("…".into());
         }
-        return Err(format!("{key}: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", ")));
+        return Err(InputError::new(FIELD, format!("{key}: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", "))));
     }
     names
         .iter()
         .map(|n| {
             let v = &params[n];
-            let f = v.as_f64().ok_or_else(|| format!("{key}.{}: expected a number, found {}", clip(n), kind(v)))?;
-            check_value(f).map_err(|m| format!("{key}.{}: {m}", clip(n)))
+            let f = v.as_f64().ok_or_else(|| InputError::new(FIELD, format!("{key}.{}: expected a number, found {}", clip(n), kind(v))))?;
+            check_value(f).map_err(|m| InputError::new(FIELD, format!("{key}.{}: {m}", clip(n))))
         })
         .collect()
 }

@@ -178,7 +178,7 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
     let mut x = Builder::new(Format::Json, parameters.into_iter().map(|(_, name)| name).collect());
     for ((c, k, p), values) in gathered {
         let place = negative.get(&(c, k, p)).cloned().unwrap_or_default();
-        x.add(&callpaths[c].1, &metrics[k].1, coordinates[p].1.clone(), &values, None, &|_| place.clone()).map_err(e)?;
+        x.add(&callpaths[c].1, &metrics[k].1, coordinates[p].1.clone(), &values, None, &|_| place.clone()).map_err(|m| e(m.to_string()))?;
     }
     Ok(x.finish())
 }

@@ -178,7 +178,7 @@ impl Builder {
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
     /// a point keeps at most [`MAX_REPETITIONS`] values. `place(k)` says where `values[k]` was
     /// read, kept for the first value below 0.
-    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>, place: &dyn Fn(usize) -> String) -> Result<(), String> {
+    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>, place: &dyn Fn(usize) -> String) -> Result<(), TooManyRepetitions> {
         let negative = values.iter().position(|v| *v < 0.0).map(place);
         let key = (callpath.to_string(), metric.to_string());
         let i = match self.series.get(&key) {
@@ -197,7 +197,7 @@ impl Builder {
             Some(&j) => {
                 let p = &mut s.points[j];
                 if p.values.len() + values.len() > MAX_REPETITIONS {
-                    return Err(format!("at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(callpath), coords_text(&coords)));
+                    return Err(TooManyRepetitions { callpath: callpath.to_string(), coords });
                 }
                 p.values.extend_from_slice(values);
                 p.negative = p.negative.take().or(negative);
@@ -283,11 +283,34 @@ fn binary(text: &str) -> Option<String> {
 }
 
 /// A value as Extra-P would take it, or what is wrong with it.
-fn check_value(v: f64) -> Result<f64, String> {
+fn check_value(v: f64) -> Result<f64, NotFinite> {
     if v.is_finite() {
         Ok(v)
     } else {
-        Err("expected a finite number".into())
+        Err(NotFinite)
+    }
+}
+
+/// A measured value or coordinate that is infinite or not a number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct NotFinite;
+
+impl std::fmt::Display for NotFinite {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("expected a finite number")
+    }
+}
+
+/// A point given more than [`MAX_REPETITIONS`] values in all: its region and coordinates.
+#[derive(Debug, Clone, PartialEq)]
+struct TooManyRepetitions {
+    callpath: String,
+    coords: Vec<f64>,
+}
+
+impl std::fmt::Display for TooManyRepetitions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(&self.callpath), coords_text(&self.coords))
     }
 }
 

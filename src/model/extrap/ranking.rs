@@ -32,7 +32,7 @@
 
 use std::ops::Range;
 
-use super::search::{search, search_multi, Form, Reach, RegionModel};
+use super::search::{search, search_multi, Form, NoModel, Reach, RegionModel};
 use super::tree::{sum_scale, Split, Tree};
 use super::{Experiment, FIELD};
 use crate::model::speedup::{Prediction, RawPoint};
@@ -685,20 +685,18 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     if fit.error.is_some() {
         return fit;
     }
-    let negative = fit.raw.iter().find(|p| p.value < 0.0);
-    let found = if let Some(p) = negative {
+    if let Some(p) = fit.raw.iter().find(|p| p.value < 0.0) {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
-        Err(format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(p.n, 6)))
-    } else {
-        let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
-        region_model(&fit.points, d, &checks).map(|(m, for_targets)| {
+        fit.error = Some(format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(p.n, 6)));
+        return fit;
+    }
+    let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
+    match region_model(&fit.points, d, &checks) {
+        Ok((m, for_targets)) => {
             fit.chosen_for_targets = for_targets;
-            m
-        })
-    };
-    match found {
-        Ok(m) => evaluate(&mut fit, m, plan, &chart),
-        Err(e) => fit.error = Some(e),
+            evaluate(&mut fit, m, plan, &chart);
+        }
+        Err(e) => fit.error = Some(e.to_string()),
     }
     fit
 }
@@ -711,7 +709,7 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
 /// its measured median, which still takes its share (own times, inclusive values less the
 /// children's, are never below 0). The speed-up page models a region it is sent from the
 /// Bottlenecks page with this too (`speedup::weak`), so the two agree.
-pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<(RegionModel, bool), String> {
+pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<(RegionModel, bool), NoModel> {
     if points.is_empty() || points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) {
         let values: Vec<f64> = points.iter().map(|p| p.median.max(0.0)).collect();
         let m = if values.is_empty() { 0.0 } else { median(&values) };
@@ -734,7 +732,7 @@ pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> R
 
 /// The search of one region's points ([`search`] with one parameter, [`search_multi`] with
 /// more), each hypothesis a positive time at `checks`.
-fn search_with(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<RegionModel, String> {
+fn search_with(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<RegionModel, NoModel> {
     if d == 1 {
         let checks: Vec<f64> = checks.iter().filter_map(|c| c.first().copied()).collect();
         search(&points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)

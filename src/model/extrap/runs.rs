@@ -126,8 +126,24 @@ pub struct RunName {
     pub repetition: Option<u32>,
 }
 
+/// A folder name that gives no parameters (see the module's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoParameters {
+    pub folder: String,
+}
+
+impl std::fmt::Display for NoParameters {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the folder name \"{}\" gives no parameters; expected the program's name, then names and values such as app.p64.r1 or mm.x10y1z1.r2",
+            clip(&self.folder)
+        )
+    }
+}
+
 /// Reads the parameters of a run's folder name (see the module's text).
-pub fn run_name(folder: &str) -> Result<RunName, String> {
+pub fn run_name(folder: &str) -> Result<RunName, NoParameters> {
     let (stem, repetition) = match folder.rfind(".r") {
         Some(i) if i + 2 < folder.len() && folder[i + 2..].bytes().all(|b| b.is_ascii_digit()) => {
             (&folder[..i], folder[i + 2..].parse::<u32>().ok())
@@ -143,10 +159,7 @@ pub fn run_name(folder: &str) -> Result<RunName, String> {
             return Ok(RunName { parameters, repetition });
         }
     }
-    Err(format!(
-        "the folder name \"{}\" gives no parameters; expected the program's name, then names and values such as app.p64.r1 or mm.x10y1z1.r2",
-        clip(folder)
-    ))
+    Err(NoParameters { folder: folder.to_string() })
 }
 
 /// "x20,5.y20,5.z1,5" → x = 20.5, y = 20.5, z = 1.5: names (letters, '_' or '-') each
@@ -224,7 +237,7 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
     let mut names: Vec<Vec<(String, f64)>> = Vec::with_capacity(runs.len());
     let mut first: Option<(&str, Vec<String>)> = None;
     for &(_, folder) in &runs {
-        let n = run_name(folder).map_err(err)?;
+        let n = run_name(folder).map_err(|e| err(e.to_string()))?;
         let keys: Vec<String> = n.parameters.iter().map(|p| p.0.clone()).collect();
         match &first {
             None => first = Some((folder, keys)),
@@ -330,7 +343,7 @@ impl RunSet {
         }
         let c = cube::read(bytes, &limits.cube()).map_err(|e| at(e.message))?;
         let point = self.layout.runs.get(k).map(|r| r.1.clone()).unwrap_or_default();
-        let reduced = self.reduce(&c).map_err(at)?;
+        let reduced = self.reduce(&c).map_err(|e| at(e.message))?;
         let key: Vec<u64> = point.iter().map(|v| (v + 0.0).to_bits()).collect();
         let i = *self.at.entry(key).or_insert_with(|| {
             self.points.push((point, Vec::new()));
@@ -345,7 +358,7 @@ impl RunSet {
     }
 
     /// The metric to read in `c`: the one asked, else "time", else the first.
-    fn pick_metric(&mut self, c: &Cube) -> Result<usize, String> {
+    fn pick_metric(&mut self, c: &Cube) -> Result<usize, cube::Error> {
         // Metrics declared without data (derived ones) are not offered, as Extra-P skips them.
         let names: Vec<String> = c.metrics.iter().filter(|m| m.has_data).map(|m| m.uniq_name.clone()).collect();
         if self.metrics.is_empty() {
@@ -357,8 +370,8 @@ impl RunSet {
             None => c.metric("time").or(if c.metrics.is_empty() { None } else { Some(0) }),
         };
         let i = found.ok_or_else(|| match &wanted {
-            Some(w) => format!("no metric \"{}\"; the profile has {}", clip(w), names.join(", ")),
-            None => "the profile has no metric".to_string(),
+            Some(w) => cube::Error::new(format!("no metric \"{}\"; the profile has {}", clip(w), names.join(", "))),
+            None => cube::Error::new("the profile has no metric"),
         })?;
         if self.metric.is_none() {
             self.metric = Some(c.metrics[i].uniq_name.clone());
@@ -366,10 +379,10 @@ impl RunSet {
         Ok(i)
     }
 
-    fn reduce(&mut self, c: &Cube) -> Result<Reduced, String> {
+    fn reduce(&mut self, c: &Cube) -> Result<Reduced, cube::Error> {
         let m = self.pick_metric(c)?;
         let want = if self.options.inclusive { Kind::Inclusive } else { Kind::Exclusive };
-        let values = c.values(m, want).map_err(|e| e.message)?;
+        let values = c.values(m, want)?;
         let locations = values.locations;
         let mut paths: HashMap<String, (f64, f64)> = HashMap::with_capacity(c.cnodes.len());
         for k in 0..c.cnodes.len() {
@@ -681,7 +694,8 @@ mod tests {
         // No parameters: refused, naming the folder.
         for bad in ["profile", "app.run", "app.r1", ""] {
             let e = run_name(bad).unwrap_err();
-            assert!(e.contains(&format!("\"{bad}\"")), "{e}");
+            assert_eq!(e.folder, bad);
+            assert!(e.to_string().contains(&format!("\"{bad}\"")), "{e}");
         }
     }
 

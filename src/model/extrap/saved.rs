@@ -317,39 +317,37 @@ impl<'a> Archive<'a> {
     }
 
     /// The repetitions saved as `[chunk, index]`, flattened to f64.
-    fn values(&mut self, chunk: u64, index: u64) -> Result<Vec<f64>, String> {
+    fn values(&mut self, chunk: u64, index: u64) -> Result<Vec<f64>, Error> {
         if !self.chunks.contains_key(&chunk) {
             let indx_name = format!("values/{chunk}.indx");
             let vals_name = format!("values/{chunk}.vals");
-            let get = |a: &mut Self, n: &str| -> Result<Cow<'a, [u8]>, String> {
-                a.member(n).map_err(|e| e.message)?.ok_or_else(|| format!("the zip holds no {n}"))
-            };
+            let get = |a: &mut Self, n: &str| -> Result<Cow<'a, [u8]>, Error> { a.member(n)?.ok_or_else(|| error(format!("the zip holds no {n}"))) };
             let indx = get(self, &indx_name)?;
             if !indx.starts_with(b"Extra-P INDEX\0\0\0") {
-                return Err(format!("{indx_name}: not an Extra-P index (it opens otherwise)"));
+                return Err(error(format!("{indx_name}: not an Extra-P index (it opens otherwise)")));
             }
             let vals = get(self, &vals_name)?;
             if !vals.starts_with(b"Extra-P VALUES\0\0") {
-                return Err(format!("{vals_name}: not Extra-P values (it opens otherwise)"));
+                return Err(error(format!("{vals_name}: not Extra-P values (it opens otherwise)")));
             }
             self.chunks.insert(chunk, (indx, vals));
         }
-        let Some((indx, vals)) = self.chunks.get(&chunk) else { return Err("value chunk missing".into()) };
-        let count = zip::u64_at(indx, 16).ok_or_else(|| format!("values/{chunk}.indx: truncated"))?;
+        let Some((indx, vals)) = self.chunks.get(&chunk) else { return Err(error("value chunk missing")) };
+        let count = zip::u64_at(indx, 16).ok_or_else(|| error(format!("values/{chunk}.indx: truncated")))?;
         if index >= count {
-            return Err(format!("values/{chunk}.indx: holds {count} entries, no entry {index}"));
+            return Err(error(format!("values/{chunk}.indx: holds {count} entries, no entry {index}")));
         }
         let offset = usize::try_from(index)
             .ok()
             .and_then(|i| i.checked_mul(8))
             .and_then(|o| o.checked_add(24))
             .and_then(|o| zip::u64_at(indx, o))
-            .ok_or_else(|| format!("values/{chunk}.indx: truncated before entry {index}"))?;
+            .ok_or_else(|| error(format!("values/{chunk}.indx: truncated before entry {index}")))?;
         let array = usize::try_from(offset)
             .ok()
             .and_then(|o| vals.get(o..))
-            .ok_or_else(|| format!("values/{chunk}.vals: entry {index} starts at {offset}, past its end"))?;
-        npy(array).map_err(|m| format!("values/{chunk}.vals: entry {index}: {m}"))
+            .ok_or_else(|| error(format!("values/{chunk}.vals: entry {index} starts at {offset}, past its end")))?;
+        npy(array).map_err(|m| error(format!("values/{chunk}.vals: entry {index}: {m}")))
     }
 }
 
@@ -357,24 +355,24 @@ impl<'a> Archive<'a> {
 // NumPy's .npy arrays (numpy.lib.format, versions 1.0 to 3.0).
 
 /// The elements of the `.npy` array at the start of `data`, as f64, in the order stored.
-fn npy(data: &[u8]) -> Result<Vec<f64>, String> {
+fn npy(data: &[u8]) -> Result<Vec<f64>, Error> {
     if !data.starts_with(b"\x93NUMPY") {
-        return Err("not a NumPy array".into());
+        return Err(error("not a NumPy array"));
     }
     let (len, start): (Option<usize>, usize) = match data.get(6) {
         Some(1) => (zip::u16_at(data, 8).map(|l| l as usize), 10),
         Some(2) | Some(3) => (zip::u32_at(data, 8).and_then(|l| usize::try_from(l).ok()), 12),
-        Some(v) => return Err(format!("NumPy format version {v} is not read")),
-        None => None.ok_or("truncated NumPy header")?,
+        Some(v) => return Err(error(format!("NumPy format version {v} is not read"))),
+        None => return Err(error("truncated NumPy header")),
     };
     let header = len
         .and_then(|l| data.get(start..start.checked_add(l)?))
-        .ok_or("truncated NumPy header")?;
-    let header = std::str::from_utf8(header).map_err(|_| "NumPy header is not text")?;
-    let (descr, shape) = npy_header(header).ok_or_else(|| format!("NumPy header not understood: {}", clip(header.trim())))?;
+        .ok_or_else(|| error("truncated NumPy header"))?;
+    let header = std::str::from_utf8(header).map_err(|_| error("NumPy header is not text"))?;
+    let (descr, shape) = npy_header(header).ok_or_else(|| error(format!("NumPy header not understood: {}", clip(header.trim()))))?;
     let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).unwrap_or(usize::MAX);
     if count > MAX_REPETITIONS {
-        return Err(format!("{count} values; at most {MAX_REPETITIONS} repetitions per point are read"));
+        return Err(error(format!("{count} values; at most {MAX_REPETITIONS} repetitions per point are read")));
     }
     let d = descr.as_bytes();
     let (big, rest) = match d.first() {
@@ -390,11 +388,11 @@ fn npy(data: &[u8]) -> Result<Vec<f64>, String> {
         _ => false,
     };
     if !known {
-        return Err(format!("dtype '{descr}' is not one read (floats f4/f8, integers i1..i8, u1..u8)"));
+        return Err(error(format!("dtype '{descr}' is not one read (floats f4/f8, integers i1..i8, u1..u8)")));
     }
     let body = data.get(start + header.len()..).unwrap_or(&[]);
-    let needed = count.checked_mul(width).ok_or("array too large")?;
-    let body = body.get(..needed).ok_or_else(|| format!("truncated: {count} values of {width} bytes declared"))?;
+    let needed = count.checked_mul(width).ok_or_else(|| error("array too large"))?;
+    let body = body.get(..needed).ok_or_else(|| error(format!("truncated: {count} values of {width} bytes declared")))?;
     let mut out = Vec::with_capacity(count);
     for chunk in body.chunks_exact(width) {
         // Little-endian in b, sign- or zero-extended to 8 bytes.

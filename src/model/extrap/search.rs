@@ -467,10 +467,37 @@ fn score(ps: &[f64], ys: &[f64], fitter: &Fitter, checks: &[f64]) -> Option<(For
     Some((form, sum / k as f64))
 }
 
+/// Why a region's points gave no model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoModel {
+    /// One parameter: no points, or a time not above 0, or a process count below 1.
+    NoTimes,
+    /// Several parameters: no points, or a value not above 0, or a coordinate not above 0.
+    NoValues,
+    /// One parameter: every hypothesis is 0 or less (or not finite) at some count asked.
+    NotPositiveAtCounts,
+    /// Several parameters: every hypothesis is 0 or less (or not finite) at some point asked.
+    NotPositiveAtPoints,
+    /// No hypothesis was left to choose.
+    NoneChosen,
+}
+
+impl std::fmt::Display for NoModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoModel::NoTimes => "no points with a time above 0 at a process count of 1 or more",
+            NoModel::NoValues => "no points with a value above 0 at parameter values above 0",
+            NoModel::NotPositiveAtCounts => "no model gives a positive time at every count asked",
+            NoModel::NotPositiveAtPoints => "no model gives a positive value at every point asked",
+            NoModel::NoneChosen => "no model could be chosen",
+        })
+    }
+}
+
 /// The model of one region from its (p, time, noise) points, in increasing p, all times > 0.
 /// `checks` are the counts it will be asked at (targets, chart): a hypothesis that is not a
 /// positive finite time at each of them is left out.
-pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel, String> {
+pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel, NoModel> {
     search_with(points, checks, true)
 }
 
@@ -481,12 +508,12 @@ pub fn search(points: &[(f64, f64, f64)], checks: &[f64]) -> Result<RegionModel,
 /// axis, so nothing off the line checks a curve of three coefficients that a line of five
 /// points holds exactly (2_param_add2's blast(), +10 s a doubling of p, fitted as
 /// −1247/p + 0.0012·p^(3/2): 945 s at p = 8192). On a grid, the other lines check it.
-fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) -> Result<RegionModel, String> {
+fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) -> Result<RegionModel, NoModel> {
     let ps: Vec<f64> = points.iter().map(|p| p.0).collect();
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let k = ps.len();
     if k == 0 || ys.iter().any(|y| !(y.is_finite() && *y > 0.0)) || ps.iter().any(|p| !(p.is_finite() && *p >= 1.0)) {
-        return Err("no points with a time above 0 at a process count of 1 or more".into());
+        return Err(NoModel::NoTimes);
     }
     let p_max = ps[k - 1];
     let mut noise: Vec<f64> = points.iter().map(|p| p.2).filter(|x| x.is_finite()).collect();
@@ -587,7 +614,7 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
     }
     let best = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
     if !best.is_finite() {
-        return Err("no model gives a positive time at every count asked".into());
+        return Err(NoModel::NotPositiveAtCounts);
     }
     let tolerance = best + (0.1 * best).max(noise);
     // Among the hypotheses within the noise, one whose time stays positive at every count up
@@ -602,7 +629,7 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
         .map(|c| (!lasting(&c.0), c))
         .min_by(|a, b| a.0.cmp(&b.0).then(a.1 .0.size().cmp(&b.1 .0.size())).then(a.1 .1.total_cmp(&b.1 .1)))
         .map(|(_, c)| c)
-        .ok_or("no model could be chosen")?;
+        .ok_or(NoModel::NoneChosen)?;
     // The held-out check: the same hypothesis fitted without the largest count.
     let check = refit_without_last(&form, &ps, &ys);
     let check_error = check.map_or(0.5, |f| (f.eval(p_max) / ys[k - 1]).ln().abs()).max(MIN_ERROR).max(noise);
@@ -676,11 +703,11 @@ type Product = Vec<(u8, Term)>;
 /// one-parameter searches along lines of points where only it varies; then sums of products of
 /// those terms, one per parameter, fitted on relative errors and chosen by leave-one-out over
 /// every point, fewest coefficients within the noise. `checks` are points it will be asked at.
-pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Result<RegionModel, String> {
+pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Result<RegionModel, NoModel> {
     let k = points.len();
     let d = points.first().map_or(0, |p| p.0.len());
     if k == 0 || d == 0 || points.iter().any(|p| p.0.len() != d || !(p.1.is_finite() && p.1 > 0.0) || p.0.iter().any(|v| !(v.is_finite() && *v > 0.0))) {
-        return Err("no points with a value above 0 at parameter values above 0".into());
+        return Err(NoModel::NoValues);
     }
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
     let mut noise: Vec<f64> = points.iter().map(|p| p.2).filter(|x| x.is_finite()).collect();
@@ -740,16 +767,16 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     }
     let best = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
     if !best.is_finite() {
-        return Err("no model gives a positive value at every point asked".into());
+        return Err(NoModel::NotPositiveAtPoints);
     }
     let tolerance = best + (0.1 * best).max(noise);
     let (form, loo) = cands
         .into_iter()
         .filter(|c| c.1 <= tolerance)
         .min_by(|a, b| a.0.size().cmp(&b.0.size()).then(a.1.total_cmp(&b.1)))
-        .ok_or("no model could be chosen")?;
+        .ok_or(NoModel::NoneChosen)?;
     // The held-out checks: the same products fitted without each parameter's largest value.
-    let Form::Multi { terms, .. } = &form else { return Err("no model could be chosen".into()) };
+    let Form::Multi { terms, .. } = &form else { return Err(NoModel::NoneChosen) };
     let chosen: Vec<&Product> = terms.iter().map(|t| &t.1).collect();
     let reach = reach_multi(points, &chosen, noise);
     Ok(RegionModel { form, loo: Some(loo), reach, note: None })
@@ -990,7 +1017,7 @@ mod tests {
         assert!(one.note.as_deref().is_some_and(|n| n.contains("one process count")));
         let two = search(&[(4.0, 2.0, 0.0), (8.0, 1.0, 0.0)], &[64.0]).unwrap();
         assert!(rel(two.at(64.0).0, 0.125) < 1e-9);
-        assert!(search(&[], &[]).is_err());
-        assert!(search(&[(4.0, -1.0, 0.0), (8.0, 1.0, 0.0), (16.0, 1.0, 0.0)], &[]).is_err());
+        assert_eq!(search(&[], &[]).err(), Some(NoModel::NoTimes));
+        assert_eq!(search(&[(4.0, -1.0, 0.0), (8.0, 1.0, 0.0), (16.0, 1.0, 0.0)], &[]).err(), Some(NoModel::NoTimes));
     }
 }

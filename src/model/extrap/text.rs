@@ -206,7 +206,7 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                 }
                 let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
                 let place = |k: usize| format!("line {line}, column {}", ws[k + 1].0);
-                e.add(r, &block.metric, at.clone(), &values, Some(line), &place).map_err(|m| err(line, Some(key_col), m))?;
+                e.add(r, &block.metric, at.clone(), &values, Some(line), &place).map_err(|m| err(line, Some(key_col), m.to_string()))?;
                 block.next += 1;
                 block.last = line;
                 any_data = true;

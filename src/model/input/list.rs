@@ -53,12 +53,13 @@ fn count(field: &str, spec: ListSpec, n: usize) -> Result<(), InputError> {
     Ok(())
 }
 
-/// Numbers, each accepted by `check` (which says what is wrong), in the order given.
-pub fn numbers(field: &str, text: &str, spec: ListSpec, check: impl Fn(f64) -> Result<f64, String>) -> Result<Vec<f64>, InputError> {
+/// Numbers, each accepted by `check` (whose error's message is said at the number's column),
+/// in the order given.
+pub fn numbers(field: &str, text: &str, spec: ListSpec, check: impl Fn(f64) -> Result<f64, InputError>) -> Result<Vec<f64>, InputError> {
     let mut out = Vec::new();
     for (col, token) in tokens(text) {
         let v = parse_number(token).ok_or_else(|| at(field, col, format!("expected a number, found \"{}\"", clip(token))))?;
-        out.push(check(v).map_err(|m| at(field, col, m))?);
+        out.push(check(v).map_err(|e| at(field, col, e.message))?);
     }
     count(field, spec, out.len())?;
     Ok(out)
@@ -150,7 +151,7 @@ mod tests {
         assert_eq!((e.field.as_str(), e.line, e.column), ("target", Some(1), Some(4)));
         assert!(e.message.contains("from 1 to 1e9"), "{e}");
         assert_eq!(whole_numbers("n", "8 2 8 4", ANY, 1, 10), Ok(vec![8, 2, 4]));
-        let e = numbers("x", "1 2 -3", ANY, |v| if v > 0.0 { Ok(v) } else { Err("must be greater than 0".into()) }).unwrap_err();
+        let e = numbers("x", "1 2 -3", ANY, |v| if v > 0.0 { Ok(v) } else { Err(InputError::new("x", "must be greater than 0")) }).unwrap_err();
         assert_eq!((e.column, e.message.as_str()), (Some(5), "must be greater than 0"));
         let e = numbers("x", "", ListSpec { max_items: 8, required: true }, Ok).unwrap_err();
         assert_eq!(e.message, "at least one value is needed");

@@ -203,7 +203,7 @@ pub struct PageView {
     pub planner: Option<Result<PlannerReport, Vec<InputError>>>,
     /// Bytes per grid point derived from a run the user describes (`derive_rows` rows per
     /// process × `derive_cols` columns in `derive_mb` MB); None while those are empty.
-    pub derived_bytes_per_point: Option<Result<f64, String>>,
+    pub derived_bytes_per_point: Option<Result<f64, InputError>>,
 }
 
 /// One calibration's inputs.
@@ -270,25 +270,26 @@ fn two_clusters(a: &str, b: &str) -> bool {
     !a.is_empty() && !b.is_empty() && a != b
 }
 
-/// A whole number of at least `min`, or the message to show.
-fn whole_number(text: &str, what: &str, min: u32) -> Result<u32, String> {
+/// A whole number of at least `min` in `field` (called `what` in its error).
+fn whole_number(field: Field, text: &str, what: &str, min: u32) -> Result<u32, InputError> {
     let text = text.trim();
+    let fail = |m: String| Err(InputError::new(field.key(), format!("{what}: {m}")));
     match text.parse::<u32>() {
         Ok(v) if v >= min => Ok(v),
-        Ok(_) => Err(format!("{what}: expected a whole number of at least {min}")),
-        Err(_) if text.is_empty() => Err(format!("{what}: a value is needed")),
-        Err(_) => Err(format!("{what}: expected a whole number, found \"{}\"", text.chars().take(20).collect::<String>())),
+        Ok(_) => fail(format!("expected a whole number of at least {min}")),
+        Err(_) if text.is_empty() => fail("a value is needed".into()),
+        Err(_) => fail(format!("expected a whole number, found \"{}\"", text.chars().take(20).collect::<String>())),
     }
 }
 
-/// A number greater than 0, or the message to show.
-fn positive_number(text: &str, what: &str) -> Result<f64, String> {
+/// A number greater than 0 in `field` (called `what` in its error).
+fn positive_number(field: Field, text: &str, what: &str) -> Result<f64, InputError> {
     let text = text.trim();
     match parse_number(text) {
         Some(v) if v > 0.0 => Ok(v),
         _ => {
             let found = if text.is_empty() { "nothing".to_string() } else { format!("\"{text}\"") };
-            Err(format!("{what}: expected a number greater than 0, found {found}"))
+            Err(InputError::new(field.key(), format!("{what}: expected a number greater than 0, found {found}")))
         }
     }
 }
@@ -333,13 +334,13 @@ impl Reader<'_> {
         text(self.texts, field)
     }
 
-    fn keep<T>(&mut self, field: Field, value: Result<T, String>) -> Option<T> {
-        value.map_err(|m| self.errors.push(InputError::new(field.key(), m))).ok()
+    fn keep<T>(&mut self, value: Result<T, InputError>) -> Option<T> {
+        value.map_err(|e| self.errors.push(e)).ok()
     }
 
     fn whole(&mut self, field: Field, what: &str, min: u32) -> Option<u32> {
-        let v = whole_number(self.text(field), what, min);
-        self.keep(field, v)
+        let v = whole_number(field, self.text(field), what, min);
+        self.keep(v)
     }
 
     /// Processes per node: empty means the catalog's cores per node.
@@ -377,9 +378,9 @@ impl Reader<'_> {
             return None;
         }
         let run = (|| {
-            let rows = rows.parse::<u64>().map_err(|_| (Field::DeriveRows, "rows per process: expected a whole number"))?;
-            let columns = cols.parse::<u32>().map_err(|_| (Field::DeriveCols, "columns: expected a whole number"))?;
-            let work_mb = parse_number(mb).ok_or((Field::DeriveMb, "work: expected a number of MB"))?;
+            let rows = rows.parse::<u64>().map_err(|_| (Field::DeriveRows, "expected a whole number"))?;
+            let columns = cols.parse::<u32>().map_err(|_| (Field::DeriveCols, "expected a whole number"))?;
+            let work_mb = parse_number(mb).ok_or((Field::DeriveMb, "expected a number of MB"))?;
             Ok(DeriveRun { rows, columns, work_mb })
         })();
         run.map_err(|(field, message)| self.errors.push(InputError::new(field.key(), message))).ok()
@@ -393,8 +394,8 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
     let count = r.text(Field::CalCount).trim().parse::<usize>().unwrap_or(1).clamp(1, MAX_CALIBRATIONS);
     let calibrations = (1..=count).map(|i| r.calibration(i)).collect();
     let grid_n = r.whole(Field::GridN, "grid side N", 2);
-    let bpp = positive_number(r.text(Field::BytesPerPoint), "bytes per grid point");
-    let bytes_per_point = r.keep(Field::BytesPerPoint, bpp);
+    let bpp = positive_number(Field::BytesPerPoint, r.text(Field::BytesPerPoint), "bytes per grid point");
+    let bytes_per_point = r.keep(bpp);
     let np = r.whole(Field::Np, "target np", 1);
     let (pair_a, pair_b) = (r.text(Field::PairA).to_string(), r.text(Field::PairB).to_string());
     // Cluster B is optional: without it its fields are not read.
@@ -433,8 +434,7 @@ pub fn evaluate(inputs: &Inputs, catalog: &Catalog) -> PageView {
         _ => Vec::new(),
     };
     let pair = problem.as_ref().map(|p| pair_section(inputs, catalog, &calibrations, p)).unwrap_or_default();
-    let derived_bytes_per_point =
-        inputs.derive.map(|d| mg::bytes_per_point(d.work_mb, d.rows, d.columns).map_err(|e| e.to_string()));
+    let derived_bytes_per_point = inputs.derive.map(|d| mg::bytes_per_point(d.work_mb, d.rows, d.columns));
     PageView {
         calibrations,
         field_errors: BTreeMap::new(),
@@ -470,7 +470,16 @@ fn attach(view: &mut PageView, mut e: InputError) {
             e.field = label.to_string();
             list.push(e);
         }
-        Some(Field::DeriveRows | Field::DeriveCols | Field::DeriveMb) => view.derived_bytes_per_point = Some(Err(e.message)),
+        // Under the run it describes, the error names the part of it, as the model's do.
+        Some(f @ (Field::DeriveRows | Field::DeriveCols | Field::DeriveMb)) => {
+            e.field = match f {
+                Field::DeriveRows => "rows per process",
+                Field::DeriveCols => "columns",
+                _ => "work",
+            }
+            .to_string();
+            view.derived_bytes_per_point = Some(Err(e));
+        }
         _ => {
             view.field_errors.insert(e.field, e.message);
         }

@@ -217,6 +217,22 @@ pub const HISTOGRAM_COLUMNS: &[ColumnSpec] = &[
 /// Most configurations and bins a pasted table may hold (keeps a paste from stalling a tab).
 const MAX_BINS: usize = 200_000;
 
+/// Which of a fitted line's two numbers is outside what [`Machine::fitted`] takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutOfRange {
+    Latency,
+    Bandwidth,
+}
+
+impl std::fmt::Display for OutOfRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OutOfRange::Latency => "latency must be from 0 to 10 s",
+            OutOfRange::Bandwidth => "bandwidth must be from 1 byte/s to 1e15 bytes/s",
+        })
+    }
+}
+
 impl Machine {
     /// Parses pasted MPIBench-style histograms; `field` names the input in errors.
     pub fn from_histograms(field: &str, name: &str, text: &str) -> Result<Machine, InputError> {
@@ -287,12 +303,12 @@ impl Machine {
     }
 
     /// The fitted line; latency in seconds (≥ 0), bandwidth in bytes/s (> 0).
-    pub fn fitted(latency_s: f64, bandwidth_bytes_s: f64) -> Result<Machine, String> {
+    pub fn fitted(latency_s: f64, bandwidth_bytes_s: f64) -> Result<Machine, OutOfRange> {
         if !(0.0..=10.0).contains(&latency_s) {
-            return Err("latency must be from 0 to 10 s".into());
+            return Err(OutOfRange::Latency);
         }
         if !(1.0..=1e15).contains(&bandwidth_bytes_s) {
-            return Err("bandwidth must be from 1 byte/s to 1e15 bytes/s".into());
+            return Err(OutOfRange::Bandwidth);
         }
         Ok(Machine::Fitted { latency_s, bandwidth_bytes_s })
     }

@@ -168,7 +168,7 @@ pub fn fitted_machine(latency_us: Given, bandwidth_mbit_s: Given, fields: [&str;
         errors.push(InputError::new(fields[1], format!("expected a number above 0 and at most 1000000000, found {}", bandwidth_mbit_s.found())));
     }
     match (latency, bandwidth) {
-        (Some(l), Some(w)) => Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new(fields[1], m)]),
+        (Some(l), Some(w)) => Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new(fields[1], m.to_string())]),
         _ => Err(errors),
     }
 }

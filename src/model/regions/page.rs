@@ -361,7 +361,7 @@ impl Reader<'_> {
     fn positive_list(&mut self, field: Field) -> Option<Vec<f64>> {
         let spec = ListSpec { max_items: MAX_CASES, required: true };
         let check = positive_check(field);
-        list::numbers(field.key(), text(self.texts, field), spec, |v| check(v).map_err(|e| e.message))
+        list::numbers(field.key(), text(self.texts, field), spec, check)
             .map_err(|e| self.fail(field, e))
             .ok()
     }

@@ -449,20 +449,35 @@ impl Fit {
     }
 }
 
+/// Why a model was not fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NoFit {
+    /// Fewer points than the model has parameters.
+    TooFewPoints { parameters: usize, points: usize },
+    /// The solver's best parameters, or its squared error, are not finite.
+    NotFinite,
+}
+
+impl std::fmt::Display for NoFit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            NoFit::TooFewPoints { parameters: k, points: m } => write!(f, "needs at least {k} points for its {k} parameter{}, has {m}", if k == 1 { "" } else { "s" }),
+            NoFit::NotFinite => f.write_str("the fit found no finite solution"),
+        }
+    }
+}
+
 /// Fits one model to (n, y, w); `t1_measured` is T(1) in seconds when known (speed-up space).
-pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64], t1_measured: Option<f64>, loo: bool) -> Result<Fit, String> {
+pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64], t1_measured: Option<f64>, loo: bool) -> Result<Fit, NoFit> {
     let pr = Problem::new(model, space, ns, ys, ws);
     let (m, k) = (ns.len(), pr.k);
     if m < k {
-        return Err(format!(
-            "needs at least {k} points for its {k} parameter{}, has {m}",
-            if k == 1 { "" } else { "s" }
-        ));
+        return Err(NoFit::TooFewPoints { parameters: k, points: m });
     }
     // The fit, and the leave-one-out refits searched with it (see `lm::fit_all`).
     let runs = fit_all(model, space, ns, ys, ws, loo && m > k);
     let Some(&run) = runs.first().filter(|r| r.sse.is_finite() && r.p.iter().all(|x| x.is_finite())) else {
-        return Err("the fit found no finite solution".into());
+        return Err(NoFit::NotFinite);
     };
     let mut notes = Vec::new();
     if !run.termination.was_successful() {
@@ -727,7 +742,7 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
                 }
                 fits.push(f);
             }
-            Err(reason) => skipped.push(Skipped { model, reason }),
+            Err(reason) => skipped.push(Skipped { model, reason: reason.to_string() }),
         }
     }
     // Without an n = 1 run the fitted T1 gives the points' speed-ups; choose it from the best fit.

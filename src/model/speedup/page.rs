@@ -396,19 +396,20 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
 
 /// What a table without a header holds in its second column: "auto" (None: guessed from the
 /// data), "speedup" or "time" (the page's field and the command's `--second-column`).
-pub fn second_column(word: &str) -> Result<Option<Measure>, String> {
+/// `field` names it in an error.
+pub fn second_column(field: &str, word: &str) -> Result<Option<Measure>, InputError> {
     match word.trim().to_ascii_lowercase().as_str() {
         "auto" => Ok(None),
         "speedup" | "speed-up" => Ok(Some(Measure::Speedup)),
         "time" | "time_s" | "times" => Ok(Some(Measure::TimeS)),
-        other => Err(format!("expected auto, speedup or time, found \"{}\"", clip(other))),
+        other => Err(InputError::new(field, format!("expected auto, speedup or time, found \"{}\"", clip(other)))),
     }
 }
 
-/// Target process counts from text like "64, 128 256".
-pub fn parse_targets(text: &str) -> Result<Vec<u32>, String> {
+/// Target process counts from text like "64, 128 256" (an error names them "target n").
+pub fn parse_targets(text: &str) -> Result<Vec<u32>, InputError> {
     let spec = ListSpec { max_items: MAX_TARGETS, required: false };
-    list::whole_numbers("target n", text, spec, 1, 1_000_000_000).map_err(|e| e.to_string())
+    list::whole_numbers("target n", text, spec, 1, 1_000_000_000)
 }
 
 /// Reads every field once. A field with an error is read as its default, so the page still
@@ -418,13 +419,13 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
     let mut fail = |field: Field, message: String| errors.push(InputError::new(field.key(), message));
     let second = match text(texts, Field::SecondColumn).trim() {
         "" => None,
-        t => second_column(t).unwrap_or_else(|e| {
-            fail(Field::SecondColumn, e);
+        t => second_column(Field::SecondColumn.key(), t).unwrap_or_else(|e| {
+            fail(Field::SecondColumn, e.message);
             None
         }),
     };
     let targets = parse_targets(text(texts, Field::Target)).unwrap_or_else(|e| {
-        fail(Field::Target, e);
+        fail(Field::Target, e.to_string());
         Vec::new()
     });
     let mut models = Vec::new();

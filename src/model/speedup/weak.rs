@@ -95,31 +95,56 @@ pub fn region_text(r: &Ranking, i: usize) -> Option<String> {
     Some(s)
 }
 
-/// [`region_text`] read back; what is wrong with it otherwise (it comes in a link).
-fn read_sent(text: &str) -> Result<Sent, String> {
+/// What is wrong with a region sent by the Bottlenecks page (it comes in a link).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum BadSent {
+    /// A word on `line` that should be a number (its first 20 characters).
+    NotANumber { line: usize, word: String },
+    NoProcessIndex { line: usize },
+    PointWithoutTime { line: usize },
+    NotARegionLine { line: usize },
+    /// Parameters, held point and points that do not fit together.
+    Mismatch,
+}
+
+impl std::fmt::Display for BadSent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadSent::NotANumber { line, word } => write!(f, "line {line}: \"{word}\" is not a number"),
+            BadSent::NoProcessIndex { line } => write!(f, "line {line}: no process index"),
+            BadSent::PointWithoutTime { line } => write!(f, "line {line}: a point without its time"),
+            BadSent::NotARegionLine { line } => write!(f, "line {line}: not a line of a region"),
+            BadSent::Mismatch => f.write_str("its parameters, held point or points do not match"),
+        }
+    }
+}
+
+/// [`region_text`] read back; what is wrong with it otherwise.
+fn read_sent(text: &str) -> Result<Sent, BadSent> {
     let mut sent = Sent { callpath: String::new(), names: Vec::new(), process: 0, held: Vec::new(), points: Vec::new() };
-    let number = |w: &str| w.parse::<f64>().map_err(|_| format!("\"{}\" is not a number", w.chars().take(20).collect::<String>()));
     for (k, line) in text.lines().enumerate() {
+        let line_no = k + 1;
         let mut words = line.split('\t');
-        let numbers = |words: std::str::Split<'_, char>| words.map(number).collect::<Result<Vec<f64>, String>>().map_err(|e| format!("line {}: {e}", k + 1));
+        let number = |w: &str| w.parse::<f64>().map_err(|_| BadSent::NotANumber { line: line_no, word: w.chars().take(20).collect() });
+        let numbers = |words: std::str::Split<'_, char>| words.map(number).collect::<Result<Vec<f64>, BadSent>>();
         match words.next() {
             Some("region") => sent.callpath = words.collect::<Vec<_>>().join("\t"),
             Some("parameters") => sent.names = words.map(str::to_string).collect(),
-            Some("process") => sent.process = words.next().and_then(|w| w.parse().ok()).ok_or(format!("line {}: no process index", k + 1))?,
+            Some("process") => sent.process = words.next().and_then(|w| w.parse().ok()).ok_or(BadSent::NoProcessIndex { line: line_no })?,
             Some("held") => sent.held = numbers(words)?,
             Some("point") => {
                 let mut v = numbers(words)?;
-                let (Some(noise), Some(median)) = (v.pop(), v.pop()) else { return Err(format!("line {}: a point without its time", k + 1)) };
+                let (Some(noise), Some(median)) = (v.pop(), v.pop()) else { return Err(BadSent::PointWithoutTime { line: line_no }) };
                 let n = v.get(sent.process).copied().unwrap_or(0.0);
                 sent.points.push(PointSummary { n, median, noise, repetitions: 1, coords: v });
             }
-            _ => return Err(format!("line {}: not a line of a region", k + 1)),
+            _ => return Err(BadSent::NotARegionLine { line: line_no }),
         }
     }
     let d = sent.names.len();
     let whole = |x: &Vec<f64>| x.len() == d && x.iter().all(|v| v.is_finite() && *v > 0.0);
     if !(1..=4).contains(&d) || sent.process >= d || !whole(&sent.held) || sent.points.is_empty() || !sent.points.iter().all(|p| whole(&p.coords) && p.noise.is_finite() && (p.median.is_nan() || (p.median.is_finite() && p.median >= 0.0))) {
-        return Err("its parameters, held point or points do not match".into());
+        return Err(BadSent::Mismatch);
     }
     Ok(sent)
 }
@@ -185,12 +210,12 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     let (model, held, process) = match &sent {
         Some(r) => {
             let checks: Vec<Vec<f64>> = checks.iter().map(|&n| with_n(&r.held, r.process, n)).collect();
-            let (m, _) = region_model(&r.points, r.names.len(), &checks).map_err(|e| InputError::new(field, e))?;
+            let (m, _) = region_model(&r.points, r.names.len(), &checks).map_err(|e| InputError::new(field, e.to_string()))?;
             (m, r.held.clone(), r.process)
         }
         None => {
             let series: Vec<(f64, f64, f64)> = pts.iter().map(|p| (f64::from(p.n), p.value, 0.0)).collect();
-            (search(&series, &checks).map_err(|e| InputError::new(field, e))?, vec![f64::from(last)], 0)
+            (search(&series, &checks).map_err(|e| InputError::new(field, e.to_string()))?, vec![f64::from(last)], 0)
         }
     };
     let model = Along { model: &model, held: &held, process };
@@ -328,6 +353,23 @@ mod tests {
 
     fn raw(pts: &[(f64, f64)]) -> Vec<RawPoint> {
         pts.iter().map(|&(n, value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect()
+    }
+
+    #[test]
+    fn a_damaged_sent_region_says_which_line_and_why() {
+        let good = "region\tmain\nparameters\tp\nprocess\t0\nheld\t1\npoint\t2\t10\t0.1\npoint\t4\t6\t0.1";
+        assert_eq!(read_sent(good).map(|s| s.points.len()), Ok(2));
+        let cases = [
+            (good.replace("\t6\t", "\tsix\t"), BadSent::NotANumber { line: 6, word: "six".into() }, "line 6: \"six\" is not a number"),
+            (good.replace("process\t0", "process\tx"), BadSent::NoProcessIndex { line: 3 }, "line 3: no process index"),
+            (good.replace("point\t4\t6\t0.1", "point"), BadSent::PointWithoutTime { line: 6 }, "line 6: a point without its time"),
+            (format!("{good}\nwhat"), BadSent::NotARegionLine { line: 7 }, "line 7: not a line of a region"),
+            (good.replace("held\t1", "held\t0"), BadSent::Mismatch, "its parameters, held point or points do not match"),
+        ];
+        for (text, why, said) in cases {
+            assert_eq!(read_sent(&text).err(), Some(why.clone()), "{text}");
+            assert_eq!(why.to_string(), said);
+        }
     }
 
     #[test]

@@ -122,19 +122,20 @@ pub fn read(records: &[(String, String)]) -> Result<(Workspace, Meta, Vec<String
     let mut problems = Vec::new();
     for (key, text) in records {
         if let Err(p) = apply(&mut ws, key, Some(text)) {
-            problems.push(p);
+            problems.push(p.message);
         }
     }
     Ok((ws, meta, problems))
 }
 
-/// Applies one record (`None`: removed) to a workspace; says why when it cannot be read, and
-/// then changes nothing. The meta record and keys of no known kind change nothing.
+/// Applies one record (`None`: removed) to a workspace; says why when it cannot be read (the
+/// error's message is the sentence), and then changes nothing. The meta record and keys of no
+/// known kind change nothing.
 #[inline(never)]
-pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), String> {
+pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), InputError> {
     match (parse_key(key), text) {
         (Some(Key::Input { page, name }), Some(text)) => {
-            check_input("saved input", page, Some((name, text))).map_err(|e| e.message)?;
+            check_input("saved input", page, Some((name, text)))?;
             match ws.pages.get_mut(page) {
                 Some(inputs) => {
                     inputs.insert(name.to_string(), text.to_string());
@@ -162,9 +163,9 @@ pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), St
             }
         }
         (Some(Key::Catalog), Some(text)) => {
-            let catalog: Catalog = serde_json::from_str(text).map_err(|e| format!("the saved cluster catalog could not be read: {e}"))?;
+            let catalog: Catalog = serde_json::from_str(text).map_err(|e| InputError::new(key, format!("the saved cluster catalog could not be read: {e}")))?;
             if let Err(errs) = catalog.validate() {
-                return Err(format!("the saved cluster catalog has {} problem(s), the first: {}", errs.len(), errs[0]));
+                return Err(InputError::new(key, format!("the saved cluster catalog has {} problem(s), the first: {}", errs.len(), errs[0])));
             }
             ws.catalog = catalog;
         }

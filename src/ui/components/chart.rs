@@ -17,12 +17,12 @@ use yew::prelude::*;
 use super::measured_canvas::MeasuredCanvas;
 use super::table_csv::csv_button;
 use super::workspace_file::download;
-use crate::charts::{Drawing, Frame, Readout, Table, Theme};
+use crate::charts::{ChartError, Drawing, Frame, Readout, Table, Theme};
 
 /// A drawing the page's backend can draw, as a trait object.
 pub trait AnyDrawing {
     fn title(&self) -> &str;
-    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, String>;
+    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError>;
     fn table(&self) -> Table;
     fn readout(&self, frame: &Frame, at: (i32, i32)) -> Option<Readout>;
     fn as_any(&self) -> &dyn Any;
@@ -33,7 +33,7 @@ impl<D: Drawing> AnyDrawing for D {
     fn title(&self) -> &str {
         Drawing::title(self)
     }
-    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, String> {
+    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
         self.draw(area, theme)
     }
     fn table(&self) -> Table {
@@ -121,7 +121,7 @@ fn table_html(t: &Table, id: &str) -> Html {
 pub fn chart(p: &ChartProps) -> Html {
     let stack = use_node_ref();
     let canvas = use_node_ref();
-    let error = use_state_eq(|| None::<String>);
+    let error = use_state_eq(|| None::<ChartError>);
     let frame = use_state_eq(|| None::<Frame>);
     let size = use_state_eq(|| None::<(u32, u32, f64)>);
     let dark = use_state_eq(page_is_dark);
@@ -149,7 +149,7 @@ pub fn chart(p: &ChartProps) -> Html {
             let (Some(el), Some((_, _, dpr))) = (canvas.cast::<HtmlCanvasElement>(), size) else { return };
             let theme = if *dark { Theme::DARK } else { Theme::LIGHT };
             let result = MeasuredCanvas::new(el, *dpr)
-                .ok_or_else(|| "this browser gave no 2D canvas".to_string())
+                .ok_or(ChartError::NoCanvas)
                 .and_then(|backend| chart.draw_on(&backend.into_drawing_area(), &theme));
             match result {
                 Ok(f) => {
@@ -242,7 +242,7 @@ pub fn chart(p: &ChartProps) -> Html {
             <figcaption>
                 <button class="link" onclick={export_png}>{ "PNG" }</button>
                 <button class="link" onclick={export_svg}>{ "SVG" }</button>
-                if let Some(e) = &*error { <span class="field-error">{ e.clone() }</span> }
+                if let Some(e) = &*error { <span class="field-error">{ e.message() }</span> }
             </figcaption>
             <details class="chart-data" ontoggle={toggle}>
                 <summary>{ "Data table" }</summary>

@@ -59,19 +59,40 @@ impl Bounds {
     pub const NON_NEGATIVE: Bounds = Bounds { min: 0.0, min_inclusive: true, integer: false };
     pub const COUNT: Bounds = Bounds { min: 1.0, min_inclusive: true, integer: true };
 
-    fn check(&self, text: &str) -> Result<f64, String> {
-        let x = parse_number(text).ok_or_else(|| "expected a number".to_string())?;
+    fn check(&self, text: &str) -> Result<f64, NotInBounds> {
+        let x = parse_number(text).ok_or(NotInBounds::NotANumber)?;
         if self.integer && x.fract() != 0.0 {
-            return Err("expected a whole number".into());
+            return Err(NotInBounds::NotWhole);
         }
         if x < self.min || (!self.min_inclusive && x == self.min) {
-            let rel = if self.min_inclusive { "at least" } else { "more than" };
-            return Err(format!("expected {rel} {}", self.min));
+            return Err(NotInBounds::Below(*self));
         }
         if self.integer && x > f64::from(u32::MAX) {
-            return Err("too large".into());
+            return Err(NotInBounds::TooLarge);
         }
         Ok(x)
+    }
+}
+
+/// Why a cell's text is not a number its [`Bounds`] accept.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum NotInBounds {
+    NotANumber,
+    NotWhole,
+    /// Below the bounds' minimum (or at it, when it is excluded).
+    Below(Bounds),
+    /// A whole number past u32's range.
+    TooLarge,
+}
+
+impl std::fmt::Display for NotInBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotInBounds::NotANumber => f.write_str("expected a number"),
+            NotInBounds::NotWhole => f.write_str("expected a whole number"),
+            NotInBounds::Below(b) => write!(f, "expected {} {}", if b.min_inclusive { "at least" } else { "more than" }, b.min),
+            NotInBounds::TooLarge => f.write_str("too large"),
+        }
     }
 }
 
@@ -114,7 +135,7 @@ pub fn number_cell(p: &NumberCellProps) -> Html {
                     error.set(None);
                     commit.emit(x);
                 }
-                Err(msg) => error.set(Some(msg)),
+                Err(why) => error.set(Some(why.to_string())),
             }
             text.set(t);
         })

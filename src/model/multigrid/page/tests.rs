@@ -54,7 +54,7 @@ fn bytes_per_point_from_a_run() {
     inputs.insert("derive_mb".into(), "2048".into());
     assert_eq!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Ok(32.0)));
     inputs.insert("derive_cols".into(), "lots".into());
-    assert!(matches!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Err(m)) if m.contains("columns")));
+    assert!(matches!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Err(m)) if m.to_string().contains("columns")));
 }
 
 #[test]
@@ -195,7 +195,7 @@ fn parse_names_each_bad_field_by_its_key() {
     let v = page_view(&inputs, &catalog());
     assert_eq!(v.calibrations[1].parallel_errors[0].field, mg::PARALLEL_FIELD);
     assert!(v.field_errors["np_b"].contains("at least 1"));
-    assert!(matches!(v.derived_bytes_per_point, Some(Err(m)) if m.contains("rows per process")));
+    assert!(matches!(v.derived_bytes_per_point, Some(Err(m)) if m.to_string().contains("rows per process")));
 }
 
 #[test]

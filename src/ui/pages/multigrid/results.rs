@@ -197,7 +197,7 @@ fn derive_form(p: &Props) -> Html {
                 { field(p, Field::DeriveMb, "work per process", Some("MB")) }
                 { for use_it }
             </div>
-            if let Some(Err(m)) = &derived { <div class="field-error" role="alert">{ m.clone() }</div> }
+            if let Some(Err(m)) = &derived { <div class="field-error" role="alert">{ m.to_string() }</div> }
         </details>
     }
 }
