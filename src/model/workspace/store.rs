@@ -259,39 +259,7 @@ impl Store {
                     next.shared = None;
                 }
             }
-            Action::Remote { key, text } => {
-                if self.embed {
-                    return self;
-                }
-                // The site's catalog, while a share link's clusters are shown over it.
-                if let (Some(records::Key::Catalog), Some(mine), Some(shared)) = (records::parse_key(&key), &self.mine_catalog, &self.shared) {
-                    let mut site = Workspace { catalog: mine.clone(), ..Workspace::default() };
-                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
-                        Rc::make_mut(&mut next.ws).catalog = shared.overlay(&site.catalog);
-                        next.mine_catalog = Some(site.catalog);
-                    }
-                    return Rc::new(next);
-                }
-                let own_page = match (records::parse_key(&key), &self.own) {
-                    (Some(records::Key::Input { page, .. }), Some(own)) => page == own,
-                    _ => false,
-                };
-                if own_page {
-                    // The site's inputs of a page this tab holds as its own: kept for "Show my inputs".
-                    let mut site = Workspace::default();
-                    if let (Some(mine), Some(own)) = (&self.mine, &self.own) {
-                        site.pages.insert(own.clone(), mine.clone());
-                    }
-                    if records::apply(&mut site, &key, text.as_deref()).is_ok() {
-                        next.mine = self.own.as_ref().map(|p| site.pages.get(p).cloned().unwrap_or_default());
-                    }
-                } else {
-                    let mut ws = (*self.ws).clone();
-                    if records::apply(&mut ws, &key, text.as_deref()).is_ok() {
-                        next.ws = Rc::new(ws);
-                    }
-                }
-            }
+            Action::Remote { key, text } => return self.remote(next, key, text),
             Action::Replace(ws) => {
                 self.keep_for_undo(&mut next, "Workspace imported".into(), Scope::All);
                 next.ws = Rc::new(ws);
@@ -305,35 +273,76 @@ impl Store {
                 self.keep_for_undo(&mut next, "The catalog is back to the presets".into(), Scope::Catalog);
                 Rc::make_mut(&mut next.ws).catalog = catalog::presets();
             }
-            Action::Undo => {
-                let Some(u) = next.undo.take() else { return self };
-                let catalog = match &u.scope {
-                    Scope::Page(page, catalog) => {
-                        set_page(&mut next.ws, page, u.before.pages.get(page).cloned());
-                        if u.own.as_deref() == Some(page.as_str()) || self.own.as_deref() == Some(page.as_str()) {
-                            next.own = u.own.clone();
-                            next.mine = u.mine.clone();
-                            next.shared = u.shared.clone();
-                        }
-                        *catalog
-                    }
-                    Scope::Catalog => true,
-                    Scope::All => {
-                        next.ws = u.before.clone();
-                        next.own = u.own.clone();
-                        next.mine = u.mine.clone();
-                        next.shared = u.shared.clone();
-                        true
-                    }
-                };
-                if catalog {
-                    Rc::make_mut(&mut next.ws).catalog = u.before.catalog.clone();
-                    next.mine_catalog = u.mine_catalog.clone();
-                }
-            }
+            Action::Undo => return self.undo(next),
             Action::DismissUndo => next.undo = None,
             Action::Notice(n) => next.notice = n,
             Action::SaveResult(e) => next.save_error = e,
+        }
+        Rc::new(next)
+    }
+
+    /// Another tab's change of one record (`None`: removed): into the site's inputs, which this
+    /// tab may be holding aside while a share link's page or clusters are shown.
+    fn remote(self: Rc<Self>, mut next: Store, key: String, text: Option<String>) -> Rc<Self> {
+        if self.embed {
+            return self;
+        }
+        // The site's catalog, while a share link's clusters are shown over it.
+        if let (Some(records::Key::Catalog), Some(mine), Some(shared)) = (records::parse_key(&key), &self.mine_catalog, &self.shared) {
+            let mut site = Workspace { catalog: mine.clone(), ..Workspace::default() };
+            if records::apply(&mut site, &key, text.as_deref()).is_ok() {
+                Rc::make_mut(&mut next.ws).catalog = shared.overlay(&site.catalog);
+                next.mine_catalog = Some(site.catalog);
+            }
+            return Rc::new(next);
+        }
+        let own_page = match (records::parse_key(&key), &self.own) {
+            (Some(records::Key::Input { page, .. }), Some(own)) => page == own,
+            _ => false,
+        };
+        if own_page {
+            // The site's inputs of a page this tab holds as its own: kept for "Show my inputs".
+            let mut site = Workspace::default();
+            if let (Some(mine), Some(own)) = (&self.mine, &self.own) {
+                site.pages.insert(own.clone(), mine.clone());
+            }
+            if records::apply(&mut site, &key, text.as_deref()).is_ok() {
+                next.mine = self.own.as_ref().map(|p| site.pages.get(p).cloned().unwrap_or_default());
+            }
+        } else {
+            let mut ws = (*self.ws).clone();
+            if records::apply(&mut ws, &key, text.as_deref()).is_ok() {
+                next.ws = Rc::new(ws);
+            }
+        }
+        Rc::new(next)
+    }
+
+    /// Puts back what the last undoable action replaced (its scope: one page, the catalog, or all).
+    fn undo(self: Rc<Self>, mut next: Store) -> Rc<Self> {
+        let Some(u) = next.undo.take() else { return self };
+        let catalog = match &u.scope {
+            Scope::Page(page, catalog) => {
+                set_page(&mut next.ws, page, u.before.pages.get(page).cloned());
+                if u.own.as_deref() == Some(page.as_str()) || self.own.as_deref() == Some(page.as_str()) {
+                    next.own = u.own.clone();
+                    next.mine = u.mine.clone();
+                    next.shared = u.shared.clone();
+                }
+                *catalog
+            }
+            Scope::Catalog => true,
+            Scope::All => {
+                next.ws = u.before.clone();
+                next.own = u.own.clone();
+                next.mine = u.mine.clone();
+                next.shared = u.shared.clone();
+                true
+            }
+        };
+        if catalog {
+            Rc::make_mut(&mut next.ws).catalog = u.before.catalog.clone();
+            next.mine_catalog = u.mine_catalog.clone();
         }
         Rc::new(next)
     }
