@@ -72,29 +72,19 @@ pub struct Readout {
     pub text: String,
 }
 
-/// Why a chart was not drawn. A backend's own error (a canvas call refused, text that could
-/// not be measured) tells a person nothing more than that the drawing failed.
+/// A chart the backend refused to draw (a canvas call refused, text that could not be
+/// measured): a backend's own error tells a person nothing more than that.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChartError {
-    /// The backend refused a drawing call.
-    Backend,
-    /// The browser gave the page no 2D canvas to draw on.
-    NoCanvas,
-}
+pub struct ChartError;
 
 impl ChartError {
     /// What the page says under the chart.
-    pub fn message(self) -> &'static str {
-        match self {
-            ChartError::Backend => "the chart could not be drawn",
-            ChartError::NoCanvas => "this browser gave no 2D canvas",
-        }
-    }
+    pub const MESSAGE: &'static str = "the chart could not be drawn";
 }
 
 /// A backend's error, of whatever type, as the chart's.
 pub(crate) fn failed<E>(_: E) -> ChartError {
-    ChartError::Backend
+    ChartError
 }
 
 /// Anything a chart component can draw: on the page's canvas, and as SVG for export.

@@ -121,7 +121,7 @@ fn table_html(t: &Table, id: &str) -> Html {
 pub fn chart(p: &ChartProps) -> Html {
     let stack = use_node_ref();
     let canvas = use_node_ref();
-    let error = use_state_eq(|| None::<ChartError>);
+    let error = use_state_eq(|| None::<&'static str>);
     let frame = use_state_eq(|| None::<Frame>);
     let size = use_state_eq(|| None::<(u32, u32, f64)>);
     let dark = use_state_eq(page_is_dark);
@@ -149,8 +149,8 @@ pub fn chart(p: &ChartProps) -> Html {
             let (Some(el), Some((_, _, dpr))) = (canvas.cast::<HtmlCanvasElement>(), size) else { return };
             let theme = if *dark { Theme::DARK } else { Theme::LIGHT };
             let result = MeasuredCanvas::new(el, *dpr)
-                .ok_or(ChartError::NoCanvas)
-                .and_then(|backend| chart.draw_on(&backend.into_drawing_area(), &theme));
+                .ok_or("this browser gave no 2D canvas")
+                .and_then(|backend| chart.draw_on(&backend.into_drawing_area(), &theme).map_err(|_| ChartError::MESSAGE));
             match result {
                 Ok(f) => {
                     frame.set(f);
@@ -242,7 +242,7 @@ pub fn chart(p: &ChartProps) -> Html {
             <figcaption>
                 <button class="link" onclick={export_png}>{ "PNG" }</button>
                 <button class="link" onclick={export_svg}>{ "SVG" }</button>
-                if let Some(e) = &*error { <span class="field-error">{ e.message() }</span> }
+                if let Some(e) = &*error { <span class="field-error">{ *e }</span> }
             </figcaption>
             <details class="chart-data" ontoggle={toggle}>
                 <summary>{ "Data table" }</summary>
