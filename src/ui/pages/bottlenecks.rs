@@ -32,7 +32,7 @@ use crate::ui::components::number_field::{page_field, TextField};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::{compress, url};
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
+use crate::ui::store::{text, use_page, Action, PageSetup, Setter, StoreHandle, Page};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
@@ -412,6 +412,49 @@ fn open_in_speedup(inputs: PageInputs, store: crate::ui::store::StoreHandle) {
     });
 }
 
+/// The line under the options while a ranking runs (after [`SHOW_PROGRESS_MS`]: its progress
+/// and Cancel), after it was cancelled (Rank), or when it failed.
+fn progress_line(status: &Status, cancel: Callback<MouseEvent>, restart: &Callback<()>) -> Html {
+    match status {
+        Status::Current => html! {},
+        Status::Running { started, fraction, .. } if now_ms() - started >= SHOW_PROGRESS_MS => html! {
+            <p id="extrap-progress" class="hint" role="status">
+                <progress max="1" value={fraction.to_string()} />
+                if *fraction < 1.0 { { format!(" Fitting the regions: {} % ", fmt_num(fraction * 100.0, 3)) } }
+                else { { " Every region fitted; ranking them. " } }
+                <button class="secondary" onclick={cancel}>{ "Cancel" }</button>
+            </p>
+        },
+        Status::Running { .. } | Status::Evaluating => html! {},
+        Status::Cancelled => html! {
+            <p id="extrap-progress" class="hint" role="status">
+                { "Ranking cancelled: what is shown is for the texts before. " }
+                <button class="secondary" onclick={restart.reform(|_| ())}>{ "Rank" }</button>
+            </p>
+        },
+        Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
+    }
+}
+
+/// Reads one text file chosen or dropped as the experiment's text (a file is asked to be
+/// ranked, even one whose text is the example's); `reader` keeps the read going.
+fn text_loader(setter: &Setter, store: &StoreHandle, waiting: &UseStateHandle<bool>, reader: Rc<RefCell<Option<FileReader>>>) -> Callback<web_sys::File> {
+    let (setter, store, waiting) = (setter.clone(), store.clone(), waiting.clone());
+    Callback::from(move |file: web_sys::File| {
+        waiting.set(false);
+        let (setter, store, name) = (setter.clone(), store.clone(), file.name());
+        let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
+            // The saved workspace keeps at most MAX_FIELD_BYTES per input.
+            Ok(text) if text.len() > MAX_FIELD_BYTES => store.dispatch(Action::Notice(Some(format!(
+                "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise bottlenecks` for larger files.",
+                text.len() >> 10, MAX_FIELD_BYTES >> 10)))),
+            Ok(text) => setter.fill(format!("Loaded {name}"), vec![(KEY_TEXT, text)]),
+            Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
+        });
+        *reader.borrow_mut() = Some(task);
+    })
+}
+
 #[component(Bottlenecks)]
 pub fn bottlenecks() -> Html {
     let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
@@ -484,25 +527,7 @@ pub fn bottlenecks() -> Html {
     };
     let v = (*view).clone();
     let g = (*good).clone();
-    let progress = match &*status {
-        Status::Current => html! {},
-        Status::Running { started, fraction, .. } if now_ms() - started >= SHOW_PROGRESS_MS => html! {
-            <p id="extrap-progress" class="hint" role="status">
-                <progress max="1" value={fraction.to_string()} />
-                if *fraction < 1.0 { { format!(" Fitting the regions: {} % ", fmt_num(fraction * 100.0, 3)) } }
-                else { { " Every region fitted; ranking them. " } }
-                <button class="secondary" onclick={cancel}>{ "Cancel" }</button>
-            </p>
-        },
-        Status::Running { .. } | Status::Evaluating => html! {},
-        Status::Cancelled => html! {
-            <p id="extrap-progress" class="hint" role="status">
-                { "Ranking cancelled: what is shown is for the texts before. " }
-                <button class="secondary" onclick={restart.reform(|_| ())}>{ "Rank" }</button>
-            </p>
-        },
-        Status::Failed(m) => html! { <p id="extrap-progress" class="field-error" role="alert">{ m.clone() }</p> },
-    };
+    let progress = progress_line(&status, cancel, &restart);
     // The results shown are of other texts while a ranking runs, failed or was cancelled, and
     // while the texts have an error (the last good ranking stays, marked stale); not while the
     // kept fits are evaluated at new targets, which takes less than a frame or two.
@@ -511,23 +536,7 @@ pub fn bottlenecks() -> Html {
     let reader: Rc<RefCell<Option<FileReader>>> = use_mut_ref(|| None);
 
     // One text file chosen or dropped: read as the experiment's text.
-    let on_text = {
-        let (setter, store, waiting) = (setter.clone(), store.clone(), waiting.clone());
-        Callback::from(move |file: web_sys::File| {
-            // A file chosen is asked to be ranked, even one whose text is the example's.
-            waiting.set(false);
-            let (setter, store, name) = (setter.clone(), store.clone(), file.name());
-            let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
-                // The saved workspace keeps at most MAX_FIELD_BYTES per input.
-                Ok(text) if text.len() > MAX_FIELD_BYTES => store.dispatch(Action::Notice(Some(format!(
-                    "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise bottlenecks` for larger files.",
-                    text.len() >> 10, MAX_FIELD_BYTES >> 10)))),
-                Ok(text) => setter.fill(format!("Loaded {name}"), vec![(KEY_TEXT, text)]),
-                Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
-            });
-            *reader.borrow_mut() = Some(task);
-        })
-    };
+    let on_text = text_loader(&setter, &store, &waiting, reader);
     let on_load = {
         let store = store.clone();
         use_callback(g.clone(), move |i: usize, v| {

@@ -210,6 +210,23 @@ pub struct FilesProps {
 }
 
 /// The drop zone, the file and folder pickers, and the runs' options once read.
+/// What a drop on the zone does: its files and folders walked (in a task: the browser gives
+/// them asynchronously), then taken as a choice would be.
+fn drop_handler<T: Fn(Picked) + 'static>(take: Rc<T>, status: UseStateHandle<Reading>) -> Callback<DragEvent> {
+    Callback::from(move |e: DragEvent| {
+        e.prevent_default();
+        let Some(dt) = e.data_transfer() else { return };
+        let (take, status) = (take.clone(), status.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            match dropped(dt).await {
+                Ok(p) if !p.paths.is_empty() => take(p),
+                Ok(_) => status.set(Reading::Failed("nothing to read was dropped".into())),
+                Err(m) => status.set(Reading::Failed(m)),
+            }
+        });
+    })
+}
+
 #[component(RunsFiles)]
 pub fn runs_files(props: &FilesProps) -> Html {
     let status = use_state(|| Reading::Idle);
@@ -270,21 +287,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
         })
     };
     let on_drag = Callback::from(|e: DragEvent| e.prevent_default());
-    let on_drop = {
-        let (take, status) = (take.clone(), status.clone());
-        Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            let Some(dt) = e.data_transfer() else { return };
-            let (take, status) = (take.clone(), status.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                match dropped(dt).await {
-                    Ok(p) if !p.paths.is_empty() => take(p),
-                    Ok(_) => status.set(Reading::Failed("nothing to read was dropped".into())),
-                    Err(m) => status.set(Reading::Failed(m)),
-                }
-            });
-        })
-    };
+    let on_drop = drop_handler(take.clone(), status.clone());
     let cancel = {
         let (slot, status) = (slot.clone(), status.clone());
         Callback::from(move |_: MouseEvent| {

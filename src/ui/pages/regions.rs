@@ -68,6 +68,32 @@ fn verdict(k: usize, c: &Case) -> Html {
     html! { <li id={format!("verdict-{k}")} class={class}><b>{ format!("{}: ", c.label) }</b>{ body }</li> }
 }
 
+/// The bandwidth slider: its ends, its position, and what moving it writes.
+struct Slider {
+    lo: f64,
+    hi: f64,
+    pos: f64,
+    on_slide: Callback<InputEvent>,
+}
+
+/// The slider on a log scale between the shown sweep's ends (or 0.1–100 GB/s), at the
+/// bandwidth typed; moving it writes the bandwidth field.
+fn slider(shown: &PageView, view: &PageView, setter: &Setter) -> Slider {
+    let (lo, hi) = match shown.cases.first().map(|c| &c.sweep) {
+        Some(s) if s.len() > 1 => (s[0].bandwidth_gb_s, s[s.len() - 1].bandwidth_gb_s),
+        _ => (0.1, 100.0),
+    };
+    let pos = view.bandwidth_gb_s.map_or(0.0, |b| (SLIDER_STEPS * (b / lo).ln() / (hi / lo).ln()).clamp(0.0, SLIDER_STEPS));
+    let setter = setter.clone();
+    let on_slide = Callback::from(move |e: InputEvent| {
+        let el: HtmlInputElement = e.target_unchecked_into();
+        let Ok(p) = el.value().parse::<f64>() else { return };
+        let b = lo * (hi / lo).powf(p / SLIDER_STEPS);
+        setter.set(Field::RegionBw.key(), fmt_num(b, 3));
+    });
+    Slider { lo, hi, pos, on_slide }
+}
+
 #[component(Regions)]
 pub fn regions() -> Html {
     let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
@@ -94,21 +120,7 @@ pub fn regions() -> Html {
     });
     let links = Rc::new(link_systems(&store.ws.catalog));
 
-    // The bandwidth slider: log scale between the sweep's ends (or 0.1–100 GB/s).
-    let (lo, hi) = match shown.cases.first().map(|c| &c.sweep) {
-        Some(s) if s.len() > 1 => (s[0].bandwidth_gb_s, s[s.len() - 1].bandwidth_gb_s),
-        _ => (0.1, 100.0),
-    };
-    let pos = view.bandwidth_gb_s.map_or(0.0, |b| (SLIDER_STEPS * (b / lo).ln() / (hi / lo).ln()).clamp(0.0, SLIDER_STEPS));
-    let on_slide = {
-        let setter = setter.clone();
-        Callback::from(move |e: InputEvent| {
-            let el: HtmlInputElement = e.target_unchecked_into();
-            let Ok(p) = el.value().parse::<f64>() else { return };
-            let b = lo * (hi / lo).powf(p / SLIDER_STEPS);
-            setter.set(Field::RegionBw.key(), fmt_num(b, 3));
-        })
-    };
+    let Slider { lo, hi, pos, on_slide } = slider(&shown, &view, &setter);
     let (c1, c1ov, c2, c3) = (*charts).clone();
     let sweep_view = shown.clone();
     let sweep_range = match shown.cases.first().map(|c| &c.sweep) {

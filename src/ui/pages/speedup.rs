@@ -9,6 +9,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::charts::speedup::{fits, weak_times};
+use crate::charts::XyChart;
 use crate::model::calculators;
 use crate::model::allocation::SpeedupRows;
 use crate::model::fmt_num;
@@ -25,7 +26,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Page};
+use crate::ui::store::{text, use_page, Action, PageSetup, Page, Setter};
 
 use super::allocation::AllocationTable;
 
@@ -243,6 +244,74 @@ impl Job for WeakJob {
     }
 }
 
+/// A strong-scaling series' results: the fits, the forecast and its track record, the best
+/// model's predictions, the allocation table, the chart, the points and where to measure next.
+fn strong_results(shown: &PageView, stale: bool, inputs: &Rc<PageInputs>, setter: &Setter, allocation_rows: Rc<SpeedupRows>, chart: Option<Rc<XyChart>>) -> Html {
+    let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
+    html! {
+        <>
+        <h2>{ "Fits" }</h2>
+        { stale_note(stale, "Stale: the points have an error; these are the last good fits.") }
+        <table id="fits" class="results">
+            { head(&["model", "parameters (± standard error)", "#squared error", "#AICc", "#leave-one-out error", "#points", "notes"]) }
+            <tbody>{ for shown.models.iter().map(model_row) }</tbody>
+        </table>
+        { csv_button("speedup-fits.csv") }
+        <p id="best-reason">
+            if let Some(l) = best_label { <b>{ format!("Best: {l}. ") }</b> }
+            { shown.best_reason.clone() }
+        </p>
+
+        <h3>{ "Forecast" }</h3>
+        <table id="forecast" class="results">
+            { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)", "track record"]) }
+            <tbody>{ for shown.forecast.iter().map(forecast_row) }</tbody>
+        </table>
+        { csv_button("speedup-forecast.csv") }
+        <p class="hint">
+            { "The prediction to use beyond the data: Amdahl's law read from every point, blended with the trend of \
+               the last two, both through the largest measured n; the trend weighs more where the runs scale better \
+               the further they go. Chosen among many candidates on real scaling series from many sources, each \
+               source held out in turn (VALIDATION.md). Its 90 % range widens with the distance beyond the data and \
+               with how much simple laws disagree. With nodes in the table or the cores per node, a prediction that \
+               needs more nodes than every measured run used is said, and scaled from the node's size on." }
+        </p>
+        <table id="track-record" class="results">
+            { head(&["how far beyond the largest measured n", "#ranges held", "#predictions", "#median width"]) }
+            <tbody>{ for shown.track_record.iter().map(track_row) }</tbody>
+        </table>
+        { csv_button("speedup-track-record.csv") }
+        <p class="hint">{ "Track record: how often the forecast's ranges held on sources left out of their setting, for as many measured counts as yours." }</p>
+        <h3>{ "Predicted by the best-fitting model" }</h3>
+        <table id="predictions" class="results">
+            { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
+            <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
+        </table>
+        { csv_button("speedup-predictions.csv") }
+        <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
+        <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" />
+
+        <div class="form-row">
+            { page_select(inputs, setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
+            { page_select(inputs, setter, Field::ChartAxes.key(), "axes", &[("log", "log–log"), ("linear", "linear")]) }
+        </div>
+        if let Some(c) = chart { <Chart id="chart-speedup-fits" chart={drawing(c)} /> }
+
+        <h2>{ "Points" }</h2>
+        <table id="points-table" class="results">
+            { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "#nodes", "flags"]) }
+            <tbody>{ for shown.points.iter().map(point_row) }</tbody>
+        </table>
+        { csv_button("speedup-points.csv") }
+        <p class="hint">{ "Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n): a serial fraction that grows with n points to overhead, not to a serial part." }</p>
+
+        <h2>{ "Where to measure next" }</h2>
+        <p id="advice">{ shown.advice_text.clone() }</p>
+        <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+        </>
+    }
+}
+
 #[component(Speedup)]
 pub fn speedup() -> Html {
     let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
@@ -315,7 +384,6 @@ pub fn speedup() -> Html {
             forecast: shown.forecast.iter().map(|f| f.prediction.clone()).collect(),
         },
     });
-    let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
 
     html! {
         <section class="speedup">
@@ -366,64 +434,7 @@ pub fn speedup() -> Html {
                     <p id="weak-pending" class="hint">{ "Modelling the weak-scaling series…" }</p>
                 }
             } else {
-            <h2>{ "Fits" }</h2>
-            { stale_note(stale, "Stale: the points have an error; these are the last good fits.") }
-            <table id="fits" class="results">
-                { head(&["model", "parameters (± standard error)", "#squared error", "#AICc", "#leave-one-out error", "#points", "notes"]) }
-                <tbody>{ for shown.models.iter().map(model_row) }</tbody>
-            </table>
-            { csv_button("speedup-fits.csv") }
-            <p id="best-reason">
-                if let Some(l) = best_label { <b>{ format!("Best: {l}. ") }</b> }
-                { shown.best_reason.clone() }
-            </p>
-
-            <h3>{ "Forecast" }</h3>
-            <table id="forecast" class="results">
-                { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)", "track record"]) }
-                <tbody>{ for shown.forecast.iter().map(forecast_row) }</tbody>
-            </table>
-            { csv_button("speedup-forecast.csv") }
-            <p class="hint">
-                { "The prediction to use beyond the data: Amdahl's law read from every point, blended with the trend of \
-                   the last two, both through the largest measured n; the trend weighs more where the runs scale better \
-                   the further they go. Chosen among many candidates on real scaling series from many sources, each \
-                   source held out in turn (VALIDATION.md). Its 90 % range widens with the distance beyond the data and \
-                   with how much simple laws disagree. With nodes in the table or the cores per node, a prediction that \
-                   needs more nodes than every measured run used is said, and scaled from the node's size on." }
-            </p>
-            <table id="track-record" class="results">
-                { head(&["how far beyond the largest measured n", "#ranges held", "#predictions", "#median width"]) }
-                <tbody>{ for shown.track_record.iter().map(track_row) }</tbody>
-            </table>
-            { csv_button("speedup-track-record.csv") }
-            <p class="hint">{ "Track record: how often the forecast's ranges held on sources left out of their setting, for as many measured counts as yours." }</p>
-            <h3>{ "Predicted by the best-fitting model" }</h3>
-            <table id="predictions" class="results">
-                { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
-                <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
-            </table>
-            { csv_button("speedup-predictions.csv") }
-            <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-            <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" />
-
-            <div class="form-row">
-                { page_select(&inputs, &setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
-                { page_select(&inputs, &setter, Field::ChartAxes.key(), "axes", &[("log", "log–log"), ("linear", "linear")]) }
-            </div>
-            if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-fits" chart={drawing(c)} /> }
-
-            <h2>{ "Points" }</h2>
-            <table id="points-table" class="results">
-                { head(&["#n", "#speed-up", "#time (s)", "#efficiency", "#Karp–Flatt e", "#weight", "#nodes", "flags"]) }
-                <tbody>{ for shown.points.iter().map(point_row) }</tbody>
-            </table>
-            { csv_button("speedup-points.csv") }
-            <p class="hint">{ "Karp–Flatt e(n) = (1/S − 1/n)/(1 − 1/n): a serial fraction that grows with n points to overhead, not to a serial part." }</p>
-
-            <h2>{ "Where to measure next" }</h2>
-            <p id="advice">{ shown.advice_text.clone() }</p>
-            <ul>{ for shown.advice.iter().map(|s| html! { <li class={classes!(s.already_measured.then_some("hint"))}>{ s.text.clone() }</li> }) }</ul>
+                { strong_results(&shown, stale, &inputs, &setter, allocation_rows, (*chart).clone()) }
             }
 
             <p class="hint">{ "An Extra-P experiment of many regions? " }<a href="bottlenecks.html">{ "Bottlenecks at scale" }</a>{ " fits every region and ranks them by their share of the run time." }</p>
