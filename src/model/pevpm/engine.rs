@@ -294,13 +294,7 @@ impl Run {
                 let step;
                 let op = match op {
                     &Op::Alltoall { bytes, line } => {
-                        step = Op::alltoall_step(pr.sub, p as u32, numprocs, bytes, line);
-                        pr.sub += 1;
-                        if pr.sub < 2 * (numprocs - 1) {
-                            pr.pc -= 1;
-                        } else {
-                            pr.sub = 0;
-                        }
+                        step = pr.alltoall_step(p, numprocs, bytes, line);
                         &step
                     }
                     op => op,
@@ -311,38 +305,16 @@ impl Run {
                     Op::Compute { time, line } => {
                         let d = match time {
                             CExpr::Num(d) => *d,
-                            e => {
-                                let d = e.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
-                                if !within(d, 0.0, 1e6) {
-                                    return Err(line_error(*line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", crate::model::fmt_num(d, 4))));
-                                }
-                                d
-                            }
+                            e => pr.serial_time(e, p, *line)?,
                         };
-                        if d > 0.0 {
-                            let start = pr.clock;
-                            pr.times.computing_s += d;
-                            pr.clock += d;
-                            let t = pr.clock;
-                            net.record::<TL>(p, Activity::Computing, start, t);
-                            if let Some(next) = net.go_on::<TL>(pr, p, t) {
-                                first = next;
-                                continue 'pop;
-                            }
+                        if let Some(next) = net.compute::<TL>(pr, p, d) {
+                            first = next;
+                            continue 'pop;
                         }
                     }
                     Op::Loop { count, slot, end, line } => {
-                        let n = count.eval(&Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng);
-                        if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
-                            return Err(line_error(*line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", crate::model::fmt_num(n, 6))));
-                        }
-                        let s = *slot as usize;
-                        if n == 0.0 {
-                            pr.pc = *end;
-                        } else if let Some([c, k]) = pr.vars.get_mut(s..s + 2) {
-                            *c = 0.0;
-                            *k = n;
-                        }
+                        let n = pr.iterations(count, p, *line)?;
+                        pr.enter_loop(n, *slot, *end);
                     }
                     Op::Next { slot, body } => {
                         let s = *slot as usize;
@@ -366,17 +338,8 @@ impl Run {
                             // Checked when the program was compiled.
                             Op::SendTo { dst, bytes, tag, blocking, .. } => (*dst as usize, *bytes, *tag, blocking),
                             Op::Send { exprs, blocking, line } => {
-                                let SendExprs { to, size, tag } = &**exprs;
-                                let env = Env { vars: &pr.vars, source: pr.source, tag: pr.tag };
-                                let dst = match peer(to, &env, &mut pr.rng, numprocs) {
-                                    Ok(d) => d,
-                                    Err(r) => return Err(rank_error(r, numprocs, p, "sends to", *line)),
-                                };
-                                let bytes = size.eval(&env, &mut pr.rng);
-                                if !within(bytes, 0.0, 1e12) {
-                                    return Err(line_error(*line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", crate::model::fmt_num(bytes, 4))));
-                                }
-                                (dst, bytes, tag.eval(&env, &mut pr.rng), blocking)
+                                let (dst, bytes, tag) = pr.send_of(exprs, p, numprocs, *line)?;
+                                (dst, bytes, tag, blocking)
                             }
                             _ => continue,
                         };
@@ -399,82 +362,28 @@ impl Run {
                         }
                     }
                     op @ (Op::RecvFrom { .. } | Op::Recv { .. }) => {
-                        let now = pr.clock;
                         let (src, blocking, line) = match op {
                             // Checked when the program was compiled.
-                            Op::RecvFrom { src, blocking, line } => (*src, blocking, line),
-                            Op::Recv { from, blocking, line } => {
-                                let Some(from) = from else {
-                                    // Any source: blocking only.
-                                    pr.block_start = now;
-                                    pr.block_line = *line;
-                                    let arrives = pr.queue.iter().map(|(_, m)| m.arrival).fold(f64::INFINITY, f64::min);
-                                    if arrives <= now {
-                                        net.take_any(pr, p, now);
-                                        continue;
-                                    }
-                                    pr.state = State::RecvAny;
-                                    pr.any_timer = arrives;
-                                    first = if arrives.is_finite() { net.schedule(pr, p, arrives) } else { net.events.set(p, u64::MAX) };
-                                    continue 'pop;
-                                };
-                                let src = match peer(from, &Env { vars: &pr.vars, source: pr.source, tag: pr.tag }, &mut pr.rng, numprocs) {
-                                    Ok(s) => s as u32,
-                                    Err(r) => return Err(rank_error(r, numprocs, p, "receives from", *line)),
-                                };
-                                (src, blocking, line)
-                            }
-                            _ => continue,
-                        };
-                        match (pr.queue.take(src), *blocking) {
-                            (Some(m), true) => {
-                                pr.source = src as f64;
-                                pr.tag = m.tag;
-                                pr.release += 1;
-                                if m.arrival > now {
-                                    pr.times.waiting_s += m.arrival - now;
-                                    pr.clock = m.arrival;
-                                    net.record::<TL>(p, Activity::Waiting, now, m.arrival);
-                                    if let Some(next) = net.go_on::<TL>(pr, p, m.arrival) {
-                                        first = next;
-                                        continue 'pop;
-                                    }
-                                } else {
-                                    net.release(pr);
-                                }
-                            }
-                            (Some(m), false) => {
-                                pr.req_done = pr.req_done.max(m.arrival);
-                                pr.release += 1;
-                            }
-                            (None, true) => {
-                                pr.state = State::Recv(src);
-                                pr.block_start = now;
-                                pr.block_line = *line;
-                                first = net.events.set(p, u64::MAX);
-                                continue 'pop;
-                            }
-                            (None, false) => pr.posted.push(src, ()),
-                        }
-                    }
-                    Op::Wait { line } => {
-                        let now = pr.clock;
-                        if pr.posted.is_empty() {
-                            if pr.req_done > now {
-                                let t = pr.req_done;
-                                pr.times.waiting_s += t - now;
-                                pr.clock = t;
-                                net.record::<TL>(p, Activity::Waiting, now, t);
-                                if let Some(next) = net.wait_until::<TL>(pr, p, ops, t, steps, limit) {
+                            Op::RecvFrom { src, blocking, line } => (*src, *blocking, *line),
+                            Op::Recv { from: Some(from), blocking, line } => (pr.source_of(from, p, numprocs, *line)?, *blocking, *line),
+                            // Any source: blocking only.
+                            Op::Recv { from: None, line, .. } => match net.receive_any(pr, p, *line) {
+                                Some(next) => {
                                     first = next;
                                     continue 'pop;
                                 }
-                            }
-                        } else {
-                            pr.state = State::Wait;
-                            pr.block_start = now;
-                            pr.block_line = *line;
-                            first = net.events.set(p, u64::MAX);
+                                None => continue,
+                            },
+                            _ => continue,
+                        };
+                        if let Some(next) = net.receive::<TL>(pr, p, src, blocking, line) {
+                            first = next;
+                            continue 'pop;
+                        }
+                    }
+                    Op::Wait { line } => {
+                        if let Some(next) = net.wait::<TL>(pr, p, ops, *line, steps, limit) {
+                            first = next;
                             continue 'pop;
                         }
                     }
@@ -524,6 +433,92 @@ impl Run {
 }
 
 impl Net {
+    /// `d` seconds of computing; Some(least key) when the process's slice ends there.
+    #[inline(always)]
+    fn compute<const TL: bool>(&mut self, pr: &mut Proc, p: usize, d: f64) -> Option<u64> {
+        if d <= 0.0 {
+            return None;
+        }
+        let start = pr.clock;
+        pr.times.computing_s += d;
+        pr.clock += d;
+        let t = pr.clock;
+        self.record::<TL>(p, Activity::Computing, start, t);
+        self.go_on::<TL>(pr, p, t)
+    }
+
+    /// A receive from `src` at the process's clock: a message there is taken (a blocking
+    /// receive waits for its arrival), else a blocking receive blocks and a non-blocking one is
+    /// posted. Some(least key) when the process's slice ends here.
+    #[inline(always)]
+    fn receive<const TL: bool>(&mut self, pr: &mut Proc, p: usize, src: u32, blocking: bool, line: u32) -> Option<u64> {
+        let now = pr.clock;
+        match (pr.queue.take(src), blocking) {
+            (Some(m), true) => {
+                pr.source = src as f64;
+                pr.tag = m.tag;
+                pr.release += 1;
+                if m.arrival > now {
+                    pr.times.waiting_s += m.arrival - now;
+                    pr.clock = m.arrival;
+                    self.record::<TL>(p, Activity::Waiting, now, m.arrival);
+                    return self.go_on::<TL>(pr, p, m.arrival);
+                }
+                self.release(pr);
+            }
+            (Some(m), false) => {
+                pr.req_done = pr.req_done.max(m.arrival);
+                pr.release += 1;
+            }
+            (None, true) => {
+                pr.state = State::Recv(src);
+                pr.block_start = now;
+                pr.block_line = line;
+                return Some(self.events.set(p, u64::MAX));
+            }
+            (None, false) => pr.posted.push(src, ()),
+        }
+        None
+    }
+
+    /// A receive from any source: the earliest message already there is taken (None: the
+    /// slice goes on), else the process sleeps until the earliest arrival (Some(least key)).
+    fn receive_any(&mut self, pr: &mut Proc, p: usize, line: u32) -> Option<u64> {
+        let now = pr.clock;
+        pr.block_start = now;
+        pr.block_line = line;
+        let arrives = pr.queue.iter().map(|(_, m)| m.arrival).fold(f64::INFINITY, f64::min);
+        if arrives <= now {
+            self.take_any(pr, p, now);
+            return None;
+        }
+        pr.state = State::RecvAny;
+        pr.any_timer = arrives;
+        Some(if arrives.is_finite() { self.schedule(pr, p, arrives) } else { self.events.set(p, u64::MAX) })
+    }
+
+    /// MPI_Wait: with nothing posted, the process waits for its sends and received messages
+    /// to complete; with receives posted, it blocks until they are matched. Some(least key)
+    /// when the process's slice ends here.
+    #[inline(always)]
+    fn wait<const TL: bool>(&mut self, pr: &mut Proc, p: usize, ops: &[Op], line: u32, steps: &mut u64, limit: u64) -> Option<u64> {
+        let now = pr.clock;
+        if !pr.posted.is_empty() {
+            pr.state = State::Wait;
+            pr.block_start = now;
+            pr.block_line = line;
+            return Some(self.events.set(p, u64::MAX));
+        }
+        if pr.req_done > now {
+            let t = pr.req_done;
+            pr.times.waiting_s += t - now;
+            pr.clock = t;
+            self.record::<TL>(p, Activity::Waiting, now, t);
+            return self.wait_until::<TL>(pr, p, ops, t, steps, limit);
+        }
+        None
+    }
+
     #[inline(always)]
     fn schedule(&mut self, pr: &mut Proc, p: usize, t: f64) -> u64 {
         pr.wake = t;
@@ -724,6 +719,74 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
         *steps += 1;
     }
     Some(t)
+}
+
+/// The ops' expressions known only as the run goes, evaluated in a process's environment and
+/// checked; their errors name the process and the line. Kept out of `run_events`' loop,
+/// which runs the constant forms (folded when the programs were compiled) without them.
+impl Proc {
+    /// The next step of the all-to-all the process is on; it stays on the op (its pc back
+    /// by one) until its last step (a pause keeps the step reached).
+    #[inline(always)]
+    fn alltoall_step(&mut self, p: usize, numprocs: u32, bytes: f64, line: u32) -> Op {
+        let step = Op::alltoall_step(self.sub, p as u32, numprocs, bytes, line);
+        self.sub += 1;
+        if self.sub < 2 * (numprocs - 1) {
+            self.pc -= 1;
+        } else {
+            self.sub = 0;
+        }
+        step
+    }
+
+    /// A loop of `n` iterations begins (none: it is passed over to `end`).
+    #[inline(always)]
+    fn enter_loop(&mut self, n: f64, slot: u16, end: u32) {
+        let s = slot as usize;
+        if n == 0.0 {
+            self.pc = end;
+        } else if let Some([c, k]) = self.vars.get_mut(s..s + 2) {
+            *c = 0.0;
+            *k = n;
+        }
+    }
+
+    #[cold]
+    fn serial_time(&mut self, e: &CExpr, p: usize, line: u32) -> Result<f64, RunError> {
+        let d = e.eval(&Env { vars: &self.vars, source: self.source, tag: self.tag }, &mut self.rng);
+        if !within(d, 0.0, 1e6) {
+            return Err(line_error(line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", crate::model::fmt_num(d, 4))));
+        }
+        Ok(d)
+    }
+
+    fn iterations(&mut self, count: &CExpr, p: usize, line: u32) -> Result<f64, RunError> {
+        let n = count.eval(&Env { vars: &self.vars, source: self.source, tag: self.tag }, &mut self.rng);
+        if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
+            return Err(line_error(line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", crate::model::fmt_num(n, 6))));
+        }
+        Ok(n)
+    }
+
+    /// A send's destination, size and tag.
+    #[cold]
+    fn send_of(&mut self, exprs: &SendExprs, p: usize, numprocs: u32, line: u32) -> Result<(usize, f64, f64), RunError> {
+        let SendExprs { to, size, tag } = exprs;
+        let env = Env { vars: &self.vars, source: self.source, tag: self.tag };
+        let dst = peer(to, &env, &mut self.rng, numprocs).map_err(|r| rank_error(r, numprocs, p, "sends to", line))?;
+        let bytes = size.eval(&env, &mut self.rng);
+        if !within(bytes, 0.0, 1e12) {
+            return Err(line_error(line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", crate::model::fmt_num(bytes, 4))));
+        }
+        Ok((dst, bytes, tag.eval(&env, &mut self.rng)))
+    }
+
+    /// A receive's source.
+    #[cold]
+    fn source_of(&mut self, from: &CExpr, p: usize, numprocs: u32, line: u32) -> Result<u32, RunError> {
+        let env = Env { vars: &self.vars, source: self.source, tag: self.tag };
+        peer(from, &env, &mut self.rng, numprocs).map(|s| s as u32).map_err(|r| rank_error(r, numprocs, p, "receives from", line))
+    }
 }
 
 /// `lo ≤ x ≤ hi`, false for NaN. `RangeInclusive::contains` stays an out-of-line call at
