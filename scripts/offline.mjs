@@ -44,13 +44,14 @@ for (const f of (await readdir(dist)).filter((f) => f.endsWith(".js") && f !== "
   changed(f, out.code);
 }
 
-// Each page's wasm (not the workers', built for speed at -O3) optimised for size once more by
-// binaryen: read back from trunk's -Oz output, the module shrinks by about 150 bytes gzipped
-// more a page (measured on the speed-up page: 292,628 -> 292,447), which more passes within
-// trunk's one run of wasm-opt do not give (292,579). The target features section trunk
-// leaves tells wasm-opt which features the code uses; this run then strips it.
-const workers = new Set(["sw-extrap-worker_bg.wasm", "sw-simulate-worker_bg.wasm"]);
-for (const f of (await readdir(dist)).filter((f) => f.endsWith("_bg.wasm") && !workers.has(f))) {
+// Each page's wasm (the one its HTML preloads; not the workers', built for speed at -O3,
+// which no page names) optimised for size once more by binaryen: read back from trunk's
+// -Oz output, the module shrinks by about 150 bytes gzipped more a page (measured on the
+// speed-up page: 292,628 -> 292,447), which more passes within trunk's one run of wasm-opt
+// do not give (292,579). The target features section trunk leaves tells wasm-opt which
+// features the code uses; this run then strips it.
+const preloaded = (f) => Object.values(pages).some((text) => text.includes(f));
+for (const f of (await readdir(dist)).filter((f) => f.endsWith("_bg.wasm") && preloaded(f))) {
   const path = new URL(f, dist).pathname;
   execFileSync("wasm-opt", ["-Oz", "--strip-target-features", path, "-o", path], { stdio: "inherit" });
   changed(f, await readFile(path));
