@@ -721,9 +721,11 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
     Some(t)
 }
 
-/// The ops' expressions known only as the run goes, evaluated in a process's environment and
-/// checked; their errors name the process and the line. Kept out of `run_events`' loop,
-/// which runs the constant forms (folded when the programs were compiled) without them.
+/// A process's part of an op: an all-to-all's next step, a loop's start, and the expressions
+/// evaluated in its environment and checked as the run goes (their errors name the process
+/// and the line). Sizes, peers and times known before the run were folded to constants when
+/// the programs were compiled, so those helpers are #[cold]; a loop's count, constant or
+/// not, is evaluated at every loop's start.
 impl Proc {
     /// The next step of the all-to-all the process is on; it stays on the op (its pc back
     /// by one) until its last step (a pause keeps the step reached).
