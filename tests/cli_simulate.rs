@@ -251,3 +251,30 @@ fn a_loop_counted_at_run_time_is_held_to_the_jobs_limit() {
         assert!(error(j).contains("max_job_steps: expected a whole number from 1000 to 1e12"), "{bad}");
     }
 }
+
+/// An all-to-all is held by what it holds while it runs, not by its steps written out: 2,000
+/// processes run by default (refused before: the programs' 2,000,000 ops counted its
+/// 2 (p − 1) steps a process, so about 1,000 was the most), 2,310 are refused before the start
+/// with the memory that run would hold, and `max_run_mb` raises the limit.
+#[test]
+fn an_all_to_all_is_held_to_the_memory_its_run_holds() {
+    let job = |n: u32| json!({"skeleton": "Message type = MPI_Alltoall, size = 8", "numprocs": [n], "replications": 1});
+    let answer = simulate(job(2000));
+    assert_eq!(answer["messages"], json!(2000 * 1999));
+    assert_eq!(answer["results"][0]["messages_per_run"], json!(2000.0 * 1999.0));
+    let e = error(job(2310));
+    assert!(e.contains("numprocs: an all-to-all of 2310 processes holds about 512 MB of messages at once (96 bytes × 2310²), more than the 512 MB a run may hold"), "{e}");
+    let mut raised = job(2310);
+    raised["max_run_mb"] = json!(600);
+    assert_eq!(simulate(raised)["messages"], json!(2310 * 2309));
+    // A lower limit refuses what the default lets through.
+    let mut lowered = job(1000);
+    lowered["max_run_mb"] = json!(90);
+    assert!(error(lowered).contains("all-to-all of 1000 processes holds about 96 MB"));
+    for bad in [json!(0), json!(0.5), json!(2e6), json!(-1), json!("600")] {
+        let mut j = job(10);
+        j["max_run_mb"] = bad.clone();
+        let e = error(j);
+        assert!(e.contains("max_run_mb: expected"), "{bad}: {e}");
+    }
+}

@@ -92,6 +92,11 @@ INPUT (one JSON object):
                       cores; 1000 to 1e12); checked before the start where loop counts are
                       known and counted as the job runs, so a loop count drawn at run time
                       (floor(uniform(…))) stops it with an error saying how far it got
+    max_run_mb        optional: megabytes one replication may hold in messages waiting to be
+                      matched, told before the start (default 512, 1 to 1e6): an all-to-all
+                      of p processes holds up to about 96 p² bytes at its peak, so 512 MB
+                      allows up to 2,309 processes and 10,000 need 9,600; runs of different
+                      counts go side by side, one a core
     sequential_s      optional: the time speed-ups are relative to (default: the total
                       computing time of all processes at the smallest process count)
 
@@ -221,6 +226,11 @@ fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
     }
     if let Some(x) = whole("max_job_steps", r.max_job_steps.as_ref())? {
         limits.max_steps_per_job = x as f64;
+    }
+    match r.max_run_mb.as_ref().map(|v| (v, v.as_f64())) {
+        None => {}
+        Some((_, Some(mb))) if (1.0..=1e6).contains(&mb) => limits.max_run_bytes = mb * 1e6,
+        Some((v, _)) => return Err(InputError::new("max_run_mb", format!("expected megabytes from 1 to 1e6, found {v}"))),
     }
     Ok(limits)
 }

@@ -50,11 +50,20 @@ pub struct Limits {
     /// reaches them and dropped when it moves on, so memory stays flat however many counts
     /// a job has.
     pub kept_ops: usize,
+    /// Bytes one replication may hold in messages and receives waiting to be matched, as
+    /// told before it starts ([`Programs::peak_message_bytes`]: an all-to-all of p processes
+    /// holds up to about 96 p² at its peak). Replications of different counts run side by side, one
+    /// a core (natively) or a worker (the page).
+    pub max_run_bytes: f64,
 }
+
+/// [`Limits::max_run_bytes`] unless the command is given another: 512 MB, an all-to-all of up to
+/// 2,309 processes.
+pub const MAX_RUN_BYTES: f64 = 512e6;
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e9, kept_ops: MAX_PROGRAM_OPS }
+        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e9, kept_ops: MAX_PROGRAM_OPS, max_run_bytes: MAX_RUN_BYTES }
     }
 }
 
@@ -266,9 +275,14 @@ impl Simulation {
             let count_steps = match &programs {
                 Some(p) => {
                     kept += p.ops();
+                    Self::check_memory(&job, p)?;
                     p.estimated_steps
                 }
-                None => program::check_only(&job.skeleton, &params, n)?.estimated_steps,
+                None => {
+                    let p = program::check_only(&job.skeleton, &params, n)?;
+                    Self::check_memory(&job, &p)?;
+                    p.estimated_steps
+                }
             };
             steps += count_steps;
             counts.push(Count { params, programs, steps: count_steps });
@@ -298,6 +312,7 @@ impl Simulation {
         // Counts are sorted, so the smallest are checked first.
         for (&n, params) in job.numprocs.iter().zip(&params) {
             let Some(p) = compile_within(&job.skeleton, params, n, CHECK_OPS - ops)? else { break };
+            Self::check_memory(job, &p)?;
             steps += p.estimated_steps;
             ops += p.ops();
             counted += 1;
@@ -329,6 +344,24 @@ impl Simulation {
             series.extend(FIGURE6.iter().filter(|s| !(s.mode == job.mode && s.contention == job.contention)));
         }
         series
+    }
+
+    /// A run of these programs holds no more than [`Limits::max_run_bytes`] at once.
+    fn check_memory(job: &Job, programs: &Programs) -> Result<(), InputError> {
+        let bytes = programs.peak_message_bytes();
+        if bytes > job.limits.max_run_bytes {
+            let n = programs.numprocs;
+            return Err(InputError::new(
+                "numprocs",
+                format!(
+                    "an all-to-all of {n} processes holds about {} MB of messages at once ({} bytes × {n}²), more than the {} MB a run may hold; fewer processes (the command's max_run_mb raises the limit)",
+                    crate::model::fmt_num(bytes / 1e6, 3),
+                    program::ALLTOALL_PAIR_BYTES,
+                    crate::model::fmt_num(job.limits.max_run_bytes / 1e6, 3)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// `total`: ops of every series, count and replication.

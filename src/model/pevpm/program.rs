@@ -93,7 +93,8 @@ pub enum Op {
     /// An all-to-all's 2 (numprocs − 1) non-blocking steps with a size known before the run,
     /// held as one op (an all-to-all of 1,000 processes is 2 M ops when written out): the
     /// engine runs them one step at a time, in the order [`Op::alltoall_step`] gives, as if
-    /// they were written out. Counted as that many ops wherever ops are counted.
+    /// they were written out. Counted as one op where programs' sizes are counted and as its
+    /// steps where work is (a run's and a job's steps).
     Alltoall { bytes: f64, line: u32 },
     /// Evaluates the count into slot `slot + 1`, sets the counter (slot) to 0; jumps to `end`
     /// when the count is 0.
@@ -144,10 +145,25 @@ pub struct Programs {
     /// message's source or tag), so that `estimated_steps` is a lower bound.
     pub dynamic: bool,
     /// Ops of every process together (also when [`check_only`] kept none of them), an
-    /// [`Op::Alltoall`] as its steps: the limits on programs ([`MAX_PROGRAM_OPS`], the job's
-    /// kept ops, the page's check) read the same counts as when it was written out.
+    /// [`Op::Alltoall`] as the one op it is: the limits on programs ([`MAX_PROGRAM_OPS`], the
+    /// job's kept ops, the page's check) bound the memory programs take. What an all-to-all
+    /// holds while it runs is [`Programs::peak_message_bytes`].
     total_ops: usize,
+    /// Some process runs an all-to-all (held or written out).
+    alltoall: bool,
 }
+
+/// Bytes a run holds per pair of processes at the peak of an all-to-all, an estimate with a
+/// margin: every process posts its sends before its receives, so half the p (p − 1) messages
+/// wait in their receivers' queues (24 bytes each with their link) and the other half are
+/// posted receives (8 bytes); each process keeps the last arrival on every channel it sent on
+/// (8 bytes a receiver) and an index by peer of its queue and of its posted receives (8 bytes
+/// a peer each). Lists grow by doubling and keep their gaps until they are half gaps, and in a
+/// loop of all-to-alls processes drift apart so that a queue holds the next one's messages
+/// while its own receives are still posted: counted by the allocator
+/// (`an_all_to_alls_peak_stays_within_its_estimate`), one all-to-all holds 47–49 bytes a pair
+/// from 300 to 900 processes, and loops of up to 400 of them 61–81 (80 at 48 loops of 600 processes).
+pub const ALLTOALL_PAIR_BYTES: f64 = 96.0;
 
 struct Ctx<'a> {
     procnum: Option<u32>,
@@ -158,8 +174,8 @@ struct Ctx<'a> {
     next_slot: u16,
     max_slot: u16,
     ops: Vec<Op>,
-    /// Ops beyond one that the held [`Op::Alltoall`]s stand for: [`Ctx::len`] counts them.
-    expanded: usize,
+    /// An all-to-all was compiled.
+    alltoall: bool,
     /// Open loops' pending `Break` jumps to patch.
     breaks: Vec<Vec<usize>>,
     steps: f64,
@@ -190,7 +206,7 @@ impl<'a> Ctx<'a> {
             next_slot: 0,
             max_slot: 0,
             ops: Vec::new(),
-            expanded: 0,
+            alltoall: false,
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
@@ -275,9 +291,9 @@ impl<'a> Ctx<'a> {
         self.ops.len() as u32
     }
 
-    /// Ops of the program as written out (an all-to-all as its steps).
+    /// Ops of the program (a held all-to-all is one).
     fn len(&self) -> usize {
-        self.ops.len() + self.expanded
+        self.ops.len()
     }
 
     fn block(&mut self, body: &[Stmt]) -> Result<(), InputError> {
@@ -551,13 +567,13 @@ impl<'a> Ctx<'a> {
                 }
             }
             MsgOp::Alltoall => {
+                self.alltoall |= p > 1;
                 match size {
                     CExpr::Num(bytes) if p > 1 => {
                         let steps = 2 * (p as usize - 1);
                         // As `push` counts each of them (whole numbers: the sum is exact).
                         self.steps += self.weight * steps as f64;
                         self.ops.push(Op::Alltoall { bytes, line });
-                        self.expanded += steps - 1;
                     }
                     size => {
                         for k in 1..p {
@@ -681,7 +697,7 @@ fn specialise(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_
         return Err(InputError::new("numprocs", format!("process counts must be from 1 to {MAX_PROCS}, found {numprocs}")));
     }
     let mut procs = Vec::with_capacity(if keep { numprocs as usize } else { 0 });
-    let (mut slots, mut steps, mut total_ops, mut dynamic) = (0usize, 0.0, 0usize, false);
+    let (mut slots, mut steps, mut total_ops, mut dynamic, mut alltoall) = (0usize, 0.0, 0usize, false, false);
     // Processes of one count have programs of about one length: the last one's is the next
     // one's capacity (no regrowth), or, when nothing is kept, its buffer.
     let (mut buffer, mut hint): (Vec<Op>, usize) = (Vec::new(), 0);
@@ -701,6 +717,7 @@ fn specialise(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_
         slots = slots.max(ctx.max_slot as usize);
         steps += ctx.steps;
         dynamic |= ctx.dynamic;
+        alltoall |= ctx.alltoall;
         if keep {
             hint = ctx.ops.len();
             procs.push(ctx.ops);
@@ -708,13 +725,25 @@ fn specialise(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_
             buffer = ctx.ops;
         }
     }
-    Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps, dynamic, total_ops }))
+    Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps, dynamic, total_ops, alltoall }))
 }
 
 impl Programs {
     /// Ops of every process together.
     pub fn ops(&self) -> usize {
         self.total_ops
+    }
+
+    /// What a run of these programs holds at once in messages and receives waiting to be
+    /// matched, bytes, as far as it can be told before the run: an all-to-all's peak
+    /// ([`ALLTOALL_PAIR_BYTES`] a pair of processes); 0 for programs without one (their
+    /// messages are bounded by the run's steps).
+    pub fn peak_message_bytes(&self) -> f64 {
+        if self.alltoall {
+            ALLTOALL_PAIR_BYTES * self.numprocs as f64 * self.numprocs as f64
+        } else {
+            0.0
+        }
     }
 }
 

@@ -46,6 +46,10 @@ pub struct SimulateRequest {
     /// Ops the whole job may run (1000 to 1e12, default 2e9).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub max_job_steps: Option<Number>,
+    /// Megabytes one replication may hold in messages waiting to be matched, as told before
+    /// it starts (1 to 1e6, default 512).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub max_run_mb: Option<Number>,
 }
 
 /// A number as written in the input (messages show it so: `found 0`, not `found 0.0`).
