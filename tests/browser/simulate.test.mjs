@@ -354,6 +354,29 @@ test("speed in the browser: a keystroke on an all-to-all job of 18 counts near 1
   await context.close();
 });
 
+test("an all-to-all past 1,000 processes runs, and one that would hold more than a run may is refused as it is typed (issue 47)", async () => {
+  // 2,000 processes: 4 M messages, all posted before any is received (refused before: its
+  // steps written out passed the programs' 2,000,000 ops). 2,310 would hold 512 MB.
+  const { context, page, problems } = await open();
+  await page.fill("#skeleton", "Message type = MPI_Alltoall, size = 8");
+  await setJob(page, { numprocs: "2310", params: "", replications: "1", compare: false });
+  const problem = page.locator(".field-error", { hasText: "all-to-all of 2310 processes" });
+  await problem.waitFor();
+  assert.match(await problem.textContent(), /holds about 512 MB of messages at once \(96 bytes × 2310²\), more than the 512 MB a run may hold/);
+  assert.ok(await page.locator("#run").isDisabled(), "no run past the limit");
+  await shot(page, "simulate-all-to-all-too-large");
+  await page.fill("#numprocs", "2000");
+  await problem.waitFor({ state: "detached" });
+  const { rows, status } = await runOnPage(page);
+  assert.equal(rows.length, 1);
+  assert.match(rows[0], /^2000/);
+  const m = /Finished in ([0-9.]+) s; ([0-9.]+) million messages a second\./.exec(status);
+  assert.ok(m, status);
+  console.log(`browser: all-to-all of 2,000 processes (4.0 M messages), 1 replication: ${m[1]} s, ${m[2]} million messages a second`);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("the work a job takes is shown before Run; loop counts drawn as it runs are counted as they run", async () => {
   const { context, page } = await open(1);
   await page.fill("#skeleton", "Loop iterations = 10 {\n  Serial time = 1e-6\n}\n");
