@@ -139,9 +139,9 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
 /// calibration, each source counted alike (a new user's program is one more source), for
 /// K = 3 and K = 4: with each source held out in turn, and with each fixed fifth of the sources
 /// (by a hash of the name) never seen by the calibration. Today's main held 82–84 % at up to
-/// 4× for K = 4. On the fifths, beyond 16× for K = 3 the ranges hold less (VALIDATION.md's
-/// Limits): eleven sources reach that far, and a calibration without a fifth of them does not
-/// carry over; that band is only checked not to have got worse than main's 72.9 %.
+/// 4× for K = 4; on the fifths, beyond 16× for K = 3 the ranges held 75.5 % until a band's
+/// range was made never narrower than the nearer band's (seven of the eleven sources that reach
+/// that far are in one fifth).
 #[test]
 fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
     if !shared_present() {
@@ -154,7 +154,7 @@ fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
         let name = split["split"].as_str().unwrap();
         let by_count = split["by_count"].as_array().unwrap();
         assert_eq!(by_count.len(), 2);
-        for (class, row) in by_count.iter().enumerate() {
+        for row in by_count {
             let cells = row["by_horizon"].as_array().unwrap();
             let horizons: Vec<&str> = cells.iter().map(|c| c["horizon"].as_str().unwrap()).collect();
             assert_eq!(horizons, ["≤ 2", "2–4", "4–16", "> 16", "all"]);
@@ -163,10 +163,6 @@ fn ranges_hold_their_level_per_horizon_band_on_held_out_sources() {
                 let pooled = c["coverage"].as_f64().unwrap();
                 assert!(c["predictions"].as_u64().unwrap() > 0 && c["sources"].as_u64().unwrap() >= 3, "{name}: {c}");
                 assert!(pooled > 0.0 && pooled <= 1.0 && c["median_rel_width"].as_f64().unwrap() > 0.0, "{name}: {c}");
-                if name.contains("fifth") && class == 0 && c["horizon"] == "> 16" {
-                    assert!(share >= 0.729, "{name}, K = 3: {c}");
-                    continue;
-                }
                 assert!((0.85..=0.95).contains(&share), "{name}, counts {}: {c}", row["counts"]);
             }
         }

@@ -664,9 +664,10 @@ fn limits_markdown(r: &Report, fc: &[Outcome], s: &mut String) {
          - `strong_scaling_more.csv` holds the series chosen because simple laws fail on them; its\n\
            node counts are not given (WAVETRISK), so the node-aware range cannot help there.\n\
          - Node-leaving predictions are few, so their factor and its track record are rough.\n\
-         - Beyond 16 times the largest measured count with 3 measured counts, eleven sources reach\n\
-           that far: ranges set without a fifth of the sources hold less there on the fifth left\n\
-           out (the table on held-out sources above), most of all on the course's thread sweeps.\n\
+         - Beyond 16 times the largest measured count, eleven sources (3 measured counts) and ten\n\
+           (4) reach that far, seven of the eleven in one fifth of the sources: set on the other\n\
+           four, that band would rest on four sources. A band's range is never narrower than the\n\
+           nearer band's (`validation::Held`), which is what holds it on the fifth left out.\n\
          - Only strong scaling of whole runs or time steps: no weak scaling, no I/O-bound runs.\n\
          - A median hides the failures: the 90th percentile is the figure to read for risk.\n\
          - Ranges were measured on predictions from 3 or 4 points; with more points they are\n\

@@ -31,7 +31,10 @@
 //! turn. Each cell's percentiles are the 5th and 95th, or further out (down to the 2nd and
 //! 98th, `calibration::TAILS`) where sources held out of that cell's scores in turn, each
 //! counted alike, held less than 90 % (`validation::held_tail`): a new program is a new
-//! source, and at short horizons the sources differ more than their predictions spread. When every measured run sits inside one node and n needs more nodes, u
+//! source, and at short horizons the sources differ more than their predictions spread. The
+//! bands of a count class are set nearest first, each widened to hold the nearer band's
+//! percentiles (`validation::Held`): a range never narrows as n goes further out, so the band
+//! beyond 16×, which few sources reach, does not rest on those few alone. When every measured run sits inside one node and n needs more nodes, u
 //! is multiplied by a factor measured on such predictions (`calibration::NODE_FACTOR`).
 //!
 //! Each fitted model's prediction gets a range the same way, with quantiles measured for that

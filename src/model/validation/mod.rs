@@ -254,13 +254,11 @@ fn tail_quantiles(xs: &Scored, tail: f64, skip: Option<usize>) -> Option<Quantil
 /// hold 90 % of the predictions they were set on, but a new source's scores sit together: where
 /// the sources differ, ranges set on some sources hold less on another (issue: 83 % at up to
 /// 2× on unseen sources). So each source of the cell is held out in turn, its share inside the
-/// others' quantiles counted, and the tail is the largest of `TAIL`, `TAIL` − `TAIL_STEP`, …,
-/// `MIN_TAIL` at which these shares average `forecast::LEVEL` or more, each source alike. With
-/// fewer than three sources, `TAIL`.
-pub fn held_tail(xs: &Scored) -> f64 {
-    let mut sources: Vec<usize> = xs.iter().map(|x| x.1).collect();
-    sources.sort_unstable();
-    sources.dedup();
+/// others' quantiles counted (widened to the nearer band's, `near`, set without it too), and
+/// the tail is the largest of `TAIL`, `TAIL` − `TAIL_STEP`, …, `MIN_TAIL` at which these shares
+/// average `forecast::LEVEL` or more, each source alike. With fewer than three sources, `TAIL`.
+pub fn held_tail(xs: &Scored, near: Option<&Held>) -> f64 {
+    let sources = sources_of(xs);
     if sources.len() < 3 {
         return TAIL;
     }
@@ -270,6 +268,7 @@ pub fn held_tail(xs: &Scored) -> f64 {
         let mut shares = 0.0;
         for &s in &sources {
             let Some(q) = tail_quantiles(xs, tail, Some(s)) else { continue };
+            let q = widened(q, near.map(|n| n.without(s)));
             let (inside, n) = xs.iter().filter(|x| x.1 == s).fold((0usize, 0usize), |(i, n), x| (i + usize::from(q.low <= x.0 && x.0 <= q.high), n + 1));
             shares += inside as f64 / n as f64;
         }
@@ -280,23 +279,75 @@ pub fn held_tail(xs: &Scored) -> f64 {
     MIN_TAIL
 }
 
+/// The sources of a cell's scores, each once, ascending.
+fn sources_of(xs: &Scored) -> Vec<usize> {
+    let mut sources: Vec<usize> = xs.iter().map(|x| x.1).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    sources
+}
+
+/// `q` widened to hold `near` too: a range never narrows as the horizon grows.
+fn widened(q: Quantiles, near: Option<Quantiles>) -> Quantiles {
+    match near {
+        Some(n) => Quantiles { low: q.low.min(n.low), high: q.high.max(n.high) },
+        None => q,
+    }
+}
+
+/// A cell's quantiles as calibrated (widened to the nearer band's), on all its sources and
+/// with each of them left out, for the next band out to be widened the same way.
+#[derive(Debug, Clone)]
+pub struct Held {
+    pub all: Quantiles,
+    pub tail: f64,
+    /// (source, the quantiles without it).
+    without: Vec<(usize, Quantiles)>,
+}
+
+impl Held {
+    /// The quantiles set without source `s` (all of them when `s` is not in the cell).
+    fn without(&self, s: usize) -> Quantiles {
+        self.without.iter().find(|w| w.0 == s).map_or(self.all, |w| w.1)
+    }
+
+    /// A cell's quantiles at its `held_tail`, widened to `near`'s: the bands of a count class
+    /// are calibrated nearest first, so that a far band set on a few sources (beyond 16× with
+    /// 3 counts: 11 sources, 7 of them in one fifth of the corpus) is never narrower than the
+    /// nearer band set on many.
+    pub fn of(xs: &Scored, near: Option<&Held>) -> Option<Held> {
+        let tail = held_tail(xs, near);
+        let all = widened(tail_quantiles(xs, tail, None)?, near.map(|n| n.all));
+        let without = sources_of(xs)
+            .into_iter()
+            .filter_map(|s| Some((s, widened(tail_quantiles(xs, tail, Some(s))?, near.map(|n| n.without(s))))))
+            .collect();
+        Some(Held { all, tail, without })
+    }
+}
+
 /// `calibrate_bands` with another weighting (VALIDATION.md compares them).
 pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, weighting: Weighting) -> Option<Bands> {
     let scored: Vec<(&Outcome, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o, r))).collect();
-    let q = |keep: &dyn Fn(&Outcome) -> bool| -> Option<(Quantiles, f64)> {
+    // Sources by one index for every cell, so that a band is widened to the nearer band's
+    // quantiles set without the same source.
+    let mut names: Vec<&str> = scored.iter().map(|(o, _)| o.source.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    let xs_of = |keep: &dyn Fn(&Outcome) -> bool| -> Vec<(f64, usize, f64)> {
         let mine: Vec<&(&Outcome, f64)> = scored.iter().filter(|(o, _)| keep(o)).collect();
-        let mut counts: Vec<(&str, usize)> = Vec::new();
+        let mut counts = vec![0usize; names.len()];
+        let index = |o: &Outcome| names.binary_search(&o.source.as_str()).unwrap_or(0);
         for (o, _) in &mine {
-            match counts.iter_mut().find(|c| c.0 == o.source) {
-                Some(c) => c.1 += 1,
-                None => counts.push((&o.source, 1)),
+            if let Some(c) = counts.get_mut(index(o)) {
+                *c += 1;
             }
         }
         let mut xs: Vec<(f64, usize, f64)> = mine
             .iter()
             .map(|(o, r)| {
-                let i = counts.iter().position(|c| c.0 == o.source).unwrap_or(0);
-                let n = counts[i].1 as f64;
+                let i = index(o);
+                let n = counts.get(i).copied().unwrap_or(1) as f64;
                 let w = match weighting {
                     Weighting::Prediction => 1.0,
                     Weighting::SqrtSource => 1.0 / n.sqrt(),
@@ -306,14 +357,17 @@ pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, w
             })
             .collect();
         xs.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let tail = held_tail(&xs);
-        Some((tail_quantiles(&xs, tail, None)?, tail))
+        xs
     };
-    let all = q(&|_| true)?;
-    let mut cells = [[all; 4]; 2];
+    let q = |keep: &dyn Fn(&Outcome) -> bool, near: Option<&Held>| Held::of(&xs_of(keep), near);
+    let all = q(&|_| true, None)?;
+    let mut cells = [[(all.all, all.tail); 4]; 2];
     for (class, row) in cells.iter_mut().enumerate() {
+        let mut near: Option<Held> = None;
         for (band, cell) in row.iter_mut().enumerate() {
-            *cell = q(&|o| o.cell() == (class, band)).or_else(|| q(&|o| o.cell().1 == band)).unwrap_or(all);
+            let held = q(&|o| o.cell() == (class, band), near.as_ref()).or_else(|| q(&|o| o.cell().1 == band, near.as_ref()));
+            *cell = held.as_ref().map_or((all.all, all.tail), |h| (h.all, h.tail));
+            near = held;
         }
     }
     let quantiles = cells.map(|row| row.map(|c| c.0));
@@ -852,6 +906,33 @@ mod tests {
         let same: Vec<Outcome> = (0..10).flat_map(|s| (1..=100).map(move |i| outcome(&format!("s{s}"), 3, 1.5, 10.0 * (f64::from(i) / 100.0).exp(), false))).collect();
         assert_eq!(calibrate_bands(&same).unwrap().tails[0][0], TAIL);
         assert_eq!(calibrate_bands(&out[..40]).unwrap().tails[0][0], TAIL);
+    }
+
+    #[test]
+    fn a_far_band_is_never_narrower_than_the_nearer_one_and_its_tail_counts_that() {
+        // The nearer band: 10 sources whose scores spread from −1 to 1. The far band: three
+        // sources, each of its own scores apart from the others' (0 to 0.2 in all), as a few
+        // sources reaching far would be: set alone, each held out misses the others' range.
+        let near: Vec<(f64, usize, f64)> = {
+            let mut v: Vec<(f64, usize, f64)> = (0..200).map(|i| (-1.0 + 2.0 * f64::from(i) / 199.0, (i % 10) as usize, 1.0)).collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            v
+        };
+        let far: Vec<(f64, usize, f64)> = (0..30).map(|i| (0.2 * f64::from(i) / 29.0, (i / 10) as usize, 1.0)).collect();
+        let n = Held::of(&near, None).unwrap();
+        let alone = Held::of(&far, None).unwrap();
+        let f = Held::of(&far, Some(&n)).unwrap();
+        assert!(alone.all.high <= 0.2 && alone.all.low >= 0.0, "{alone:?}");
+        assert!(f.all.low <= n.all.low && f.all.high >= n.all.high, "{f:?} inside {n:?}");
+        // Set without a source, the far band takes the nearer band's set without it too.
+        for s in 0..3 {
+            let w = f.without(s);
+            assert!(w.low <= n.without(s).low && w.high >= n.without(s).high);
+        }
+        // Its own scores inside the nearer band's range, every source held out holds them all,
+        // so the far band's tail is the widest: its own quantiles need not reach further out.
+        assert_eq!(f.tail, TAIL);
+        assert_eq!(alone.tail, MIN_TAIL);
     }
 
     #[test]
