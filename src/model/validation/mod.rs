@@ -214,7 +214,7 @@ pub const WEIGHTING: Weighting = Weighting::SqrtSource;
 
 /// The quantiles of the scores (weighted by `WEIGHTING`), per count class and horizon band (a
 /// cell without scores takes its band's, then every score's), each at the tail its cell needs
-/// (`held_tail`); and the node factor: the 90th percentile of the factors by which the scale of
+/// (`held_tail`) and never narrower than the nearer band's (`Held`); and the node factor: the 90th percentile of the factors by which the scale of
 /// the predictions that left the one node of their runs must grow to hold them (at least 1).
 /// None without scores.
 pub fn calibrate_bands<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Bands> {
