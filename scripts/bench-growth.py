@@ -59,12 +59,12 @@ PATHS = [
     # Process counts: an all-to-all (every process sends to every other, p (p - 1) messages) and
     # a nearest-neighbour exchange on a ring (2p messages an iteration), each of 100, 1,000 and
     # 10,000 processes (runs take up to 16,384), one replication. An all-to-all of p processes
-    # holds its p (p - 1) messages and posted receives at once (up to 96 p² bytes, told before
+    # holds its p (p - 1) messages and posted receives at once (up to 56 p² bytes, told before
     # the start): 10,000 need the limit raised from its 512 MB, and its 2 x 10^8 steps the
     # run's from 1e8.
     ("simulate: processes, all-to-all", 100, ["simulate"],
      lambda k: json.dumps({"skeleton": "Message type = MPI_Alltoall, size = 8", "numprocs": [k], "replications": 1,
-                           "max_run_mb": 9600, "max_steps": 1e9})),
+                           "max_run_mb": 5600, "max_steps": 1e9})),
     ("simulate: processes, nearest-neighbour ring", 100, ["simulate"],
      lambda k: json.dumps({"skeleton": "Loop iterations = 100 {\n"
                                        " Message type = MPI_Isend, size = 1024, to = (procnum + 1) % numprocs\n"

@@ -254,7 +254,7 @@ fn a_loop_counted_at_run_time_is_held_to_the_jobs_limit() {
 
 /// An all-to-all is held by what it holds while it runs, not by its steps written out: 2,000
 /// processes run by default (refused before: the programs' 2,000,000 ops counted its
-/// 2 (p − 1) steps a process, so about 1,000 was the most), 2,310 are refused before the start
+/// 2 (p − 1) steps a process, so about 1,000 was the most), 3,024 are refused before the start
 /// with the memory that run would hold, and `max_run_mb` raises the limit.
 #[test]
 fn an_all_to_all_is_held_to_the_memory_its_run_holds() {
@@ -262,15 +262,15 @@ fn an_all_to_all_is_held_to_the_memory_its_run_holds() {
     let answer = simulate(job(2000));
     assert_eq!(answer["messages"], json!(2000 * 1999));
     assert_eq!(answer["results"][0]["messages_per_run"], json!(2000.0 * 1999.0));
-    let e = error(job(2310));
-    assert!(e.contains("numprocs: an all-to-all of 2310 processes holds about 512 MB of messages at once (96 bytes × 2310²), more than the 512 MB a run may hold"), "{e}");
-    let mut raised = job(2310);
+    let e = error(job(3024));
+    assert!(e.contains("numprocs: an all-to-all of 3024 processes holds about 512 MB of messages at once (56 bytes × 3024²), more than the 512 MB a run may hold"), "{e}");
+    let mut raised = job(3024);
     raised["max_run_mb"] = json!(600);
-    assert_eq!(simulate(raised)["messages"], json!(2310 * 2309));
+    assert_eq!(simulate(raised)["messages"], json!(3024 * 3023));
     // A lower limit refuses what the default lets through.
     let mut lowered = job(1000);
-    lowered["max_run_mb"] = json!(90);
-    assert!(error(lowered).contains("all-to-all of 1000 processes holds about 96 MB"));
+    lowered["max_run_mb"] = json!(50);
+    assert!(error(lowered).contains("all-to-all of 1000 processes holds about 56 MB"));
     for bad in [json!(0), json!(0.5), json!(2e6), json!(-1), json!("600")] {
         let mut j = job(10);
         j["max_run_mb"] = bad.clone();

@@ -94,8 +94,8 @@ INPUT (one JSON object):
                       (floor(uniform(…))) stops it with an error saying how far it got
     max_run_mb        optional: megabytes one replication may hold in messages waiting to be
                       matched, told before the start (default 512, 1 to 1e6): an all-to-all
-                      of p processes holds up to about 96 p² bytes at its peak, so 512 MB
-                      allows up to 2,309 processes and 10,000 need 9,600; runs of different
+                      of p processes holds up to about 56 p² bytes at its peak, so 512 MB
+                      allows up to 3,023 processes and 10,000 need 5,600; runs of different
                       counts go side by side, one a core
     sequential_s      optional: the time speed-ups are relative to (default: the total
                       computing time of all processes at the smallest process count)

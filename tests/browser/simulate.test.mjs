@@ -356,13 +356,13 @@ test("speed in the browser: a keystroke on an all-to-all job of 18 counts near 1
 
 test("an all-to-all past 1,000 processes runs, and one that would hold more than a run may is refused as it is typed (issue 47)", async () => {
   // 2,000 processes: 4 M messages, all posted before any is received (refused before: its
-  // steps written out passed the programs' 2,000,000 ops). 2,310 would hold 512 MB.
+  // steps written out passed the programs' 2,000,000 ops). 3,024 would hold 512 MB.
   const { context, page, problems } = await open();
   await page.fill("#skeleton", "Message type = MPI_Alltoall, size = 8");
-  await setJob(page, { numprocs: "2310", params: "", replications: "1", compare: false });
-  const problem = page.locator(".field-error", { hasText: "all-to-all of 2310 processes" });
+  await setJob(page, { numprocs: "3024", params: "", replications: "1", compare: false });
+  const problem = page.locator(".field-error", { hasText: "all-to-all of 3024 processes" });
   await problem.waitFor();
-  assert.match(await problem.textContent(), /holds about 512 MB of messages at once \(96 bytes × 2310²\), more than the 512 MB a run may hold/);
+  assert.match(await problem.textContent(), /holds about 512 MB of messages at once \(56 bytes × 3024²\), more than the 512 MB a run may hold/);
   assert.ok(await page.locator("#run").isDisabled(), "no run past the limit");
   await shot(page, "simulate-all-to-all-too-large");
   await page.fill("#numprocs", "2000");

@@ -52,13 +52,13 @@ pub struct Limits {
     pub kept_ops: usize,
     /// Bytes one replication may hold in messages and receives waiting to be matched, as
     /// told before it starts ([`Programs::peak_message_bytes`]: an all-to-all of p processes
-    /// holds up to about 96 p² at its peak). Replications of different counts run side by side, one
+    /// holds up to about 56 p² at its peak). Replications of different counts run side by side, one
     /// a core (natively) or a worker (the page).
     pub max_run_bytes: f64,
 }
 
 /// [`Limits::max_run_bytes`] unless the command is given another: 512 MB, an all-to-all of up to
-/// 2,309 processes.
+/// 3,023 processes.
 pub const MAX_RUN_BYTES: f64 = 512e6;
 
 impl Default for Limits {

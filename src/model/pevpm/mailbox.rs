@@ -8,8 +8,11 @@
 
 /// No item; an item taken out.
 const NONE: u32 = u32::MAX;
-/// Lists up to this long are scanned; a longer one gets an index by peer for good.
+/// Lists up to this long are scanned; a longer one gets an index by peer until it empties.
 const SCAN: usize = 16;
+/// A list that empties keeps its memory up to this many items (a few peers' traffic, reused
+/// at once); a longer one gives it back.
+const KEEP: usize = 4 * SCAN;
 
 #[derive(Debug, Clone, Copy)]
 struct Item<T> {
@@ -137,8 +140,16 @@ impl<T: Copy> PeerList<T> {
         let val = it.val;
         self.live -= 1;
         if self.live == 0 {
-            // Every peer's chain is empty: the index needs no change.
-            self.items.clear();
+            if self.items.capacity() > KEEP {
+                // A long list (an all-to-all's) gives its memory back when it empties, index
+                // too: kept, every process's lists would stay at their longest for the whole
+                // run (twice the peak in a loop of all-to-alls, and slower for it).
+                self.items = Vec::new();
+                self.index = Vec::new();
+            } else {
+                // Every peer's chain is empty: the index needs no change.
+                self.items.clear();
+            }
         } else if self.items.len() - self.live > self.live.max(SCAN) {
             self.compact();
         }

@@ -158,12 +158,14 @@ pub struct Programs {
 /// wait in their receivers' queues (24 bytes each with their link) and the other half are
 /// posted receives (8 bytes); each process keeps the last arrival on every channel it sent on
 /// (8 bytes a receiver) and an index by peer of its queue and of its posted receives (8 bytes
-/// a peer each). Lists grow by doubling and keep their gaps until they are half gaps, and in a
-/// loop of all-to-alls processes drift apart so that a queue holds the next one's messages
-/// while its own receives are still posted: counted by the allocator
-/// (`an_all_to_alls_peak_stays_within_its_estimate`), one all-to-all holds 47–49 bytes a pair
-/// from 300 to 900 processes, and loops of up to 400 of them 61–81 (80 at 48 loops of 600 processes).
-pub const ALLTOALL_PAIR_BYTES: f64 = 96.0;
+/// a peer each), and a list gives its memory back when it empties. Lists grow by doubling and
+/// keep their gaps until they are half gaps, and in a loop of all-to-alls processes drift apart
+/// so that a queue holds the next one's messages while its own receives are still posted.
+/// Counted by the allocator (`an_all_to_alls_peak_stays_within_its_estimate`): one all-to-all
+/// holds 30–40 bytes a pair from 300 to 900 processes; 168 loops of 1 to 100 all-to-alls of
+/// 200, 600 and 1,000 processes, drifting or not, 44.8 at most (200 processes, where the
+/// engine's own state counts most).
+pub const ALLTOALL_PAIR_BYTES: f64 = 56.0;
 
 struct Ctx<'a> {
     procnum: Option<u32>,
