@@ -330,30 +330,29 @@ impl Held {
 pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, weighting: Weighting) -> Option<Bands> {
     let scored: Vec<(&Outcome, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o, r))).collect();
     // Sources by one index for every cell, so that a band is widened to the nearer band's
-    // quantiles set without the same source.
+    // quantiles set without the same source; each outcome's found once.
     let mut names: Vec<&str> = scored.iter().map(|(o, _)| o.source.as_str()).collect();
     names.sort_unstable();
     names.dedup();
+    let source: Vec<usize> = scored.iter().map(|(o, _)| names.binary_search(&o.source.as_str()).unwrap_or(0)).collect();
     let xs_of = |keep: &dyn Fn(&Outcome) -> bool| -> Vec<(f64, usize, f64)> {
-        let mine: Vec<&(&Outcome, f64)> = scored.iter().filter(|(o, _)| keep(o)).collect();
+        let mine: Vec<(f64, usize)> = scored.iter().zip(&source).filter(|((o, _), _)| keep(o)).map(|((_, r), &i)| (*r, i)).collect();
         let mut counts = vec![0usize; names.len()];
-        let index = |o: &Outcome| names.binary_search(&o.source.as_str()).unwrap_or(0);
-        for (o, _) in &mine {
-            if let Some(c) = counts.get_mut(index(o)) {
+        for &(_, i) in &mine {
+            if let Some(c) = counts.get_mut(i) {
                 *c += 1;
             }
         }
         let mut xs: Vec<(f64, usize, f64)> = mine
             .iter()
-            .map(|(o, r)| {
-                let i = index(o);
+            .map(|&(r, i)| {
                 let n = counts.get(i).copied().unwrap_or(1) as f64;
                 let w = match weighting {
                     Weighting::Prediction => 1.0,
                     Weighting::SqrtSource => 1.0 / n.sqrt(),
                     Weighting::Source => 1.0 / n,
                 };
-                (*r, i, w)
+                (r, i, w)
             })
             .collect();
         xs.sort_by(|a, b| a.0.total_cmp(&b.0));
