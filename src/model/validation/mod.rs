@@ -257,26 +257,30 @@ fn tail_quantiles(xs: &Scored, tail: f64, skip: Option<usize>) -> Option<Quantil
 /// others' quantiles counted (widened to the nearer band's, `near`, set without it too), and
 /// the tail is the largest of `TAIL`, `TAIL` − `TAIL_STEP`, …, `MIN_TAIL` at which these shares
 /// average `forecast::LEVEL` or more, each source alike. With fewer than three sources, `TAIL`.
-pub fn held_tail(xs: &Scored, near: Option<&Held>) -> f64 {
+/// Answers the tail and, at it, the (widened) quantiles set without each source.
+pub fn held_tail(xs: &Scored, near: Option<&Held>) -> (f64, Vec<(usize, Quantiles)>) {
     let sources = sources_of(xs);
+    let without = |tail: f64| -> Vec<(usize, Quantiles)> {
+        sources.iter().filter_map(|&s| Some((s, widened(tail_quantiles(xs, tail, Some(s))?, near.map(|n| n.without(s)))))).collect()
+    };
     if sources.len() < 3 {
-        return TAIL;
+        return (TAIL, without(TAIL));
     }
     let steps = ((TAIL - MIN_TAIL) / TAIL_STEP).round() as usize;
+    let mut last = Vec::new();
     for i in 0..=steps {
         let tail = TAIL - i as f64 * TAIL_STEP;
+        last = without(tail);
         let mut shares = 0.0;
-        for &s in &sources {
-            let Some(q) = tail_quantiles(xs, tail, Some(s)) else { continue };
-            let q = widened(q, near.map(|n| n.without(s)));
+        for &(s, q) in &last {
             let (inside, n) = xs.iter().filter(|x| x.1 == s).fold((0usize, 0usize), |(i, n), x| (i + usize::from(q.low <= x.0 && x.0 <= q.high), n + 1));
             shares += inside as f64 / n as f64;
         }
         if shares / sources.len() as f64 >= forecast::LEVEL {
-            return tail;
+            return (tail, last);
         }
     }
-    MIN_TAIL
+    (MIN_TAIL, last)
 }
 
 /// The sources of a cell's scores, each once, ascending.
@@ -316,12 +320,8 @@ impl Held {
     /// 3 counts: 11 sources, 7 of them in one fifth of the corpus) is never narrower than the
     /// nearer band set on many.
     pub fn of(xs: &Scored, near: Option<&Held>) -> Option<Held> {
-        let tail = held_tail(xs, near);
+        let (tail, without) = held_tail(xs, near);
         let all = widened(tail_quantiles(xs, tail, None)?, near.map(|n| n.all));
-        let without = sources_of(xs)
-            .into_iter()
-            .filter_map(|s| Some((s, widened(tail_quantiles(xs, tail, Some(s))?, near.map(|n| n.without(s))))))
-            .collect();
         Some(Held { all, tail, without })
     }
 }
