@@ -82,10 +82,19 @@ fn prepare_kept(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
 
 /// The view as the page gets it: without each region's curve, which only the share chart
 /// (made here, in the view) reads: about a third of the JSON that crosses to the page (some
-/// 0.6 of 1.8 KB a region; 4.1 MB in all for 2,000 regions).
-fn for_page(mut v: ExtrapView) -> ExtrapView {
+/// 0.6 of 1.8 KB a region; 4.1 MB in all for 2,000 regions). A view of kept fits evaluated
+/// at new targets (`retargeted`) also comes without the regions' points, the same as those
+/// of the ranking the page shows, which it puts back (`ui::pages::bottlenecks`): two thirds
+/// of what is left (34 of 50 KB for Extra-P's relearn experiment, 14 regions), which the
+/// page would read at every keystroke in "rank at".
+fn for_page(mut v: ExtrapView, retargeted: bool) -> ExtrapView {
     if let Some(r) = v.ranking.as_mut() {
-        r.regions.iter_mut().for_each(|f| f.curve = Vec::new());
+        for f in &mut r.regions {
+            f.curve = Vec::new();
+            if retargeted {
+                f.points = Vec::new();
+            }
+        }
     }
     v
 }
@@ -121,7 +130,7 @@ fn run(texts: &PageInputs, job: u64, worker: usize, workers: usize, post: &dyn F
             let fits = retarget(&plan, &old);
             KEPT.with(|c| c.borrow_mut().fits = Some((key, fits.clone())));
             // No progress: the page shows none for such a job (a message less per keystroke).
-            return send(post, &FromWorker::<_, ()>::Done { view: for_page(complete(view, plan, fits)), job });
+            return send(post, &FromWorker::<_, ()>::Done { view: for_page(complete(view, plan, fits), true), job });
         }
     }
     let mine = plan.shares(k).into_iter().nth(worker).unwrap_or_default();
@@ -186,7 +195,7 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
     shares.sort_by_key(|s| s.0);
     fits.extend(shares.into_iter().flat_map(|s| s.1));
     KEPT.with(|c| c.borrow_mut().fits = Some((key, fits.clone())));
-    send(post, &FromWorker::<_, ()>::Done { view: for_page(complete(view, plan, fits)), job });
+    send(post, &FromWorker::<_, ()>::Done { view: for_page(complete(view, plan, fits), false), job });
 }
 
 /// Reads the files the page posted (Score-P runs, or a saved Extra-P experiment) one at a time

@@ -17,7 +17,19 @@ pub fn listen(handle: impl Fn(&str, &dyn Fn(&str)) + 'static) {
 /// for a text alone).
 pub fn listen_with_files(handle: impl Fn(&str, &js_sys::Array, &dyn Fn(&str)) + 'static) {
     let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let post = scope.clone();
+    // The page names a worker after the channel it hears this worker on (`worker_pool`): the
+    // answers go there rather than to the worker's own port, whose messages Chrome holds back
+    // after a keystroke until the page has drawn the next frame, a frame late (16.7 ms).
+    let name = scope.name();
+    let channel = (!name.is_empty()).then(|| web_sys::BroadcastChannel::new(&name).ok()).flatten();
+    let post = move |t: &str| {
+        let t = JsValue::from_str(t);
+        let _ = match &channel {
+            Some(c) => c.post_message(&t),
+            None => scope.post_message(&t),
+        };
+    };
+    let ready = post.clone();
     let onmessage = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
         let data = e.data();
         let (text, files) = match data.dyn_ref::<js_sys::Array>() {
@@ -25,14 +37,12 @@ pub fn listen_with_files(handle: impl Fn(&str, &js_sys::Array, &dyn Fn(&str)) + 
             None => (data.as_string(), js_sys::Array::new()),
         };
         let Some(text) = text else { return };
-        let text_back = |t: &str| {
-            let _ = post.post_message(&JsValue::from_str(t));
-        };
-        handle(&text, &files, &text_back);
+        handle(&text, &files, &post);
     });
+    let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
-    let _ = scope.post_message(&JsValue::from_str(super::worker_pool::READY));
+    ready(super::worker_pool::READY);
 }
 
 /// `message` as JSON text, posted through `post`.

@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
+use web_sys::{BroadcastChannel, MessageEvent, Worker, WorkerOptions};
 
 /// Most workers a page starts for one job.
 pub const MAX_WORKERS: usize = 4;
@@ -39,6 +39,8 @@ type Handlers = (Closure<dyn FnMut(MessageEvent)>, Closure<dyn FnMut(web_sys::Ev
 #[derive(Default)]
 pub struct Pool {
     workers: Vec<Worker>,
+    /// The channel each worker answers on, named after it (see [`warm`]).
+    channels: Vec<Option<BroadcastChannel>>,
     /// Which workers have said they listen.
     ready: Vec<bool>,
     /// Messages for each worker, held until it is ready: a text, or a list of a text and files.
@@ -67,6 +69,10 @@ impl Pool {
             w.set_onmessage(None);
             w.set_onerror(None);
             w.terminate();
+        }
+        for c in self.channels.iter().flatten() {
+            c.set_onmessage(None);
+            c.close();
         }
         self.ended = true;
         self.job = None;
@@ -135,7 +141,12 @@ pub fn worker_count() -> usize {
 }
 
 /// Starts the workers of `script` (trunk's loader of the worker binary), unless they are
-/// there: false when the browser cannot.
+/// there: false when the browser cannot. Each worker is named after a channel of its own
+/// (a BroadcastChannel, the name unique to this pool) and answers there
+/// (`ui::worker_main::listen`): after a keystroke Chrome holds a worker's own messages back
+/// until the page has drawn the next frame, which put every answer, however quick, a frame
+/// (16.7 ms) behind the key; a channel's messages come as they are posted. Where the browser
+/// has no such channel, the worker answers on its own port.
 pub fn warm(slot: &PoolSlot, script: &str) -> bool {
     warm_k(slot, script, worker_count())
 }
@@ -147,8 +158,17 @@ fn warm_k(slot: &PoolSlot, script: &str, k: usize) -> bool {
     }
     stop(slot);
     let mut workers = Vec::with_capacity(k);
-    for _ in 0..k {
-        match Worker::new(script) {
+    let mut channels = Vec::with_capacity(k);
+    let pool_name = format!("{script}#{}", js_sys::Math::random());
+    for i in 0..k {
+        let name = format!("{pool_name}.{i}");
+        let options = WorkerOptions::new();
+        let channel = BroadcastChannel::new(&name).ok();
+        if channel.is_some() {
+            options.set_name(&name);
+        }
+        channels.push(channel);
+        match Worker::new_with_options(script, &options) {
             Ok(w) => workers.push(w),
             Err(_) => {
                 workers.iter().for_each(Worker::terminate);
@@ -165,6 +185,9 @@ fn warm_k(slot: &PoolSlot, script: &str, k: usize) -> bool {
             }
         });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        if let Some(Some(c)) = channels.get(i) {
+            c.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        }
         let pool = Rc::downgrade(slot);
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new(move |_| {
             if let Some(pool) = pool.upgrade() {
@@ -174,7 +197,7 @@ fn warm_k(slot: &PoolSlot, script: &str, k: usize) -> bool {
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         handlers.push((onmessage, onerror));
     }
-    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, _handlers: handlers, ..Pool::default() };
+    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, channels, _handlers: handlers, ..Pool::default() };
     true
 }
 

@@ -105,7 +105,10 @@ impl Job for Ranker {
                 self.status.set(Status::Running { job: self.job, started: self.started, fraction });
                 None
             }
-            FromWorker::Done { view, job } if job == self.job => {
+            FromWorker::Done { mut view, job } if job == self.job => {
+                if self.quick {
+                    with_points(&mut view, &self.good);
+                }
                 let shown = Shown(Rc::new(view));
                 if shown.ranking.is_some() || shown.empty {
                     *self.kept.borrow_mut() = shown.ranking.is_some().then(|| self.key.clone());
@@ -121,6 +124,18 @@ impl Job for Ranker {
 
     fn on_error(&mut self) {
         self.status.set(Status::Failed("the Extra-P worker failed to load or stopped".into()));
+    }
+}
+
+/// The regions' points of `from`, the ranking whose kept fits `v` evaluates at new targets,
+/// put back into `v`, which comes without them (`ui::extrap_worker`).
+fn with_points(v: &mut ExtrapView, from: &ExtrapView) {
+    if let (Some(r), Some(old)) = (v.ranking.as_mut(), from.ranking.as_ref()) {
+        for (f, o) in r.regions.iter_mut().zip(&old.regions) {
+            if f.callpath == o.callpath {
+                f.points.clone_from(&o.points);
+            }
+        }
     }
 }
 
