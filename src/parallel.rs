@@ -55,6 +55,93 @@ pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: u
     Some(done.into_iter().map(|(_, r)| r).collect())
 }
 
+/// `f` applied to every item on up to `threads` threads, this one among them, each answer
+/// handed to `sink` in the items' order as soon as it and every answer before it are done:
+/// only answers waiting for an earlier one are held, however many items there are. `first`
+/// runs on this thread before it takes any item, while the others already answer, and
+/// nothing reaches `sink` before it is done. An error of `first` or of `sink` stops the work
+/// (the other threads finish the item they hold) and is returned; Ok(false) if a thread
+/// stopped before its items were done (a panic; the release build aborts instead).
+pub fn stream<T: Sync, R: Send, E>(
+    items: &[T],
+    threads: usize,
+    first: impl FnOnce() -> Result<(), E>,
+    f: &(dyn Fn(&T) -> R + Sync),
+    sink: &mut dyn FnMut(R) -> Result<(), E>,
+) -> Result<bool, E> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+    first()?;
+    if threads <= 1 || items.len() <= 1 {
+        return items.iter().try_for_each(|x| sink(f(x))).map(|()| true);
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let take = || if stop.load(Relaxed) { None } else { Some(next.fetch_add(1, Relaxed)).and_then(|i| Some((i, items.get(i)?))) };
+    let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
+    std::thread::scope(|s| {
+        let others: Vec<_> = (1..threads.min(items.len()))
+            .map(|_| {
+                let tx = tx.clone();
+                let take = &take;
+                s.spawn(move || {
+                    while let Some((i, x)) = take() {
+                        if tx.send((i, f(x))).is_err() {
+                            return;
+                        }
+                    }
+                })
+            })
+            .collect();
+        // Answers done out of turn, from the next one `sink` takes on.
+        let mut waiting: std::collections::VecDeque<Option<R>> = std::collections::VecDeque::new();
+        let mut handed = 0;
+        let mut place = |i: usize, r: R, waiting: &mut std::collections::VecDeque<Option<R>>| -> Result<(), E> {
+            let k = i - handed;
+            if waiting.len() <= k {
+                waiting.resize_with(k + 1, || None);
+            }
+            waiting[k] = Some(r);
+            while let Some(Some(_)) = waiting.front() {
+                if let Some(Some(r)) = waiting.pop_front() {
+                    handed += 1;
+                    sink(r)?;
+                }
+            }
+            Ok(())
+        };
+        let mut stopped = false;
+        let mine = || -> Result<(), E> {
+            loop {
+                while let Ok((i, r)) = rx.try_recv() {
+                    place(i, r, &mut waiting)?;
+                }
+                let Some((i, x)) = take() else { break };
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(x))) {
+                    Ok(r) => place(i, r, &mut waiting)?,
+                    Err(_) => {
+                        stopped = true;
+                        stop.store(true, Relaxed);
+                        break;
+                    }
+                }
+            }
+            // This thread's sender goes, so that the channel ends with the others' last answer.
+            drop(tx);
+            while let Ok((i, r)) = rx.recv() {
+                place(i, r, &mut waiting)?;
+            }
+            Ok(())
+        };
+        let done = mine();
+        if done.is_err() {
+            stop.store(true, Relaxed);
+        }
+        // Every thread joined (one that panicked and is not joined would panic the scope).
+        let joined = others.into_iter().map(|h| h.join().is_ok()).filter(|ok| !ok).count() == 0;
+        done.map(|()| joined && !stopped && handed == items.len())
+    })
+}
+
 /// [`map_on`] with as many threads as the machine has, in the items' order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: &(dyn Fn(&T) -> R + Sync)) -> Option<Vec<R>> {
     map_on(items, None, cores(), f)
@@ -132,6 +219,55 @@ mod tests {
             }
             assert_eq!(run(&sim).unwrap(), one);
         }
+    }
+
+    #[test]
+    fn stream_hands_answers_in_order_stops_on_an_error_and_reports_a_thread_that_stopped() {
+        let items: Vec<u64> = (0..300).collect();
+        let want: Vec<u64> = items.iter().map(|x| x * x).collect();
+        for threads in [1, 2, 5] {
+            // Slow items early, so that later ones finish first and wait their turn.
+            let slow = |&x: &u64| {
+                if x % 50 == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(2));
+                }
+                x * x
+            };
+            let mut got = Vec::new();
+            let whole = stream(&items, threads, || Ok::<(), String>(()), &slow, &mut |r| {
+                got.push(r);
+                Ok(())
+            });
+            assert_eq!(whole, Ok(true), "{threads} threads");
+            assert_eq!(got, want, "{threads} threads");
+            // An error of `first`: nothing handed on.
+            let mut handed = 0;
+            let r = stream(&items, threads, || Err("first".to_string()), &slow, &mut |_| {
+                handed += 1;
+                Ok(())
+            });
+            assert_eq!((r, handed), (Err("first".to_string()), 0), "{threads} threads");
+            // An error of the sink at the 10th answer ends the work there.
+            let mut handed = 0;
+            let r = stream(&items, threads, || Ok(()), &slow, &mut |x| {
+                handed += 1;
+                if x == 81 { Err(format!("sink at {x}")) } else { Ok(()) }
+            });
+            assert_eq!((r, handed), (Err("sink at 81".to_string()), 10), "{threads} threads");
+        }
+        // A panic on one item (on this thread or another) must not pass for a shorter answer.
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        for threads in [2, 3] {
+            let mut got = 0;
+            let r = stream(&items, threads, || Ok::<(), ()>(()), &|&x| if x == 150 { panic!("item {x}") } else { x }, &mut |_| {
+                got += 1;
+                Ok(())
+            });
+            assert_eq!(r, Ok(false), "{threads} threads");
+            assert!(got <= 150);
+        }
+        std::panic::set_hook(quiet);
     }
 
     #[test]

@@ -629,40 +629,36 @@ impl Render<'_> {
 
 /// A list input of a calculator with `each`: every element read, answered, given its allocation
 /// table (`--allocation`) and written as text on one thread, the elements (their JSON text)
-/// shared among every core; the texts are then written to standard output in the input's
-/// order. Only the texts outlive their thread, so a batch of thousands holds neither its
+/// shared among every core; each text goes to standard output, in the input's order, as soon
+/// as it and those before it are written ([`crate::parallel::stream`]). Only the texts
+/// outlive their thread, and only until written, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
 fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
     let how = Render { options, compact };
     // Every element is read once before any answer is written, so an input error (a number out
     // of range, past the syntax check) leaves no partial list; the whole text's error says
-    // where (line and column in the input, not in the element).
-    if let Some(e) = items.iter().find_map(|raw| serde_json::from_str::<Scan>(raw.get()).err()) {
-        return Err(WriteError::Input(not_json(serde_json::from_str::<Scan>(text).err().unwrap_or(e))));
-    }
+    // where (line and column in the input, not in the element). This thread reads them while
+    // the others already answer.
+    let scan = || match items.iter().find_map(|raw| serde_json::from_str::<Scan>(raw.get()).err()) {
+        Some(e) => Err(WriteError::Input(not_json(serde_json::from_str::<Scan>(text).err().unwrap_or(e)))),
+        None => Ok(()),
+    };
     // Each element read once, straight into its request, on the core that answers it.
     let read = |raw: &&RawValue| each(raw.get(), &how);
     use std::io::Write;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, Out);
     let (open, sep, close) = list_marks(compact);
-    // A chunk at a time, answered on every core and written in order: memory holds one
-    // chunk's answers, however long the list. The list opens once the first chunk is
-    // answered, so an error of the options (the same for every element) writes nothing.
-    for (c, chunk) in items.chunks(BATCH_CHUNK).enumerate() {
-        let texts = crate::parallel::map(chunk, &read)
-            .ok_or_else(|| WriteError::Input(unplaced(crate::parallel::STOPPED)))?
-            .into_iter()
-            .collect::<Result<Vec<String>, InputError>>()
-            .map_err(WriteError::Input)?;
-        if c == 0 {
-            out.write_all(open.as_bytes()).map_err(WriteError::Output)?;
-        }
-        for (i, t) in texts.iter().enumerate() {
-            if c > 0 || i > 0 {
-                out.write_all(sep.as_bytes()).map_err(WriteError::Output)?;
-            }
-            out.write_all(t.as_bytes()).map_err(WriteError::Output)?;
-        }
+    // The list opens with the first answer, so an error of the options (the same for every
+    // element, and so the first's) writes nothing.
+    let mut written = 0usize;
+    let mut write = |t: Result<String, InputError>| {
+        let t = t.map_err(WriteError::Input)?;
+        let mark = if written == 0 { open } else { sep };
+        written += 1;
+        out.write_all(mark.as_bytes()).and_then(|_| out.write_all(t.as_bytes())).map_err(WriteError::Output)
+    };
+    if !crate::parallel::stream(items, crate::parallel::cores(), scan, &read, &mut write)? {
+        return Err(WriteError::Input(unplaced(crate::parallel::STOPPED)));
     }
     out.write_all(close.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).map_err(WriteError::Output)
 }
@@ -716,9 +712,6 @@ impl<'de> serde::de::Visitor<'de> for Scan {
         Ok(Scan)
     }
 }
-
-/// Elements of a list answered at a time (see [`batch`]).
-const BATCH_CHUNK: usize = 4096;
 
 /// The input's text, without the byte-order mark some editors (Windows Notepad among them)
 /// put first: it is no part of JSON, CSV or Extra-P's text, and lines and columns in errors
