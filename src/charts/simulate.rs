@@ -34,8 +34,9 @@ pub fn speedup(v: &ResultView) -> XyChart {
 pub fn run_times(row: &RowView) -> XyChart {
     let tallest = row.histogram.iter().map(|b| f64::from(b.2)).fold(0.0, f64::max);
     let [lo, hi] = row.interval95_s;
+    let runs = row.histogram.iter().map(|b| b.2).sum::<u32>();
     XyChart {
-        title: format!("Run times of {} replications on {} processes", row.histogram.iter().map(|b| b.2).sum::<u32>(), row.numprocs),
+        title: format!("Run times of {runs} replication{} on {} processes", if runs == 1 { "" } else { "s" }, row.numprocs),
         x: Axis { label: "run time (s)".into(), log: false, limits: None },
         y: Axis { label: "replications".into(), log: false, limits: None },
         bars: vec![Bars {
@@ -153,5 +154,23 @@ mod tests {
         let inside = t.segments.iter().filter(|s| s.2 <= end / 10.0).count();
         assert_eq!(z.table().rows.len(), inside.min(crate::charts::gantt::TABLE_ROWS));
         assert!(z.title.ends_with("zoomed"));
+    }
+
+    #[test]
+    fn one_replication_fills_the_run_time_axis() {
+        // One run (a bar of no width at 0.27 ms in the all-to-all) drew on an axis from
+        // 0 to 0.1 s, the bar and the mean against its left edge, under "1 replications".
+        let mut inputs = default_inputs();
+        inputs.insert(Field::Numprocs.key().into(), "4".into());
+        inputs.insert(Field::Replications.key().into(), "1".into());
+        inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
+        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
+        let v = view(&report);
+        let h = run_times(&v.rows[0]);
+        assert!(h.title.starts_with("Run times of 1 replication on 4 processes"), "{}", h.title);
+        let (_, frame) = crate::charts::to_svg_themed(&h, 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
+        let f = frame.expect("frame");
+        let at = f.x_pixel(v.rows[0].mean_s).expect("inside");
+        assert!(at - f.x_px.0 > (f.x_px.1 - f.x_px.0) / 2, "the run at pixel {at} of {:?}", f.x_px);
     }
 }
