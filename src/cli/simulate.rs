@@ -204,12 +204,18 @@ fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), In
     }
 }
 
-fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, InputError> {
+/// An optional number of the request under `key`: None when not given, the number when `fits`,
+/// else "expected {expected}, found …" for the key.
+fn number(key: &str, given: Option<&Number>, fits: impl Fn(f64) -> bool, expected: &str) -> Result<Option<f64>, InputError> {
     match given.map(|v| (v, v.as_f64())) {
         None => Ok(None),
-        Some((_, Some(x))) if x > 0.0 && x <= 1e9 => Ok(Some(x)),
-        Some((v, _)) => Err(InputError::new("sequential_s", format!("expected a time in seconds above 0, found {v}"))),
+        Some((_, Some(x))) if fits(x) => Ok(Some(x)),
+        Some((v, _)) => Err(InputError::new(key, format!("expected {expected}, found {v}"))),
     }
+}
+
+fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, InputError> {
+    number("sequential_s", given, |x| x > 0.0 && x <= 1e9, "a time in seconds above 0")
 }
 
 fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
@@ -227,10 +233,8 @@ fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
     if let Some(x) = whole("max_job_steps", r.max_job_steps.as_ref())? {
         limits.max_steps_per_job = x as f64;
     }
-    match r.max_run_mb.as_ref().map(|v| (v, v.as_f64())) {
-        None => {}
-        Some((_, Some(mb))) if (1.0..=1e6).contains(&mb) => limits.max_run_bytes = mb * 1e6,
-        Some((v, _)) => return Err(InputError::new("max_run_mb", format!("expected megabytes from 1 to 1e6, found {v}"))),
+    if let Some(mb) = number("max_run_mb", r.max_run_mb.as_ref(), |mb| (1.0..=1e6).contains(&mb), "megabytes from 1 to 1e6")? {
+        limits.max_run_bytes = mb * 1e6;
     }
     Ok(limits)
 }
