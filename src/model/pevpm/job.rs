@@ -272,18 +272,19 @@ impl Simulation {
             // as soon as it passes it, and checked without keeping.
             let room = job.limits.kept_ops.saturating_sub(kept).min(MAX_PROGRAM_OPS);
             let programs = compile_within(&job.skeleton, &params, n, room)?;
-            let count_steps = match &programs {
+            let checked;
+            let p = match &programs {
                 Some(p) => {
                     kept += p.ops();
-                    Self::check_memory(&job, p)?;
-                    p.estimated_steps
+                    p
                 }
                 None => {
-                    let p = program::check_only(&job.skeleton, &params, n)?;
-                    Self::check_memory(&job, &p)?;
-                    p.estimated_steps
+                    checked = program::check_only(&job.skeleton, &params, n)?;
+                    &checked
                 }
             };
+            Self::check_memory(&job, p)?;
+            let count_steps = p.estimated_steps;
             steps += count_steps;
             counts.push(Count { params, programs, steps: count_steps });
         }
