@@ -106,14 +106,20 @@ mod tests {
     use crate::model::workspace::catalog::presets as catalog;
     use crate::model::workspace::PageField;
 
-    #[test]
-    fn charts_of_a_small_jacobi_run() {
+    /// The view of the page's default job (Jacobi) with these process counts and replications,
+    /// a small grid and 5 iterations.
+    fn jacobi(numprocs: &str, replications: &str) -> ResultView {
         let mut inputs = default_inputs();
-        inputs.insert(Field::Numprocs.key().into(), "2 4".into());
-        inputs.insert(Field::Replications.key().into(), "40".into());
+        inputs.insert(Field::Numprocs.key().into(), numprocs.into());
+        inputs.insert(Field::Replications.key().into(), replications.into());
         inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
         let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
-        let v = view(&report);
+        view(&report)
+    }
+
+    #[test]
+    fn charts_of_a_small_jacobi_run() {
+        let v = jacobi("2 4", "40");
         let s = speedup(&v);
         assert_eq!(s.series.len(), v.curves.len());
         assert_eq!(s.series[0].data.points.len(), 2);
@@ -160,12 +166,7 @@ mod tests {
     fn one_replication_fills_the_run_time_axis() {
         // One run (a bar of no width at 0.27 ms in the all-to-all) drew on an axis from
         // 0 to 0.1 s, the bar and the mean against its left edge, under "1 replications".
-        let mut inputs = default_inputs();
-        inputs.insert(Field::Numprocs.key().into(), "4".into());
-        inputs.insert(Field::Replications.key().into(), "1".into());
-        inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
-        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
-        let v = view(&report);
+        let v = jacobi("4", "1");
         let h = run_times(&v.rows[0]);
         assert!(h.title.starts_with("Run times of 1 replication on 4 processes"), "{}", h.title);
         let (_, frame) = crate::charts::to_svg_themed(&h, 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
