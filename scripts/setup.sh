@@ -23,8 +23,8 @@ fi
 # 2. trunk (0.22 needs a newer rustc; 0.21.14 builds here). Without default features it
 #    cannot download tools, which is what we want: they come from steps 3 and 5.
 if [[ "$(trunk --version 2>/dev/null)" != "trunk $TRUNK_VERSION" ]]; then
-  say "installing trunk $TRUNK_VERSION (about 10 minutes the first time)"
-  cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features
+  say "installing trunk $TRUNK_VERSION (unoptimised: it only runs the other tools; a few minutes the first time)"
+  cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features --debug
 fi
 
 # 3. wasm-bindgen-cli at exactly the version Cargo.lock resolves (they must match).
@@ -32,8 +32,11 @@ WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, "")
 if [[ -z "$WBG_VERSION" ]]; then echo "setup: no wasm-bindgen in Cargo.lock" >&2; exit 1; fi
 if [[ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WBG_VERSION" ]]; then
   say "installing wasm-bindgen-cli $WBG_VERSION (a few minutes the first time)"
-  # Not --locked: its lockfile names a crate version the registry no longer has.
-  cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
+  # Not --locked: its lockfile names a crate version the registry no longer has. Built at
+  # opt-level 1 without LTO: a fraction of the release build's time, and it still rewrites a
+  # page's wasm in well under a second.
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
 fi
 
 # 4. Chromium and its driver from Debian, for the browser tests.

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::InputError;
 
 /// A switching technology available on a cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Fabric {
     /// "Fast Ethernet", "Myrinet", "InfiniBand 4x DDR"…; unique within its cluster.
@@ -26,7 +26,7 @@ pub struct Fabric {
 }
 
 /// A cluster (a site, a machine room, a region).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
     /// Stable identifier, used by links and by calculators' inputs ("wrg-a").
