@@ -15,7 +15,9 @@ macro_rules! allocation_help {
     --allocation md|csv|latex   adds \"allocation\": {format, text (the table in that format,
                       the recommendation below it), rows [{procs, nodes, time_s, time_low_s,
                       time_high_s, efficiency, core_hours, core_hours_low, core_hours_high,
-                      cost, basis (\"measured\" or \"predicted\")}], recommended (processes),
+                      cost, basis (\"measured\" or \"predicted\"), node_hours (whole nodes),
+                      price {amount, currency, unit, units}, energy_kwh, co2e_kg (the last
+                      three from the planner's catalog machines, else null)}], recommended (processes),
                       reason, note}: the strong-scaling table a compute centre asks for. The
                       recommended size is the largest count whose efficiency reaches the
                       threshold (else the smallest). speedup: the measured counts with times
@@ -139,6 +141,10 @@ struct RowOut {
     time_high_s: Option<f64>,
     time_low_s: Option<f64>,
     time_s: f64,
+    node_hours: f64,
+    price: Option<crate::model::cost::Money>,
+    energy_kwh: Option<f64>,
+    co2e_kg: Option<f64>,
 }
 
 fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
@@ -157,6 +163,10 @@ fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
             time_high_s: r.time_range_s.map(|x| x.1),
             time_low_s: r.time_range_s.map(|x| x.0),
             time_s: r.time_s,
+            node_hours: r.node_hours,
+            price: r.price.clone(),
+            energy_kwh: r.energy_kwh,
+            co2e_kg: r.co2e_kg,
         })
         .collect();
     let out = AllocationOut { format: format.name(), note, reason: &a.reason, recommended: a.recommended.map(|i| a.rows[i].procs), rows, text: render(a, format) };

@@ -450,6 +450,9 @@ fn run_to_output(args: &[String]) -> i32 {
     if first == "schema" {
         return schema::run(&args[1..]);
     }
+    if first == "catalog" && args[1..].iter().any(|a| a == "--csv") {
+        return catalog::run_csv(&args[1..]);
+    }
     if first == "--version" || first == "-V" {
         return written("--version", write_out(&format!("scalewise {}\n", env!("CARGO_PKG_VERSION"))));
     }

@@ -11,6 +11,8 @@ use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
     PlannerInput, PlannerReport, Prediction, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
 };
+use crate::model::cost::Economics;
+use crate::model::workspace::catalog;
 use crate::model::InputError;
 
 use super::allocation::allocation_help;
@@ -377,21 +379,65 @@ fn np_list(list: Option<Vec<u32>>, path: &str, key: &str) -> Result<Option<Vec<u
     Ok(list)
 }
 
-fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
-    if c.name.trim().is_empty() {
-        return Err(InputError::new(format!("{path}.name"), "must not be empty"));
-    }
-    if c.free_procs == 0 {
-        return Err(InputError::new(format!("{path}.free_procs"), "must be at least 1, found 0"));
-    }
-    if c.procs_per_node == 0 {
+/// A planner cluster's own keys, or a catalog machine's figures where a key is left out.
+struct ClusterKeys {
+    name: String,
+    free_procs: u32,
+    procs_per_node: u32,
+    memory_per_node_mb: f64,
+    price_per_cpu_hour: f64,
+    economics: Economics,
+}
+
+fn cluster_keys(c: &PlannerCluster, path: &str) -> Result<ClusterKeys, InputError> {
+    let machine = match &c.catalog {
+        Some(id) => Some(catalog::full().cluster(id).cloned().ok_or_else(|| {
+            InputError::new(format!("{path}.catalog"), format!("no machine \"{id}\" in `scalewise catalog`"))
+        })?),
+        None => None,
+    };
+    let missing = |key: &str| InputError::new(format!("{path}.{key}"), "missing (give it, or name a machine with \"catalog\")");
+    let m = machine.as_ref();
+    let name = c.name.clone().or_else(|| m.map(|m| m.name.clone())).ok_or_else(|| missing("name"))?;
+    let procs_per_node = c.procs_per_node.or_else(|| m.map(|m| m.cores_per_node)).ok_or_else(|| missing("procs_per_node"))?;
+    if procs_per_node == 0 {
         return Err(InputError::new(format!("{path}.procs_per_node"), "must be at least 1, found 0"));
     }
-    if c.memory_per_node_mb <= 0.0 {
-        return Err(InputError::new(format!("{path}.memory_per_node_mb"), format!("must be greater than 0, found {}", c.memory_per_node_mb)));
+    let free_procs = match (c.free_procs, c.nodes, m) {
+        (Some(f), _, _) => f,
+        (None, Some(nodes), _) => nodes.saturating_mul(procs_per_node),
+        (None, None, Some(m)) => m.nodes.saturating_mul(procs_per_node),
+        (None, None, None) => return Err(missing("free_procs")),
+    };
+    let memory_per_node_mb = c
+        .memory_per_node_mb
+        .or_else(|| m.filter(|m| m.memory_per_node_gb > 0.0).map(|m| m.memory_per_node_gb * 1024.0))
+        .ok_or_else(|| missing("memory_per_node_mb"))?;
+    let price_per_cpu_hour = c.price_per_cpu_hour.or_else(|| m.map(|m| m.price_per_cpu_hour)).ok_or_else(|| missing("price_per_cpu_hour"))?;
+    let mut economics = m.map(Economics::of).unwrap_or_default();
+    economics.cores_per_node = c.cores_per_node.unwrap_or(if m.is_some() { economics.cores_per_node } else { procs_per_node });
+    if economics.cores_per_node < procs_per_node {
+        return Err(InputError::new(
+            format!("{path}.cores_per_node"),
+            format!("{} cores per node cannot run {procs_per_node} processes per node", economics.cores_per_node),
+        ));
     }
-    if c.price_per_cpu_hour < 0.0 {
-        return Err(InputError::new(format!("{path}.price_per_cpu_hour"), format!("must be at least 0, found {}", c.price_per_cpu_hour)));
+    Ok(ClusterKeys { name, free_procs, procs_per_node, memory_per_node_mb, price_per_cpu_hour, economics })
+}
+
+fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
+    let k = cluster_keys(c, path)?;
+    if k.name.trim().is_empty() {
+        return Err(InputError::new(format!("{path}.name"), "must not be empty"));
+    }
+    if k.free_procs == 0 {
+        return Err(InputError::new(format!("{path}.free_procs"), "must be at least 1, found 0"));
+    }
+    if k.memory_per_node_mb <= 0.0 {
+        return Err(InputError::new(format!("{path}.memory_per_node_mb"), format!("must be greater than 0, found {}", k.memory_per_node_mb)));
+    }
+    if k.price_per_cpu_hour < 0.0 {
+        return Err(InputError::new(format!("{path}.price_per_cpu_hour"), format!("must be at least 0, found {}", k.price_per_cpu_hour)));
     }
     let fabrics_path = format!("{path}.fabrics");
     if c.fabrics.is_empty() {
@@ -411,12 +457,13 @@ fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
         fabrics.push(FabricFit { fabric: f.fabric.clone(), fit: fit_or_error(&cal, &fpath)? });
     }
     Ok(Cluster {
-        name: c.name.clone(),
-        free_procs: c.free_procs,
-        procs_per_node: c.procs_per_node,
-        memory_per_node_mb: c.memory_per_node_mb,
-        price_per_cpu_hour: c.price_per_cpu_hour,
+        name: k.name,
+        free_procs: k.free_procs,
+        procs_per_node: k.procs_per_node,
+        memory_per_node_mb: k.memory_per_node_mb,
+        price_per_cpu_hour: k.price_per_cpu_hour,
         fabrics,
+        economics: k.economics,
     })
 }
 

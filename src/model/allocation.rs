@@ -49,6 +49,13 @@ pub struct Row {
     pub cost: Option<f64>,
     /// Measured (then it has no range), not predicted.
     pub measured: bool,
+    /// Whole nodes held × hours × runs.
+    pub node_hours: f64,
+    /// What the nodes held are billed in the machine's currency and unit (planner rows whose
+    /// clusters have a price).
+    pub price: Option<crate::model::cost::Money>,
+    pub energy_kwh: Option<f64>,
+    pub co2e_kg: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -92,9 +99,14 @@ impl TableFormat {
 fn row(procs: u32, time_s: f64, range: Option<(f64, f64)>, efficiency: f64, opts: &AllocationOptions) -> Row {
     let hours = |t: f64| f64::from(procs) * t / 3600.0 * opts.runs;
     let core_hours = hours(time_s);
+    let nodes = procs.div_ceil(opts.cores_per_node.max(1));
     Row {
         procs,
-        nodes: procs.div_ceil(opts.cores_per_node.max(1)),
+        nodes,
+        node_hours: f64::from(nodes) * time_s / 3600.0 * opts.runs,
+        price: None,
+        energy_kwh: None,
+        co2e_kg: None,
         time_s,
         time_range_s: range,
         efficiency,
@@ -191,6 +203,13 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
             if opts.price_per_core_hour.is_none() {
                 r.cost = Some(p.cost * opts.runs);
             }
+            // The plan's own placement: the processes per node it was planned with, whole
+            // nodes billed.
+            r.nodes = u32::try_from(p.parts.iter().map(|x| x.placement.nodes).sum::<u64>()).unwrap_or(u32::MAX);
+            r.node_hours = p.node_hours * opts.runs;
+            r.price = p.price.clone().map(|m| crate::model::cost::Money { amount: m.amount * opts.runs, units: m.units * opts.runs, ..m });
+            r.energy_kwh = p.energy_kwh.map(|e| e * opts.runs);
+            r.co2e_kg = p.co2e_kg.map(|c| c * opts.runs);
             r
         })
         .collect();
@@ -219,6 +238,10 @@ fn cells(a: &Allocation, r: &Row, i: usize, f: TableFormat) -> Vec<String> {
     }
     c.push(num(r.efficiency * 100.0));
     c.push(num(r.core_hours));
+    c.push(num(r.node_hours));
+    if a.rows.iter().any(|r| r.energy_kwh.is_some()) {
+        c.push(r.energy_kwh.map(num).unwrap_or_default());
+    }
     if a.rows.iter().any(|r| r.cost.is_some()) {
         c.push(r.cost.map(num).unwrap_or_default());
     }
@@ -240,6 +263,10 @@ fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
     }
     h.push("efficiency (%)".into());
     h.push("core-hours".into());
+    h.push("node-hours".into());
+    if a.rows.iter().any(|r| r.energy_kwh.is_some()) {
+        h.push("energy (kWh)".into());
+    }
     if a.rows.iter().any(|r| r.cost.is_some()) {
         h.push(format!("cost ({})", a.currency));
     }

@@ -13,6 +13,7 @@ pub mod chart;
 pub mod comm;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod contracts;
+pub mod cost;
 pub mod csv;
 pub mod cube;
 pub mod error;

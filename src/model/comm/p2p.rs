@@ -774,6 +774,7 @@ pub fn to_fabric(model: &Model, name: &str) -> crate::model::workspace::catalog:
         latency_us: model.time_us(0.0),
         bandwidth_mb_s: bandwidth_mb_s(model.asymptotic_us_per_byte()).max(0.001),
         source: format!("fitted {} model (communication page)", model.kind().name()),
+        sources: Default::default(),
     }
 }
 

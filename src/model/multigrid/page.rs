@@ -19,6 +19,7 @@ use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
     PlannerReport, Problem, SequentialRun, Side,
 };
+use crate::model::cost::Economics;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
@@ -430,7 +431,7 @@ pub fn evaluate(inputs: &Inputs, catalog: &Catalog) -> PageView {
     let calibrations: Vec<CalibrationView> = inputs.calibrations.iter().map(|c| calibration_view(c, catalog)).collect();
     let problem = inputs.problem();
     let target = match (&problem, inputs.np) {
-        (Some(problem), Some(np)) => target_rows(&calibrations, catalog, problem, np),
+        (Some(problem), Some(np)) => target_rows(inputs, &calibrations, catalog, problem, np),
         _ => Vec::new(),
     };
     let pair = problem.as_ref().map(|p| pair_section(inputs, catalog, &calibrations, p)).unwrap_or_default();
@@ -525,18 +526,41 @@ fn calibration_view(c: &CalibrationInputs, catalog: &Catalog) -> CalibrationView
     }
 }
 
-/// Each calibrated (cluster, fabric) alone at the target np, on nodes filled to its cores.
-fn target_rows(calibrations: &[CalibrationView], catalog: &Catalog, problem: &Problem, np: u32) -> Vec<TargetRow> {
+/// The processes per node the page places on cluster `id`: the pair's field when `id` is
+/// one of the pair and the field is given, else the catalog's cores per node (nodes filled).
+/// The per-cluster table, the ranking and the allocation all place processes this way.
+pub fn procs_per_node(inputs: &Inputs, catalog: &Catalog, id: &str) -> Option<u32> {
+    let catalog_ppn = catalog.cluster(id).map_or(1, |c| c.cores_per_node.max(1));
+    let field = if id == inputs.pair_a {
+        inputs.ppn_a
+    } else if id == inputs.pair_b && inputs.two_clusters() {
+        inputs.ppn_b
+    } else {
+        Some(None)
+    };
+    field.map(|p| p.unwrap_or(catalog_ppn))
+}
+
+/// Each calibrated (cluster, fabric) alone at the target np, placed as [`procs_per_node`] says.
+fn target_rows(
+    inputs: &Inputs,
+    calibrations: &[CalibrationView],
+    catalog: &Catalog,
+    problem: &Problem,
+    np: u32,
+) -> Vec<TargetRow> {
     let mut rows = Vec::new();
     for cv in calibrations.iter().filter(|cv| cv.choice_errors.is_empty()) {
         let (Some(fit), Some(c)) = (&cv.fit, catalog.cluster(&cv.cluster_id)) else { continue };
+        let Some(ppn) = procs_per_node(inputs, catalog, &cv.cluster_id) else { continue };
         let side = ClusterSide {
             name: c.name.clone(),
             fabric: cv.fabric.clone(),
-            free_procs: u32::try_from(c.cores()).unwrap_or(u32::MAX),
-            procs_per_node: c.cores_per_node,
+            free_procs: u32::try_from(u64::from(c.nodes) * u64::from(ppn)).unwrap_or(u32::MAX),
+            procs_per_node: ppn,
             memory_per_node_mb: memory_mb(c.memory_per_node_gb),
             price_per_cpu_hour: c.price_per_cpu_hour,
+            economics: Economics::of(c),
         };
         let outcome = mg::plan_alone(Side { cluster: &side, fit }, np, problem);
         rows.push(TargetRow { cluster: c.name.clone(), fabric: cv.fabric.clone(), outcome });
@@ -554,9 +578,8 @@ struct PairSection {
 
 fn pair_section(inputs: &Inputs, catalog: &Catalog, calibrations: &[CalibrationView], problem: &Problem) -> PairSection {
     let mut out = PairSection::default();
-    let default_ppn = |id: &str| catalog.cluster(id).map(|c| c.cores_per_node).unwrap_or(1);
-    let ppn_a = inputs.ppn_a.map(|p| p.unwrap_or_else(|| default_ppn(&inputs.pair_a)));
-    let ppn_b = inputs.ppn_b.map(|p| p.unwrap_or_else(|| default_ppn(&inputs.pair_b)));
+    let ppn_a = procs_per_node(inputs, catalog, &inputs.pair_a);
+    let ppn_b = if inputs.two_clusters() { procs_per_node(inputs, catalog, &inputs.pair_b) } else { Some(1) };
     let (Some(ppn_a), Some(ppn_b)) = (ppn_a, ppn_b) else { return out };
     let two = inputs.two_clusters();
     let a = planner_cluster(catalog, &inputs.pair_a, ppn_a, inputs.free_a.unwrap_or(1), calibrations);
@@ -630,6 +653,7 @@ fn planner_cluster(
         memory_per_node_mb: memory_mb(c.memory_per_node_gb),
         price_per_cpu_hour: c.price_per_cpu_hour,
         fabrics,
+        economics: Economics::of(c),
     })
 }
 
@@ -730,21 +754,7 @@ pub fn remove_calibration(count: usize, index: usize) -> Edit {
     Edit { copy: (index..count).flat_map(|j| CalPart::ALL.iter().map(move |&part| (key(j + 1, part), key(j, part)))).collect(), set }
 }
 
-/// Indices of the options on the time–cost Pareto front (no other option is both faster and
-/// cheaper), ordered by time. Options are (time, cost).
-pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..options.len()).filter(|&i| options[i].0.is_finite() && options[i].1.is_finite()).collect();
-    order.sort_by(|&i, &j| options[i].0.total_cmp(&options[j].0).then(options[i].1.total_cmp(&options[j].1)));
-    let mut front = Vec::new();
-    let mut best_cost = f64::INFINITY;
-    for i in order {
-        if options[i].1 < best_cost {
-            best_cost = options[i].1;
-            front.push(i);
-        }
-    }
-    front
-}
+pub use super::planner::pareto_front;
 
 /// The planner benchmark of issue 3: the White Rose calibrations (2 clusters × 2 fabrics),
 /// 1024 free processes on each, every np from 2 to 1024 on each cluster alone, both fabrics
@@ -768,6 +778,7 @@ pub fn benchmark_planner_input() -> Option<PlannerInput> {
             memory_per_node_mb: 8192.0,
             price_per_cpu_hour: 1.0,
             fabrics,
+            economics: Economics::default(),
         });
     }
     Some(PlannerInput {

@@ -23,6 +23,7 @@ use super::split::{
     alone, alone_rows, infeasible, pair_cost, pair_plan, pair_split, Cand, InfeasibleOption, Plan, SideCtx, Split,
 };
 use super::num;
+use crate::model::cost::Economics;
 use crate::model::error::InputError;
 
 /// A cluster's calibration over one fabric.
@@ -34,7 +35,7 @@ pub struct FabricFit {
 }
 
 /// A cluster with the fabrics it was calibrated over.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
     pub name: String,
@@ -43,6 +44,9 @@ pub struct Cluster {
     pub memory_per_node_mb: f64,
     pub price_per_cpu_hour: f64,
     pub fabrics: Vec<FabricFit>,
+    /// Cores, price, power and carbon of its nodes.
+    #[serde(default)]
+    pub economics: Economics,
 }
 
 impl Cluster {
@@ -55,6 +59,7 @@ impl Cluster {
             procs_per_node: self.procs_per_node,
             memory_per_node_mb: self.memory_per_node_mb,
             price_per_cpu_hour: self.price_per_cpu_hour,
+            economics: self.economics.clone(),
         }
     }
 }
@@ -445,4 +450,83 @@ pub fn plan(input: &PlannerInput) -> Result<PlannerReport, Vec<InputError>> {
         resolution: planner.resolution(),
         notes: planner.notes(),
     })
+}
+
+/// What the planner's ranking is ordered by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum RankBy {
+    #[default]
+    Time,
+    /// The price billed (options without a price last; currencies are not converted).
+    Price,
+    Energy,
+    Carbon,
+}
+
+impl RankBy {
+    pub const ALL: [RankBy; 4] = [RankBy::Time, RankBy::Price, RankBy::Energy, RankBy::Carbon];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            RankBy::Time => "time",
+            RankBy::Price => "price",
+            RankBy::Energy => "energy",
+            RankBy::Carbon => "carbon",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<RankBy> {
+        RankBy::ALL.into_iter().find(|r| r.key() == key)
+    }
+
+    /// The figure an option is ranked by; None when its clusters do not give it.
+    pub fn value(self, p: &Plan) -> Option<f64> {
+        match self {
+            RankBy::Time => Some(p.time_s),
+            RankBy::Price => p.price.as_ref().map(|m| m.amount),
+            RankBy::Energy => p.energy_kwh,
+            RankBy::Carbon => p.co2e_kg,
+        }
+    }
+}
+
+/// The options ordered by `by`, lowest first (the time ranking's order among equals; options
+/// without the figure last).
+pub fn ranked_by(plans: &[Plan], by: RankBy) -> Vec<&Plan> {
+    let mut out: Vec<&Plan> = plans.iter().collect();
+    out.sort_by(|a, b| match (by.value(a), by.value(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    out
+}
+
+/// Of the options on the time–price Pareto front (none both faster and cheaper; by the
+/// planner's cost where no option has a price), the one that emits least: its index in `plans`.
+pub fn lowest_carbon_on_front(plans: &[Plan]) -> Option<usize> {
+    let priced = plans.iter().all(|p| p.price.is_some());
+    let options: Vec<(f64, f64)> =
+        plans.iter().map(|p| (p.time_s, if priced { p.price.as_ref().map_or(p.cost, |m| m.amount) } else { p.cost })).collect();
+    let front = pareto_front(&options);
+    front.into_iter().filter_map(|i| plans[i].co2e_kg.map(|c| (i, c))).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i)
+}
+
+/// Indices of the options on the time–cost Pareto front (no other option is both faster and
+/// cheaper), ordered by time. Options are (time, cost).
+pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..options.len()).filter(|&i| options[i].0.is_finite() && options[i].1.is_finite()).collect();
+    order.sort_by(|&i, &j| options[i].0.total_cmp(&options[j].0).then(options[i].1.total_cmp(&options[j].1)));
+    let mut front = Vec::new();
+    let mut best_cost = f64::INFINITY;
+    for i in order {
+        if options[i].1 < best_cost {
+            best_cost = options[i].1;
+            front.push(i);
+        }
+    }
+    front
 }

@@ -282,6 +282,7 @@ mod tests {
             procs_per_node: ppn,
             memory_per_node_mb: node_mb,
             price_per_cpu_hour: price,
+            economics: Default::default(),
         }
     }
 

@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ceil_div, num};
+use crate::model::cost::Economics;
 use crate::model::error::InputError;
 
 /// Bytes in one MB: work is memory per process in units of 2^20 bytes.
@@ -125,7 +126,7 @@ pub fn cost(uses: &[CpuUse], time_s: f64) -> Cost {
 }
 
 /// One cluster as reached over one fabric.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct ClusterSide {
     pub name: String,
@@ -134,6 +135,9 @@ pub struct ClusterSide {
     pub procs_per_node: u32,
     pub memory_per_node_mb: f64,
     pub price_per_cpu_hour: f64,
+    /// Cores, price, power and carbon of its nodes: what a run holding them is billed and uses.
+    #[serde(default)]
+    pub economics: Economics,
 }
 
 pub(super) fn check_cluster_numbers(

@@ -98,12 +98,31 @@ pub struct BytesFromRun {
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct PlannerCluster {
-    pub name: String,
-    pub free_procs: u32,
-    pub procs_per_node: u32,
-    pub memory_per_node_mb: f64,
-    /// Price units per CPU-hour (≥ 0).
-    pub price_per_cpu_hour: f64,
+    /// A machine of `scalewise catalog` by its id ("aws-hpc7a"): its name, cores, memory,
+    /// price, power and carbon are taken from the catalog; the keys below override them.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub catalog: Option<String>,
+    /// Needed without `catalog`.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub name: Option<String>,
+    /// Needed without `catalog` (with it: `nodes` × processes per node).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub free_procs: Option<u32>,
+    /// Nodes the job may use (with `catalog`; the machine's node count by default).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub nodes: Option<u32>,
+    /// Needed without `catalog` (with it: the machine's cores per node).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub procs_per_node: Option<u32>,
+    /// Cores of one node, for whole-node billing (default: the catalog's, else procs_per_node).
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub cores_per_node: Option<u32>,
+    /// Needed without `catalog`.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub memory_per_node_mb: Option<f64>,
+    /// Price units per CPU-hour (≥ 0); needed without `catalog`.
+    #[serde(default, deserialize_with = "crate::model::input::request::present")]
+    pub price_per_cpu_hour: Option<f64>,
     /// One calibration per fabric.
     pub fabrics: Vec<FabricRuns>,
 }

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::calibration::{Fit, Prediction};
 use super::problem::{cost, ClusterSide, CpuUse, Problem};
 use super::{ceil_div, num};
+use crate::model::cost::{bill, place, total, Bill, Economics, Money, Placement};
 use crate::model::error::InputError;
 
 /// Why a configuration cannot run. `text()` says it for people.
@@ -80,6 +81,15 @@ pub struct Part {
     /// CPU-hours and cost of this cluster's processes, held for the whole job.
     pub cpu_hours: f64,
     pub cost: f64,
+    /// The processes per node, the nodes held and the cores they leave idle.
+    #[serde(default)]
+    pub placement: Placement,
+    /// What the nodes held are billed and use for the whole job: node-hours, the price in the
+    /// machine's currency and unit, energy, carbon.
+    #[serde(default)]
+    pub bill: Bill,
+    #[serde(skip)]
+    economics: Economics,
 }
 
 /// The even split of a two-cluster job: the same rows per process everywhere.
@@ -109,6 +119,16 @@ pub struct Plan {
     pub time_high_s: f64,
     pub cpu_hours: f64,
     pub cost: f64,
+    /// Nodes held by every part × hours (whole nodes billed).
+    #[serde(default)]
+    pub node_hours: f64,
+    /// What the job is billed, when every part has a price in one currency and unit.
+    #[serde(default)]
+    pub price: Option<Money>,
+    #[serde(default)]
+    pub energy_kwh: Option<f64>,
+    #[serde(default)]
+    pub co2e_kg: Option<f64>,
     /// For two clusters: the even split next to the best one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub even_split: Option<EvenSplit>,
@@ -203,6 +223,13 @@ impl<'a> SideCtx<'a> {
             price_per_cpu_hour: self.cluster.price_per_cpu_hour,
             cpu_hours: 0.0,
             cost: 0.0,
+            placement: place(
+                u64::from(c.np),
+                self.cluster.procs_per_node,
+                self.cluster.economics.cores_per_node,
+            ),
+            bill: Bill::default(),
+            economics: self.cluster.economics.clone(),
         }
     }
 }
@@ -221,12 +248,28 @@ fn finish_plan(
         let c = cost(&[CpuUse { np: p.np, price_per_cpu_hour: p.price_per_cpu_hour }], time_s);
         p.cpu_hours = c.cpu_hours;
         p.cost = c.cost;
+        p.bill = bill(&p.economics, &p.placement, time_s, 1.0);
     }
     let cpu_hours = parts.iter().map(|p| p.cpu_hours).sum();
     let cost = parts.iter().map(|p| p.cost).sum();
     let time_low_s = parts.iter().map(|p| p.prediction.time_low_s).fold(0.0, f64::max);
     let time_high_s = parts.iter().map(|p| p.prediction.time_high_s).fold(0.0, f64::max);
-    Ok(Plan { n, fabric: fabric.to_string(), parts, time_s, time_low_s, time_high_s, cpu_hours, cost, even_split })
+    let billed = total(&parts.iter().map(|p| p.bill.clone()).collect::<Vec<_>>());
+    Ok(Plan {
+        n,
+        fabric: fabric.to_string(),
+        parts,
+        time_s,
+        time_low_s,
+        time_high_s,
+        cpu_hours,
+        cost,
+        node_hours: billed.node_hours,
+        price: billed.price,
+        energy_kwh: billed.energy_kwh,
+        co2e_kg: billed.co2e_kg,
+        even_split,
+    })
 }
 
 /// Rows on the fullest process when one cluster runs the whole grid, or why it cannot.

@@ -444,6 +444,7 @@ fn cluster_a(fabric: &str) -> ClusterSide {
         procs_per_node: 1,
         memory_per_node_mb: 2048.0,
         price_per_cpu_hour: 1.0,
+        economics: Default::default(),
     }
 }
 
@@ -455,6 +456,7 @@ fn cluster_b(fabric: &str) -> ClusterSide {
         procs_per_node: 4,
         memory_per_node_mb: 8192.0,
         price_per_cpu_hour: 2.0,
+        economics: Default::default(),
     }
 }
 
@@ -587,6 +589,7 @@ fn side(name: &str, free: u32, mem_mb: f64, price: f64) -> ClusterSide {
         procs_per_node: 1,
         memory_per_node_mb: mem_mb,
         price_per_cpu_hour: price,
+        economics: Default::default(),
     }
 }
 
@@ -667,6 +670,7 @@ fn planner_cluster(name: &str, free: u32, ppn: u32, mem: f64, price: f64, fits: 
         memory_per_node_mb: mem,
         price_per_cpu_hour: price,
         fabrics: fits.iter().map(|&(f, k)| FabricFit { fabric: f.into(), fit: scaled_fit(k) }).collect(),
+        economics: Default::default(),
     }
 }
 

@@ -6,9 +6,15 @@
 //! for a fabric, the preset carries a nominal one and says so in `source`, so a user knows
 //! which numbers to replace with their own measurements.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::model::InputError;
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
 
 /// A switching technology available on a cluster.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -23,6 +29,84 @@ pub struct Fabric {
     /// Where the numbers come from ("seed 003, slide 9" or "nominal").
     #[serde(default)]
     pub source: String,
+    /// For a catalog machine: each figure's key (`latency_us`, `bandwidth_mb_s`) and its source.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<String, FigureSource>,
+}
+
+/// Where one figure of a catalog machine comes from.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct FigureSource {
+    /// The document: its title and publisher.
+    pub source: String,
+    /// The document's date (YYYY-MM-DD, or as precise as it says).
+    pub date: String,
+    /// `measured`, `vendor` or `estimated`.
+    pub kind: String,
+    /// How the figure follows from the document (the table, the arithmetic, the parts).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub basis: String,
+    /// The document's address.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub address: String,
+}
+
+/// What a run on a machine is billed: `amount` of `currency` per `unit`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct Price {
+    pub amount: f64,
+    /// ISO 4217 code ("USD", "EUR", "GBP", "JPY"…).
+    pub currency: String,
+    /// `node-hour`, `core-hour`, `gpu-hour`, or an allocation unit as its operator names it.
+    pub unit: String,
+    /// When the price was published.
+    #[serde(default)]
+    pub date: String,
+    /// For an allocation unit: the node-hours one unit buys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_node_hours: Option<f64>,
+}
+
+impl Price {
+    /// Node-hours one `unit` buys, on a node of `cores` cores and `gpus` GPUs; None when the
+    /// unit is an allocation unit that does not say.
+    pub fn unit_node_hours(&self, cores: u32, gpus: u32) -> Option<f64> {
+        match self.unit.as_str() {
+            "node-hour" => Some(1.0),
+            "core-hour" => Some(1.0 / f64::from(cores.max(1))),
+            "gpu-hour" if gpus > 0 => Some(1.0 / f64::from(gpus)),
+            _ => self.unit_node_hours.filter(|h| h.is_finite() && *h > 0.0),
+        }
+    }
+}
+
+/// Where a cluster of the catalog comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// One of the seed papers' machines (2001–2012), kept so their worked examples reproduce.
+    Paper,
+    /// A cloud provider's instance, billed per instance-hour.
+    Cloud,
+    /// A national or academic centre's system.
+    Centre,
+    /// Typed, pasted or copied by the user.
+    #[default]
+    Own,
+}
+
+impl Origin {
+    pub fn label(self) -> &'static str {
+        match self {
+            Origin::Paper => "seed paper",
+            Origin::Cloud => "cloud",
+            Origin::Centre => "centre",
+            Origin::Own => "your own",
+        }
+    }
 }
 
 /// A cluster (a site, a machine room, a region).
@@ -47,6 +131,48 @@ pub struct Cluster {
     /// True for the shipped presets (the user may still edit them; "reset" restores them).
     #[serde(default)]
     pub preset: bool,
+    /// The seed paper's number (0–4) for the papers' machines, else None.
+    #[serde(default)]
+    pub seed: Option<u32>,
+    /// Where this cluster comes from.
+    #[serde(default)]
+    pub origin: Origin,
+    /// Who runs it ("Amazon Web Services", "EPCC").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub operator: String,
+    /// Where it runs ("us-east-2 (Ohio)", "Kajaani, Finland"), its country and continent.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub site: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub country: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub continent: String,
+    /// Cloud instances: as many nodes as are asked for (`nodes` is then a planning bound).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_demand: bool,
+    /// GPUs of one node (0 for a CPU machine) and their model.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gpus_per_node: u32,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub gpu: String,
+    /// The price of a run: amount, currency, unit, date (None when not known).
+    #[serde(default)]
+    pub price: Option<Price>,
+    /// Electrical power of one node in use, W (None when not known).
+    #[serde(default)]
+    pub node_power_w: Option<f64>,
+    /// The site's power usage effectiveness.
+    #[serde(default)]
+    pub pue: Option<f64>,
+    /// Carbon intensity of the site's electricity, g CO2e per kWh.
+    #[serde(default)]
+    pub carbon_g_per_kwh: Option<f64>,
+    /// Memory bandwidth of one node, 10^9 bytes/s (STREAM where published).
+    #[serde(default)]
+    pub memory_bandwidth_gb_s: Option<f64>,
+    /// Each figure's key and its source (catalog machines; empty for the user's own).
+    #[serde(default)]
+    pub sources: BTreeMap<String, FigureSource>,
     /// Measured message-time histograms of this cluster, as the simulation page's histogram
     /// table (size, n, p, low µs, high µs, count), e.g. made from a SimGrid calibration CSV
     /// (`pevpm::calibration`); empty when none. The simulation page offers them as a machine.
@@ -90,8 +216,18 @@ impl Cluster {
 }
 
 impl Catalog {
+    /// The cluster of this id: the workspace's own first, then the current machines of
+    /// `data/machines.json` ([`super::machines::machines`]), which are not kept in a workspace.
     pub fn cluster(&self, id: &str) -> Option<&Cluster> {
-        self.clusters.iter().find(|c| c.id == id)
+        self.clusters.iter().find(|c| c.id == id).or_else(|| super::machines::machines().iter().find(|c| c.id == id))
+    }
+
+    /// Every cluster a calculator may choose: the workspace's own, then each current machine
+    /// whose id none of them takes.
+    pub fn all_clusters(&self) -> impl Iterator<Item = &Cluster> + '_ {
+        let own = self.clusters.iter();
+        let machines = super::machines::machines().iter().filter(move |m| !self.clusters.iter().any(|c| c.id == m.id));
+        own.chain(machines)
     }
 
     pub fn cluster_mut(&mut self, id: &str) -> Option<&mut Cluster> {
@@ -197,7 +333,7 @@ fn check_non_negative(errs: &mut Vec<InputError>, field: &str, what: &str, x: f6
 }
 
 fn fabric(name: &str, latency_us: f64, bandwidth_mb_s: f64, source: &str) -> Fabric {
-    Fabric { name: name.into(), latency_us, bandwidth_mb_s, source: source.into() }
+    Fabric { name: name.into(), latency_us, bandwidth_mb_s, source: source.into(), sources: BTreeMap::new() }
 }
 
 // Nominal figures for fabrics the seeds name without measuring: 100 Mbit/s is 11.9 MB/s on the
@@ -234,7 +370,20 @@ fn cluster(
         fabrics,
         notes: notes.into(),
         preset: true,
-        message_histograms: String::new(),
+        seed: Some(seed_of(id)),
+        origin: Origin::Paper,
+        ..Cluster::default()
+    }
+}
+
+/// The seed paper a preset of [`seed_presets`] comes from, by its id.
+fn seed_of(id: &str) -> u32 {
+    match id {
+        "wrg-a" | "wrg-b" => 0,
+        "perseus" => 1,
+        _ if id.starts_with("g5k-") => 2,
+        _ if id.starts_with("bwgrid") => 3,
+        _ => 4,
     }
 }
 
@@ -258,7 +407,16 @@ fn link(a: &str, b: &str, f: Fabric) -> Link {
     Link { a: a.into(), b: b.into(), fabric: f }
 }
 
-/// The shipped catalog: every cluster, fabric and link the seeds describe.
+/// Every machine: the seed papers' ([`presets`]) and the current ones of `data/machines.json`.
+pub fn full() -> Catalog {
+    let mut c = presets();
+    c.clusters.extend(super::machines::machines().iter().cloned());
+    c
+}
+
+/// The catalog a new workspace starts from: every cluster, fabric and link the seeds
+/// describe. The current machines are not copied into a workspace: [`Catalog::cluster`]
+/// finds them.
 pub fn presets() -> Catalog {
     let bwgrid_note = "bwGRiD: 140 blades, each two quad-core Xeon 2.8 GHz; 16 GB per blade; \
                        Gigabit Ethernet and 20 Gbit/s InfiniBand (seed 003).";

@@ -10,6 +10,7 @@
 //! upgrades in [`migrate`]; a newer one is refused.
 
 pub mod catalog;
+pub mod machines;
 pub mod inputs;
 pub mod migrate;
 pub mod records;

@@ -11,6 +11,23 @@ use crate::model::fmt_num;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
 use crate::ui::store::{use_store, Action};
 
+/// Brings cluster `id`'s card into view and focuses its name, once the page has drawn it (a
+/// cluster just added or copied is at the end of a long list).
+pub fn reveal_cluster(id: &str) {
+    let id = format!("cluster-{id}");
+    gloo::timers::callback::Timeout::new(0, move || {
+        let Some(card) = gloo::utils::document().get_element_by_id(&id) else { return };
+        card.scroll_into_view();
+        if let Ok(Some(input)) = card.query_selector("input") {
+            use wasm_bindgen::JsCast;
+            if let Ok(input) = input.dyn_into::<web_sys::HtmlElement>() {
+                let _ = input.focus();
+            }
+        }
+    })
+    .forget();
+}
+
 /// A catalog edit: a function applied to a copy of the catalog.
 type Edit = Rc<dyn Fn(&mut Catalog)>;
 /// Writes one number into the catalog.
@@ -30,6 +47,7 @@ pub fn clusters() -> Html {
     };
     let add_cluster = {
         let edit = edit.clone();
+        let store_for_add = store.clone();
         Callback::from(move |_| {
             edit.emit(Rc::new(|c: &mut Catalog| {
                 let id = (1..).map(|i| format!("custom-{i}")).find(|id| c.cluster(id).is_none()).unwrap_or_default();
@@ -46,12 +64,15 @@ pub fn clusters() -> Html {
                         latency_us: 2.0,
                         bandwidth_mb_s: 3000.0,
                         source: "your numbers".into(),
+                        ..Fabric::default()
                     }],
-                    notes: String::new(),
-                    message_histograms: String::new(),
-                    preset: false,
+                    ..Cluster::default()
                 });
-            }))
+            }));
+            // The new card is the last of the list: brought into view, its name field focused.
+            let catalog = store_for_add.ws.catalog.clone();
+            let next = (1..).map(|i| format!("custom-{i}")).find(|id| catalog.cluster(id).is_none()).unwrap_or_default();
+            reveal_cluster(&next);
         })
     };
     let reset = {
@@ -62,9 +83,12 @@ pub fn clusters() -> Html {
         <section class="clusters">
             <h1>{ "Clusters" }</h1>
             <p class="lead">
-                { "The clusters, switching fabrics, links and prices per CPU-hour every calculator draws on. \
-                   Presets come from the papers; edit any of them or add your own. Changes are saved as you type." }
+                { "The machines, switching fabrics, links and prices every calculator draws on: today's cloud instances \
+                   and centres' systems with each figure's source, the seed papers' clusters, and your own. \
+                   Changes are saved as you type." }
             </p>
+            <super::machines::MachineTable />
+            <h2 id="own-clusters">{ "Your clusters and the papers' (editable)" }</h2>
             <div class="toolbar">
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
                 <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>
@@ -130,7 +154,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
                         .map(|k| format!("Fabric {k}"))
                         .find(|n| cl.fabric(n).is_none())
                         .unwrap_or_default();
-                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into() });
+                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into(), ..Fabric::default() });
                 }
             }))
         })
@@ -239,7 +263,7 @@ fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
                 cat.links.push(Link {
                     a: a.clone(),
                     b: b.clone(),
-                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into() },
+                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into(), ..Fabric::default() },
                 })
             }))
         })
