@@ -26,6 +26,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("share", share),
     ("workspace", workspace),
     ("extrap", extrap),
+    ("node_report", node_report),
     ("pages", pages),
     ("cli", cli),
 ];
@@ -213,6 +214,22 @@ pub fn extrap(data: &[u8]) {
         let ranking = serde_json::to_string(&r).expect("the ranking writes as JSON"); // ok: a fuzz check, its panic is the finding
         serde_json::from_str::<crate::model::extrap::Ranking>(&ranking).expect("the ranking reads back"); // ok: a fuzz check, its panic is the finding
     }
+}
+
+/// A pasted node report read as each format and as told by its content: a report read gives
+/// catalog clusters that validate, of at least one node and one core each.
+pub fn node_report(data: &[u8]) {
+    use crate::model::workspace::catalog::Catalog;
+    use crate::model::workspace::node_report::{read, read_sniffed, ReportFormat};
+    let text = text(data);
+    for format in ReportFormat::all() {
+        let Ok(report) = timed("node_report", data.len(), || read(format, &text)) else { continue };
+        assert_finite_debug("node report", &report);
+        assert!(report.partitions.iter().all(|p| p.nodes >= 1 && p.cores_per_node >= 1), "{format:?}: an empty group");
+        let catalog = Catalog { clusters: report.clusters(), links: Vec::new() };
+        assert_eq!(catalog.validate(), Ok(()), "{format:?}: clusters the catalog refuses");
+    }
+    let _ = read_sniffed(&text);
 }
 
 /// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.

@@ -415,3 +415,66 @@ fn every_answer_says_its_warnings_as_path_and_message() {
         assert_eq!(paths(&a), Vec::<(String, String)>::new(), "{name}");
     }
 }
+
+/// `scalewise cluster`: a node report (named by --format or told by its content) in, catalog
+/// clusters out; a value that cannot be read is an input error at its line and column, an
+/// unknown format a usage error.
+#[test]
+fn cluster_reads_a_pasted_node_report() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/node_reports/");
+    let scontrol = format!("{data}scontrol.txt");
+    let sinfo = std::fs::read_to_string(format!("{data}sinfo.txt")).unwrap();
+    let runs: [(&[&str], &str, &str); 3] = [
+        (&["cluster", &scontrol], "", "scontrol"),
+        (&["cluster", "--format", "sinfo"], &sinfo, "sinfo"),
+        (&["cluster"], &sinfo, "sinfo"),
+    ];
+    for (args, input, format) in runs {
+        let o = run(args, input);
+        assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON out");
+        assert_eq!(v["format"], format);
+        let clusters = v["clusters"].as_array().unwrap();
+        let nodes: Vec<(&str, u64, u64)> = clusters
+            .iter()
+            .map(|c| (c["id"].as_str().unwrap(), c["nodes"].as_u64().unwrap(), c["cores_per_node"].as_u64().unwrap()))
+            .collect();
+        assert_eq!(nodes.len(), 4, "{nodes:?}");
+        assert!(nodes.contains(&("batch-64-cores-251-gb", 3, 64)) && nodes.contains(&("gpu", 2, 48)), "{nodes:?}");
+        assert_eq!(v["partitions"].as_array().map(Vec::len), Some(4));
+    }
+    let cases: &[(&[&str], &str, i32, &str)] = &[
+        (
+            &["cluster"],
+            "NodeName=a CoresPerSocket=4 Sockets=1\n   RealMemory=abc AllocMem=0",
+            1,
+            "scalewise cluster: line 2, column 4: RealMemory: expected a whole number of MiB, found \"abc\"",
+        ),
+        (
+            &["cluster", "--format", "sinfo"],
+            "n001 1 batch* idle 128 2:32:2 257000",
+            1,
+            "scalewise cluster: no header line naming NODELIST, CPUS and MEMORY",
+        ),
+        (&["cluster"], "{\"clusters\": []}", 1, "scalewise cluster: cannot tell which report this is"),
+        (&["cluster"], "", 1, "scalewise cluster: the report is empty"),
+        (
+            &["cluster", "--format", "pbsnodes"],
+            "NodeName=a CPUTot=4",
+            2,
+            "scalewise cluster: unknown format 'pbsnodes'; expected scontrol, sinfo, lscpu",
+        ),
+    ];
+    for (args, stdin, status, want) in cases {
+        let o = run(args, stdin);
+        assert_eq!(o.status, *status, "{args:?}: {}", o.stderr);
+        assert!(o.stderr.starts_with(want), "{args:?}: stderr {:?} lacks {want:?}", o.stderr);
+        assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {:?}", o.stderr);
+        assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+    let help = run(&["cluster", "--help"], "");
+    assert_eq!(help.status, 0);
+    for words in ["INPUT", "OUTPUT", "EXAMPLE", "--format scontrol|sinfo|lscpu", "memory_per_node_gb", "node_names"] {
+        assert!(help.stdout.contains(words), "cluster --help lacks {words}");
+    }
+}

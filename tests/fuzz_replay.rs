@@ -104,6 +104,13 @@ fn write_seeds() {
  "measurements": [{"coordinate_id": 1, "callpath_id": 1, "metric_id": 1, "value": 8.1}, {"coordinate_id": 1, "callpath_id": 1, "metric_id": 1, "value": 8.3}, {"coordinate_id": 2, "callpath_id": 1, "metric_id": 1, "value": 4.2}, {"coordinate_id": 3, "callpath_id": 1, "metric_id": 1, "value": 2.3}]}
 "#);
     write("extrap", "four-params.txt", b"PARAMETER p n s o\nPOINTS (2 1 1 1) (4 1 1 1) (8 1 1 1) (2 2 1 1) (2 1 2 1) (2 1 1 2)\nREGION main\nDATA 4 4.1\nDATA 2.1\nDATA 1.1\nDATA 8\nDATA 8.2\nDATA 4\n");
+    // Node reports: the test files (the one-line scontrol cut to its first two nodes).
+    let reports = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/node_reports");
+    for name in ["scontrol.txt", "sinfo.txt", "lscpu.txt"] {
+        write("node_report", name, &std::fs::read(reports.join(name)).unwrap());
+    }
+    let one_line = std::fs::read_to_string(reports.join("scontrol-oneline.txt")).unwrap();
+    write("node_report", "scontrol-oneline-head.txt", one_line.lines().take(2).collect::<Vec<_>>().join("\n").as_bytes());
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap()).unwrap();
     let names: Vec<&str> = scalewise::cli::SUBCOMMANDS.iter().map(|c| c.name).collect();

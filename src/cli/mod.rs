@@ -11,6 +11,7 @@ pub use crate::model::InputError;
 
 mod allocation;
 mod catalog;
+mod cluster;
 mod comm;
 mod extrap;
 mod multigrid;
@@ -117,8 +118,9 @@ pub struct Schemas {
 /// Builds [`SUBCOMMANDS`] from the table of calculators (`crate::calculator_table!`).
 macro_rules! subcommands {
     ($($row:ident $key:literal $title:literal $answers:literal $seed:literal [$($model:tt)*] [$($page:tt)*] [$($commands:tt)*])*) => {
-        /// Every subcommand: the catalog's, then each calculator's, in the table's order.
-        pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, $($($commands)*,)*];
+        /// Every subcommand: the catalog's, then each calculator's, in the table's order, then
+        /// `cluster` (the catalog's too; last, so that the fuzz seeds' subcommand indices hold).
+        pub const SUBCOMMANDS: &[Subcommand] = &[catalog::COMMAND, $($($commands)*,)* cluster::COMMAND];
 
         /// Each calculator with its subcommands, in the table's order.
         pub const CALCULATOR_COMMANDS: &[(&crate::model::calculators::Calculator, &[Subcommand])] =
@@ -229,7 +231,7 @@ pub(super) fn written(command: &str, r: Result<(), WriteError>) -> i32 {
     }
 }
 
-const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS];
+const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS, cluster::RAW];
 
 fn main_help() -> String {
     let mut s = String::from(
@@ -239,7 +241,8 @@ fn main_help() -> String {
          and writes the answer as JSON to standard output (pretty-printed unless --compact).\n\
          --format NAME reads raw text of that format instead of JSON (comm: osu, osu_bw, imb, table;\n\
          speedup: table, the page's pasted points table; extrap, an Extra-P experiment in text, JSON,\n\
-         JSON Lines or Talpas, also recognised without it).\n\
+         JSON Lines or Talpas, also recognised without it; cluster: scontrol, sinfo or lscpu, the\n\
+         output of those commands, always read as text and recognised without it).\n\
          speedup and multigrid: --allocation md|csv|latex adds an allocation-request table (see their --help).\n\
          --export NAME (comm) writes a file for another tool instead of JSON:\n\
          {export_keys}.\n\

@@ -1,7 +1,7 @@
 //! `scalewise schema`: the JSON Schema (draft 2020-12) of every subcommand's input and answer,
 //! made from the types the command reads and writes (`cli::request` and each subcommand's
 //! answer type), as one object: `{"<subcommand>": {"input": {…}, "output": {…}}, …}`. A
-//! subcommand that reads raw text (bottlenecks) or nothing (catalog) has no "input".
+//! subcommand that reads raw text (bottlenecks, cluster) or nothing (catalog) has no "input".
 
 use serde_json::{Map, Value};
 
@@ -18,7 +18,8 @@ OUTPUT:
     are made from the types the command itself reads and writes, so an input the schema
     refuses the command refuses too (exit 1, naming the key's path). Answers may carry keys
     the schema does not list (--allocation adds a table, --format table "table_reading").
-    bottlenecks reads Extra-P's own formats and catalog reads nothing: they have no "input".
+    bottlenecks reads Extra-P's own formats, cluster node reports (scontrol, sinfo, lscpu) and
+    catalog nothing: they have no "input".
 
 USE:
     Editor completion for an input file: save one subcommand's input schema, e.g.

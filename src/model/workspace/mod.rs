@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod machines;
 pub mod inputs;
 pub mod migrate;
+pub mod node_report;
 pub mod records;
 pub mod share;
 pub mod store;
