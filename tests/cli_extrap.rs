@@ -109,7 +109,7 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     // both measured and predicted keeps its measurement), and the CSV holds the same numbers.
     let text = a["text"].as_str().unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,cost (EUR),recommended,basis"), "{}", lines[0]);
+    assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,node-hours,cost (EUR),recommended,basis"), "{}", lines[0]);
     let points = v["points"].as_array().unwrap();
     let forecast: Vec<&Value> = v["forecast"]["predictions"].as_array().unwrap().iter().filter(|p| p["n"].as_u64() > Some(16)).collect();
     let want: Vec<(&Value, f64, &str)> = points.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "measured"))

@@ -402,7 +402,7 @@ mod tests {
         let text = render(&a, TableFormat::Csv);
         let mut rd = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let head: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
-        assert_eq!(head, ["processes", "nodes", "time (s)", "time low (s)", "time high (s)", "efficiency (%)", "core-hours", "cost (EUR)", "recommended"]);
+        assert_eq!(head, ["processes", "nodes", "time (s)", "time low (s)", "time high (s)", "efficiency (%)", "core-hours", "node-hours", "cost (EUR)", "recommended"]);
         let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
         assert_eq!(rows.len(), 4);
         for (rec, r) in rows.iter().zip(&a.rows) {
@@ -411,9 +411,10 @@ mod tests {
             assert_eq!(f(0) as u32, r.procs);
             assert_eq!(f(1) as u32, r.nodes);
             assert!(close(f(2), r.time_s) && close(f(3), r.time_range_s.unwrap().0) && close(f(4), r.time_range_s.unwrap().1));
-            assert!(close(f(5), r.efficiency * 100.0) && close(f(6), r.core_hours) && close(f(7), r.cost.unwrap()));
+            assert!(close(f(5), r.efficiency * 100.0) && close(f(6), r.core_hours) && close(f(8), r.cost.unwrap()));
+            assert!(close(f(7), r.node_hours) && close(r.node_hours, f64::from(r.nodes) * r.time_s / 3600.0));
         }
-        assert_eq!(&rows[2][8], "yes");
+        assert_eq!(&rows[2][9], "yes");
     }
 
     #[test]
@@ -432,12 +433,12 @@ mod tests {
     #[test]
     fn latex_is_a_tabular_with_specials_escaped() {
         let text = render(&example(), TableFormat::Latex);
-        assert!(text.starts_with("\\begin{tabular}{rrrrrrrr}\n\\hline\n"));
-        assert!(text.contains("efficiency (\\%) & core-hours & cost (EUR)"));
+        assert!(text.starts_with("\\begin{tabular}{rrrrrrrrr}\n\\hline\n"));
+        assert!(text.contains("efficiency (\\%) & core-hours & node-hours & cost (EUR)"));
         assert!(text.contains("90--110"));
         let body: Vec<&str> = text.lines().filter(|l| l.ends_with("\\\\")).collect();
         assert_eq!(body.len(), 5);
-        assert!(body.iter().all(|l| l.matches(" & ").count() == 7));
+        assert!(body.iter().all(|l| l.matches(" & ").count() == 8));
         // Every special character of the reason is escaped or in a comment.
         assert!(text.lines().filter(|l| !l.starts_with('%')).all(|l| !l.contains(" % ")));
         assert_eq!(latex_escape("a_b & 50% #1 {x} ~ ^ \\"), "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}");

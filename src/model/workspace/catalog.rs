@@ -234,6 +234,18 @@ impl Catalog {
         self.clusters.iter_mut().find(|c| c.id == id)
     }
 
+    /// A catalog saved before clusters said where they come from: the seed papers' presets in
+    /// it (a preset with a seed preset's id) marked as the papers' machines, with their seed.
+    pub fn mark_seed_presets(&mut self) {
+        let seeds = presets();
+        for c in &mut self.clusters {
+            if c.preset && c.seed.is_none() && c.origin == Origin::Own && seeds.clusters.iter().any(|s| s.id == c.id) {
+                c.seed = Some(seed_of(&c.id));
+                c.origin = Origin::Paper;
+            }
+        }
+    }
+
     /// Fabrics that join clusters `a` and `b` (in either order).
     pub fn links_between<'a>(&'a self, a: &'a str, b: &'a str) -> impl Iterator<Item = &'a Link> + 'a {
         self.links.iter().filter(move |l| (l.a == a && l.b == b) || (l.a == b && l.b == a))

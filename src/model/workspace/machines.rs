@@ -17,6 +17,9 @@ use super::catalog::{Cluster, Fabric, FigureSource, Origin, Price};
 /// The data file, as committed.
 pub const DATA: &str = include_str!("../../../data/machines.json");
 
+/// ISO 4217's code for "no currency": a price in an operator's allocation units only.
+pub const NO_CURRENCY: &str = "XXX";
+
 /// Nodes a cloud instance type is planned with when the user gives no count: as many as are
 /// asked for, up to this.
 pub const ON_DEMAND_NODES: u32 = 1024;
@@ -162,7 +165,8 @@ impl Machine {
             self.node_power_w.is_some(),
             self.pue.is_some(),
             self.carbon_g_per_kwh.is_some(),
-            self.price.is_some(),
+            // An allocation unit with no money price (ISO 4217's "XXX") is no price.
+            self.price.as_ref().is_some_and(|p| p.currency != NO_CURRENCY),
         ];
         let mut out: Vec<&'static str> = FIGURES.iter().zip(have).filter(|(_, h)| !h).map(|(f, _)| *f).collect();
         if !self.fabrics.iter().any(|f| f.latency_us.is_some() && f.bandwidth_mb_s.is_some()) {
@@ -437,7 +441,7 @@ pub fn select<'a>(all: impl Iterator<Item = &'a Cluster>, q: &Query) -> Vec<&'a 
     let value = |c: &Cluster| -> Option<f64> {
         match q.sort {
             SortKey::Name => Some(0.0),
-            SortKey::PricePerCoreHour => price_per_core_hour(c).map(|(x, _)| x),
+            SortKey::PricePerCoreHour => price_per_core_hour(c).filter(|(_, cur)| *cur != NO_CURRENCY).map(|(x, _)| x),
             SortKey::MemoryPerCore => (c.memory_per_node_gb > 0.0).then(|| -c.memory_per_core_mb()),
             SortKey::FabricBandwidth => fastest_fabric(c).map(|f| -f.bandwidth_mb_s),
             SortKey::Carbon => c.carbon_g_per_kwh,

@@ -121,6 +121,7 @@ impl Workspace {
         let mut ws: Workspace =
             serde_json::from_str(text).map_err(|e| InputError::new(field, format!("unexpected content: {e}")))?;
         migrate::upgrade(&mut ws, from);
+        ws.catalog.mark_seed_presets();
         if let Err(errs) = ws.catalog.validate() {
             let first = errs.first().map(|e| e.to_string()).unwrap_or_default();
             return Err(InputError::new(

@@ -163,10 +163,11 @@ pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), In
             }
         }
         (Some(Key::Catalog), Some(text)) => {
-            let catalog: Catalog = serde_json::from_str(text).map_err(|e| InputError::new(key, format!("the saved cluster catalog could not be read: {e}")))?;
+            let mut catalog: Catalog = serde_json::from_str(text).map_err(|e| InputError::new(key, format!("the saved cluster catalog could not be read: {e}")))?;
             if let Err(errs) = catalog.validate() {
                 return Err(InputError::new(key, format!("the saved cluster catalog has {} problem(s), the first: {}", errs.len(), errs[0])));
             }
+            catalog.mark_seed_presets();
             ws.catalog = catalog;
         }
         (Some(Key::Catalog), None) => ws.catalog = super::catalog::presets(),

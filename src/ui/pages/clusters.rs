@@ -88,6 +88,7 @@ pub fn clusters() -> Html {
                    Changes are saved as you type." }
             </p>
             <super::machines::MachineTable />
+            <PasteReport />
             <h2 id="own-clusters">{ "Your clusters and the papers' (editable)" }</h2>
             <div class="toolbar">
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
@@ -358,5 +359,67 @@ fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Ed
             <td class="source">{ l.fabric.source.clone() }</td>
             <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
         </tr>
+    }
+}
+
+/// "Your own cluster in one paste": `scontrol show node`, `sinfo -N -l` or `lscpu` output read
+/// by `model::workspace::node_report` into clusters of the user's own (one per partition and
+/// kind of node), or the error with its line and column. What was pasted stays in the box.
+#[component(PasteReport)]
+fn paste_report() -> Html {
+    let store = use_store();
+    let text = use_state(String::new);
+    let said = use_state(|| None::<Result<String, String>>);
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            text.set(t.value());
+        })
+    };
+    let add = {
+        let text = text.clone();
+        let said = said.clone();
+        let store = store.clone();
+        Callback::from(move |_| {
+            use crate::model::workspace::node_report;
+            match node_report::read_sniffed(&text) {
+                Err(e) => said.set(Some(Err(e.to_string()))),
+                Ok(report) => {
+                    let mut cat = store.ws.catalog.clone();
+                    let mut added = Vec::new();
+                    for mut c in report.clusters() {
+                        let base = c.id.clone();
+                        c.id = (1..)
+                            .map(|i| if i == 1 { base.clone() } else { format!("{base}-{i}") })
+                            .find(|id| cat.cluster(id).is_none())
+                            .unwrap_or(base);
+                        added.push((c.id.clone(), c.name.clone()));
+                        cat.clusters.push(c);
+                    }
+                    store.dispatch(Action::SetCatalog(cat));
+                    let names: Vec<String> = added.iter().map(|(_, n)| n.clone()).collect();
+                    said.set(Some(Ok(format!("Added {}: {}. Set each one's fabric, price and power below.", added.len(), names.join(", ")))));
+                    if let Some((id, _)) = added.first() {
+                        reveal_cluster(id);
+                    }
+                }
+            }
+        })
+    };
+    html! {
+        <article class="card paste-report">
+            <h2>{ "Your own cluster in one paste" }</h2>
+            <p class="hint">{ "Paste the output of scontrol show node (one node or many, any partitions), sinfo -N -l or lscpu: \
+                               each partition becomes a cluster with its nodes, cores and memory per node. OSU output becomes a \
+                               fabric on the communication page." }</p>
+            <textarea id="node-report" aria-label="scontrol, sinfo or lscpu output" rows="6" value={(*text).clone()} {oninput} />
+            <div class="toolbar"><button id="add-report" onclick={add}>{ "Add these clusters" }</button></div>
+            { match &*said {
+                Some(Ok(m)) => html! { <p class="ok" id="report-result" role="status">{ m.clone() }</p> },
+                Some(Err(m)) => html! { <p class="field-error" id="report-result" role="alert">{ m.clone() }</p> },
+                None => html! {},
+            } }
+        </article>
     }
 }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::model::fmt_num;
 use crate::model::workspace::catalog::{Cluster, FigureSource, Origin};
-use crate::model::workspace::machines::{fastest_fabric, own_copy, price_per_core_hour, select, Query, SortKey};
+use crate::model::workspace::machines::{fastest_fabric, own_copy, price_per_core_hour, select, Query, SortKey, NO_CURRENCY};
 use crate::ui::store::{use_store, Action};
 
 const ORIGINS: [Origin; 4] = [Origin::Cloud, Origin::Centre, Origin::Paper, Origin::Own];
@@ -146,7 +146,11 @@ fn or_dash(x: Option<f64>, digits: usize) -> String {
 }
 
 fn price_text(c: &Cluster) -> String {
-    c.price.as_ref().map_or_else(|| "—".into(), |p| format!("{} {} per {}", fmt_num(p.amount, 4), p.currency, p.unit))
+    match c.price.as_ref() {
+        None => "—".into(),
+        Some(p) if p.currency == NO_CURRENCY => format!("billed in {}s (no money price)", p.unit),
+        Some(p) => format!("{} {} per {}", fmt_num(p.amount, 4), p.currency, p.unit),
+    }
 }
 
 fn machine_row(c: &Cluster, open: &UseStateHandle<Option<String>>) -> Html {
@@ -170,7 +174,7 @@ fn machine_row(c: &Cluster, open: &UseStateHandle<Option<String>>) -> Html {
             <td>{ c.cores_per_node }</td>
             <td>{ mem }</td>
             <td>{ price_text(c) }</td>
-            <td>{ price_per_core_hour(c).map_or_else(|| "—".into(), |(x, cur)| format!("{} {cur}", fmt_num(x, 3))) }</td>
+            <td>{ price_per_core_hour(c).filter(|(_, cur)| *cur != NO_CURRENCY).map_or_else(|| "—".into(), |(x, cur)| format!("{} {cur}", fmt_num(x, 3))) }</td>
             <td>{ fabric }</td>
             <td>{ c.node_power_w.map_or_else(|| "—".into(), |w| format!("{} W", fmt_num(w, 4))) }</td>
             <td>{ or_dash(c.pue, 3) }</td>
@@ -241,5 +245,27 @@ fn machine_details(c: &Cluster, open: &UseStateHandle<Option<String>>, copy: &Ca
                 </tbody>
             </table>
         </section>
+    }
+}
+
+/// The `<option>`s of a select of clusters: the workspace's own (and the papers') first, then
+/// today's catalog machines grouped by kind, `selected` marked.
+pub fn cluster_options(catalog: &crate::model::workspace::catalog::Catalog, selected: &str) -> Html {
+    let option = |c: &Cluster| html! { <option value={c.id.clone()} selected={c.id == selected}>{ c.name.clone() }</option> };
+    let group = |label: &'static str, origin: Origin| {
+        let of: Vec<&Cluster> =
+            catalog.all_clusters().skip(catalog.clusters.len()).filter(|c| c.origin == origin).collect();
+        if of.is_empty() {
+            html! {}
+        } else {
+            html! { <optgroup {label}>{ for of.into_iter().map(option) }</optgroup> }
+        }
+    };
+    html! {
+        <>
+            <optgroup label="your clusters and the papers'">{ for catalog.clusters.iter().map(option) }</optgroup>
+            { group("cloud instances", Origin::Cloud) }
+            { group("centres' systems", Origin::Centre) }
+        </>
     }
 }

@@ -77,9 +77,7 @@ fn cluster_select(p: &Props, field: Field, label: &'static str, allow_none: bool
             <label for={key}>{ label }</label>
             <select id={key} {onchange}>
                 if allow_none { <option value="" selected={current.is_empty()}>{ "(none)" }</option> }
-                { for p.catalog.clusters.iter().map(|c| html! {
-                    <option value={c.id.clone()} selected={c.id.as_str() == current.as_str()}>{ c.name.clone() }</option>
-                }) }
+                { crate::ui::pages::machines::cluster_options(&p.catalog, &current) }
             </select>
         </div>
     }
@@ -256,6 +254,7 @@ fn placement(plan: &Plan) -> String {
 
 fn money(plan: &Plan) -> String {
     match &plan.price {
+        Some(m) if m.currency == crate::model::workspace::machines::NO_CURRENCY => format!("{} {}", fmt_num(m.units, 4), m.unit),
         Some(m) if ["node-hour", "core-hour", "gpu-hour"].contains(&m.unit.as_str()) => format!("{} {}", fmt_num(m.amount, 4), m.currency),
         Some(m) => format!("{} {} ({} {})", fmt_num(m.amount, 4), m.currency, fmt_num(m.units, 4), m.unit),
         None => "—".into(),
