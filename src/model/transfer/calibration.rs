@@ -1,0 +1,13 @@
+//! Written by `make validate` (`scalewise validate --transfer --calibration`) from
+//! `validation/transfer_pairs.csv`; do not edit by hand. See `transfer.rs` for what these
+//! numbers mean.
+
+use crate::model::speedup::forecast::Quantiles;
+
+/// Quantiles of ln(measured / transferred) / u with the compute ratio (FP64 peak per core).
+pub const COMPUTE: Quantiles = Quantiles { low: -1.0, high: 1.0 };
+/// The same with the memory ratio (memory bandwidth per core).
+pub const MEMORY: Quantiles = Quantiles { low: -1.0, high: 1.0 };
+/// What they were measured on: pairs, predictions.
+pub const PAIRS: usize = 0;
+pub const PREDICTIONS: usize = 0;
