@@ -19,6 +19,7 @@ pub mod request;
 pub mod schema;
 mod simulate;
 mod speedup;
+mod transfer;
 mod transfer_validate;
 mod validate;
 

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use crate::model::fmt_num;
 use crate::model::speedup::forecast;
-use crate::model::transfer::{self, Bound};
+use crate::model::transfer::Bound;
 use crate::model::validation::corpus;
 use crate::model::validation::transfer::{self as tv, Figures, MachineEntry, Report};
 use crate::model::InputError;
@@ -49,13 +49,6 @@ fn of(figures: &[Figures], b: Bound) -> Option<&Figures> {
     figures.iter().find(|f| f.bound == b)
 }
 
-/// The widening of a bound's ranges set on every pair: their width in ln(high/low) over the
-/// same-machine range's.
-fn widening(r: &Report, b: Bound) -> Option<f64> {
-    let q = r.quantiles.iter().find(|(x, _)| *x == b)?.1;
-    Some(transfer::widening_of(forecast::Quantiles { low: q[0], high: q[1] }))
-}
-
 /// `src/model/transfer/calibration.rs` as measured.
 pub fn calibration_source(r: &Report) -> Result<String, InputError> {
     let q = |b: Bound| -> Result<[f64; 2], InputError> {
@@ -63,6 +56,7 @@ pub fn calibration_source(r: &Report) -> Result<String, InputError> {
     };
     let lit = |q: [f64; 2]| format!("Quantiles {{ low: {:.4}, high: {:.4} }}", q[0], q[1]);
     let predictions = of(&r.overall, Bound::Memory).map_or(0, |f| f.predictions);
+    let held = |b: Bound| of(&r.overall, b).map_or("(0.0, 0)".to_string(), |f| format!("({:.4}, {})", f.coverage, f.ranged));
     Ok(format!(
         "//! Written by `make validate` (`scalewise validate --transfer --calibration`) from\n\
          //! `validation/transfer_pairs.csv`; do not edit by hand. See `transfer.rs` for what these\n\
@@ -74,15 +68,20 @@ pub fn calibration_source(r: &Report) -> Result<String, InputError> {
          pub const MEMORY: Quantiles = {};\n\
          /// What they were measured on: pairs, predictions (per bound).\n\
          pub const PAIRS: usize = {};\n\
-         pub const PREDICTIONS: usize = {};\n",
+         pub const PREDICTIONS: usize = {};\n\
+         /// How often such ranges held on codes held out whole: (share inside, predictions).\n\
+         pub const COMPUTE_HELD_OUT: (f64, usize) = {};\n\
+         pub const MEMORY_HELD_OUT: (f64, usize) = {};\n",
         lit(q(Bound::Compute)?),
         lit(q(Bound::Memory)?),
         r.pairs,
-        predictions
+        predictions,
+        held(Bound::Compute),
+        held(Bound::Memory)
     ))
 }
 
-fn figures_row(label: &str, f: &Figures, widening: Option<f64>) -> String {
+fn figures_row(label: &str, f: &Figures) -> String {
     format!(
         "| {label} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
         f.bound.key(),
@@ -92,7 +91,7 @@ fn figures_row(label: &str, f: &Figures, widening: Option<f64>) -> String {
         if f.ranged > 0 { pct(f.coverage) } else { "—".into() },
         if f.ranged > 0 { pct(f.median_rel_width) } else { "—".into() },
         if f.ranged > 0 { pct(f.median_same_machine_rel_width) } else { "—".into() },
-        widening.map_or("—".into(), |w| format!("{}×", fmt_num(w, 3))),
+        if f.ranged > 0 { format!("{}×", fmt_num(f.median_widening, 3)) } else { "—".into() },
     )
 }
 
@@ -112,12 +111,12 @@ pub fn markdown(m: &Measured) -> String {
          being the same code and problem). The machines' figures and their sources are in `validation/transfer_machines.json` \
          (below); no fabric figures are sourced there, so every transfer here takes the communication as on the measured \
          machine. Errors are |predicted − measured| / measured over every prediction. **Ranges** are stated at {}: the \
-         transfer times e^(q·u), u = ln(max(h, 1)) + 0.3 with h the predicted count over A's largest, q the 5th and 95th \
+         transfer times e^(q·u), u = 1 + ln(max(h, 1)) with h the predicted count over A's largest, q the 5th and 95th \
          percentiles of ln(measured / predicted) / u, each transfer weighted alike. \"Inside range\" is measured on **codes \
          held out whole**: each code's ranges are set on the other codes' pairs only. \"Width\" is the range's median \
          (high − low) / predicted; \"same-machine width\" that of the range a same-machine prediction at the same horizon \
-         gets (`forecast::horizon_range`); \"widening\" the ratio of the two ranges' widths in ln(high / low), with the \
-         quantiles of every pair (`src/model/transfer/calibration.rs`).\n\n",
+         gets (`forecast::horizon_range`, scale ln(max(h, 1)) + 0.3); \"widening\" the median ratio of the two ranges' \
+         widths in ln(high / low). The committed quantiles (`src/model/transfer/calibration.rs`) are those of every pair.\n\n",
         r.pairs,
         r.machines,
         r.codes.len(),
@@ -127,7 +126,7 @@ pub fn markdown(m: &Measured) -> String {
     s.push_str("### Every pair pooled\n\n");
     s.push_str(FIGURES_HEAD);
     for f in &r.overall {
-        s.push_str(&figures_row("all", f, widening(r, f.bound)));
+        s.push_str(&figures_row("all", f));
     }
     let better = r.better_bound;
     s.push_str(&format!(
@@ -140,7 +139,7 @@ pub fn markdown(m: &Measured) -> String {
     s.push_str(FIGURES_HEAD);
     for (code, fs) in &r.by_code {
         for f in fs {
-            s.push_str(&figures_row(code, f, None));
+            s.push_str(&figures_row(code, f));
         }
     }
     s.push_str("\n### By pair\n\n| pair | code | problem | A | B | predictions | compute: median / p90 | memory: median / p90 | inside range (memory) |\n|---|---|---|---|---|---|---|---|---|\n");

@@ -5,8 +5,7 @@
 //! and B→A; a pair is counted once). Each prediction is made under both bounds.
 //!
 //! Errors are |predicted − measured| / measured. The range's quantiles are those of
-//! ln(measured / predicted) / u (u the planner's scale from the horizon, as `transfer`
-//! uses), at 5 % and 95 %, each transfer weighted alike; its coverage is measured on codes
+//! ln(measured / predicted) / u (u = `transfer::scale` at the horizon), at 5 % and 95 %, each transfer weighted alike; its coverage is measured on codes
 //! held out whole: for each code, the quantiles come from the other codes' pairs only. The
 //! committed quantiles (`transfer/calibration.rs`) are those of every pair.
 //!
@@ -160,9 +159,9 @@ impl Sample {
         (self.predicted - self.measured).abs() / self.measured
     }
 
-    /// ln(measured / predicted) over the horizon's scale.
+    /// ln(measured / predicted) over the transfer's scale at its horizon.
     pub fn score(&self) -> f64 {
-        (self.measured / self.predicted).ln() / forecast::horizon_scale(self.horizon)
+        (self.measured / self.predicted).ln() / transfer::scale(self.horizon)
     }
 
     /// The range under quantiles `q`.
@@ -235,6 +234,8 @@ pub struct Figures {
     /// The median of (high − low) / predicted, transfer and same-machine ranges.
     pub median_rel_width: f64,
     pub median_same_machine_rel_width: f64,
+    /// The median of the ranges' widening (`transfer::widening_at`).
+    pub median_widening: f64,
 }
 
 /// `samples` (of one bound) summed up: errors over all, coverage and widths over those
@@ -252,6 +253,7 @@ fn figures(bound: Bound, samples: &[(&Sample, Option<Quantiles>)]) -> Figures {
         let (lo, hi) = s.same_machine();
         (hi - lo) / s.predicted
     }).collect());
+    let widening = sorted(samples.iter().filter_map(|(s, q)| Some(transfer::widening_at(s.horizon, (*q)?))).collect());
     Figures {
         bound,
         predictions: samples.len(),
@@ -261,6 +263,7 @@ fn figures(bound: Bound, samples: &[(&Sample, Option<Quantiles>)]) -> Figures {
         coverage: inside as f64 / ranged.len().max(1) as f64,
         median_rel_width: quantile(&widths, 0.5),
         median_same_machine_rel_width: quantile(&same, 0.5),
+        median_widening: quantile(&widening, 0.5),
     }
 }
 
