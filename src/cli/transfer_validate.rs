@@ -142,22 +142,24 @@ pub fn markdown(m: &Measured) -> String {
             s.push_str(&figures_row(code, f));
         }
     }
-    s.push_str("\n### By pair\n\n| pair | code | problem | A | B | predictions | compute: median / p90 | memory: median / p90 | inside range (memory) |\n|---|---|---|---|---|---|---|---|---|\n");
+    s.push_str("\n### By pair\n\nEach cell gives the compute bound's figure, then the memory bound's.\n\n| pair | code | problem | A | B | predictions | median error | 90th percentile | inside range (held out) | width | same-machine width |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for p in &r.by_pair {
-        let c = of(&p.by_bound, Bound::Compute);
-        let mem = of(&p.by_bound, Bound::Memory);
-        let mp = |f: Option<&Figures>| f.map_or("—".into(), |f| format!("{} / {}", pct(f.median_rel_error), pct(f.p90_rel_error)));
+        let both = |f: &dyn Fn(&Figures) -> String| -> String {
+            [Bound::Compute, Bound::Memory].iter().map(|&b| of(&p.by_bound, b).map_or("—".into(), f)).collect::<Vec<_>>().join(" / ")
+        };
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             p.pair,
             p.code,
             p.problem,
             p.machines[0],
             p.machines[1],
-            mem.map_or(0, |f| f.predictions),
-            mp(c),
-            mp(mem),
-            mem.filter(|f| f.ranged > 0).map_or("—".into(), |f| pct(f.coverage)),
+            of(&p.by_bound, Bound::Memory).map_or(0, |f| f.predictions),
+            both(&|f| pct(f.median_rel_error)),
+            both(&|f| pct(f.p90_rel_error)),
+            both(&|f| if f.ranged > 0 { pct(f.coverage) } else { "—".into() }),
+            both(&|f| if f.ranged > 0 { pct(f.median_rel_width) } else { "—".into() }),
+            of(&p.by_bound, Bound::Memory).filter(|f| f.ranged > 0).map_or("—".into(), |f| pct(f.median_same_machine_rel_width)),
         ));
     }
     s.push_str("\n### Machines\n\n| machine | cores per node | FP64 GFLOP/s per core | memory GB/s per node | sources |\n|---|---|---|---|---|\n");

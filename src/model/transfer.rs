@@ -11,7 +11,8 @@
 //! fit is least squares on relative residuals (weights 1/T²): for each c on a grid from 0
 //! to the largest c that leaves every T(n) − c·log2 n ≥ 0, the line in 1/n is the crate's one
 //! weighted line (`fit::line`), forced through 0 where its intercept would be negative; the c
-//! of the smallest residual wins (the smaller c on a tie), refined by golden section within a grid step. Two measured counts give c = 0.
+//! of the smallest residual wins (the smaller c on a tie), refined by golden section within a
+//! grid step. Two measured counts give c = 0.
 //!
 //! **Scaling.** On machine B
 //!
@@ -226,8 +227,8 @@ pub fn decompose(points: &[(f64, f64)]) -> Option<Decomposition> {
     if distinct < 2 {
         return None;
     }
-    // The largest c that keeps every compute part ≥ 0; none with three counts or fewer than
-    // three parameters need.
+    // The largest c that keeps every compute part ≥ 0; with two counts none, as three
+    // parameters need three.
     let c_max = if distinct >= 3 {
         points.iter().filter(|p| g(p.0) > 0.0).map(|p| p.1 / g(p.0)).fold(f64::INFINITY, f64::min)
     } else {
