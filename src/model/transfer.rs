@@ -4,7 +4,9 @@
 //!
 //! **Decomposition.** The measured times are read as
 //!
-//!     T_A(n) = s + p/n + c·log2 n        (seconds; n processes, n ≥ 1)
+//! ```text
+//! T_A(n) = s + p/n + c·log2 n        (seconds; n processes, n ≥ 1)
+//! ```
 //!
 //! s the serial part, p/n the parallel compute, c·log2 n the communication: a tree of
 //! messages log2 n deep, each costing the fabric's time for one message. s, p, c ≥ 0. The
@@ -16,7 +18,9 @@
 //!
 //! **Scaling.** On machine B
 //!
-//!     T_B(n) = r·(s + p/n) + f·c·log2 n
+//! ```text
+//! T_B(n) = r·(s + p/n) + f·c·log2 n
+//! ```
 //!
 //! with r the compute ratio, per `Bound`: A's FP64 peak per core over B's (`Bound::Compute`),
 //! or A's memory bandwidth per core over B's (`Bound::Memory`; bandwidth per node over the
