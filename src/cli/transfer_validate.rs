@@ -52,7 +52,7 @@ fn of(figures: &[Figures], b: Bound) -> Option<&Figures> {
 /// `src/model/transfer/calibration.rs` as measured.
 pub fn calibration_source(r: &Report) -> Result<String, InputError> {
     let q = |b: Bound| -> Result<[f64; 2], InputError> {
-        r.quantiles.iter().find(|(x, _)| *x == b).map(|(_, q)| *q).ok_or_else(|| unplaced(format!("no transfer calibration for the {} bound: the pairs gave it no prediction", b.key())))
+        r.quantiles.iter().find(|q| q.bound == b).map(|q| [q.low, q.high]).ok_or_else(|| unplaced(format!("no transfer calibration for the {} bound: the pairs gave it no prediction", b.key())))
     };
     let lit = |q: [f64; 2]| format!("Quantiles {{ low: {:.4}, high: {:.4} }}", q[0], q[1]);
     let predictions = of(&r.overall, Bound::Memory).map_or(0, |f| f.predictions);
@@ -137,9 +137,9 @@ pub fn markdown(m: &Measured) -> String {
     ));
     s.push_str("### By code (each held out in turn)\n\n");
     s.push_str(FIGURES_HEAD);
-    for (code, fs) in &r.by_code {
-        for f in fs {
-            s.push_str(&figures_row(code, f));
+    for c in &r.by_code {
+        for f in &c.by_bound {
+            s.push_str(&figures_row(&c.code, f));
         }
     }
     s.push_str("\n### By pair\n\nEach cell gives the compute bound's figure, then the memory bound's.\n\n| pair | code | problem | A | B | predictions | median error | 90th percentile | inside range (held out) | width | same-machine width |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -204,6 +204,10 @@ pub fn run(root: &Path, corpora: &[&str], md: bool, cal: bool) -> i32 {
                 1
             }
         };
+    }
+    if let Some(path) = crate::model::finite::first_non_finite(&measured.report) {
+        eprintln!("scalewise validate: the transfer report has a number that is not finite at {path}");
+        return 1;
     }
     if md {
         super::written("validate", super::write_out(&markdown(&measured)))

@@ -278,6 +278,23 @@ pub struct PairFigures {
     pub by_bound: Vec<Figures>,
 }
 
+/// One code's figures, its pairs pooled.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct CodeFigures {
+    pub code: String,
+    pub by_bound: Vec<Figures>,
+}
+
+/// A bound's quantiles, set on every pair.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub struct BoundQuantiles {
+    pub bound: Bound,
+    pub low: f64,
+    pub high: f64,
+}
+
 /// The validation of transfers: overall, per code and per pair, under each bound.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -290,12 +307,12 @@ pub struct Report {
     /// The codes, each held out in turn when its ranges are set.
     pub codes: Vec<String>,
     pub overall: Vec<Figures>,
-    pub by_code: Vec<(String, Vec<Figures>)>,
+    pub by_code: Vec<CodeFigures>,
     pub by_pair: Vec<PairFigures>,
     /// The bound of the smaller overall median error.
     pub better_bound: Bound,
     /// Quantiles from every pair, per bound (what `transfer/calibration.rs` holds).
-    pub quantiles: Vec<(Bound, [f64; 2])>,
+    pub quantiles: Vec<BoundQuantiles>,
 }
 
 /// Measures the transfers of `pairs`.
@@ -320,7 +337,7 @@ pub fn report(pairs: &[Pair], machines: &[MachineEntry], series: &[Series]) -> R
             .collect()
     };
     let overall = figures_where(&|_| true);
-    let by_code = codes.iter().map(|c| (c.clone(), figures_where(&|s| pairs[s.pair].code == *c))).collect();
+    let by_code = codes.iter().map(|c| CodeFigures { code: c.clone(), by_bound: figures_where(&|s| pairs[s.pair].code == *c) }).collect();
     let by_pair = pairs
         .iter()
         .enumerate()
@@ -332,7 +349,7 @@ pub fn report(pairs: &[Pair], machines: &[MachineEntry], series: &[Series]) -> R
         .map_or(Bound::DEFAULT, |f| f.bound);
     let quantiles = bounds
         .iter()
-        .filter_map(|&b| calibrate(all.iter().filter(|s| s.bound == b)).map(|q| (b, [q.low, q.high])))
+        .filter_map(|&b| calibrate(all.iter().filter(|s| s.bound == b)).map(|q| BoundQuantiles { bound: b, low: q.low, high: q.high }))
         .collect();
     let mut used: Vec<&String> = pairs.iter().flat_map(|p| p.machines.iter()).collect();
     used.sort();
