@@ -49,15 +49,23 @@ bench: setup
 
 # Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
 # present, ../shared/validation/): prints the table and rewrites VALIDATION.md.
-# It also rewrites src/model/speedup/calibration.rs, the ranges' quantiles measured there.
+# It also rewrites src/model/speedup/calibration.rs, the ranges' quantiles measured there, and
+# src/model/transfer/calibration.rs, the transfer ranges' quantiles measured on the pairs of
+# validation/transfer_pairs.csv, whose section ("The same job on another machine") ends the file.
 validate: setup
 	cargo run --release --locked --quiet -- validate --calibration > src/model/speedup/calibration.rs.new
 	mv src/model/speedup/calibration.rs.new src/model/speedup/calibration.rs
+	cargo run --release --locked --quiet -- validate --transfer --calibration > src/model/transfer/calibration.rs.new
+	mv src/model/transfer/calibration.rs.new src/model/transfer/calibration.rs
 	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md
 	@cat VALIDATION.md
 	@$(MAKE) --no-print-directory validate-extrap
 	{ echo; cat target/extrap-validation.md; } >> VALIDATION.md
 	@cat target/extrap-validation.md
+	cargo run --release --locked --quiet -- validate --transfer --markdown > target/transfer-validation.md.new
+	mv target/transfer-validation.md.new target/transfer-validation.md
+	cat target/transfer-validation.md >> VALIDATION.md
+	@cat target/transfer-validation.md
 
 # How far other forecast families get on the validation corpora (issue 31's targets): the
 # forecast slowed by the horizon, corrections and analogs learned on held-out sources. About

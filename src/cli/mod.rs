@@ -20,6 +20,8 @@ pub mod request;
 pub mod schema;
 mod simulate;
 mod speedup;
+mod transfer;
+mod transfer_validate;
 mod validate;
 
 /// One calculator of the command line.
@@ -257,7 +259,7 @@ fn main_help() -> String {
     for c in SUBCOMMANDS {
         s.push_str(&format!("    {:<16}{}\n", c.name, c.summary));
     }
-    s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n");
+    s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n                    (--transfer: of transfers to another machine)\n");
     s.push_str("\nCONTRACT:\n    schema          the JSON Schema of every calculator's input and answer\n");
     s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
     comm::help_words(&s)

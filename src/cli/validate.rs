@@ -23,6 +23,7 @@ scalewise validate — measured accuracy of the speed-up predictions on real str
 
 USAGE:
     scalewise validate [CORPUS.csv ...] [--groups FILE] [--markdown | --calibration]
+    scalewise validate --transfer [CORPUS.csv ...] [--markdown | --calibration]
 
 Each CORPUS is a CSV with the columns series_id,application,problem,machine,source,np,nodes,
 time_s,rep (one row per run; repetitions at one np are averaged; nodes may be empty). Without
@@ -32,6 +33,15 @@ repository: the working directory or the nearest folder above it that holds
 validation/corpus.csv, else the source tree the command was built from (an error names where
 it looked). --groups names a CSV (repository,group,reason) of repositories held out together
 as one source (default validation/source_groups.csv when present).
+
+--transfer measures `scalewise transfer` instead: on the pairs of series of one code and
+problem on two machines in validation/transfer_pairs.csv, with the machines' figures and their
+sources in validation/transfer_machines.json, each series given whole and the other machine's
+counts predicted both ways, under both bounds; per pair, per code and pooled: the median and
+90th-percentile error, the share inside the 90 % range set on the other codes (each code held
+out in turn), its median width, the same-machine range's width and the widening. --markdown
+writes the section `make validate` appends to VALIDATION.md; --calibration writes
+src/model/transfer/calibration.rs (the ranges' quantiles, from every pair).
 
 PROTOCOL:
     For K = 3 and K = 4: fit the times at the K smallest process counts of each series and
@@ -993,6 +1003,7 @@ pub fn run(args: &[String]) -> i32 {
     let mut groups_file: Option<&str> = None;
     let mut md = false;
     let mut cal = false;
+    let mut transfer = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -1001,6 +1012,7 @@ pub fn run(args: &[String]) -> i32 {
             }
             "--markdown" => md = true,
             "--calibration" => cal = true,
+            "--transfer" => transfer = true,
             "--compact" => {}
             "--groups" => match it.next() {
                 Some(f) => groups_file = Some(f),
@@ -1018,6 +1030,23 @@ pub fn run(args: &[String]) -> i32 {
     }
     // The default corpora are named relative to the repository, found from any directory.
     let mut root = std::path::PathBuf::new();
+    if transfer {
+        // The pairs and machines files are the repository's; corpora named are read as given.
+        let found = match repository_root() {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("scalewise validate: {}", super::said(&e));
+                return 1;
+            }
+        };
+        let corpora: Vec<String> = if files.is_empty() {
+            DEFAULT_CORPORA.iter().filter(|f| found.join(f).exists()).map(|f| found.join(f).display().to_string()).collect()
+        } else {
+            files.iter().map(|f| f.to_string()).collect()
+        };
+        let corpora: Vec<&str> = corpora.iter().map(String::as_str).collect();
+        return super::transfer_validate::run(&found, &corpora, md, cal);
+    }
     if files.is_empty() {
         root = match repository_root() {
             Ok(r) => r,

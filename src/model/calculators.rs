@@ -59,7 +59,7 @@ macro_rules! calculator_table {
                 seed: "seed 004: Downey's model tuned by Levenberg–Marquardt",
                 model: speedup::page::SpeedupPage,
                 page: speedup::Speedup,
-                commands: [speedup::COMMAND],
+                commands: [speedup::COMMAND, transfer::COMMAND],
             },
             BOTTLENECKS {
                 key: "bottlenecks",

@@ -4,7 +4,7 @@
 //!
 //! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `pevpm`), each with
 //! its model and a `page` module that turns the page's input texts into what it shows; shared
-//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `csv` (CSV records), `workspace` (catalog, saved inputs, share
+//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `transfer` (the same job on another machine), `csv` (CSV records), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
 pub mod allocation;
@@ -25,6 +25,7 @@ pub mod multigrid;
 pub mod pevpm;
 pub mod regions;
 pub mod speedup;
+pub mod transfer;
 pub mod validation;
 pub mod workers;
 pub mod workspace;

@@ -64,7 +64,7 @@ pub fn source_group(source: &str) -> String {
 }
 
 /// A CSV reader of `text` and its header row's names.
-fn with_header<'a>(field: &str, text: &'a str) -> Result<(csv::Reader<&'a [u8]>, Vec<String>), InputError> {
+pub(crate) fn with_header<'a>(field: &str, text: &'a str) -> Result<(csv::Reader<&'a [u8]>, Vec<String>), InputError> {
     let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
     let header = reader
         .headers()

@@ -12,6 +12,7 @@
 
 pub mod candidates;
 pub mod corpus;
+pub mod transfer;
 pub mod twins;
 
 use corpus::Series;
@@ -229,10 +230,10 @@ pub const TAIL_STEP: f64 = 0.005;
 pub const MIN_TAIL: f64 = 0.02;
 
 /// A cell's scores with their sources: (score, source's index, weight), ascending.
-type Scored = [(f64, usize, f64)];
+pub type Scored = [(f64, usize, f64)];
 
 /// The quantiles at `tail` and 1 − `tail` of `xs` without the scores of source `skip`.
-fn tail_quantiles(xs: &Scored, tail: f64, skip: Option<usize>) -> Option<Quantiles> {
+pub fn tail_quantiles(xs: &Scored, tail: f64, skip: Option<usize>) -> Option<Quantiles> {
     let kept = || xs.iter().filter(|x| Some(x.1) != skip);
     let total: f64 = kept().map(|x| x.2).sum();
     let at = |q: f64| -> Option<f64> {
