@@ -52,7 +52,7 @@ fn bad_input_exits_1_with_one_line_naming_the_key() {
 fn help_says_the_model_and_the_default_bound() {
     let o = run(&["transfer", "--help"], "");
     assert_eq!(o.status, 0);
-    assert!(o.stdout.contains("T_A(n) = s + p/n + c·log2 n") && o.stdout.contains("\"memory\", the default"), "{}", o.stdout);
+    assert!(o.stdout.contains("T_A(n) = s + p/n + c·log2 n") && o.stdout.contains("\"compute\" is the\n         default"), "{}", o.stdout);
 }
 
 #[test]

@@ -179,6 +179,12 @@ fn command_answers_match_the_golden_files() {
     for case in cases.as_array().expect("a list") {
         let name = case["name"].as_str().expect("name");
         let args: Vec<&str> = case["args"].as_array().expect("args").iter().map(|a| a.as_str().expect("arg")).collect();
+        helps.insert(args[0].to_string());
+        // A case whose answer is data (`catalog`: data/machines.json, where a price changes in
+        // one line) is checked against the schema (tests/schema.rs), not kept as a golden file.
+        if case["golden"] == false {
+            continue;
+        }
         let input = match &case["input"] {
             serde_json::Value::String(s) => s.clone(),
             v => v.to_string(),

@@ -130,7 +130,8 @@ pub fn markdown(m: &Measured) -> String {
     }
     let better = r.better_bound;
     s.push_str(&format!(
-        "\nThe bound of the smaller median error is **{}**; `transfer`'s default is **{}**{}.\n\n",
+        "\nThe bound a default should be (of those whose ranges held their level on held-out codes, the smaller median \
+         error) is **{}**; `transfer`'s default is **{}**{}.\n\n",
         better.key(),
         Bound::DEFAULT.key(),
         if better == Bound::DEFAULT { "" } else { " (**not** the better one here: the default is out of date)" }

@@ -309,7 +309,8 @@ pub struct Report {
     pub overall: Vec<Figures>,
     pub by_code: Vec<CodeFigures>,
     pub by_pair: Vec<PairFigures>,
-    /// The bound of the smaller overall median error.
+    /// The bound a default should be: of those whose ranges held at least their level on codes
+    /// held out, the one of the smaller median error; when none held, the one that held most.
     pub better_bound: Bound,
     /// Quantiles from every pair, per bound (what `transfer/calibration.rs` holds).
     pub quantiles: Vec<BoundQuantiles>,
@@ -343,10 +344,12 @@ pub fn report(pairs: &[Pair], machines: &[MachineEntry], series: &[Series]) -> R
         .enumerate()
         .map(|(i, p)| PairFigures { pair: p.id.clone(), code: p.code.clone(), problem: p.problem.clone(), machines: p.machines.clone(), by_bound: figures_where(&|s| s.pair == i) })
         .collect();
-    let better_bound = overall
-        .iter()
-        .min_by(|a, b| a.median_rel_error.total_cmp(&b.median_rel_error))
-        .map_or(Bound::DEFAULT, |f| f.bound);
+    let held: Vec<&Figures> = overall.iter().filter(|f| f.coverage >= forecast::LEVEL).collect();
+    let better_bound = if held.is_empty() {
+        overall.iter().max_by(|a, b| a.coverage.total_cmp(&b.coverage)).map_or(Bound::DEFAULT, |f| f.bound)
+    } else {
+        held.into_iter().min_by(|a, b| a.median_rel_error.total_cmp(&b.median_rel_error)).map_or(Bound::DEFAULT, |f| f.bound)
+    };
     let quantiles = bounds
         .iter()
         .filter_map(|&b| calibrate(all.iter().filter(|s| s.bound == b)).map(|q| BoundQuantiles { bound: b, low: q.low, high: q.high }))
