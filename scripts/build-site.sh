@@ -32,6 +32,8 @@ mkdir -p dist.new
 for entry in "${ENTRIES[@]}"; do
     cp -p "target/site/${entry%.html}"/* dist.new/
 done
+# Today's catalog machines, fetched by the pages that plan on them (model::workspace::machines).
+cp -p data/machines.json dist.new/machines.json
 # The site's own scripts, manifest and icons, and the service worker with this build's files.
 node scripts/offline.mjs dist.new
 rm -rf dist

@@ -1,7 +1,10 @@
 //! The current machines of the catalog: `data/machines.json` (its shape: `docs/catalog-data.md`),
-//! read into the catalog's clusters with each figure's source. The file is part of the build
-//! (`include_str!`); `tests/machines.rs` checks that every machine reads, that every figure
-//! names a document of the file, and how many machines carry every figure.
+//! read into the catalog's clusters with each figure's source. Natively the file is part of the
+//! build (`include_str!`); in the browser it is a file of the site beside the pages
+//! (`machines.json`, precached for offline use), fetched by the pages that plan on machines and
+//! handed to [`load`], so that no page carries its 26 KB (gzipped) in its wasm.
+//! `tests/machines.rs` checks that every machine reads, that every figure names a document of
+//! the file, and how many machines carry every figure.
 //!
 //! Units of the file are those its sources use: fabric bandwidth in 10^6 bytes/s (as OSU's
 //! benchmarks print it); the catalog's `bandwidth_mb_s` is in MiB/s (2^20 bytes), converted
@@ -14,7 +17,8 @@ use serde::Deserialize;
 
 use super::catalog::{Cluster, Fabric, FigureSource, Origin, Price};
 
-/// The data file, as committed.
+/// The data file, as committed (native builds: the command and the tests).
+#[cfg(not(target_arch = "wasm32"))]
 pub const DATA: &str = include_str!("../../../data/machines.json");
 
 /// ISO 4217's code for "no currency": a price in an operator's allocation units only.
@@ -206,11 +210,24 @@ pub fn parse(text: &str) -> Result<File, String> {
     serde_json::from_str(text).map_err(|e| format!("data/machines.json: {e}"))
 }
 
+static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
+
 /// The current machines as catalog clusters (read once). A machine without a core count is
-/// left out (it cannot be planned on); `tests/machines.rs` refuses such a file.
+/// left out (it cannot be planned on); `tests/machines.rs` refuses such a file. In the browser:
+/// none until [`load`] is given the site's `machines.json`.
 pub fn machines() -> &'static [Cluster] {
-    static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
-    MACHINES.get_or_init(|| parse(DATA).map(|f| clusters(&f)).unwrap_or_default())
+    #[cfg(not(target_arch = "wasm32"))]
+    return MACHINES.get_or_init(|| parse(DATA).map(|f| clusters(&f)).unwrap_or_default());
+    #[cfg(target_arch = "wasm32")]
+    return MACHINES.get().map_or(&[], Vec::as_slice);
+}
+
+/// The machines read from the data file's `text` (the browser's fetched `machines.json`); how
+/// many, or what could not be read. Only the first load counts.
+pub fn load(text: &str) -> Result<usize, String> {
+    let read = clusters(&parse(text)?);
+    let _ = MACHINES.set(read);
+    Ok(machines().len())
 }
 
 /// The file's machines as catalog clusters.

@@ -11,6 +11,56 @@ use crate::ui::store::{use_store, Action};
 
 const ORIGINS: [Origin; 4] = [Origin::Cloud, Origin::Centre, Origin::Paper, Origin::Own];
 
+/// Where the site keeps today's machines (`data/machines.json`, copied beside the pages).
+const MACHINES_FILE: &str = "machines.json";
+
+/// Today's catalog machines as the page has them: how many are loaded, or why none could be.
+#[derive(Clone, PartialEq)]
+pub enum Machines {
+    Loading,
+    Loaded(usize),
+    Failed(String),
+}
+
+async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen_futures::JsFuture;
+    let fail = |_| format!("{url} could not be fetched");
+    let window = web_sys::window().ok_or_else(|| "no window".to_string())?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url)).await.map_err(fail)?.into();
+    if !response.ok() {
+        return Err(format!("{url}: the server answered {}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(fail)?).await.map_err(fail)?;
+    text.as_string().ok_or_else(|| format!("{url} is not text"))
+}
+
+/// Loads today's machines once per page (the file is precached, so it loads offline too) and
+/// re-renders the component when they arrive: a component that plans on machines calls it and
+/// recomputes what it shows with its value.
+#[hook]
+pub fn use_machines() -> Machines {
+    use crate::model::workspace::machines;
+    let state = use_state(|| {
+        let n = machines::machines().len();
+        if n > 0 { Machines::Loaded(n) } else { Machines::Loading }
+    });
+    {
+        let state = state.clone();
+        use_effect_with((), move |_| {
+            if *state == Machines::Loading {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let got = fetch_text(MACHINES_FILE).await.and_then(|t| machines::load(&t));
+                    state.set(match got {
+                        Ok(n) => Machines::Loaded(n),
+                        Err(e) => Machines::Failed(e),
+                    });
+                });
+            }
+        });
+    }
+    (*state).clone()
+}
+
 fn select_value(e: &Event) -> String {
     let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
     sel.value()
@@ -19,6 +69,7 @@ fn select_value(e: &Event) -> String {
 #[component(MachineTable)]
 pub fn machine_table() -> Html {
     let store = use_store();
+    let loaded = use_machines();
     let query = use_state(Query::default);
     let open = use_state(|| None::<String>);
     let catalog = store.ws.catalog.clone();
@@ -116,6 +167,11 @@ pub fn machine_table() -> Html {
                 </select></label>
             </div>
             <p class="muted" id="machine-count" aria-live="polite">{ format!("{} of {} shown", shown.len(), all.len()) }</p>
+            { match &loaded {
+                Machines::Loading => html! { <p class="hint" id="machines-loading">{ "Loading today's machines…" }</p> },
+                Machines::Failed(e) => html! { <p class="field-error" role="alert">{ format!("Today's machines could not be loaded ({e}); the papers' and yours are here.") }</p> },
+                Machines::Loaded(_) => html! {},
+            } }
             <div class="table-scroll">
             <table class="machines-table">
                 <thead><tr>
