@@ -99,3 +99,13 @@ fn complete_machines_do_not_fall() {
 }
 
 const COMPLETE_AT_LEAST: usize = 1;
+
+/// What the site's pages load (`scalewise catalog --machines`, `machines.json`) reads back as
+/// the same clusters: the pages' reader is the catalog's own.
+#[test]
+fn the_pages_file_reads_back_the_same_machines() {
+    let text = serde_json::to_string(machines::machines()).expect("JSON");
+    let back: Vec<catalog::Cluster> = serde_json::from_str(&text).expect("reads back");
+    assert_eq!(back.as_slice(), machines::machines());
+    assert!(back.len() >= 30);
+}

@@ -15,6 +15,8 @@ pub const COMMAND: Subcommand = Subcommand {
 USAGE:
     scalewise catalog [FILE|-] [--compact]
     scalewise catalog --csv        (one row per machine and fabric)
+    scalewise catalog --machines   (today's machines only, a JSON list of clusters: the file
+                                    the site's pages load, machines.json)
     (takes no input; a FILE, if given, must hold JSON and is ignored)
 
 OUTPUT:
@@ -135,14 +137,28 @@ pub fn csv(catalog: &Catalog) -> String {
     w.into_inner().ok().and_then(|b| String::from_utf8(b).ok()).unwrap_or_default()
 }
 
-/// `scalewise catalog --csv` (args after the subcommand's name): status 0, or 2 for anything
-/// else given with it.
+/// `scalewise catalog --csv` or `--machines` (the args after the subcommand's name): status 0,
+/// or 2 for anything else given with it.
 pub fn run_csv(args: &[String]) -> i32 {
-    if let Some(a) = args.iter().find(|a| a.as_str() != "--csv") {
-        eprintln!("scalewise catalog: --csv takes no other argument, found '{a}'");
+    let [only] = args else {
+        eprintln!("scalewise catalog: --csv and --machines take no other argument");
         return 2;
-    }
-    super::written("catalog", super::write_out(&csv(&catalog::full())))
+    };
+    let text = match only.as_str() {
+        "--csv" => csv(&catalog::full()),
+        "--machines" => match serde_json::to_string(crate::model::workspace::machines::machines()) {
+            Ok(t) => t + "\n",
+            Err(e) => {
+                eprintln!("scalewise catalog: {e}");
+                return 1;
+            }
+        },
+        other => {
+            eprintln!("scalewise catalog: --csv and --machines take no other argument, found '{other}'");
+            return 2;
+        }
+    };
+    super::written("catalog", super::write_out(&text))
 }
 
 #[cfg(test)]

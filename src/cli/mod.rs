@@ -455,7 +455,7 @@ fn run_to_output(args: &[String]) -> i32 {
     if first == "schema" {
         return schema::run(&args[1..]);
     }
-    if first == "catalog" && args[1..].iter().any(|a| a == "--csv") {
+    if first == "catalog" && args[1..].iter().any(|a| a == "--csv" || a == "--machines") {
         return catalog::run_csv(&args[1..]);
     }
     if first == "--version" || first == "-V" {

@@ -1,8 +1,9 @@
 //! The current machines of the catalog: `data/machines.json` (its shape: `docs/catalog-data.md`),
 //! read into the catalog's clusters with each figure's source. Natively the file is part of the
-//! build (`include_str!`); in the browser it is a file of the site beside the pages
-//! (`machines.json`, precached for offline use), fetched by the pages that plan on machines and
-//! handed to [`load`], so that no page carries its 26 KB (gzipped) in its wasm.
+//! build (`include_str!`); for the browser the site build writes those clusters as JSON beside
+//! the pages (`machines.json`, `scalewise catalog --machines`, precached for offline use),
+//! fetched by the pages that plan on machines and handed to [`load`]: no page carries the data
+//! or the data file's reader in its wasm.
 //! `tests/machines.rs` checks that every machine reads, that every figure names a document of
 //! the file, and how many machines carry every figure.
 //!
@@ -222,10 +223,11 @@ pub fn machines() -> &'static [Cluster] {
     return MACHINES.get().map_or(&[], Vec::as_slice);
 }
 
-/// The machines read from the data file's `text` (the browser's fetched `machines.json`); how
-/// many, or what could not be read. Only the first load counts.
+/// The machines of `text`, a JSON list of catalog clusters (the site's `machines.json`, written
+/// by `scalewise catalog --machines`); how many, or what could not be read. Only the first load
+/// counts.
 pub fn load(text: &str) -> Result<usize, String> {
-    let read = clusters(&parse(text)?);
+    let read: Vec<Cluster> = serde_json::from_str(text).map_err(|e| format!("machines.json: {e}"))?;
     let _ = MACHINES.set(read);
     Ok(machines().len())
 }
