@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::InputError;
 
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn is_zero(x: &u32) -> bool {
     *x == 0
 }
@@ -30,6 +31,7 @@ pub struct Fabric {
     #[serde(default)]
     pub source: String,
     /// For a catalog machine: each figure's key (`latency_us`, `bandwidth_mb_s`) and its source.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sources: BTreeMap<String, FigureSource>,
 }
@@ -110,6 +112,16 @@ impl Origin {
 }
 
 /// A cluster (a site, a machine room, a region).
+///
+/// In the browser a workspace keeps the fields it kept before today's machines came (cores,
+/// memory, peak, price per core-hour, fabrics): the figures added for those machines (price,
+/// power, PUE, carbon, origin, sources…) are not read or written there, since every page's wasm
+/// would carry their reader (some 6 KB gzipped, more than the pages' size budget leaves). The
+/// seed papers' presets are marked again when a workspace is read
+/// ([`Catalog::mark_seed_presets`]); today's machines get every figure from the site's
+/// `machines.json` ([`super::machines::load`], with a reader of its own that only the pages
+/// planning on machines carry); a copy of one into the workspace keeps its cores, memory,
+/// fabrics and price per core-hour across a reload, not its power, PUE, carbon or sources.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
@@ -132,45 +144,60 @@ pub struct Cluster {
     #[serde(default)]
     pub preset: bool,
     /// The seed paper's number (0–4) for the papers' machines, else None.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub seed: Option<u32>,
     /// Where this cluster comes from.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub origin: Origin,
     /// Who runs it ("Amazon Web Services", "EPCC").
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub operator: String,
     /// Where it runs ("us-east-2 (Ohio)", "Kajaani, Finland"), its country and continent.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub site: String,
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub country: String,
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub continent: String,
     /// Cloud instances: as many nodes as are asked for (`nodes` is then a planning bound).
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_demand: bool,
     /// GPUs of one node (0 for a CPU machine) and their model.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gpus_per_node: u32,
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub gpu: String,
     /// The price of a run: amount, currency, unit, date (None when not known).
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub price: Option<Price>,
     /// Electrical power of one node in use, W (None when not known).
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub node_power_w: Option<f64>,
     /// The site's power usage effectiveness.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub pue: Option<f64>,
     /// Carbon intensity of the site's electricity, g CO2e per kWh.
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub carbon_g_per_kwh: Option<f64>,
     /// Memory bandwidth of one node, 10^9 bytes/s (STREAM where published).
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub memory_bandwidth_gb_s: Option<f64>,
     /// Each figure's key and its source (catalog machines; empty for the user's own).
+    #[cfg_attr(target_arch = "wasm32", serde(skip))]
     #[serde(default)]
     pub sources: BTreeMap<String, FigureSource>,
     /// Measured message-time histograms of this cluster, as the simulation page's histogram

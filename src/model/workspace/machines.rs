@@ -227,9 +227,89 @@ pub fn machines() -> &'static [Cluster] {
 /// by `scalewise catalog --machines`); how many, or what could not be read. Only the first load
 /// counts.
 pub fn load(text: &str) -> Result<usize, String> {
-    let read: Vec<Cluster> = serde_json::from_str(text).map_err(|e| format!("machines.json: {e}"))?;
+    let fail = |e: serde_json::Error| format!("machines.json: {e}");
+    #[allow(unused_mut)]
+    let mut read: Vec<Cluster> = serde_json::from_str(text).map_err(fail)?;
+    // In the browser a cluster's reader leaves out what a workspace does not keep there
+    // (`catalog::Cluster`); the machines' own figures are read here.
+    #[cfg(target_arch = "wasm32")]
+    {
+        let facts: Vec<Facts> = serde_json::from_str(text).map_err(fail)?;
+        for (c, f) in read.iter_mut().zip(facts) {
+            f.apply(c);
+        }
+    }
     let _ = MACHINES.set(read);
     Ok(machines().len())
+}
+
+/// What a catalog machine says beyond what a workspace keeps in the browser.
+#[cfg(target_arch = "wasm32")]
+#[derive(Deserialize)]
+struct Facts {
+    #[serde(default)]
+    seed: Option<u32>,
+    #[serde(default)]
+    origin: Origin,
+    #[serde(default)]
+    operator: String,
+    #[serde(default)]
+    site: String,
+    #[serde(default)]
+    country: String,
+    #[serde(default)]
+    continent: String,
+    #[serde(default)]
+    on_demand: bool,
+    #[serde(default)]
+    gpus_per_node: u32,
+    #[serde(default)]
+    gpu: String,
+    #[serde(default)]
+    price: Option<Price>,
+    #[serde(default)]
+    node_power_w: Option<f64>,
+    #[serde(default)]
+    pue: Option<f64>,
+    #[serde(default)]
+    carbon_g_per_kwh: Option<f64>,
+    #[serde(default)]
+    memory_bandwidth_gb_s: Option<f64>,
+    #[serde(default)]
+    sources: BTreeMap<String, FigureSource>,
+    #[serde(default)]
+    fabrics: Vec<FabricFacts>,
+}
+
+#[cfg(target_arch = "wasm32")]
+#[derive(Deserialize)]
+struct FabricFacts {
+    #[serde(default)]
+    sources: BTreeMap<String, FigureSource>,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Facts {
+    fn apply(self, c: &mut Cluster) {
+        c.seed = self.seed;
+        c.origin = self.origin;
+        c.operator = self.operator;
+        c.site = self.site;
+        c.country = self.country;
+        c.continent = self.continent;
+        c.on_demand = self.on_demand;
+        c.gpus_per_node = self.gpus_per_node;
+        c.gpu = self.gpu;
+        c.price = self.price;
+        c.node_power_w = self.node_power_w;
+        c.pue = self.pue;
+        c.carbon_g_per_kwh = self.carbon_g_per_kwh;
+        c.memory_bandwidth_gb_s = self.memory_bandwidth_gb_s;
+        c.sources = self.sources;
+        for (f, ff) in c.fabrics.iter_mut().zip(self.fabrics) {
+            f.sources = ff.sources;
+        }
+    }
 }
 
 /// The file's machines as catalog clusters.
