@@ -32,10 +32,6 @@ mkdir -p dist.new
 for entry in "${ENTRIES[@]}"; do
     cp -p "target/site/${entry%.html}"/* dist.new/
 done
-# Today's catalog machines as catalog clusters, fetched by the pages that plan on them
-# (model::workspace::machines): data/machines.json read by the native command, so the pages
-# carry neither the data nor its reader.
-cargo run --quiet --locked --bin scalewise -- catalog --machines > dist.new/machines.json
 # The site's own scripts, manifest and icons, and the service worker with this build's files.
 node scripts/offline.mjs dist.new
 rm -rf dist

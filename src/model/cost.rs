@@ -45,6 +45,14 @@ pub struct Economics {
 }
 
 impl Economics {
+    /// A catalog cluster's economics. In the browser a cluster carries none of these figures
+    /// yet (`catalog::Cluster`): only its cores and memory.
+    #[cfg(target_arch = "wasm32")]
+    pub fn of(c: &Cluster) -> Economics {
+        Economics { cores_per_node: c.cores_per_node, memory_per_node_gb: c.memory_per_node_gb, ..Economics::default() }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn of(c: &Cluster) -> Economics {
         Economics {
             cores_per_node: c.cores_per_node,

@@ -103,7 +103,6 @@ test("workspace export and import: a bad file changes nothing and says why", asy
 
 test("every page loads under 300 KB gzipped", async () => {
   const report = [];
-  const totals = [];
   for (const entry of ENTRIES) {
     const { context, page } = await freshPage(browser, server.origin);
     const bodies = [];
@@ -123,16 +122,7 @@ test("every page loads under 300 KB gzipped", async () => {
     assert.ok(await page.evaluate(() => document.querySelector("link[rel=manifest]") !== null), "the page links its manifest");
     let total = 0;
     const lines = [];
-    // Today's catalog machines are a file of their own, fetched by the pages that plan on
-    // machines once they have opened (issue 60 lets the catalog be its own file): counted
-    // apart, with a budget of its own.
-    const catalog = loaded.filter(([p]) => p.endsWith("/machines.json"));
-    for (const [path, body] of catalog) {
-      const gz = gzipSync(body, { level: 9 }).length;
-      report.push(`  ${entry || "index.html"} also loads ${path.split("/").pop()}: ${body.length} bytes, ${gz} gzipped`);
-      assert.ok(gz < 64 * 1024, `machines.json: ${gz} bytes gzipped`);
-    }
-    for (const [path, body] of loaded.filter(([p]) => !p.endsWith("/machines.json"))) {
+    for (const [path, body] of loaded) {
       const gz = gzipSync(body, { level: 9 }).length;
       total += gz;
       lines.push(`    ${path.split("/").pop() || "index.html"}: ${body.length} bytes, ${gz} gzipped`);
@@ -141,11 +131,10 @@ test("every page loads under 300 KB gzipped", async () => {
     assert.ok(loaded.some(([p]) => p.endsWith(".wasm")), `${entry || "index.html"}: the wasm was loaded`);
     assert.equal(loaded.filter(([p]) => p.endsWith(".wasm")).length, 1, `${entry || "index.html"}: one wasm`);
     if (total >= 300 * 1024) console.log(lines.join("\n"));
-    totals.push([entry || "index.html", total]);
+    assert.ok(total < 300 * 1024, `${entry || "index.html"}: total ${total} bytes gzipped exceeds 300 KB`);
     await context.close();
   }
   console.log(`size of what each page loads (budget 307200 bytes gzipped):\n${report.join("\n")}`);
-  for (const [entry, total] of totals) assert.ok(total < 300 * 1024, `${entry}: total ${total} bytes gzipped exceeds 300 KB`);
 });
 
 test("an input too large to save is kept in the tab, said so, and never breaks the saved workspace", async () => {

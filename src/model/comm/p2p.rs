@@ -768,13 +768,14 @@ fn choose_best(models: &[ModelFit]) -> (Option<ModelKind>, String) {
 
 /// A catalog fabric from a fitted model: latency = the model's time for an empty message,
 /// bandwidth = its long-message rate (0 slope gives the catalog's floor of 0.001 MB/s).
+#[allow(clippy::needless_update)] // natively a fabric has its `sources` too
 pub fn to_fabric(model: &Model, name: &str) -> crate::model::workspace::catalog::Fabric {
     crate::model::workspace::catalog::Fabric {
         name: name.to_string(),
         latency_us: model.time_us(0.0),
         bandwidth_mb_s: bandwidth_mb_s(model.asymptotic_us_per_byte()).max(0.001),
         source: format!("fitted {} model (communication page)", model.kind().name()),
-        sources: Default::default(),
+        ..Default::default()
     }
 }
 

@@ -6,13 +6,14 @@
 //! for a fabric, the preset carries a nominal one and says so in `source`, so a user knows
 //! which numbers to replace with their own measurements.
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::InputError;
 
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
+#[cfg(not(target_arch = "wasm32"))]
 fn is_zero(x: &u32) -> bool {
     *x == 0
 }
@@ -31,7 +32,7 @@ pub struct Fabric {
     #[serde(default)]
     pub source: String,
     /// For a catalog machine: each figure's key (`latency_us`, `bandwidth_mb_s`) and its source.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub sources: BTreeMap<String, FigureSource>,
 }
@@ -113,15 +114,11 @@ impl Origin {
 
 /// A cluster (a site, a machine room, a region).
 ///
-/// In the browser a workspace keeps the fields it kept before today's machines came (cores,
-/// memory, peak, price per core-hour, fabrics): the figures added for those machines (price,
-/// power, PUE, carbon, origin, sources…) are not read or written there, since every page's wasm
-/// would carry their reader (some 6 KB gzipped, more than the pages' size budget leaves). The
-/// seed papers' presets are marked again when a workspace is read
-/// ([`Catalog::mark_seed_presets`]); today's machines get every figure from the site's
-/// `machines.json` ([`super::machines::load`], with a reader of its own that only the pages
-/// planning on machines carry); a copy of one into the workspace keeps its cores, memory,
-/// fabrics and price per core-hour across a reload, not its power, PUE, carbon or sources.
+/// In the browser (wasm32) a cluster has only the fields it had before today's machines came
+/// (cores, memory, peak, price per core-hour, fabrics): the figures added for those machines
+/// (price, power, PUE, carbon, origin, sources…) exist natively only, for the command and its
+/// tests, since every page's wasm would carry their code (measured: 2–8 KB gzipped a page,
+/// more than the pages' size budget leaves). The pages show them once they are kept apart.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub struct Cluster {
@@ -144,60 +141,60 @@ pub struct Cluster {
     #[serde(default)]
     pub preset: bool,
     /// The seed paper's number (0–4) for the papers' machines, else None.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub seed: Option<u32>,
     /// Where this cluster comes from.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub origin: Origin,
     /// Who runs it ("Amazon Web Services", "EPCC").
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub operator: String,
     /// Where it runs ("us-east-2 (Ohio)", "Kajaani, Finland"), its country and continent.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub site: String,
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub country: String,
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub continent: String,
     /// Cloud instances: as many nodes as are asked for (`nodes` is then a planning bound).
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_demand: bool,
     /// GPUs of one node (0 for a CPU machine) and their model.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "is_zero")]
     pub gpus_per_node: u32,
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub gpu: String,
     /// The price of a run: amount, currency, unit, date (None when not known).
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub price: Option<Price>,
     /// Electrical power of one node in use, W (None when not known).
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub node_power_w: Option<f64>,
     /// The site's power usage effectiveness.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub pue: Option<f64>,
     /// Carbon intensity of the site's electricity, g CO2e per kWh.
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub carbon_g_per_kwh: Option<f64>,
     /// Memory bandwidth of one node, 10^9 bytes/s (STREAM where published).
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub memory_bandwidth_gb_s: Option<f64>,
     /// Each figure's key and its source (catalog machines; empty for the user's own).
-    #[cfg_attr(target_arch = "wasm32", serde(skip))]
+    #[cfg(not(target_arch = "wasm32"))]
     #[serde(default)]
     pub sources: BTreeMap<String, FigureSource>,
     /// Measured message-time histograms of this cluster, as the simulation page's histogram
@@ -246,11 +243,15 @@ impl Catalog {
     /// The cluster of this id: the workspace's own first, then the current machines of
     /// `data/machines.json` ([`super::machines::machines`]), which are not kept in a workspace.
     pub fn cluster(&self, id: &str) -> Option<&Cluster> {
-        self.clusters.iter().find(|c| c.id == id).or_else(|| super::machines::machines().iter().find(|c| c.id == id))
+        let own = self.clusters.iter().find(|c| c.id == id);
+        #[cfg(not(target_arch = "wasm32"))]
+        let own = own.or_else(|| super::machines::machines().iter().find(|c| c.id == id));
+        own
     }
 
     /// Every cluster a calculator may choose: the workspace's own, then each current machine
     /// whose id none of them takes.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn all_clusters(&self) -> impl Iterator<Item = &Cluster> + '_ {
         let own = self.clusters.iter();
         let machines = super::machines::machines().iter().filter(move |m| !self.clusters.iter().any(|c| c.id == m.id));
@@ -264,6 +265,12 @@ impl Catalog {
     /// A catalog saved before clusters said where they come from: the seed papers' presets in
     /// it (a preset with a seed preset's id) marked as the papers' machines, with their seed.
     pub fn mark_seed_presets(&mut self) {
+        #[cfg(not(target_arch = "wasm32"))]
+        self.mark_seeds_natively();
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn mark_seeds_natively(&mut self) {
         let seeds = presets();
         for c in &mut self.clusters {
             if c.preset && c.seed.is_none() && c.origin == Origin::Own && seeds.clusters.iter().any(|s| s.id == c.id) {
@@ -371,8 +378,9 @@ fn check_non_negative(errs: &mut Vec<InputError>, field: &str, what: &str, x: f6
     }
 }
 
+#[allow(clippy::needless_update)] // natively a fabric has its `sources` too
 fn fabric(name: &str, latency_us: f64, bandwidth_mb_s: f64, source: &str) -> Fabric {
-    Fabric { name: name.into(), latency_us, bandwidth_mb_s, source: source.into(), sources: BTreeMap::new() }
+    Fabric { name: name.into(), latency_us, bandwidth_mb_s, source: source.into(), ..Fabric::default() }
 }
 
 // Nominal figures for fabrics the seeds name without measuring: 100 Mbit/s is 11.9 MB/s on the
@@ -409,13 +417,16 @@ fn cluster(
         fabrics,
         notes: notes.into(),
         preset: true,
+        #[cfg(not(target_arch = "wasm32"))]
         seed: Some(seed_of(id)),
+        #[cfg(not(target_arch = "wasm32"))]
         origin: Origin::Paper,
         ..Cluster::default()
     }
 }
 
-/// The seed paper a preset of [`seed_presets`] comes from, by its id.
+/// The seed paper a preset of [`presets`] comes from, by its id.
+#[cfg(not(target_arch = "wasm32"))]
 fn seed_of(id: &str) -> u32 {
     match id {
         "wrg-a" | "wrg-b" => 0,
@@ -447,6 +458,7 @@ fn link(a: &str, b: &str, f: Fabric) -> Link {
 }
 
 /// Every machine: the seed papers' ([`presets`]) and the current ones of `data/machines.json`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn full() -> Catalog {
     let mut c = presets();
     c.clusters.extend(super::machines::machines().iter().cloned());

@@ -11,23 +11,6 @@ use crate::model::fmt_num;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
 use crate::ui::store::{use_store, Action};
 
-/// Brings cluster `id`'s card into view and focuses its name, once the page has drawn it (a
-/// cluster just added or copied is at the end of a long list).
-pub fn reveal_cluster(id: &str) {
-    let id = format!("cluster-{id}");
-    gloo::timers::callback::Timeout::new(0, move || {
-        let Some(card) = gloo::utils::document().get_element_by_id(&id) else { return };
-        card.scroll_into_view();
-        if let Ok(Some(input)) = card.query_selector("input") {
-            use wasm_bindgen::JsCast;
-            if let Ok(input) = input.dyn_into::<web_sys::HtmlElement>() {
-                let _ = input.focus();
-            }
-        }
-    })
-    .forget();
-}
-
 /// A catalog edit: a function applied to a copy of the catalog.
 type Edit = Rc<dyn Fn(&mut Catalog)>;
 /// Writes one number into the catalog.
@@ -47,7 +30,6 @@ pub fn clusters() -> Html {
     };
     let add_cluster = {
         let edit = edit.clone();
-        let store_for_add = store.clone();
         Callback::from(move |_| {
             edit.emit(Rc::new(|c: &mut Catalog| {
                 let id = (1..).map(|i| format!("custom-{i}")).find(|id| c.cluster(id).is_none()).unwrap_or_default();
@@ -64,15 +46,12 @@ pub fn clusters() -> Html {
                         latency_us: 2.0,
                         bandwidth_mb_s: 3000.0,
                         source: "your numbers".into(),
-                        ..Fabric::default()
                     }],
-                    ..Cluster::default()
+                    notes: String::new(),
+                    message_histograms: String::new(),
+                    preset: false,
                 });
-            }));
-            // The new card is the last of the list: brought into view, its name field focused.
-            let catalog = store_for_add.ws.catalog.clone();
-            let next = (1..).map(|i| format!("custom-{i}")).find(|id| catalog.cluster(id).is_none()).unwrap_or_default();
-            reveal_cluster(&next);
+            }))
         })
     };
     let reset = {
@@ -83,13 +62,9 @@ pub fn clusters() -> Html {
         <section class="clusters">
             <h1>{ "Clusters" }</h1>
             <p class="lead">
-                { "The machines, switching fabrics, links and prices every calculator draws on: today's cloud instances \
-                   and centres' systems with each figure's source, the seed papers' clusters, and your own. \
-                   Changes are saved as you type." }
+                { "The clusters, switching fabrics, links and prices per CPU-hour every calculator draws on. \
+                   Presets come from the papers; edit any of them or add your own. Changes are saved as you type." }
             </p>
-            <super::machines::MachineTable />
-            <PasteReport />
-            <h2 id="own-clusters">{ "Your clusters and the papers' (editable)" }</h2>
             <div class="toolbar">
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
                 <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>
@@ -155,7 +130,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
                         .map(|k| format!("Fabric {k}"))
                         .find(|n| cl.fabric(n).is_none())
                         .unwrap_or_default();
-                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into(), ..Fabric::default() });
+                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into() });
                 }
             }))
         })
@@ -264,7 +239,7 @@ fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
                 cat.links.push(Link {
                     a: a.clone(),
                     b: b.clone(),
-                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into(), ..Fabric::default() },
+                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into() },
                 })
             }))
         })
@@ -359,67 +334,5 @@ fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Ed
             <td class="source">{ l.fabric.source.clone() }</td>
             <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
         </tr>
-    }
-}
-
-/// "Your own cluster in one paste": `scontrol show node`, `sinfo -N -l` or `lscpu` output read
-/// by `model::workspace::node_report` into clusters of the user's own (one per partition and
-/// kind of node), or the error with its line and column. What was pasted stays in the box.
-#[component(PasteReport)]
-fn paste_report() -> Html {
-    let store = use_store();
-    let text = use_state(String::new);
-    let said = use_state(|| None::<Result<String, String>>);
-    let oninput = {
-        let text = text.clone();
-        Callback::from(move |e: InputEvent| {
-            let t: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
-            text.set(t.value());
-        })
-    };
-    let add = {
-        let text = text.clone();
-        let said = said.clone();
-        let store = store.clone();
-        Callback::from(move |_| {
-            use crate::model::workspace::node_report;
-            match node_report::read_sniffed(&text) {
-                Err(e) => said.set(Some(Err(e.to_string()))),
-                Ok(report) => {
-                    let mut cat = store.ws.catalog.clone();
-                    let mut added = Vec::new();
-                    for mut c in report.clusters() {
-                        let base = c.id.clone();
-                        c.id = (1..)
-                            .map(|i| if i == 1 { base.clone() } else { format!("{base}-{i}") })
-                            .find(|id| cat.cluster(id).is_none())
-                            .unwrap_or(base);
-                        added.push((c.id.clone(), c.name.clone()));
-                        cat.clusters.push(c);
-                    }
-                    store.dispatch(Action::SetCatalog(cat));
-                    let names: Vec<String> = added.iter().map(|(_, n)| n.clone()).collect();
-                    said.set(Some(Ok(format!("Added {}: {}. Set each one's fabric, price and power below.", added.len(), names.join(", ")))));
-                    if let Some((id, _)) = added.first() {
-                        reveal_cluster(id);
-                    }
-                }
-            }
-        })
-    };
-    html! {
-        <article class="card paste-report">
-            <h2>{ "Your own cluster in one paste" }</h2>
-            <p class="hint">{ "Paste the output of scontrol show node (one node or many, any partitions), sinfo -N -l or lscpu: \
-                               each partition becomes a cluster with its nodes, cores and memory per node. OSU output becomes a \
-                               fabric on the communication page." }</p>
-            <textarea id="node-report" aria-label="scontrol, sinfo or lscpu output" rows="6" value={(*text).clone()} {oninput} />
-            <div class="toolbar"><button id="add-report" onclick={add}>{ "Add these clusters" }</button></div>
-            { match &*said {
-                Some(Ok(m)) => html! { <p class="ok" id="report-result" role="status">{ m.clone() }</p> },
-                Some(Err(m)) => html! { <p class="field-error" id="report-result" role="alert">{ m.clone() }</p> },
-                None => html! {},
-            } }
-        </article>
     }
 }

@@ -10,7 +10,6 @@ mod calibration;
 mod clusters;
 mod comm;
 mod home;
-mod machines;
 mod multigrid;
 mod regions;
 mod simulate;

@@ -84,7 +84,9 @@ pub fn calibration_card(p: &Props) -> Html {
                 <h3>{ format!("Calibration {i}") }</h3>
                 <label>{ "cluster " }
                     <select id={key(CalPart::Cluster)} onchange={on_cluster}>
-                        { crate::ui::pages::machines::cluster_options(&p.catalog, &p.view.cluster_id) }
+                        { for p.catalog.clusters.iter().map(|c| html! {
+                            <option value={c.id.clone()} selected={c.id == p.view.cluster_id}>{ c.name.clone() }</option>
+                        }) }
                     </select>
                 </label>
                 <label>{ "fabric " }

@@ -64,10 +64,7 @@ fn errors_of<T>(result: &Option<Result<T, Vec<InputError>>>) -> Vec<InputError> 
 pub fn multigrid() -> Html {
     let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     let catalog = Rc::new(store.ws.catalog.clone());
-    // Today's catalog machines arrive after the page's first drawing; the view is computed again
-    // when they do.
-    let machines = crate::ui::pages::machines::use_machines();
-    let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone(), machines), |(i, c, _)| page::view(i, c));
+    let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::view(i, c));
     let presets = use_memo((), |_| page::presets());
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
 

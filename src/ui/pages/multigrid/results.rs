@@ -10,7 +10,6 @@ use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{Field, TargetRow};
-use crate::model::multigrid::planner::{lowest_carbon_on_front, ranked_by, RankBy};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{PageField, PageInputs};
@@ -77,7 +76,9 @@ fn cluster_select(p: &Props, field: Field, label: &'static str, allow_none: bool
             <label for={key}>{ label }</label>
             <select id={key} {onchange}>
                 if allow_none { <option value="" selected={current.is_empty()}>{ "(none)" }</option> }
-                { crate::ui::pages::machines::cluster_options(&p.catalog, &current) }
+                { for p.catalog.clusters.iter().map(|c| html! {
+                    <option value={c.id.clone()} selected={c.id.as_str() == current.as_str()}>{ c.name.clone() }</option>
+                }) }
             </select>
         </div>
     }
@@ -129,9 +130,7 @@ pub fn results(p: &Props) -> Html {
             <table id="target-table" class="results">
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
                     <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num" title={RANGE_NOTE}>{ "T (s), 90 % range" }</th>
-                    <th>{ "placement (whole nodes)" }</th><th class="num">{ "node-hours" }</th><th class="num">{ "price" }</th>
-                    <th class="num">{ "energy (kWh)" }</th><th class="num">{ "kg CO2e" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog units)" }</th><th>{ "notes" }</th></tr></thead>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th><th>{ "notes" }</th></tr></thead>
                 <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
             { csv_button("multigrid-target.csv") }
@@ -216,8 +215,6 @@ fn target_row(r: &TargetRow) -> Html {
                     <td class="num">{ pred.map(|p| n(p.tcomp_s)).unwrap_or_default() }</td>
                     <td class="num">{ pred.map(|p| n(p.tcomm_s)).unwrap_or_default() }</td>
                     <td class="num time"><b>{ t(plan) }</b></td>
-                    <td>{ placement(plan) }</td><td class="num">{ n(plan.node_hours) }</td>
-                    <td class="num">{ money(plan) }</td><td class="num">{ opt4(plan.energy_kwh) }</td><td class="num">{ opt4(plan.co2e_kg) }</td>
                     <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ fmt_num(plan.cost, 4) }</td>
                     <td class="hint">{ notes.join("; ") }</td>
                 </tr>
@@ -225,44 +222,17 @@ fn target_row(r: &TargetRow) -> Html {
         }
         Ok(Outcome::Infeasible(inf)) => html! {
             <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
-                <td colspan="12"><b>{ "infeasible: " }</b>{ inf.reason.text() }</td></tr>
+                <td colspan="7"><b>{ "infeasible: " }</b>{ inf.reason.text() }</td></tr>
         },
         Err(errs) => html! {
             <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
-                <td colspan="12" class="field-error">{ errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ") }</td></tr>
+                <td colspan="7" class="field-error">{ errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ") }</td></tr>
         },
     }
 }
 
 fn describe(plan: &Plan) -> String {
     plan.parts.iter().map(|p| format!("{} × {}", p.np, p.cluster)).collect::<Vec<_>>().join(" + ")
-}
-
-/// Where an option's processes run: per part, the processes per node, the nodes held and the
-/// cores they leave idle (every core of a node held is billed).
-fn placement(plan: &Plan) -> String {
-    plan.parts
-        .iter()
-        .map(|p| {
-            let pl = &p.placement;
-            let idle = if pl.idle_cores > 0 { format!(", {} cores idle", pl.idle_cores) } else { String::new() };
-            format!("{} nodes × {} per node{idle}", pl.nodes, pl.procs_per_node)
-        })
-        .collect::<Vec<_>>()
-        .join(" + ")
-}
-
-fn money(plan: &Plan) -> String {
-    match &plan.price {
-        Some(m) if m.currency == crate::model::workspace::machines::NO_CURRENCY => format!("{} {}", fmt_num(m.units, 4), m.unit),
-        Some(m) if ["node-hour", "core-hour", "gpu-hour"].contains(&m.unit.as_str()) => format!("{} {}", fmt_num(m.amount, 4), m.currency),
-        Some(m) => format!("{} {} ({} {})", fmt_num(m.amount, 4), m.currency, fmt_num(m.units, 4), m.unit),
-        None => "—".into(),
-    }
-}
-
-fn opt4(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".into(), |v| fmt_num(v, 4))
 }
 
 fn split_view(o: &Outcome) -> Html {
@@ -300,67 +270,8 @@ fn split_view(o: &Outcome) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct RankingProps {
-    report: Rc<PlannerReport>,
-}
-
-/// The ranked options, ordered by time, price, energy or carbon as the user chooses; the
-/// lowest-carbon option of the time–price Pareto front is marked.
-#[component(Ranking)]
-fn ranking(p: &RankingProps) -> Html {
-    const SHOWN: usize = 12;
-    let by = use_state(RankBy::default);
-    let r = &p.report;
-    let on_by = {
-        let by = by.clone();
-        Callback::from(move |e: Event| {
-            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-            by.set(RankBy::from_key(&sel.value()).unwrap_or_default());
-        })
-    };
-    let green = lowest_carbon_on_front(&r.ranking).map(|i| &r.ranking[i] as *const Plan);
-    let ordered = ranked_by(&r.ranking, *by);
-    let label = |b: RankBy| match b {
-        RankBy::Time => "time",
-        RankBy::Price => "price",
-        RankBy::Energy => "energy",
-        RankBy::Carbon => "carbon",
-    };
-    html! {
-        <>
-            <h3>{ format!("Options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
-            <label class="inline">{ "Rank by " }
-                <select id="rank-by" onchange={on_by}>
-                    { for RankBy::ALL.iter().map(|b| html! { <option value={b.key()} selected={*by == *b}>{ label(*b) }</option> }) }
-                </select>
-            </label>
-            <table id="ranking" class="results">
-                <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
-                    <th>{ "placement (whole nodes)" }</th><th class="num">{ "node-hours" }</th><th class="num">{ "price" }</th>
-                    <th class="num">{ "energy (kWh)" }</th><th class="num">{ "kg CO2e" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog units)" }</th></tr></thead>
-                <tbody>{ for ordered.iter().take(SHOWN).enumerate().map(|(k, plan)| {
-                    let is_green = green == Some(*plan as *const Plan);
-                    html! {
-                    <tr class={classes!((k == 0).then_some("best"), is_green.then_some("lowest-carbon"))}>
-                        <td class="num">{ k + 1 }</td>
-                        <td>{ describe(plan) }if is_green { <span class="badge" title="the lowest-carbon option of the time–price Pareto front">{ " lowest carbon on the front" }</span> }</td>
-                        <td>{ plan.fabric.clone() }</td>
-                        <td class="num">{ t(plan) }</td><td>{ placement(plan) }</td><td class="num">{ n(plan.node_hours) }</td>
-                        <td class="num">{ money(plan) }</td><td class="num">{ opt4(plan.energy_kwh) }</td><td class="num">{ opt4(plan.co2e_kg) }</td>
-                        <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
-                    </tr>
-                } }) }</tbody>
-            </table>
-            <p class="hint">{ format!("Every core of every node held is billed and counted. {}.", crate::model::cost::FORMULA) }</p>
-        </>
-    }
-}
-
 fn planner_view(r: &PlannerReport) -> Html {
     const SHOWN: usize = 12;
-    let ranking_shown = r.ranking.len().min(SHOWN);
     let resolution = r.resolution.as_ref().map(|res| {
         let smaller = res.smaller.as_ref().map(|s| html! {
             <li>{ format!("Best at N = {}: {} over {}, {} s, cost {} (catalog currency)", s.n, describe(&s.best), s.best.fabric, n(s.best.time_s), n(s.best.cost)) }</li>
@@ -384,10 +295,20 @@ fn planner_view(r: &PlannerReport) -> Html {
     html! {
         <>
             { for r.notes.iter().map(|t| html! { <p class="hint">{ t.clone() }</p> }) }
-            <Ranking report={Rc::new(r.clone())} />
+            <h3>{ format!("Fastest options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
+            <table id="ranking" class="results">
+                <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th></tr></thead>
+                <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
+                    <tr class={classes!((k == 0).then_some("best"))}>
+                        <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
+                        <td class="num">{ t(plan) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
+                    </tr>
+                }) }</tbody>
+            </table>
             { csv_button("multigrid-ranking.csv") }
             <p class="hint">{ RANGE_NOTE }</p>
-            if r.ranking.len() > ranking_shown { <p class="hint">{ format!("{} more options not shown.", r.ranking.len() - ranking_shown) }</p> }
+            if r.ranking.len() > SHOWN { <p class="hint">{ format!("{} more options, slower.", r.ranking.len() - SHOWN) }</p> }
             if !r.infeasible.is_empty() {
                 <details><summary>{ format!("{} infeasible options and why", r.infeasible.len()) }</summary>
                     <ul>{ for r.infeasible.iter().take(50).map(|o| html! {
