@@ -1,9 +1,8 @@
 //! The current machines of the catalog: `data/machines.json` (its shape: `docs/catalog-data.md`),
-//! read into the catalog's clusters with each figure's source. Natively the file is part of the
-//! build (`include_str!`); for the browser the site build writes those clusters as JSON beside
-//! the pages (`machines.json`, `scalewise catalog --machines`, precached for offline use),
-//! fetched by the pages that plan on machines and handed to [`load`]: no page carries the data
-//! or the data file's reader in its wasm.
+//! read into the catalog's clusters with each figure's source. The file is part of the native
+//! build (`include_str!`): the command and the tests. The pages do not compile this module yet
+//! (their size budget has no room for the data and its figures' code); `scalewise catalog
+//! --machines` writes the machines as a JSON list of catalog clusters, the file a page would load.
 //! `tests/machines.rs` checks that every machine reads, that every figure names a document of
 //! the file, and how many machines carry every figure.
 //!
@@ -18,8 +17,7 @@ use serde::Deserialize;
 
 use super::catalog::{Cluster, Fabric, FigureSource, Origin, Price};
 
-/// The data file, as committed (native builds: the command and the tests).
-#[cfg(not(target_arch = "wasm32"))]
+/// The data file, as committed.
 pub const DATA: &str = include_str!("../../../data/machines.json");
 
 /// ISO 4217's code for "no currency": a price in an operator's allocation units only.
@@ -211,105 +209,11 @@ pub fn parse(text: &str) -> Result<File, String> {
     serde_json::from_str(text).map_err(|e| format!("data/machines.json: {e}"))
 }
 
-static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
-
 /// The current machines as catalog clusters (read once). A machine without a core count is
-/// left out (it cannot be planned on); `tests/machines.rs` refuses such a file. In the browser:
-/// none until [`load`] is given the site's `machines.json`.
+/// left out (it cannot be planned on); `tests/machines.rs` refuses such a file.
 pub fn machines() -> &'static [Cluster] {
-    #[cfg(not(target_arch = "wasm32"))]
-    return MACHINES.get_or_init(|| parse(DATA).map(|f| clusters(&f)).unwrap_or_default());
-    #[cfg(target_arch = "wasm32")]
-    return MACHINES.get().map_or(&[], Vec::as_slice);
-}
-
-/// The machines of `text`, a JSON list of catalog clusters (the site's `machines.json`, written
-/// by `scalewise catalog --machines`); how many, or what could not be read. Only the first load
-/// counts.
-pub fn load(text: &str) -> Result<usize, String> {
-    let fail = |e: serde_json::Error| format!("machines.json: {e}");
-    #[allow(unused_mut)]
-    let mut read: Vec<Cluster> = serde_json::from_str(text).map_err(fail)?;
-    // In the browser a cluster's reader leaves out what a workspace does not keep there
-    // (`catalog::Cluster`); the machines' own figures are read here.
-    #[cfg(target_arch = "wasm32")]
-    {
-        let facts: Vec<Facts> = serde_json::from_str(text).map_err(fail)?;
-        for (c, f) in read.iter_mut().zip(facts) {
-            f.apply(c);
-        }
-    }
-    let _ = MACHINES.set(read);
-    Ok(machines().len())
-}
-
-/// What a catalog machine says beyond what a workspace keeps in the browser.
-#[cfg(target_arch = "wasm32")]
-#[derive(Deserialize)]
-struct Facts {
-    #[serde(default)]
-    seed: Option<u32>,
-    #[serde(default)]
-    origin: Origin,
-    #[serde(default)]
-    operator: String,
-    #[serde(default)]
-    site: String,
-    #[serde(default)]
-    country: String,
-    #[serde(default)]
-    continent: String,
-    #[serde(default)]
-    on_demand: bool,
-    #[serde(default)]
-    gpus_per_node: u32,
-    #[serde(default)]
-    gpu: String,
-    #[serde(default)]
-    price: Option<Price>,
-    #[serde(default)]
-    node_power_w: Option<f64>,
-    #[serde(default)]
-    pue: Option<f64>,
-    #[serde(default)]
-    carbon_g_per_kwh: Option<f64>,
-    #[serde(default)]
-    memory_bandwidth_gb_s: Option<f64>,
-    #[serde(default)]
-    sources: BTreeMap<String, FigureSource>,
-    #[serde(default)]
-    fabrics: Vec<FabricFacts>,
-}
-
-#[cfg(target_arch = "wasm32")]
-#[derive(Deserialize)]
-struct FabricFacts {
-    #[serde(default)]
-    sources: BTreeMap<String, FigureSource>,
-}
-
-#[cfg(target_arch = "wasm32")]
-impl Facts {
-    fn apply(self, c: &mut Cluster) {
-        c.seed = self.seed;
-        c.origin = self.origin;
-        c.operator = self.operator;
-        c.site = self.site;
-        c.country = self.country;
-        c.continent = self.continent;
-        c.on_demand = self.on_demand;
-        c.gpus_per_node = self.gpus_per_node;
-        c.gpu = self.gpu;
-        c.price = self.price;
-        c.node_power_w = self.node_power_w;
-        c.pue = self.pue;
-        c.carbon_g_per_kwh = self.carbon_g_per_kwh;
-        c.memory_bandwidth_gb_s = self.memory_bandwidth_gb_s;
-        c.sources = self.sources;
-        for (f, ff) in c.fabrics.iter_mut().zip(self.fabrics) {
-            f.sources = ff.sources;
-        }
-    }
+    static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
+    MACHINES.get_or_init(|| parse(DATA).map(|f| clusters(&f)).unwrap_or_default())
 }
 
 /// The file's machines as catalog clusters.
