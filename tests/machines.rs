@@ -2,6 +2,8 @@
 //! catalog, every figure names a document of the file with a known kind and a value in range,
 //! estimates say their basis, and the count of machines carrying every figure does not fall.
 
+mod common;
+
 use scalewise::model::workspace::catalog::{self, Origin};
 use scalewise::model::workspace::machines::{self, Figure, FIGURES};
 
@@ -108,4 +110,42 @@ fn the_pages_file_reads_back_the_same_machines() {
     let back: Vec<catalog::Cluster> = serde_json::from_str(&text).expect("reads back");
     assert_eq!(back.as_slice(), machines::machines());
     assert!(back.len() >= 30);
+}
+
+/// The planner on a catalog machine by its id (issue 60): every ranked option's node-hours,
+/// price, energy and carbon equal a hand calculation from the machine's own figures, for a
+/// cloud instance and a centre's system.
+#[test]
+fn the_planner_bills_catalog_machines_by_hand() {
+    let all = catalog::full();
+    for id in ["azure-hbv3", "archer2"] {
+        let m = all.cluster(id).unwrap_or_else(|| panic!("{id} in the catalog"));
+        let input = serde_json::json!({"planner": {"n": 8192, "bytes_per_point": 32, "clusters": [{
+            "catalog": id, "nodes": 4,
+            "fabrics": [{"fabric": m.fabrics[0].name,
+                "sequential": [{"work_mb": 512, "time_s": 100}, {"work_mb": 1024, "time_s": 200}],
+                "parallel": [{"np": 4, "work_mb": 512, "time_s": 104}, {"np": 4, "work_mb": 1024, "time_s": 206},
+                             {"np": 8, "work_mb": 512, "time_s": 106}, {"np": 8, "work_mb": 1024, "time_s": 209}]}]}]}});
+        let o = common::run(&["multigrid", "--compact"], &input.to_string());
+        assert_eq!(o.status, 0, "{id}: {}", o.stderr);
+        let v: serde_json::Value = serde_json::from_str(&o.stdout).expect("JSON");
+        let ranking = v["planner"]["ranking"].as_array().expect("a ranking");
+        assert!(!ranking.is_empty(), "{id}");
+        let (w, pue, g) = (m.node_power_w.expect("power"), m.pue.expect("PUE"), m.carbon_g_per_kwh.expect("carbon"));
+        let price = m.price.as_ref().expect("a price");
+        let per_unit = price.unit_node_hours(m.cores_per_node, m.gpus_per_node).expect("a unit that says what it buys");
+        for p in ranking {
+            let np = p["parts"][0]["np"].as_u64().expect("np");
+            let nodes = np.div_ceil(u64::from(m.cores_per_node));
+            assert_eq!(p["parts"][0]["placement"]["nodes"].as_u64(), Some(nodes), "{id}: whole nodes");
+            let hours = p["time_s"].as_f64().expect("time") / 3600.0 * nodes as f64;
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1.0);
+            assert!(close(p["node_hours"].as_f64().expect("node-hours"), hours), "{id}: {p}");
+            let kwh = hours * w * pue / 1000.0;
+            assert!(close(p["energy_kwh"].as_f64().expect("energy"), kwh), "{id}: {p}");
+            assert!(close(p["co2e_kg"].as_f64().expect("carbon"), kwh * g / 1000.0), "{id}: {p}");
+            assert!(close(p["price"]["amount"].as_f64().expect("price"), hours / per_unit * price.amount), "{id}: {p}");
+            assert_eq!(p["price"]["currency"], price.currency.as_str());
+        }
+    }
 }
