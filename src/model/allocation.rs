@@ -203,10 +203,8 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
             if opts.price_per_core_hour.is_none() {
                 r.cost = Some(p.cost * opts.runs);
             }
-            // The plan's own placement: the processes per node it was planned with, whole
-            // nodes billed.
-            r.nodes = u32::try_from(p.parts.iter().map(|x| x.placement.nodes).sum::<u64>()).unwrap_or(u32::MAX);
-            r.node_hours = p.node_hours * opts.runs;
+            // Nodes and node-hours as the table's own cores per node place them (as before);
+            // the price, energy and carbon are the plan's, of the nodes it holds.
             r.price = p.price.clone().map(|m| crate::model::cost::Money { amount: m.amount * opts.runs, units: m.units * opts.runs, ..m });
             r.energy_kwh = p.energy_kwh.map(|e| e * opts.runs);
             r.co2e_kg = p.co2e_kg.map(|c| c * opts.runs);
