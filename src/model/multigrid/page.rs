@@ -754,7 +754,21 @@ pub fn remove_calibration(count: usize, index: usize) -> Edit {
     Edit { copy: (index..count).flat_map(|j| CalPart::ALL.iter().map(move |&part| (key(j + 1, part), key(j, part)))).collect(), set }
 }
 
-pub use super::planner::pareto_front;
+/// Indices of the options on the time–cost Pareto front (no other option is both faster and
+/// cheaper), ordered by time. Options are (time, cost).
+pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..options.len()).filter(|&i| options[i].0.is_finite() && options[i].1.is_finite()).collect();
+    order.sort_by(|&i, &j| options[i].0.total_cmp(&options[j].0).then(options[i].1.total_cmp(&options[j].1)));
+    let mut front = Vec::new();
+    let mut best_cost = f64::INFINITY;
+    for i in order {
+        if options[i].1 < best_cost {
+            best_cost = options[i].1;
+            front.push(i);
+        }
+    }
+    front
+}
 
 /// The planner benchmark of issue 3: the White Rose calibrations (2 clusters × 2 fabrics),
 /// 1024 free processes on each, every np from 2 to 1024 on each cluster alone, both fabrics
