@@ -18,6 +18,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::workspace::catalog::{Cluster, Price};
+use super::InputError;
 
 /// Power of memory per GB, W: Green Algorithms' figure (Lannelongue et al. 2021).
 pub const MEMORY_W_PER_GB: f64 = 0.3725;
@@ -168,6 +169,116 @@ pub fn total(bills: &[Bill]) -> Bill {
     }
 }
 
+/// A cluster's figures as the planner page's "costs" table gives them: one line a cluster,
+/// [`COST_COLUMNS`] separated by commas, an empty cell for a figure not known; `#` starts a
+/// comment. The Clusters page writes a catalog machine's line when it copies the machine.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CostLine {
+    pub cluster: String,
+    pub price: Option<Price>,
+    pub node_power_w: Option<f64>,
+    pub pue: Option<f64>,
+    pub carbon_g_per_kwh: Option<f64>,
+}
+
+/// The columns of a costs line, in order.
+pub const COST_COLUMNS: [&str; 8] = [
+    "cluster",
+    "price",
+    "currency",
+    "unit",
+    "node-hours per unit",
+    "node power (W)",
+    "PUE",
+    "carbon (g CO2e/kWh)",
+];
+
+impl CostLine {
+    /// The line as the table holds it.
+    pub fn text(&self) -> String {
+        let num = |x: Option<f64>| x.map(|v| v.to_string()).unwrap_or_default();
+        let p = self.price.as_ref();
+        [
+            self.cluster.clone(),
+            num(p.map(|p| p.amount)),
+            p.map(|p| p.currency.clone()).unwrap_or_default(),
+            p.map(|p| p.unit.clone()).unwrap_or_default(),
+            num(p.and_then(|p| p.unit_node_hours)),
+            num(self.node_power_w),
+            num(self.pue),
+            num(self.carbon_g_per_kwh),
+        ]
+        .join(", ")
+    }
+
+    /// `e` with the figures this line gives.
+    pub fn apply(&self, mut e: Economics) -> Economics {
+        if self.price.is_some() {
+            e.price = self.price.clone();
+        }
+        e.node_power_w = self.node_power_w.or(e.node_power_w);
+        e.pue = self.pue.or(e.pue);
+        e.carbon_g_per_kwh = self.carbon_g_per_kwh.or(e.carbon_g_per_kwh);
+        e
+    }
+}
+
+/// The lines of a costs table; an error names `field`, the line and the column.
+pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError> {
+    let mut out: Vec<CostLine> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let content = line.split('#').next().unwrap_or_default();
+        if content.trim().is_empty() {
+            continue;
+        }
+        let at = |col: usize, m: String| InputError::new(field, m).at(i + 1, Some(col));
+        let cells: Vec<&str> = content.split([',', '\t']).map(str::trim).collect();
+        if cells.len() > COST_COLUMNS.len() {
+            return Err(at(COST_COLUMNS.len() + 1, format!("expected at most {} cells: {}", COST_COLUMNS.len(), COST_COLUMNS.join(", "))));
+        }
+        let cell = |k: usize| cells.get(k).copied().unwrap_or_default();
+        let number = |k: usize, max: f64| -> Result<Option<f64>, InputError> {
+            let t = cell(k);
+            if t.is_empty() {
+                return Ok(None);
+            }
+            match crate::model::input::table::parse_number(t) {
+                Some(x) if (0.0..=max).contains(&x) => Ok(Some(x)),
+                _ => Err(at(k + 1, format!("{}: expected a number from 0 to {max}, found \"{}\"", COST_COLUMNS[k], t.chars().take(20).collect::<String>()))),
+            }
+        };
+        let cluster = cell(0).to_string();
+        if cluster.is_empty() {
+            return Err(at(1, "a cluster's id is needed".into()));
+        }
+        if out.iter().any(|l| l.cluster == cluster) {
+            return Err(at(1, format!("cluster \"{cluster}\" has a line already")));
+        }
+        let amount = number(1, 1e9)?;
+        let price = match amount {
+            None => None,
+            Some(amount) => {
+                let (currency, unit) = (cell(2), cell(3));
+                if currency.is_empty() || unit.is_empty() {
+                    return Err(at(if currency.is_empty() { 3 } else { 4 }, "a price needs its currency and unit".into()));
+                }
+                let per_unit = number(4, 1e6)?;
+                if !matches!(unit, "node-hour" | "core-hour") && per_unit.is_none_or(|h| h <= 0.0) {
+                    return Err(at(5, format!("unit \"{unit}\": say how many node-hours one unit buys (or use node-hour or core-hour)")));
+                }
+                Some(Price { amount, currency: currency.into(), unit: unit.into(), date: String::new(), unit_node_hours: per_unit })
+            }
+        };
+        let node_power_w = number(5, 1e7)?;
+        let pue = number(6, 10.0)?;
+        if pue.is_some_and(|p| p < 1.0) {
+            return Err(at(7, "PUE: at least 1 (the facility's power over the computers')".into()));
+        }
+        out.push(CostLine { cluster, price, node_power_w, pue, carbon_g_per_kwh: number(7, 1e4)? });
+    }
+    Ok(out)
+}
+
 /// The formula a page shows next to energy and carbon.
 pub const FORMULA: &str = "energy = hours × nodes held × ((node power − 0.3725 W/GB × node memory) × load + \
                            0.3725 W/GB × node memory) × PUE; carbon = energy × the grid's carbon intensity \
@@ -227,6 +338,30 @@ mod tests {
         assert_eq!((cu.units, cu.amount, cu.unit.as_str()), (4.0, 8.0, "CU"));
         let unknown = Economics { price: Some(Price { unit: "SU".into(), ..Price::default() }), ..machine("SU") };
         assert_eq!(bill(&unknown, &p, 3600.0, 1.0).price, None);
+    }
+
+    #[test]
+    fn a_costs_table_reads_and_names_its_errors() {
+        let text = "# cluster, price, currency, unit, node-hours per unit, W, PUE, g/kWh\n\
+                    azure-hbv3, 3.6, USD, node-hour, , 560, 1.18, 343.48\n\n\
+                    archer2, 1, GBP, CU, 1, 750, , 150  # a comment\n\
+                    mine, , , , , 400";
+        let lines = parse_costs("costs", text).expect("reads");
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].price.as_ref().map(|p| (p.amount, p.currency.as_str())), Some((3.6, "USD")));
+        assert_eq!((lines[1].pue, lines[1].carbon_g_per_kwh), (None, Some(150.0)));
+        assert_eq!((lines[2].price.clone(), lines[2].node_power_w), (None, Some(400.0)));
+        // A line written by text() reads back.
+        assert_eq!(parse_costs("costs", &lines[0].text()).unwrap()[0], lines[0]);
+        let e = parse_costs("costs", "a, 1, USD, node-hour\nb, x").unwrap_err();
+        assert_eq!(e.to_string(), "costs: line 2, column 2: price: expected a number from 0 to 1000000000, found \"x\"");
+        assert_eq!(parse_costs("costs", "a, 1, USD, SU").unwrap_err().column, Some(5));
+        assert_eq!(parse_costs("costs", "a, 1").unwrap_err().column, Some(3));
+        assert_eq!(parse_costs("costs", "a,,,,,,0.5").unwrap_err().column, Some(7));
+        assert_eq!(parse_costs("costs", "a\na").unwrap_err().line, Some(2));
+        // A line's figures replace the catalog's; its empty cells keep them.
+        let e = lines[1].apply(machine("node-hour"));
+        assert_eq!((e.pue, e.node_power_w, e.price.map(|p| p.unit)), (Some(1.2), Some(750.0), Some("CU".to_string())));
     }
 
     #[test]

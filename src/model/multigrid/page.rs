@@ -19,7 +19,7 @@ use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
     PlannerReport, Problem, SequentialRun, Side,
 };
-use crate::model::cost::Economics;
+use crate::model::cost::{self, CostLine, Economics};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
@@ -78,6 +78,8 @@ pub enum Field {
     DeriveRows,
     DeriveCols,
     DeriveMb,
+    /// Prices, node power, PUE and carbon intensity of the clusters ([`cost::parse_costs`]).
+    Costs,
 }
 
 /// The keys of the calibrations' fields, by calibration and [`CalPart`].
@@ -93,7 +95,7 @@ const CAL_KEYS: [[&str; 4]; MAX_CALIBRATIONS] = [
 ];
 
 /// The fields that are not a calibration's.
-const SINGLE_FIELDS: [Field; 16] = [
+const SINGLE_FIELDS: [Field; 17] = [
     Field::CalCount,
     Field::GridN,
     Field::BytesPerPoint,
@@ -110,6 +112,7 @@ const SINGLE_FIELDS: [Field; 16] = [
     Field::DeriveRows,
     Field::DeriveCols,
     Field::DeriveMb,
+    Field::Costs,
 ];
 
 const ALL_FIELDS: [Field; SINGLE_FIELDS.len() + 4 * MAX_CALIBRATIONS] = {
@@ -153,6 +156,7 @@ impl PageField for Field {
             Field::DeriveRows => "derive_rows",
             Field::DeriveCols => "derive_cols",
             Field::DeriveMb => "derive_mb",
+            Field::Costs => "costs",
         }
     }
 }
@@ -253,6 +257,8 @@ pub struct Inputs {
     pub ppn_b: Option<Option<u32>>,
     /// None while the three fields are empty or one of them has an error.
     pub derive: Option<DeriveRun>,
+    /// The costs table's lines (empty while it has an error).
+    pub costs: Vec<CostLine>,
 }
 
 impl Inputs {
@@ -422,6 +428,10 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
         ppn_a,
         ppn_b,
         derive: r.derive(),
+        costs: {
+            let lines = cost::parse_costs(Field::Costs.key(), r.text(Field::Costs));
+            r.keep(lines).unwrap_or_default()
+        },
     };
     (inputs, r.errors)
 }
@@ -480,6 +490,10 @@ fn attach(view: &mut PageView, mut e: InputError) {
             }
             .to_string();
             view.derived_bytes_per_point = Some(Err(e));
+        }
+        // The costs table's error keeps its line and column.
+        Some(Field::Costs) => {
+            view.field_errors.insert(e.field.clone(), e.local_text());
         }
         _ => {
             view.field_errors.insert(e.field, e.message);
@@ -560,7 +574,7 @@ fn target_rows(
             procs_per_node: ppn,
             memory_per_node_mb: memory_mb(c.memory_per_node_gb),
             price_per_cpu_hour: c.price_per_cpu_hour,
-            economics: Economics::of(c),
+            economics: economics(inputs, c),
         };
         let outcome = mg::plan_alone(Side { cluster: &side, fit }, np, problem);
         rows.push(TargetRow { cluster: c.name.clone(), fabric: cv.fabric.clone(), outcome });
@@ -582,8 +596,8 @@ fn pair_section(inputs: &Inputs, catalog: &Catalog, calibrations: &[CalibrationV
     let ppn_b = if inputs.two_clusters() { procs_per_node(inputs, catalog, &inputs.pair_b) } else { Some(1) };
     let (Some(ppn_a), Some(ppn_b)) = (ppn_a, ppn_b) else { return out };
     let two = inputs.two_clusters();
-    let a = planner_cluster(catalog, &inputs.pair_a, ppn_a, inputs.free_a.unwrap_or(1), calibrations);
-    let b = if two { planner_cluster(catalog, &inputs.pair_b, ppn_b, inputs.free_b.unwrap_or(1), calibrations) } else { None };
+    let a = planner_cluster(inputs, catalog, &inputs.pair_a, ppn_a, inputs.free_a.unwrap_or(1), calibrations);
+    let b = if two { planner_cluster(inputs, catalog, &inputs.pair_b, ppn_b, inputs.free_b.unwrap_or(1), calibrations) } else { None };
     if let (Some(a), Some(b)) = (&a, &b) {
         out.fabrics = catalog
             .links_between(&inputs.pair_a, &inputs.pair_b)
@@ -628,6 +642,7 @@ fn split(
 /// processes. Memory per node of 0 (unknown) means no memory limit can be checked: the
 /// planner is given an effectively unlimited memory and the page says so.
 fn planner_cluster(
+    inputs: &Inputs,
     catalog: &Catalog,
     id: &str,
     ppn: u32,
@@ -653,8 +668,17 @@ fn planner_cluster(
         memory_per_node_mb: memory_mb(c.memory_per_node_gb),
         price_per_cpu_hour: c.price_per_cpu_hour,
         fabrics,
-        economics: Economics::of(c),
+        economics: economics(inputs, c),
     })
+}
+
+/// A cluster's price, power and carbon: the catalog's, with the costs table's line for it.
+fn economics(inputs: &Inputs, c: &crate::model::workspace::catalog::Cluster) -> Economics {
+    let e = Economics::of(c);
+    match inputs.costs.iter().find(|l| l.cluster == c.id) {
+        Some(line) => line.apply(e),
+        None => e,
+    }
 }
 
 fn memory_mb(gb: f64) -> f64 {

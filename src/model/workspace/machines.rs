@@ -1,8 +1,10 @@
 //! The current machines of the catalog: `data/machines.json` (its shape: `docs/catalog-data.md`),
-//! read into the catalog's clusters with each figure's source. The file is part of the native
-//! build (`include_str!`): the command and the tests. The pages do not compile this module yet
-//! (their size budget has no room for the data and its figures' code); `scalewise catalog
-//! --machines` writes the machines as a JSON list of catalog clusters, the file a page would load.
+//! read at build time natively (`include_str!`): catalog clusters with each figure's source
+//! ([`machines`]: the command and the tests). The Clusters page fetches the same file
+//! (`machines.json` of the site, only when it is opened), shows its machines as a table
+//! ([`select`]) and copies one into the user's workspace ([`own_copy`]),
+//! its price, power and carbon as a line of the planner's costs table
+//! ([`crate::model::cost::CostLine`]).
 //! `tests/machines.rs` checks that every machine reads, that every figure names a document of
 //! the file, and how many machines carry every figure.
 //!
@@ -11,13 +13,17 @@
 //! here.
 
 use std::collections::BTreeMap;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::catalog::{Cluster, Fabric, FigureSource, Origin, Price};
+use super::catalog::{Catalog, Cluster, Fabric, FigureSource, Origin, Price};
+use crate::model::cost::CostLine;
 
-/// The data file, as committed.
+/// The data file, as committed (natively; the Clusters page fetches it as `machines.json`, a
+/// file of the site: `index.html` copies it).
+#[cfg(not(target_arch = "wasm32"))]
 pub const DATA: &str = include_str!("../../../data/machines.json");
 
 /// ISO 4217's code for "no currency": a price in an operator's allocation units only.
@@ -27,7 +33,7 @@ pub const NO_CURRENCY: &str = "XXX";
 /// asked for, up to this.
 pub const ON_DEMAND_NODES: u32 = 1024;
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 pub struct File {
     pub documents: Vec<Document>,
     pub machines: Vec<Machine>,
@@ -209,20 +215,35 @@ pub fn parse(text: &str) -> Result<File, String> {
     serde_json::from_str(text).map_err(|e| format!("data/machines.json: {e}"))
 }
 
+/// The data file, read once (empty if it did not read: `tests/machines.rs` refuses such a file).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn file() -> &'static File {
+    static FILE: OnceLock<File> = OnceLock::new();
+    FILE.get_or_init(|| parse(DATA).unwrap_or_default())
+}
+
 /// The current machines as catalog clusters (read once). A machine without a core count is
 /// left out (it cannot be planned on); `tests/machines.rs` refuses such a file.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn machines() -> &'static [Cluster] {
     static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
-    MACHINES.get_or_init(|| parse(DATA).map(|f| clusters(&f)).unwrap_or_default())
+    MACHINES.get_or_init(|| clusters(file()))
 }
 
 /// The file's machines as catalog clusters.
 pub fn clusters(file: &File) -> Vec<Cluster> {
-    let docs: BTreeMap<&str, &Document> = file.documents.iter().map(|d| (d.id.as_str(), d)).collect();
+    let docs = file.docs();
     file.machines.iter().filter_map(|m| cluster(m, &docs)).collect()
 }
 
-fn source_of(docs: &BTreeMap<&str, &Document>, id: &str, kind: &str, basis: &str) -> FigureSource {
+impl File {
+    /// The documents by id.
+    pub fn docs(&self) -> BTreeMap<&str, &Document> {
+        self.documents.iter().map(|d| (d.id.as_str(), d)).collect()
+    }
+}
+
+pub fn source_of(docs: &BTreeMap<&str, &Document>, id: &str, kind: &str, basis: &str) -> FigureSource {
     let doc = docs.get(id);
     let title = doc.map_or_else(|| id.to_string(), |d| {
         if d.publisher.is_empty() {
@@ -247,11 +268,16 @@ pub fn mb_to_mib(mb_s: f64) -> f64 {
 
 fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
     let cores = m.cores_per_node.as_ref().map(|f| f.value).filter(|c| *c >= 1.0 && *c <= 1e6)? as u32;
+    // Each figure's source, natively (in the browser the page shows them from the file).
+    #[cfg(not(target_arch = "wasm32"))]
     let mut sources = BTreeMap::new();
+    #[cfg_attr(target_arch = "wasm32", allow(unused_mut))]
     let mut note = |key: &str, f: &Option<Figure>| {
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(f) = f {
             sources.insert(key.to_string(), source_of(docs, &f.source, &f.kind, &f.basis));
         }
+        let _ = key;
         f.as_ref().map(|f| f.value)
     };
     note("cores_per_node", &m.cores_per_node);
@@ -262,11 +288,13 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
     let pue = note("pue", &m.pue);
     let carbon = note("carbon_g_per_kwh", &m.carbon_g_per_kwh);
     note("gpu_fp64_tflops", &m.gpu_fp64_tflops);
+    #[cfg(not(target_arch = "wasm32"))]
     if !m.nodes.on_demand && m.nodes.value.is_some() {
         sources.insert("nodes".into(), source_of(docs, &m.nodes.source, &m.nodes.kind, &m.nodes.basis));
     }
     let gpus = m.gpus_per_node.unwrap_or(0);
     let price = m.price.as_ref().map(|p| {
+        #[cfg(not(target_arch = "wasm32"))]
         sources.insert("price".into(), source_of(docs, &p.source, &p.kind, &p.basis));
         let date = if p.date.is_empty() {
             docs.get(p.source.as_str()).map(|d| d.date.clone()).unwrap_or_default()
@@ -306,6 +334,7 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
                 latency_us: f.latency_us.as_ref().map_or(0.0, |l| l.value),
                 bandwidth_mb_s: mb_to_mib(bw.value),
                 source,
+                #[cfg(not(target_arch = "wasm32"))]
                 sources: fs,
             })
         })
@@ -315,7 +344,7 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
     } else {
         m.nodes.value.filter(|n| *n >= 1.0 && *n <= 1e7).map_or(1, |n| n as u32)
     };
-    Some(Cluster {
+    let c = Cluster {
         id: m.id.clone(),
         name: m.name.clone(),
         nodes,
@@ -326,8 +355,16 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
         fabrics,
         notes: m.notes.clone(),
         preset: true,
-        seed: None,
-        origin: if m.kind == "cloud" { Origin::Cloud } else { Origin::Centre },
+        ..Cluster::default()
+    };
+    // In the browser a cluster has none of the figures below (`catalog::Cluster`): the
+    // Clusters page shows them from the file, and a copy's price, power and carbon go to the
+    // planner's costs table.
+    #[cfg(target_arch = "wasm32")]
+    let _ = (bandwidth, power, pue, carbon, gpus, price);
+    #[cfg(not(target_arch = "wasm32"))]
+    let c = Cluster {
+        origin: m.origin(),
         operator: m.operator.clone(),
         site: m.site.clone(),
         country: m.country.clone(),
@@ -341,8 +378,9 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
         carbon_g_per_kwh: carbon,
         memory_bandwidth_gb_s: bandwidth,
         sources,
-        message_histograms: String::new(),
-    })
+        ..c
+    };
+    Some(c)
 }
 
 /// How the Clusters page's table orders its machines.
@@ -395,7 +433,8 @@ impl SortKey {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Query {
     pub text: String,
-    pub origin: Option<Origin>,
+    /// Some(true): cloud instances only; Some(false): centres' systems only.
+    pub cloud: Option<bool>,
     /// Some(true): GPU partitions only; Some(false): CPU machines only.
     pub gpu: Option<bool>,
     /// A word of a fabric's name ("InfiniBand", "Slingshot", "EFA").
@@ -404,50 +443,74 @@ pub struct Query {
     pub sort: SortKey,
 }
 
-/// The price of one core-hour in the machine's currency, when it has a price whose unit says
-/// what it buys.
-pub fn price_per_core_hour(c: &Cluster) -> Option<(f64, &str)> {
-    let p = c.price.as_ref()?;
-    let h = p.unit_node_hours(c.cores_per_node, c.gpus_per_node)?;
-    let x = p.amount / h / f64::from(c.cores_per_node.max(1));
-    x.is_finite().then_some((x, p.currency.as_str()))
-}
+impl Machine {
+    pub fn origin(&self) -> Origin {
+        if self.kind == "cloud" {
+            Origin::Cloud
+        } else {
+            Origin::Centre
+        }
+    }
 
-/// The fastest fabric of a cluster (by bandwidth).
-pub fn fastest_fabric(c: &Cluster) -> Option<&Fabric> {
-    c.fabrics.iter().max_by(|a, b| a.bandwidth_mb_s.total_cmp(&b.bandwidth_mb_s))
-}
+    pub fn is_gpu(&self) -> bool {
+        self.accelerator == "gpu" || self.gpus_per_node.unwrap_or(0) > 0
+    }
 
-fn words(c: &Cluster) -> String {
-    let fabrics: Vec<&str> = c.fabrics.iter().map(|f| f.name.as_str()).collect();
-    [c.id.as_str(), &c.name, &c.operator, &c.site, &c.country, &c.continent, &c.gpu, &c.notes, &fabrics.join(" ")]
-        .join(" ")
-        .to_lowercase()
+    pub fn cores(&self) -> Option<u32> {
+        self.cores_per_node.as_ref().map(|f| f.value).filter(|c| *c >= 1.0 && *c <= 1e6).map(|c| c as u32)
+    }
+
+    /// The price of one core-hour in the machine's currency, when it has a money price whose
+    /// unit says what it buys.
+    pub fn price_per_core_hour(&self) -> Option<(f64, &str)> {
+        let p = self.price.as_ref().filter(|p| p.currency != NO_CURRENCY)?;
+        let cores = self.cores()?;
+        let price = Price { unit: p.unit.clone(), unit_node_hours: p.unit_node_hours, ..Price::default() };
+        let h = price.unit_node_hours(cores, self.gpus_per_node.unwrap_or(0))?;
+        let x = p.amount / h / f64::from(cores);
+        x.is_finite().then_some((x, p.currency.as_str()))
+    }
+
+    pub fn memory_per_core_gb(&self) -> Option<f64> {
+        Some(self.memory_per_node_gb.as_ref()?.value / f64::from(self.cores()?))
+    }
+
+    /// The fastest fabric's bandwidth, 10^6 bytes/s.
+    pub fn fabric_bandwidth(&self) -> Option<f64> {
+        self.fabrics.iter().filter_map(|f| f.bandwidth_mb_s.as_ref().map(|b| b.value)).max_by(f64::total_cmp)
+    }
+
+    fn words(&self) -> String {
+        let fabrics: Vec<&str> = self.fabrics.iter().map(|f| f.name.as_str()).collect();
+        [self.id.as_str(), &self.name, &self.operator, &self.site, &self.country, &self.continent, &self.gpu, &self.notes, &fabrics.join(" ")]
+            .join(" ")
+            .to_lowercase()
+    }
 }
 
 /// The machines of `all` that `q` keeps, in its order (unknown figures last; ties by name).
-pub fn select<'a>(all: impl Iterator<Item = &'a Cluster>, q: &Query) -> Vec<&'a Cluster> {
+pub fn select<'a>(all: impl Iterator<Item = &'a Machine>, q: &Query) -> Vec<&'a Machine> {
     let text: Vec<String> = q.text.split_whitespace().map(str::to_lowercase).collect();
     let fabric = q.fabric.trim().to_lowercase();
     let continent = q.continent.trim().to_lowercase();
-    let mut out: Vec<&Cluster> = all
-        .filter(|c| {
-            let w = words(c);
+    let mut out: Vec<&Machine> = all
+        .filter(|m| {
+            let w = m.words();
             text.iter().all(|t| w.contains(t.as_str()))
-                && q.origin.is_none_or(|o| c.origin == o)
-                && q.gpu.is_none_or(|g| (c.gpus_per_node > 0) == g)
-                && (fabric.is_empty() || c.fabrics.iter().any(|f| f.name.to_lowercase().contains(&fabric)))
-                && (continent.is_empty() || c.continent.to_lowercase() == continent)
+                && q.cloud.is_none_or(|c| (m.kind == "cloud") == c)
+                && q.gpu.is_none_or(|g| m.is_gpu() == g)
+                && (fabric.is_empty() || m.fabrics.iter().any(|f| f.name.to_lowercase().contains(&fabric)))
+                && (continent.is_empty() || m.continent.to_lowercase() == continent)
         })
         .collect();
     // Lower first; None last. Figures where more is better are negated.
-    let value = |c: &Cluster| -> Option<f64> {
+    let value = |m: &Machine| -> Option<f64> {
         match q.sort {
             SortKey::Name => Some(0.0),
-            SortKey::PricePerCoreHour => price_per_core_hour(c).filter(|(_, cur)| *cur != NO_CURRENCY).map(|(x, _)| x),
-            SortKey::MemoryPerCore => (c.memory_per_node_gb > 0.0).then(|| -c.memory_per_core_mb()),
-            SortKey::FabricBandwidth => fastest_fabric(c).map(|f| -f.bandwidth_mb_s),
-            SortKey::Carbon => c.carbon_g_per_kwh,
+            SortKey::PricePerCoreHour => m.price_per_core_hour().map(|(x, _)| x),
+            SortKey::MemoryPerCore => m.memory_per_core_gb().map(|x| -x),
+            SortKey::FabricBandwidth => m.fabric_bandwidth().map(|x| -x),
+            SortKey::Carbon => m.carbon_g_per_kwh.as_ref().map(|f| f.value),
         }
     };
     out.sort_by(|a, b| match (value(a), value(b)) {
@@ -459,14 +522,33 @@ pub fn select<'a>(all: impl Iterator<Item = &'a Cluster>, q: &Query) -> Vec<&'a 
     out
 }
 
-/// A catalog machine as an editable cluster of the user's own: the same figures and sources,
-/// a new id not taken in `catalog`.
-pub fn own_copy(c: &Cluster, catalog: &super::catalog::Catalog) -> Cluster {
-    let id = (1..)
-        .map(|i| if i == 1 { format!("{}-mine", c.id) } else { format!("{}-mine-{i}", c.id) })
-        .find(|id| catalog.cluster(id).is_none())
-        .unwrap_or_default();
-    Cluster { id, name: format!("{} (my copy)", c.name), origin: Origin::Own, preset: false, ..c.clone() }
+/// A catalog machine as an editable cluster of the user's workspace, under its own id when
+/// the workspace has no cluster of that id (else `id-2`, `id-3`…), and its price, power, PUE
+/// and carbon as a line of the planner's costs table. None for a machine without a core count.
+pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster, CostLine)> {
+    let mut c = cluster(m, &file.docs())?;
+    let taken = |id: &str| catalog.clusters.iter().any(|c| c.id == id);
+    c.id = (1..).map(|i| if i == 1 { m.id.clone() } else { format!("{}-{i}", m.id) }).find(|id| !taken(id)).unwrap_or_default();
+    c.preset = false;
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        c.origin = Origin::Own;
+    }
+    let gpus = m.gpus_per_node.unwrap_or(0);
+    let price = m.price.as_ref().filter(|p| p.currency != NO_CURRENCY).map(|p| match p.unit.as_str() {
+        // A GPU-hour price as the node-hour's: the costs table bills whole nodes.
+        "gpu-hour" if gpus > 0 => Price { amount: p.amount * f64::from(gpus), currency: p.currency.clone(), unit: "node-hour".into(), ..Price::default() },
+        _ => Price { amount: p.amount, currency: p.currency.clone(), unit: p.unit.clone(), unit_node_hours: p.unit_node_hours, ..Price::default() },
+    });
+    let value = |f: &Option<Figure>| f.as_ref().map(|f| f.value);
+    let line = CostLine {
+        cluster: c.id.clone(),
+        price,
+        node_power_w: value(&m.node_power_w),
+        pue: value(&m.pue),
+        carbon_g_per_kwh: value(&m.carbon_g_per_kwh),
+    };
+    Some((c, line))
 }
 
 #[cfg(test)]
@@ -474,47 +556,65 @@ mod tests {
     use super::*;
     use crate::model::workspace::catalog::presets;
 
-    fn machine(id: &str, origin: Origin, gpus: u32, price: Option<(f64, &str)>, carbon: Option<f64>) -> Cluster {
-        Cluster {
-            id: id.into(),
-            name: id.to_uppercase(),
-            nodes: 10,
-            cores_per_node: 100,
-            memory_per_node_gb: 200.0,
-            origin,
-            gpus_per_node: gpus,
-            continent: "Europe".into(),
-            price: price.map(|(amount, unit)| Price { amount, currency: "EUR".into(), unit: unit.into(), ..Price::default() }),
-            carbon_g_per_kwh: carbon,
-            fabrics: vec![Fabric { name: "Slingshot-11".into(), latency_us: 2.0, bandwidth_mb_s: 20000.0, ..Fabric::default() }],
-            ..Cluster::default()
-        }
+    fn figure(value: f64) -> Option<Figure> {
+        Some(Figure { value, source: "doc".into(), kind: "vendor".into(), basis: String::new() })
+    }
+
+    fn machine(id: &str, kind: &str, gpus: u32, price: Option<(f64, &str)>, carbon: Option<f64>) -> Machine {
+        let text = format!(
+            r#"{{"id": "{id}", "name": "{}", "kind": "{kind}", "continent": "Europe", "nodes": {{"value": 10, "source": "doc", "kind": "vendor"}},
+               "fabrics": [{{"name": "Slingshot-11", "bandwidth_mb_s": {{"value": 20000, "source": "doc", "kind": "vendor"}}}}]}}"#,
+            id.to_uppercase()
+        );
+        let mut m: Machine = serde_json::from_str(&text).expect("machine");
+        m.cores_per_node = figure(100.0);
+        m.memory_per_node_gb = figure(200.0);
+        m.gpus_per_node = Some(gpus).filter(|g| *g > 0);
+        m.carbon_g_per_kwh = carbon.and_then(figure);
+        m.price = price.map(|(amount, unit)| PriceFigure {
+            amount,
+            currency: "EUR".into(),
+            unit: unit.into(),
+            unit_node_hours: None,
+            date: String::new(),
+            source: "doc".into(),
+            kind: "vendor".into(),
+            basis: String::new(),
+        });
+        m
     }
 
     #[test]
     fn search_filter_and_sort() {
         let all = [
-            machine("a", Origin::Cloud, 0, Some((100.0, "node-hour")), Some(300.0)),
-            machine("b", Origin::Centre, 4, Some((0.5, "core-hour")), Some(30.0)),
-            machine("c", Origin::Centre, 0, None, None),
+            machine("a", "cloud", 0, Some((100.0, "node-hour")), Some(300.0)),
+            machine("b", "centre", 4, Some((0.5, "core-hour")), Some(30.0)),
+            machine("c", "centre", 0, None, None),
         ];
-        let ids = |q: &Query| select(all.iter(), q).iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        let ids = |q: &Query| select(all.iter(), q).iter().map(|m| m.id.clone()).collect::<Vec<_>>();
         // Price per core-hour: b 0.5, a 1.0, c unknown last.
         assert_eq!(ids(&Query { sort: SortKey::PricePerCoreHour, ..Query::default() }), ["b", "a", "c"]);
         assert_eq!(ids(&Query { sort: SortKey::Carbon, ..Query::default() }), ["b", "a", "c"]);
-        assert_eq!(ids(&Query { origin: Some(Origin::Centre), gpu: Some(false), ..Query::default() }), ["c"]);
+        assert_eq!(ids(&Query { cloud: Some(false), gpu: Some(false), ..Query::default() }), ["c"]);
         assert_eq!(ids(&Query { text: "B".into(), ..Query::default() }), ["b"]);
         assert_eq!(ids(&Query { fabric: "slingshot".into(), continent: "europe".into(), ..Query::default() }).len(), 3);
         assert!(ids(&Query { fabric: "EFA".into(), ..Query::default() }).is_empty());
+        assert_eq!(all[0].price_per_core_hour(), Some((1.0, "EUR")));
     }
 
     #[test]
-    fn a_copy_is_the_users_own_under_a_new_id() {
-        let cat = presets();
-        let m = machine("lumi", Origin::Centre, 0, None, None);
-        let copy = own_copy(&m, &cat);
-        assert_eq!((copy.id.as_str(), copy.origin, copy.preset), ("lumi-mine", Origin::Own, false));
-        assert_eq!(copy.cores_per_node, m.cores_per_node);
+    fn a_copy_is_the_users_own_with_its_costs_line() {
+        let mut cat = presets();
+        let file = File::default();
+        let m = machine("lumi", "centre", 4, Some((2.0, "gpu-hour")), Some(30.0));
+        let (copy, line) = own_copy(&m, &file, &cat).expect("a copy");
+        assert_eq!((copy.id.as_str(), copy.preset, copy.cores_per_node, copy.nodes), ("lumi", false, 100, 10));
+        // A GPU-hour price is billed as the node's: 4 GPUs × 2 EUR.
+        assert_eq!(line.price.as_ref().map(|p| (p.amount, p.unit.as_str())), Some((8.0, "node-hour")));
+        assert_eq!((line.cluster.as_str(), line.carbon_g_per_kwh), ("lumi", Some(30.0)));
+        // The same machine copied again takes a new id.
+        cat.clusters.push(copy);
+        assert_eq!(own_copy(&m, &file, &cat).map(|(c, _)| c.id), Some("lumi-2".to_string()));
     }
 
     #[test]

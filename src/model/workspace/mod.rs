@@ -10,7 +10,6 @@
 //! upgrades in [`migrate`]; a newer one is refused.
 
 pub mod catalog;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod machines;
 pub mod inputs;
 pub mod migrate;

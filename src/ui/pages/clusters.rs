@@ -6,10 +6,16 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::model::calculators;
+use crate::model::multigrid::page::{self as planner, Field};
 use crate::model::workspace::catalog::{Catalog, Cluster, Fabric, Link};
+use crate::model::workspace::{self as ws, machines, text};
 use crate::model::fmt_num;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
-use crate::ui::store::{use_store, Action};
+use crate::ui::store::{use_store, Action, Page};
+
+/// The planner's page, whose costs table a used machine's price, power and carbon join.
+const PLANNER: Page = Page { calculator: &calculators::MULTIGRID, defaults: planner::default_inputs };
 
 /// A catalog edit: a function applied to a copy of the catalog.
 type Edit = Rc<dyn Fn(&mut Catalog)>;
@@ -28,11 +34,50 @@ pub fn clusters() -> Html {
             store.dispatch(Action::SetCatalog(c));
         })
     };
+    // The card to bring into view and focus after the next render: (a count, so the same id
+    // twice scrolls twice; the id).
+    let focus = use_state(|| (0u32, String::new()));
+    {
+        let (_, id) = (*focus).clone();
+        use_effect_with((*focus).clone(), move |_| {
+            if let Some(card) = (!id.is_empty()).then(gloo::utils::document).and_then(|d| d.get_element_by_id(&format!("cluster-{id}"))) {
+                card.scroll_into_view();
+                if let Some(input) = card.query_selector("input").ok().flatten() {
+                    let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(input).focus();
+                }
+            }
+        });
+    }
+    let focus_on = {
+        let focus = focus.clone();
+        move |id: String| focus.set((focus.0.wrapping_add(1), id))
+    };
+    let on_use = {
+        let store = store.clone();
+        let focus_on = focus_on.clone();
+        Callback::from(move |(file, index): (Rc<machines::File>, usize)| {
+            let Some(m) = file.machines.get(index) else { return };
+            let mut c = store.ws.catalog.clone();
+            let Some((cluster, line)) = machines::own_copy(m, &file, &c) else { return };
+            let id = cluster.id.clone();
+            c.clusters.push(cluster);
+            store.dispatch(Action::SetCatalog(c));
+            // Its price, power and carbon: a line of the planner's costs table.
+            let costs = store.inputs_or(PLANNER.key(), PLANNER.defaults);
+            let mut lines: Vec<String> = text(&costs, Field::Costs).lines().map(str::to_string).collect();
+            lines.push(line.text());
+            store.dispatch(Action::EditPage { page: PLANNER, edit: ws::Edit::set(ws::PageField::key(Field::Costs), lines.join("\n")) });
+            focus_on(id);
+        })
+    };
     let add_cluster = {
         let edit = edit.clone();
+        let catalog = store.ws.catalog.clone();
         Callback::from(move |_| {
-            edit.emit(Rc::new(|c: &mut Catalog| {
-                let id = (1..).map(|i| format!("custom-{i}")).find(|id| c.cluster(id).is_none()).unwrap_or_default();
+            let id = (1..).map(|i| format!("custom-{i}")).find(|id| catalog.cluster(id).is_none()).unwrap_or_default();
+            focus_on(id.clone());
+            edit.emit(Rc::new(move |c: &mut Catalog| {
+                let id = id.clone();
                 c.clusters.push(Cluster {
                     name: format!("My cluster {}", id.trim_start_matches("custom-")),
                     id,
@@ -65,6 +110,10 @@ pub fn clusters() -> Html {
                 { "The clusters, switching fabrics, links and prices per CPU-hour every calculator draws on. \
                    Presets come from the papers; edit any of them or add your own. Changes are saved as you type." }
             </p>
+            <super::machines::MachinesTable {on_use} />
+            <h2>{ "Your clusters" }</h2>
+            <p class="hint">{ "The clusters every calculator offers: the seed papers' machines (their worked examples use them), \
+                the machines you use from the table above, and your own." }</p>
             <div class="toolbar">
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
                 <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>

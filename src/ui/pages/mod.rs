@@ -10,6 +10,7 @@ mod calibration;
 mod clusters;
 mod comm;
 mod home;
+mod machines;
 mod multigrid;
 mod regions;
 mod simulate;

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::ViewRef;
 use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
-use crate::model::fmt_num;
+use crate::model::{cost, fmt_num};
 use crate::model::multigrid::page::{Field, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::workspace::catalog::Catalog;
@@ -18,6 +18,7 @@ use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
 use crate::ui::components::stale::Shown;
 use crate::ui::components::table_csv::csv_button;
+use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
@@ -130,7 +131,7 @@ pub fn results(p: &Props) -> Html {
             <table id="target-table" class="results">
                 <thead><tr><th>{ "cluster" }</th><th>{ "fabric" }</th><th class="num">{ "work (MB/process)" }</th>
                     <th class="num">{ "Tcomp (s)" }</th><th class="num">{ "Tcomm (s)" }</th><th class="num" title={RANGE_NOTE}>{ "T (s), 90 % range" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th><th>{ "notes" }</th></tr></thead>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th>{ bill_heads() }<th>{ "notes" }</th></tr></thead>
                 <tbody>{ for target.into_iter().flatten().map(target_row) }</tbody>
             </table>
             { csv_button("multigrid-target.csv") }
@@ -162,6 +163,7 @@ pub fn results(p: &Props) -> Html {
                 { field(p, Field::FreeA, "free processes on A", None) }
                 { field(p, Field::FreeB, "free processes on B", None) }
             </div>
+            { costs_input(p) }
             { stale_note(p.planner.stale) }
             { errors(&p.planner_errors) }
             if let Some(r) = planner {
@@ -215,19 +217,57 @@ fn target_row(r: &TargetRow) -> Html {
                     <td class="num">{ pred.map(|p| n(p.tcomp_s)).unwrap_or_default() }</td>
                     <td class="num">{ pred.map(|p| n(p.tcomm_s)).unwrap_or_default() }</td>
                     <td class="num time"><b>{ t(plan) }</b></td>
-                    <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ fmt_num(plan.cost, 4) }</td>
+                    <td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ fmt_num(plan.cost, 4) }</td>{ bill_cells(plan) }
                     <td class="hint">{ notes.join("; ") }</td>
                 </tr>
             }
         }
         Ok(Outcome::Infeasible(inf)) => html! {
             <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
-                <td colspan="7"><b>{ "infeasible: " }</b>{ inf.reason.text() }</td></tr>
+                <td colspan="12"><b>{ "infeasible: " }</b>{ inf.reason.text() }</td></tr>
         },
         Err(errs) => html! {
             <tr class="infeasible"><td>{ r.cluster.clone() }</td><td>{ r.fabric.clone() }</td>
-                <td colspan="7" class="field-error">{ errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ") }</td></tr>
+                <td colspan="12" class="field-error">{ errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; ") }</td></tr>
         },
+    }
+}
+
+/// The columns every table of options gains: whole nodes held, node-hours, price, energy, carbon.
+fn bill_heads() -> Html {
+    html! { <>
+        <th class="num" title="processes per node, nodes held, cores held but idle">{ "nodes held" }</th><th class="num">{ "node-hours" }</th>
+        <th class="num">{ "price" }</th><th class="num" title={cost::FORMULA}>{ "energy (kWh)" }</th><th class="num" title={cost::FORMULA}>{ "CO2e (kg)" }</th>
+    </> }
+}
+
+fn bill_cells(plan: &Plan) -> Html {
+    let nodes: u64 = plan.parts.iter().map(|p| p.placement.nodes).sum();
+    let idle: u64 = plan.parts.iter().map(|p| p.placement.idle_cores).sum();
+    let ppn: Vec<String> = plan.parts.iter().map(|p| p.placement.procs_per_node.to_string()).collect();
+    let price = plan.price.as_ref().map(|m| {
+        let units = if matches!(m.unit.as_str(), "node-hour" | "core-hour") { String::new() } else { format!(" ({} {})", n(m.units), m.unit) };
+        format!("{} {}{units}", fmt_num(m.amount, 4), m.currency)
+    });
+    let opt = |x: Option<f64>| x.map(n).unwrap_or_else(|| "—".into());
+    html! { <>
+        <td class="num">{ format!("{nodes} ({} a node, {idle} cores idle)", ppn.join(" / ")) }</td><td class="num">{ n(plan.node_hours) }</td>
+        <td class="num price">{ price.unwrap_or_else(|| "—".into()) }</td><td class="num energy">{ opt(plan.energy_kwh) }</td><td class="num co2e">{ opt(plan.co2e_kg) }</td>
+    </> }
+}
+
+const NO_COLUMNS: &[crate::model::input::table::ColumnSpec] = &[];
+
+/// The clusters' prices, power and carbon, and how energy and carbon follow from them.
+fn costs_input(p: &Props) -> Html {
+    let key = Field::Costs.key();
+    let errors: Vec<InputError> = p.view.0.field_errors.get(key).map(|m| InputError::new(key, m.clone())).into_iter().collect();
+    html! {
+        <>
+        <TableInput id={key} label="Prices, node power and carbon of the clusters (one line each; Clusters → \"Use in my clusters\" writes a catalog machine's)"
+            columns={NO_COLUMNS} value={text(&p.inputs, key)} on_input={p.setter.on(key)} {errors} rows={3}
+            hint={format!("Cells: {}. An empty cell: not known. The price counts every node held, busy or idle. {}.", cost::COST_COLUMNS.join(", "), cost::FORMULA)} />
+        </>
     }
 }
 
@@ -256,10 +296,10 @@ fn split_view(o: &Outcome) -> Html {
                 <>
                 <table id="split-result" class="results">
                     <thead><tr><th>{ format!("{} over {}", describe(plan), plan.fabric) }</th><th class="num">{ "rows per process (A / B)" }</th>
-                        <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th></tr></thead>
+                        <th class="num">{ "T_A / T_B (s)" }</th><th class="num">{ "T (s)" }</th><th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th>{ bill_heads() }</tr></thead>
                     <tbody>
                         <tr class="best"><td>{ "best split" }</td><td class="num">{ rows.join(" / ") }</td><td class="num">{ times.join(" / ") }</td>
-                            <td class="num"><b>{ t(plan) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td></tr>
+                            <td class="num"><b>{ t(plan) }</b></td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>{ bill_cells(plan) }</tr>
                         { even }
                     </tbody>
                 </table>
@@ -298,11 +338,11 @@ fn planner_view(r: &PlannerReport) -> Html {
             <h3>{ format!("Fastest options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
             <table id="ranking" class="results">
                 <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
-                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th></tr></thead>
+                    <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th>{ bill_heads() }</tr></thead>
                 <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
                     <tr class={classes!((k == 0).then_some("best"))}>
                         <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
-                        <td class="num">{ t(plan) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>
+                        <td class="num">{ t(plan) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>{ bill_cells(plan) }
                     </tr>
                 }) }</tbody>
             </table>
