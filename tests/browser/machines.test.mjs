@@ -68,7 +68,8 @@ test("the Clusters page lists every machine in service, searchable, filtered and
 async function ranking(page) {
   return page.locator("#ranking tbody tr").evaluateAll((trs) => trs.map((tr) => {
     const td = [...tr.querySelectorAll("td")].map((c) => c.textContent.trim());
-    return { describe: td[1], time: Number(td[3].split(" ")[0]), nodes: td[6], nodeHours: Number(td[7]), price: td[8], kwh: Number(td[9]), co2e: Number(td[10]) };
+    const badge = tr.querySelector(".badge")?.textContent ?? "";
+    return { describe: td[1].slice(0, td[1].length - badge.length).trim(), greenest: badge !== "", time: Number(td[3].split(" ")[0]), nodes: td[6], nodeHours: Number(td[7]), price: td[8], kwh: Number(td[9]), co2e: Number(td[10]) };
   }));
 }
 
@@ -124,6 +125,12 @@ test("a cloud instance and a national system used in the planner: node-hours, pr
     close(o.kwh, kwh, "kWh");
     close(o.co2e, kwh * m.carbon_g_per_kwh.value / 1000, "kg CO2e");
   }
+  // Ranked by carbon, lowest first; the lowest-carbon option of the time–price front is marked.
+  assert.equal(options.filter((o) => o.greenest).length, 1);
+  await page.selectOption("#rank_by", "carbon");
+  await page.waitForSelector("h3:has-text('by carbon')");
+  const byCarbon = (await ranking(page)).map((o) => o.co2e);
+  assert.ok(byCarbon.every((x, i) => i === 0 || byCarbon[i - 1] <= x), `lowest first: ${byCarbon}`);
   await shot(page, "machines-planner");
   // A malformed costs line is named with its line and column, and the rest of the page works.
   await page.fill("#costs", `${costs}\nmine, lots`);

@@ -17,7 +17,7 @@ use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity
 use crate::model::multigrid::presets::{MultigridPreset, PRESETS};
 use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
-    PlannerReport, Problem, SequentialRun, Side,
+    Plan, PlannerReport, Problem, SequentialRun, Side,
 };
 use crate::model::cost::{self, CostLine, Economics};
 use crate::model::workspace::catalog::Catalog;
@@ -80,6 +80,8 @@ pub enum Field {
     DeriveMb,
     /// Prices, node power, PUE and carbon intensity of the clusters ([`cost::parse_costs`]).
     Costs,
+    /// What the planner's ranking orders by ([`RankBy`]).
+    RankBy,
 }
 
 /// The keys of the calibrations' fields, by calibration and [`CalPart`].
@@ -95,7 +97,7 @@ const CAL_KEYS: [[&str; 4]; MAX_CALIBRATIONS] = [
 ];
 
 /// The fields that are not a calibration's.
-const SINGLE_FIELDS: [Field; 17] = [
+const SINGLE_FIELDS: [Field; 18] = [
     Field::CalCount,
     Field::GridN,
     Field::BytesPerPoint,
@@ -113,6 +115,7 @@ const SINGLE_FIELDS: [Field; 17] = [
     Field::DeriveCols,
     Field::DeriveMb,
     Field::Costs,
+    Field::RankBy,
 ];
 
 const ALL_FIELDS: [Field; SINGLE_FIELDS.len() + 4 * MAX_CALIBRATIONS] = {
@@ -157,6 +160,7 @@ impl PageField for Field {
             Field::DeriveCols => "derive_cols",
             Field::DeriveMb => "derive_mb",
             Field::Costs => "costs",
+            Field::RankBy => "rank_by",
         }
     }
 }
@@ -259,6 +263,73 @@ pub struct Inputs {
     pub derive: Option<DeriveRun>,
     /// The costs table's lines (empty while it has an error).
     pub costs: Vec<CostLine>,
+    pub rank_by: RankBy,
+}
+
+/// What the planner's options are ranked by: each lowest first, options without the figure
+/// (or priced in another currency than the first priced option) last, ties by time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RankBy {
+    #[default]
+    Time,
+    Price,
+    Energy,
+    Carbon,
+}
+
+impl RankBy {
+    pub const ALL: [RankBy; 4] = [RankBy::Time, RankBy::Price, RankBy::Energy, RankBy::Carbon];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            RankBy::Time => "time",
+            RankBy::Price => "price",
+            RankBy::Energy => "energy",
+            RankBy::Carbon => "carbon",
+        }
+    }
+
+    /// The figure of `plan` this order compares (price: in `currency`).
+    fn value(self, plan: &Plan, currency: Option<&str>) -> Option<f64> {
+        match self {
+            RankBy::Time => Some(plan.time_s),
+            RankBy::Price => plan.price.as_ref().filter(|m| Some(m.currency.as_str()) == currency).map(|m| m.amount),
+            RankBy::Energy => plan.energy_kwh,
+            RankBy::Carbon => plan.co2e_kg,
+        }
+    }
+
+    /// `ranking` (fastest first) in this order.
+    pub fn order(self, ranking: &mut [Plan]) {
+        if self == RankBy::Time {
+            return;
+        }
+        let currency = first_currency(ranking);
+        // An option without the figure goes last (its key is infinite).
+        let key = |p: &Plan| (self.value(p, currency.as_deref()).unwrap_or(f64::INFINITY), p.time_s, p.total_np());
+        mg::planner::sort_plans(ranking, &key);
+    }
+}
+
+fn first_currency(ranking: &[Plan]) -> Option<String> {
+    ranking.iter().find_map(|p| p.price.as_ref().map(|m| m.currency.clone()))
+}
+
+/// The option of lowest carbon among those on the time–price Pareto front (no other option
+/// both faster and cheaper; price in the first priced option's currency, else the catalog's
+/// cost), as an index of `ranking`; None when no option's carbon is known.
+pub fn lowest_carbon_on_front(ranking: &[Plan]) -> Option<usize> {
+    let currency = first_currency(ranking);
+    let price = |p: &Plan| match &currency {
+        Some(c) => p.price.as_ref().filter(|m| &m.currency == c).map_or(f64::INFINITY, |m| m.amount),
+        None => p.cost,
+    };
+    let points: Vec<(f64, f64)> = ranking.iter().map(|p| (p.time_s, price(p))).collect();
+    pareto_front(&points)
+        .into_iter()
+        .filter_map(|i| Some((i, ranking[i].co2e_kg?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
 }
 
 impl Inputs {
@@ -431,6 +502,13 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
         costs: {
             let lines = cost::parse_costs(Field::Costs.key(), r.text(Field::Costs));
             r.keep(lines).unwrap_or_default()
+        },
+        rank_by: {
+            let t = r.text(Field::RankBy).trim();
+            let by = RankBy::ALL.into_iter().find(|b| b.key() == t || t.is_empty()).ok_or_else(|| {
+                InputError::new(Field::RankBy.key(), format!("rank by: expected time, price, energy or carbon, found \"{t}\""))
+            });
+            r.keep(by).unwrap_or_default()
         },
     };
     (inputs, r.errors)
@@ -617,7 +695,11 @@ fn pair_section(inputs: &Inputs, catalog: &Catalog, calibrations: &[CalibrationV
                 candidate_np: None,
                 pair_candidate_np: None,
             };
-            out.planner = Some(mg::plan(&input));
+            let mut report = mg::plan(&input);
+            if let Ok(r) = &mut report {
+                inputs.rank_by.order(&mut r.ranking);
+            }
+            out.planner = Some(report);
         }
     }
     out

@@ -342,10 +342,7 @@ impl<'a> Planner<'a> {
                 }
             }
         });
-        ranking.sort_by(|x, y| {
-            let (kx, ky) = (plan_key(x), plan_key(y));
-            kx.0.total_cmp(&ky.0).then(kx.1.total_cmp(&ky.1)).then(kx.2.cmp(&ky.2))
-        });
+        sort_plans(&mut ranking, &plan_key);
         (ranking, infeasible_list)
     }
 
@@ -452,3 +449,12 @@ pub fn plan(input: &PlannerInput) -> Result<PlannerReport, Vec<InputError>> {
     })
 }
 
+
+/// Orders plans by `key`, lowest first (one sort for every order the planner and its page
+/// use: each order as its own closure type would be a sort of its own in every page's wasm).
+pub fn sort_plans(ranking: &mut [Plan], key: &dyn Fn(&Plan) -> (f64, f64, u64)) {
+    ranking.sort_by(|x, y| {
+        let (kx, ky) = (key(x), key(y));
+        kx.0.total_cmp(&ky.0).then(kx.1.total_cmp(&ky.1)).then(kx.2.cmp(&ky.2))
+    });
+}

@@ -244,6 +244,7 @@ pub fn machines_table(p: &Props) -> Html {
                 <tbody>{ for rows }</tbody>
             </table>
             </div>
+            { crate::ui::components::table_csv::csv_button("machines.csv") }
         </article>
     }
 }

@@ -84,6 +84,55 @@ fn white_rose_preset_ranks_and_splits() {
 }
 
 
+/// The White Rose preset with prices, power and carbon in the costs table: A cheap and dirty,
+/// B dear and clean (made-up figures, for the orders only).
+fn white_rose_with_costs(rank_by: &str) -> PlannerReport {
+    let mut inputs = white_rose();
+    inputs.insert("costs".into(), "wrg-a, 1, EUR, node-hour, , 300, 1.5, 800\nwrg-b, 4, EUR, node-hour, , 500, 1.1, 20".into());
+    inputs.insert("rank_by".into(), rank_by.into());
+    match page_view(&inputs, &catalog()).planner {
+        Some(Ok(r)) => r,
+        other => panic!("planner: {other:?}"),
+    }
+}
+
+#[test]
+fn the_ranking_orders_by_time_price_energy_or_carbon() {
+    for (by, value) in [
+        ("time", (|p: &mg::Plan| Some(p.time_s)) as fn(&mg::Plan) -> Option<f64>),
+        ("price", |p| p.price.as_ref().map(|m| m.amount)),
+        ("energy", |p| p.energy_kwh),
+        ("carbon", |p| p.co2e_kg),
+    ] {
+        let r = white_rose_with_costs(by);
+        let v: Vec<f64> = r.ranking.iter().map(|p| value(p).unwrap_or_else(|| panic!("{by}: every option has it"))).collect();
+        assert!(v.windows(2).all(|w| w[0] <= w[1]), "{by}: lowest first: {v:?}");
+        // Energy by hand for one option: node-hours × W × PUE / 1000.
+        let first = &r.ranking[0];
+        let w_pue = if first.parts.iter().all(|p| p.cluster.contains("cluster A")) { 300.0 * 1.5 } else if first.parts.len() == 1 { 500.0 * 1.1 } else { continue };
+        assert!((first.energy_kwh.unwrap() - first.node_hours * w_pue / 1000.0).abs() < 1e-9 * w_pue, "{by}");
+    }
+    // The orders differ: the least carbon is not the fastest option here.
+    let (fastest, cleanest) = (white_rose_with_costs("time").ranking[0].clone(), white_rose_with_costs("carbon").ranking[0].clone());
+    assert!(cleanest.time_s > fastest.time_s && cleanest.co2e_kg < fastest.co2e_kg, "{fastest:?} {cleanest:?}");
+    let mut bad = white_rose();
+    bad.insert("rank_by".into(), "speed".into());
+    let (_, errors) = parse(&bad);
+    assert!(errors.iter().any(|e| e.field == "rank_by" && e.message.contains("expected time, price, energy or carbon")), "{errors:?}");
+}
+
+#[test]
+fn the_lowest_carbon_option_of_the_front() {
+    let r = white_rose_with_costs("time");
+    let i = lowest_carbon_on_front(&r.ranking).expect("carbon is known");
+    let pts: Vec<(f64, f64)> = r.ranking.iter().map(|p| (p.time_s, p.price.as_ref().unwrap().amount)).collect();
+    let front = pareto_front(&pts);
+    assert!(front.contains(&i));
+    assert!(front.iter().all(|&j| r.ranking[j].co2e_kg.unwrap() >= r.ranking[i].co2e_kg.unwrap()));
+    // Without carbon figures there is none to mark.
+    assert_eq!(lowest_carbon_on_front(&page_view(&white_rose(), &catalog()).planner.unwrap().unwrap().ranking), None);
+}
+
 #[test]
 fn front_by_hand() {
     // (time, cost): 0 fast and dear, 1 dominated by 2, 2 middle, 3 slow and cheap, 4 slower and dearer than 3.

@@ -9,7 +9,7 @@ use super::ViewRef;
 use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
 use crate::model::{cost, fmt_num};
-use crate::model::multigrid::page::{Field, TargetRow};
+use crate::model::multigrid::page::{lowest_carbon_on_front, Field, RankBy, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{PageField, PageInputs};
@@ -162,12 +162,13 @@ pub fn results(p: &Props) -> Html {
             <div class="form-row">
                 { field(p, Field::FreeA, "free processes on A", None) }
                 { field(p, Field::FreeB, "free processes on B", None) }
+                { rank_select(p) }
             </div>
             { costs_input(p) }
             { stale_note(p.planner.stale) }
             { errors(&p.planner_errors) }
             if let Some(r) = planner {
-                { planner_view(r) }
+                { planner_view(r, &text(&p.inputs, Field::RankBy.key())) }
                 <AllocationTable<[Plan]> inputs={p.inputs.clone()} setter={p.setter.clone()} rows={Rc::<[Plan]>::from(r.ranking.as_slice())} empty="Needs a feasible option in the ranking." file="multigrid" />
             }
 
@@ -236,8 +237,8 @@ fn target_row(r: &TargetRow) -> Html {
 /// The columns every table of options gains: whole nodes held, node-hours, price, energy, carbon.
 fn bill_heads() -> Html {
     html! { <>
-        <th class="num" title="processes per node, nodes held, cores held but idle">{ "nodes held" }</th><th class="num">{ "node-hours" }</th>
-        <th class="num">{ "price" }</th><th class="num" title={cost::FORMULA}>{ "energy (kWh)" }</th><th class="num" title={cost::FORMULA}>{ "CO2e (kg)" }</th>
+        <th>{ "nodes held" }</th><th class="num">{ "node-hours" }</th>
+        <th class="num">{ "price" }</th><th class="num">{ "energy (kWh)" }</th><th class="num">{ "CO2e (kg)" }</th>
     </> }
 }
 
@@ -251,7 +252,7 @@ fn bill_cells(plan: &Plan) -> Html {
     });
     let opt = |x: Option<f64>| x.map(n).unwrap_or_else(|| "—".into());
     html! { <>
-        <td class="num">{ format!("{nodes} ({} a node, {idle} cores idle)", ppn.join(" / ")) }</td><td class="num">{ n(plan.node_hours) }</td>
+        <td class="nodes">{ format!("{nodes} ({} a node, {idle} cores idle)", ppn.join(" / ")) }</td><td class="num">{ n(plan.node_hours) }</td>
         <td class="num price">{ price.unwrap_or_else(|| "—".into()) }</td><td class="num energy">{ opt(plan.energy_kwh) }</td><td class="num co2e">{ opt(plan.co2e_kg) }</td>
     </> }
 }
@@ -310,8 +311,30 @@ fn split_view(o: &Outcome) -> Html {
     }
 }
 
-fn planner_view(r: &PlannerReport) -> Html {
+/// What the ranking orders by.
+fn rank_select(p: &Props) -> Html {
+    let key = Field::RankBy.key();
+    let current = text(&p.inputs, key);
+    let setter = p.setter.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+        setter.set(key, sel.value());
+    });
+    html! {
+        <div class="field">
+            <label for={key}>{ "rank options by" }</label>
+            <select id={key} {onchange}>
+                { for RankBy::ALL.iter().map(|b| html! {
+                    <option value={b.key()} selected={b.key() == current.as_str() || (current.is_empty() && *b == RankBy::Time)}>{ b.key() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+fn planner_view(r: &PlannerReport, rank_by: &str) -> Html {
     const SHOWN: usize = 12;
+    let greenest = lowest_carbon_on_front(&r.ranking);
     let resolution = r.resolution.as_ref().map(|res| {
         let smaller = res.smaller.as_ref().map(|s| html! {
             <li>{ format!("Best at N = {}: {} over {}, {} s, cost {} (catalog currency)", s.n, describe(&s.best), s.best.fabric, n(s.best.time_s), n(s.best.cost)) }</li>
@@ -335,13 +358,15 @@ fn planner_view(r: &PlannerReport) -> Html {
     html! {
         <>
             { for r.notes.iter().map(|t| html! { <p class="hint">{ t.clone() }</p> }) }
-            <h3>{ format!("Fastest options for N = {} ({} feasible, {} infeasible)", r.n, r.ranking.len(), r.infeasible.len()) }</h3>
+            <h3>{ format!("Options for N = {} by {} ({} feasible, {} infeasible)", r.n, if rank_by.is_empty() { "time" } else { rank_by }, r.ranking.len(), r.infeasible.len()) }</h3>
             <table id="ranking" class="results">
                 <thead><tr><th class="num">{ "#" }</th><th>{ "processes" }</th><th>{ "fabric" }</th><th class="num">{ "T (s)" }</th>
                     <th class="num">{ "CPU-hours" }</th><th class="num">{ "cost (catalog currency)" }</th>{ bill_heads() }</tr></thead>
                 <tbody>{ for r.ranking.iter().take(SHOWN).enumerate().map(|(k, plan)| html! {
-                    <tr class={classes!((k == 0).then_some("best"))}>
-                        <td class="num">{ k + 1 }</td><td>{ describe(plan) }</td><td>{ plan.fabric.clone() }</td>
+                    <tr class={classes!((k == 0).then_some("best"), (Some(k) == greenest).then_some("lowest-carbon"))}>
+                        <td class="num">{ k + 1 }</td><td>{ describe(plan) }
+                            if Some(k) == greenest { <div class="badge hint" title="of the options no other is both faster and cheaper than, the one of least CO2e">{ "lowest CO2e on the time–price front" }</div> }</td>
+                        <td>{ plan.fabric.clone() }</td>
                         <td class="num">{ t(plan) }</td><td class="num">{ n(plan.cpu_hours) }</td><td class="num">{ n(plan.cost) }</td>{ bill_cells(plan) }
                     </tr>
                 }) }</tbody>
