@@ -6,14 +6,12 @@
 // table; and 2,000 regions fitted in the page's Web Workers, with progress and Cancel.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveDist, launch, openEntry, shot } from "./harness.mjs";
+import { serveDist, launch, openEntry, shot, command } from "./harness.mjs";
 
 const DATA = new URL("../data/extrap/", import.meta.url).pathname;
-const CLI = new URL("../../target/debug/scalewise", import.meta.url).pathname;
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -28,9 +26,9 @@ async function open() {
   return p;
 }
 
-/** The command's answer for a fixture, when the native binary is built (cargo test builds it). */
+/** The command's answer for a fixture (a failure of the command fails the test). */
 function cli(args) {
-  try { return JSON.parse(execFileSync(CLI, ["bottlenecks", ...args, "--compact"], { encoding: "utf8" })); } catch { return null; }
+  return command(["bottlenecks", ...args, "--compact"]);
 }
 
 const pct = (s) => Number(/([0-9.]+) %/.exec(s)[1]) / 100;
@@ -80,7 +78,7 @@ test("upload an Extra-P text file and read the ranked dominant-at-n table", asyn
   assert.match(await page.locator("#extrap-dominant").textContent(), /First to stop scaling: /);
   // The same ranking as the command, where the binary is built.
   const v = cli([`${DATA}app.txt`, "--predict", "256,1024"]);
-  if (v) {
+  {
     const top = v.ranking[1].regions[0];
     assert.equal(top.callpath, first[1]);
     assert.ok(Math.abs(top.share - shares[0]) < 0.0006, `${top.share} vs ${shares[0]}`);
@@ -118,7 +116,7 @@ test("JSON Lines with a problem size, and a malformed file named by line and col
   await page.fill("#extrap_predict", "256:8000, 1024:16000");
   await page.waitForFunction(() => /At p = 1024 \(size = 16000\)/.test(document.getElementById("extrap-dominant")?.textContent));
   const v = cli([`${DATA}app.jsonl`, "--predict", "256:8000,1024:16000"]);
-  if (v) assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At p = 1024 \\(size = 16000\\): ${v.dominant[1].callpath.replace(/[>-]/g, "\\$&")} dominates`));
+  assert.match(await page.locator("#extrap-dominant").textContent(), new RegExp(`At p = 1024 \\(size = 16000\\): ${v.dominant[1].callpath.replace(/[>-]/g, "\\$&")} dominates`));
   // The heat map: sizes down the side (measured, then doublings to 16000), counts across.
   const heat = page.locator("#extrap-heat");
   await heat.scrollIntoViewIfNeeded();
@@ -279,7 +277,7 @@ test("2,000 regions rank in Web Workers: progress, Cancel, a new ranking on edit
   assert.equal(await rows.count(), 60);
   // The command's ranking (every core natively; one thread's answer) is the page's.
   const v = cli([file, "--predict", "512"]);
-  if (v) {
+  {
     const top = v.ranking[0].regions.slice(0, 5);
     for (let i = 0; i < top.length; i++) {
       const cells = await rows.nth(i).locator("td").allTextContents();
@@ -307,7 +305,7 @@ test("call trees: the page ranks by own time and names main->io and 'Find target
     await page.setInputFiles("#extrap-file", file);
     await page.waitForFunction((src) => new RegExp(src).test(document.getElementById("extrap-dominant")?.textContent ?? ""), want.source, { timeout: 60_000 });
     const v = cli([file, "--predict", at]);
-    if (v) assert.equal(v.dominant.at(-1).callpath, want.source.includes("main->io") ? "main->io" : "Find target neurons (w/ RMA)");
+    assert.equal(v.dominant.at(-1).callpath, want.source.includes("main->io") ? "main->io" : "Find target neurons (w/ RMA)");
   }
   // relearn: indentation read as nesting, and main() left out of the shares, both said.
   const warnings = await page.locator(".warnings").allTextContents();

@@ -5,6 +5,8 @@ import { createServer } from "node:http";
 import { readFile, readdir, stat, mkdir } from "node:fs/promises";
 import { join, extname, normalize } from "node:path";
 import { chromium } from "playwright-core";
+import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 
 export const SUBPATH = "/docs/tools/scalewise/";
 export const DIST = new URL("../../dist/", import.meta.url).pathname;
@@ -121,4 +123,29 @@ export async function ready(page) {
 
 export async function shot(page, name) {
   await page.screenshot({ path: join(OUT, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The native command's JSON answer to `args` and, on its standard input, `input`
+ * (`target/debug/scalewise`, which `cargo test`
+ * builds; built here when missing, so a test that compares with it never skips). A failure of
+ * the build or of the command is a failure of the test, with the command's own message.
+ */
+export function command(args, input) {
+  const cli = new URL("../../target/debug/scalewise", import.meta.url).pathname;
+  if (!existsSync(cli)) execFileSync("cargo", ["build", "--locked", "--quiet", "--bin", "scalewise"], { stdio: "inherit" });
+  let out;
+  try {
+    out = execFileSync(cli, args, { encoding: "utf8", maxBuffer: 1 << 30, input: input ?? "", stdio: ["pipe", "pipe", "pipe"] });
+  } catch (e) {
+    throw new Error(`scalewise ${args.join(" ")} failed (${e.status ?? e.code}): ${String(e.stderr ?? e.message).trim()}`);
+  }
+  return JSON.parse(out);
+}
+
+/** The path of a cargo example's binary, built when missing (`cargo test` builds them). */
+export function example(name) {
+  const bin = new URL(`../../target/debug/examples/${name}`, import.meta.url).pathname;
+  if (!existsSync(bin)) execFileSync("cargo", ["build", "--locked", "--quiet", "--example", name], { stdio: "inherit" });
+  return bin;
 }
