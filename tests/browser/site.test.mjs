@@ -327,6 +327,9 @@ test("after one visit every page opens and computes with the network off", async
   server.setDown(true);
   await context.setOffline(true);
   try {
+    // An update check while offline, as the browser makes one when it chooses (one made at
+    // such a moment failed this test on a new machine): it must change nothing.
+    await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()).catch(() => {}));
     for (const [name, path] of PAGES) {
       await page.goto(server.base + path);
       await ready(page);
@@ -342,7 +345,11 @@ test("after one visit every page opens and computes with the network off", async
     await context.setOffline(false);
     server.setDown(false);
   }
-  assert.deepEqual(server.refused, [], "nothing asked the server");
+  // The browser may check for a new service worker (sw.js, fetched past the cache by design)
+  // whenever it likes, and while offline that check fails harmlessly: it is not a page asking
+  // for what it needs. Everything else must have come from the cache.
+  const asked = server.refused.filter((p) => p !== `${new URL(server.base).pathname}sw.js`);
+  assert.deepEqual(asked, [], "nothing but the service worker's update check asked the server");
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
