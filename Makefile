@@ -20,9 +20,10 @@ dist: setup
 cli:
 	cargo install --path . --locked
 
-# First clippy, silent when clean and failing on any warning: natively every target, and for
+# First the formatting (rustfmt.toml), then clippy, silent when clean and failing on any warning: natively every target, and for
 # wasm32 the library and every page's binary (`worker` includes `pages`, as trunk builds them).
 test: setup
+	@cargo fmt --check || { echo "cargo fmt --check: run cargo fmt (rustfmt.toml)"; exit 1; }
 	@cargo clippy --quiet --all-targets --locked -- -D warnings
 	@cargo clippy --quiet --lib --bins --target wasm32-unknown-unknown --features worker --locked -- -D warnings
 	@scripts/test.sh

@@ -10,7 +10,7 @@ say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 have() { command -v "$1" >/dev/null 2>&1; }
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-# 1. Rust target for the browser build, and clippy (`make test` runs it).
+# 1. Rust target for the browser build, and clippy and rustfmt (`make test` runs both).
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
@@ -18,6 +18,10 @@ fi
 if ! cargo clippy --version >/dev/null 2>&1; then
   say "adding clippy"
   rustup component add clippy
+fi
+if ! cargo fmt --version >/dev/null 2>&1; then
+  say "adding rustfmt"
+  rustup component add rustfmt
 fi
 
 # 2. trunk (0.22 needs a newer rustc; 0.21.14 builds here). Without default features it
