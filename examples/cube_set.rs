@@ -29,7 +29,13 @@ fn main() {
     }
     // Cube wants the call tree in pre-order: children follow their parent's subtree order.
     let order = preorder(&cnodes);
-    let cnodes: Vec<SpecCnode> = order.iter().map(|&k| SpecCnode { region: cnodes[k].region, parent: cnodes[k].parent.map(|p| order.iter().position(|&o| o == p).unwrap_or(0)) }).collect();
+    let cnodes: Vec<SpecCnode> = order
+        .iter()
+        .map(|&k| SpecCnode {
+            region: cnodes[k].region,
+            parent: cnodes[k].parent.map(|p| order.iter().position(|&o| o == p).unwrap_or(0)),
+        })
+        .collect();
     let counts = [4.0f64, 8.0, 16.0, 32.0, 64.0];
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut noise = move || {
@@ -51,11 +57,20 @@ fn main() {
                     2 => 0.001 * p * (1.0 + k / 200.0),
                     _ => 0.5 + k / 1000.0,
                 };
-                (0..locations).map(|l| law * noise() * if l == 0 && c.region % 10 == 3 { 1.0 + p / 16.0 } else { 1.0 }).collect()
+                (0..locations)
+                    .map(|l| law * noise() * if l == 0 && c.region % 10 == 3 { 1.0 + p / 16.0 } else { 1.0 })
+                    .collect()
             })
             .collect();
         let spec = Spec {
-            metrics: vec![SpecMetric { uniq_name: "time".into(), disp_name: "Time".into(), units: "sec".into(), kind: Kind::Exclusive, dtype: DType::Double, values }],
+            metrics: vec![SpecMetric {
+                uniq_name: "time".into(),
+                disp_name: "Time".into(),
+                units: "sec".into(),
+                kind: Kind::Exclusive,
+                dtype: DType::Double,
+                values,
+            }],
             regions: regions.clone(),
             cnodes: cnodes.clone(),
             ranks: locations,
@@ -63,7 +78,9 @@ fn main() {
         };
         let folder = format!("{dir}/app.p{p}.r{rep}");
         let bytes = write(&spec, &WriteOptions { zlib: true, gzip_archive: run % 2 == 0, ..WriteOptions::default() });
-        if let Err(e) = std::fs::create_dir_all(&folder).and_then(|_| std::fs::write(format!("{folder}/profile.cubex"), bytes)) {
+        if let Err(e) =
+            std::fs::create_dir_all(&folder).and_then(|_| std::fs::write(format!("{folder}/profile.cubex"), bytes))
+        {
             eprintln!("cube_set: cannot write {folder}: {e}");
             std::process::exit(1);
         }

@@ -38,7 +38,11 @@ fn text(data: &[u8]) -> String {
 /// Fails on a NaN or infinity anywhere in `value`'s Debug text (see
 /// `model::finite::debug_has_non_finite`).
 pub fn assert_finite_debug(what: &str, value: &impl std::fmt::Debug) {
-    assert!(!crate::model::finite::debug_has_non_finite(value), "{what}: a number that is not finite in {}", format!("{value:?}").chars().take(2000).collect::<String>());
+    assert!(
+        !crate::model::finite::debug_has_non_finite(value),
+        "{what}: a number that is not finite in {}",
+        format!("{value:?}").chars().take(2000).collect::<String>()
+    );
 }
 
 /// Runs `f`, and under the fuzzer fails when an input under 10 KB takes more than 100 ms.
@@ -189,7 +193,8 @@ pub fn pages(data: &[u8]) {
     let texts = page_texts(&(c.fields)(), records, (c.default_inputs)());
     let catalog = crate::model::workspace::catalog::presets();
     let key = c.calculator.key;
-    let view = if c.on_keystroke { timed(key, data.len(), || (c.view)(&texts, &catalog)) } else { (c.view)(&texts, &catalog) };
+    let view =
+        if c.on_keystroke { timed(key, data.len(), || (c.view)(&texts, &catalog)) } else { (c.view)(&texts, &catalog) };
     assert_finite_debug(key, &view);
 }
 
@@ -205,14 +210,20 @@ pub fn extrap(data: &[u8]) {
     if let Ok(r) = timed("extrap ranking", data.len(), || rank(&e, &opts)) {
         assert_finite_debug("extrap ranking", &r);
         for t in &r.tables {
-            assert!(t.rows.iter().all(|s| (0.0..=1.0).contains(&s.share) && s.low <= s.share + 1e-9 && s.share <= s.high + 1e-9), "shares out of order: {t:?}");
+            assert!(
+                t.rows
+                    .iter()
+                    .all(|s| (0.0..=1.0).contains(&s.share) && s.low <= s.share + 1e-9 && s.share <= s.high + 1e-9),
+                "shares out of order: {t:?}"
+            );
         }
         // The speed-up page's workers pass the fits and the ranking as JSON: they read back.
         let fits = serde_json::to_string(&r.regions).expect("the fits write as JSON"); // ok: a fuzz check, its panic is the finding
         let back: Vec<crate::model::extrap::RegionFit> = serde_json::from_str(&fits).expect("the fits read back"); // ok: a fuzz check, its panic is the finding
         assert_eq!(back.len(), r.regions.len());
         let ranking = serde_json::to_string(&r).expect("the ranking writes as JSON"); // ok: a fuzz check, its panic is the finding
-        serde_json::from_str::<crate::model::extrap::Ranking>(&ranking).expect("the ranking reads back"); // ok: a fuzz check, its panic is the finding
+        serde_json::from_str::<crate::model::extrap::Ranking>(&ranking).expect("the ranking reads back");
+        // ok: a fuzz check, its panic is the finding
     }
 }
 

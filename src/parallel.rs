@@ -18,7 +18,12 @@ pub fn cores() -> usize {
 /// order whatever finished first. Items are taken one at a time, in `order` when given (the
 /// longest first, say), so a slow item does not hold up a whole share. None if a thread
 /// stopped before its items were done (a panic; the release build aborts instead).
-pub fn map_on<T: Sync, R: Send>(items: &[T], order: Option<&[usize]>, threads: usize, f: &(dyn Fn(&T) -> R + Sync)) -> Option<Vec<R>> {
+pub fn map_on<T: Sync, R: Send>(
+    items: &[T],
+    order: Option<&[usize]>,
+    threads: usize,
+    f: &(dyn Fn(&T) -> R + Sync),
+) -> Option<Vec<R>> {
     if threads <= 1 || items.len() <= 1 {
         return Some(items.iter().map(f).collect());
     }
@@ -76,7 +81,13 @@ pub fn stream<T: Sync, R: Send, E>(
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let take = || if stop.load(Relaxed) { None } else { Some(next.fetch_add(1, Relaxed)).and_then(|i| Some((i, items.get(i)?))) };
+    let take = || {
+        if stop.load(Relaxed) {
+            None
+        } else {
+            Some(next.fetch_add(1, Relaxed)).and_then(|i| Some((i, items.get(i)?)))
+        }
+    };
     let (tx, rx) = std::sync::mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
         let others: Vec<_> = (1..threads.min(items.len()))
@@ -174,8 +185,8 @@ pub fn run_on(sim: &Simulation, threads: usize) -> Result<Report, RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::job::{Job, Limits};
     use crate::model::pevpm::examples::{FFT, JACOBI};
+    use crate::model::pevpm::job::{Job, Limits};
     use crate::model::pevpm::lang;
     use crate::model::pevpm::machine::{perseus, Contention, Mode};
 
@@ -251,7 +262,11 @@ mod tests {
             let mut handed = 0;
             let r = stream(&items, threads, || Ok(()), &slow, &mut |x| {
                 handed += 1;
-                if x == 81 { Err(format!("sink at {x}")) } else { Ok(()) }
+                if x == 81 {
+                    Err(format!("sink at {x}"))
+                } else {
+                    Ok(())
+                }
             });
             assert_eq!((r, handed), (Err("sink at 81".to_string()), 10), "{threads} threads");
         }
@@ -260,10 +275,16 @@ mod tests {
         std::panic::set_hook(Box::new(|_| {}));
         for threads in [2, 3] {
             let mut got = 0;
-            let r = stream(&items, threads, || Ok::<(), ()>(()), &|&x| if x == 150 { panic!("item {x}") } else { x }, &mut |_| {
-                got += 1;
-                Ok(())
-            });
+            let r = stream(
+                &items,
+                threads,
+                || Ok::<(), ()>(()),
+                &|&x| if x == 150 { panic!("item {x}") } else { x },
+                &mut |_| {
+                    got += 1;
+                    Ok(())
+                },
+            );
             assert_eq!(r, Ok(false), "{threads} threads");
             assert!(got <= 150);
         }
@@ -277,7 +298,11 @@ mod tests {
         let want: Vec<u64> = items.iter().map(|x| x * x).collect();
         for threads in [1, 2, 5] {
             assert_eq!(map_on(&items, None, threads, &|x| x * x).as_ref(), Some(&want), "{threads} threads");
-            assert_eq!(map_on(&items, Some(&order), threads, &|x| x * x).as_ref(), Some(&want), "{threads} threads, reversed");
+            assert_eq!(
+                map_on(&items, Some(&order), threads, &|x| x * x).as_ref(),
+                Some(&want),
+                "{threads} threads, reversed"
+            );
         }
         // A panic on one item must not pass for a shorter answer.
         let quiet = std::panic::take_hook();

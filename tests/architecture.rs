@@ -43,10 +43,14 @@ fn named_paths(doc: &str) -> Vec<String> {
         }
         let parent = open.last().map_or(String::new(), |(_, f)| f.clone());
         let folder = match code_spans(&text).first() {
-            Some(head) if is_bullet && text.starts_with('`') && head.ends_with('/') && is_path(head) => resolve(head, &parent),
+            Some(head) if is_bullet && text.starts_with('`') && head.ends_with('/') && is_path(head) => {
+                resolve(head, &parent)
+            }
             _ => parent,
         };
-        out.extend(code_spans(&text).into_iter().filter(|s| s.ends_with(".rs") && is_path(s)).map(|s| resolve(s, &folder)));
+        out.extend(
+            code_spans(&text).into_iter().filter(|s| s.ends_with(".rs") && is_path(s)).map(|s| resolve(s, &folder)),
+        );
         if is_bullet {
             open.push((indent, folder));
         }
@@ -74,9 +78,10 @@ fn resolve(path: &str, folder: &str) -> String {
 /// `{a,b}` expanded (one pair of braces at most).
 fn expand(pattern: &str) -> Vec<String> {
     match (pattern.find('{'), pattern.find('}')) {
-        (Some(open), Some(close)) if open < close => {
-            pattern[open + 1..close].split(',').map(|alt| format!("{}{alt}{}", &pattern[..open], &pattern[close + 1..])).collect()
-        }
+        (Some(open), Some(close)) if open < close => pattern[open + 1..close]
+            .split(',')
+            .map(|alt| format!("{}{alt}{}", &pattern[..open], &pattern[close + 1..]))
+            .collect(),
         _ => vec![pattern.to_string()],
     }
 }
@@ -102,7 +107,9 @@ fn matches(pattern: &str, path: &str) -> bool {
 fn wildcard(p: &[u8], s: &[u8]) -> bool {
     match p.split_first() {
         None => s.is_empty(),
-        Some((b'*', rest)) => (0..=s.len()).take_while(|&i| i == 0 || s[i - 1] != b'/').any(|i| wildcard(rest, &s[i..])),
+        Some((b'*', rest)) => {
+            (0..=s.len()).take_while(|&i| i == 0 || s[i - 1] != b'/').any(|i| wildcard(rest, &s[i..]))
+        }
         Some((c, rest)) => s.first() == Some(c) && wildcard(rest, &s[1..]),
     }
 }
@@ -135,7 +142,8 @@ fn the_code_map_names_every_source_file_and_only_files_that_exist() {
         }
     }
     files.sort();
-    let missing: Vec<&String> = files.iter().filter(|f| f.starts_with("src/") && !named.iter().any(|n| matches(n, f))).collect();
+    let missing: Vec<&String> =
+        files.iter().filter(|f| f.starts_with("src/") && !named.iter().any(|n| matches(n, f))).collect();
     let dangling: Vec<&String> = named.iter().filter(|n| !files.iter().any(|f| matches(n, f))).collect();
     assert!(
         missing.is_empty() && dangling.is_empty(),
@@ -176,7 +184,10 @@ fn paths_resolve_by_the_bullets_folders() {
 /// model but its error type; the workspace's format upgrades name no page. Every page model
 /// names its key from the table, so a page named here would close a cycle (issue 46).
 const BOTTOM: &[(&str, &[&str])] = &[
-    ("src/model/calculators.rs", &["crate::model::workspace::inputs", "crate::model::workspace::catalog", "crate::model::calculators"]),
+    (
+        "src/model/calculators.rs",
+        &["crate::model::workspace::inputs", "crate::model::workspace::catalog", "crate::model::calculators"],
+    ),
     ("src/model/workspace/inputs.rs", &["crate::model::InputError"]),
     ("src/model/workspace/catalog.rs", &["crate::model::InputError"]),
     ("src/model/workspace/migrate.rs", &["crate::model::InputError"]),
@@ -195,7 +206,10 @@ fn the_table_of_calculators_and_what_it_stands_on_name_no_page() {
             named.push(rest[..end].trim_end_matches(':'));
         }
         for path in named {
-            assert!(allowed.iter().any(|a| path == "crate::model" || path.starts_with(a)), "{file} names {path}, above it (allowed: {allowed:?})");
+            assert!(
+                allowed.iter().any(|a| path == "crate::model" || path.starts_with(a)),
+                "{file} names {path}, above it (allowed: {allowed:?})"
+            );
         }
         // Nothing through `super` but its own folder's bottom files and the workspace's types.
         assert!(!code.contains("super::super"), "{file}");

@@ -39,7 +39,8 @@ fn table2_groups(n: usize) -> Vec<Vec<usize>> {
 fn assert_table2_clusters(m: &LatencyMatrix, groups: &[Vec<usize>]) {
     assert_eq!(groups, table2_groups(m.n).as_slice(), "clusters of the benchmark matrix");
     for g in groups {
-        let inside: Vec<f64> = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| m.get(i, j))).collect();
+        let inside: Vec<f64> =
+            g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| m.get(i, j))).collect();
         let (lo, hi) = inside.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
         assert!(inside.is_empty() || hi <= 1.2 * lo, "a group's latencies {lo}..{hi} are beyond 1 + ρ");
     }
@@ -60,8 +61,8 @@ fn bench_clusters_1000() {
 #[test]
 #[ignore]
 fn bench_comm_page_evaluate() {
-    use scalewise::model::workspace::catalog::presets;
     use scalewise::model::comm::page::{default_inputs, view};
+    use scalewise::model::workspace::catalog::presets;
     let (inputs, catalog) = (default_inputs(), presets());
     let mut last = None;
     let (med, lo, hi) = median_ms(11, || {

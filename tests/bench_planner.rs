@@ -4,7 +4,9 @@
 mod common;
 
 use scalewise::model::multigrid::page::benchmark_planner_input;
-use scalewise::model::multigrid::{default_candidates, plan, Cluster, Fit, plan_alone, plan_pair, Outcome, PlannerInput, PlannerReport, Side};
+use scalewise::model::multigrid::{
+    default_candidates, plan, plan_alone, plan_pair, Cluster, Fit, Outcome, PlannerInput, PlannerReport, Side,
+};
 
 /// The report against every option planned on its own, untimed (`plan_alone` for each cluster,
 /// fabric and np; `plan_pair` for each shared fabric and pair of the default candidates): the
@@ -27,16 +29,25 @@ fn assert_matches_options_one_by_one(input: &PlannerInput, report: &PlannerRepor
         let (side_a, side_b) = (a.side(fabric), b.side(fabric));
         for &np_a in &default_candidates(a.free_procs) {
             for &np_b in &default_candidates(b.free_procs) {
-                let (sa, sb) = (Side { cluster: &side_a, fit: fit(a, fabric) }, Side { cluster: &side_b, fit: fit(b, fabric) });
+                let (sa, sb) =
+                    (Side { cluster: &side_a, fit: fit(a, fabric) }, Side { cluster: &side_b, fit: fit(b, fabric) });
                 outcomes.push(plan_pair(sa, np_a, sb, np_b, &input.problem).expect("an option"));
             }
         }
     }
-    let (feasible, infeasible): (Vec<_>, Vec<_>) = outcomes.into_iter().partition(|o| matches!(o, Outcome::Feasible(_)));
-    assert_eq!((report.ranking.len(), report.infeasible.len()), (feasible.len(), infeasible.len()), "options ranked and infeasible");
+    let (feasible, infeasible): (Vec<_>, Vec<_>) =
+        outcomes.into_iter().partition(|o| matches!(o, Outcome::Feasible(_)));
+    assert_eq!(
+        (report.ranking.len(), report.infeasible.len()),
+        (feasible.len(), infeasible.len()),
+        "options ranked and infeasible"
+    );
     let key = |fabric: &str, parts: Vec<(String, u32)>| (fabric.to_string(), parts);
-    let ranked: std::collections::HashMap<_, _> =
-        report.ranking.iter().map(|p| (key(&p.fabric, p.parts.iter().map(|x| (x.cluster.clone(), x.np)).collect()), p)).collect();
+    let ranked: std::collections::HashMap<_, _> = report
+        .ranking
+        .iter()
+        .map(|p| (key(&p.fabric, p.parts.iter().map(|x| (x.cluster.clone(), x.np)).collect()), p))
+        .collect();
     assert_eq!(ranked.len(), report.ranking.len(), "each option once");
     for o in &feasible {
         let Outcome::Feasible(p) = o else { unreachable!() };
@@ -74,8 +85,8 @@ fn bench_planner_all_np() {
 #[test]
 #[ignore]
 fn bench_page_evaluate() {
-    use scalewise::model::workspace::catalog::presets;
     use scalewise::model::multigrid::page::{presets as page_presets, view};
+    use scalewise::model::workspace::catalog::presets;
     let inputs = page_presets().into_iter().find(|p| p.key == "white-rose").expect("the White Rose preset").inputs;
     let catalog = presets();
     let mut last = None;

@@ -11,9 +11,9 @@ use std::time::Instant;
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use scalewise::model::pevpm::examples::JACOBI;
+use scalewise::model::pevpm::job::{Job, Limits, Report, Simulation};
 use scalewise::model::pevpm::lang;
 use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
-use scalewise::model::pevpm::job::{Job, Limits, Report, Simulation};
 
 fn jacobi(ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
     job(JACOBI, "iterations = 1000", ppn, numprocs, replications)
@@ -55,8 +55,19 @@ fn assert_jacobi(r: &Report, ppn: u32, numprocs: &[u32]) {
     assert_eq!(counts, numprocs.iter().map(|&p| (p, p / ppn)).collect::<Vec<_>>(), "process counts and nodes");
     for c in &r.main.results {
         assert_eq!(c.run_times_s.len(), 20, "{} processes: one time per replication", c.numprocs);
-        assert!(c.mean_s > 0.0 && c.speedup.is_finite() && c.speedup > 0.0, "{} processes: {} s, speed-up {}", c.numprocs, c.mean_s, c.speedup);
-        assert_eq!(c.messages_per_run, 2000.0 * f64::from(c.numprocs - 1), "{} processes: messages per run", c.numprocs);
+        assert!(
+            c.mean_s > 0.0 && c.speedup.is_finite() && c.speedup > 0.0,
+            "{} processes: {} s, speed-up {}",
+            c.numprocs,
+            c.mean_s,
+            c.speedup
+        );
+        assert_eq!(
+            c.messages_per_run,
+            2000.0 * f64::from(c.numprocs - 1),
+            "{} processes: messages per run",
+            c.numprocs
+        );
     }
     let sent: u64 = numprocs.iter().map(|&p| 20 * 2000 * u64::from(p - 1)).sum();
     assert_eq!(r.messages, sent, "message events");
@@ -106,7 +117,8 @@ fn bench_simulate() {
             messages = a.messages + b.messages;
             if times.len() == 1 && threads == 1 {
                 for (r, label) in [(&a, "× 1"), (&b, "× 2")] {
-                    let s: Vec<String> = r.main.results.iter().map(|c| format!("{}:{:.2}", c.nodes, c.speedup)).collect();
+                    let s: Vec<String> =
+                        r.main.results.iter().map(|c| format!("{}:{:.2}", c.nodes, c.speedup)).collect();
                     println!("speed-up, nodes {label}: {}", s.join(" "));
                 }
             }
@@ -161,8 +173,17 @@ fn bench_by_count() {
         let s = t.elapsed().as_secs_f64();
         // Against the same job on the parallel runner (its parts and merge), untimed.
         assert_jacobi(&r, ppn, &[n]);
-        assert_eq!(r, scalewise::parallel::run(&Simulation::new(jacobi(ppn, vec![n], 20)).unwrap()).unwrap(), "{n} procs ({ppn}/node)");
-        println!("{n} procs ({ppn}/node): {:.3} s, {:.1} M messages/s, {:.1} M steps/s", s, r.messages as f64 / s / 1e6, r.steps as f64 / s / 1e6);
+        assert_eq!(
+            r,
+            scalewise::parallel::run(&Simulation::new(jacobi(ppn, vec![n], 20)).unwrap()).unwrap(),
+            "{n} procs ({ppn}/node)"
+        );
+        println!(
+            "{n} procs ({ppn}/node): {:.3} s, {:.1} M messages/s, {:.1} M steps/s",
+            s,
+            r.messages as f64 / s / 1e6,
+            r.steps as f64 / s / 1e6
+        );
     }
 }
 
@@ -192,7 +213,11 @@ fn bench_worker_prepare() {
         assert_eq!(format!("{job:?}"), format!("{want_job:?}"), "preset {}: the job", p.key);
         assert_eq!(Ok(estimate.clone()), Simulation::check(&want_job), "preset {}: its work", p.key);
         assert_eq!(estimate.of_counts, job.numprocs.len(), "preset {}: process counts", p.key);
-        assert!(estimate.counts <= estimate.of_counts && estimate.steps > 0.0 && estimate.steps <= estimate.limit, "preset {}: {estimate:?}", p.key);
+        assert!(
+            estimate.counts <= estimate.of_counts && estimate.steps > 0.0 && estimate.steps <= estimate.limit,
+            "preset {}: {estimate:?}",
+            p.key
+        );
         println!("prepare {}: median {us:.0} µs of 51", p.key);
     }
 }

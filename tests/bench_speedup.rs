@@ -4,7 +4,9 @@
 
 mod common;
 
-use scalewise::model::speedup::{analyse, benchmark_datasets, downey, fit_speedups, smirni, Analysis, Measure, Model, Options, MODELS};
+use scalewise::model::speedup::{
+    analyse, benchmark_datasets, downey, fit_speedups, smirni, Analysis, Measure, Model, Options, MODELS,
+};
 
 /// Median of `runs` timings of `work` (which handles `items` data sets), each repeated until it
 /// takes ≥ 50 ms; per data set in µs; with what the last call returned.
@@ -48,9 +50,19 @@ fn assert_fits(m: Model, xy: &[Xy], fits: &[FitOut]) {
     for (i, ((n, s), fit)) in xy.iter().zip(fits).enumerate() {
         let (p, sse) = fit.as_ref().unwrap_or_else(|| panic!("{}: data set {i} not fitted", m.label()));
         let sse_of = |p: &[f64]| n.iter().zip(s).map(|(&n, &s)| (s - m.speedup(p, n)).powi(2)).sum::<f64>();
-        assert!((sse - sse_of(p)).abs() <= 1e-9 * (1.0 + sse), "{}: data set {i}: sse {sse} but the parameters give {}", m.label(), sse_of(p));
+        assert!(
+            (sse - sse_of(p)).abs() <= 1e-9 * (1.0 + sse),
+            "{}: data set {i}: sse {sse} but the parameters give {}",
+            m.label(),
+            sse_of(p)
+        );
         if let Some(truth) = generating_params(i, m) {
-            assert!(*sse <= sse_of(&truth) * (1.0 + 1e-9), "{}: data set {i}: sse {sse} above the generating curve's {}", m.label(), sse_of(&truth));
+            assert!(
+                *sse <= sse_of(&truth) * (1.0 + 1e-9),
+                "{}: data set {i}: sse {sse} above the generating curve's {}",
+                m.label(),
+                sse_of(&truth)
+            );
         }
         assert_eq!(fit, &fit_speedups(m, n, s), "{}: data set {i}", m.label());
     }
@@ -60,17 +72,30 @@ fn assert_fits(m: Model, xy: &[Xy], fits: &[FitOut]) {
 #[ignore]
 fn bench_fits_per_second() {
     let sets = benchmark_datasets();
-    let xy: Vec<Xy> = sets.iter().map(|d| (d.iter().map(|p| p.n).collect(), d.iter().map(|p| p.value).collect())).collect();
+    let xy: Vec<Xy> =
+        sets.iter().map(|d| (d.iter().map(|p| p.n).collect(), d.iter().map(|p| p.value).collect())).collect();
     // The generating curves are what `benchmark_datasets` says (checked without the wobble's
     // zero at set c, point i where (7i + 3c) % 5 == 2).
     for (c, i) in [(1, 2), (2, 3), (4, 0), (5, 1)] {
         let n = xy[c].0[i];
-        let want = [0.0, downey(40.0, 0.3, n), downey(25.0, 1.8, n), 0.0, n / (1.0 + 0.03 * (n - 1.0) + 0.0005 * n * (n - 1.0)), smirni(0.97, n)][c];
+        let want = [
+            0.0,
+            downey(40.0, 0.3, n),
+            downey(25.0, 1.8, n),
+            0.0,
+            n / (1.0 + 0.03 * (n - 1.0) + 0.0005 * n * (n - 1.0)),
+            smirni(0.97, n),
+        ][c];
         let m = [Model::Downey, Model::Downey, Model::Downey, Model::Downey, Model::Usl, Model::Smirni][c];
-        assert!((xy[c].1[i] - want).abs() <= 1e-12 * want && (m.speedup(&generating_params(c, m).unwrap(), n) - want).abs() <= 1e-9 * want, "set {c}");
+        assert!(
+            (xy[c].1[i] - want).abs() <= 1e-12 * want
+                && (m.speedup(&generating_params(c, m).unwrap(), n) - want).abs() <= 1e-9 * want,
+            "set {c}"
+        );
     }
     let analysis = |models: &[Model], loo: bool| -> Vec<Option<Analysis>> {
-        let opts = Options { models: models.to_vec(), targets: vec![128, 256], leave_one_out: loo, ..Options::default() };
+        let opts =
+            Options { models: models.to_vec(), targets: vec![128, 256], leave_one_out: loo, ..Options::default() };
         sets.iter().map(|d| analyse("points", d, Measure::Speedup, &opts).ok()).collect()
     };
     // Each analysis: every data set analysed, each of the models fitted or said why not, and
@@ -87,15 +112,20 @@ fn bench_fits_per_second() {
     for m in MODELS {
         let (us, fits) = median_us(11, xy.len(), &|| xy.iter().map(|(n, s)| fit_speedups(m, n, s)).collect::<Vec<_>>());
         assert_fits(m, &xy, &fits);
-        println!("speedup bench, 6-point data sets, {} fit alone: median {us:.1} µs per data set (native, 11 runs)", m.label());
+        println!(
+            "speedup bench, 6-point data sets, {} fit alone: median {us:.1} µs per data set (native, 11 runs)",
+            m.label()
+        );
     }
     let row = |label: &str, us: f64| {
         println!("speedup bench, 6-point data sets, {label}: median {us:.1} µs per data set, {:.0} per second (native, 11 runs)", 1e6 / us);
     };
-    let (us, fits) = median_us(11, xy.len(), &|| xy.iter().map(|(n, s)| fit_speedups(Model::Downey, n, s)).collect::<Vec<_>>());
+    let (us, fits) =
+        median_us(11, xy.len(), &|| xy.iter().map(|(n, s)| fit_speedups(Model::Downey, n, s)).collect::<Vec<_>>());
     assert_fits(Model::Downey, &xy, &fits);
     row("Downey fit alone (8 LM starts and the ridge search)", us);
-    let (us, fits) = median_us(11, xy.len(), &|| MODELS.map(|m| xy.iter().map(|(n, s)| fit_speedups(m, n, s)).collect::<Vec<_>>()));
+    let (us, fits) =
+        median_us(11, xy.len(), &|| MODELS.map(|m| xy.iter().map(|(n, s)| fit_speedups(m, n, s)).collect::<Vec<_>>()));
     for (m, f) in MODELS.iter().zip(&fits) {
         assert_fits(*m, &xy, f);
     }
@@ -163,10 +193,19 @@ fn bench_points_table_reading() {
         let (us, table) = median_us(15, 1, &|| parse_points(&text, None));
         // Every row read, each n and value as written (the value to six decimals).
         let table = table.expect("the table reads");
-        assert_eq!((table.raw.len(), table.had_header, table.measure), (2000, name == "with a header", Measure::TimeS), "{name}");
+        assert_eq!(
+            (table.raw.len(), table.had_header, table.measure),
+            (2000, name == "with a header", Measure::TimeS),
+            "{name}"
+        );
         for (k, p) in table.raw.iter().enumerate() {
             let n = (k + 1) as f64;
-            assert_eq!((p.n, p.value), (n, format!("{:.6}", 1000.0 / n + 3.0).parse::<f64>().unwrap()), "{name}: row {}", k + 1);
+            assert_eq!(
+                (p.n, p.value),
+                (n, format!("{:.6}", 1000.0 / n + 3.0).parse::<f64>().unwrap()),
+                "{name}: row {}",
+                k + 1
+            );
         }
         println!("points table of 2,000 rows, {name}: {us:.0} µs per reading (median of 15)");
     }

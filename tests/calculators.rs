@@ -11,21 +11,34 @@ mod common;
 use common::run;
 
 fn read(path: &str) -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 #[test]
 fn every_calculator_has_its_binary_entry_and_subcommands() {
     let cargo = read("Cargo.toml");
     let help = run(&["--help"], "").stdout;
-    let listed: Vec<&str> = help.lines().skip_while(|l| !l.starts_with("CALCULATORS:")).skip(1).take_while(|l| !l.trim().is_empty()).filter_map(|l| l.split_whitespace().next()).collect();
+    let listed: Vec<&str> = help
+        .lines()
+        .skip_while(|l| !l.starts_with("CALCULATORS:"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
     assert_eq!(CALCULATOR_COMMANDS.len(), CALCULATORS.len());
     assert_eq!(CONTRACTS.len(), CALCULATORS.len());
     for ((c, commands), contract) in CALCULATOR_COMMANDS.iter().zip(CONTRACTS) {
         assert_eq!(contract.calculator, *c);
         let bin = format!("sw-{}", c.key);
-        assert!(cargo.contains(&format!("name = \"{bin}\"\npath = \"src/bin/{bin}.rs\"")), "Cargo.toml lacks the [[bin]] {bin}");
-        assert!(read(&format!("src/bin/{bin}.rs")).contains("scalewise::ui::start("), "src/bin/{bin}.rs starts no site");
+        assert!(
+            cargo.contains(&format!("name = \"{bin}\"\npath = \"src/bin/{bin}.rs\"")),
+            "Cargo.toml lacks the [[bin]] {bin}"
+        );
+        assert!(
+            read(&format!("src/bin/{bin}.rs")).contains("scalewise::ui::start("),
+            "src/bin/{bin}.rs starts no site"
+        );
         assert!(read(c.file).contains(&format!("data-bin=\"{bin}\"")), "{} does not build {bin}", c.file);
         for cmd in commands.iter().map(|c| c.name) {
             assert!(listed.contains(&cmd), "scalewise --help lacks {cmd}");
@@ -36,7 +49,10 @@ fn every_calculator_has_its_binary_entry_and_subcommands() {
     // clusters from node reports) belongs to a calculator.
     assert_eq!(listed, SUBCOMMANDS.iter().map(|c| c.name).collect::<Vec<_>>());
     for cmd in listed.iter().filter(|c| !["catalog", "cluster"].contains(*c)) {
-        assert!(CALCULATOR_COMMANDS.iter().any(|(_, cmds)| cmds.iter().any(|c| c.name == *cmd)), "{cmd} belongs to no calculator");
+        assert!(
+            CALCULATOR_COMMANDS.iter().any(|(_, cmds)| cmds.iter().any(|c| c.name == *cmd)),
+            "{cmd} belongs to no calculator"
+        );
     }
     // And every HTML entry at the root is a calculator's or the index.
     for e in std::fs::read_dir(env!("CARGO_MANIFEST_DIR")).unwrap().flatten() {

@@ -28,7 +28,12 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
         (&["multigrid", "--bogus"], "{}", 2, "unknown option '--bogus'"),
         (&["multigrid"], "{not json", 1, "input is not valid JSON"),
         // A list's elements are read on the workers; the place is still the input's.
-        (&["speedup"], "[{\"points\": 1},\n {\"points\": [{\"n\": 2, \"speedup\": 1e400}]}]", 1, "number out of range at line 2 column 38"),
+        (
+            &["speedup"],
+            "[{\"points\": 1},\n {\"points\": [{\"n\": 2, \"speedup\": 1e400}]}]",
+            1,
+            "number out of range at line 2 column 38",
+        ),
         (&["multigrid", "/no/such/file.json"], "", 1, "cannot read '/no/such/file.json'"),
         (&["multigrid"], "{\"sequential\": [], \"parallel\": []}", 1, "multigrid"),
         // A short option the command lacks is no file name; a bad option value and an option
@@ -40,7 +45,12 @@ fn usage_errors_exit_2_input_errors_exit_1_with_one_line() {
         (&["bottlenecks", "--hold", "sideways"], EXTRAP_ONE, 2, "--hold: expected a value of the second parameter"),
         // An option or a format that does not apply to the input read: said, exit 1.
         (&["bottlenecks", "--hold", "5"], EXTRAP_ONE, 1, "--hold: this experiment has one parameter (p)"),
-        (&["comm", "--format", "osu_bw"], "# OSU MPI Latency Test v5.9\n# Size Latency (us)\n0 1.5\n8 1.6\n", 1, "this is osu_latency output"),
+        (
+            &["comm", "--format", "osu_bw"],
+            "# OSU MPI Latency Test v5.9\n# Size Latency (us)\n0 1.5\n8 1.6\n",
+            1,
+            "this is osu_latency output",
+        ),
     ];
     for (args, stdin, status, want) in cases {
         let o = run(args, stdin);
@@ -84,42 +94,66 @@ struct Limit {
 
 /// Every list a script may make long, with the cap the model defines for it.
 fn limits() -> Vec<Limit> {
-    let golden: serde_json::Value = serde_json::from_str(&std::fs::read_to_string("tests/golden/cli-cases.json").unwrap()).unwrap();
-    let planner = golden.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].clone();
+    let golden: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/golden/cli-cases.json").unwrap()).unwrap();
+    let planner =
+        golden.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].clone();
     let pairs = planner.clone();
     let sequential = "\"sequential\": [{\"work_mb\": 2048, \"time_s\": 1500}, {\"work_mb\": 1024, \"time_s\": 740}], \"parallel\": [{\"np\": 4, \"work_mb\": 2048, \"time_s\": 1580}, {\"np\": 4, \"work_mb\": 1024, \"time_s\": 800}, {\"np\": 8, \"work_mb\": 2048, \"time_s\": 1610}, {\"np\": 8, \"work_mb\": 1024, \"time_s\": 825}]";
     vec![
         Limit {
             args: &["speedup"],
-            input: Box::new(|k| format!("{{\"points\": [{{\"n\": 1, \"speedup\": 1}}, {{\"n\": 2, \"speedup\": 1.9}}, {{\"n\": 4, \"speedup\": 3.5}}], \"predict\": [{}]}}", vec!["64"; k].join(","))),
+            input: Box::new(|k| {
+                format!("{{\"points\": [{{\"n\": 1, \"speedup\": 1}}, {{\"n\": 2, \"speedup\": 1.9}}, {{\"n\": 4, \"speedup\": 3.5}}], \"predict\": [{}]}}", vec!["64"; k].join(","))
+            }),
             most: scalewise::model::speedup::MAX_PREDICT,
             named: scalewise::model::speedup::MAX_PREDICT,
             want: "predict: ",
         },
         Limit {
             args: &["speedup"],
-            input: Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"n\": {}, \"speedup\": {}}}", 1 + i % 64, 1.0 + (i % 64) as f64 * 0.9)).collect::<Vec<_>>().join(","))),
+            input: Box::new(|k| {
+                format!(
+                    "{{\"points\": [{}]}}",
+                    (0..k)
+                        .map(|i| format!("{{\"n\": {}, \"speedup\": {}}}", 1 + i % 64, 1.0 + (i % 64) as f64 * 0.9))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            }),
             most: scalewise::model::speedup::MAX_POINTS,
             named: scalewise::model::speedup::MAX_POINTS,
             want: "points: ",
         },
         Limit {
             args: &["comm"],
-            input: Box::new(|k| format!("{{\"points\": [{{\"size_bytes\": 1, \"time_us\": 50.01}}, {{\"size_bytes\": 1024, \"time_us\": 60.24}}, {{\"size_bytes\": 65536, \"time_us\": 705.4}}], \"predict\": [{}]}}", vec!["131072"; k].join(","))),
+            input: Box::new(|k| {
+                format!("{{\"points\": [{{\"size_bytes\": 1, \"time_us\": 50.01}}, {{\"size_bytes\": 1024, \"time_us\": 60.24}}, {{\"size_bytes\": 65536, \"time_us\": 705.4}}], \"predict\": [{}]}}", vec!["131072"; k].join(","))
+            }),
             most: scalewise::model::comm::MAX_PREDICT,
             named: scalewise::model::comm::MAX_PREDICT,
             want: "predict: ",
         },
         Limit {
             args: &["comm"],
-            input: Box::new(|k| format!("{{\"points\": [{}]}}", (0..k).map(|i| format!("{{\"size_bytes\": {i}, \"time_us\": {}}}", 50.0 + i as f64 * 0.01)).collect::<Vec<_>>().join(","))),
+            input: Box::new(|k| {
+                format!(
+                    "{{\"points\": [{}]}}",
+                    (0..k)
+                        .map(|i| format!("{{\"size_bytes\": {i}, \"time_us\": {}}}", 50.0 + i as f64 * 0.01))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                )
+            }),
             most: scalewise::model::comm::MAX_POINTS,
             named: scalewise::model::comm::MAX_POINTS,
             want: "points: ",
         },
         Limit {
             args: &["multigrid"],
-            input: Box::new(move |k| format!("{{{sequential}, \"predict\": [{}]}}", vec!["{\"np\": 64, \"work_mb\": 2048}"; k].join(","))),
+            input: Box::new(move |k| {
+                format!("{{{sequential}, \"predict\": [{}]}}", vec!["{\"np\": 64, \"work_mb\": 2048}"; k].join(","))
+            }),
             most: scalewise::model::multigrid::MAX_PREDICT,
             named: scalewise::model::multigrid::MAX_PREDICT,
             want: "predict: ",
@@ -210,8 +244,19 @@ proptest::proptest! {
 fn a_double_dash_ends_the_options() {
     let dir = std::env::temp_dir().join(format!("sw-dashes-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("-q.json"), "{\"points\": [{\"n\": 1, \"speedup\": 1}, {\"n\": 2, \"speedup\": 1.9}, {\"n\": 4, \"speedup\": 3.5}]}").unwrap();
-    let go = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_scalewise")).args(args).current_dir(&dir).stdin(Stdio::null()).output().unwrap();
+    std::fs::write(
+        dir.join("-q.json"),
+        "{\"points\": [{\"n\": 1, \"speedup\": 1}, {\"n\": 2, \"speedup\": 1.9}, {\"n\": 4, \"speedup\": 3.5}]}",
+    )
+    .unwrap();
+    let go = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_scalewise"))
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
     let o = go(&["speedup", "--compact", "--", "-q.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stdout).contains("\"best\""));
@@ -271,7 +316,13 @@ fn a_reader_that_stops_early_is_no_error() {
 /// fails: no space left on the device).
 fn to_full_disk(args: &[&str], stdin: &str) -> (i32, String) {
     let full = std::fs::OpenOptions::new().write(true).open("/dev/full").expect("/dev/full");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise")).args(args).stdin(Stdio::piped()).stdout(full).stderr(Stdio::piped()).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(full)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
     if let Some(mut pipe) = child.stdin.take() {
         let _ = pipe.write_all(stdin.as_bytes());
     }
@@ -299,7 +350,13 @@ fn a_failed_write_is_an_error_and_a_closed_reader_is_not() {
     }
     // A reader that stops early (`| head -c 1`) ends the command quietly, status 0.
     use std::io::Read;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise")).args(["bottlenecks", &app]).stdout(Stdio::piped()).stderr(Stdio::piped()).stdin(Stdio::null()).spawn().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(["bottlenecks", &app])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .unwrap();
     let mut first = [0u8; 1];
     child.stdout.take().unwrap().read_exact(&mut first).unwrap();
     let out = child.wait_with_output().unwrap();
@@ -370,7 +427,11 @@ fn multigrid_runs_as_pasted_tables_give_the_lists_answer() {
     let o = run(&["multigrid"], r#"{"sequential": "work (MB), time (s)\n2048, 15x0\n1024, 740", "parallel": []}"#);
     assert_eq!(o.status, 1);
     // Column 7: the character where "15x0" starts (issue 45, item 21: columns count characters).
-    assert!(o.stderr.contains("sequential: line 2, column 7: expected a number for time (s), found \"15x0\""), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("sequential: line 2, column 7: expected a number for time (s), found \"15x0\""),
+        "{}",
+        o.stderr
+    );
 }
 
 /// Every calculator's answer says its warnings in one shape, `warnings_at`: [{path, message}],
@@ -378,8 +439,13 @@ fn multigrid_runs_as_pasted_tables_give_the_lists_answer() {
 /// shape each always had.)
 #[test]
 fn every_answer_says_its_warnings_as_path_and_message() {
-    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/cli-cases.json")).unwrap()).unwrap();
-    let case = |name: &str| cases.as_array().unwrap().iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("no case {name}")).clone();
+    let cases: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/cli-cases.json")).unwrap(),
+    )
+    .unwrap();
+    let case = |name: &str| {
+        cases.as_array().unwrap().iter().find(|c| c["name"] == name).unwrap_or_else(|| panic!("no case {name}")).clone()
+    };
     let answer = |args: &[&str], input: &str| -> serde_json::Value {
         let o = run(args, input);
         assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
@@ -387,13 +453,18 @@ fn every_answer_says_its_warnings_as_path_and_message() {
     };
     let paths = |a: &serde_json::Value| -> Vec<(String, String)> {
         let list = a["warnings_at"].as_array().unwrap_or_else(|| panic!("no warnings_at in {a}"));
-        list.iter().map(|w| {
-            assert_eq!(w.as_object().map(|o| o.len()), Some(2), "{w}");
-            (w["path"].as_str().unwrap().to_string(), w["message"].as_str().unwrap().to_string())
-        }).collect()
+        list.iter()
+            .map(|w| {
+                assert_eq!(w.as_object().map(|o| o.len()), Some(2), "{w}");
+                (w["path"].as_str().unwrap().to_string(), w["message"].as_str().unwrap().to_string())
+            })
+            .collect()
     };
     // Speed-up: repeated n is about the points; every run on one node names cores_per_node.
-    let s = answer(&["speedup"], r#"{"points": [{"n": 2, "speedup": 1.9}, {"n": 2, "speedup": 2.0}, {"n": 4, "speedup": 3.5}, {"n": 8, "speedup": 6.1}, {"n": 16, "speedup": 9.8}]}"#);
+    let s = answer(
+        &["speedup"],
+        r#"{"points": [{"n": 2, "speedup": 1.9}, {"n": 2, "speedup": 2.0}, {"n": 4, "speedup": 3.5}, {"n": 8, "speedup": 6.1}, {"n": 16, "speedup": 9.8}]}"#,
+    );
     let w = paths(&s);
     assert!(w.iter().any(|(p, m)| p == "points" && m.contains("n = 2 is given 2 times")), "{w:?}");
     let messages: Vec<&str> = w.iter().map(|(_, m)| m.as_str()).collect();
@@ -402,11 +473,18 @@ fn every_answer_says_its_warnings_as_path_and_message() {
     let t = answer(&["speedup", "--format", "table"], "2 1.9\n4 3.5\n8 6.1\n");
     assert!(paths(&t)[0].0 == "points" && paths(&t)[0].1.contains("No header"), "{:?}", paths(&t));
     // Two regions: the key's path.
-    let r = answer(&["regions"], r#"{"x_prime": 196.08, "z": 1, "z_prime": 5, "alpha": 0.001, "n": [64], "region_bandwidth_gb_s": 5000}"#);
+    let r = answer(
+        &["regions"],
+        r#"{"x_prime": 196.08, "z": 1, "z_prime": 5, "alpha": 0.001, "n": [64], "region_bandwidth_gb_s": 5000}"#,
+    );
     assert_eq!(paths(&r).first().map(|w| w.0.as_str()), Some("region_bandwidth_gb_s"), "{r}");
     // Bottlenecks: a second parameter held at its largest value names the option.
     let b = answer(&["bottlenecks"], "PARAMETER p\nPARAMETER size\nPOINTS (2 10) (4 10) (8 10) (2 20) (4 20) (8 20)\nREGION main\nDATA 8\nDATA 4.1\nDATA 2.2\nDATA 16\nDATA 8.1\nDATA 4.3\n");
-    assert!(paths(&b).iter().any(|(p, m)| p == "hold" && m.contains("size held at its largest value")), "{:?}", paths(&b));
+    assert!(
+        paths(&b).iter().any(|(p, m)| p == "hold" && m.contains("size held at its largest value")),
+        "{:?}",
+        paths(&b)
+    );
     // The planner and the point-to-point fit: present and empty on the examples.
     for name in ["multigrid-example", "multigrid-planner", "comm-example"] {
         let c = case(name);

@@ -1,6 +1,5 @@
 //! `scalewise comm`, `broadcast`, `clusters` and `grid-broadcast` as a script sees them.
 
-
 use serde_json::{json, Value};
 
 mod common;
@@ -20,8 +19,10 @@ fn close(got: &Value, want: f64) {
 #[test]
 fn comm_contract() {
     // T = 20 + 0.01 m exactly: Hockney recovers it; every model predicts 1330.72 at 131072.
-    let points: Vec<Value> =
-        [1.0, 64.0, 1024.0, 8192.0, 65536.0].iter().map(|&m: &f64| json!({"size_bytes": m, "time_us": 20.0 + 0.01 * m})).collect();
+    let points: Vec<Value> = [1.0, 64.0, 1024.0, 8192.0, 65536.0]
+        .iter()
+        .map(|&m: &f64| json!({"size_bytes": m, "time_us": 20.0 + 0.01 * m}))
+        .collect();
     let out = answer(&["comm", "--compact"], &json!({"points": points, "predict": [131072]}).to_string());
     let models = out["models"].as_array().expect("models");
     let names: Vec<&str> = models.iter().filter_map(|m| m["model"].as_str()).collect();
@@ -39,7 +40,8 @@ fn comm_contract() {
 
 #[test]
 fn comm_reads_raw_osu_and_imb() {
-    let osu = "# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n";
+    let osu =
+        "# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n";
     let out = answer(&["comm", "--format", "osu"], osu);
     assert_eq!(out["format"], json!("osu_latency"));
     assert_eq!(out["models"][0]["predictions"].as_array().map(Vec::len), Some(6));
@@ -67,7 +69,13 @@ fn broadcast_by_hand() {
     );
     // Each algorithm found by its name, not its place in the list.
     let of = |out: &Value, name: &str| -> Value {
-        out["algorithms"].as_array().expect("list").iter().find(|a| a["algorithm"] == name).cloned().unwrap_or_else(|| panic!("{name} in {out}"))
+        out["algorithms"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .find(|a| a["algorithm"] == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} in {out}"))
     };
     for (name, want) in [("linear", 110.0), ("binomial", 60.0), ("binary", 105.0), ("pipeline", 110.6)] {
         let got = of(&out, name)["time_us"].as_f64().expect("a time");
@@ -87,7 +95,10 @@ fn broadcast_by_hand() {
 
 #[test]
 fn clusters_and_grid_broadcast() {
-    let out = answer(&["clusters", "--compact"], r#"{"latency_us": [[0, 10, 12, 12], [10, 0, 12, 12], [12, 12, 0, 11], [12, 12, 11, 0]], "rho": 0.1}"#);
+    let out = answer(
+        &["clusters", "--compact"],
+        r#"{"latency_us": [[0, 10, 12, 12], [10, 0, 12, 12], [12, 12, 0, 11], [12, 12, 11, 0]], "rho": 0.1}"#,
+    );
     assert_eq!(out["groups"], json!([[0, 1], [2, 3]]));
     let out = answer(&["clusters"], r#"{"latency_us": [[0, 1, 2], [1, 0, 3], [2, 4, 0]], "symmetrise": true}"#);
     // Mean of 3 and 4 is 3.5 > 1.2 × 1: node 2 stays alone.
@@ -96,7 +107,10 @@ fn clusters_and_grid_broadcast() {
                     "local_us": [5, 1, 50], "root": 0, "procs": [1, 1, 1], "intra_latency_us": [1, 1, 1], "intra_gap_us": [1, 1, 1]}"#;
     let out = answer(&["grid-broadcast"], input);
     assert_eq!(out["ecef"]["completion_us"], json!(69.0));
-    assert_eq!(out["ecef"]["transfers"][1], json!({"from": 1, "to": 2, "start_us": 12.0, "arrival_us": 19.0, "local_end_us": 69.0}));
+    assert_eq!(
+        out["ecef"]["transfers"][1],
+        json!({"from": 1, "to": 2, "start_us": 12.0, "arrival_us": 19.0, "local_end_us": 69.0})
+    );
     assert_eq!(out["ecef_lat"]["completion_us"], json!(82.0));
     assert_eq!(out["binomial_us"], json!(32.0));
     assert_eq!(out["best"], json!("ecef"));
@@ -105,20 +119,60 @@ fn clusters_and_grid_broadcast() {
 #[test]
 fn errors_are_one_line_naming_the_key() {
     let cases: &[(&[&str], &str, i32, &str)] = &[
-        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 0}]}"#, 1, "points[0].time_us: must be from 1e-6 to 1e12 µs, found 0"),
-        (&["comm"], r#"{"points": [{"size_bytes": 8, "time_us": 1}], "predict": [-1]}"#, 1, "predict[0]: must be from 0"),
+        (
+            &["comm"],
+            r#"{"points": [{"size_bytes": 8, "time_us": 0}]}"#,
+            1,
+            "points[0].time_us: must be from 1e-6 to 1e12 µs, found 0",
+        ),
+        (
+            &["comm"],
+            r#"{"points": [{"size_bytes": 8, "time_us": 1}], "predict": [-1]}"#,
+            1,
+            "predict[0]: must be from 0",
+        ),
         (&["comm"], r#"{"pts": []}"#, 1, "input: unknown key \"pts\""),
         (&["comm", "--format", "csv"], "", 2, "unknown format 'csv'; expected osu, osu_bw, imb, table"),
         (&["clusters", "--format", "osu"], "", 2, "reads JSON only"),
         (&["comm", "--format"], "", 2, "--format needs a name"),
-        (&["comm", "--format", "osu"], "# OSU MPI Latency Test\n# Size Latency (us)\n8 x\n", 1, "line 3, column 3: expected a number"),
-        (&["broadcast"], r#"{"model": "plogp", "params": {}, "procs": 4, "size_bytes": 8}"#, 1, "params: pLogP has no closed form"),
-        (&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": 0}, "procs": 0, "size_bytes": 8}"#, 1, "procs: must be from 1"),
+        (
+            &["comm", "--format", "osu"],
+            "# OSU MPI Latency Test\n# Size Latency (us)\n8 x\n",
+            1,
+            "line 3, column 3: expected a number",
+        ),
+        (
+            &["broadcast"],
+            r#"{"model": "plogp", "params": {}, "procs": 4, "size_bytes": 8}"#,
+            1,
+            "params: pLogP has no closed form",
+        ),
+        (
+            &["broadcast"],
+            r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": 0}, "procs": 0, "size_bytes": 8}"#,
+            1,
+            "procs: must be from 1",
+        ),
         (&["clusters"], r#"{"latency_us": [[0, 1], [1]]}"#, 1, "latency_us[1]: 1 values in this row but 2 rows"),
-        (&["clusters"], r#"{"latency_us": [[0, -1], [-1, 0]]}"#, 1, "latency_us[0][1]: a latency is a number of µs, 0 or more"),
+        (
+            &["clusters"],
+            r#"{"latency_us": [[0, -1], [-1, 0]]}"#,
+            1,
+            "latency_us[0][1]: a latency is a number of µs, 0 or more",
+        ),
         (&["clusters"], r#"{"latency_us": [[0, 1, 2], [1, 0, 3], [2, 4, 0]]}"#, 1, "latency_us[1][2]: not symmetric"),
-        (&["grid-broadcast"], r#"{"latency_us": [[0]], "gap_us": [[0, 1]], "local_us": [1]}"#, 1, "gap_us[0]: 2 values but 1 clusters"),
-        (&["grid-broadcast"], r#"{"latency_us": [[0]], "gap_us": [[0]], "local_us": [1], "root": 3}"#, 1, "root: must be from 0 to 0"),
+        (
+            &["grid-broadcast"],
+            r#"{"latency_us": [[0]], "gap_us": [[0, 1]], "local_us": [1]}"#,
+            1,
+            "gap_us[0]: 2 values but 1 clusters",
+        ),
+        (
+            &["grid-broadcast"],
+            r#"{"latency_us": [[0]], "gap_us": [[0]], "local_us": [1], "root": 3}"#,
+            1,
+            "root: must be from 0 to 0",
+        ),
     ];
     for (args, stdin, status, want) in cases {
         let o = run(args, stdin);
@@ -131,7 +185,12 @@ fn errors_are_one_line_naming_the_key() {
 
 #[test]
 fn help_for_every_subcommand() {
-    for (cmd, key) in [("comm", "--format osu"), ("broadcast", "segment_bytes"), ("clusters", "group_latency_us"), ("grid-broadcast", "ecef_lat")] {
+    for (cmd, key) in [
+        ("comm", "--format osu"),
+        ("broadcast", "segment_bytes"),
+        ("clusters", "group_latency_us"),
+        ("grid-broadcast", "ecef_lat"),
+    ] {
         let o = run(&[cmd, "--help"], "");
         assert_eq!(o.status, 0);
         assert!(o.stdout.contains(key), "{cmd} --help lacks {key}");
@@ -181,11 +240,24 @@ fn comm_exports_for_other_tools() {
 #[test]
 fn broadcast_params_hold_only_their_models_keys() {
     // Read through the typed request, as every input is: another model's key is named.
-    let o = run(&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#);
+    let o = run(
+        &["broadcast"],
+        r#"{"model": "hockney", "params": {"alpha_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#,
+    );
     assert_eq!(o.status, 1);
-    assert!(o.stderr.contains("params: unknown key \"gap_us\"; expected alpha_us, beta_us_per_byte, bandwidth_mb_s"), "{}", o.stderr);
-    let o = run(&["broadcast"], r#"{"model": "logp", "params": {"l_plus_2o_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#);
+    assert!(
+        o.stderr.contains("params: unknown key \"gap_us\"; expected alpha_us, beta_us_per_byte, bandwidth_mb_s"),
+        "{}",
+        o.stderr
+    );
+    let o = run(
+        &["broadcast"],
+        r#"{"model": "logp", "params": {"l_plus_2o_us": 1, "gap_us": 2}, "procs": 4, "size_bytes": 8}"#,
+    );
     assert!(o.stderr.contains("params: missing key \"w_bytes\""), "{}", o.stderr);
-    let o = run(&["broadcast"], r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": -1}, "procs": 4, "size_bytes": 8}"#);
+    let o = run(
+        &["broadcast"],
+        r#"{"model": "hockney", "params": {"alpha_us": 1, "beta_us_per_byte": -1}, "procs": 4, "size_bytes": 8}"#,
+    );
     assert!(o.stderr.contains("params.beta_us_per_byte: must be from 0 to 1000000000000, found -1"), "{}", o.stderr);
 }

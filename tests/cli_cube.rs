@@ -42,8 +42,12 @@ fn points(v: &Value) -> Vec<Vec<f64>> {
     let params: Vec<&str> = v["parameters"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     let mut all: Vec<Vec<f64>> = Vec::new();
     for r in v["regions"].as_array().unwrap() {
-        let mut mine: Vec<Vec<f64>> =
-            r["points"].as_array().unwrap().iter().map(|p| params.iter().map(|k| p["point"][*k].as_f64().unwrap()).collect()).collect();
+        let mut mine: Vec<Vec<f64>> = r["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| params.iter().map(|k| p["point"][*k].as_f64().unwrap()).collect())
+            .collect();
         mine.sort_by(|a, b| a.partial_cmp(b).unwrap());
         if all.is_empty() {
             all = mine;
@@ -65,7 +69,8 @@ fn grid(axes: &[&[f64]]) -> Vec<Vec<f64>> {
 
 const MATMUL_CALLPATHS: [&str; 4] = ["main", "main->init_mat", "main->zero_mat", "main->mat_mul"];
 /// Extra-P's test_load_cube_files.py asserts exactly these (the metrics with data).
-const MATMUL_METRICS: [&str; 7] = ["visits", "time", "min_time", "max_time", "PAPI_FP_OPS", "PAPI_L3_TCM", "PAPI_L2_TCM"];
+const MATMUL_METRICS: [&str; 7] =
+    ["visits", "time", "min_time", "max_time", "PAPI_FP_OPS", "PAPI_L3_TCM", "PAPI_L2_TCM"];
 
 /// runs.metrics holds Extra-P's seven. It also lists bytes_put and bytes_get, which these
 /// profiles declare without data (no 4.index/4.data): Extra-P skips them with a warning, and
@@ -106,7 +111,9 @@ fn multi_parameter_has_three_parameters_27_points_four_call_paths_and_the_metric
 #[test]
 fn single_parameter_has_nine_points_exclusive_and_inclusive() {
     let xs = [1.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0];
-    for extra in [&[][..], &["--aggregate", "sum"][..], &["--inclusive"][..], &["--inclusive", "--aggregate", "sum"][..]] {
+    for extra in
+        [&[][..], &["--aggregate", "sum"][..], &["--inclusive"][..], &["--inclusive", "--aggregate", "sum"][..]]
+    {
         let path = cubeset("single_parameter");
         let args = [&["bottlenecks", path.as_str(), "--compact"][..], extra].concat();
         let v = answer(&args);
@@ -147,7 +154,11 @@ fn threaded_set_opens_with_its_parameter_and_call_paths() {
         assert!(cps.iter().any(|c| c == cp), "{cp} in {cps:?}");
     }
     let metrics = &v["runs"]["metrics"];
-    assert!(metrics.as_array().unwrap().iter().any(|m| m == "visits") && metrics.as_array().unwrap().iter().any(|m| m == "time"), "{metrics}");
+    assert!(
+        metrics.as_array().unwrap().iter().any(|m| m == "visits")
+            && metrics.as_array().unwrap().iter().any(|m| m == "time"),
+        "{metrics}"
+    );
 }
 
 #[test]
@@ -219,8 +230,18 @@ fn point_values_are_extrap_weak_strong_and_inclusive_measurements() {
         });
         let param = v["parameters"][0].as_str().unwrap().to_string();
         let own = |cp: &str| -> f64 {
-            let region = v["regions"].as_array().unwrap().iter().find(|r| r["callpath"] == cp).unwrap_or_else(|| panic!("{set} {scaling}: no {cp}"));
-            let point = region["points"].as_array().unwrap().iter().find(|p| p["point"][&param] == x).unwrap_or_else(|| panic!("{set} {scaling} {cp}: no point {x}"));
+            let region = v["regions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["callpath"] == cp)
+                .unwrap_or_else(|| panic!("{set} {scaling}: no {cp}"));
+            let point = region["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["point"][&param] == x)
+                .unwrap_or_else(|| panic!("{set} {scaling} {cp}: no point {x}"));
             point["time_s"].as_f64().unwrap()
         };
         let got = if scaling == "weak-incl" {
@@ -229,13 +250,22 @@ fn point_values_are_extrap_weak_strong_and_inclusive_measurements() {
             // its own plus that of every call path below it.
             assert_eq!(v["times"]["kind"], "inclusive", "{set}: {}", v["times"]);
             let prefix = format!("{callpath}->");
-            let below: Vec<String> =
-                v["regions"].as_array().unwrap().iter().filter_map(|r| r["callpath"].as_str()).filter(|c| c.starts_with(&prefix)).map(String::from).collect();
+            let below: Vec<String> = v["regions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|r| r["callpath"].as_str())
+                .filter(|c| c.starts_with(&prefix))
+                .map(String::from)
+                .collect();
             own(callpath) + below.iter().map(|c| own(c)).sum::<f64>()
         } else {
             own(callpath)
         };
-        assert!((got - expected).abs() <= 1e-9 * expected.abs(), "{set} {scaling} {callpath} at {x}: {got} where Extra-P reads {expected}");
+        assert!(
+            (got - expected).abs() <= 1e-9 * expected.abs(),
+            "{set} {scaling} {callpath} at {x}: {got} where Extra-P reads {expected}"
+        );
     }
 }
 
@@ -248,7 +278,8 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(tag: &str) -> TempDir {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
         let p = std::env::temp_dir().join(format!("scalewise-cli-cube-{tag}-{}-{nanos}", std::process::id()));
         std::fs::create_dir_all(&p).expect("temp dir");
         TempDir(p)
@@ -355,7 +386,12 @@ fn write_runs(dir: &Path) {
     let mut k = 0usize;
     for p in COUNTS {
         for rep in 1..=2 {
-            let opts = WriteOptions { big_endian: k & 1 != 0, zlib: k & 2 != 0, gzip_anchor: k & 4 != 0, gzip_archive: k & 8 != 0 };
+            let opts = WriteOptions {
+                big_endian: k & 1 != 0,
+                zlib: k & 2 != 0,
+                gzip_anchor: k & 4 != 0,
+                gzip_archive: k & 8 != 0,
+            };
             let run = dir.join(format!("app.p{p}.r{rep}"));
             std::fs::create_dir_all(&run).unwrap();
             std::fs::write(run.join("profile.cubex"), write(&profile(p, &mut noise), &opts)).unwrap();
@@ -384,11 +420,16 @@ fn generated_runs_rank_and_predict_by_their_laws() {
     assert_eq!(v["runs"]["count"], 10);
     assert_eq!(v["runs"]["locations"], serde_json::json!([4, 64]), "2 ranks × 2 threads to 32 × 2");
     let metrics = &v["runs"]["metrics"];
-    assert!(metrics.as_array().unwrap().iter().any(|m| m == "visits") && metrics.as_array().unwrap().iter().any(|m| m == "time"), "{metrics}");
+    assert!(
+        metrics.as_array().unwrap().iter().any(|m| m == "visits")
+            && metrics.as_array().unwrap().iter().any(|m| m == "time"),
+        "{metrics}"
+    );
 
     // The region name with '&' and '<' comes through as written; extra, present from p = 8
     // only, is merged into its parent and the answer says so.
-    let expected = ["main", "main->compute", "main->comm", "main->io", "main->pack&unpack<T>"].map(String::from).to_vec();
+    let expected =
+        ["main", "main->compute", "main->comm", "main->io", "main->pack&unpack<T>"].map(String::from).to_vec();
     assert_eq!(sorted(callpaths(&v)), sorted(expected.clone()));
     let merged = v["runs"]["merged"].to_string();
     assert!(merged.contains("main->compute->extra") && merged.contains("\"main->compute\""), "{merged}");
@@ -438,7 +479,15 @@ fn generated_runs_show_the_imbalance_of_rank_zero() {
     let dir = TempDir::new("imbalance");
     write_runs(dir.path());
     let v = answer(&["bottlenecks", dir.path().to_str().unwrap(), "--predict", "128,512", "--compact"]);
-    let region = |cp: &str| v["regions"].as_array().unwrap().iter().find(|r| r["callpath"] == cp).unwrap_or_else(|| panic!("no {cp}")).clone();
+    let region = |cp: &str| {
+        v["regions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["callpath"] == cp)
+            .unwrap_or_else(|| panic!("no {cp}"))
+            .clone()
+    };
     let pack = region("main->pack&unpack<T>");
     // The region objects carry each point's imbalance (largest over mean across locations)
     // since the call-tree merge; skipped where an answer has none.
@@ -480,7 +529,9 @@ fn a_profile_with_more_call_paths_than_the_limit_is_refused() {
     let limit = scalewise::model::extrap::runs::LIMITS.callpaths;
     // main with limit children (limit + 1 call-tree nodes), every value zero: about 6 MB of
     // anchor, no data rows.
-    let cnodes: Vec<SpecCnode> = std::iter::once(SpecCnode { region: 0, parent: None }).chain((0..limit).map(|_| SpecCnode { region: 1, parent: Some(0) })).collect();
+    let cnodes: Vec<SpecCnode> = std::iter::once(SpecCnode { region: 0, parent: None })
+        .chain((0..limit).map(|_| SpecCnode { region: 1, parent: Some(0) }))
+        .collect();
     let spec = Spec {
         metrics: vec![SpecMetric {
             uniq_name: "time".into(),

@@ -25,7 +25,8 @@ fn text_file_gives_the_ranked_dominant_table_with_the_contract_keys() {
         let p = r["predictions"].as_array().unwrap();
         assert_eq!(p.iter().map(|p| p["n"].as_u64().unwrap()).collect::<Vec<_>>(), [256, 1024]);
         for p in p {
-            let (t, lo, hi) = (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
+            let (t, lo, hi) =
+                (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
             assert!(lo <= t && t <= hi, "{p}");
         }
     }
@@ -70,7 +71,10 @@ fn json_lines_and_json_are_recognised_without_format() {
     // Default targets: 4x and 16x the largest measured count (64).
     assert_eq!(j["predict"], json!([256, 1024]));
     // The JSON form of the ordinary input is unchanged.
-    let o = common::run(&["speedup", "--compact"], r#"{"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 5.2}, {"n": 4, "time_s": 2.9}]}"#);
+    let o = common::run(
+        &["speedup", "--compact"],
+        r#"{"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": 5.2}, {"n": 4, "time_s": 2.9}]}"#,
+    );
     assert_eq!(o.status, 0, "{}", o.stderr);
     assert!(o.stdout.contains("\"fits\""));
 }
@@ -79,8 +83,14 @@ fn json_lines_and_json_are_recognised_without_format() {
 fn malformed_experiments_name_the_line_and_column() {
     let o = common::run(&["speedup", "--format", "extrap"], "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n");
     assert_eq!(o.status, 1);
-    assert_eq!(o.stderr.trim(), "scalewise speedup: Extra-P experiment: line 4, column 8: expected a measured value (a number), found \"x\"");
-    let o = common::run(&["speedup", "--format", "extrap"], "{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"p\": 4}, \"value\": []}\n");
+    assert_eq!(
+        o.stderr.trim(),
+        "scalewise speedup: Extra-P experiment: line 4, column 8: expected a measured value (a number), found \"x\""
+    );
+    let o = common::run(
+        &["speedup", "--format", "extrap"],
+        "{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": {\"p\": 4}, \"value\": []}\n",
+    );
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("line 2, column 22: value: expected a non-empty list"), "{}", o.stderr);
     // A bad option value is a usage error, found before the input is read.
@@ -94,14 +104,20 @@ fn malformed_experiments_name_the_line_and_column() {
 }
 
 fn planner_input() -> String {
-    let cases: Value = serde_json::from_str(&std::fs::read_to_string(format!("{}/tests/golden/cli-cases.json", env!("CARGO_MANIFEST_DIR"))).unwrap()).unwrap();
+    let cases: Value = serde_json::from_str(
+        &std::fs::read_to_string(format!("{}/tests/golden/cli-cases.json", env!("CARGO_MANIFEST_DIR"))).unwrap(),
+    )
+    .unwrap();
     cases.as_array().unwrap().iter().find(|c| c["name"] == "multigrid-planner").unwrap()["input"].to_string()
 }
 
 #[test]
 fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     let input = r#"{"points":[{"n":2,"time_s":100},{"n":4,"time_s":52},{"n":8,"time_s":28},{"n":16,"time_s":16}],"predict":[16,32,64]}"#;
-    let o = common::run(&["speedup", "--compact", "--allocation", "csv", "--cores-per-node", "8", "--price-per-core-hour", "0.5"], input);
+    let o = common::run(
+        &["speedup", "--compact", "--allocation", "csv", "--cores-per-node", "8", "--price-per-core-hour", "0.5"],
+        input,
+    );
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     let a = &v["allocation"];
@@ -111,9 +127,13 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("processes,nodes,time (s),time low (s),time high (s),efficiency (%),core-hours,node-hours,cost (EUR),recommended,basis"), "{}", lines[0]);
     let points = v["points"].as_array().unwrap();
-    let forecast: Vec<&Value> = v["forecast"]["predictions"].as_array().unwrap().iter().filter(|p| p["n"].as_u64() > Some(16)).collect();
-    let want: Vec<(&Value, f64, &str)> = points.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "measured"))
-        .chain(forecast.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "predicted"))).collect();
+    let forecast: Vec<&Value> =
+        v["forecast"]["predictions"].as_array().unwrap().iter().filter(|p| p["n"].as_u64() > Some(16)).collect();
+    let want: Vec<(&Value, f64, &str)> = points
+        .iter()
+        .map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "measured"))
+        .chain(forecast.iter().map(|p| (&p["n"], p["time_s"].as_f64().unwrap(), "predicted")))
+        .collect();
     assert_eq!(a["rows"].as_array().unwrap().len(), want.len());
     for (k, (n, t, basis)) in want.into_iter().enumerate() {
         let row = &a["rows"][k];
@@ -156,7 +176,16 @@ fn planner_page_allocation_matches_the_cli() {
     use scalewise::model::multigrid::Plan;
     let input = planner_input();
     for (format, threshold) in [("csv", "60"), ("md", ""), ("latex", "90")] {
-        let mut args = vec!["multigrid", "--compact", "--allocation", format, "--cores-per-node", "8", "--price-per-core-hour", "0.5"];
+        let mut args = vec![
+            "multigrid",
+            "--compact",
+            "--allocation",
+            format,
+            "--cores-per-node",
+            "8",
+            "--price-per-core-hour",
+            "0.5",
+        ];
         let th = threshold.parse::<f64>().map(|t| (t / 100.0).to_string());
         if let Ok(t) = &th {
             args.extend(["--efficiency-threshold", t.as_str()]);
@@ -167,7 +196,8 @@ fn planner_page_allocation_matches_the_cli() {
         let plans: Vec<Plan> = serde_json::from_value(v["planner"]["ranking"].clone()).unwrap();
         assert!(plans.len() > 1);
         let texts = [(KEY_CORES, "8"), (KEY_PRICE, "0.5"), (KEY_THRESHOLD, threshold), (KEY_FORMAT, format)];
-        let page = page_table(|k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(), &plans[..]);
+        let page =
+            page_table(|k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(), &plans[..]);
         assert!(page.errors.is_empty());
         let a = &v["allocation"];
         assert_eq!(page.text, a["text"].as_str().unwrap(), "{format}");
@@ -209,7 +239,11 @@ fn the_command_fits_more_regions_than_the_page_on_every_core_with_the_one_thread
     let text = common::extrap_experiment(MAX_REGIONS + 1);
     let page = rank(&parse(&text).unwrap(), &RankOptions::default()).unwrap_err();
     assert!(page.to_string().contains(&format!("more than the {MAX_REGIONS}")), "{page}");
-    let batch = RankOptions { max_regions: scalewise::model::extrap::MAX_REGIONS_BATCH, targets: vec![256], ..RankOptions::default() };
+    let batch = RankOptions {
+        max_regions: scalewise::model::extrap::MAX_REGIONS_BATCH,
+        targets: vec![256],
+        ..RankOptions::default()
+    };
     assert_eq!(scalewise::model::extrap::plan(&parse(&text).unwrap(), &batch).unwrap().len(), MAX_REGIONS + 1);
 }
 
@@ -226,7 +260,8 @@ fn whole_points_are_predicted_with_the_parameters_named() {
         let p = r["predictions"].as_array().unwrap();
         assert_eq!(p[1]["point"], json!({"p": 1024.0, "size": 16000.0}));
         for p in p {
-            let (t, lo, hi) = (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
+            let (t, lo, hi) =
+                (p["time_s"].as_f64().unwrap(), p["time_low_s"].as_f64().unwrap(), p["time_high_s"].as_f64().unwrap());
             assert!(0.0 < lo && lo < t && t < hi, "{p}");
         }
         assert_eq!(r["points"][0]["point"]["p"], json!(2.0));
@@ -238,7 +273,11 @@ fn whole_points_are_predicted_with_the_parameters_named() {
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("a point to predict at needs 2 values (p, size), found 3"), "{}", o.stderr);
     let o = common::run(&["bottlenecks", &data("app.jsonl"), "--predict", "256:x"], "");
-    assert!(o.stderr.contains("--predict: line 1, column 1: expected a process count or values joined by ':'"), "{}", o.stderr);
+    assert!(
+        o.stderr.contains("--predict: line 1, column 1: expected a process count or values joined by ':'"),
+        "{}",
+        o.stderr
+    );
 }
 
 #[test]
@@ -246,7 +285,10 @@ fn a_call_tree_is_ranked_by_own_time_and_the_answer_says_how_it_was_read() {
     // calltree.txt: main (inclusive) = 0.1 + main->compute (1200/p) + main->io (2 + 0.05·p);
     // at p = 256 main->io's own share is 14.8/19.5875 = 75.6 % (before: main 50 %).
     let v = answer(&["bottlenecks", &data("calltree.txt"), "--predict", "256", "--compact"]);
-    assert_eq!((&v["nesting"], &v["times"], &v["left_out"], &v["non_additive"]), (&json!("callpaths"), &json!({"kind": "inclusive", "decided": "data"}), &Value::Null, &json!([])));
+    assert_eq!(
+        (&v["nesting"], &v["times"], &v["left_out"], &v["non_additive"]),
+        (&json!("callpaths"), &json!({"kind": "inclusive", "decided": "data"}), &Value::Null, &json!([]))
+    );
     assert_eq!(v["dominant"][0]["callpath"], "main->io");
     assert!((v["dominant"][0]["share"].as_f64().unwrap() - 14.8 / 19.5875).abs() < 0.01, "{}", v["dominant"]);
     let regions = v["regions"].as_array().unwrap();
@@ -254,25 +296,41 @@ fn a_call_tree_is_ranked_by_own_time_and_the_answer_says_how_it_was_read() {
     assert_eq!((&by("main")["parent"], &by("main")["depth"]), (&Value::Null, &json!(0)));
     assert_eq!((&by("main->io")["parent"], &by("main->io")["depth"]), (&json!("main"), &json!(1)));
     let main_share = &by("main")["shares"][0];
-    assert!((main_share["inclusive"].as_f64().unwrap() - 1.0).abs() < 1e-9 && main_share["own"].as_f64().unwrap() < 0.01, "{main_share}");
+    assert!(
+        (main_share["inclusive"].as_f64().unwrap() - 1.0).abs() < 1e-9 && main_share["own"].as_f64().unwrap() < 0.01,
+        "{main_share}"
+    );
     let rows = v["ranking"][0]["regions"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
     assert!(rows.iter().all(|r| r["own"] == r["share"] && r["inclusive"].is_number()));
-    assert!(v["warnings_at"].as_array().unwrap().iter().any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains("inclusive")));
+    assert!(v["warnings_at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains("inclusive")));
 }
 
 #[test]
 fn relearn_is_read_as_an_indented_tree_whose_deepest_holder_dominates() {
     let file = format!("{}/tests/data/extrap-upstream/text/mpa/relearn_data.txt", env!("CARGO_MANIFEST_DIR"));
     let v = answer(&["bottlenecks", &file, "--predict", "2048", "--compact"]);
-    assert_eq!((&v["nesting"], &v["times"]["kind"], &v["left_out"]), (&json!("indentation"), &json!("inclusive"), &json!("main()")));
+    assert_eq!(
+        (&v["nesting"], &v["times"]["kind"], &v["left_out"]),
+        (&json!("indentation"), &json!("inclusive"), &json!("main()"))
+    );
     assert_eq!(v["dominant"][0]["callpath"], "Find target neurons (w/ RMA)");
     let na = v["non_additive"].as_array().unwrap();
     assert_eq!(na.len(), 1);
     assert_eq!(na[0]["parent"], "Connectivity update");
     assert!(na[0]["children"].as_array().unwrap().contains(&json!("Create synapses (w/ Alltoall)")));
     assert!(na[0]["point"]["p"].is_number() && na[0]["children_s"].as_f64() > na[0]["parent_s"].as_f64());
-    let warned = |s: &str| v["warnings_at"].as_array().unwrap().iter().any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains(s));
+    let warned = |s: &str| {
+        v["warnings_at"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["path"] == "input" && w["message"].as_str().unwrap().contains(s))
+    };
     assert!(warned("indented") && warned("add up to more") && warned("left out"));
     // One row per region ranked (main() left out), by inclusive share.
     let rows = v["ranking"][0]["regions"].as_array().unwrap();
@@ -296,10 +354,12 @@ fn a_parameter_named_p_is_the_process_count_whatever_its_place() {
     assert_eq!(swapped["points"][0], json!({"n": 9000.0, "p": 2048.0}));
     assert_eq!(swapped["dominant"][0]["callpath"], original["dominant"][0]["callpath"]);
     for (a, b) in swapped["regions"].as_array().unwrap().iter().zip(original["regions"].as_array().unwrap()) {
-        let (ta, tb) = (a["predictions"][0]["time_s"].as_f64().unwrap(), b["predictions"][0]["time_s"].as_f64().unwrap());
+        let (ta, tb) =
+            (a["predictions"][0]["time_s"].as_f64().unwrap(), b["predictions"][0]["time_s"].as_f64().unwrap());
         assert!((ta - tb).abs() <= 1e-6 * tb.abs(), "{}: {ta} vs {tb}", a["callpath"]);
     }
-    let by_n = answer(&["bottlenecks", &data("relearn_n_first.txt"), "--parameter", "n", "--predict", "20000", "--compact"]);
+    let by_n =
+        answer(&["bottlenecks", &data("relearn_n_first.txt"), "--parameter", "n", "--predict", "20000", "--compact"]);
     assert_eq!((by_n["process_parameter"].as_str(), by_n["side_parameter"].as_str()), (Some("n"), Some("p")));
 }
 
@@ -307,9 +367,21 @@ fn a_parameter_named_p_is_the_process_count_whatever_its_place() {
 /// beyond the measured counts (relearn measures p up to 512: 100,000,000 is 195,313× that).
 #[test]
 fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
-    let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--predict", "100000000:9000,2048:9000,4000000000:9000", "--compact"]);
+    let v = answer(&[
+        "bottlenecks",
+        &upstream("text/mpa/relearn_data.txt"),
+        "--predict",
+        "100000000:9000,2048:9000,4000000000:9000",
+        "--compact",
+    ]);
     assert_eq!(v["predict"], json!([100000000, 2048, 1000000000]));
-    let predict: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "predict").map(|w| w["message"].as_str().unwrap()).collect();
+    let predict: Vec<&str> = v["warnings_at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["path"] == "predict")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
     assert_eq!(predict[..3], [
         "p = 4.00000e9 is beyond the largest process count reported, 1.00000e9: the time is predicted at 4.00000e9, its count shown as 1.00000e9",
         "p = 100000000 is 195313× the largest measured count, 512: a prediction that far beyond the data rests on the model's form alone",
@@ -317,7 +389,11 @@ fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
     ]);
     // 4× and 16× the largest measured (the defaults) are not far.
     let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
-    assert!(v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("the largest measured count")), "{}", v["warnings"]);
+    assert!(
+        v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("the largest measured count")),
+        "{}",
+        v["warnings"]
+    );
 }
 
 /// Issue 45, item 4: Extra-P's 2_param_add2 holds its points on a cross (p = 32 or n = 5000),
@@ -327,19 +403,41 @@ fn a_target_far_beyond_the_data_or_cut_to_the_largest_count_is_said_so() {
 /// 8192:9000. The answer now adds the parameters' terms and says the design cannot tell.
 #[test]
 fn a_cross_design_gets_no_products_and_says_it_cannot_tell_sums_from_products() {
-    let v = answer(&["bottlenecks", &upstream("text/mpa/2_param_add2.txt"), "--predict", "8192:5000,8192:9000", "--compact"]);
+    let v = answer(&[
+        "bottlenecks",
+        &upstream("text/mpa/2_param_add2.txt"),
+        "--predict",
+        "8192:5000,8192:9000",
+        "--compact",
+    ]);
     let blast = v["regions"].as_array().unwrap().iter().find(|r| r["callpath"] == "blast()").unwrap();
     let t = |i: usize| blast["predictions"][i]["time_s"].as_f64().unwrap();
-    assert!((50.0..=250.0).contains(&t(0)) && (50.0..=250.0).contains(&t(1)), "{} {}: {}", t(0), t(1), blast["formula"]);
+    assert!(
+        (50.0..=250.0).contains(&t(0)) && (50.0..=250.0).contains(&t(1)),
+        "{} {}: {}",
+        t(0),
+        t(1),
+        blast["formula"]
+    );
     for r in v["regions"].as_array().unwrap() {
         let f = r["formula"].as_str().unwrap();
         assert!(!f.split([' ']).any(|term| term.contains('p') && term.contains('n') && term.contains('·')), "{f}");
     }
-    let input: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "input").map(|w| w["message"].as_str().unwrap()).collect();
+    let input: Vec<&str> = v["warnings_at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["path"] == "input")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
     assert!(input.iter().any(|m| m.contains("cannot separate additive from multiplicative")), "{input:?}");
     // A full grid (relearn: every p with every n) is not a cross.
     let v = answer(&["bottlenecks", &upstream("text/mpa/relearn_data.txt"), "--compact"]);
-    assert!(v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("additive")), "{}", v["warnings"]);
+    assert!(
+        v["warnings"].as_array().unwrap().iter().all(|w| !w.as_str().unwrap().contains("additive")),
+        "{}",
+        v["warnings"]
+    );
 }
 
 /// Issue 45, item 14: a range such as 1.6e-22 to 1.2e24 s (strong_scaling/one_parameter_1.txt
@@ -353,9 +451,21 @@ fn ranges_that_span_orders_of_magnitude_are_flagged_uninformative() {
     let (lo, hi) = (p[1]["time_low_s"].as_f64().unwrap(), p[1]["time_high_s"].as_f64().unwrap());
     assert!(hi / lo > 1e40, "{lo} {hi}");
     assert_eq!((p[0]["uninformative"].as_bool(), p[1]["uninformative"].as_bool()), (Some(true), Some(true)));
-    let said: Vec<&str> = v["warnings_at"].as_array().unwrap().iter().filter(|w| w["path"] == "predict").map(|w| w["message"].as_str().unwrap()).collect();
+    let said: Vec<&str> = v["warnings_at"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["path"] == "predict")
+        .map(|w| w["message"].as_str().unwrap())
+        .collect();
     assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0].starts_with("2 of 2 predicted times have a range wider than a factor 1000 (the widest: compute at x = 960, "), "{}", said[0]);
+    assert!(
+        said[0].starts_with(
+            "2 of 2 predicted times have a range wider than a factor 1000 (the widest: compute at x = 960, "
+        ),
+        "{}",
+        said[0]
+    );
     // app.txt's ranges at 256 and 1024 (4× and 16× its counts) are informative.
     let v = answer(&["bottlenecks", &data("app.txt"), "--predict", "256,1024", "--compact"]);
     for r in v["regions"].as_array().unwrap() {
@@ -386,7 +496,11 @@ fn a_value_below_0_is_refused_at_its_place_even_among_repetitions() {
         let v: Value = serde_json::from_str(&o.stdout).unwrap();
         assert_eq!(v["format"], format);
         let n = if place.starts_with("line 5") { 4 } else { 2 };
-        assert_eq!(v["regions"][0]["error"], format!("a value below 0 at {n} processes ({place}): the region is left out of the ranking"), "{format}");
+        assert_eq!(
+            v["regions"][0]["error"],
+            format!("a value below 0 at {n} processes ({place}): the region is left out of the ranking"),
+            "{format}"
+        );
         assert_eq!(v["dominant"], json!([]), "{format}");
     }
 }
@@ -405,10 +519,14 @@ fn weak_scaling_allocation_matches_the_page_with_its_predictions() {
     let o = common::run(&["speedup", "--compact", "--allocation", "md", "--cores-per-node", "4"], &input.to_string());
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
-    let raw: Vec<RawPoint> = times.iter().map(|&(n, value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
+    let raw: Vec<RawPoint> =
+        times.iter().map(|&(n, value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
     let w = weak::analyse_weak("points", &raw, Measure::TimeS, &[64, 256]).expect("a weak-scaling fit");
     let texts = [(KEY_CORES, "4"), (KEY_PRICE, ""), (KEY_THRESHOLD, ""), (KEY_FORMAT, "md")];
-    let page = page_table(|k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(), &SpeedupRows::of_weak(&w));
+    let page = page_table(
+        |k| texts.iter().find(|t| t.0 == k).map(|t| t.1.to_string()).unwrap_or_default(),
+        &SpeedupRows::of_weak(&w),
+    );
     let a = &v["allocation"];
     assert_eq!(page.text, a["text"].as_str().unwrap());
     let rows = a["rows"].as_array().unwrap();
@@ -429,7 +547,8 @@ fn a_pasted_table_takes_the_allocation_options() {
     let from_table = common::run(&["speedup", "--format", "table", "--allocation", "csv", "--runs", "10"], table);
     assert_eq!(from_table.status, 0, "{}", from_table.stderr);
     let from_json = common::run(&["speedup", "--allocation", "csv", "--runs", "10"], &points.to_string());
-    let (t, j): (Value, Value) = (serde_json::from_str(&from_table.stdout).unwrap(), serde_json::from_str(&from_json.stdout).unwrap());
+    let (t, j): (Value, Value) =
+        (serde_json::from_str(&from_table.stdout).unwrap(), serde_json::from_str(&from_json.stdout).unwrap());
     assert_eq!(t["allocation"], j["allocation"]);
     assert_eq!(t["allocation"]["rows"].as_array().map(Vec::len), Some(4));
 }
@@ -442,7 +561,8 @@ fn a_pasted_table_takes_the_allocation_options() {
 /// 138.6 % of main at p = 64, between a low and a high of 100 %.
 #[test]
 fn no_inclusive_share_passes_the_whole_run() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/extrap/crash-364615539377796776f91f4495adb80125b053f2");
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/regressions/extrap/crash-364615539377796776f91f4495adb80125b053f2");
     let o = common::run(&["bottlenecks", path, "--predict", "64,4096", "--compact"], "");
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
@@ -450,7 +570,8 @@ fn no_inclusive_share_passes_the_whole_run() {
     assert!(!v["non_additive"].as_array().unwrap().is_empty());
     for t in v["ranking"].as_array().unwrap() {
         for r in t["regions"].as_array().unwrap() {
-            let (share, low, high) = (r["share"].as_f64().unwrap(), r["low"].as_f64().unwrap(), r["high"].as_f64().unwrap());
+            let (share, low, high) =
+                (r["share"].as_f64().unwrap(), r["low"].as_f64().unwrap(), r["high"].as_f64().unwrap());
             assert!((0.0..=1.0).contains(&share) && low <= share + 1e-12 && share <= high + 1e-12, "{r}");
         }
     }
@@ -466,7 +587,9 @@ fn no_inclusive_share_passes_the_whole_run() {
 /// do, rather than each being the largest number over an infinite total (0 %).
 #[test]
 fn times_past_f64s_range_keep_their_shares() {
-    for (name, halves) in [("crash-bea6c795122fb68ff32f420b7b1d0e3cef4315e3", false), ("two-overflowing-regions.jsonl", true)] {
+    for (name, halves) in
+        [("crash-bea6c795122fb68ff32f420b7b1d0e3cef4315e3", false), ("two-overflowing-regions.jsonl", true)]
+    {
         let path = format!("{}/fuzz/regressions/extrap/{name}", env!("CARGO_MANIFEST_DIR"));
         let o = common::run(&["bottlenecks", &path, "--predict", "4096", "--compact"], "");
         assert_eq!(o.status, 0, "{}", o.stderr);

@@ -32,9 +32,21 @@ fn extreme_numbers_are_refused_naming_the_field() {
              "fabrics": [{"fabric": "Myrinet", "sequential": seq, "parallel": runs}]}]}})
     };
     let cases: Vec<(&str, Value, &str)> = vec![
-        ("speedup", json!({"points": [{"n": 1, "time_s": 1e-320}, {"n": 2, "time_s": 0.6}, {"n": 4, "time_s": 0.4}]}), "points[0].time_s"),
-        ("speedup", json!({"points": [{"n": 1, "speedup": 1}, {"n": 2, "speedup": 1e300}, {"n": 4, "speedup": 3}]}), "points[1].speedup"),
-        ("comm", json!({"points": [{"size_bytes": 1, "time_us": 1e-320}, {"size_bytes": 100, "time_us": 2}, {"size_bytes": 1000, "time_us": 5}]}), "points[0].time_us"),
+        (
+            "speedup",
+            json!({"points": [{"n": 1, "time_s": 1e-320}, {"n": 2, "time_s": 0.6}, {"n": 4, "time_s": 0.4}]}),
+            "points[0].time_s",
+        ),
+        (
+            "speedup",
+            json!({"points": [{"n": 1, "speedup": 1}, {"n": 2, "speedup": 1e300}, {"n": 4, "speedup": 3}]}),
+            "points[1].speedup",
+        ),
+        (
+            "comm",
+            json!({"points": [{"size_bytes": 1, "time_us": 1e-320}, {"size_bytes": 100, "time_us": 2}, {"size_bytes": 1000, "time_us": 5}]}),
+            "points[0].time_us",
+        ),
         ("regions", regions("x_prime", 1e-320), "x_prime"),
         ("regions", regions("z_prime", 5e-324), "z_prime"),
         ("regions", sweep, "bandwidth_gb_s"),
@@ -50,7 +62,11 @@ fn extreme_numbers_are_refused_naming_the_field() {
     // At the edges of the ranges the answers are finite numbers.
     let o = input("regions", &regions("z_prime", 1e-9));
     assert_eq!(o.status, 0, "{}", o.stderr);
-    assert_no_null_numbers(&serde_json::from_str(&o.stdout).unwrap(), &serde_json::from_str(&input("regions", &regions("z_prime", 10.0)).stdout).unwrap(), "regions z' = 1e-9");
+    assert_no_null_numbers(
+        &serde_json::from_str(&o.stdout).unwrap(),
+        &serde_json::from_str(&input("regions", &regions("z_prime", 10.0)).stdout).unwrap(),
+        "regions z' = 1e-9",
+    );
 }
 
 /// Paths (`a.b[2].c`) of every number and null in a JSON value.
@@ -85,7 +101,10 @@ fn assert_no_null_numbers(extreme: &Value, sound: &Value, what: &str) {
     leaves(sound, String::new(), &mut b);
     let numbers: std::collections::BTreeSet<&str> = b.iter().filter(|(_, n)| *n).map(|(p, _)| p.as_str()).collect();
     for (p, is_number) in &a {
-        assert!(*is_number || documented(p) || !numbers.contains(p.as_str()), "{what}: {p} is null where sound inputs give a number");
+        assert!(
+            *is_number || documented(p) || !numbers.contains(p.as_str()),
+            "{what}: {p} is null where sound inputs give a number"
+        );
     }
 }
 
@@ -94,17 +113,35 @@ fn assert_no_null_numbers(extreme: &Value, sound: &Value, what: &str) {
 #[test]
 fn extreme_variants_of_the_examples_never_answer_null_for_a_number() {
     let examples: Vec<(&str, Value)> = vec![
-        ("speedup", json!({"points": [{"n": 1, "time_s": 100}, {"n": 2, "time_s": 52}, {"n": 4, "time_s": 28}, {"n": 8, "time_s": 16}], "predict": [16, 64]})),
-        ("comm", json!({"points": [{"size_bytes": 1, "time_us": 2}, {"size_bytes": 1024, "time_us": 4}, {"size_bytes": 65536, "time_us": 30}, {"size_bytes": 1048576, "time_us": 400}], "predict": [4096]})),
-        ("regions", json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256], "region_bandwidth_gb_s": 1,
-                           "sweep": {"bandwidth_gb_s": [0.5, 2]}, "required_bandwidth": {"n": 64, "fraction": 0.9}})),
-        ("broadcast", json!({"model": "hockney", "params": {"alpha_us": 5, "beta_us_per_byte": 0.01}, "procs": 16, "size_bytes": 65536})),
+        (
+            "speedup",
+            json!({"points": [{"n": 1, "time_s": 100}, {"n": 2, "time_s": 52}, {"n": 4, "time_s": 28}, {"n": 8, "time_s": 16}], "predict": [16, 64]}),
+        ),
+        (
+            "comm",
+            json!({"points": [{"size_bytes": 1, "time_us": 2}, {"size_bytes": 1024, "time_us": 4}, {"size_bytes": 65536, "time_us": 30}, {"size_bytes": 1048576, "time_us": 400}], "predict": [4096]}),
+        ),
+        (
+            "regions",
+            json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256], "region_bandwidth_gb_s": 1,
+                           "sweep": {"bandwidth_gb_s": [0.5, 2]}, "required_bandwidth": {"n": 64, "fraction": 0.9}}),
+        ),
+        (
+            "broadcast",
+            json!({"model": "hockney", "params": {"alpha_us": 5, "beta_us_per_byte": 0.01}, "procs": 16, "size_bytes": 65536}),
+        ),
         ("clusters", json!({"latency_us": [[0, 1, 50], [1, 0, 50], [50, 50, 0]], "rho": 0.2})),
-        ("grid-broadcast", json!({"latency_us": [[0, 100], [100, 0]], "gap_us": [[0, 10], [10, 0]], "local_us": [5, 5], "root": 0})),
-        ("multigrid", json!({"sequential": [{"work_mb": 2048, "time_s": 1500}, {"work_mb": 1024, "time_s": 740}],
+        (
+            "grid-broadcast",
+            json!({"latency_us": [[0, 100], [100, 0]], "gap_us": [[0, 10], [10, 0]], "local_us": [5, 5], "root": 0}),
+        ),
+        (
+            "multigrid",
+            json!({"sequential": [{"work_mb": 2048, "time_s": 1500}, {"work_mb": 1024, "time_s": 740}],
                              "parallel": [{"np": 4, "work_mb": 2048, "time_s": 1580}, {"np": 4, "work_mb": 1024, "time_s": 800},
                                           {"np": 8, "work_mb": 2048, "time_s": 1610}, {"np": 8, "work_mb": 1024, "time_s": 825}],
-                             "predict": [{"np": 64, "work_mb": 2048}]})),
+                             "predict": [{"np": 64, "work_mb": 2048}]}),
+        ),
     ];
     let extremes = [1e-320, 5e-324, 1e-300, 1e308, -1e308, 0.0];
     let mut runs = 0;
@@ -121,7 +158,11 @@ fn extreme_variants_of_the_examples_never_answer_null_for_a_number() {
                 let o = input(cmd, &v);
                 runs += 1;
                 match o.status {
-                    0 => assert_no_null_numbers(&serde_json::from_str(&o.stdout).unwrap(), &sound, &format!("{cmd} with {path} = {x:e}")),
+                    0 => assert_no_null_numbers(
+                        &serde_json::from_str(&o.stdout).unwrap(),
+                        &sound,
+                        &format!("{cmd} with {path} = {x:e}"),
+                    ),
                     1 => assert_eq!(o.stderr.trim_end().lines().count(), 1, "{cmd} {path} = {x:e}"),
                     s => panic!("{cmd} with {path} = {x:e}: exit status {s}: {}", o.stderr),
                 }

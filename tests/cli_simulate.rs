@@ -1,7 +1,6 @@
 //! `scalewise simulate` as a script sees it: the contract's keys, hand-computed answers,
 //! deadlocks as results, one-line errors naming the key.
 
-
 use serde_json::{json, Value};
 
 mod common;
@@ -26,7 +25,19 @@ const EXCHANGE: &str = "Loop iterations = 100 {\n Message type = MPI_Send, size 
 fn help_is_full_and_listed() {
     let o = run(&["simulate", "--help"], "");
     assert_eq!(o.status, 0);
-    for key in ["skeleton", "params", "numprocs", "procs_per_node", "machine", "mode", "replications", "seed", "ci95_s", "deadlock", "waiting_for"] {
+    for key in [
+        "skeleton",
+        "params",
+        "numprocs",
+        "procs_per_node",
+        "machine",
+        "mode",
+        "replications",
+        "seed",
+        "ci95_s",
+        "deadlock",
+        "waiting_for",
+    ] {
         assert!(o.stdout.contains(key), "help lacks {key}");
     }
     assert!(run(&["--help"], "").stdout.contains("simulate"));
@@ -35,7 +46,9 @@ fn help_is_full_and_listed() {
 #[test]
 fn the_helps_example_is_right() {
     // 100 × (1 ms + 100 µs + 1024·8 bits / 80 Mbit/s) = 0.12024 s, exactly (a fixed machine).
-    let out = simulate(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}}));
+    let out = simulate(
+        json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}}),
+    );
     let r = &out["results"][0];
     assert_eq!(r["numprocs"], 2);
     assert!((r["mean_s"].as_f64().unwrap() - 0.12024).abs() < 1e-12, "{r}");
@@ -56,7 +69,8 @@ fn the_contract_example_on_perseus() {
     assert_eq!(results.len(), 3);
     for (r, n) in results.iter().zip([2, 4, 8]) {
         assert_eq!(r["numprocs"], n);
-        let (mean, lo, hi) = (r["mean_s"].as_f64().unwrap(), r["ci95_s"][0].as_f64().unwrap(), r["ci95_s"][1].as_f64().unwrap());
+        let (mean, lo, hi) =
+            (r["mean_s"].as_f64().unwrap(), r["ci95_s"][0].as_f64().unwrap(), r["ci95_s"][1].as_f64().unwrap());
         assert!(lo <= mean && mean <= hi && mean > 0.0);
         assert!(r["speedup"].as_f64().unwrap() > 1.0);
     }
@@ -68,7 +82,8 @@ fn the_contract_example_on_perseus() {
 fn modes_and_the_figure6_comparison() {
     let base = json!({"skeleton": scalewise::model::pevpm::examples::JACOBI, "params": {"iterations": 50}, "numprocs": [16], "replications": 3, "compare": true});
     let out = simulate(base);
-    let labels: Vec<&str> = out["comparison"].as_array().unwrap().iter().map(|s| s["label"].as_str().unwrap()).collect();
+    let labels: Vec<&str> =
+        out["comparison"].as_array().unwrap().iter().map(|s| s["label"].as_str().unwrap()).collect();
     assert_eq!(labels, ["distribution", "average n × p", "average 2 × 1", "minimum 2 × 1"]);
     let mean = |i: usize| out["comparison"][i]["results"][0]["mean_s"].as_f64().unwrap();
     assert!(mean(3) <= mean(0));
@@ -76,7 +91,9 @@ fn modes_and_the_figure6_comparison() {
 
 #[test]
 fn deadlock_is_an_answer() {
-    let out = simulate(json!({"skeleton": "Message type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum", "numprocs": [2]}));
+    let out = simulate(
+        json!({"skeleton": "Message type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum", "numprocs": [2]}),
+    );
     let blocked = out["deadlock"]["blocked"].as_array().unwrap();
     assert_eq!(blocked.len(), 2);
     assert_eq!(blocked[0]["proc"], 0);
@@ -87,7 +104,9 @@ fn deadlock_is_an_answer() {
 #[test]
 fn histograms_machine() {
     let h = "size,n,p,low (us),high (us),count\n1024,2,1,100,110,3\n1024,2,1,110,200,1\n";
-    let out = simulate(json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": h}, "mode": "minimum", "replications": 2}));
+    let out = simulate(
+        json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": h}, "mode": "minimum", "replications": 2}),
+    );
     // Minimum mode: every message 100 µs: 100 × 1.1 ms.
     assert!((out["results"][0]["mean_s"].as_f64().unwrap() - 0.11).abs() < 1e-9, "{out}");
 }
@@ -97,23 +116,50 @@ fn bad_input_names_the_key() {
     let cases = [
         (json!({"numprocs": [2]}), "missing key \"skeleton\""),
         (json!({"skeleton": "Loop iterations = 3 {", "numprocs": [2]}), "skeleton: line 1, column 22: expected \"}\""),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2, 0]}), "numprocs[1]: expected a process count from 1 to 16384, found 0"),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2, 0]}),
+            "numprocs[1]: expected a process count from 1 to 16384, found 0",
+        ),
         (json!({"skeleton": EXCHANGE, "numprocs": [2, -1]}), "numprocs[1]"),
         (json!({"skeleton": EXCHANGE, "numprocs": [3]}), "process 2: to = -1 is not a process"),
         (json!({"skeleton": EXCHANGE, "numprocs": [2], "mode": "median"}), "mode:"),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": -1, "bandwidth_mbit_s": 10}}), "machine.latency_us"),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": "1024 2 1 10 20 5\n1024 2 1 15 30 5"}}), "machine.histograms: line 2"),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": -1, "bandwidth_mbit_s": 10}}),
+            "machine.latency_us",
+        ),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"histograms": "1024 2 1 10 20 5\n1024 2 1 15 30 5"}}),
+            "machine.histograms: line 2",
+        ),
         (json!({"skeleton": EXCHANGE, "numprocs": [2], "colour": 1}), "unknown key \"colour\""),
         (json!({"skeleton": EXCHANGE, "numprocs": [2], "params": {"x y": 1}}), "params:"),
-        (json!({"skeleton": "Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", "numprocs": [2]}), "would take about"),
-        (json!({"skeleton": "Loop i iterations = 2 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", "numprocs": [1], "max_steps": 100000}), "more than 100000 steps"),
+        (
+            json!({"skeleton": "Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", "numprocs": [2]}),
+            "would take about",
+        ),
+        (
+            json!({"skeleton": "Loop i iterations = 2 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", "numprocs": [1], "max_steps": 100000}),
+            "more than 100000 steps",
+        ),
         (json!({"skeleton": "Serial time = -2", "numprocs": [1]}), "time = -2"),
         // A parameter's text is one expression, named by its key.
-        (json!({"skeleton": EXCHANGE, "numprocs": [2], "params": {"t": "1 2"}}), "params.t: line 1, column 3: expected the end of the expression"),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 1, "bandwidth_mbit_s": 0}}), "machine.bandwidth_mbit_s: expected a number above 0"),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2], "params": {"t": "1 2"}}),
+            "params.t: line 1, column 3: expected the end of the expression",
+        ),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": {"latency_us": 1, "bandwidth_mbit_s": 0}}),
+            "machine.bandwidth_mbit_s: expected a number above 0",
+        ),
         (json!({"skeleton": EXCHANGE, "numprocs": [2], "machine": "fitted"}), "machine: unknown machine \"fitted\""),
-        (json!({"skeleton": EXCHANGE, "numprocs": [], "seed": -1}), "numprocs: expected 1 to 64 process counts, found 0; seed: expected a whole number from 0 to"),
-        (json!({"skeleton": EXCHANGE, "numprocs": [2], "procs_per_node": 65}), "procs_per_node: expected a whole number from 1 to 64, found \"65\""),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [], "seed": -1}),
+            "numprocs: expected 1 to 64 process counts, found 0; seed: expected a whole number from 0 to",
+        ),
+        (
+            json!({"skeleton": EXCHANGE, "numprocs": [2], "procs_per_node": 65}),
+            "procs_per_node: expected a whole number from 1 to 64, found \"65\"",
+        ),
     ];
     for (input, want) in cases {
         let e = error(input.clone());
@@ -128,7 +174,10 @@ fn bad_input_names_the_key() {
 fn a_ring_of_ten_thousand_processes_runs() {
     let skeleton = "Loop iterations = 3 {\n Message type = MPI_Isend, size = 1024, to = (procnum + 1) % numprocs\n \
                     Message type = MPI_Irecv, from = (procnum + numprocs - 1) % numprocs\n Message type = MPI_Wait\n Serial time = 0.001\n}";
-    let o = run(&["simulate", "--compact"], &json!({"skeleton": skeleton, "numprocs": [1000, 10000], "replications": 1}).to_string());
+    let o = run(
+        &["simulate", "--compact"],
+        &json!({"skeleton": skeleton, "numprocs": [1000, 10000], "replications": 1}).to_string(),
+    );
     assert_eq!(o.status, 0, "{}", o.stderr);
     let v: Value = serde_json::from_str(&o.stdout).unwrap();
     assert_eq!(v["messages"], json!(3 * (1000 + 10000)));
@@ -160,7 +209,11 @@ fn calibration(one_way_s: f64) -> String {
         .map(|r| {
             let start = 18.0 + f64::from(r) * 0.01;
             let jitter = 1.0 + 0.01 * f64::from(r % 3);
-            format!("MPI_Send,1024,{start},{:e}\nMPI_Recv,1024,{start},{:e}\n", 0.2 * one_way_s * jitter, 1.8 * one_way_s * jitter)
+            format!(
+                "MPI_Send,1024,{start},{:e}\nMPI_Recv,1024,{start},{:e}\n",
+                0.2 * one_way_s * jitter,
+                1.8 * one_way_s * jitter
+            )
         })
         .collect()
 }
@@ -198,7 +251,11 @@ fn the_answer_reports_what_ran() {
             input["machine"] = machine;
         }
         let out = simulate(input);
-        assert_eq!((&out["machine"], &out["replications"], &out["seed"]), (&json!(kind), &json!(3), &json!(7)), "{kind}");
+        assert_eq!(
+            (&out["machine"], &out["replications"], &out["seed"]),
+            (&json!(kind), &json!(3), &json!(7)),
+            "{kind}"
+        );
     }
 }
 
@@ -207,13 +264,17 @@ fn the_answer_reports_what_ran() {
 #[test]
 fn no_computing_no_speedup() {
     let skeleton = "Loop iterations = 100 {\n Message type = MPI_Send, size = 1024, to = 1 - procnum\n Message type = MPI_Recv, from = 1 - procnum\n}";
-    let out = simulate(json!({"skeleton": skeleton, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3, "compare": true}));
+    let out = simulate(
+        json!({"skeleton": skeleton, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3, "compare": true}),
+    );
     assert_eq!(out["sequential_s"], json!(0.0));
     assert!(out["results"][0]["mean_s"].as_f64().is_some_and(|t| t > 0.0));
     assert_eq!(out["results"][0]["speedup"], Value::Null);
     assert!(out["comparison"].as_array().is_some_and(|c| c.iter().all(|s| s["results"][0]["speedup"].is_null())));
     let computing = skeleton.replace("\n}", "\n Serial time = 1\n}");
-    let out = simulate(json!({"skeleton": computing, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3}));
+    let out = simulate(
+        json!({"skeleton": computing, "numprocs": [2], "machine": {"latency_us": 100, "bandwidth_mbit_s": 80}, "replications": 3}),
+    );
     assert!(out["results"][0]["speedup"].as_f64().is_some_and(|s| s > 0.0));
 }
 

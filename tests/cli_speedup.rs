@@ -1,6 +1,5 @@
 //! `scalewise speedup` as a script sees it: the contract keys, arrays of jobs, errors.
 
-
 use serde_json::{json, Value};
 
 mod common;
@@ -25,7 +24,10 @@ fn example() -> Value {
 }
 
 fn fit<'a>(v: &'a Value, model: &str) -> &'a Value {
-    v["fits"].as_array().and_then(|f| f.iter().find(|f| f["model"] == model)).unwrap_or_else(|| panic!("no {model} fit in {v}"))
+    v["fits"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["model"] == model))
+        .unwrap_or_else(|| panic!("no {model} fit in {v}"))
 }
 
 #[test]
@@ -53,7 +55,8 @@ fn example_5_1_contract_keys() {
 
 #[test]
 fn times_give_time_predictions() {
-    let pts: Vec<Value> = [(4, 169.6), (8, 90.1), (16, 51.0), (32, 31.9)].iter().map(|(n, t)| json!({"n": n, "time_s": t})).collect();
+    let pts: Vec<Value> =
+        [(4, 169.6), (8, 90.1), (16, 51.0), (32, 31.9)].iter().map(|(n, t)| json!({"n": n, "time_s": t})).collect();
     let v = answer(&json!({"points": pts, "predict": [64], "models": ["amdahl", "downey"]}));
     assert_eq!(v["fitted_space"], "time");
     let am = fit(&v, "amdahl");
@@ -71,7 +74,11 @@ fn an_array_is_answered_in_order_with_errors_in_place() {
     let list = v.as_array().expect("an array");
     assert_eq!(list.len(), 5);
     assert!(list[0]["fits"].is_array());
-    assert!(list[1]["error"].as_str().is_some_and(|e| e.starts_with("points[0].n:") && e.contains("whole number")), "{}", list[1]);
+    assert!(
+        list[1]["error"].as_str().is_some_and(|e| e.starts_with("points[0].n:") && e.contains("whole number")),
+        "{}",
+        list[1]
+    );
     assert!(list[2]["error"].as_str().is_some_and(|e| e.contains("no points")), "{}", list[2]);
     assert!(list[3]["error"].as_str().is_some_and(|e| e.contains("expected an object")), "{}", list[3]);
     assert_eq!(list[4]["best"], "chiang");
@@ -92,10 +99,15 @@ fn a_list_is_serde_json_s_text_of_each_element_s_answer_given_alone() {
             .map(|v| {
                 let (status, out, err) = run(args, &v.to_string());
                 assert!(status == 0 || out.is_empty(), "{err}");
-                serde_json::from_str(&out).unwrap_or_else(|_| json!({"error": err.trim().trim_start_matches("scalewise speedup: ")}))
+                serde_json::from_str(&out)
+                    .unwrap_or_else(|_| json!({"error": err.trim().trim_start_matches("scalewise speedup: ")}))
             })
             .collect();
-        let want = if args.contains(&"--compact") { serde_json::to_string(&alone) } else { serde_json::to_string_pretty(&alone) };
+        let want = if args.contains(&"--compact") {
+            serde_json::to_string(&alone)
+        } else {
+            serde_json::to_string_pretty(&alone)
+        };
         assert_eq!(out, format!("{}\n", want.expect("text")), "{args:?}");
     }
     // A bad option is one usage error for the whole list, not one per element.
@@ -112,7 +124,10 @@ fn an_element_is_read_from_its_text_alone_and_in_a_list_alike() {
     let twice = r#"{"points": [{"n": 4, "n": 2, "time_s": 3}, {"n": 8, "time_s": 2}]}"#;
     let two_wrong = r#"{"points": [{"time_s": "x", "n": "y"}]}"#;
     let good = example().to_string();
-    for (element, want) in [(twice, "points[0]: the key \"n\" is given twice"), (two_wrong, "points[0].time_s: expected a number, found a string")] {
+    for (element, want) in [
+        (twice, "points[0]: the key \"n\" is given twice"),
+        (two_wrong, "points[0].time_s: expected a number, found a string"),
+    ] {
         let (status, out, err) = run(&["speedup"], element);
         assert_eq!((status, out.as_str(), err.trim_end()), (1, "", format!("scalewise speedup: {want}").as_str()));
         let (status, out, err) = run(&["speedup", "--compact"], &format!("[{good}, {element}]"));
@@ -126,15 +141,23 @@ fn an_element_is_read_from_its_text_alone_and_in_a_list_alike() {
 #[test]
 fn skipped_models_duplicates_and_past_peak_are_reported() {
     // One count, even run twice, cannot tell how a program scales: refused, naming why.
-    let (status, _, stderr) = run(&["speedup"], &json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}).to_string());
+    let (status, _, stderr) = run(
+        &["speedup"],
+        &json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}], "predict": [8]}).to_string(),
+    );
     assert_eq!(status, 1);
     assert!(stderr.contains("one process count (n = 4) cannot tell how the program scales"), "{stderr}");
     // Two counts, one of them run twice: averaged, said, and every model fitted.
-    let v = answer(&json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}, {"n": 8, "speedup": 6.1}], "predict": [16]}));
+    let v = answer(
+        &json!({"points": [{"n": 4, "speedup": 3.5}, {"n": 4, "speedup": 3.7}, {"n": 8, "speedup": 6.1}], "predict": [16]}),
+    );
     assert_eq!(v["skipped"], json!([]));
     assert!(v["warnings"].as_array().expect("list").iter().any(|w| w.as_str().is_some_and(|w| w.contains("averaged"))));
 
-    let pts: Vec<Value> = [(1, 1.0), (2, 1.9), (4, 3.6), (8, 6.0), (16, 7.1), (32, 6.2)].iter().map(|(n, s)| json!({"n": n, "speedup": s})).collect();
+    let pts: Vec<Value> = [(1, 1.0), (2, 1.9), (4, 3.6), (8, 6.0), (16, 7.1), (32, 6.2)]
+        .iter()
+        .map(|(n, s)| json!({"n": n, "speedup": s}))
+        .collect();
     let v = answer(&json!({"points": pts}));
     assert_eq!(fit(&v, "downey")["points_used"], 5);
     assert_eq!(fit(&v, "usl")["points_used"], 6);
@@ -146,7 +169,8 @@ fn skipped_models_duplicates_and_past_peak_are_reported() {
 #[test]
 fn nodes_say_which_predictions_leave_the_one_node_of_the_runs() {
     // Runs on 8, 16 and 32 cores of one 32-core node; 64 and 256 need 2 and 8 nodes.
-    let pts: Vec<Value> = [(8, 100.0), (16, 52.0), (32, 28.0)].iter().map(|(n, t)| json!({"n": n, "time_s": t, "nodes": 1})).collect();
+    let pts: Vec<Value> =
+        [(8, 100.0), (16, 52.0), (32, 28.0)].iter().map(|(n, t)| json!({"n": n, "time_s": t, "nodes": 1})).collect();
     let one = answer(&json!({"points": pts, "predict": [24, 64, 256], "cores_per_node": 32}));
     let f = one["forecast"]["predictions"].as_array().unwrap();
     assert_eq!(f.iter().map(|p| p["crosses_nodes"].as_bool().unwrap()).collect::<Vec<_>>(), [false, true, true]);
@@ -158,11 +182,19 @@ fn nodes_say_which_predictions_leave_the_one_node_of_the_runs() {
     }
     // The node size can come from the points: 64 on 2 nodes is 32 per node, and the runs
     // already spread over nodes leave none.
-    let spread: Vec<Value> = [(16, 1), (32, 1), (64, 2)].iter().map(|(n, d)| json!({"n": n, "time_s": 800.0 / f64::from(*n), "nodes": d})).collect();
+    let spread: Vec<Value> = [(16, 1), (32, 1), (64, 2)]
+        .iter()
+        .map(|(n, d)| json!({"n": n, "time_s": 800.0 / f64::from(*n), "nodes": d}))
+        .collect();
     let v = answer(&json!({"points": spread, "predict": [256]}));
-    assert_eq!((v["forecast"]["predictions"][0]["nodes"].as_u64(), v["forecast"]["predictions"][0]["crosses_nodes"].as_bool()), (Some(8), Some(false)));
+    assert_eq!(
+        (v["forecast"]["predictions"][0]["nodes"].as_u64(), v["forecast"]["predictions"][0]["crosses_nodes"].as_bool()),
+        (Some(8), Some(false))
+    );
     // Every run on one node, its size not said: nothing is claimed, and the warning asks for it.
-    let v = answer(&json!({"points": [{"n": 8, "time_s": 10.0, "nodes": 1}, {"n": 16, "time_s": 5.5, "nodes": 1}], "predict": [64]}));
+    let v = answer(
+        &json!({"points": [{"n": 8, "time_s": 10.0, "nodes": 1}, {"n": 16, "time_s": 5.5, "nodes": 1}], "predict": [64]}),
+    );
     assert_eq!(v["forecast"]["predictions"][0]["crosses_nodes"], false);
     assert!(v["forecast"]["predictions"][0].get("nodes").is_none());
     assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().is_some_and(|w| w.contains("cores per node"))));
@@ -178,9 +210,18 @@ fn errors_exit_1_with_one_line_naming_the_key() {
         (r#"{"points": [{"n": 2, "speedup": 1}], "models": ["gauss"]}"#, "models[0]"),
         (r#"{"points": [{"n": 2, "speedup": 1}], "predict": [0]}"#, "predict[0]"),
         (r#"{"points": [], "colour": 1}"#, "unknown key \"colour\""),
-        (r#"{"points": [{"n": 2, "speedup": 1, "nodes": 3}, {"n": 4, "speedup": 2}]}"#, "points[0].nodes: nodes must be a whole number from 1 to n"),
-        (r#"{"points": [{"n": 2, "speedup": 1, "nodes": 1}, {"n": 2, "speedup": 1.1, "nodes": 2}]}"#, "points[1].nodes: n = 2 is given on 1 and on 2 nodes"),
-        (r#"{"points": [{"n": 2, "speedup": 1}, {"n": 4, "speedup": 2}], "cores_per_node": 0}"#, "cores_per_node: expected a whole number"),
+        (
+            r#"{"points": [{"n": 2, "speedup": 1, "nodes": 3}, {"n": 4, "speedup": 2}]}"#,
+            "points[0].nodes: nodes must be a whole number from 1 to n",
+        ),
+        (
+            r#"{"points": [{"n": 2, "speedup": 1, "nodes": 1}, {"n": 2, "speedup": 1.1, "nodes": 2}]}"#,
+            "points[1].nodes: n = 2 is given on 1 and on 2 nodes",
+        ),
+        (
+            r#"{"points": [{"n": 2, "speedup": 1}, {"n": 4, "speedup": 2}], "cores_per_node": 0}"#,
+            "cores_per_node: expected a whole number",
+        ),
         (r#""text""#, "expected an object or a list"),
     ];
     for (input, want) in cases {
@@ -196,14 +237,30 @@ fn errors_exit_1_with_one_line_naming_the_key() {
 fn help_documents_the_keys() {
     let (status, out, _) = run(&["speedup", "--help"], "");
     assert_eq!(status, 0);
-    for k in ["points", "predict", "models", "include_past_peak", "best_reason", "karp_flatt", "time_s", "EXAMPLE", "error", "nodes", "cores_per_node", "crosses_nodes"] {
+    for k in [
+        "points",
+        "predict",
+        "models",
+        "include_past_peak",
+        "best_reason",
+        "karp_flatt",
+        "time_s",
+        "EXAMPLE",
+        "error",
+        "nodes",
+        "cores_per_node",
+        "crosses_nodes",
+    ] {
         assert!(out.contains(k), "--help lacks {k}");
     }
     // Each model family has its line among the models, and its parameters are named: a family
     // added to the list without its help fails here.
     let models = out.split("Models").nth(1).and_then(|m| m.split("\n\n").next()).unwrap_or("");
     for m in scalewise::model::speedup::MODELS {
-        let line = models.lines().find(|l| l.trim_start().starts_with(&format!("{} ", m.name()))).unwrap_or_else(|| panic!("--help has no line for {}", m.name()));
+        let line = models
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{} ", m.name())))
+            .unwrap_or_else(|| panic!("--help has no line for {}", m.name()));
         for p in m.param_names() {
             assert!(line.contains(p), "--help's line for {} lacks {p}", m.name());
         }
@@ -230,7 +287,10 @@ fn a_weak_scaling_series_gets_time_and_efficiency_with_ranges() {
     assert!(lo < 10.0 / 15.0 && 10.0 / 15.0 < hi && hi < 1.0 + 1e-9, "{p}");
     assert!(p["time_low_s"].as_f64().unwrap() < 15.0 && 15.0 < p["time_high_s"].as_f64().unwrap());
     // Speed-ups, a misspelt scaling and strong-only keys are refused by name.
-    let o = common::run(&["speedup"], r#"{"scaling": "weak", "points": [{"n": 1, "speedup": 1}, {"n": 2, "speedup": 1.9}]}"#);
+    let o = common::run(
+        &["speedup"],
+        r#"{"scaling": "weak", "points": [{"n": 1, "speedup": 1}, {"n": 2, "speedup": 1.9}]}"#,
+    );
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("weak scaling needs times"), "{}", o.stderr);
     let o = common::run(&["speedup"], r#"{"scaling": "weakly", "points": [{"n": 1, "time_s": 1}]}"#);
@@ -251,7 +311,8 @@ fn a_weak_scaling_series_gets_time_and_efficiency_with_ranges() {
 fn a_table_on_the_command_gives_the_pages_answer() {
     use scalewise::model::speedup::page::{self, Field};
     use scalewise::model::workspace::PageField;
-    for table in ["n,time (s)\n1,100\n2,52.5\n4,27.9\n8,15.6\n16,9.9\n", "1\t100\n2\t52.5\n4\t27.9\n8\t15.6\n16\t9.9\n"] {
+    for table in ["n,time (s)\n1,100\n2,52.5\n4,27.9\n8,15.6\n16,9.9\n", "1\t100\n2\t52.5\n4\t27.9\n8\t15.6\n16\t9.9\n"]
+    {
         let (status, out, err) = run(&["speedup", "--format", "table", "--predict", "64, 256", "--compact"], table);
         assert_eq!(status, 0, "{err}");
         let cli: Value = serde_json::from_str(&out).unwrap();
@@ -263,7 +324,8 @@ fn a_table_on_the_command_gives_the_pages_answer() {
         assert_eq!(cli["best"], json!(view.best.unwrap().name()));
         assert_eq!(cli["advice"]["text"], json!(view.advice_text));
         // The same warnings, the reading of the table in the command's words.
-        let words = |w: &scalewise::model::Warning| w.message.replace("choose \"speed-up\"", "give --second-column speedup");
+        let words =
+            |w: &scalewise::model::Warning| w.message.replace("choose \"speed-up\"", "give --second-column speedup");
         assert_eq!(cli["warnings"], json!(view.warnings.iter().map(words).collect::<Vec<_>>()));
         // And in the one shape, with the page's paths.
         let at: Vec<Value> = view.warnings.iter().map(|w| json!({"path": w.path, "message": words(w)})).collect();
@@ -272,7 +334,10 @@ fn a_table_on_the_command_gives_the_pages_answer() {
         assert_eq!(forecast.len(), 2);
         for (c, p) in forecast.iter().zip(&view.forecast) {
             let p = &p.prediction;
-            assert_eq!((c["n"].as_u64(), c["speedup"].as_f64(), c["low"].as_f64(), c["high"].as_f64()), (Some(u64::from(p.n)), Some(p.speedup), Some(p.speedup_low), Some(p.speedup_high)));
+            assert_eq!(
+                (c["n"].as_u64(), c["speedup"].as_f64(), c["low"].as_f64(), c["high"].as_f64()),
+                (Some(u64::from(p.n)), Some(p.speedup), Some(p.speedup_low), Some(p.speedup_high))
+            );
         }
         // Without a header the reading taken is said, with the option that changes it.
         assert_eq!(cli["table_reading"].is_string(), !table.starts_with('n'), "{}", cli["table_reading"]);

@@ -35,7 +35,10 @@ fn a_transfer_answers_ranges_wider_than_the_same_machine() {
 #[test]
 fn bad_input_exits_1_with_one_line_naming_the_key() {
     let cases = [
-        (r#"{"points": [{"n": 4, "time_s": 1}, {"n": 8, "time_s": 0.6}], "from": {"core_gflops": 10}, "to": {}, "bound": "compute"}"#, "to: the compute ratio could not be formed"),
+        (
+            r#"{"points": [{"n": 4, "time_s": 1}, {"n": 8, "time_s": 0.6}], "from": {"core_gflops": 10}, "to": {}, "bound": "compute"}"#,
+            "to: the compute ratio could not be formed",
+        ),
         (r#"{"points": [{"n": -1, "time_s": 1}, {"n": 8, "time_s": 0.6}], "from": {}, "to": {}}"#, "points[0].n"),
         (r#"{"points": [], "from": {}, "to": {}, "bound": "cache"}"#, "bound: expected compute or memory"),
         (r#"{"points": [{"n": 4, "time_s": 1}], "from": {}, "to": {}, "speed": 1}"#, "unknown key \"speed\""),
@@ -52,7 +55,11 @@ fn bad_input_exits_1_with_one_line_naming_the_key() {
 fn help_says_the_model_and_the_default_bound() {
     let o = run(&["transfer", "--help"], "");
     assert_eq!(o.status, 0);
-    assert!(o.stdout.contains("T_A(n) = s + p/n + c·log2 n") && o.stdout.contains("\"compute\" is the\n         default"), "{}", o.stdout);
+    assert!(
+        o.stdout.contains("T_A(n) = s + p/n + c·log2 n") && o.stdout.contains("\"compute\" is the\n         default"),
+        "{}",
+        o.stdout
+    );
 }
 
 #[test]
@@ -65,7 +72,10 @@ fn validate_transfer_reports_both_bounds_on_the_committed_pairs() {
     assert_eq!(overall.len(), 2);
     for f in overall {
         assert!(f["coverage"].as_f64().is_some_and(|c| (0.0..=1.0).contains(&c)), "{f}");
-        assert!(f["median_rel_width"].as_f64().unwrap_or(0.0) > f["median_same_machine_rel_width"].as_f64().unwrap_or(1.0), "{f}");
+        assert!(
+            f["median_rel_width"].as_f64().unwrap_or(0.0) > f["median_same_machine_rel_width"].as_f64().unwrap_or(1.0),
+            "{f}"
+        );
     }
     let md = run(&["validate", "--transfer", "--markdown"], "");
     assert!(md.stdout.contains("## The same job on another machine"), "{}", md.stdout);

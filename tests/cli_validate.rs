@@ -16,13 +16,19 @@ fn validate_runs_on_the_corpus_and_reports_every_horizon() {
     assert!(v["corpora"][0]["series"].as_u64().is_some_and(|n| n >= 25));
     for r in runs {
         let h = r["horizons"].as_array().expect("horizons");
-        assert_eq!(h.iter().map(|x| x["horizon"].as_str().unwrap_or("")).collect::<Vec<_>>(), ["≤ 2", "≤ 4", "≤ 16", "all"]);
+        assert_eq!(
+            h.iter().map(|x| x["horizon"].as_str().unwrap_or("")).collect::<Vec<_>>(),
+            ["≤ 2", "≤ 4", "≤ 16", "all"]
+        );
         assert!(h.iter().all(|x| x["median_rel_error"].as_f64().is_some_and(f64::is_finite)));
     }
     // The calculator's own predictions carry ranges (set on held-out sources); the baselines
     // do not.
     assert!(runs[0]["horizons"][3]["coverage"].is_number());
-    assert!(runs.iter().any(|r| r["predictor"] == "ideal scaling from the largest fitted count" && r["horizons"][3]["coverage"].is_null()));
+    assert!(runs
+        .iter()
+        .any(|r| r["predictor"] == "ideal scaling from the largest fitted count"
+            && r["horizons"][3]["coverage"].is_null()));
     assert_eq!(v["level"], 0.9);
     assert!(v["held_out"].as_array().is_some_and(|h| h.len() == 7), "{}", v["held_out"]);
     let md = run(&["validate", path, "--markdown"], "");
@@ -34,7 +40,8 @@ fn a_malformed_corpus_names_its_line_and_column() {
     let dir = std::env::temp_dir().join(format!("sw-validate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.csv");
-    std::fs::write(&bad, "series_id,application,problem,machine,source,np,nodes,time_s,rep\na,A,p,M,s,4,1,x,1\n").unwrap();
+    std::fs::write(&bad, "series_id,application,problem,machine,source,np,nodes,time_s,rep\na,A,p,M,s,4,1,x,1\n")
+        .unwrap();
     let o = run(&["validate", bad.to_str().unwrap()], "");
     assert_eq!(o.status, 1);
     assert!(o.stderr.contains("line 2, column 8: time_s"), "{}", o.stderr);
@@ -48,7 +55,9 @@ fn a_malformed_corpus_names_its_line_and_column() {
     // More series than validate reads, or a file larger than a corpus may be: refused at once,
     // naming the file and the limit.
     let head = "series_id,application,problem,machine,source,np,nodes,time_s,rep\n";
-    let rows: String = (0..=scalewise::model::validation::corpus::MAX_SERIES).map(|i| format!("s{i},A,p,M,src{i},4,1,10,1\ns{i},A,p,M,src{i},8,1,6,1\n")).collect();
+    let rows: String = (0..=scalewise::model::validation::corpus::MAX_SERIES)
+        .map(|i| format!("s{i},A,p,M,src{i},4,1,10,1\ns{i},A,p,M,src{i},8,1,6,1\n"))
+        .collect();
     std::fs::write(&bad, format!("{head}{rows}")).unwrap();
     let o = run(&["validate", bad.to_str().unwrap()], "");
     assert_eq!(o.status, 1);
@@ -97,7 +106,8 @@ fn the_committed_calibration_is_what_the_corpora_give() {
     }
     let o = run_in(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model"), &["validate", "--calibration"], "");
     assert_eq!(o.status, 0, "{}", o.stderr);
-    let committed = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model/speedup/calibration.rs")).unwrap();
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model/speedup/calibration.rs")).unwrap();
     assert_eq!(o.stdout, committed, "run `make validate` to rewrite src/model/speedup/calibration.rs");
 }
 
@@ -110,7 +120,15 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
     }
     let v = full_validate();
     let files: Vec<&str> = v["corpora"].as_array().unwrap().iter().map(|c| c["file"].as_str().unwrap()).collect();
-    assert_eq!(files, ["validation/corpus.csv", "validation/corpus_wide.csv", "../shared/validation/strong_scaling_dev.csv", "../shared/validation/strong_scaling_more.csv"]);
+    assert_eq!(
+        files,
+        [
+            "validation/corpus.csv",
+            "validation/corpus_wide.csv",
+            "../shared/validation/strong_scaling_dev.csv",
+            "../shared/validation/strong_scaling_more.csv"
+        ]
+    );
     let sel = &v["selection"];
     assert_eq!(sel["winner"], sel["calculators"], "set forecast::RULE and ACROSS_NODES to the winner");
     // Judged by the worse sources too: the winner's score is the lowest of every candidate.
@@ -131,7 +149,10 @@ fn the_forecast_is_the_candidate_the_corpora_choose() {
         let (pairs, apart) = (t["pairs"].as_u64().unwrap(), t["apart"].as_u64().unwrap());
         assert!(pairs > 0 && apart <= pairs, "{t}");
         let r = t["widest"]["ratio"].as_f64().unwrap();
-        assert!(r > 1.0 && (t["widest"]["least_rel_error"].as_f64().unwrap() - (r - 1.0) / (r + 1.0)).abs() < 1e-12, "{t}");
+        assert!(
+            r > 1.0 && (t["widest"]["least_rel_error"].as_f64().unwrap() - (r - 1.0) / (r + 1.0)).abs() < 1e-12,
+            "{t}"
+        );
     }
 }
 

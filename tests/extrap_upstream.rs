@@ -26,8 +26,11 @@ fn loads() -> Vec<Value> {
 /// (`len(experiment.coordinates)`, Extra-P's list of the experiment's distinct coordinates
 /// over every call path and metric).
 fn points(e: &Experiment) -> usize {
-    let all: HashSet<Vec<u64>> =
-        e.series.iter().flat_map(|s| s.points.iter().map(|p| p.coords.iter().map(|c| (c + 0.0).to_bits()).collect())).collect();
+    let all: HashSet<Vec<u64>> = e
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.coords.iter().map(|c| (c + 0.0).to_bits()).collect()))
+        .collect();
     all.len()
 }
 
@@ -64,10 +67,24 @@ fn every_file_extrap_loads_is_read_with_its_parameters_callpaths_metrics_and_poi
         };
         let want_format = format_of(r["reader"].as_str().unwrap());
         let names: Vec<&str> = r["parameter_names"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-        let want = (want_format, names.clone(), r["callpaths"].as_u64().unwrap() as usize, r["metrics"].as_u64().unwrap() as usize, r["points"].as_u64().unwrap() as usize);
-        let got = (e.format, e.parameters.iter().map(String::as_str).collect::<Vec<_>>(), callpaths(&e), e.metrics().len(), points(&e));
+        let want = (
+            want_format,
+            names.clone(),
+            r["callpaths"].as_u64().unwrap() as usize,
+            r["metrics"].as_u64().unwrap() as usize,
+            r["points"].as_u64().unwrap() as usize,
+        );
+        let got = (
+            e.format,
+            e.parameters.iter().map(String::as_str).collect::<Vec<_>>(),
+            callpaths(&e),
+            e.metrics().len(),
+            points(&e),
+        );
         if got != want {
-            failures.push(format!("{file}: read (format, parameters, callpaths, metrics, points) {got:?}, Extra-P {want:?}"));
+            failures.push(format!(
+                "{file}: read (format, parameters, callpaths, metrics, points) {got:?}, Extra-P {want:?}"
+            ));
             continue;
         }
         assert_eq!(r["parameters"].as_u64().unwrap() as usize, names.len(), "{file}: loads.json");
@@ -75,14 +92,26 @@ fn every_file_extrap_loads_is_read_with_its_parameters_callpaths_metrics_and_poi
         // coordinate (io_helper.validate_experiment): so is every series read here.
         for s in &e.series {
             if s.points.len() != want.4 {
-                failures.push(format!("{file}: {} / {} has {} of the {} points", s.callpath, s.metric, s.points.len(), want.4));
+                failures.push(format!(
+                    "{file}: {} / {} has {} of the {} points",
+                    s.callpath,
+                    s.metric,
+                    s.points.len(),
+                    want.4
+                ));
             }
         }
         *by_format.entry(e.format.name()).or_default() += 1;
         points_total += want.4;
         callpaths_total += want.2;
     }
-    assert!(failures.is_empty(), "{} of {} files Extra-P loads are not read as it reads them:\n{}", failures.len(), rows.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files Extra-P loads are not read as it reads them:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
     assert_eq!(by_format.into_iter().collect::<Vec<_>>(), [("json", 13), ("jsonl", 21), ("talpas", 9), ("text", 62)]);
     assert_eq!((points_total, callpaths_total), (4340, 187));
 }
@@ -101,9 +130,15 @@ enum Expect {
 /// ambiguous, and scalewise reads a series at the points it has, as it does for JSON Lines.
 const NEGATIVE: &[(&str, Expect)] = &[
     // One DATA line of region met1 left out: 24 for 25 points.
-    ("input/experiments_MP/experiment_MP_neg1.txt", Expect::Refused(32, "region \"met1\" ends after 24 DATA lines; expected 25")),
+    (
+        "input/experiments_MP/experiment_MP_neg1.txt",
+        Expect::Refused(32, "region \"met1\" ends after 24 DATA lines; expected 25"),
+    ),
     // One DATA line moved from met1 to met2: 26 for 25 points.
-    ("input/experiments_MP/experiment_MP_neg2.txt", Expect::Refused(34, "more DATA lines than the 25 points for region \"met1\"")),
+    (
+        "input/experiments_MP/experiment_MP_neg2.txt",
+        Expect::Refused(34, "more DATA lines than the 25 points for region \"met1\""),
+    ),
     // Four parameters, points of one value each.
     ("input/experiments_SP/experiment3_neg.txt", Expect::Refused(5, "with 4 parameters every point needs parentheses")),
     // No PARAMETER line.
@@ -111,14 +146,25 @@ const NEGATIVE: &[(&str, Expect)] = &[
     // Coordinates 4 to 64 declared, the one series measured at 4 to 32.
     ("json/input_11.JSON", Expect::Read(&[("sweep", "time", &[4.0, 8.0, 16.0, 32.0])])),
     // flops measured at 3 of the 5 values of x that time was measured at.
-    ("talpas/talpas_10_neg.txt", Expect::Read(&[("compute", "time", &[20.0, 30.0, 40.0, 50.0, 60.0]), ("compute", "flops", &[20.0, 30.0, 60.0])])),
+    (
+        "talpas/talpas_10_neg.txt",
+        Expect::Read(&[
+            ("compute", "time", &[20.0, 30.0, 40.0, 50.0, 60.0]),
+            ("compute", "flops", &[20.0, 30.0, 60.0]),
+        ]),
+    ),
 ];
 
 #[test]
 fn extrap_negative_examples_are_refused_where_their_data_cannot_be_placed() {
     let rows = loads();
-    let negative: Vec<&str> = rows.iter().filter(|r| r["negative_example"] == true).map(|r| r["file"].as_str().unwrap()).collect();
-    assert_eq!(negative, NEGATIVE.iter().map(|(f, _)| *f).collect::<Vec<_>>(), "a decision for each of Extra-P's negative examples");
+    let negative: Vec<&str> =
+        rows.iter().filter(|r| r["negative_example"] == true).map(|r| r["file"].as_str().unwrap()).collect();
+    assert_eq!(
+        negative,
+        NEGATIVE.iter().map(|(f, _)| *f).collect::<Vec<_>>(),
+        "a decision for each of Extra-P's negative examples"
+    );
     assert!(rows.iter().filter(|r| r["negative_example"] == true).all(|r| r["loads"] == false));
     for (file, expect) in NEGATIVE {
         let got = parse(&read(file));
@@ -129,8 +175,11 @@ fn extrap_negative_examples_are_refused_where_their_data_cannot_be_placed() {
                 assert!(e.message.contains(msg), "{file}: {e}");
             }
             (Expect::Read(series), Ok(e)) => {
-                let got: Vec<(&str, &str, Vec<f64>)> =
-                    e.series.iter().map(|s| (s.callpath.as_str(), s.metric.as_str(), s.points.iter().map(|p| p.coords[0]).collect())).collect();
+                let got: Vec<(&str, &str, Vec<f64>)> = e
+                    .series
+                    .iter()
+                    .map(|s| (s.callpath.as_str(), s.metric.as_str(), s.points.iter().map(|p| p.coords[0]).collect()))
+                    .collect();
                 let want: Vec<(&str, &str, Vec<f64>)> = series.iter().map(|(c, m, p)| (*c, *m, p.to_vec())).collect();
                 assert_eq!(got, want, "{file}");
             }
@@ -163,7 +212,8 @@ fn flat_files_are_ranked_by_each_regions_own_share_as_before() {
         assert_eq!(ranking.tree.left_out, None, "{file}");
         for (ti, t) in ranking.tables.iter().enumerate() {
             let ti = ranking.targets.iter().position(|x| x.point == t.point).unwrap_or(ti);
-            let times: Vec<(usize, f64)> = ranking.regions.iter().enumerate().filter_map(|(i, f)| Some((i, f.time_at(ti)?.0))).collect();
+            let times: Vec<(usize, f64)> =
+                ranking.regions.iter().enumerate().filter_map(|(i, f)| Some((i, f.time_at(ti)?.0))).collect();
             let sum: f64 = times.iter().map(|x| x.1).sum();
             assert_eq!(t.rows.len(), times.len(), "{file}");
             for row in &t.rows {
@@ -217,7 +267,10 @@ fn eval_formula(text: &str, names: &[String], x: &[f64]) -> Option<f64> {
     let mut sign = 1.0;
     let mut rest = text;
     loop {
-        let next = [(" + ", 1.0), (" − ", -1.0)].iter().filter_map(|&(sep, s)| rest.find(sep).map(|i| (i, sep.len(), s))).min_by_key(|x| x.0);
+        let next = [(" + ", 1.0), (" − ", -1.0)]
+            .iter()
+            .filter_map(|&(sep, s)| rest.find(sep).map(|i| (i, sep.len(), s)))
+            .min_by_key(|x| x.0);
         match next {
             Some((i, len, s)) => {
                 total += sign * term(&rest[..i])?;
@@ -244,7 +297,9 @@ fn every_formula_shown_gives_the_time_predicted() {
         let Ok(e) = parse(&read(file)) else { continue };
         let pi = process_index(&e.parameters, None).unwrap_or(0);
         let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e6) as u32;
-        let Ok(ranking) = rank(&e, &RankOptions { targets: vec![top * 4, top * 16], ..RankOptions::default() }) else { continue };
+        let Ok(ranking) = rank(&e, &RankOptions { targets: vec![top * 4, top * 16], ..RankOptions::default() }) else {
+            continue;
+        };
         for f in &ranking.regions {
             let Some(text) = f.formula.as_deref() else { continue };
             if text.contains("S_") {
@@ -255,7 +310,10 @@ fn every_formula_shown_gives_the_time_predicted() {
                 let shown = eval_formula(text, &ranking.parameters, &t.point);
                 checked += 1;
                 if !shown.is_some_and(|v| (v - time).abs() <= 1e-3 * time.abs() + 1e-9) {
-                    failures.push(format!("{file} {} at {:?}: \"{text}\" gives {shown:?}, predicted {time}", f.callpath, t.point));
+                    failures.push(format!(
+                        "{file} {} at {:?}: \"{text}\" gives {shown:?}, predicted {time}",
+                        f.callpath, t.point
+                    ));
                 }
             }
         }

@@ -41,8 +41,8 @@ fn every_committed_fuzz_input_passes_its_check() {
 #[ignore]
 fn write_seeds() {
     use scalewise::model::contracts::CONTRACTS;
-    use scalewise::model::workspace::{share, PageInputs, Workspace};
     use scalewise::model::pevpm;
+    use scalewise::model::workspace::{share, PageInputs, Workspace};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
     let write = |target: &str, name: &str, data: &[u8]| {
         let dir = root.join(target);
@@ -83,13 +83,20 @@ fn write_seeds() {
     }
     write("workspace", "all-pages", ws.to_json().as_bytes());
     write("workspace", "default", Workspace::default().to_json().as_bytes());
-    for (i, f) in ["2/3*N^3", "2*N^2*8", "N^2*8/2", "-N^2 + 2^3^2", "(N+1)*(N-1)", "2 · N × 3 − 1"].iter().enumerate() {
+    for (i, f) in ["2/3*N^3", "2*N^2*8", "N^2*8/2", "-N^2 + 2^3^2", "(N+1)*(N-1)", "2 · N × 3 − 1"].iter().enumerate()
+    {
         write("formula", &i.to_string(), f.as_bytes());
     }
-    for (name, sk) in [("jacobi", pevpm::examples::JACOBI), ("fft", pevpm::examples::FFT), ("bag", pevpm::examples::BAG_OF_TASKS)] {
+    for (name, sk) in
+        [("jacobi", pevpm::examples::JACOBI), ("fft", pevpm::examples::FFT), ("bag", pevpm::examples::BAG_OF_TASKS)]
+    {
         write("skeleton", name, sk.as_bytes());
     }
-    write("p2p", "osu", b"# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n");
+    write(
+        "p2p",
+        "osu",
+        b"# OSU MPI Latency Test v5.9\n# Size          Latency (us)\n0 1.50\n1 1.52\n2 1.53\n4 1.55\n8 1.60\n16 1.70\n",
+    );
     // Extra-P experiments: the test files (the JSON Lines one cut to its first 40 lines).
     let extrap = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/extrap");
     for name in ["app.txt", "app.json"] {
@@ -110,9 +117,16 @@ fn write_seeds() {
         write("node_report", name, &std::fs::read(reports.join(name)).unwrap());
     }
     let one_line = std::fs::read_to_string(reports.join("scontrol-oneline.txt")).unwrap();
-    write("node_report", "scontrol-oneline-head.txt", one_line.lines().take(2).collect::<Vec<_>>().join("\n").as_bytes());
+    write(
+        "node_report",
+        "scontrol-oneline-head.txt",
+        one_line.lines().take(2).collect::<Vec<_>>().join("\n").as_bytes(),
+    );
     // The command: each golden case, its subcommand's index first.
-    let cases: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap()).unwrap();
+    let cases: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap(),
+    )
+    .unwrap();
     let names: Vec<&str> = scalewise::cli::SUBCOMMANDS.iter().map(|c| c.name).collect();
     for case in cases.as_array().unwrap() {
         let cmd = case["args"][0].as_str().unwrap();

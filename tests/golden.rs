@@ -6,9 +6,9 @@
 
 use std::path::PathBuf;
 
-use scalewise::model::workspace::catalog::presets as catalog;
 use scalewise::model::calculators::Checks;
 use scalewise::model::contracts::CONTRACTS;
+use scalewise::model::workspace::catalog::presets as catalog;
 use scalewise::model::workspace::PageInputs;
 
 mod common;
@@ -53,13 +53,18 @@ fn readable(text: &str) -> String {
                 while j < lines.len() && !opens(lines[j].trim_end()) && !closes(&lines[j]) {
                     j += 1;
                 }
-                let closed = j < lines.len() && closes(&lines[j]) && lines[j].len() - lines[j].trim_start().len() == indent;
+                let closed =
+                    j < lines.len() && closes(&lines[j]) && lines[j].len() - lines[j].trim_start().len() == indent;
                 if closed {
                     let inner: Vec<&str> = lines[i + 1..j].iter().map(|l| l.trim()).collect();
                     let body = inner.join(" ");
                     let body = body.strip_suffix(',').unwrap_or(&body);
                     let (open, close) = (line.trim(), lines[j].trim());
-                    let joined = if open.ends_with('{') { format!("{open} {body} {close}") } else { format!("{open}{body}{close}") };
+                    let joined = if open.ends_with('{') {
+                        format!("{open} {body} {close}")
+                    } else {
+                        format!("{open}{body}{close}")
+                    };
                     if indent + joined.len() <= BLOCK_WIDTH {
                         out.push(format!("{}{joined}", " ".repeat(indent)));
                         i = j + 1;
@@ -104,9 +109,12 @@ const ONE_FILE_BYTES: usize = 200_000;
 fn parts(text: &str) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for line in text.lines() {
-        let field = line.strip_prefix("    ").filter(|l| !l.starts_with(' ')).and_then(|l| l.split_once(':')).map(|(k, _)| k);
+        let field =
+            line.strip_prefix("    ").filter(|l| !l.starts_with(' ')).and_then(|l| l.split_once(':')).map(|(k, _)| k);
         match field {
-            Some(k) if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => out.push((k.to_string(), format!("{line}\n"))),
+            Some(k) if k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => {
+                out.push((k.to_string(), format!("{line}\n")))
+            }
             _ => match out.last_mut() {
                 Some((_, t)) => {
                     t.push_str(line);
@@ -129,7 +137,8 @@ fn check_view(sub: &str, name: &str, text: &str) -> Vec<String> {
     }
     let folder = format!("{sub}/{}", name.trim_end_matches(".txt"));
     let parts = parts(&text);
-    let mut diffs: Vec<String> = parts.iter().enumerate().filter_map(|(i, (k, t))| check_one(&folder, &format!("{i:02}-{k}.txt"), t)).collect();
+    let mut diffs: Vec<String> =
+        parts.iter().enumerate().filter_map(|(i, (k, t))| check_one(&folder, &format!("{i:02}-{k}.txt"), t)).collect();
     // A part that is no longer there.
     let names: Vec<String> = parts.iter().enumerate().map(|(i, (k, _))| format!("{i:02}-{k}.txt")).collect();
     if let Ok(entries) = std::fs::read_dir(dir(&folder)) {
@@ -159,8 +168,17 @@ fn check_one(sub: &str, name: &str, text: &str) -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(want) if want.as_str() == text => None,
         Ok(want) => {
-            let line = want.lines().zip(text.lines()).position(|(a, b)| a != b).map_or(want.lines().count().min(text.lines().count()), |i| i);
-            Some(format!("{sub}/{name}: differs from line {} on:\n  golden: {:?}\n  now:    {:?}", line + 1, want.lines().nth(line), text.lines().nth(line)))
+            let line = want
+                .lines()
+                .zip(text.lines())
+                .position(|(a, b)| a != b)
+                .map_or(want.lines().count().min(text.lines().count()), |i| i);
+            Some(format!(
+                "{sub}/{name}: differs from line {} on:\n  golden: {:?}\n  now:    {:?}",
+                line + 1,
+                want.lines().nth(line),
+                text.lines().nth(line)
+            ))
         }
         Err(_) => Some(format!("{sub}/{name}: no golden file (run with UPDATE_GOLDEN=1 once)")),
     }

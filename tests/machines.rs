@@ -28,9 +28,23 @@ fn every_figure_is_sourced_and_in_range() {
         assert!(m.kind == "cloud" || m.kind == "centre", "{}: kind {}", m.id, m.kind);
         assert!(!m.name.trim().is_empty() && !m.continent.trim().is_empty(), "{}: name and continent", m.id);
         let check = |key: &str, fig: &Figure| {
-            assert!(docs.contains(fig.source.as_str()), "{}: {key} cites {}, not a document of the file", m.id, fig.source);
-            assert!(["measured", "vendor", "estimated"].contains(&fig.kind.as_str()), "{}: {key} kind {}", m.id, fig.kind);
-            assert!(fig.kind != "estimated" || !fig.basis.trim().is_empty(), "{}: the estimate {key} says no basis", m.id);
+            assert!(
+                docs.contains(fig.source.as_str()),
+                "{}: {key} cites {}, not a document of the file",
+                m.id,
+                fig.source
+            );
+            assert!(
+                ["measured", "vendor", "estimated"].contains(&fig.kind.as_str()),
+                "{}: {key} kind {}",
+                m.id,
+                fig.kind
+            );
+            assert!(
+                fig.kind != "estimated" || !fig.basis.trim().is_empty(),
+                "{}: the estimate {key} says no basis",
+                m.id
+            );
             let key = key.rsplit(": ").next().unwrap_or(key);
             let range = match key {
                 "cores_per_node" => 1.0..=100_000.0,
@@ -53,9 +67,19 @@ fn every_figure_is_sourced_and_in_range() {
         if let Some(p) = &m.price {
             assert!(docs.contains(p.source.as_str()), "{}: price cites {}", m.id, p.source);
             assert!(p.amount > 0.0 && p.amount.is_finite(), "{}: price {}", m.id, p.amount);
-            assert!(p.currency.len() == 3 && p.currency.chars().all(|c| c.is_ascii_uppercase()), "{}: currency {}", m.id, p.currency);
+            assert!(
+                p.currency.len() == 3 && p.currency.chars().all(|c| c.is_ascii_uppercase()),
+                "{}: currency {}",
+                m.id,
+                p.currency
+            );
             let known = ["node-hour", "core-hour", "gpu-hour"].contains(&p.unit.as_str());
-            assert!(known || p.unit_node_hours.is_some_and(|h| h > 0.0), "{}: the unit {} says not what it buys", m.id, p.unit);
+            assert!(
+                known || p.unit_node_hours.is_some_and(|h| h > 0.0),
+                "{}: the unit {} says not what it buys",
+                m.id,
+                p.unit
+            );
         }
         if !m.nodes.on_demand {
             if let Some(n) = m.nodes.value {
@@ -93,9 +117,18 @@ fn complete_machines_do_not_fall() {
     for m in &f.machines {
         println!("{}: missing {:?}", m.id, m.missing());
     }
-    println!("{} of {} machines carry all {} figures and a fabric's: {complete:?}", complete.len(), f.machines.len(), FIGURES.len());
+    println!(
+        "{} of {} machines carry all {} figures and a fabric's: {complete:?}",
+        complete.len(),
+        f.machines.len(),
+        FIGURES.len()
+    );
     assert!(f.machines.len() >= 30, "{} machines", f.machines.len());
-    assert!(complete.len() >= COMPLETE_AT_LEAST, "{} complete machines, fewer than {COMPLETE_AT_LEAST}", complete.len());
+    assert!(
+        complete.len() >= COMPLETE_AT_LEAST,
+        "{} complete machines, fewer than {COMPLETE_AT_LEAST}",
+        complete.len()
+    );
     let gpus = f.machines.iter().filter(|m| m.gpus_per_node.unwrap_or(0) > 0).count();
     assert!(gpus >= 2, "{gpus} GPU partitions");
 }

@@ -4,8 +4,22 @@
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &[
-    "yew", "web_sys", "gloo", "plotters", "wasm_bindgen", "js_sys", "std::fs", "std::net", "std::process",
-    "std::io::stdin", "std::io::stdout", "println!", "eprintln!", "print!(", "std::env", "std::thread",
+    "yew",
+    "web_sys",
+    "gloo",
+    "plotters",
+    "wasm_bindgen",
+    "js_sys",
+    "std::fs",
+    "std::net",
+    "std::process",
+    "std::io::stdin",
+    "std::io::stdout",
+    "println!",
+    "eprintln!",
+    "print!(",
+    "std::env",
+    "std::thread",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -75,5 +89,8 @@ fn every_proptest_regression_file_replays() {
         })
         .map(|f| f.display().to_string())
         .collect();
-    assert!(orphans.is_empty(), "regression files that match no source file with properties (move their `cc` lines): {orphans:?}");
+    assert!(
+        orphans.is_empty(),
+        "regression files that match no source file with properties (move their `cc` lines): {orphans:?}"
+    );
 }

@@ -36,11 +36,24 @@ fn the_committed_schema_is_what_the_command_prints() {
         std::fs::write(committed(), &text).expect("schema written");
         return;
     }
-    let kept = std::fs::read_to_string(committed()).expect("schema/scalewise.schema.json (run with UPDATE_GOLDEN=1 once)");
+    let kept =
+        std::fs::read_to_string(committed()).expect("schema/scalewise.schema.json (run with UPDATE_GOLDEN=1 once)");
     assert!(kept == text, "schema/scalewise.schema.json differs from `scalewise schema`: rewrite it with UPDATE_GOLDEN=1 cargo test --test schema");
     // Every calculator is there, each with an answer; all but three read JSON.
     let all = now.as_object().expect("an object");
-    for name in ["multigrid", "regions", "speedup", "bottlenecks", "simulate", "comm", "broadcast", "clusters", "grid-broadcast", "catalog", "cluster"] {
+    for name in [
+        "multigrid",
+        "regions",
+        "speedup",
+        "bottlenecks",
+        "simulate",
+        "comm",
+        "broadcast",
+        "clusters",
+        "grid-broadcast",
+        "catalog",
+        "cluster",
+    ] {
         assert!(all.get(name).is_some_and(|s| s.get("output").is_some()), "{name}");
     }
     let without: Vec<&String> = all.iter().filter(|(_, s)| s.get("input").is_none()).map(|(k, _)| k).collect();
@@ -51,7 +64,8 @@ fn the_committed_schema_is_what_the_command_prints() {
 fn golden_inputs_and_answers_follow_the_schema() {
     let schema = printed();
     let cases: Value = serde_json::from_str(
-        &std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).expect("cases"),
+        &std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json"))
+            .expect("cases"),
     )
     .expect("JSON cases");
     let (mut inputs, mut answers, mut bad) = (0, 0, Vec::new());
@@ -60,7 +74,9 @@ fn golden_inputs_and_answers_follow_the_schema() {
         let args: Vec<&str> = case["args"].as_array().expect("args").iter().map(|a| a.as_str().expect("arg")).collect();
         let command = args[0];
         let Some(s) = schema.get(command) else { continue };
-        let raw = args.iter().any(|a| a.starts_with("--format") || a.starts_with("--export") || a.starts_with("--allocation"));
+        let raw = args
+            .iter()
+            .any(|a| a.starts_with("--format") || a.starts_with("--export") || a.starts_with("--allocation"));
         let input = &case["input"];
         if let (Some(input_schema), false, false) = (s.get("input"), raw, input.is_string()) {
             let p = problems(&validator(input_schema), input);
@@ -75,7 +91,8 @@ fn golden_inputs_and_answers_follow_the_schema() {
         if o.status != 0 || args.iter().any(|a| a.starts_with("--export")) {
             continue;
         }
-        let answer: Value = serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{name}: the answer is JSON: {e}"));
+        let answer: Value =
+            serde_json::from_str(&o.stdout).unwrap_or_else(|e| panic!("{name}: the answer is JSON: {e}"));
         let p = problems(&validator(&s["output"]), &answer);
         bad.extend(p.into_iter().map(|p| format!("{name} answer {p}")));
         answers += 1;
@@ -89,11 +106,23 @@ fn a_key_of_the_wrong_type_is_refused_by_the_schema_and_the_command() {
     let schema = printed();
     let cases = [
         ("speedup", json!({"points": [{"n": 1, "time_s": 10}, {"n": 2, "time_s": "5"}]}), "points[1].time_s"),
-        ("multigrid", json!({"sequential": [{"work_mb": 2048, "time_s": 1500}], "parallel": [{"np": "4", "work_mb": 2048, "time_s": 1}]}), "parallel[0].np"),
+        (
+            "multigrid",
+            json!({"sequential": [{"work_mb": 2048, "time_s": 1500}], "parallel": [{"np": "4", "work_mb": 2048, "time_s": 1}]}),
+            "parallel[0].np",
+        ),
         ("comm", json!({"points": [{"size_bytes": 8, "time_us": 1}], "predict": [true]}), "predict[0]"),
-        ("regions", json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "sweep": {"bandwidth_gb_s": "fast"}}), "sweep.bandwidth_gb_s"),
+        (
+            "regions",
+            json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "sweep": {"bandwidth_gb_s": "fast"}}),
+            "sweep.bandwidth_gb_s",
+        ),
         ("simulate", json!({"skeleton": "Serial time = 1", "numprocs": [2], "compare": "yes"}), "compare"),
-        ("broadcast", json!({"model": "hockney", "params": {"alpha_us": [1]}, "procs": 4, "size_bytes": 8}), "params.alpha_us"),
+        (
+            "broadcast",
+            json!({"model": "hockney", "params": {"alpha_us": [1]}, "procs": 4, "size_bytes": 8}),
+            "params.alpha_us",
+        ),
         ("clusters", json!({"latency_us": [[0, 1], [1, "0"]]}), "latency_us[1][1]"),
         ("grid-broadcast", json!({"latency_us": [[0]], "gap_us": [[0]], "local_us": [1], "root": "0"}), "root"),
         ("speedup", json!({"points": [{"n": 1, "time_s": 10}], "leave_one_out": null}), "leave_one_out"),

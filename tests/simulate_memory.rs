@@ -96,7 +96,12 @@ fn an_all_to_alls_peak_stays_within_its_estimate() {
         let estimate = compile(&lang::parse(skeleton).unwrap(), &[], p).unwrap().peak_message_bytes();
         let pairs = f64::from(p) * f64::from(p);
         let peak = peak_of(job(skeleton, p)) as f64;
-        println!("{p} processes, {:?}: peak {:.1} bytes a pair, estimate {:.1}", skeleton.lines().next(), peak / pairs, estimate / pairs);
+        println!(
+            "{p} processes, {:?}: peak {:.1} bytes a pair, estimate {:.1}",
+            skeleton.lines().next(),
+            peak / pairs,
+            estimate / pairs
+        );
         assert!(peak <= estimate, "{p} processes: {peak} bytes at the peak, above the estimate {estimate}: {skeleton}");
         most = most.max(peak / estimate);
     }
@@ -114,7 +119,10 @@ fn a_run_that_would_hold_more_than_its_limit_is_refused_before_it_starts() {
     // 56 × 3,024² bytes is just over 512 MB; 3,023 processes fit.
     let e = Simulation::new(job(skeleton, 3024)).err().expect("refused");
     assert_eq!(e.field, "numprocs");
-    assert!(e.message.contains("3024 processes holds about 512 MB") && e.message.contains("512 MB a run may hold"), "{e}");
+    assert!(
+        e.message.contains("3024 processes holds about 512 MB") && e.message.contains("512 MB a run may hold"),
+        "{e}"
+    );
     // The check the page makes on each keystroke says the same, without running anything.
     assert_eq!(Simulation::check(&job(skeleton, 3024)).expect_err("refused").message, e.message);
     assert!(Simulation::check(&job(skeleton, 3023)).is_ok());

@@ -65,7 +65,10 @@ fn without_new_keys(mut catalog: serde_json::Value) -> serde_json::Value {
     for c in catalog["clusters"].as_array_mut().expect("clusters") {
         let o = c.as_object_mut().expect("a cluster");
         let is_seed = seeds.clusters.iter().any(|s| Some(s.id.as_str()) == o["id"].as_str()) && o["preset"] == true;
-        assert_eq!(o.remove("origin").and_then(|v| v.as_str().map(String::from)).as_deref(), Some(if is_seed { "paper" } else { "own" }));
+        assert_eq!(
+            o.remove("origin").and_then(|v| v.as_str().map(String::from)).as_deref(),
+            Some(if is_seed { "paper" } else { "own" })
+        );
         assert_eq!(o.remove("seed").is_some_and(|s| s.is_u64()), is_seed, "{o:?}");
         for k in ["price", "node_power_w", "pue", "carbon_g_per_kwh", "memory_bandwidth_gb_s"] {
             assert_eq!(o.remove(k), Some(serde_json::Value::Null), "{k}");
@@ -81,7 +84,11 @@ fn a_format_1_exported_file_opens_with_every_input() {
     let ws = Workspace::from_json("imported file", &text).expect("a format-1 file opens");
     assert_eq!(ws.version, migrate::CURRENT);
     same_inputs(&inputs_of(&ws), &expected_from_v1(&text));
-    assert_eq!(without_new_keys(serde_json::to_value(&ws.catalog).unwrap()), catalog_of(&text), "the catalog, its edited price included");
+    assert_eq!(
+        without_new_keys(serde_json::to_value(&ws.catalog).unwrap()),
+        catalog_of(&text),
+        "the catalog, its edited price included"
+    );
     // Written again in the current format, it reads back the same.
     assert_eq!(Workspace::from_json("file", &ws.to_json()).expect("reads back"), ws);
 }

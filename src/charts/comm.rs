@@ -5,9 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::model::chart;
 use super::xy::{legend_layout, linear_ticks};
 use super::{color, failed, Axis, ChartError, Drawing, Frame, Marker, Series, Table, Theme, XyChart};
+use crate::model::chart;
 use crate::model::comm::page::{ClustersView, GridView, Series as PageSeries};
 use crate::model::fmt_num;
 
@@ -49,7 +49,10 @@ pub fn p2p_chart(series: &[PageSeries], best: Option<&str>, knee_bytes: Option<f
         let measured = k == 0;
         let is_best = best == Some(s.label.as_str());
         out.push(Series {
-            data: chart::Series { label: if is_best { format!("{} (best)", s.label) } else { s.label.clone() }, points: s.points.clone() },
+            data: chart::Series {
+                label: if is_best { format!("{} (best)", s.label) } else { s.label.clone() },
+                points: s.points.clone(),
+            },
             marker: if measured { Marker::Points } else { Marker::Line },
             color: if measured { 4 } else { curve_color(k - 1) },
             emphasis: is_best,
@@ -157,7 +160,8 @@ impl HeatMap {
 }
 
 /// A light-to-dark blue ramp (ColorBrewer YlGnBu), readable with common colour blindness.
-const RAMP: [(f64, f64, f64); 5] = [(255.0, 255.0, 217.0), (199.0, 233.0, 180.0), (65.0, 182.0, 196.0), (34.0, 94.0, 168.0), (8.0, 29.0, 88.0)];
+const RAMP: [(f64, f64, f64); 5] =
+    [(255.0, 255.0, 217.0), (199.0, 233.0, 180.0), (65.0, 182.0, 196.0), (34.0, 94.0, 168.0), (8.0, 29.0, 88.0)];
 
 fn ramp(t: f64) -> RGBColor {
     let x = t.clamp(0.0, 1.0) * (RAMP.len() - 1) as f64;
@@ -248,12 +252,20 @@ impl Drawing for HeatMap {
                 let mut row = vec![format!("G{}", r + 1)];
                 row.extend((0..groups).map(|c| {
                     let k = r * groups + c;
-                    if count[k] > 0 { fmt_num(sum[k] / f64::from(count[k]), 4) } else { String::new() } // ok: k < groups²
+                    if count[k] > 0 {
+                        fmt_num(sum[k] / f64::from(count[k]), 4)
+                    } else {
+                        String::new()
+                    } // ok: k < groups²
                 }));
                 row
             })
             .collect();
-        Table { headers, rows, note: Some(format!("Means over the {0} × {0} blocks the chart draws, by logical cluster.", self.side)) }
+        Table {
+            headers,
+            rows,
+            note: Some(format!("Means over the {0} × {0} blocks the chart draws, by logical cluster.", self.side)),
+        }
     }
 }
 
@@ -278,7 +290,13 @@ impl Timeline {
     pub fn new(g: &GridView, sizes: &[usize], look_ahead: bool) -> Timeline {
         let s = if look_ahead { &g.ecef_lat } else { &g.ecef };
         let name = if look_ahead { "ECEF-LAt" } else { "ECEF" };
-        let rows = g.coordinators.iter().zip(sizes).enumerate().map(|(k, (c, n))| format!("G{} · {n} at node {c}", k + 1)).collect();
+        let rows = g
+            .coordinators
+            .iter()
+            .zip(sizes)
+            .enumerate()
+            .map(|(k, (c, n))| format!("G{} · {n} at node {c}", k + 1))
+            .collect();
         let mut bars = vec![(g.root_group, 0.0, g.local.get(g.root_group).map_or(0.0, |l| l.1), true)];
         let mut sends = Vec::new();
         for t in &s.transfers {
@@ -290,7 +308,9 @@ impl Timeline {
         if let Some(b) = g.binomial_us {
             marks.push((b, format!("binomial tree: {}", time_text(b))));
         }
-        let t_max = [g.ecef.completion_us, g.ecef_lat.completion_us, g.binomial_us.unwrap_or(0.0)].into_iter().fold(1e-9, f64::max);
+        let t_max = [g.ecef.completion_us, g.ecef_lat.completion_us, g.binomial_us.unwrap_or(0.0)]
+            .into_iter()
+            .fold(1e-9, f64::max);
         Timeline {
             title: format!("{name} schedule of {} from G{}", size_text(g.size_bytes), g.root_group + 1),
             rows,
@@ -321,10 +341,16 @@ impl Drawing for Timeline {
         // the chart's right edge on a desktop's half-width column and on a phone: issue
         // "Honest, round 2", 20).
         let (transfer, local) = (color(0), color(1));
-        let key = [(Some(transfer), "message to the coordinator"), (Some(local), "broadcast inside the cluster"), (None, "lines: sender → receiver")];
+        let key = [
+            (Some(transfer), "message to the coordinator"),
+            (Some(local), "broadcast inside the cluster"),
+            (None, "lines: sender → receiver"),
+        ];
         let mut widths = Vec::new();
         for (swatch, text) in key {
-            widths.push(area.estimate_text_size(text, &small).map_err(failed)?.0 as i32 + if swatch.is_some() { 18 } else { 0 });
+            widths.push(
+                area.estimate_text_size(text, &small).map_err(failed)?.0 as i32 + if swatch.is_some() { 18 } else { 0 },
+            );
         }
         const GAP: i32 = 18;
         const LINE: i32 = 16;
@@ -365,7 +391,8 @@ impl Drawing for Timeline {
             // Centred on its tick, inside the drawing.
             let label = time_text(t);
             let lw = area.estimate_text_size(&label, &small).map_err(failed)?.0 as i32;
-            area.draw(&Text::new(label, ((x(t) - lw / 2).clamp(0, (w - lw).max(0)), y1 + 7), small.clone())).map_err(failed)?;
+            area.draw(&Text::new(label, ((x(t) - lw / 2).clamp(0, (w - lw).max(0)), y1 + 7), small.clone()))
+                .map_err(failed)?;
         }
         area.draw(&Text::new("time since the root started", (x1 - 150, y1 + 22), small.clone())).map_err(failed)?;
         let bar = (band * 3 / 10).max(1);
@@ -384,10 +411,19 @@ impl Drawing for Timeline {
             area.draw(&PathElement::new(vec![(x(*t), y0 - 4), (x(*t), y1)], color.stroke_width(2))).map_err(failed)?;
             let (tw, _) = area.estimate_text_size(label, &small).map_err(failed)?;
             let tx = (x(*t) - tw as i32 - 4).max(x0);
-            area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color))).map_err(failed)?;
+            area.draw(&Text::new(label.as_str(), (tx, y0 - 14 + 12 * k as i32), small.clone().color(&color)))
+                .map_err(failed)?;
         }
         area.present().map_err(failed)?;
-        Ok(Some(Frame { x_px: (x0, x1), y_px: (y0, y1), x: (0.0, self.t_max), y: (0.0, f64::from(rows)), log_x: false, log_y: false, legend }))
+        Ok(Some(Frame {
+            x_px: (x0, x1),
+            y_px: (y0, y1),
+            x: (0.0, self.t_max),
+            y: (0.0, f64::from(rows)),
+            log_x: false,
+            log_y: false,
+            legend,
+        }))
     }
 
     fn table(&self) -> Table {
@@ -409,8 +445,8 @@ impl Drawing for Timeline {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
-    use crate::model::workspace::catalog::presets as catalog;
     use crate::model::comm::page::{default_inputs, view};
+    use crate::model::workspace::catalog::presets as catalog;
 
     #[test]
     fn texts() {
@@ -444,7 +480,13 @@ mod tests {
         // Blocks: a 1,000-node matrix at most 160 per side, every node counted once.
         let big = crate::model::comm::gridcast::benchmark_matrix(1000);
         let groups = crate::model::comm::gridcast::clusters(&big, 0.2);
-        let cv = ClustersView { order: groups.iter().flatten().copied().collect(), groups, n: 1000, latency_us: std::rc::Rc::new(big.values.clone()), group_latency_us: vec![] };
+        let cv = ClustersView {
+            order: groups.iter().flatten().copied().collect(),
+            groups,
+            n: 1000,
+            latency_us: std::rc::Rc::new(big.values.clone()),
+            group_latency_us: vec![],
+        };
         let map = HeatMap::new(&cv, 160);
         assert_eq!(map.side, 160);
         let mean_all = big.values.iter().sum::<f64>() / 1e6;
@@ -453,7 +495,8 @@ mod tests {
         assert!((mean_blocks / mean_all - 1.0).abs() < 0.05, "{mean_blocks} vs {mean_all}");
 
         let g = v.grid.as_ref().expect("grid");
-        let sizes: Vec<usize> = v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
+        let sizes: Vec<usize> =
+            v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
         for look_ahead in [false, true] {
             let t = Timeline::new(g, &sizes, look_ahead);
             assert_eq!(t.rows.len(), 6);
@@ -471,7 +514,8 @@ mod tests {
         // 1280 px (two charts side by side) and on a phone.
         let v = view(&default_inputs(), &catalog());
         let g = v.grid.as_ref().expect("grid");
-        let sizes: Vec<usize> = v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
+        let sizes: Vec<usize> =
+            v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
         let t = Timeline::new(g, &sizes, true);
         let mut heights = Vec::new();
         for width in [300, 358, 480, 536, 640, 1200] {
@@ -479,7 +523,11 @@ mod tests {
             let f = frame.expect("a frame");
             let (l, top, r, b) = f.legend.expect("the key's box");
             assert!(l >= 0 && top >= 24 && r <= width as i32, "{width}: key {l}..{r} in 0..{width}");
-            assert!(b <= f.y_px.0 - 12, "{width}: key bottom {b} over the plot (top {}) or the completion labels", f.y_px.0);
+            assert!(
+                b <= f.y_px.0 - 12,
+                "{width}: key bottom {b} over the plot (top {}) or the completion labels",
+                f.y_px.0
+            );
             assert!(f.y_px.1 - f.y_px.0 > 100, "{width}: rows {:?}", f.y_px);
             for text in ["message to the coordinator", "broadcast inside the cluster", "sender → receiver"] {
                 assert!(svg.contains(text), "{width}: {text}");

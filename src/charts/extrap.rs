@@ -1,8 +1,8 @@
 //! The Extra-P section's chart: each region's predicted share of the run time against the
 //! process count (`model::extrap::page::ShareCurves`), as `XyChart` data.
 
-use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
+use crate::model::chart;
 use crate::model::extrap::page::ShareCurves;
 
 /// One line per shown region (the first, largest at the last target, thicker), the rest as
@@ -16,9 +16,18 @@ pub fn shares(c: &ShareCurves) -> XyChart {
         .map(|(i, s)| {
             let other = i == last && s.label.ends_with("other regions");
             Series {
-                data: chart::Series { label: s.label.clone(), points: s.points.iter().map(|&(n, s)| (n, s * 100.0)).collect() },
+                data: chart::Series {
+                    label: s.label.clone(),
+                    points: s.points.iter().map(|&(n, s)| (n, s * 100.0)).collect(),
+                },
                 marker: Marker::LineAndPoints,
-                color: if other { 4 } else if i >= 4 { i + 1 } else { i },
+                color: if other {
+                    4
+                } else if i >= 4 {
+                    i + 1
+                } else {
+                    i
+                },
                 emphasis: i == 0,
             }
         })
@@ -59,7 +68,8 @@ mod tests {
     /// The share axis' range as drawn.
     fn y_range(curves: Vec<chart::Series>) -> (f64, f64) {
         let c = ShareCurves { process_parameter: "p".into(), curves };
-        let (svg, frame) = crate::charts::to_svg_themed(&shares(&c), 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
+        let (svg, frame) =
+            crate::charts::to_svg_themed(&shares(&c), 640, 400, &crate::charts::Theme::LIGHT).expect("draws");
         assert!(!svg.contains("NaN"));
         frame.expect("a plot").y
     }

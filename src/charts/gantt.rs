@@ -46,7 +46,11 @@ impl Drawing for Gantt {
         &self.title
     }
 
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<Option<Frame>, ChartError> {
         area.fill(&theme.background).map_err(failed)?;
         let (w, h) = area.dim_in_pixel();
         let (w, h) = (w as i32, h as i32);
@@ -73,7 +77,11 @@ impl Drawing for Gantt {
         }
         let (x0, x1, y1) = (label_w + 12, w - 16, h - 44);
         let (a, b) = self.window;
-        if self.rows.is_empty() || x1 - x0 < 20 || y1 - y0 < 10 || b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater) {
+        if self.rows.is_empty()
+            || x1 - x0 < 20
+            || y1 - y0 < 10
+            || b.partial_cmp(&a) != Some(std::cmp::Ordering::Greater)
+        {
             area.draw(&Text::new("nothing to show in this window", (20, y0 + 20), theme.font(14))).map_err(failed)?;
             return area.present().map(|_| None).map_err(failed);
         }
@@ -83,7 +91,8 @@ impl Drawing for Gantt {
         let row_top = |r: i32| y0 + (band * f64::from(r)).round() as i32;
         for (r, label) in self.rows.iter().enumerate() {
             let r = r as i32;
-            area.draw(&PathElement::new(vec![(x0, row_top(r + 1)), (x1, row_top(r + 1))], theme.grid)).map_err(failed)?;
+            area.draw(&PathElement::new(vec![(x0, row_top(r + 1)), (x1, row_top(r + 1))], theme.grid))
+                .map_err(failed)?;
             // Labels only where rows are tall enough to read them.
             if band >= 11.0 || r % (11.0 / band).ceil() as i32 == 0 {
                 let mid = (row_top(r) + row_top(r + 1)) / 2;
@@ -94,7 +103,8 @@ impl Drawing for Gantt {
         for &(r, k, s, e) in self.visible() {
             let (top, bottom) = (row_top(r as i32) + pad, row_top(r as i32 + 1) - pad);
             let c = color(self.kinds.get(usize::from(k)).map_or(4, |k| k.1));
-            area.draw(&Rectangle::new([(x(s), top), (x(e).max(x(s) + 1), bottom.max(top + 1))], c.filled())).map_err(failed)?;
+            area.draw(&Rectangle::new([(x(s), top), (x(e).max(x(s) + 1), bottom.max(top + 1))], c.filled()))
+                .map_err(failed)?;
         }
         area.draw(&PathElement::new(vec![(x0, y1), (x1, y1)], theme.axis)).map_err(failed)?;
         area.draw(&PathElement::new(vec![(x0, y0), (x0, y1)], theme.axis)).map_err(failed)?;
@@ -110,12 +120,26 @@ impl Drawing for Gantt {
         let (lw, _) = area.estimate_text_size(&self.time_label, &small).map_err(failed)?;
         area.draw(&Text::new(self.time_label.as_str(), ((x0 + x1 - lw as i32) / 2, y1 + 24), small)).map_err(failed)?;
         area.present().map_err(failed)?;
-        Ok(Some(Frame { x_px: (x0, x1), y_px: (y0, y1), x: (a, b), y: (0.0, f64::from(n)), log_x: false, log_y: false, legend }))
+        Ok(Some(Frame {
+            x_px: (x0, x1),
+            y_px: (y0, y1),
+            x: (a, b),
+            y: (0.0, f64::from(n)),
+            log_x: false,
+            log_y: false,
+            legend,
+        }))
     }
 
     fn table(&self) -> Table {
         let (_, unit) = split_unit(&self.time_label);
-        let headers = vec!["process".into(), "activity".into(), header("start", unit), header("end", unit), header("duration", unit)];
+        let headers = vec![
+            "process".into(),
+            "activity".into(),
+            header("start", unit),
+            header("end", unit),
+            header("duration", unit),
+        ];
         let n = self.visible().count();
         let rows = self
             .visible()
@@ -127,7 +151,9 @@ impl Drawing for Gantt {
             .collect();
         let mut notes: Vec<String> = self.note.iter().cloned().collect();
         if n > TABLE_ROWS {
-            notes.push(format!("The first {TABLE_ROWS} of {n} spans in this window are listed; narrow the window to see the others."));
+            notes.push(format!(
+                "The first {TABLE_ROWS} of {n} spans in this window are listed; narrow the window to see the others."
+            ));
         }
         Table { headers, rows, note: (!notes.is_empty()).then(|| notes.join(" ")) }
     }
@@ -142,7 +168,15 @@ impl Drawing for Gantt {
         let width = f64::from((frame.x_px.1 - frame.x_px.0).max(1));
         let t = frame.x.0 + f64::from(at.0 - frame.x_px.0) / width * (frame.x.1 - frame.x.0);
         // The span under the pointer, or the nearest one in its row.
-        let dist = |s: &(u32, u8, f64, f64)| if t < s.2 { s.2 - t } else if t > s.3 { t - s.3 } else { 0.0 };
+        let dist = |s: &(u32, u8, f64, f64)| {
+            if t < s.2 {
+                s.2 - t
+            } else if t > s.3 {
+                t - s.3
+            } else {
+                0.0
+            }
+        };
         let &(r, k, s, e) = self.visible().filter(|s| s.0 == row).min_by(|p, q| dist(p).total_cmp(&dist(q)))?;
         let mid = ((s + e) / 2.0).clamp(frame.x.0, frame.x.1);
         let x_px = frame.x_px.0 + ((mid - frame.x.0) / (frame.x.1 - frame.x.0) * width).round() as i32;
@@ -150,7 +184,13 @@ impl Drawing for Gantt {
         Some(Readout {
             x_px,
             y_px: at.1,
-            text: format!("{row_name}: {} {}–{}{unit} ({}{unit})", self.kind_name(k), fmt_num(s, 6), fmt_num(e, 6), fmt_num(e - s, 4)),
+            text: format!(
+                "{row_name}: {} {}–{}{unit} ({}{unit})",
+                self.kind_name(k),
+                fmt_num(s, 6),
+                fmt_num(e, 6),
+                fmt_num(e - s, 4)
+            ),
         })
     }
 }

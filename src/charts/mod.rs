@@ -34,10 +34,18 @@ pub struct Theme {
 }
 
 impl Theme {
-    pub const LIGHT: Theme =
-        Theme { background: RGBColor(255, 255, 255), text: RGBColor(20, 20, 20), grid: RGBColor(225, 225, 225), axis: RGBColor(60, 60, 60) };
-    pub const DARK: Theme =
-        Theme { background: RGBColor(24, 26, 30), text: RGBColor(232, 232, 232), grid: RGBColor(62, 66, 72), axis: RGBColor(190, 190, 190) };
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(255, 255, 255),
+        text: RGBColor(20, 20, 20),
+        grid: RGBColor(225, 225, 225),
+        axis: RGBColor(60, 60, 60),
+    };
+    pub const DARK: Theme = Theme {
+        background: RGBColor(24, 26, 30),
+        text: RGBColor(232, 232, 232),
+        grid: RGBColor(62, 66, 72),
+        axis: RGBColor(190, 190, 190),
+    };
 
     /// The theme named by the page's `data-theme` attribute ("dark"; anything else is light).
     pub fn named(name: Option<&str>) -> Theme {
@@ -91,7 +99,11 @@ pub(crate) fn failed<E>(_: E) -> ChartError {
 pub trait Drawing: PartialEq + 'static {
     fn title(&self) -> &str;
     /// Draws on any backend; answers where the plot sits (None when nothing could be plotted).
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError>;
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<Option<Frame>, ChartError>;
     /// The drawn data as a table.
     fn table(&self) -> Table;
     /// The data nearest pixel `at` of a drawing whose frame is `frame`.
@@ -104,7 +116,11 @@ impl Drawing for XyChart {
     fn title(&self) -> &str {
         &self.title
     }
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        theme: &Theme,
+    ) -> Result<Option<Frame>, ChartError> {
         draw_xy(area, self, theme)
     }
     fn table(&self) -> Table {
@@ -124,7 +140,12 @@ pub fn to_svg<D: Drawing>(drawing: &D, width: u32, height: u32) -> Result<String
 
 /// The drawing as SVG in `theme`, with the frame its drawing answered.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn to_svg_themed<D: Drawing>(drawing: &D, width: u32, height: u32, theme: &Theme) -> Result<(String, Option<Frame>), ChartError> {
+pub fn to_svg_themed<D: Drawing>(
+    drawing: &D,
+    width: u32,
+    height: u32,
+    theme: &Theme,
+) -> Result<(String, Option<Frame>), ChartError> {
     let mut out = String::new();
     let frame = {
         let backend = SVGBackend::with_string(&mut out, (width, height));

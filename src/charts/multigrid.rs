@@ -1,9 +1,9 @@
 //! The planner page's charts, as `XyChart` data built from model results.
 
-use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
-use crate::model::multigrid::{Fit, Plan};
+use crate::model::chart;
 use crate::model::multigrid::page::pareto_front;
+use crate::model::multigrid::{Fit, Plan};
 
 /// Predicted T against np at a fixed work per process (the largest calibrated size, where the
 /// calibration runs lie), one curve per (cluster, fabric), with the measured runs as points.
@@ -20,7 +20,10 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
             np = if np < 16 { np + 1 } else { np + np / 8 };
         }
         series.push(Series {
-            data: chart::Series { label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)), points: curve },
+            data: chart::Series {
+                label: format!("{label}, {} MB/process", crate::model::fmt_num(work, 4)),
+                points: curve,
+            },
             marker: Marker::Line,
             color: k,
             emphasis: false,
@@ -31,7 +34,12 @@ pub fn time_vs_np(calibrations: &[(String, &Fit)], max_np: u32) -> XyChart {
             .filter(|r| (r.work_mb - work).abs() <= 1e-9 * work)
             .map(|r| (f64::from(r.np), r.time_s))
             .collect();
-        series.push(Series { data: chart::Series { label: String::new(), points: measured }, marker: Marker::Points, color: k, emphasis: true });
+        series.push(Series {
+            data: chart::Series { label: String::new(), points: measured },
+            marker: Marker::Points,
+            color: k,
+            emphasis: true,
+        });
     }
     XyChart {
         title: "Predicted run time against np (dots: calibration runs)".into(),
@@ -51,7 +59,12 @@ pub fn cost_vs_time(ranking: &[Plan]) -> XyChart {
         x: Axis { label: "predicted T (s)".into(), log: true, limits: None },
         y: Axis { label: "cost (catalog currency)".into(), log: true, limits: None },
         series: vec![
-            Series { data: chart::Series { label: "options".into(), points: pts }, marker: Marker::Points, color: 4, emphasis: false },
+            Series {
+                data: chart::Series { label: "options".into(), points: pts },
+                marker: Marker::Points,
+                color: 4,
+                emphasis: false,
+            },
             Series {
                 data: chart::Series { label: "Pareto front".into(), points: front },
                 marker: Marker::LineAndPoints,

@@ -1,10 +1,10 @@
 //! The two-regions page's charts, as `XyChart` data built from `regions_page::PageView`.
 
-use crate::model::chart;
 use super::{Axis, Marker, Series, XyChart};
-use crate::model::regions::Point;
-use crate::model::regions::page::PageView;
+use crate::model::chart;
 use crate::model::fmt_num;
+use crate::model::regions::page::PageView;
+use crate::model::regions::Point;
 
 /// Grey, for series that explain a style rather than show a case.
 const KEY: usize = 4;
@@ -38,7 +38,10 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
         series.push(Series {
-            data: chart::Series { label: format!("two regions, {}", c.label), points: c.curve.iter().map(|p| (p.n, two(p))).collect() },
+            data: chart::Series {
+                label: format!("two regions, {}", c.label),
+                points: c.curve.iter().map(|p| (p.n, two(p))).collect(),
+            },
             marker: Marker::Line,
             color,
             emphasis: true,
@@ -52,7 +55,12 @@ pub fn speedup_vs_n(view: &PageView, overlapping: bool) -> XyChart {
         if let (false, Some(n), Some(s)) = (overlapping, c.optimum.n_star(), c.optimum.sp2_max()) {
             let n_max = c.curve.last().map_or(0.0, |p| p.n);
             if (1.0..=n_max).contains(&n) {
-                series.push(Series { data: chart::Series { label: String::new(), points: vec![(n, s)] }, marker: Marker::Points, color, emphasis: true });
+                series.push(Series {
+                    data: chart::Series { label: String::new(), points: vec![(n, s)] },
+                    marker: Marker::Points,
+                    color,
+                    emphasis: true,
+                });
             }
         }
     }
@@ -80,13 +88,19 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
     for (k, c) in view.cases.iter().enumerate() {
         let color = case_color(k);
         series.push(Series {
-            data: chart::Series { label: c.label.clone(), points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect() },
+            data: chart::Series {
+                label: c.label.clone(),
+                points: c.sweep.iter().map(|r| (r.bandwidth_gb_s, r.sp2_best)).collect(),
+            },
             marker: Marker::Line,
             color,
             emphasis: true,
         });
         series.push(Series {
-            data: chart::Series { label: String::new(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect() },
+            data: chart::Series {
+                label: String::new(),
+                points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.sp2_at_n?))).collect(),
+            },
             marker: Marker::Dots,
             color,
             emphasis: false,
@@ -97,7 +111,12 @@ pub fn sweep_speedup(view: &PageView) -> XyChart {
         });
         if let (Some(p), Some(first), Some(last)) = (need, c.sweep.first(), c.sweep.last()) {
             if (first.bandwidth_gb_s..=last.bandwidth_gb_s).contains(&p.0) {
-                series.push(Series { data: chart::Series { label: String::new(), points: vec![p] }, marker: Marker::Points, color, emphasis: true });
+                series.push(Series {
+                    data: chart::Series { label: String::new(), points: vec![p] },
+                    marker: Marker::Points,
+                    color,
+                    emphasis: true,
+                });
             }
         }
     }
@@ -115,7 +134,10 @@ pub fn sweep_n_star(view: &PageView) -> XyChart {
     let mut series = Vec::new();
     for (k, c) in view.cases.iter().enumerate() {
         series.push(Series {
-            data: chart::Series { label: c.label.clone(), points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect() },
+            data: chart::Series {
+                label: c.label.clone(),
+                points: c.sweep.iter().filter_map(|r| Some((r.bandwidth_gb_s, r.n_star?))).collect(),
+            },
             marker: Marker::Line,
             color: case_color(k),
             emphasis: true,

@@ -1,7 +1,7 @@
 //! The simulation page's charts, as `XyChart` data built from `simulate_page::ResultView`.
 
-use crate::model::chart;
 use super::{Axis, Band, Bars, Gantt, Marker, Series, XyChart};
+use crate::model::chart;
 use crate::model::fmt_num;
 use crate::model::pevpm::engine::{Activity, Timeline};
 use crate::model::pevpm::page::{activity_name, ResultView, RowView};
@@ -14,7 +14,10 @@ pub fn speedup(v: &ResultView) -> XyChart {
         .iter()
         .enumerate()
         .map(|(k, c)| Series {
-            data: chart::Series { label: c.label.clone(), points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect() },
+            data: chart::Series {
+                label: c.label.clone(),
+                points: c.points.iter().map(|&(n, s, _)| (f64::from(n), s)).collect(),
+            },
             marker: Marker::LineAndPoints,
             color: k,
             emphasis: k == 0,
@@ -36,7 +39,11 @@ pub fn run_times(row: &RowView) -> XyChart {
     let [lo, hi] = row.interval95_s;
     let runs = row.histogram.iter().map(|b| b.2).sum::<u32>();
     XyChart {
-        title: format!("Run times of {runs} replication{} on {} processes", if runs == 1 { "" } else { "s" }, row.numprocs),
+        title: format!(
+            "Run times of {runs} replication{} on {} processes",
+            if runs == 1 { "" } else { "s" },
+            row.numprocs
+        ),
         x: Axis { label: "run time (s)".into(), log: false, limits: None },
         y: Axis { label: "replications".into(), log: false, limits: None },
         bars: vec![Bars {
@@ -52,7 +59,10 @@ pub fn run_times(row: &RowView) -> XyChart {
             color: 6,
         }],
         series: vec![Series {
-            data: chart::Series { label: format!("mean {} s", fmt_num(row.mean_s, 4)), points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)] },
+            data: chart::Series {
+                label: format!("mean {} s", fmt_num(row.mean_s, 4)),
+                points: vec![(row.mean_s, 0.0), (row.mean_s, tallest)],
+            },
             marker: Marker::Line,
             color: 1,
             emphasis: true,
@@ -92,7 +102,11 @@ pub fn timeline(numprocs: u32, t: &Timeline, window: (f64, f64)) -> Gantt {
         time_label: "time (s)".into(),
         window,
         note: t.truncated.then(|| {
-            format!("Only the first {} spans of this run were kept (a bound on memory): the chart ends at {} s.", t.segments.len(), fmt_num(end, 4))
+            format!(
+                "Only the first {} spans of this run were kept (a bound on memory): the chart ends at {} s.",
+                t.segments.len(),
+                fmt_num(end, 4)
+            )
         }),
     }
 }
@@ -113,7 +127,8 @@ mod tests {
         inputs.insert(Field::Numprocs.key().into(), numprocs.into());
         inputs.insert(Field::Replications.key().into(), replications.into());
         inputs.insert(Field::Params.key().into(), "xsize = 64\niterations = 5".into());
-        let report = Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
+        let report =
+            Simulation::new(prepare(&inputs, &catalog()).expect("valid").0).expect("valid").run_to_end().expect("runs");
         view(&report)
     }
 
@@ -132,7 +147,10 @@ mod tests {
         assert_eq!(h.bars[0].bins.len(), row.histogram.len());
         assert_eq!(h.bars[0].bins.iter().map(|b| b.2).sum::<f64>(), 40.0);
         assert_eq!(h.series[0].data.points[0].0, row.mean_s);
-        assert_eq!((h.bands[0].data.points[0].0, h.bands[0].data.points[1].0), (row.interval95_s[0], row.interval95_s[1]));
+        assert_eq!(
+            (h.bands[0].data.points[0].0, h.bands[0].data.points[1].0),
+            (row.interval95_s[0], row.interval95_s[1])
+        );
         assert!(row.interval95_s[0] <= row.mean_s && row.mean_s <= row.interval95_s[1]);
         let table = h.table();
         assert_eq!(table.rows.len(), row.histogram.len());

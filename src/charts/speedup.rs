@@ -1,10 +1,10 @@
 //! The speed-up page's chart, as `XyChart` data built from `speedup_page::ChartData`.
 
-use crate::model::chart;
 use super::{Axis, Band, Marker, Series, XyChart};
-use crate::model::speedup::Model;
+use crate::model::chart;
 use crate::model::speedup::page::ChartData;
 use crate::model::speedup::weak::Weak;
+use crate::model::speedup::Model;
 
 /// The colours kept for the measured points (4, grey), the excluded ones (6) and the forecast
 /// with its range (7).
@@ -28,7 +28,12 @@ pub fn fits(c: &ChartData, best: Option<Model>) -> XyChart {
     for (m, s) in &c.curves {
         let best = best == Some(*m);
         let label = if best { format!("{} (best)", s.label) } else { s.label.clone() };
-        series.push(Series { data: chart::Series { label, points: s.points.clone() }, marker: Marker::Line, color: color(*m), emphasis: best });
+        series.push(Series {
+            data: chart::Series { label, points: s.points.clone() },
+            marker: Marker::Line,
+            color: color(*m),
+            emphasis: best,
+        });
     }
     let [measured, excluded, forecast] = KEPT;
     if let Some(f) = &c.forecast {
@@ -57,19 +62,31 @@ pub fn weak_times(w: &Weak) -> XyChart {
         y: Axis { label: "time (s)".into(), log: false, limits: None },
         series: vec![
             Series {
-                data: chart::Series { label: format!("model: {}", w.formula), points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect() },
+                data: chart::Series {
+                    label: format!("model: {}", w.formula),
+                    points: w.curve.iter().map(|&(n, t)| (n, t.0)).collect(),
+                },
                 marker: Marker::Line,
                 color: 0,
                 emphasis: true,
             },
             Series {
-                data: chart::Series { label: "measured".into(), points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect() },
+                data: chart::Series {
+                    label: "measured".into(),
+                    points: w.points.iter().map(|p| (f64::from(p.n), p.time_s)).collect(),
+                },
                 marker: Marker::Points,
                 color: 4,
                 emphasis: false,
             },
         ],
-        bands: vec![Band { data: chart::Band { label: "90 % range".into(), points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect() }, color: 0 }],
+        bands: vec![Band {
+            data: chart::Band {
+                label: "90 % range".into(),
+                points: w.curve.iter().map(|&(n, t)| (n, t.1, t.2)).collect(),
+            },
+            color: 0,
+        }],
         bars: Vec::new(),
     }
 }
@@ -87,11 +104,22 @@ mod tests {
         let v = view(&default_inputs(), &presets());
         let c = fits(v.chart.as_ref().expect("chart"), v.best);
         let fitted = v.models.iter().filter(|m| m.skipped_reason.is_none()).count();
-        assert_eq!(c.series.iter().filter(|s| s.marker == Marker::Line).count(), fitted + 1, "the fits and the forecast");
-        assert_eq!(c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(), 2, "the best fit and the forecast");
+        assert_eq!(
+            c.series.iter().filter(|s| s.marker == Marker::Line).count(),
+            fitted + 1,
+            "the fits and the forecast"
+        );
+        assert_eq!(
+            c.series.iter().filter(|s| s.emphasis && s.marker == Marker::Line).count(),
+            2,
+            "the best fit and the forecast"
+        );
         assert_eq!(c.bands.iter().map(|b| b.data.label.as_str()).collect::<Vec<_>>(), ["forecast range (90 %)"]);
         let measured = c.series.iter().find(|s| s.data.label == "measured").expect("points");
-        assert_eq!(measured.data.points, vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]);
+        assert_eq!(
+            measured.data.points,
+            vec![(2.0, 2.0), (4.0, 3.92), (8.0, 7.25), (16.0, 13.29), (32.0, 20.23), (64.0, 24.95)]
+        );
         assert!(to_svg(&c, 640, 400).expect("draws").contains("Speed-up against processes"));
     }
 

@@ -84,9 +84,12 @@ impl XyChart {
     /// A band's polygon in plotted units: along the high curve, back along the low one.
     fn band_polygon(&self, b: &Band) -> Vec<(f64, f64)> {
         let pts: Vec<(f64, f64, f64)> = b
-            .data.points
+            .data
+            .points
             .iter()
-            .filter_map(|&(x, lo, hi)| Some((to_plot(x, self.x.log)?, to_plot(lo, self.y.log)?, to_plot(hi, self.y.log)?)))
+            .filter_map(|&(x, lo, hi)| {
+                Some((to_plot(x, self.x.log)?, to_plot(lo, self.y.log)?, to_plot(hi, self.y.log)?))
+            })
             .collect();
         let mut poly: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.2)).collect();
         poly.extend(pts.iter().rev().map(|p| (p.0, p.1)));
@@ -140,7 +143,8 @@ fn span(vals: impl Iterator<Item = f64>, axis: &Axis) -> (f64, f64) {
     };
     // A linear axis of positive data starts at zero when that costs little room, and always
     // for one value (around it, the axis would make a constant look like a change).
-    let (lo, hi) = if !axis.log && lo >= 0.0 && (one || lo < (hi - lo) * 0.5) { (0.0, hi + pad) } else { (lo - pad, hi + pad) };
+    let (lo, hi) =
+        if !axis.log && lo >= 0.0 && (one || lo < (hi - lo) * 0.5) { (0.0, hi + pad) } else { (lo - pad, hi + pad) };
     match axis.limits {
         Some((a, b)) if lo.max(a) < hi.min(b) => (lo.max(a), hi.min(b)),
         Some((a, b)) if a < b => (a, b),
@@ -276,14 +280,18 @@ impl Frame {
     /// The pixel column of data value `v`, when it is inside the plot.
     pub fn x_pixel(&self, v: f64) -> Option<i32> {
         let f = (to_plot(v, self.log_x)? - self.x.0) / (self.x.1 - self.x.0);
-        (f.is_finite() && (0.0..=1.0).contains(&f)).then(|| self.x_px.0 + (f * f64::from(self.x_px.1 - self.x_px.0)).round() as i32)
+        (f.is_finite() && (0.0..=1.0).contains(&f))
+            .then(|| self.x_px.0 + (f * f64::from(self.x_px.1 - self.x_px.0)).round() as i32)
     }
 
     /// Pixel position of a point in plotted units (may lie outside the plot).
     fn pixel(&self, (x, y): (f64, f64)) -> (f64, f64) {
         let fx = (x - self.x.0) / (self.x.1 - self.x.0);
         let fy = (y - self.y.0) / (self.y.1 - self.y.0);
-        (f64::from(self.x_px.0) + fx * f64::from(self.x_px.1 - self.x_px.0), f64::from(self.y_px.1) - fy * f64::from(self.y_px.1 - self.y_px.0))
+        (
+            f64::from(self.x_px.0) + fx * f64::from(self.x_px.1 - self.x_px.0),
+            f64::from(self.y_px.1) - fy * f64::from(self.y_px.1 - self.y_px.0),
+        )
     }
 
     /// The plotted-unit x of pixel column `px`.
@@ -318,9 +326,23 @@ enum Key {
 
 impl XyChart {
     fn entries(&self) -> Vec<Entry<'_>> {
-        let mut out: Vec<Entry> = self.bars.iter().map(|b| Entry { label: &b.label, key: Key::Swatch, color: color(b.color), emphasis: false }).collect();
-        out.extend(self.bands.iter().map(|b| Entry { label: &b.data.label, key: Key::Swatch, color: color(b.color), emphasis: false }));
-        out.extend(self.series.iter().map(|s| Entry { label: &s.data.label, key: Key::Marker(s.marker), color: color(s.color), emphasis: s.emphasis }));
+        let mut out: Vec<Entry> = self
+            .bars
+            .iter()
+            .map(|b| Entry { label: &b.label, key: Key::Swatch, color: color(b.color), emphasis: false })
+            .collect();
+        out.extend(self.bands.iter().map(|b| Entry {
+            label: &b.data.label,
+            key: Key::Swatch,
+            color: color(b.color),
+            emphasis: false,
+        }));
+        out.extend(self.series.iter().map(|s| Entry {
+            label: &s.data.label,
+            key: Key::Marker(s.marker),
+            color: color(s.color),
+            emphasis: s.emphasis,
+        }));
         out.retain(|e| !e.label.is_empty());
         out
     }
@@ -345,7 +367,11 @@ pub(super) fn legend_layout(widths: &[i32], width: i32) -> Vec<(i32, i32)> {
 
 /// Draws the chart on any plotters backend in `theme`; answers where the plot is (None when
 /// there was nothing to plot).
-pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChart, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+pub fn draw_xy<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &XyChart,
+    theme: &Theme,
+) -> Result<Option<Frame>, ChartError> {
     // The backend's error carries no more than "could not draw" for a person; formatting it
     // with Debug would pull string-escaping code into the page for nothing.
     let err = failed::<DrawingAreaErrorKind<DB::ErrorType>>;
@@ -406,9 +432,16 @@ pub fn draw_xy<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, chart: &XyChar
     for b in &chart.bars {
         let c = color(b.color);
         let rects = chart.bar_rects(b);
-        ctx.draw_series(rects.iter().map(|&(x0, x1, y0, y1)| Rectangle::new([(x0, y0), (x1, y1)], c.mix(0.7).filled()))).map_err(err)?;
-        ctx.draw_series(rects.iter().map(|&(x0, x1, y0, y1)| Rectangle::new([(x0, y0), (x1, y1)], theme.background.stroke_width(1))))
-            .map_err(err)?;
+        ctx.draw_series(
+            rects.iter().map(|&(x0, x1, y0, y1)| Rectangle::new([(x0, y0), (x1, y1)], c.mix(0.7).filled())),
+        )
+        .map_err(err)?;
+        ctx.draw_series(
+            rects
+                .iter()
+                .map(|&(x0, x1, y0, y1)| Rectangle::new([(x0, y0), (x1, y1)], theme.background.stroke_width(1))),
+        )
+        .map_err(err)?;
     }
     for s in &chart.series {
         let pts = chart.plotted(s);
@@ -468,7 +501,8 @@ fn draw_key<DB: DrawingBackend>(
                 area.draw(&Circle::new((x0 + x, y), 1, c.filled()))?;
             }
         }
-        Key::Marker(_) => area.draw(&PathElement::new(vec![(x0 + 6, y), (x0 + 26, y)], c.stroke_width(if e.emphasis { 3 } else { 2 })))?,
+        Key::Marker(_) => area
+            .draw(&PathElement::new(vec![(x0 + 6, y), (x0 + 26, y)], c.stroke_width(if e.emphasis { 3 } else { 2 })))?,
     }
     area.draw(&Text::new(e.label, (x0 + 32, y - 7), font.clone()))
 }
@@ -544,8 +578,13 @@ fn bins_table(chart: &XyChart) -> Table {
             rows.push(row);
         }
     }
-    let marks: Vec<&str> =
-        chart.bands.iter().map(|b| b.data.label.as_str()).chain(chart.series.iter().map(|s| s.data.label.as_str())).filter(|l| !l.is_empty()).collect();
+    let marks: Vec<&str> = chart
+        .bands
+        .iter()
+        .map(|b| b.data.label.as_str())
+        .chain(chart.series.iter().map(|s| s.data.label.as_str()))
+        .filter(|l| !l.is_empty())
+        .collect();
     Table { headers, rows, note: (!marks.is_empty()).then(|| format!("Marked: {}.", marks.join("; "))) }
 }
 
@@ -609,7 +648,12 @@ mod tests {
             title: "T against np".into(),
             x: Axis { label: "np".into(), log, limits: None },
             y: Axis { label: "time (s)".into(), log: false, limits: None },
-            series: vec![Series { data: chart::Series { label: "cluster A".into(), points }, marker: Marker::LineAndPoints, color: 0, emphasis: false }],
+            series: vec![Series {
+                data: chart::Series { label: "cluster A".into(), points },
+                marker: Marker::LineAndPoints,
+                color: 0,
+                emphasis: false,
+            }],
             ..XyChart::default()
         }
     }
@@ -636,7 +680,10 @@ mod tests {
         // np from 2 to 1024 on a log axis: 2, 5, 10, 20, … thinned to about six.
         assert_eq!(log(&ticks(2f64.log10(), 1024f64.log10(), true, 6)), vec![2.0, 10.0, 50.0, 200.0, 1000.0]);
         // Within a factor of eight: 1-2-5 gives three ticks, the finer set four.
-        assert_eq!(log(&ticks(1000f64.log10(), 8000f64.log10(), true, 6)), vec![1000.0, 2000.0, 3000.0, 5000.0, 7000.0]);
+        assert_eq!(
+            log(&ticks(1000f64.log10(), 8000f64.log10(), true, 6)),
+            vec![1000.0, 2000.0, 3000.0, 5000.0, 7000.0]
+        );
         assert_eq!(ticks(0.0, 1700.0, false, 6), vec![0.0, 500.0, 1000.0, 1500.0]);
         // Less than a factor of two on a log axis: round values, not round logarithms.
         assert_eq!(log(&ticks(890f64.log10(), 1700f64.log10(), true, 6)), vec![1000.0, 1200.0, 1400.0, 1600.0]);
@@ -644,7 +691,10 @@ mod tests {
         // Ticks 0.00005 apart near 0.1 need four digits to differ.
         let close = [0.09765, 0.0977];
         let d = label_digits(&close, false);
-        assert_eq!((tick_label(close[0], false, d), tick_label(close[1], false, d)), ("0.09765".into(), "0.0977".into()));
+        assert_eq!(
+            (tick_label(close[0], false, d), tick_label(close[1], false, d)),
+            ("0.09765".into(), "0.0977".into())
+        );
         // A log axis over 1.505–1.52 (issue 33: it read 1.51, 1.51, 1.5, 1.5).
         let t = ticks(1.505f64.log10(), 1.52f64.log10(), true, 6);
         let d = label_digits(&t, true);
@@ -671,7 +721,11 @@ mod tests {
         assert_eq!(span([2.0].into_iter(), &Axis { log: true, ..lin.clone() }), (1.5, 2.5));
         assert_eq!(span([20.0, 40.0].into_iter(), &lin), (19.0, 41.0));
         let share = Axis { limits: Some((0.0, 100.0)), ..lin.clone() };
-        assert_eq!(span([100.0, 100.0].into_iter(), &share), (0.0, 100.0), "one region's share: 0 to 100 %, not 90 to 110 %");
+        assert_eq!(
+            span([100.0, 100.0].into_iter(), &share),
+            (0.0, 100.0),
+            "one region's share: 0 to 100 %, not 90 to 110 %"
+        );
         assert_eq!(span([2.0, 98.0].into_iter(), &share), (0.0, 100.0));
         assert_eq!(span([20.0, 40.0].into_iter(), &share), (19.0, 41.0));
     }
@@ -682,7 +736,9 @@ mod tests {
             .map(|k| Series {
                 data: chart::Series {
                     label: format!("model number {k} with a long name"),
-                    points: (1..=64).map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n)))).collect(),
+                    points: (1..=64)
+                        .map(|n| (f64::from(n), f64::from(n) / (1.0 + 0.01 * f64::from(k) * f64::from(n))))
+                        .collect(),
                 },
                 marker: Marker::Line,
                 color: k as usize,

@@ -4,8 +4,8 @@
 //! what the command computed (the analysis, the planner's ranking), as on the pages, never
 //! from the answer's JSON.
 
-use crate::model::InputError;
 use super::unplaced;
+use crate::model::InputError;
 
 /// The help text of the allocation options, the same for every command that takes them
 /// (a macro, so that `concat!` can put it inside a command's help).
@@ -35,12 +35,15 @@ pub(super) use allocation_help;
 
 use serde_json::Value;
 
-use crate::model::allocation::{from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat};
+use crate::model::allocation::{
+    from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat,
+};
 use crate::model::multigrid::split::Plan;
 
 /// The commands that take these options, and the options.
 pub const COMMANDS: &[&str] = &["speedup", "multigrid"];
-pub const OPTIONS: &[&str] = &["--allocation", "--cores-per-node", "--price-per-core-hour", "--efficiency-threshold", "--runs"];
+pub const OPTIONS: &[&str] =
+    &["--allocation", "--cores-per-node", "--price-per-core-hour", "--efficiency-threshold", "--runs"];
 
 fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
     v.parse::<f64>()
@@ -57,7 +60,9 @@ fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOp
     for (k, v) in opts {
         match k.as_str() {
             "--allocation" => {
-                format = Some(TableFormat::from_name(v).ok_or_else(|| InputError::new("--allocation", format!("expected md, csv or latex, found \"{v}\"")))?)
+                format = Some(TableFormat::from_name(v).ok_or_else(|| {
+                    InputError::new("--allocation", format!("expected md, csv or latex, found \"{v}\""))
+                })?)
             }
             "--cores-per-node" => o.cores_per_node = number(k, v, 1.0, 1e6)? as u32,
             "--price-per-core-hour" => o.price_per_core_hour = Some(number(k, v, 0.0, 1e6)?),
@@ -68,7 +73,9 @@ fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOp
     }
     if format.is_none() {
         if let Some((k, _)) = opts.iter().find(|(k, _)| OPTIONS.contains(&k.as_str())) {
-            return Err(unplaced(format!("{k} applies only to the allocation table: add --allocation md, csv or latex")));
+            return Err(unplaced(format!(
+                "{k} applies only to the allocation table: add --allocation md, csv or latex"
+            )));
         }
     }
     Ok((format, o))
@@ -84,7 +91,11 @@ pub fn check(opts: &[(String, String)]) -> Result<(), InputError> {
 /// table `source` makes with the options from what the command computed, the same rows the
 /// pages tabulate, and with no rows the note it gives (None: the command keeps no table).
 /// An element answered `{"error"}` is left as it is.
-pub fn attach(mut out: Value, opts: &[(String, String)], source: impl FnOnce(&AllocationOptions) -> Table) -> Result<Value, InputError> {
+pub fn attach(
+    mut out: Value,
+    opts: &[(String, String)],
+    source: impl FnOnce(&AllocationOptions) -> Table,
+) -> Result<Value, InputError> {
     let (format, o) = parse(opts)?;
     let Some(format) = format else { return Ok(out) };
     if out.get("error").is_some() {
@@ -169,6 +180,13 @@ fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
             co2e_kg: r.co2e_kg,
         })
         .collect();
-    let out = AllocationOut { format: format.name(), note, reason: &a.reason, recommended: a.recommended.map(|i| a.rows[i].procs), rows, text: render(a, format) };
+    let out = AllocationOut {
+        format: format.name(),
+        note,
+        reason: &a.reason,
+        recommended: a.recommended.map(|i| a.rows[i].procs),
+        rows,
+        text: render(a, format),
+    };
     serde_json::to_value(out).unwrap_or(Value::Null)
 }

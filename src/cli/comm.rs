@@ -4,8 +4,8 @@
 //! `model::comm::gridcast`; this file reads the JSON (or raw benchmark text), names the key of
 //! every problem, and writes the answer.
 
-use crate::model::InputError;
 use super::unplaced;
+use crate::model::InputError;
 
 use std::collections::BTreeMap;
 
@@ -15,13 +15,13 @@ use serde_json::{Map, Value};
 
 use crate::model::comm::collectives::{all_algorithms, Algorithm, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
 use crate::model::comm::export::{self as exports, ExportFormat};
-use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
 use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
+use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
 
 use super::request::{BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
+use super::{to_json, RawInput, Subcommand};
 use crate::model::comm::request::{CommPoint, ModelParams};
 use crate::model::input::request::TextOr;
-use super::{to_json, RawInput, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "comm",
@@ -33,7 +33,15 @@ pub const COMMAND: Subcommand = Subcommand {
     schema: super::schemas_of::<CommCommand>(),
 };
 
-pub const RAW: RawInput = RawInput { command: "comm", formats: &["osu", "osu_bw", "imb", "table"], run: run_comm_raw, options: &[], sniff: None, stream: None, check: None };
+pub const RAW: RawInput = RawInput {
+    command: "comm",
+    formats: &["osu", "osu_bw", "imb", "table"],
+    run: run_comm_raw,
+    options: &[],
+    sniff: None,
+    stream: None,
+    check: None,
+};
 
 pub const BROADCAST: Subcommand = Subcommand {
     name: "broadcast",
@@ -240,13 +248,19 @@ fn within(x: f64, path: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
 /// The measurements of a request, each checked as the page checks a row.
 fn points(list: &[CommPoint]) -> Result<Vec<Point>, InputError> {
     if list.len() > comm::MAX_POINTS {
-        return Err(InputError::new("points", format!("{} measurements is more than the {} a fit takes", list.len(), comm::MAX_POINTS)));
+        return Err(InputError::new(
+            "points",
+            format!("{} measurements is more than the {} a fit takes", list.len(), comm::MAX_POINTS),
+        ));
     }
     let mut out = Vec::with_capacity(list.len());
     for (i, p) in list.iter().enumerate() {
         let size = within(p.size_bytes, &format!("points[{i}].size_bytes"), 0.0, MAX_SIZE_BYTES)?;
         if !comm::time_in_range(p.time_us) {
-            return Err(InputError::new(format!("points[{i}].time_us"), format!("must be from 1e-6 to 1e12 µs, found {}", p.time_us)));
+            return Err(InputError::new(
+                format!("points[{i}].time_us"),
+                format!("must be from 1e-6 to 1e12 µs, found {}", p.time_us),
+            ));
         }
         out.push(Point { size_bytes: size, time_us: p.time_us, line: None });
     }
@@ -270,7 +284,14 @@ impl ExportRequest {
             Some(TextOr::Value(list)) => list
                 .iter()
                 .enumerate()
-                .map(|(i, x)| ExportFormat::from_key(x).ok_or_else(|| InputError::new(format!("export[{i}]"), format!("expected {}, found {x:?}", ExportFormat::expected()))))
+                .map(|(i, x)| {
+                    ExportFormat::from_key(x).ok_or_else(|| {
+                        InputError::new(
+                            format!("export[{i}]"),
+                            format!("expected {}, found {x:?}", ExportFormat::expected()),
+                        )
+                    })
+                })
                 .collect::<Result<_, _>>()?,
         };
         let procs = match r.procs {
@@ -350,7 +371,12 @@ struct SkippedModel {
     reason: String,
 }
 
-fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportRequest) -> Result<CommAnswer, InputError> {
+fn comm_answer(
+    fit: &CommFit,
+    predict: &[f64],
+    format: Format,
+    request: &ExportRequest,
+) -> Result<CommAnswer, InputError> {
     let models = fit
         .models
         .iter()
@@ -361,11 +387,21 @@ fn comm_answer(fit: &CommFit, predict: &[f64], format: Format, request: &ExportR
                 .model
                 .params()
                 .into_iter()
-                .map(|(k, v)| (k.to_string(), if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { Value::from(v) }))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { Value::from(v) },
+                    )
+                })
                 .collect(),
             rel_error: f.mean_rel_error,
             loo_rel_error: f.loo_rel_error,
-            rel_errors: fit.sizes_bytes.iter().zip(&f.rel_errors).map(|(&size_bytes, &rel_error)| SizeError { size_bytes, rel_error }).collect(),
+            rel_errors: fit
+                .sizes_bytes
+                .iter()
+                .zip(&f.rel_errors)
+                .map(|(&size_bytes, &rel_error)| SizeError { size_bytes, rel_error })
+                .collect(),
             predictions: predict.iter().map(|&m| SizeTime { size_bytes: m, time_us: f.model.time_us(m) }).collect(),
         })
         .collect();
@@ -469,12 +505,22 @@ fn params_model(kind: ModelKind, p: &ModelParams) -> Result<Model, InputError> {
         return Err(InputError::new("params", format!("unknown key \"{k}\"; expected {}", keys.join(", "))));
     }
     let get = |k: &str, lo: f64| -> Result<f64, InputError> {
-        let v = given.iter().find(|g| g.0 == k).and_then(|g| g.1).ok_or_else(|| InputError::new("params", format!("missing key \"{k}\"")))?;
+        let v = given
+            .iter()
+            .find(|g| g.0 == k)
+            .and_then(|g| g.1)
+            .ok_or_else(|| InputError::new("params", format!("missing key \"{k}\"")))?;
         within(v, &format!("params.{k}"), lo, 1e12)
     };
     Ok(match kind {
-        ModelKind::Hockney => Model::Hockney { alpha_us: get("alpha_us", -1e12)?, beta_us_per_byte: get("beta_us_per_byte", 0.0)? },
-        ModelKind::LogP => Model::LogP { l_2o_us: get("l_plus_2o_us", -1e12)?, gap_us: get("gap_us", 0.0)?, w_bytes: get("w_bytes", 1.0)? },
+        ModelKind::Hockney => {
+            Model::Hockney { alpha_us: get("alpha_us", -1e12)?, beta_us_per_byte: get("beta_us_per_byte", 0.0)? }
+        }
+        ModelKind::LogP => Model::LogP {
+            l_2o_us: get("l_plus_2o_us", -1e12)?,
+            gap_us: get("gap_us", 0.0)?,
+            w_bytes: get("w_bytes", 1.0)?,
+        },
         _ => Model::LogGP { l_2o_us: get("l_plus_2o_us", -1e12)?, g_us_per_byte: get("big_g_us_per_byte", 0.0)? },
     })
 }
@@ -484,7 +530,9 @@ super::answered_command!(BroadcastCommand, BroadcastRequest, BroadcastAnswer, ru
 fn run_broadcast(r: BroadcastRequest) -> Result<BroadcastAnswer, InputError> {
     let kind = match &r.model {
         None => None,
-        Some(s) => Some(ModelKind::from_key(s).ok_or_else(|| InputError::new("model", format!("unknown model \"{s}\"; expected {}", ModelKind::expected())))?),
+        Some(s) => Some(ModelKind::from_key(s).ok_or_else(|| {
+            InputError::new("model", format!("unknown model \"{s}\"; expected {}", ModelKind::expected()))
+        })?),
     };
     let model = match (&r.params, &r.points) {
         (Some(_), Some(_)) => return Err(InputError::new("input", "give params or points, not both")),
@@ -516,7 +564,14 @@ fn run_broadcast(r: BroadcastRequest) -> Result<BroadcastAnswer, InputError> {
         size_bytes: size,
         latency_us: split.latency_us,
         gap_us: split.gap_us(size),
-        algorithms: times.iter().map(|t| AlgorithmTime { algorithm: t.algorithm, time_us: t.time_us, segment_bytes: t.segment_bytes.map(super::Whole) }).collect(),
+        algorithms: times
+            .iter()
+            .map(|t| AlgorithmTime {
+                algorithm: t.algorithm,
+                time_us: t.time_us,
+                segment_bytes: t.segment_bytes.map(super::Whole),
+            })
+            .collect(),
         best,
     })
 }
@@ -547,7 +602,6 @@ struct AlgorithmTime {
     segment_bytes: Option<super::Whole>,
 }
 
-
 super::answered_command!(ClustersCommand, ClustersRequest, ClustersAnswer, run_clusters);
 
 fn run_clusters(r: ClustersRequest) -> Result<ClustersAnswer, InputError> {
@@ -556,11 +610,14 @@ fn run_clusters(r: ClustersRequest) -> Result<ClustersAnswer, InputError> {
     let symmetrise = r.symmetrise.unwrap_or(false);
     if let Some((i, j)) = lat.asymmetry() {
         if !symmetrise {
-            return Err(InputError::new(format!("latency_us[{i}][{j}]"), format!(
-                "not symmetric ({} vs {} at [{j}][{i}]); set \"symmetrise\": true to use the mean of each pair",
-                lat.get(i, j),
-                lat.get(j, i)
-            )));
+            return Err(InputError::new(
+                format!("latency_us[{i}][{j}]"),
+                format!(
+                    "not symmetric ({} vs {} at [{j}][{i}]); set \"symmetrise\": true to use the mean of each pair",
+                    lat.get(i, j),
+                    lat.get(j, i)
+                ),
+            ));
         }
         lat = lat.symmetrise();
     }
@@ -609,14 +666,20 @@ fn run_grid(r: GridBroadcastRequest) -> Result<GridAnswer, InputError> {
                 return Err(InputError::new("procs", format!("{} values but {k} clusters", procs.len())));
             }
             if let Some(i) = procs.iter().position(|x| !(x.fract() == 0.0 && (0.0..=1048576.0).contains(x))) {
-                return Err(InputError::new(format!("procs[{i}]"), "expected a whole number of processes up to 1048576"));
+                return Err(InputError::new(
+                    format!("procs[{i}]"),
+                    "expected a whole number of processes up to 1048576",
+                ));
             }
             let cp = ClusterProcs {
                 procs: procs.iter().map(|&x| x as u32).collect(),
                 latency_us: intra("intra_latency_us", r.intra_latency_us)?,
                 gap_us: intra("intra_gap_us", r.intra_gap_us)?,
             };
-            Some(binomial_all(&c, &cp, root).ok_or_else(|| InputError::new("procs", "between 1 and 1048576 processes in all"))?)
+            Some(
+                binomial_all(&c, &cp, root)
+                    .ok_or_else(|| InputError::new("procs", "between 1 and 1048576 processes in all"))?,
+            )
         }
     };
     let e = gridcast::ecef(&c, root, false);
@@ -663,7 +726,10 @@ pub fn help_words(text: &str) -> String {
     text.replace("{algorithm_formulas}", &formulas.join("\n"))
         .replace("{algorithm_keys_quoted}", &quoted.join("|"))
         .replace("{algorithm_keys}", &keys.join(", "))
-        .replace("{ompi_algorithms}", &Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", "))
+        .replace(
+            "{ompi_algorithms}",
+            &Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", "),
+        )
         .replace("{export_keys}", &ExportFormat::all().map(ExportFormat::key).collect::<Vec<_>>().join(", "))
 }
 
@@ -674,10 +740,52 @@ mod tests {
     #[test]
     fn help_documents_every_key() {
         for (help, keys) in [
-            (COMM_HELP, &["points", "predict", "models", "params", "rel_error", "predictions", "best", "knee", "skipped", "warnings", "warnings_at"][..]),
-            (BROADCAST_HELP, &["model", "params", "points", "procs", "size_bytes", "latency_share", "algorithms", "segment_bytes", "best"]),
+            (
+                COMM_HELP,
+                &[
+                    "points",
+                    "predict",
+                    "models",
+                    "params",
+                    "rel_error",
+                    "predictions",
+                    "best",
+                    "knee",
+                    "skipped",
+                    "warnings",
+                    "warnings_at",
+                ][..],
+            ),
+            (
+                BROADCAST_HELP,
+                &[
+                    "model",
+                    "params",
+                    "points",
+                    "procs",
+                    "size_bytes",
+                    "latency_share",
+                    "algorithms",
+                    "segment_bytes",
+                    "best",
+                ],
+            ),
             (CLUSTERS_HELP, &["latency_us", "rho", "symmetrise", "groups", "order", "group_latency_us"]),
-            (GRID_HELP, &["latency_us", "gap_us", "local_us", "root", "procs", "intra_latency_us", "intra_gap_us", "ecef_lat", "binomial_us", "completion_us"]),
+            (
+                GRID_HELP,
+                &[
+                    "latency_us",
+                    "gap_us",
+                    "local_us",
+                    "root",
+                    "procs",
+                    "intra_latency_us",
+                    "intra_gap_us",
+                    "ecef_lat",
+                    "binomial_us",
+                    "completion_us",
+                ],
+            ),
         ] {
             for k in keys {
                 assert!(help.contains(k), "help lacks {k}");

@@ -3,8 +3,8 @@
 //! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
 //! documented in `speedup --help` and `bottlenecks --help`.
 
-use crate::model::InputError;
 use super::unplaced;
+use crate::model::InputError;
 
 use std::collections::BTreeMap;
 
@@ -190,7 +190,9 @@ pub const RAW: RawInput = RawInput {
         "table" => super::speedup::run_table(text, opts),
         // An experiment's answer holds no measured times to tabulate: with --allocation, an
         // empty table that says so.
-        _ => super::allocation::attach(run(format, text, opts)?, opts, |o| super::allocation::of_speedup(&Default::default(), o)),
+        _ => super::allocation::attach(run(format, text, opts)?, opts, |o| {
+            super::allocation::of_speedup(&Default::default(), o)
+        }),
     },
     options: &["--predict", "--metric", "--parameter", "--hold", "--second-column", "--scaling"],
     sniff: Some(sniff),
@@ -234,7 +236,10 @@ fn sniff(text: &str) -> Option<&'static str> {
 }
 
 /// The command's options to the ranking's.
-pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<u32>) -> Result<RankOptions, InputError> {
+pub fn options(
+    opts: &[(String, String)],
+    default_targets: impl FnOnce() -> Vec<u32>,
+) -> Result<RankOptions, InputError> {
     let mut o = RankOptions::default();
     let mut targets = None;
     for (k, v) in opts {
@@ -254,7 +259,10 @@ pub fn options(opts: &[(String, String)], default_targets: impl FnOnce() -> Vec<
                     "largest" => SideChoice::Largest,
                     "per-value" => SideChoice::PerValue,
                     x => SideChoice::Value(x.parse::<f64>().ok().filter(|f| f.is_finite()).ok_or_else(|| {
-                        InputError::new("--hold", format!("expected a value of the second parameter, largest or per-value, found \"{x}\""))
+                        InputError::new(
+                            "--hold",
+                            format!("expected a value of the second parameter, largest or per-value, found \"{x}\""),
+                        )
                     })?),
                 }
             }
@@ -549,7 +557,17 @@ impl<'a> BottlenecksAnswer<'a> {
             })
             .collect();
         BottlenecksAnswer {
-            dominant: r.dominant.iter().map(|d| DominantOut { callpath: &d.callpath, n: d.n, point: point(&d.point), share: d.share, side: d.side }).collect(),
+            dominant: r
+                .dominant
+                .iter()
+                .map(|d| DominantOut {
+                    callpath: &d.callpath,
+                    n: d.n,
+                    point: point(&d.point),
+                    share: d.share,
+                    side: d.side,
+                })
+                .collect(),
             first_to_stop: r
                 .first_to_stop
                 .iter()
@@ -591,7 +609,15 @@ impl<'a> BottlenecksAnswer<'a> {
                         t.rows.len(),
                         Box::new(move |j| {
                             let s = &t.rows[j];
-                            TableRowOut { callpath: name(s.region), high: s.high, inclusive: s.inclusive, low: s.low, own: s.own, share: s.share, time_s: s.time_s }
+                            TableRowOut {
+                                callpath: name(s.region),
+                                high: s.high,
+                                inclusive: s.inclusive,
+                                low: s.low,
+                                own: s.own,
+                                share: s.share,
+                                time_s: s.time_s,
+                            }
                         }),
                     ),
                     side: t.side,
@@ -618,7 +644,15 @@ fn region<'a>(r: &'a Ranking, rows: &[Vec<Option<usize>>], i: usize) -> RegionOu
         .zip(rows)
         .filter_map(|(t, at)| {
             let s = &t.rows[at[i]?];
-            Some(RegionShareOut { high: s.high, inclusive: s.inclusive, low: s.low, n: t.n, own: s.own, point: point(&t.point), share: s.share })
+            Some(RegionShareOut {
+                high: s.high,
+                inclusive: s.inclusive,
+                low: s.low,
+                n: t.n,
+                own: s.own,
+                point: point(&t.point),
+                share: s.share,
+            })
         })
         .collect();
     let predictions = f
@@ -626,26 +660,28 @@ fn region<'a>(r: &'a Ranking, rows: &[Vec<Option<usize>>], i: usize) -> RegionOu
         .iter()
         .zip(&r.targets)
         .enumerate()
-        .map(|(ti, (p, t))| {
-            RegionPredictionOut {
-                efficiency: p.efficiency,
-                high: p.speedup_high,
-                horizon: p.horizon,
-                low: p.speedup_low,
-                n: p.n,
-                point: point(&t.point),
-                speedup: p.speedup,
-                time_high_s: p.time_s.map(|t| t.2),
-                time_low_s: p.time_s.map(|t| t.1),
-                time_s: p.time_s.map(|t| t.0),
-                uninformative: f.uninformative_at(ti),
-            }
+        .map(|(ti, (p, t))| RegionPredictionOut {
+            efficiency: p.efficiency,
+            high: p.speedup_high,
+            horizon: p.horizon,
+            low: p.speedup_low,
+            n: p.n,
+            point: point(&t.point),
+            speedup: p.speedup,
+            time_high_s: p.time_s.map(|t| t.2),
+            time_low_s: p.time_s.map(|t| t.1),
+            time_s: p.time_s.map(|t| t.0),
+            uninformative: f.uninformative_at(ti),
         })
         .collect();
     // Score-P runs: each point's imbalance (largest over mean across locations), and whether
     // it grows with the process count.
     let imbalance = (!f.imbalance.is_empty()).then(|| {
-        f.points.iter().zip(&f.imbalance).filter_map(|(p, x)| Some(ImbalanceOut { imbalance: (*x)?, n: super::Whole(p.n), point: point(&p.coords) })).collect()
+        f.points
+            .iter()
+            .zip(&f.imbalance)
+            .filter_map(|(p, x)| Some(ImbalanceOut { imbalance: (*x)?, n: super::Whole(p.n), point: point(&p.coords) }))
+            .collect()
     });
     RegionOut {
         best: f.best_name(),
@@ -663,7 +699,13 @@ fn region<'a>(r: &'a Ranking, rows: &[Vec<Option<usize>>], i: usize) -> RegionOu
         points: f
             .points
             .iter()
-            .map(|p| RegionPointOut { n: super::Whole(p.n), noise: p.noise, point: point(&p.coords), repetitions: p.repetitions, time_s: p.median })
+            .map(|p| RegionPointOut {
+                n: super::Whole(p.n),
+                noise: p.noise,
+                point: point(&p.coords),
+                repetitions: p.repetitions,
+                time_s: p.median,
+            })
             .collect(),
         predictions,
         shares,
@@ -709,7 +751,14 @@ impl RunsOut {
             aggregate: l.options.aggregate.key().to_string(),
             inclusive: l.options.inclusive,
             locations: [l.locations.0, l.locations.1],
-            merged: l.merged.iter().map(|(c, into)| MergedOut { callpath: c.clone(), into: if l.options.inclusive { None } else { into.clone() } }).collect(),
+            merged: l
+                .merged
+                .iter()
+                .map(|(c, into)| MergedOut {
+                    callpath: c.clone(),
+                    into: if l.options.inclusive { None } else { into.clone() },
+                })
+                .collect(),
             passed_over: l.passed_over,
         }
     }
@@ -723,19 +772,27 @@ pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
 /// Reads, plans and fits the experiment (regions on every core).
 fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), InputError> {
     if let Some((k, _)) = opts.iter().find(|(k, _)| RUN_OPTIONS.contains(&k.as_str())) {
-        return Err(unplaced(format!("{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text")));
+        return Err(unplaced(format!(
+            "{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text"
+        )));
     }
     let e = extrap::parse(text)?;
     rank_experiment(e, opts)
 }
 
 /// Plans and fits an experiment read (regions on every core).
-fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), InputError> {
+fn rank_experiment(
+    e: extrap::Experiment,
+    opts: &[(String, String)],
+) -> Result<(extrap::Experiment, Ranking), InputError> {
     if e.parameters.len() < 2 && opts.iter().any(|(k, _)| k == "--hold") {
-        return Err(InputError::new("--hold", format!(
-            "this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
-            e.parameters.join(", ")
-        )));
+        return Err(InputError::new(
+            "--hold",
+            format!(
+                "this experiment has one parameter ({}); --hold picks the value of a second one, so it does not apply",
+                e.parameters.join(", ")
+            ),
+        ));
     }
     let mut o = options(opts, Vec::new)?;
     if o.targets.is_empty() && o.points.is_empty() {
@@ -746,13 +803,20 @@ fn rank_experiment(e: extrap::Experiment, opts: &[(String, String)]) -> Result<(
     // same answer as extrap::rank on one thread.
     let plan = extrap::plan(&e, &o)?;
     let ids: Vec<usize> = (0..plan.len()).collect();
-    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1)).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
+    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1))
+        .ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
     let r = extrap::finish(plan, fits.into_iter().flatten().collect())?;
     Ok((e, r))
 }
 
 /// The answer written straight to `out` as it is made.
-fn stream(_format: &str, text: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
+fn stream(
+    _format: &str,
+    text: &str,
+    opts: &[(String, String)],
+    compact: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<(), super::WriteError> {
     let (e, r) = ranking(text, opts).map_err(super::WriteError::Input)?;
     let answer = BottlenecksAnswer::new(&e, &r, None);
     super::write_json(out, &answer, compact)
@@ -813,7 +877,9 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, In
     for (k, v) in opts {
         match k.as_str() {
             "--aggregate" => {
-                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| InputError::new("--aggregate", format!("expected mean, sum or max, found \"{v}\"")))?;
+                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| {
+                    InputError::new("--aggregate", format!("expected mean, sum or max, found \"{v}\""))
+                })?;
             }
             "--inclusive" => o.inclusive = true,
             "--metric" => o.metric = Some(v.clone()),
@@ -827,7 +893,10 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, In
 /// experiment, and what reading the runs found (None for a saved experiment). The files are
 /// listed here and read one at a time by `extrap::runs::read_set`, as the page's worker reads
 /// them.
-fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), InputError> {
+fn read_path(
+    path: &str,
+    opts: &[(String, String)],
+) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), InputError> {
     use extrap::runs::{read_set, LIMITS};
     let root = std::path::Path::new(path);
     let cannot = |p: &std::path::Path, e: std::io::Error| format!("cannot read '{}': {e}", p.display());
@@ -855,7 +924,10 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
                 paths.push(name);
             }
             if paths.len() > 4 * LIMITS.runs + 1024 {
-                return Err(unplaced(format!("'{path}' holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs)));
+                return Err(unplaced(format!(
+                    "'{path}' holds more files than a set of at most {} runs (the limit of runs)",
+                    LIMITS.runs
+                )));
             }
         }
         (root.to_path_buf(), paths)
@@ -868,14 +940,19 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
         let p = base.join(&paths[i]);
         let size = std::fs::metadata(&p).map_err(|e| cannot(&p, e))?.len();
         if size > LIMITS.file_bytes as u64 {
-            return Err(format!("{size} bytes is more than the {} MB of one file read (the limit of file bytes)", LIMITS.file_bytes >> 20));
+            return Err(format!(
+                "{size} bytes is more than the {} MB of one file read (the limit of file bytes)",
+                LIMITS.file_bytes >> 20
+            ));
         }
         std::fs::read(&p).map_err(|e| cannot(&p, e))
     };
     let (e, summary) = read_set(&paths, &ro, &LIMITS, &mut bytes_of, &mut |_, _| {})?;
     if summary.source == "saved" {
         if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
-            return Err(unplaced(format!("{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated")));
+            return Err(unplaced(format!(
+                "{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"
+            )));
         }
         return Ok((e, None));
     }
@@ -884,7 +961,12 @@ fn read_path(path: &str, opts: &[(String, String)]) -> Result<(extrap::Experimen
 
 /// `scalewise bottlenecks PATH` for a folder of runs, a `.cubex` profile or a saved Extra-P
 /// experiment: the answer written to `out` as it is made, with what the runs were.
-pub fn stream_path(path: &str, opts: &[(String, String)], compact: bool, out: &mut dyn std::io::Write) -> Result<(), super::WriteError> {
+pub fn stream_path(
+    path: &str,
+    opts: &[(String, String)],
+    compact: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<(), super::WriteError> {
     let (e, loaded) = read_path(path, opts).map_err(super::WriteError::Input)?;
     let (e, r) = rank_experiment(e, opts).map_err(super::WriteError::Input)?;
     let answer = BottlenecksAnswer::new(&e, &r, loaded.as_ref());

@@ -59,7 +59,10 @@ pub trait Command {
     fn answer(computed: &Self::Computed) -> Self::Answer<'_>;
     /// `--allocation`'s table from what was computed and what to say when it has no rows
     /// ([`allocation::attach`]); None for a command that takes no such option.
-    fn allocation(_computed: &Self::Computed, _options: &crate::model::allocation::AllocationOptions) -> allocation::Table {
+    fn allocation(
+        _computed: &Self::Computed,
+        _options: &crate::model::allocation::AllocationOptions,
+    ) -> allocation::Table {
         None
     }
 }
@@ -168,7 +171,11 @@ pub enum WriteError {
 }
 
 /// `v` as JSON to `out` (pretty unless `compact`), a line break after, flushed.
-pub fn write_json<T: serde::Serialize + ?Sized>(out: &mut dyn std::io::Write, v: &T, compact: bool) -> Result<(), WriteError> {
+pub fn write_json<T: serde::Serialize + ?Sized>(
+    out: &mut dyn std::io::Write,
+    v: &T,
+    compact: bool,
+) -> Result<(), WriteError> {
     let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
     let r = if compact { serde_json::to_writer(&mut w, v) } else { serde_json::to_writer_pretty(&mut w, v) };
     r.map_err(|e| match e.io_error_kind() {
@@ -416,14 +423,18 @@ fn read_args<'a>(cmd: &Subcommand, raw_input: Option<&RawInput>, args: &'a [Stri
             other if other.starts_with("--export=") => export = Some(&other["--export=".len()..]),
             other
                 if raw_input.is_some_and(|r| r.options.contains(&other.split('=').next().unwrap_or(other)))
-                    || (allocation::COMMANDS.contains(&cmd.name) && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
+                    || (allocation::COMMANDS.contains(&cmd.name)
+                        && allocation::OPTIONS.contains(&other.split('=').next().unwrap_or(other))) =>
             {
                 let value = match other.split_once('=') {
                     Some((_, v)) => v.to_string(),
                     None => match rest.next() {
                         Some(v) => v.clone(),
                         None => {
-                            eprintln!("scalewise {}: {other} needs a value; see 'scalewise {} --help'", cmd.name, cmd.name);
+                            eprintln!(
+                                "scalewise {}: {other} needs a value; see 'scalewise {} --help'",
+                                cmd.name, cmd.name
+                            );
                             return Err(2);
                         }
                     },
@@ -503,7 +514,10 @@ fn run_to_output(args: &[String]) -> i32 {
         Some(e) => match crate::model::comm::export::ExportFormat::from_key(e) {
             Some(f) => Some(f),
             None => {
-                eprintln!("scalewise comm: unknown export '{e}'; expected {}", crate::model::comm::export::ExportFormat::expected());
+                eprintln!(
+                    "scalewise comm: unknown export '{e}'; expected {}",
+                    crate::model::comm::export::ExportFormat::expected()
+                );
                 return 2;
             }
         },
@@ -625,7 +639,11 @@ pub struct Render<'a> {
 impl Render<'_> {
     /// The element's text in the list: the answer written as it is, or, with options (an
     /// allocation table from `table`, [`allocation::attach`]), as JSON with the table added.
-    pub fn item<T: serde::Serialize>(&self, answer: &T, table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table) -> Result<String, InputError> {
+    pub fn item<T: serde::Serialize>(
+        &self,
+        answer: &T,
+        table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table,
+    ) -> Result<String, InputError> {
         let cannot = |e: serde_json::Error| unplaced(format!("could not write the answer: {e}"));
         if self.options.is_empty() {
             return item_text(answer, self.compact).map_err(cannot);
@@ -641,7 +659,13 @@ impl Render<'_> {
 /// as it and those before it are written ([`crate::parallel::stream`]). Only the texts
 /// outlive their thread, and only until written, so a batch of thousands holds neither its
 /// inputs as values nor its answers in memory.
-fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String)], compact: bool) -> Result<(), WriteError> {
+fn batch(
+    each: Each,
+    text: &str,
+    items: &[&RawValue],
+    options: &[(String, String)],
+    compact: bool,
+) -> Result<(), WriteError> {
     let how = Render { options, compact };
     // Every element is read once before any answer is written, so an input error (a number out
     // of range, past the syntax check) leaves no partial list; the whole text's error says
@@ -668,7 +692,10 @@ fn batch(each: Each, text: &str, items: &[&RawValue], options: &[(String, String
     if !crate::parallel::stream(items, crate::parallel::cores(), scan, &read, &mut write)? {
         return Err(WriteError::Input(unplaced(crate::parallel::STOPPED)));
     }
-    out.write_all(close.as_bytes()).and_then(|_| out.write_all(b"\n")).and_then(|_| out.flush()).map_err(WriteError::Output)
+    out.write_all(close.as_bytes())
+        .and_then(|_| out.write_all(b"\n"))
+        .and_then(|_| out.flush())
+        .map_err(WriteError::Output)
 }
 
 /// Whether `text` is one JSON value serde_json reads (syntax, numbers in f64's range), found
@@ -728,7 +755,9 @@ fn read_input(file: Option<&str>) -> Result<String, InputError> {
     let text = match file {
         None | Some("-") => {
             let mut s = String::new();
-            std::io::stdin().read_to_string(&mut s).map_err(|e| unplaced(format!("cannot read standard input: {e}")))?;
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| unplaced(format!("cannot read standard input: {e}")))?;
             s
         }
         Some(path) => std::fs::read_to_string(path).map_err(|e| unplaced(format!("cannot read '{path}': {e}")))?,
@@ -745,7 +774,10 @@ fn read_input(file: Option<&str>) -> Result<String, InputError> {
 /// naming where it is.
 pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, InputError> {
     if let Some(path) = crate::model::finite::first_non_finite(v) {
-        return Err(InputError::new(path, "the answer is not a finite number here; the inputs are outside the range this calculator can answer"));
+        return Err(InputError::new(
+            path,
+            "the answer is not a finite number here; the inputs are outside the range this calculator can answer",
+        ));
     }
     serde_json::to_value(v).map_err(|e| unplaced(format!("could not encode the answer: {e}")))
 }
@@ -764,14 +796,16 @@ pub struct Whole(#[serde(serialize_with = "crate::model::finite::whole")] pub f6
 /// limit on what it predicts at); `what` names the elements.
 pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T], InputError> {
     if items.len() > most {
-        return Err(InputError::new("predict", format!("{} {what} is more than the {most} one input predicts at", items.len())));
+        return Err(InputError::new(
+            "predict",
+            format!("{} {what} is more than the {most} one input predicts at", items.len()),
+        ));
     }
     Ok(items)
 }
 
 /// How a JSON value is called in messages ("a list", "a number").
 pub use crate::model::extrap::json_kind as kind;
-
 
 #[cfg(test)]
 mod tests {
@@ -783,7 +817,11 @@ mod tests {
         // `batch` writes a list of two or more as `list_text` of its items' `item_text`s; the
         // rest goes through `one_text`.
         let item = |i: i32| json!({"n": i, "fits": [{"model": "downey", "sse": 0.1 * f64::from(i), "notes": ["a \"quoted\"\nline", ""]}], "empty": [], "none": {}});
-        let lists: [Vec<Value>; 3] = [(0..40).map(item).collect(), vec![item(1), item(2)], vec![json!([1, [2, []]]), json!({"a": [{}]}), json!("x\ny"), Value::Null]];
+        let lists: [Vec<Value>; 3] = [
+            (0..40).map(item).collect(),
+            vec![item(1), item(2)],
+            vec![json!([1, [2, []]]), json!({"a": [{}]}), json!("x\ny"), Value::Null],
+        ];
         for items in lists {
             let v = Value::Array(items.clone());
             for compact in [true, false] {

@@ -7,20 +7,22 @@ use super::unplaced;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use crate::model::cost::Economics;
 use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
     PlannerInput, PlannerReport, Prediction, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
 };
-use crate::model::cost::Economics;
 use crate::model::workspace::catalog;
 use crate::model::InputError;
 
 use super::allocation::allocation_help;
 use super::request::MultigridRequest;
-use crate::model::input::request::TextOr;
-use crate::model::multigrid::request::{ParallelRun as ParRow, PlannerCluster, PlannerRequest, Runs, SequentialRun as SeqRow};
 use super::Subcommand;
 use crate::model::allocation::AllocationOptions;
+use crate::model::input::request::TextOr;
+use crate::model::multigrid::request::{
+    ParallelRun as ParRow, PlannerCluster, PlannerRequest, Runs, SequentialRun as SeqRow,
+};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "multigrid",
@@ -171,7 +173,10 @@ fn compute(r: MultigridRequest) -> Result<Computed, InputError> {
         return Err(InputError::new("predict", "needs the sequential and parallel runs to fit first"));
     }
     if cal.is_none() && planner.is_none() {
-        return Err(InputError::new("input", "give sequential and parallel runs, a planner, or both; see 'scalewise multigrid --help'"));
+        return Err(InputError::new(
+            "input",
+            "give sequential and parallel runs, a planner, or both; see 'scalewise multigrid --help'",
+        ));
     }
     let fit = cal.map(|cal| fit_or_error(&cal, "")).transpose()?;
     let mut predictions = None;
@@ -194,8 +199,6 @@ fn compute(r: MultigridRequest) -> Result<Computed, InputError> {
 // Reading
 // ---------------------------------------------------------------------------------------------
 
-
-
 fn dot(prefix: &str, key: &str) -> String {
     if prefix.is_empty() {
         key.to_string()
@@ -206,7 +209,11 @@ fn dot(prefix: &str, key: &str) -> String {
 
 /// The runs of "sequential" and "parallel" (lists, or the page's pasted tables read by its
 /// readers), if either is there.
-fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &str) -> Result<Option<Calibration>, InputError> {
+fn calibration(
+    seq: Option<&Runs<SeqRow>>,
+    par: Option<&Runs<ParRow>>,
+    prefix: &str,
+) -> Result<Option<Calibration>, InputError> {
     if seq.is_none() && par.is_none() {
         return Ok(None);
     }
@@ -215,12 +222,16 @@ fn calibration(seq: Option<&Runs<SeqRow>>, par: Option<&Runs<ParRow>>, prefix: &
     let par_path = dot(prefix, "parallel");
     match seq {
         Some(TextOr::Text(t)) => cal.sequential = mg::page::sequential_runs(&seq_path, t)?,
-        Some(TextOr::Value(rows)) => cal.sequential = rows.iter().map(|r| SequentialRun::new(r.work_mb, r.time_s)).collect(),
+        Some(TextOr::Value(rows)) => {
+            cal.sequential = rows.iter().map(|r| SequentialRun::new(r.work_mb, r.time_s)).collect()
+        }
         None => {}
     }
     match par {
         Some(TextOr::Text(t)) => cal.parallel = mg::page::parallel_runs(&par_path, t)?,
-        Some(TextOr::Value(rows)) => cal.parallel = rows.iter().map(|r| ParallelRun::new(r.np, r.work_mb, r.time_s)).collect(),
+        Some(TextOr::Value(rows)) => {
+            cal.parallel = rows.iter().map(|r| ParallelRun::new(r.np, r.work_mb, r.time_s)).collect()
+        }
         None => {}
     }
     Ok(Some(cal))
@@ -280,7 +291,8 @@ fn calibration_error(e: &InputError, prefix: &str) -> String {
 
 fn fit_or_error(cal: &Calibration, prefix: &str) -> Result<Fit, InputError> {
     // Every error of the runs, in one sentence that names each one's key.
-    mg::fit(cal).map_err(|errors| unplaced(errors.iter().map(|e| calibration_error(e, prefix)).collect::<Vec<_>>().join("; ")))
+    mg::fit(cal)
+        .map_err(|errors| unplaced(errors.iter().map(|e| calibration_error(e, prefix)).collect::<Vec<_>>().join("; ")))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,7 +382,10 @@ struct PlannerOut<'a> {
 fn np_list(list: Option<Vec<u32>>, path: &str, key: &str) -> Result<Option<Vec<u32>>, InputError> {
     if let Some(l) = &list {
         if l.is_empty() {
-            return Err(InputError::new(format!("{path}.{key}"), "the list is empty; leave the key out for the default"));
+            return Err(InputError::new(
+                format!("{path}.{key}"),
+                "the list is empty; leave the key out for the default",
+            ));
         }
         if let Some(i) = l.iter().position(|&np| np == 0) {
             return Err(InputError::new(format!("{path}.{key}[{i}]"), "0 processes is not a candidate"));
@@ -396,10 +411,12 @@ fn cluster_keys(c: &PlannerCluster, path: &str) -> Result<ClusterKeys, InputErro
         })?),
         None => None,
     };
-    let missing = |key: &str| InputError::new(format!("{path}.{key}"), "missing (give it, or name a machine with \"catalog\")");
+    let missing =
+        |key: &str| InputError::new(format!("{path}.{key}"), "missing (give it, or name a machine with \"catalog\")");
     let m = machine.as_ref();
     let name = c.name.clone().or_else(|| m.map(|m| m.name.clone())).ok_or_else(|| missing("name"))?;
-    let procs_per_node = c.procs_per_node.or_else(|| m.map(|m| m.cores_per_node)).ok_or_else(|| missing("procs_per_node"))?;
+    let procs_per_node =
+        c.procs_per_node.or_else(|| m.map(|m| m.cores_per_node)).ok_or_else(|| missing("procs_per_node"))?;
     if procs_per_node == 0 {
         return Err(InputError::new(format!("{path}.procs_per_node"), "must be at least 1, found 0"));
     }
@@ -413,9 +430,13 @@ fn cluster_keys(c: &PlannerCluster, path: &str) -> Result<ClusterKeys, InputErro
         .memory_per_node_mb
         .or_else(|| m.filter(|m| m.memory_per_node_gb > 0.0).map(|m| m.memory_per_node_gb * 1024.0))
         .ok_or_else(|| missing("memory_per_node_mb"))?;
-    let price_per_cpu_hour = c.price_per_cpu_hour.or_else(|| m.map(|m| m.price_per_cpu_hour)).ok_or_else(|| missing("price_per_cpu_hour"))?;
+    let price_per_cpu_hour = c
+        .price_per_cpu_hour
+        .or_else(|| m.map(|m| m.price_per_cpu_hour))
+        .ok_or_else(|| missing("price_per_cpu_hour"))?;
     let mut economics = m.map(Economics::of).unwrap_or_default();
-    economics.cores_per_node = c.cores_per_node.unwrap_or(if m.is_some() { economics.cores_per_node } else { procs_per_node });
+    economics.cores_per_node =
+        c.cores_per_node.unwrap_or(if m.is_some() { economics.cores_per_node } else { procs_per_node });
     if economics.cores_per_node < procs_per_node {
         return Err(InputError::new(
             format!("{path}.cores_per_node"),
@@ -434,10 +455,16 @@ fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
         return Err(InputError::new(format!("{path}.free_procs"), "must be at least 1, found 0"));
     }
     if k.memory_per_node_mb <= 0.0 {
-        return Err(InputError::new(format!("{path}.memory_per_node_mb"), format!("must be greater than 0, found {}", k.memory_per_node_mb)));
+        return Err(InputError::new(
+            format!("{path}.memory_per_node_mb"),
+            format!("must be greater than 0, found {}", k.memory_per_node_mb),
+        ));
     }
     if k.price_per_cpu_hour < 0.0 {
-        return Err(InputError::new(format!("{path}.price_per_cpu_hour"), format!("must be at least 0, found {}", k.price_per_cpu_hour)));
+        return Err(InputError::new(
+            format!("{path}.price_per_cpu_hour"),
+            format!("must be at least 0, found {}", k.price_per_cpu_hour),
+        ));
     }
     let fabrics_path = format!("{path}.fabrics");
     if c.fabrics.is_empty() {
@@ -450,7 +477,10 @@ fn read_cluster(c: &PlannerCluster, path: &str) -> Result<Cluster, InputError> {
             return Err(InputError::new(format!("{fpath}.fabric"), "must not be empty"));
         }
         if let Some(k) = fabrics.iter().position(|g| g.fabric == f.fabric) {
-            return Err(InputError::new(format!("{fpath}.fabric"), format!("\"{}\" is already calibrated at {fabrics_path}[{k}]", f.fabric)));
+            return Err(InputError::new(
+                format!("{fpath}.fabric"),
+                format!("\"{}\" is already calibrated at {fabrics_path}[{k}]", f.fabric),
+            ));
         }
         let cal = calibration(f.sequential.as_ref(), f.parallel.as_ref(), &fpath)?
             .ok_or_else(|| InputError::new(&fpath, "missing keys \"sequential\" and \"parallel\""))?;
@@ -485,8 +515,12 @@ fn read_planner(p: PlannerRequest) -> Result<PlannerInput, InputError> {
             mg::bytes_per_point(r.work_mb, r.rows_per_process, r.columns)
                 .map_err(|e| unplaced(format!("{rpath}.{}: {}", e.field.replace(' ', "_"), e.message)))?
         }
-        (Some(_), Some(_)) => return Err(InputError::new("planner", "give bytes_per_point or bytes_from_run, not both")),
-        (None, None) => return Err(InputError::new("planner", "missing key \"bytes_per_point\" (or \"bytes_from_run\")")),
+        (Some(_), Some(_)) => {
+            return Err(InputError::new("planner", "give bytes_per_point or bytes_from_run, not both"))
+        }
+        (None, None) => {
+            return Err(InputError::new("planner", "missing key \"bytes_per_point\" (or \"bytes_from_run\")"))
+        }
     };
     let cpath = "planner.clusters";
     if p.clusters.is_empty() || p.clusters.len() > 2 {
@@ -510,10 +544,10 @@ fn read_planner(p: PlannerRequest) -> Result<PlannerInput, InputError> {
         }
         for (ci, c) in clusters.iter().enumerate() {
             if !c.fabrics.iter().any(|f| &f.fabric == s) {
-                return Err(InputError::new(format!("planner.shared_fabrics[{i}]"), format!(
-                    "\"{s}\" has no calibration on cluster {} ({cpath}[{ci}].fabrics)",
-                    c.name
-                )));
+                return Err(InputError::new(
+                    format!("planner.shared_fabrics[{i}]"),
+                    format!("\"{s}\" has no calibration on cluster {} ({cpath}[{ci}].fabrics)", c.name),
+                ));
             }
         }
     }
@@ -545,7 +579,13 @@ impl<'a> PlannerOut<'a> {
             infeasible: report
                 .infeasible
                 .iter()
-                .map(|o| InfeasibleOut { n: o.n, fabric: &o.fabric, assignments: &o.assignments, reason: &o.reason, why: o.reason.text() })
+                .map(|o| InfeasibleOut {
+                    n: o.n,
+                    fabric: &o.fabric,
+                    assignments: &o.assignments,
+                    reason: &o.reason,
+                    why: o.reason.text(),
+                })
                 .collect(),
             resolution: &report.resolution,
             notes: &report.notes,

@@ -126,11 +126,12 @@ fn error_at(path: &str, e: &InputError) -> InputError {
     InputError { field: path.to_string(), line: None, column: e.column, message }
 }
 
-
 fn application(a: &ApplicationRequest) -> Result<Application, InputError> {
     match a {
         TextOr::Text(s) if s.eq_ignore_ascii_case("linpack") => Ok(Application::linpack()),
-        TextOr::Text(s) => Err(InputError::new("application", format!("unknown preset \"{s}\"; expected \"linpack\" or an object"))),
+        TextOr::Text(s) => {
+            Err(InputError::new("application", format!("unknown preset \"{s}\"; expected \"linpack\" or an object")))
+        }
         TextOr::Value(f) => Ok(Application {
             name: f.name.clone().unwrap_or_default(),
             ops: f.ops.clone(),
@@ -159,17 +160,29 @@ fn system(s: &SystemRequest) -> Result<System, InputError> {
 
 /// The model from either input form, its warnings, and the workload of the application form.
 fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOut>), InputError> {
-    let direct = [("x_prime", r.x_prime.is_some()), ("z", r.z.is_some()), ("z_prime", r.z_prime.is_some()), ("region_bandwidth_gb_s", r.region_bandwidth_gb_s.is_some())]
+    let direct = [
+        ("x_prime", r.x_prime.is_some()),
+        ("z", r.z.is_some()),
+        ("z_prime", r.z_prime.is_some()),
+        ("region_bandwidth_gb_s", r.region_bandwidth_gb_s.is_some()),
+    ]
+    .into_iter()
+    .find(|k| k.1)
+    .map(|k| k.0);
+    let app = [("application", r.application.is_some()), ("N", r.big_n.is_some()), ("system", r.system.is_some())]
         .into_iter()
         .find(|k| k.1)
         .map(|k| k.0);
-    let app = [("application", r.application.is_some()), ("N", r.big_n.is_some()), ("system", r.system.is_some())].into_iter().find(|k| k.1).map(|k| k.0);
     let missing = |key: &str| InputError::new("input", format!("missing key \"{key}\""));
     match (direct, app) {
-        (Some(d), Some(a)) => {
-            Err(InputError::new(a, format!("give x_prime, z, z_prime or application, N, system, not both ({d} is also given)")))
-        }
-        (None, None) => Err(InputError::new("input", "give x_prime, z, z_prime and alpha, or application, N and system; see 'scalewise regions --help'")),
+        (Some(d), Some(a)) => Err(InputError::new(
+            a,
+            format!("give x_prime, z, z_prime or application, N, system, not both ({d} is also given)"),
+        )),
+        (None, None) => Err(InputError::new(
+            "input",
+            "give x_prime, z, z_prime and alpha, or application, N and system; see 'scalewise regions --help'",
+        )),
         (Some(_), None) => {
             let balance = Balance {
                 x_prime: r.x_prime.ok_or_else(|| missing("x_prime"))?,
@@ -212,7 +225,8 @@ fn build(r: &RegionsRequest) -> Result<(Regions, Vec<Warning>, Option<WorkloadOu
                     w
                 })
                 .collect();
-            let workload = WorkloadOut { big_n: w.problem_size_n, ops: w.ops, bytes: w.bytes, exchanged_bytes: w.exchanged_bytes };
+            let workload =
+                WorkloadOut { big_n: w.problem_size_n, ops: w.ops, bytes: w.bytes, exchanged_bytes: w.exchanged_bytes };
             Ok((m, warnings, Some(workload)))
         }
     }
@@ -255,7 +269,9 @@ fn answer(r: RegionsRequest) -> Result<RegionsAnswer, InputError> {
         None => None,
         Some(q) => {
             let path = "required_bandwidth";
-            let r = model.required_bandwidth(q.n, q.fraction.unwrap_or(0.9)).map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
+            let r = model
+                .required_bandwidth(q.n, q.fraction.unwrap_or(0.9))
+                .map_err(|e| error_at(&format!("{path}.{}", e.field), &e))?;
             Some(RequiredOut {
                 n: r.n,
                 fraction: r.fraction,
@@ -268,13 +284,25 @@ fn answer(r: RegionsRequest) -> Result<RegionsAnswer, InputError> {
         }
     };
     Ok(RegionsAnswer {
-        one_region: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.one_region, speedup_overlapping: p.one_region_overlapping }).collect(),
-        two_regions: curve.iter().map(|p| CurveOut { n: p.n, speedup: p.two_regions, speedup_overlapping: p.two_regions_overlapping }).collect(),
+        one_region: curve
+            .iter()
+            .map(|p| CurveOut { n: p.n, speedup: p.one_region, speedup_overlapping: p.one_region_overlapping })
+            .collect(),
+        two_regions: curve
+            .iter()
+            .map(|p| CurveOut { n: p.n, speedup: p.two_regions, speedup_overlapping: p.two_regions_overlapping })
+            .collect(),
         n_star: optimum.n_star(),
         sp2_max: optimum.sp2_max(),
         optimum: OptimumOut::new(optimum),
         n_half: model.n_half(),
-        balance: BalanceOut { x_prime: b.x_prime, z: b.z, z_prime: b.z_prime, x_in_region: b.in_region(), x_two_regions: model.two_region_balance() },
+        balance: BalanceOut {
+            x_prime: b.x_prime,
+            z: b.z,
+            z_prime: b.z_prime,
+            x_in_region: b.in_region(),
+            x_two_regions: model.two_region_balance(),
+        },
         two_region_x: choice.key(),
         alpha: model.load().alpha,
         region_bandwidth_gb_s: model.region_bandwidth_gb_s(),
@@ -389,8 +417,8 @@ struct RequiredOut {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::request::input_schema;
+    use super::*;
     use serde_json::{json, Value};
 
     fn num(v: &Value) -> f64 {
@@ -403,8 +431,12 @@ mod tests {
 
     #[test]
     fn contract_example() {
-        let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}), &[])
-            .expect("valid");
+        let out = super::super::run_json(
+            &COMMAND,
+            json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256]}),
+            &[],
+        )
+        .expect("valid");
         for key in ["one_region", "two_regions", "n_star", "sp2_max", "optimum", "n_half", "warnings", "warnings_at"] {
             assert!(out.get(key).is_some(), "answer lacks {key}: {out}");
         }
@@ -430,13 +462,23 @@ mod tests {
         close("x_two_regions", &out["balance"]["x_two_regions"], x, 1e-9);
         assert_eq!(out["two_region_x"], json!("scaled"));
         // Read literally, the slides' formula holds x': the spec's z' = 10 row.
-        let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
-                                       "two_region_x": "slides"}), &[])
+        let out = super::super::run_json(
+            &COMMAND,
+            json!({"x_prime": 196.08, "z": 1.5, "z_prime": 10, "alpha": 0.05, "n": [64, 256],
+                                       "two_region_x": "slides"}),
+            &[],
+        )
         .expect("valid");
         close("slides n*", &out["n_star"], 140.0, 0.05);
         close("slides Sp2_max", &out["sp2_max"], 51.91, 0.005);
         assert_eq!(out["two_region_x"], json!("slides"));
-        let e = super::super::run_json(&COMMAND, json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}), &[]).map_err(|e| crate::cli::said(&e)).expect_err("bad choice");
+        let e = super::super::run_json(
+            &COMMAND,
+            json!({"x_prime": 1, "z": 1, "z_prime": 1, "alpha": 0, "n": [4], "two_region_x": 3}),
+            &[],
+        )
+        .map_err(|e| crate::cli::said(&e))
+        .expect_err("bad choice");
         assert!(e.starts_with("two_region_x: expected"), "{e}");
         assert_eq!(out["optimum"]["kind"], json!("peak"));
         assert_eq!(out["warnings"], json!([]));
@@ -445,8 +487,12 @@ mod tests {
     #[test]
     fn spec_optimum_table() {
         for (zp, n_star, sp2_max) in [(1.0, 44.3, 20.20), (10.0, 140.0, 51.91), (100.0, 442.8, 104.53)] {
-            let out = super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1, "z_prime": zp, "alpha": 0.05, "n": [64]}), &[])
-                .expect("valid");
+            let out = super::super::run_json(
+                &COMMAND,
+                json!({"x_prime": 196.08, "z": 1, "z_prime": zp, "alpha": 0.05, "n": [64]}),
+                &[],
+            )
+            .expect("valid");
             close(&format!("n*(z'={zp})"), &out["n_star"], n_star, 0.05);
             close(&format!("Sp2_max(z'={zp})"), &out["sp2_max"], sp2_max, 0.005);
         }
@@ -454,8 +500,12 @@ mod tests {
 
     #[test]
     fn no_contention() {
-        let out =
-            super::super::run_json(&COMMAND, json!({"x_prime": 196.08, "z": 1, "z_prime": 10, "alpha": 0, "n": [64]}), &[]).expect("valid");
+        let out = super::super::run_json(
+            &COMMAND,
+            json!({"x_prime": 196.08, "z": 1, "z_prime": 10, "alpha": 0, "n": [64]}),
+            &[],
+        )
+        .expect("valid");
         assert_eq!((&out["n_star"], &out["sp2_max"]), (&Value::Null, &Value::Null));
         assert_eq!(out["optimum"]["kind"], json!("no_optimum"));
         close("limit", &out["optimum"]["limit"], (2.0 + 197.08 * 10.0) / 10.0, 1e-9);
@@ -586,7 +636,8 @@ mod tests {
         }
         let mut swept = edit("region_bandwidth_gb_s", json!(1.0));
         swept["sweep"] = json!({"bandwidth_gb_s": [1, -2]});
-        let err = super::super::run_json(&COMMAND, swept, &[]).map_err(|e| crate::cli::said(&e)).expect_err("negative B_E");
+        let err =
+            super::super::run_json(&COMMAND, swept, &[]).map_err(|e| crate::cli::said(&e)).expect_err("negative B_E");
         assert!(err.starts_with("sweep.bandwidth_gb_s[1]: must be greater than 0"), "{err}");
     }
 
@@ -594,7 +645,8 @@ mod tests {
     fn help_documents_every_key() {
         // Every key of the request, as the schema lists them, and of the answer.
         let schema = input_schema::<RegionsRequest>().to_value();
-        let keys: Vec<String> = schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
+        let keys: Vec<String> =
+            schema["properties"].as_object().map(|p| p.keys().cloned().collect()).unwrap_or_default();
         assert!(keys.len() >= 12, "{keys:?}");
         for key in keys.iter().map(String::as_str).chain([
             "one_region",

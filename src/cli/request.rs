@@ -189,13 +189,19 @@ mod tests {
 
     #[test]
     fn a_wrong_type_is_named_by_its_path_in_the_commands_words() {
-        let e = read::<SpeedupRequest>(&json!({"points": [{"n": 1, "time_s": 2}, {"n": 2, "time_s": "x"}]})).map_err(|e| crate::cli::said(&e)).unwrap_err();
+        let e = read::<SpeedupRequest>(&json!({"points": [{"n": 1, "time_s": 2}, {"n": 2, "time_s": "x"}]}))
+            .map_err(|e| crate::cli::said(&e))
+            .unwrap_err();
         assert_eq!(e, "points[1].time_s: expected a number, found a string");
-        let e = read::<SpeedupRequest>(&json!({"points": [], "extra": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();
+        let e =
+            read::<SpeedupRequest>(&json!({"points": [], "extra": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert!(e.starts_with("input: unknown key \"extra\"; expected points, predict"), "{e}");
-        let e = read::<MultigridRequest>(&json!({"parallel": [{"np": 4.5, "work_mb": 1, "time_s": 1}]})).map_err(|e| crate::cli::said(&e)).unwrap_err();
+        let e = read::<MultigridRequest>(&json!({"parallel": [{"np": 4.5, "work_mb": 1, "time_s": 1}]}))
+            .map_err(|e| crate::cli::said(&e))
+            .unwrap_err();
         assert_eq!(e, "parallel[0].np: expected a whole number, found 4.5");
-        let e = read::<MultigridRequest>(&json!({"parallel": {"np": 4}})).map_err(|e| crate::cli::said(&e)).unwrap_err();
+        let e =
+            read::<MultigridRequest>(&json!({"parallel": {"np": 4}})).map_err(|e| crate::cli::said(&e)).unwrap_err();
         assert_eq!(e, "parallel: expected a list, found an object");
         assert!(read::<MultigridRequest>(&json!({"parallel": "np work time\n4 1 1"})).is_ok());
         let e = read::<ClustersRequest>(&json!({"rho": 1})).map_err(|e| crate::cli::said(&e)).unwrap_err();

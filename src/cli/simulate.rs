@@ -8,19 +8,18 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-
+use super::joined;
+use crate::model::input::request::TextOr;
 use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Deadlock, ProcTimes};
 use crate::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
-use crate::model::input::request::TextOr;
 use crate::model::pevpm::lang::{self, Expr};
-use crate::model::pevpm::request::{MachineRequest, Number, NumberOrText};
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
 use crate::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
 use crate::model::pevpm::program::MAX_PROCS;
+use crate::model::pevpm::request::{MachineRequest, Number, NumberOrText};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
-use super::joined;
 
 use super::request::SimulateRequest;
 use super::Subcommand;
@@ -127,7 +126,6 @@ ERRORS:
     or "numprocs[1]: expected a process count from 1 to 16384, found 0". Exit status 1.
 "#;
 
-
 /// `{"name": number or expression text}`, in the keys' order (later ones may use earlier).
 fn params(given: Option<&BTreeMap<String, NumberOrText>>) -> Result<Vec<(String, Expr)>, InputError> {
     let Some(o) = given else { return Ok(Vec::new()) };
@@ -138,7 +136,9 @@ fn params(given: Option<&BTreeMap<String, NumberOrText>>) -> Result<Vec<(String,
         }
         let path = format!("params.{k}");
         let value = match v {
-            TextOr::Value(n) => Expr::Num(n.as_f64().ok_or_else(|| InputError::new(&path, "not a number this command can read"))?),
+            TextOr::Value(n) => {
+                Expr::Num(n.as_f64().ok_or_else(|| InputError::new(&path, "not a number this command can read"))?)
+            }
             TextOr::Text(s) => lang::parse_expr(&path, s)?,
         };
         out.push((k.clone(), value));
@@ -151,7 +151,12 @@ fn numprocs(list: &[Number]) -> Result<Vec<u32>, InputError> {
     for (i, x) in list.iter().enumerate() {
         match x.as_u64() {
             Some(n) if (1..=u64::from(MAX_PROCS)).contains(&n) => counts.push(n as u32),
-            _ => return Err(InputError::new(format!("numprocs[{i}]"), format!("expected a process count from 1 to {MAX_PROCS}, found {x}"))),
+            _ => {
+                return Err(InputError::new(
+                    format!("numprocs[{i}]"),
+                    format!("expected a process count from 1 to {MAX_PROCS}, found {x}"),
+                ))
+            }
         }
     }
     page::process_counts(counts)
@@ -168,7 +173,12 @@ fn whole(given: Option<&NumberOrText>, key: &str, range: Whole, default: u64) ->
 }
 
 /// A name among the page's choices (mode, contention).
-fn choice<T>(given: Option<&String>, key: &str, default: T, parse: fn(&str, &str) -> Result<T, InputError>) -> Result<T, InputError> {
+fn choice<T>(
+    given: Option<&String>,
+    key: &str,
+    default: T,
+    parse: fn(&str, &str) -> Result<T, InputError>,
+) -> Result<T, InputError> {
     given.map_or(Ok(default), |v| parse(key, v))
 }
 
@@ -206,7 +216,12 @@ fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), In
 
 /// An optional number of the request under `key`: None when not given, the number when `fits`,
 /// else "expected {expected}, found …" for the key.
-fn number(key: &str, given: Option<&Number>, fits: impl Fn(f64) -> bool, expected: &str) -> Result<Option<f64>, InputError> {
+fn number(
+    key: &str,
+    given: Option<&Number>,
+    fits: impl Fn(f64) -> bool,
+    expected: &str,
+) -> Result<Option<f64>, InputError> {
     match given.map(|v| (v, v.as_f64())) {
         None => Ok(None),
         Some((_, Some(x))) if fits(x) => Ok(Some(x)),
@@ -221,7 +236,9 @@ fn sequential_s(given: Option<&Number>) -> Result<Option<f64>, InputError> {
 fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
     // Written as JSON likes, 2000000000 or 2e9 (a float in JSON, a whole one here; one past
     // u64 saturates, so the range below is the only bound).
-    let whole = |key: &str, given: Option<&Number>| match given.map(|v| (v, v.as_u64().or_else(|| v.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0).map(|x| x as u64)))) {
+    let whole = |key: &str, given: Option<&Number>| match given
+        .map(|v| (v, v.as_u64().or_else(|| v.as_f64().filter(|x| x.fract() == 0.0 && *x >= 0.0).map(|x| x as u64))))
+    {
         None => Ok(None),
         Some((_, Some(x))) if (1000..=1_000_000_000_000).contains(&x) => Ok(Some(x)),
         Some((v, _)) => Err(InputError::new(key, format!("expected a whole number from 1000 to 1e12, found {v}"))),
@@ -233,7 +250,9 @@ fn limits(r: &SimulateRequest) -> Result<Limits, InputError> {
     if let Some(x) = whole("max_job_steps", r.max_job_steps.as_ref())? {
         limits.max_steps_per_job = x as f64;
     }
-    if let Some(mb) = number("max_run_mb", r.max_run_mb.as_ref(), |mb| (1.0..=1e6).contains(&mb), "megabytes from 1 to 1e6")? {
+    if let Some(mb) =
+        number("max_run_mb", r.max_run_mb.as_ref(), |mb| (1.0..=1e6).contains(&mb), "megabytes from 1 to 1e6")?
+    {
         limits.max_run_bytes = mb * 1e6;
     }
     Ok(limits)
@@ -250,18 +269,60 @@ fn job(r: &SimulateRequest) -> Result<(Job, &'static str), InputError> {
     let procs_per_node = whole(r.procs_per_node.as_ref(), "procs_per_node", PROCS_PER_NODE, 1).map_err(&mut keep).ok();
     let machine = machine(r.machine.as_ref()).map_err(&mut keep).ok();
     let mode = choice(r.mode.as_ref(), "mode", Mode::Distribution, page::parse_mode).map_err(&mut keep).ok();
-    let contention = choice(r.contention.as_ref(), "contention", Contention::Moment, page::parse_contention).map_err(&mut keep).ok();
+    let contention =
+        choice(r.contention.as_ref(), "contention", Contention::Moment, page::parse_contention).map_err(&mut keep).ok();
     let replications = whole(r.replications.as_ref(), "replications", REPLICATIONS, 20).map_err(&mut keep).ok();
     let seed = whole(r.seed.as_ref(), "seed", SEED, 1).map_err(&mut keep).ok();
     let compare = r.compare.unwrap_or(false);
     let sequential_s = sequential_s(r.sequential_s.as_ref()).map_err(&mut keep).ok();
     let limits = limits(r).map_err(&mut keep).ok();
-    let all = (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, sequential_s, limits);
-    let (Some(skeleton), Some(params), Some(numprocs), Some(ppn), Some(machine), Some(mode), Some(contention), Some(reps), Some(seed), Some(sequential_s), Some(limits)) = all else {
+    let all = (
+        skeleton,
+        params,
+        numprocs,
+        procs_per_node,
+        machine,
+        mode,
+        contention,
+        replications,
+        seed,
+        sequential_s,
+        limits,
+    );
+    let (
+        Some(skeleton),
+        Some(params),
+        Some(numprocs),
+        Some(ppn),
+        Some(machine),
+        Some(mode),
+        Some(contention),
+        Some(reps),
+        Some(seed),
+        Some(sequential_s),
+        Some(limits),
+    ) = all
+    else {
         return Err(joined(&errors));
     };
     let (procs_per_node, replications, (machine, kind)) = (ppn as u32, reps as u32, machine);
-    Ok((Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits }, kind))
+    Ok((
+        Job {
+            skeleton,
+            params,
+            numprocs,
+            procs_per_node,
+            machine,
+            mode,
+            contention,
+            replications,
+            seed,
+            compare,
+            sequential_s,
+            limits,
+        },
+        kind,
+    ))
 }
 
 /// One count's results; `speedup` is null when there is no time to compare with (the
@@ -361,7 +422,12 @@ fn answer<'a>(r: &'a Report, job: &Job, machine: &'a str) -> SimulateAnswer<'a> 
                 results: s
                     .results
                     .iter()
-                    .map(|c| ComparedCount { numprocs: c.numprocs, mean_s: c.mean_s, ci95_s: c.ci95_s, speedup: baseline.then_some(c.speedup) })
+                    .map(|c| ComparedCount {
+                        numprocs: c.numprocs,
+                        mean_s: c.mean_s,
+                        ci95_s: c.ci95_s,
+                        speedup: baseline.then_some(c.speedup),
+                    })
                     .collect(),
             })
             .collect()

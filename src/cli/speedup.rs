@@ -2,8 +2,8 @@
 //! predicts at other process counts (seed 004). The model is `model::speedup`; this file reads
 //! the JSON, names the key of every problem, and writes the answer.
 
-use crate::model::InputError;
 use super::unplaced;
+use crate::model::InputError;
 
 use std::collections::BTreeMap;
 
@@ -12,14 +12,16 @@ use serde::ser::SerializeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::speedup::{analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
+use crate::model::speedup::{
+    analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS,
+};
 
 use super::allocation::{self, allocation_help};
-use crate::model::allocation::{AllocationOptions, SpeedupRows};
 use super::request::{input_schema, output_schema, SpeedupInput, SpeedupRequest};
+use super::{kind, Render, Schemas, Subcommand};
+use crate::model::allocation::{AllocationOptions, SpeedupRows};
 use crate::model::speedup::request::SpeedupPoint;
 use crate::model::Warning;
-use super::{kind, Render, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "speedup",
@@ -189,7 +191,10 @@ fn points(list: &[SpeedupPoint]) -> Result<(Vec<RawPoint>, Measure), InputError>
         };
         match measure {
             Some(m) if m != this => {
-                return Err(InputError::new(path, "every point must give the same one of speedup and time_s as points[0]"))
+                return Err(InputError::new(
+                    path,
+                    "every point must give the same one of speedup and time_s as points[0]",
+                ))
             }
             _ => measure = Some(this),
         }
@@ -454,16 +459,29 @@ fn weak(r: &SpeedupRequest) -> Result<bool, InputError> {
     match r.scaling.as_deref() {
         None | Some("strong") => Ok(false),
         Some("weak") => Ok(true),
-        Some(other) => Err(InputError::new("scaling", format!("expected \"strong\" or \"weak\", found {}", Value::from(other)))),
+        Some(other) => {
+            Err(InputError::new("scaling", format!("expected \"strong\" or \"weak\", found {}", Value::from(other))))
+        }
     }
 }
 
 /// A weak-scaling request's `raw` points to its answer: the time's model and predictions with
 /// the efficiency T(n₀)/T(n).
-fn weak_answer(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure) -> Result<(WeakAnswer, SpeedupRows), InputError> {
-    for (key, given) in [("models", r.models.is_some()), ("include_past_peak", r.include_past_peak.is_some()), ("leave_one_out", r.leave_one_out.is_some())] {
+fn weak_answer(
+    r: &SpeedupRequest,
+    raw: &[RawPoint],
+    measure: Measure,
+) -> Result<(WeakAnswer, SpeedupRows), InputError> {
+    for (key, given) in [
+        ("models", r.models.is_some()),
+        ("include_past_peak", r.include_past_peak.is_some()),
+        ("leave_one_out", r.leave_one_out.is_some()),
+    ] {
         if given {
-            return Err(InputError::new(key, "not read for weak scaling (the time is modelled as on the Bottlenecks page)"));
+            return Err(InputError::new(
+                key,
+                "not read for weak scaling (the time is modelled as on the Bottlenecks page)",
+            ));
         }
     }
     let targets = predict_list(&r.predict)?;
@@ -570,7 +588,10 @@ fn predict_list(predict: &Option<Vec<f64>>) -> Result<Vec<u32>, InputError> {
             if n.fract() == 0.0 && (1.0..=1e9).contains(&n) {
                 Ok(n as u32)
             } else {
-                Err(InputError::new(format!("predict[{i}]"), format!("expected a whole number from 1 to 1e9, found {}", Value::from(n))))
+                Err(InputError::new(
+                    format!("predict[{i}]"),
+                    format!("expected a whole number from 1 to 1e9, found {}", Value::from(n)),
+                ))
             }
         })
         .collect()
@@ -622,11 +643,16 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
             .map(|(i, v)| {
                 Model::from_name(v).ok_or_else(|| {
                     let names: Vec<&str> = MODELS.iter().map(|m| m.name()).collect();
-                    InputError::new(format!("models[{i}]"), format!("expected one of {}, found {}", names.join(", "), Value::from(v.as_str())))
+                    InputError::new(
+                        format!("models[{i}]"),
+                        format!("expected one of {}, found {}", names.join(", "), Value::from(v.as_str())),
+                    )
                 })
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(InputError::new("models", "expected a non-empty list of model names, found an empty list")),
+        Some(_) => {
+            return Err(InputError::new("models", "expected a non-empty list of model names, found an empty list"))
+        }
     };
     let opts = Options {
         models,
@@ -636,7 +662,12 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
         cores_per_node: match r.cores_per_node {
             None => None,
             Some(c) if c.fract() == 0.0 && (1.0..=1e9).contains(&c) => Some(c as u32),
-            Some(c) => return Err(InputError::new("cores_per_node", format!("expected a whole number from 1 to 1e9, found {}", Value::from(c)))),
+            Some(c) => {
+                return Err(InputError::new(
+                    "cores_per_node",
+                    format!("expected a whole number from 1 to 1e9, found {}", Value::from(c)),
+                ))
+            }
         },
     };
     analyse("points", raw, measure, &opts).map_err(|mut e| {
@@ -678,7 +709,8 @@ pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, InputEr
 
 /// The page's words for its second-column choice, as the command's option.
 pub fn cli_words(note: &str) -> String {
-    note.replace("choose \"speed-up\"", "give --second-column speedup").replace("choose \"time\"", "give --second-column time")
+    note.replace("choose \"speed-up\"", "give --second-column speedup")
+        .replace("choose \"time\"", "give --second-column time")
 }
 
 /// The options of `--format table`, read as the page reads its fields of those names: what a
@@ -724,7 +756,11 @@ fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
     match input.trim_start().as_bytes().first() {
         // Data sets are independent: one per core at a time, answers in the input's order.
         Some(b'[') => {
-            let list: Vec<&str> = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(input).map_err(super::not_json)?.into_iter().map(serde_json::value::RawValue::get).collect();
+            let list: Vec<&str> = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(input)
+                .map_err(super::not_json)?
+                .into_iter()
+                .map(serde_json::value::RawValue::get)
+                .collect();
             let all = crate::parallel::map(&list, &read).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
             let items = all
                 .iter()
@@ -735,7 +771,9 @@ fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
                 })
                 .collect();
             // Each answered element with its allocation table.
-            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else { return Err(unplaced("could not encode the answer")) };
+            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else {
+                return Err(unplaced("could not encode the answer"));
+            };
             let tables = out.into_iter().zip(&all).map(|(v, a)| match a {
                 Ok(a) => allocation::attach(v, opts, |o| allocation::of_speedup(&a.rows(), o)),
                 Err(_) => Ok(v),

@@ -77,7 +77,8 @@ super::answered_command!(TransferCommand, TransferRequest, Transfer, run_transfe
 fn run_transfer(r: TransferRequest) -> Result<Transfer, InputError> {
     let bound = match r.bound.as_deref() {
         None => Bound::DEFAULT,
-        Some(key) => Bound::from_key(key).ok_or_else(|| InputError::new("bound", format!("expected {}, found \"{key}\"", Bound::keys())))?,
+        Some(key) => Bound::from_key(key)
+            .ok_or_else(|| InputError::new("bound", format!("expected {}, found \"{key}\"", Bound::keys())))?,
     };
     let points: Vec<(f64, f64)> = r.points.iter().map(|p| (p.n, p.time_s)).collect();
     let targets: Vec<f64> = match r.predict {
@@ -114,7 +115,9 @@ mod tests {
 
     #[test]
     fn an_answer_is_a_transfer_with_ranges_and_widening() {
-        let v = with(json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}, {"n": 96, "time_s": 28}], "predict": [36, 144]}));
+        let v = with(
+            json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}, {"n": 96, "time_s": 28}], "predict": [36, 144]}),
+        );
         let a = super::super::run_json(&COMMAND, v, &[]).expect("an answer");
         assert_eq!(a["transfer"], true);
         assert_eq!(a["bound"], "compute");
@@ -122,7 +125,11 @@ mod tests {
         assert!(a["predictions"][1]["widening"].as_f64().is_some_and(|w| w > 1.0), "{a}");
         let p = &a["predictions"][0];
         assert_eq!(p["n"], 36);
-        let (t, lo, hi) = (p["time_s"].as_f64().unwrap_or(0.0), p["low_s"].as_f64().unwrap_or(0.0), p["high_s"].as_f64().unwrap_or(0.0));
+        let (t, lo, hi) = (
+            p["time_s"].as_f64().unwrap_or(0.0),
+            p["low_s"].as_f64().unwrap_or(0.0),
+            p["high_s"].as_f64().unwrap_or(0.0),
+        );
         assert!(lo < t && t < hi, "{p}");
         assert_eq!(a["ratios"]["fabric_basis"], "not_formed");
         assert!(a["notes"].as_array().is_some_and(|n| !n.is_empty()));
@@ -131,10 +138,18 @@ mod tests {
     #[test]
     fn bad_requests_name_their_key() {
         let cases = [
-            (with(json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}], "bound": "cache"})), "bound", "expected compute or memory"),
+            (
+                with(json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}], "bound": "cache"})),
+                "bound",
+                "expected compute or memory",
+            ),
             (with(json!({"points": [{"n": 0, "time_s": 100}, {"n": 48, "time_s": 52}]})), "points[0].n", "found 0"),
             (with(json!({"points": [{"n": 24, "time_s": "x"}]})), "points[0].time_s", "expected"),
-            (json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}], "from": {}, "to": {}, "bound": "compute"}), "from and to", "could not be formed"),
+            (
+                json!({"points": [{"n": 24, "time_s": 100}, {"n": 48, "time_s": 52}], "from": {}, "to": {}, "bound": "compute"}),
+                "from and to",
+                "could not be formed",
+            ),
         ];
         for (v, field, words) in cases {
             match super::super::run_json(&COMMAND, v.clone(), &[]) {

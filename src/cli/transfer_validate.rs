@@ -52,11 +52,14 @@ fn of(figures: &[Figures], b: Bound) -> Option<&Figures> {
 /// `src/model/transfer/calibration.rs` as measured.
 pub fn calibration_source(r: &Report) -> Result<String, InputError> {
     let q = |b: Bound| -> Result<[f64; 2], InputError> {
-        r.quantiles.iter().find(|q| q.bound == b).map(|q| [q.low, q.high]).ok_or_else(|| unplaced(format!("no transfer calibration for the {} bound: the pairs gave it no prediction", b.key())))
+        r.quantiles.iter().find(|q| q.bound == b).map(|q| [q.low, q.high]).ok_or_else(|| {
+            unplaced(format!("no transfer calibration for the {} bound: the pairs gave it no prediction", b.key()))
+        })
     };
     let lit = |q: [f64; 2]| format!("Quantiles {{ low: {:.4}, high: {:.4} }}", q[0], q[1]);
     let predictions = of(&r.overall, Bound::Memory).map_or(0, |f| f.predictions);
-    let held = |b: Bound| of(&r.overall, b).map_or("(0.0, 0)".to_string(), |f| format!("({:.4}, {})", f.coverage, f.ranged));
+    let held =
+        |b: Bound| of(&r.overall, b).map_or("(0.0, 0)".to_string(), |f| format!("({:.4}, {})", f.coverage, f.ranged));
     Ok(format!(
         "//! Written by `make validate` (`scalewise validate --transfer --calibration`) from\n\
          //! `validation/transfer_pairs.csv`; do not edit by hand. See `transfer.rs` for what these\n\
@@ -146,7 +149,11 @@ pub fn markdown(m: &Measured) -> String {
     s.push_str("\n### By pair\n\nEach cell gives the compute bound's figure, then the memory bound's.\n\n| pair | code | problem | A | B | predictions | median error | 90th percentile | inside range (held out) | width | same-machine width |\n|---|---|---|---|---|---|---|---|---|---|---|\n");
     for p in &r.by_pair {
         let both = |f: &dyn Fn(&Figures) -> String| -> String {
-            [Bound::Compute, Bound::Memory].iter().map(|&b| of(&p.by_bound, b).map_or("—".into(), f)).collect::<Vec<_>>().join(" / ")
+            [Bound::Compute, Bound::Memory]
+                .iter()
+                .map(|&b| of(&p.by_bound, b).map_or("—".into(), f))
+                .collect::<Vec<_>>()
+                .join(" / ")
         };
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
@@ -160,7 +167,9 @@ pub fn markdown(m: &Measured) -> String {
             both(&|f| pct(f.p90_rel_error)),
             both(&|f| if f.ranged > 0 { pct(f.coverage) } else { "—".into() }),
             both(&|f| if f.ranged > 0 { pct(f.median_rel_width) } else { "—".into() }),
-            of(&p.by_bound, Bound::Memory).filter(|f| f.ranged > 0).map_or("—".into(), |f| pct(f.median_same_machine_rel_width)),
+            of(&p.by_bound, Bound::Memory)
+                .filter(|f| f.ranged > 0)
+                .map_or("—".into(), |f| pct(f.median_same_machine_rel_width)),
         ));
     }
     s.push_str("\n### Machines\n\n| machine | cores per node | FP64 GFLOP/s per core | memory GB/s per node | sources |\n|---|---|---|---|---|\n");
@@ -173,8 +182,22 @@ pub fn markdown(m: &Measured) -> String {
             .map(|src| format!("{} ({}, {})", src.title, src.address, src.date))
             .collect();
         let mut seen = Vec::new();
-        sources.retain(|x| if seen.contains(x) { false } else { seen.push(x.clone()); true });
-        s.push_str(&format!("| {} | {} | {} | {} | {} |\n", mach.name, v(&mach.cores_per_node), v(&mach.core_gflops), v(&mach.memory_bandwidth_gb_s), sources.join("; ")));
+        sources.retain(|x| {
+            if seen.contains(x) {
+                false
+            } else {
+                seen.push(x.clone());
+                true
+            }
+        });
+        s.push_str(&format!(
+            "| {} | {} | {} | {} | {} |\n",
+            mach.name,
+            v(&mach.cores_per_node),
+            v(&mach.core_gflops),
+            v(&mach.memory_bandwidth_gb_s),
+            sources.join("; ")
+        ));
     }
     s.push_str(
         "\nProcesses per node are those the series' runs used where the corpus gives nodes (half-populated nodes \

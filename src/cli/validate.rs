@@ -5,8 +5,8 @@
 //! `--markdown` writes the report that `make validate` commits as VALIDATION.md,
 //! `--calibration` the ranges' quantiles (`src/model/speedup/calibration.rs`).
 
-use crate::model::InputError;
 use super::unplaced;
+use crate::model::InputError;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -172,7 +172,12 @@ fn runs(cuts: &[Cut], files: usize, p: &dyn Predictor, calibrated: bool) -> (Vec
     (all, missed)
 }
 
-fn summaries(all: &[Outcome], name: &str, keep: &dyn Fn(&Outcome) -> bool, missed: &dyn Fn(usize) -> usize) -> Vec<Run> {
+fn summaries(
+    all: &[Outcome],
+    name: &str,
+    keep: &dyn Fn(&Outcome) -> bool,
+    missed: &dyn Fn(usize) -> usize,
+) -> Vec<Run> {
     KS.iter()
         .enumerate()
         .map(|(ki, &k)| {
@@ -189,11 +194,14 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
     for (i, (file, text)) in files.iter().enumerate() {
         let mut series = corpus::read(file, text)?;
         if total_series + series.len() > corpus::MAX_SERIES {
-            return Err(InputError::new(file, format!(
-                "the corpora hold {} series with this file; validate reads at most {} (corpus::MAX_SERIES)",
-                total_series + series.len(),
-                corpus::MAX_SERIES
-            )));
+            return Err(InputError::new(
+                file,
+                format!(
+                    "the corpora hold {} series with this file; validate reads at most {} (corpus::MAX_SERIES)",
+                    total_series + series.len(),
+                    corpus::MAX_SERIES
+                ),
+            ));
         }
         corpus::regroup(&mut series, groups);
         for k in KS {
@@ -209,7 +217,9 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
         for (ci, c) in corpora.iter_mut().enumerate() {
             c.runs.extend(summaries(&all, &p.name(), &|o| o.file == ci, &|ki| missed[ci * KS.len() + ki]));
         }
-        pooled.runs.extend(summaries(&all, &p.name(), &|_| true, &|ki| (0..files.len()).map(|ci| missed[ci * KS.len() + ki]).sum()));
+        pooled.runs.extend(summaries(&all, &p.name(), &|_| true, &|ki| {
+            (0..files.len()).map(|ci| missed[ci * KS.len() + ki]).sum()
+        }));
         if p.name() == FORECAST {
             held.push((p.name(), all));
         }
@@ -269,7 +279,19 @@ fn evaluate(files: &[(String, String)], groups: &[(String, String)]) -> Result<R
     let twins = twins::summaries(&cuts, TWIN_TOLERANCE, TWIN_APART);
     let mut fifths = fc.clone();
     validation::hold_out_fifths(&mut fifths);
-    Ok(Report { corpora, pooled, held, bands, horizon_only, selection, groups: group_sizes, weightings, scales, twins, fifths })
+    Ok(Report {
+        corpora,
+        pooled,
+        held,
+        bands,
+        horizon_only,
+        selection,
+        groups: group_sizes,
+        weightings,
+        scales,
+        twins,
+        fifths,
+    })
 }
 
 fn forecast_outcomes(r: &Report) -> &[Outcome] {
@@ -307,7 +329,11 @@ fn calibration_source(r: &Report) -> Result<String, InputError> {
         "/// The share of the scores left out each side for `FORECAST`'s quantiles, per cell: the largest\n\
          /// tail, 5 % at most, whose ranges held 90 % on sources held out in turn, each source alike.\n",
     );
-    let tails: Vec<String> = f.tails.iter().map(|row| format!("    [{}],\n", row.iter().map(|t| format!("{t:.4}")).collect::<Vec<_>>().join(", "))).collect();
+    let tails: Vec<String> = f
+        .tails
+        .iter()
+        .map(|row| format!("    [{}],\n", row.iter().map(|t| format!("{t:.4}")).collect::<Vec<_>>().join(", ")))
+        .collect();
     s.push_str(&format!("pub const TAILS: [[f64; 4]; 2] = [\n{}];\n", tails.concat()));
     s.push_str("/// Quantiles of each fitted model's scores, by the model's name, as `FORECAST`.\npub const MODELS: &[(&str, [[Quantiles; 4]; 2])] = &[\n");
     for m in MODELS {
@@ -318,7 +344,9 @@ fn calibration_source(r: &Report) -> Result<String, InputError> {
     s.push_str("/// Quantiles for predictions scaled by the horizon alone (the multigrid planner's).\n");
     s.push_str(&format!(
         "pub const HORIZON_ONLY: Quantiles = {};\n",
-        lit(r.horizon_only.ok_or_else(|| unplaced("no calibration for the horizon-only ranges: the corpora gave no prediction"))?)
+        lit(r
+            .horizon_only
+            .ok_or_else(|| unplaced("no calibration for the horizon-only ranges: the corpora gave no prediction"))?)
     ));
     let any = r.held.iter().find(|(n, _)| n == HORIZON_ONLY).map(|(_, o)| o.as_slice()).unwrap_or(&[]);
     let inside: Vec<bool> = any.iter().filter_map(Outcome::inside).collect();
@@ -333,7 +361,10 @@ fn calibration_source(r: &Report) -> Result<String, InputError> {
         "/// The forecast's ranges on held-out sources, per count class and horizon band (above the\n/// one before, up to this one): (share inside, measurements, median width over the\n/// prediction).\npub const HELD_OUT: [[(f64, usize, f64); 4]; 2] = [\n",
     );
     for row in validation::coverage_by_cell(fc) {
-        s.push_str(&format!("    [{}],\n", row.iter().map(|(c, n, w)| format!("({c:.4}, {n}, {w:.4})")).collect::<Vec<_>>().join(", ")));
+        s.push_str(&format!(
+            "    [{}],\n",
+            row.iter().map(|(c, n, w)| format!("({c:.4}, {n}, {w:.4})")).collect::<Vec<_>>().join(", ")
+        ));
     }
     let (nc, nn) = validation::node_coverage(fc);
     s.push_str(&format!(
@@ -361,7 +392,11 @@ fn held_out_rows(r: &Report) -> Vec<HeldOutRow> {
         .map(|(name, all)| {
             let by = validation::coverage_by_horizon(all);
             let inside: Vec<bool> = all.iter().filter_map(Outcome::inside).collect();
-            let share = if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 };
+            let share = if inside.is_empty() {
+                0.0
+            } else {
+                inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64
+            };
             (name.clone(), by, share, inside.len())
         })
         .collect()
@@ -400,7 +435,9 @@ fn corpus_tables(c: &Corpus) -> String {
 /// The issue's targets on one corpus (or all) and K: the cells that miss them, said in words.
 fn misses(c: &Corpus, k: usize) -> Vec<String> {
     let get = |name: &str| c.runs.iter().find(|r| r.k == k && r.predictor == name);
-    let (Some(f), Some(ideal), Some(ls)) = (get(FORECAST), get(&validation::IdealScaling.name()), get(&validation::AmdahlLeastSquares.name())) else {
+    let (Some(f), Some(ideal), Some(ls)) =
+        (get(FORECAST), get(&validation::IdealScaling.name()), get(&validation::AmdahlLeastSquares.name()))
+    else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -409,7 +446,13 @@ fn misses(c: &Corpus, k: usize) -> Vec<String> {
             continue;
         }
         if h.median_rel_error >= i.median_rel_error.min(l.median_rel_error) {
-            out.push(format!("{}: median {} not below the baselines' {} and {}", h.horizon, pct(h.median_rel_error), pct(i.median_rel_error), pct(l.median_rel_error)));
+            out.push(format!(
+                "{}: median {} not below the baselines' {} and {}",
+                h.horizon,
+                pct(h.median_rel_error),
+                pct(i.median_rel_error),
+                pct(l.median_rel_error)
+            ));
         }
         if h.p90_rel_error > 0.6 {
             out.push(format!("{}: 90th percentile {}", h.horizon, pct(h.p90_rel_error)));
@@ -425,7 +468,15 @@ fn misses(c: &Corpus, k: usize) -> Vec<String> {
 }
 
 fn headline_cells(h: &validation::Headline) -> String {
-    format!("{} | {} | {} | {} | {} | {}", h.predictions, pct(h.median_rel_error), pct(h.p90_rel_error), pct(h.source_p80), pct(h.worst_source), fmt_num(h.score, 3))
+    format!(
+        "{} | {} | {} | {} | {} | {}",
+        h.predictions,
+        pct(h.median_rel_error),
+        pct(h.p90_rel_error),
+        pct(h.source_p80),
+        pct(h.worst_source),
+        fmt_num(h.score, 3)
+    )
 }
 
 fn markdown(r: &Report) -> String {
@@ -500,7 +551,6 @@ fn method_markdown(r: &Report, fc: &[Outcome], s: &mut String) {
     for (g, n) in &r.groups {
         s.push_str(&format!("- {g}: {n} repositories\n"));
     }
-
 }
 
 /// Every corpus pooled, and the cells that miss issue 31's targets.
@@ -521,7 +571,6 @@ fn pooled_markdown(r: &Report, s: &mut String) {
             s.push_str(&format!("- {}, K = {k}: {said}.\n", c.file));
         }
     }
-
 }
 
 /// How the forecast was chosen: the candidates' scores.
@@ -563,7 +612,6 @@ fn choice_markdown(r: &Report, node_leavers: &[Outcome], s: &mut String) {
         let name = if i == sel.winner { format!("**{}**", c.name) } else { c.name.clone() };
         s.push_str(&format!("| {name} | {} | {} |\n", headline_cells(&c.headline), c.folds_won));
     }
-
 }
 
 /// The forecast's median error per source.
@@ -574,13 +622,14 @@ fn sources_markdown(fc: &[Outcome], s: &mut String) {
     for f in validation::per_source(fc) {
         s.push_str(&format!("| {} | {} | {} | {} |\n", f.source, f.series, f.predictions, pct(f.median_rel_error)));
     }
-
 }
 
 /// Ranges on held-out sources: per cell, per weighting, per scale, per predictor.
 fn ranges_markdown(r: &Report, fc: &[Outcome], node_leavers: &[Outcome], s: &mut String) {
     s.push_str("\n## Ranges on held-out sources\n\n");
-    s.push_str("The forecast's, per number of measured counts and horizon band: inside range (predictions), median width.\n\n");
+    s.push_str(
+        "The forecast's, per number of measured counts and horizon band: inside range (predictions), median width.\n\n",
+    );
     s.push_str("| measured counts | ≤ 2 | 2–4 | 4–16 | > 16 |\n|---|---|---|---|---|\n");
     for (class, row) in validation::coverage_by_cell(fc).iter().enumerate() {
         let cells: Vec<String> = row.iter().map(|(c, n, w)| format!("{} ({n}), {}", pct(*c), pct(*w))).collect();
@@ -619,7 +668,8 @@ fn ranges_markdown(r: &Report, fc: &[Outcome], node_leavers: &[Outcome], s: &mut
         s.push_str(&format!("| {name} | {} | {} |", row(0), row(1)));
         for ci in 0..r.corpora.len() {
             let share = |k: usize| {
-                let inside: Vec<bool> = o.iter().filter(|x| x.file == ci && x.k == k).filter_map(Outcome::inside).collect();
+                let inside: Vec<bool> =
+                    o.iter().filter(|x| x.file == ci && x.k == k).filter_map(Outcome::inside).collect();
                 fmt_num(100.0 * inside.iter().filter(|&&b| b).count() as f64 / inside.len().max(1) as f64, 3)
             };
             s.push_str(&format!(" {} / {} |", share(3), share(4)));
@@ -633,7 +683,11 @@ fn ranges_markdown(r: &Report, fc: &[Outcome], node_leavers: &[Outcome], s: &mut
     s.push_str("| scale u | K = 3: ≤ 2, 2–4, 4–16, > 16 | K = 4 |\n|---|---|---|\n");
     for (name, cells) in &r.scales {
         let row = |class: usize| {
-            cells[class].iter().map(|c| format!("{} ({})", fmt_num(100.0 * c.2, 3), fmt_num(100.0 * c.0, 3))).collect::<Vec<_>>().join(", ")
+            cells[class]
+                .iter()
+                .map(|c| format!("{} ({})", fmt_num(100.0 * c.2, 3), fmt_num(100.0 * c.0, 3)))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         s.push_str(&format!("| {name} | {} | {} |\n", row(0), row(1)));
     }
@@ -643,7 +697,6 @@ fn ranges_markdown(r: &Report, fc: &[Outcome], node_leavers: &[Outcome], s: &mut
         let cells: Vec<String> = by.iter().map(|(c, k)| format!("{} ({k})", pct(*c))).collect();
         s.push_str(&format!("| {name} | {} | {} ({n}) |\n", cells.join(" | "), pct(share)));
     }
-
 }
 
 /// The limits: what the figures cannot say.
@@ -705,7 +758,15 @@ fn held_markdown(r: &Report) -> String {
         for (class, row) in validation::held_coverage(o).iter().enumerate() {
             let cells: Vec<String> = row
                 .iter()
-                .map(|c| format!("{} / {} ({}, {})", pct(c.coverage_sources_alike), pct(c.coverage), c.predictions, c.sources))
+                .map(|c| {
+                    format!(
+                        "{} / {} ({}, {})",
+                        pct(c.coverage_sources_alike),
+                        pct(c.coverage),
+                        c.predictions,
+                        c.sources
+                    )
+                })
                 .collect();
             s.push_str(&format!("| {name} | {} | {} |\n", CLASSES[class], cells.join(" | ")));
         }
@@ -892,7 +953,10 @@ struct TwinsOut<'a> {
 }
 
 fn runs_out(c: &Corpus) -> Vec<RunOut<'_>> {
-    c.runs.iter().map(|run| RunOut { horizons: &run.summary, k: run.k, missed: run.missed, predictor: &run.predictor }).collect()
+    c.runs
+        .iter()
+        .map(|run| RunOut { horizons: &run.summary, k: run.k, missed: run.missed, predictor: &run.predictor })
+        .collect()
 }
 
 fn to_json(r: &Report) -> Value {
@@ -910,7 +974,12 @@ fn to_json(r: &Report) -> Value {
                 by_horizon: row
                     .iter()
                     .zip(calibration::HORIZON_TOPS)
-                    .map(|(&(coverage, predictions, w), top)| UpTo { coverage, median_rel_width: Some(w), predictions, up_to: up_to(top) })
+                    .map(|(&(coverage, predictions, w), top)| UpTo {
+                        coverage,
+                        median_rel_width: Some(w),
+                        predictions,
+                        up_to: up_to(top),
+                    })
                     .collect(),
                 counts,
             })
@@ -937,7 +1006,12 @@ fn to_json(r: &Report) -> Value {
                 by_horizon: by
                     .iter()
                     .zip(calibration::HORIZON_TOPS)
-                    .map(|(&(coverage, predictions), top)| UpTo { coverage, median_rel_width: None, predictions, up_to: up_to(top) })
+                    .map(|(&(coverage, predictions), top)| UpTo {
+                        coverage,
+                        median_rel_width: None,
+                        predictions,
+                        up_to: up_to(top),
+                    })
                     .collect(),
                 coverage: *coverage,
                 predictions: *predictions,
@@ -972,7 +1046,11 @@ fn to_json(r: &Report) -> Value {
         level: forecast::LEVEL,
         node_crossing: NodeCrossing { coverage: nc, factor, predictions: nn },
         pooled: PooledOut { runs: runs_out(&r.pooled), series: r.pooled.series },
-        selection: SelectionOut { calculators: candidates::calculators().name(), nested: sel.nested, winner: &sel.scored[sel.winner].name },
+        selection: SelectionOut {
+            calculators: candidates::calculators().name(),
+            nested: sel.nested,
+            winner: &sel.scored[sel.winner].name,
+        },
         sources: validation::per_source(fc),
         twin_apart: TWIN_APART,
         twin_tolerance: TWIN_TOLERANCE,
@@ -1040,7 +1118,11 @@ pub fn run(args: &[String]) -> i32 {
             }
         };
         let corpora: Vec<String> = if files.is_empty() {
-            DEFAULT_CORPORA.iter().filter(|f| found.join(f).exists()).map(|f| found.join(f).display().to_string()).collect()
+            DEFAULT_CORPORA
+                .iter()
+                .filter(|f| found.join(f).exists())
+                .map(|f| found.join(f).display().to_string())
+                .collect()
         } else {
             files.iter().map(|f| f.to_string()).collect()
         };
@@ -1055,7 +1137,8 @@ pub fn run(args: &[String]) -> i32 {
                 return 1;
             }
         };
-        files = DEFAULT_CORPORA.iter().copied().filter(|f| f.starts_with("validation/") || root.join(f).exists()).collect();
+        files =
+            DEFAULT_CORPORA.iter().copied().filter(|f| f.starts_with("validation/") || root.join(f).exists()).collect();
     }
     if groups_file.is_none() && root.join(DEFAULT_GROUPS).exists() {
         groups_file = Some(DEFAULT_GROUPS);
@@ -1066,7 +1149,10 @@ pub fn run(args: &[String]) -> i32 {
         // A file larger than a corpus may be is refused before it is read.
         match std::fs::metadata(&path) {
             Ok(m) if m.len() > corpus::MAX_BYTES as u64 => {
-                return Err(InputError::new(f, format!("{} bytes is more than the {} a corpus may hold", m.len(), corpus::MAX_BYTES)))
+                return Err(InputError::new(
+                    f,
+                    format!("{} bytes is more than the {} a corpus may hold", m.len(), corpus::MAX_BYTES),
+                ))
             }
             Err(e) => return Err(cannot(&e)),
             Ok(_) => {}

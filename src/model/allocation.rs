@@ -32,7 +32,13 @@ pub struct AllocationOptions {
 
 impl Default for AllocationOptions {
     fn default() -> Self {
-        AllocationOptions { cores_per_node: 1, price_per_core_hour: None, currency: "EUR".into(), efficiency_threshold: 0.5, runs: 1.0 }
+        AllocationOptions {
+            cores_per_node: 1,
+            price_per_core_hour: None,
+            currency: "EUR".into(),
+            efficiency_threshold: 0.5,
+            runs: 1.0,
+        }
     }
 }
 
@@ -205,7 +211,11 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
             }
             // Nodes and node-hours as the table's own cores per node place them (as before);
             // the price, energy and carbon are the plan's, of the nodes it holds.
-            r.price = p.price.clone().map(|m| crate::model::cost::Money { amount: m.amount * opts.runs, units: m.units * opts.runs, ..m });
+            r.price = p.price.clone().map(|m| crate::model::cost::Money {
+                amount: m.amount * opts.runs,
+                units: m.units * opts.runs,
+                ..m
+            });
             r.energy_kwh = p.energy_kwh.map(|e| e * opts.runs);
             r.co2e_kg = p.co2e_kg.map(|c| c * opts.runs);
             r
@@ -302,7 +312,9 @@ pub fn render(a: &Allocation, f: TableFormat) -> String {
     match f {
         TableFormat::Markdown => {
             let widths: Vec<usize> = (0..head.len())
-                .map(|k| body.iter().map(|r| r[k].chars().count()).chain([head[k].chars().count(), 3]).max().unwrap_or(3))
+                .map(|k| {
+                    body.iter().map(|r| r[k].chars().count()).chain([head[k].chars().count(), 3]).max().unwrap_or(3)
+                })
                 .collect();
             let line = |cells: &[String]| -> String {
                 let padded: Vec<String> = cells
@@ -313,7 +325,10 @@ pub fn render(a: &Allocation, f: TableFormat) -> String {
                 format!("| {} |\n", padded.join(" | "))
             };
             s.push_str(&line(&head));
-            s.push_str(&format!("|{}|\n", widths.iter().map(|&w| format!("{}:", "-".repeat(w + 1))).collect::<Vec<_>>().join("|")));
+            s.push_str(&format!(
+                "|{}|\n",
+                widths.iter().map(|&w| format!("{}:", "-".repeat(w + 1))).collect::<Vec<_>>().join("|")
+            ));
             for r in &body {
                 s.push_str(&line(r));
             }
@@ -345,7 +360,18 @@ mod tests {
     use super::*;
 
     fn pred(n: u32, t: f64, e: f64) -> Prediction {
-        Prediction { n, speedup: e * f64::from(n), speedup_low: 0.0, speedup_high: 0.0, efficiency: e, horizon: 1.0, scale: 0.3, nodes: None, crosses_nodes: false, time_s: Some((t, t * 0.9, t * 1.1)) }
+        Prediction {
+            n,
+            speedup: e * f64::from(n),
+            speedup_low: 0.0,
+            speedup_high: 0.0,
+            efficiency: e,
+            horizon: 1.0,
+            scale: 0.3,
+            nodes: None,
+            crosses_nodes: false,
+            time_s: Some((t, t * 0.9, t * 1.1)),
+        }
     }
 
     fn forecast(p: Vec<Prediction>) -> SpeedupRows {
@@ -353,9 +379,13 @@ mod tests {
     }
 
     fn example() -> Allocation {
-        let opts = AllocationOptions { cores_per_node: 48, price_per_core_hour: Some(0.02), ..AllocationOptions::default() };
+        let opts =
+            AllocationOptions { cores_per_node: 48, price_per_core_hour: Some(0.02), ..AllocationOptions::default() };
         // 100 s on 64 processes at 90 %; 60 s on 128 at 75 %; 45 s on 256 at 50 %; 40 on 512 at 28 %.
-        from_speedup(&forecast(vec![pred(128, 60.0, 0.75), pred(64, 100.0, 0.9), pred(256, 45.0, 0.5), pred(512, 40.0, 0.28)]), &opts)
+        from_speedup(
+            &forecast(vec![pred(128, 60.0, 0.75), pred(64, 100.0, 0.9), pred(256, 45.0, 0.5), pred(512, 40.0, 0.28)]),
+            &opts,
+        )
     }
 
     #[test]
@@ -369,7 +399,11 @@ mod tests {
         // 256 is the largest at 50 % or more.
         assert_eq!(a.recommended, Some(2));
         assert!(a.reason.starts_with("256 processes (6 nodes): the largest count whose predicted efficiency, 50 %, reaches the 50 % threshold"), "{}", a.reason);
-        assert!(a.reason.contains("512 processes would run 1.12× faster for 1.78× the core-hours at 28 % efficiency"), "{}", a.reason);
+        assert!(
+            a.reason.contains("512 processes would run 1.12× faster for 1.78× the core-hours at 28 % efficiency"),
+            "{}",
+            a.reason
+        );
         let none = from_speedup(&forecast(vec![pred(64, 100.0, 0.3)]), &AllocationOptions::default());
         assert_eq!(none.recommended, Some(0));
         assert!(none.reason.contains("no count reaches the 50 % efficiency threshold"));
@@ -381,14 +415,24 @@ mod tests {
         // Issue 33: 1: 100 s, 2: 52.4, 4: 28.9, 8: 17.1, 16: 11.8, predicted at 32…1,024; the
         // table said "no count reaches the 50 % efficiency threshold" and chose 32, though 16
         // was measured at 53 %.
-        let measured: Vec<(u32, f64, f64)> =
-            [(1, 100.0), (2, 52.4), (4, 28.9), (8, 17.1), (16, 11.8)].iter().map(|&(n, t)| (n, t, 100.0 / (f64::from(n) * t))).collect();
-        let rows = SpeedupRows { measured, forecast: vec![pred(16, 11.0, 0.57), pred(32, 8.6, 0.36), pred(64, 7.2, 0.22)] };
+        let measured: Vec<(u32, f64, f64)> = [(1, 100.0), (2, 52.4), (4, 28.9), (8, 17.1), (16, 11.8)]
+            .iter()
+            .map(|&(n, t)| (n, t, 100.0 / (f64::from(n) * t)))
+            .collect();
+        let rows =
+            SpeedupRows { measured, forecast: vec![pred(16, 11.0, 0.57), pred(32, 8.6, 0.36), pred(64, 7.2, 0.22)] };
         let a = from_speedup(&rows, &AllocationOptions::default());
-        assert_eq!(a.rows.iter().map(|r| (r.procs, r.measured)).collect::<Vec<_>>(), [(1, true), (2, true), (4, true), (8, true), (16, true), (32, false), (64, false)]);
+        assert_eq!(
+            a.rows.iter().map(|r| (r.procs, r.measured)).collect::<Vec<_>>(),
+            [(1, true), (2, true), (4, true), (8, true), (16, true), (32, false), (64, false)]
+        );
         assert_eq!(a.rows[4].time_s, 11.8, "a count measured keeps its measurement");
         assert_eq!(a.recommended, Some(4));
-        assert!(a.reason.starts_with("16 processes (16 nodes): the largest count whose measured efficiency, 53 %"), "{}", a.reason);
+        assert!(
+            a.reason.starts_with("16 processes (16 nodes): the largest count whose measured efficiency, 53 %"),
+            "{}",
+            a.reason
+        );
         let md = render(&a, TableFormat::Markdown);
         assert!(md.lines().next().is_some_and(|h| h.ends_with(" basis |")), "{md}");
         assert!(md.contains("| measured |") && md.contains("| forecast |"), "{md}");
@@ -400,7 +444,21 @@ mod tests {
         let text = render(&a, TableFormat::Csv);
         let mut rd = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let head: Vec<String> = rd.headers().unwrap().iter().map(String::from).collect();
-        assert_eq!(head, ["processes", "nodes", "time (s)", "time low (s)", "time high (s)", "efficiency (%)", "core-hours", "node-hours", "cost (EUR)", "recommended"]);
+        assert_eq!(
+            head,
+            [
+                "processes",
+                "nodes",
+                "time (s)",
+                "time low (s)",
+                "time high (s)",
+                "efficiency (%)",
+                "core-hours",
+                "node-hours",
+                "cost (EUR)",
+                "recommended"
+            ]
+        );
         let rows: Vec<csv::StringRecord> = rd.records().map(Result::unwrap).collect();
         assert_eq!(rows.len(), 4);
         for (rec, r) in rows.iter().zip(&a.rows) {
@@ -408,7 +466,11 @@ mod tests {
             let close = |x: f64, y: f64| (x - y).abs() <= 5e-4 * y.abs();
             assert_eq!(f(0) as u32, r.procs);
             assert_eq!(f(1) as u32, r.nodes);
-            assert!(close(f(2), r.time_s) && close(f(3), r.time_range_s.unwrap().0) && close(f(4), r.time_range_s.unwrap().1));
+            assert!(
+                close(f(2), r.time_s)
+                    && close(f(3), r.time_range_s.unwrap().0)
+                    && close(f(4), r.time_range_s.unwrap().1)
+            );
             assert!(close(f(5), r.efficiency * 100.0) && close(f(6), r.core_hours) && close(f(8), r.cost.unwrap()));
             assert!(close(f(7), r.node_hours) && close(r.node_hours, f64::from(r.nodes) * r.time_s / 3600.0));
         }
@@ -419,7 +481,8 @@ mod tests {
     fn markdown_header_and_separator_line_up() {
         let text = render(&example(), TableFormat::Markdown);
         let lines: Vec<&str> = text.lines().collect();
-        let bars = |l: &str| l.char_indices().filter(|c| c.1 == '|').map(|c| l[..c.0].chars().count()).collect::<Vec<_>>();
+        let bars =
+            |l: &str| l.char_indices().filter(|c| c.1 == '|').map(|c| l[..c.0].chars().count()).collect::<Vec<_>>();
         assert!(lines[1].chars().all(|c| c == '|' || c == '-' || c == ':'), "{}", lines[1]);
         for l in &lines[..6] {
             assert_eq!(bars(l), bars(lines[0]), "{l}");
@@ -439,7 +502,10 @@ mod tests {
         assert!(body.iter().all(|l| l.matches(" & ").count() == 8));
         // Every special character of the reason is escaped or in a comment.
         assert!(text.lines().filter(|l| !l.starts_with('%')).all(|l| !l.contains(" % ")));
-        assert_eq!(latex_escape("a_b & 50% #1 {x} ~ ^ \\"), "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}");
+        assert_eq!(
+            latex_escape("a_b & 50% #1 {x} ~ ^ \\"),
+            "a\\_b \\& 50\\% \\#1 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{}"
+        );
         assert!(text.trim_end().ends_with('.') && text.contains("\\end{tabular}\n% Recommended:"));
     }
 }
@@ -451,7 +517,11 @@ pub const KEY_THRESHOLD: &str = "alloc_threshold";
 pub const KEY_FORMAT: &str = "alloc_format";
 
 /// Options from the page's texts (empty: the default), with an error per bad field.
-pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
+pub fn options_from_texts(
+    cores: &str,
+    price: &str,
+    threshold_pct: &str,
+) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
     use crate::model::InputError;
     let mut o = AllocationOptions::default();
     let mut errors = Vec::new();
@@ -463,7 +533,16 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
         match t.parse::<f64>() {
             Ok(x) if (lo..=hi).contains(&x) => Some(x),
             _ => {
-                errors.push((key, InputError::new(label, format!("expected a number from {lo} to {hi}, found \"{}\"", t.chars().take(24).collect::<String>()))));
+                errors.push((
+                    key,
+                    InputError::new(
+                        label,
+                        format!(
+                            "expected a number from {lo} to {hi}, found \"{}\"",
+                            t.chars().take(24).collect::<String>()
+                        ),
+                    ),
+                ));
                 None
             }
         }
@@ -481,7 +560,10 @@ pub fn options_from_texts(cores: &str, price: &str, threshold_pct: &str) -> (All
 impl SpeedupRows {
     /// A strong-scaling analysis' rows: the measured counts with a time, then the forecast.
     pub fn of_analysis(a: &crate::model::speedup::Analysis) -> SpeedupRows {
-        SpeedupRows { measured: a.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(), forecast: a.forecast.clone() }
+        SpeedupRows {
+            measured: a.points.iter().filter_map(|p| Some((p.n, p.time_s?, p.efficiency?))).collect(),
+            forecast: a.forecast.clone(),
+        }
     }
 
     /// A weak-scaling series' rows: the measured counts, then the predictions (speed-up n·E,

@@ -182,16 +182,8 @@ pub struct CostLine {
 }
 
 /// The columns of a costs line, in order.
-pub const COST_COLUMNS: [&str; 8] = [
-    "cluster",
-    "price",
-    "currency",
-    "unit",
-    "node-hours per unit",
-    "node power (W)",
-    "PUE",
-    "carbon (g CO2e/kWh)",
-];
+pub const COST_COLUMNS: [&str; 8] =
+    ["cluster", "price", "currency", "unit", "node-hours per unit", "node power (W)", "PUE", "carbon (g CO2e/kWh)"];
 
 impl CostLine {
     /// The line as the table holds it.
@@ -234,7 +226,10 @@ pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError>
         let at = |col: usize, m: String| InputError::new(field, m).at(i + 1, Some(col));
         let cells: Vec<&str> = content.split([',', '\t']).map(str::trim).collect();
         if cells.len() > COST_COLUMNS.len() {
-            return Err(at(COST_COLUMNS.len() + 1, format!("expected at most {} cells: {}", COST_COLUMNS.len(), COST_COLUMNS.join(", "))));
+            return Err(at(
+                COST_COLUMNS.len() + 1,
+                format!("expected at most {} cells: {}", COST_COLUMNS.len(), COST_COLUMNS.join(", ")),
+            ));
         }
         let cell = |k: usize| cells.get(k).copied().unwrap_or_default();
         let number = |k: usize, max: f64| -> Result<Option<f64>, InputError> {
@@ -244,7 +239,14 @@ pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError>
             }
             match crate::model::input::table::parse_number(t) {
                 Some(x) if (0.0..=max).contains(&x) => Ok(Some(x)),
-                _ => Err(at(k + 1, format!("{}: expected a number from 0 to {max}, found \"{}\"", COST_COLUMNS[k], t.chars().take(20).collect::<String>()))),
+                _ => Err(at(
+                    k + 1,
+                    format!(
+                        "{}: expected a number from 0 to {max}, found \"{}\"",
+                        COST_COLUMNS[k],
+                        t.chars().take(20).collect::<String>()
+                    ),
+                )),
             }
         };
         let cluster = cell(0).to_string();
@@ -260,13 +262,27 @@ pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError>
             Some(amount) => {
                 let (currency, unit) = (cell(2), cell(3));
                 if currency.is_empty() || unit.is_empty() {
-                    return Err(at(if currency.is_empty() { 3 } else { 4 }, "a price needs its currency and unit".into()));
+                    return Err(at(
+                        if currency.is_empty() { 3 } else { 4 },
+                        "a price needs its currency and unit".into(),
+                    ));
                 }
                 let per_unit = number(4, 1e6)?;
                 if !matches!(unit, "node-hour" | "core-hour") && per_unit.is_none_or(|h| h <= 0.0) {
-                    return Err(at(5, format!("unit \"{unit}\": say how many node-hours one unit buys (or use node-hour or core-hour)")));
+                    return Err(at(
+                        5,
+                        format!(
+                            "unit \"{unit}\": say how many node-hours one unit buys (or use node-hour or core-hour)"
+                        ),
+                    ));
                 }
-                Some(Price { amount, currency: currency.into(), unit: unit.into(), date: String::new(), unit_node_hours: per_unit })
+                Some(Price {
+                    amount,
+                    currency: currency.into(),
+                    unit: unit.into(),
+                    date: String::new(),
+                    unit_node_hours: per_unit,
+                })
             }
         };
         let node_power_w = number(5, 1e7)?;
@@ -293,7 +309,13 @@ mod tests {
             cores_per_node: 128,
             gpus_per_node: 0,
             memory_per_node_gb: 256.0,
-            price: Some(Price { amount: 2.0, currency: "EUR".into(), unit: unit.into(), date: String::new(), unit_node_hours: Some(0.5) }),
+            price: Some(Price {
+                amount: 2.0,
+                currency: "EUR".into(),
+                unit: unit.into(),
+                date: String::new(),
+                unit_node_hours: Some(0.5),
+            }),
             node_power_w: Some(600.0),
             pue: Some(1.2),
             carbon_g_per_kwh: Some(100.0),
@@ -354,7 +376,10 @@ mod tests {
         // A line written by text() reads back.
         assert_eq!(parse_costs("costs", &lines[0].text()).unwrap()[0], lines[0]);
         let e = parse_costs("costs", "a, 1, USD, node-hour\nb, x").unwrap_err();
-        assert_eq!(e.to_string(), "costs: line 2, column 2: price: expected a number from 0 to 1000000000, found \"x\"");
+        assert_eq!(
+            e.to_string(),
+            "costs: line 2, column 2: price: expected a number from 0 to 1000000000, found \"x\""
+        );
         assert_eq!(parse_costs("costs", "a, 1, USD, SU").unwrap_err().column, Some(5));
         assert_eq!(parse_costs("costs", "a, 1").unwrap_err().column, Some(3));
         assert_eq!(parse_costs("costs", "a,,,,,,0.5").unwrap_err().column, Some(7));

@@ -23,7 +23,10 @@ mod tests {
     #[test]
     fn quotes_only_what_needs_it() {
         assert_eq!(record(["a", "1.5", ""]), "a,1.5,");
-        assert_eq!(record(["x, y", "say \"hi\"", "two\nlines", "cr\r"]), "\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\"");
+        assert_eq!(
+            record(["x, y", "say \"hi\"", "two\nlines", "cr\r"]),
+            "\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\""
+        );
         assert_eq!(record(Vec::<String>::new()), "");
     }
 }

@@ -137,7 +137,13 @@ impl<'a> ser::Serializer for &'a mut Walk {
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, value: &T) -> Result<(), Found> {
         value.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(self, _: &'static str, _: u32, variant: &'static str, value: &T) -> Result<(), Found> {
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Found> {
         self.within(Step::Key(variant.into()), value)
     }
     fn serialize_seq(self, _: Option<usize>) -> Result<Seq<'a>, Found> {
@@ -191,7 +197,12 @@ macro_rules! seq_like {
         }
     )*};
 }
-seq_like!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
+seq_like!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 macro_rules! struct_like {
     ($($tr:ident),*) => {$(

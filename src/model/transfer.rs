@@ -51,6 +51,8 @@
 //! Seed: the speed-up calculator's forecast and ranges (seed 004, `speedup::forecast`), with
 //! the Hockney message time of seed 002 (latency + size / bandwidth).
 
+// Written by `make validate`, so kept as written (rustfmt skips it).
+#[rustfmt::skip]
 pub mod calibration;
 pub mod request;
 
@@ -168,7 +170,10 @@ impl Machine {
                 let ok = v.is_finite() && v > 0.0 && v >= least && v <= MAX_FIGURE;
                 if !ok {
                     let what = if least >= 1.0 { "at least 1" } else { "above 0" };
-                    return Err(InputError::new(format!("{field}.{key}"), format!("expected a number {what} and at most 1e12, found {}", shown(v))));
+                    return Err(InputError::new(
+                        format!("{field}.{key}"),
+                        format!("expected a number {what} and at most 1e12, found {}", shown(v)),
+                    ));
                 }
             }
         }
@@ -328,7 +333,9 @@ pub struct Ratios {
 pub fn compute_ratio(from: &Machine, to: &Machine, bound: Bound) -> Result<f64, InputError> {
     let (a, b, needs) = match bound {
         Bound::Compute => (from.core_gflops, to.core_gflops, "core_gflops"),
-        Bound::Memory => (from.bandwidth_per_core_gb_s(), to.bandwidth_per_core_gb_s(), "memory_bandwidth_gb_s and cores_per_node"),
+        Bound::Memory => {
+            (from.bandwidth_per_core_gb_s(), to.bandwidth_per_core_gb_s(), "memory_bandwidth_gb_s and cores_per_node")
+        }
     };
     let missing: Vec<&str> = [("from", a), ("to", b)].iter().filter(|x| x.1.is_none()).map(|x| x.0).collect();
     match (a, b) {
@@ -432,10 +439,16 @@ pub fn check_points(points: &[(f64, f64)]) -> Result<(), InputError> {
     }
     for (i, &(n, t)) in points.iter().enumerate() {
         if !(n.is_finite() && (1.0..=MAX_N).contains(&n)) {
-            return Err(InputError::new(format!("points[{i}].n"), format!("expected a process count from 1 to 1e8, found {}", shown(n))));
+            return Err(InputError::new(
+                format!("points[{i}].n"),
+                format!("expected a process count from 1 to 1e8, found {}", shown(n)),
+            ));
         }
         if !(t.is_finite() && t > 0.0 && t <= 1e12) {
-            return Err(InputError::new(format!("points[{i}].time_s"), format!("expected a time above 0 s and at most 1e12 s, found {}", shown(t))));
+            return Err(InputError::new(
+                format!("points[{i}].time_s"),
+                format!("expected a time above 0 s and at most 1e12 s, found {}", shown(t)),
+            ));
         }
     }
     Ok(())
@@ -443,12 +456,25 @@ pub fn check_points(points: &[(f64, f64)]) -> Result<(), InputError> {
 
 /// The transfer of `points` (n, time on A) to machine `to`, at `targets` (n on B), with the
 /// committed quantiles of `bound`.
-pub fn transfer(points: &[(f64, f64)], from: &Machine, to: &Machine, bound: Bound, targets: &[f64]) -> Result<Transfer, InputError> {
+pub fn transfer(
+    points: &[(f64, f64)],
+    from: &Machine,
+    to: &Machine,
+    bound: Bound,
+    targets: &[f64],
+) -> Result<Transfer, InputError> {
     transfer_with(points, from, to, bound, targets, bound.quantiles())
 }
 
 /// [`transfer`] with given quantiles (the validation's held-out ones).
-pub fn transfer_with(points: &[(f64, f64)], from: &Machine, to: &Machine, bound: Bound, targets: &[f64], q: Quantiles) -> Result<Transfer, InputError> {
+pub fn transfer_with(
+    points: &[(f64, f64)],
+    from: &Machine,
+    to: &Machine,
+    bound: Bound,
+    targets: &[f64],
+    q: Quantiles,
+) -> Result<Transfer, InputError> {
     check_points(points)?;
     from.check("from")?;
     to.check("to")?;
@@ -457,10 +483,14 @@ pub fn transfer_with(points: &[(f64, f64)], from: &Machine, to: &Machine, bound:
     }
     for (i, &n) in targets.iter().enumerate() {
         if !(n.is_finite() && (1.0..=MAX_N).contains(&n)) {
-            return Err(InputError::new(format!("predict[{i}]"), format!("expected a process count from 1 to 1e8, found {}", shown(n))));
+            return Err(InputError::new(
+                format!("predict[{i}]"),
+                format!("expected a process count from 1 to 1e8, found {}", shown(n)),
+            ));
         }
     }
-    let fit = decompose(points).ok_or_else(|| InputError::new("points", "give times at two or more different process counts"))?;
+    let fit = decompose(points)
+        .ok_or_else(|| InputError::new("points", "give times at two or more different process counts"))?;
     let compute = compute_ratio(from, to, bound)?;
     let (fabric, fabric_basis) = fabric_ratio(from, to);
     let mut notes = Vec::new();
@@ -468,14 +498,20 @@ pub fn transfer_with(points: &[(f64, f64)], from: &Machine, to: &Machine, bound:
         notes.push("the fabric ratio could not be formed (latency_us and bandwidth_mb_s are not both known on both machines): the communication is taken as on the measured machine".to_string());
     }
     if fit.comm_s == 0.0 {
-        notes.push("the fit found no communication term: the transfer scales the whole time by the compute ratio".to_string());
+        notes.push(
+            "the fit found no communication term: the transfer scales the whole time by the compute ratio".to_string(),
+        );
     }
     let other = match bound {
         Bound::Compute => Bound::Memory,
         Bound::Memory => Bound::Compute,
     };
     if compute_ratio(from, to, other).is_err() {
-        notes.push(format!("the {} ratio could not be formed, so only the {} bound can be compared", other.key(), bound.key()));
+        notes.push(format!(
+            "the {} ratio could not be formed, so only the {} bound can be compared",
+            other.key(),
+            bound.key()
+        ));
     }
     let record = bound.track_record();
     if record.predictions > 0 && record.coverage < forecast::LEVEL {
@@ -497,13 +533,39 @@ pub fn transfer_with(points: &[(f64, f64)], from: &Machine, to: &Machine, bound:
             let h = n / k;
             let (low_s, high_s) = range(time_s, h, q);
             let (same_machine_low_s, same_machine_high_s) = forecast::horizon_range(time_s, h);
-            Prediction { n, time_s, low_s, high_s, compute_s, comm_s, horizon: h, same_machine_low_s, same_machine_high_s, widening: widening_at(h, q) }
+            Prediction {
+                n,
+                time_s,
+                low_s,
+                high_s,
+                compute_s,
+                comm_s,
+                horizon: h,
+                same_machine_low_s,
+                same_machine_high_s,
+                widening: widening_at(h, q),
+            }
         })
         .collect::<Vec<_>>();
-    if let Some(p) = predictions.iter().find(|p| !(p.time_s.is_finite() && p.time_s > 0.0 && p.low_s.is_finite() && p.high_s.is_finite())) {
-        return Err(InputError::new("points", format!("no finite time above 0 could be predicted at n = {}", shown(p.n))));
+    if let Some(p) = predictions
+        .iter()
+        .find(|p| !(p.time_s.is_finite() && p.time_s > 0.0 && p.low_s.is_finite() && p.high_s.is_finite()))
+    {
+        return Err(InputError::new(
+            "points",
+            format!("no finite time above 0 could be predicted at n = {}", shown(p.n)),
+        ));
     }
-    Ok(Transfer { transfer: true, bound, fit, ratios: Ratios { compute, fabric, fabric_basis }, level: forecast::LEVEL, track_record: bound.track_record(), predictions, notes })
+    Ok(Transfer {
+        transfer: true,
+        bound,
+        fit,
+        ratios: Ratios { compute, fabric, fabric_basis },
+        level: forecast::LEVEL,
+        track_record: bound.track_record(),
+        predictions,
+        notes,
+    })
 }
 
 #[cfg(test)]

@@ -76,7 +76,13 @@ pub fn app(p: &AppProps) -> Html {
                 }
                 // An embed starts from the page's defaults, not from what the visitor saved.
                 if let (None, true, Some(page)) = (&own, embed, page) {
-                    own = Some(share::SharedPage { v: 1, page: page.to_string(), inputs: Default::default(), clusters: Vec::new(), links: Vec::new() });
+                    own = Some(share::SharedPage {
+                        v: 1,
+                        page: page.to_string(),
+                        inputs: Default::default(),
+                        clusters: Vec::new(),
+                        links: Vec::new(),
+                    });
                 }
                 dispatch.dispatch(Action::Loaded { ws, notice, own, embed });
                 if !embed {
@@ -97,7 +103,11 @@ pub fn app(p: &AppProps) -> Html {
     if elsewhere {
         return html! { <main class="page"><p>{ "Opening the page…" }</p></main> };
     }
-    let page = if store.loaded { (p.render)(route) } else { html! { <p class="hint">{ "Opening your inputs…" }</p> } };
+    let page = if store.loaded {
+        (p.render)(route)
+    } else {
+        html! { <p class="hint">{ "Opening your inputs…" }</p> }
+    };
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
             if !embed { <Header current={route} /> }

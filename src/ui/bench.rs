@@ -3,8 +3,8 @@
 //! `window.wasmBindings` (an export here would link the model into every entry).
 
 use crate::model::comm::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
-use crate::model::multigrid::plan;
 use crate::model::multigrid::page::benchmark_planner_input;
+use crate::model::multigrid::plan;
 
 /// Milliseconds from the page's clock; in a worker (no window), the date's.
 pub fn now_ms() -> f64 {
@@ -25,7 +25,11 @@ pub fn planner(runs: u32) -> f64 {
             let t = now_ms();
             let n = plan(&input).map(|r| r.ranking.len()).unwrap_or(0);
             let dt = now_ms() - t;
-            if n == 0 { f64::NAN } else { dt }
+            if n == 0 {
+                f64::NAN
+            } else {
+                dt
+            }
         })
         .collect();
     median(ms)
@@ -45,7 +49,11 @@ pub fn clusters(n: u32, runs: u32) -> f64 {
             let t = now_ms();
             let groups = cluster_nodes(&m, DEFAULT_RHO).len();
             let dt = now_ms() - t;
-            if groups == 0 { f64::NAN } else { dt }
+            if groups == 0 {
+                f64::NAN
+            } else {
+                dt
+            }
         })
         .collect();
     median(ms)

@@ -34,4 +34,3 @@ pub async fn inflate(bytes: &[u8]) -> Result<Vec<u8>, String> {
     // A damaged stream rejects the promise: say so as the model would.
     out.map_err(|_| String::from("the link is damaged"))
 }
-

@@ -74,7 +74,9 @@ fn prepare_kept(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
         }
         match k.experiment.as_ref() {
             Some(Ok(e)) => prepare_parsed(texts, e),
-            Some(Err(err)) => (ExtrapView { errors: vec![(KEY_TEXT.into(), err.clone())], ..ExtrapView::default() }, None),
+            Some(Err(err)) => {
+                (ExtrapView { errors: vec![(KEY_TEXT.into(), err.clone())], ..ExtrapView::default() }, None)
+            }
             None => (ExtrapView::default(), None),
         }
     })
@@ -205,12 +207,18 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
     use crate::model::extrap::runs::{read_set, to_json_text, to_text, LIMITS};
     let reader = web_sys::FileReaderSync::new().ok();
     let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
-        let file: web_sys::File = files.get(i as u32).dyn_into().map_err(|_| "the page did not pass this file".to_string())?;
+        let file: web_sys::File =
+            files.get(i as u32).dyn_into().map_err(|_| "the page did not pass this file".to_string())?;
         if file.size() > LIMITS.file_bytes as f64 {
-            return Err(format!("{} bytes is more than the {} MB of one file read (the limit of file bytes)", file.size(), LIMITS.file_bytes >> 20));
+            return Err(format!(
+                "{} bytes is more than the {} MB of one file read (the limit of file bytes)",
+                file.size(),
+                LIMITS.file_bytes >> 20
+            ));
         }
         let reader = reader.as_ref().ok_or("this browser cannot read files in a worker")?;
-        let buffer = reader.read_as_array_buffer(&file).map_err(|_| "the browser could not read the file".to_string())?;
+        let buffer =
+            reader.read_as_array_buffer(&file).map_err(|_| "the browser could not read the file".to_string())?;
         Ok(js_sys::Uint8Array::new(&buffer).to_vec())
     };
     let mut last = js_sys::Date::now();
@@ -243,10 +251,14 @@ pub fn start() {
         match serde_json::from_str::<ToWorker<PageInputs>>(text) {
             Ok(ToWorker::Start { texts, job, worker, workers }) => run(&texts, job, worker, workers, post),
             Ok(ToWorker::Weak { inputs, job }) => {
-                let flat = crate::model::speedup::page::weak_of(&inputs).map(|r| crate::model::speedup::weak::flatten(&r)).unwrap_or_default();
+                let flat = crate::model::speedup::page::weak_of(&inputs)
+                    .map(|r| crate::model::speedup::weak::flatten(&r))
+                    .unwrap_or_default();
                 send(post, &WeakAnswer { weak: flat, job });
             }
-            Ok(ToWorker::Bench { full, runs }) => send(post, &FromWorker::<(), ()>::Bench(super::bench::speedup_fits(full, runs))),
+            Ok(ToWorker::Bench { full, runs }) => {
+                send(post, &FromWorker::<(), ()>::Bench(super::bench::speedup_fits(full, runs)))
+            }
             Ok(ToWorker::Read { options, paths, job }) => read_files(&options, &paths, files, job, post),
             Err(e) => send(post, &FromWorker::<(), ()>::Error(format!("the page sent an unreadable message: {e}"))),
         }

@@ -4,11 +4,11 @@
 
 mod app;
 pub mod bench;
-mod compress;
 mod components;
+mod compress;
+pub mod extrap_worker;
 mod pages;
 pub mod route;
-pub mod extrap_worker;
 pub mod sim_worker;
 mod storage;
 mod store;

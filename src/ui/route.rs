@@ -89,9 +89,8 @@ pub fn use_hash_route() -> Route {
     {
         let route = route.clone();
         use_effect_with((), move |_| {
-            let listener = web_sys::window().map(|w| {
-                EventListener::new(&w, "hashchange", move |_| route.set(Route::from_hash(&current_hash())))
-            });
+            let listener = web_sys::window()
+                .map(|w| EventListener::new(&w, "hashchange", move |_| route.set(Route::from_hash(&current_hash()))));
             move || drop(listener)
         });
     }

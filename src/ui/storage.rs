@@ -55,7 +55,8 @@ fn explain(e: JsValue) -> String {
     let why = match e.as_string().as_deref() {
         Some("QuotaExceededError") => "the browser's storage for this site is full".into(),
         Some("SecurityError" | "InvalidStateError" | "NotAllowedError") => {
-            "this browser does not let this site keep data (storage is turned off, or this private window keeps none)".into()
+            "this browser does not let this site keep data (storage is turned off, or this private window keeps none)"
+                .into()
         }
         Some(other) => format!("the browser refused ({other})"),
         None => "the browser's storage could not be reached".into(),
@@ -94,12 +95,17 @@ fn take_in(text: Result<JsValue, JsValue>) -> (Workspace, Vec<Change>, Option<St
     let ws = match records::read(&rows) {
         Ok((mut ws, meta, problems)) => {
             if let Some(first) = problems.first() {
-                notes.push(format!("{} saved input(s) could not be read and are not shown; the first: {first}.", problems.len()));
+                notes.push(format!(
+                    "{} saved input(s) could not be read and are not shown; the first: {first}.",
+                    problems.len()
+                ));
             }
             let v1 = LocalStorage::raw().get_item(V1_KEY).ok().flatten().unwrap_or_default();
             let (taken, problem) = records::from_v1(&v1, &meta);
             if let Some(p) = problem {
-                notes.push(format!("Your inputs saved by an earlier version could not be read ({p}); they are left as they were."));
+                notes.push(format!(
+                    "Your inputs saved by an earlier version could not be read ({p}); they are left as they were."
+                ));
             }
             for (key, text) in &taken {
                 let _ = records::apply(&mut ws, key, text.as_deref());
@@ -110,7 +116,10 @@ fn take_in(text: Result<JsValue, JsValue>) -> (Workspace, Vec<Change>, Option<St
         }
         Err(e) => {
             READ_ONLY.set(true);
-            notes.push(format!("Your saved inputs are not shown, and nothing is saved from this page: they were {}.", e.message));
+            notes.push(format!(
+                "Your saved inputs are not shown, and nothing is saved from this page: they were {}.",
+                e.message
+            ));
             Workspace::default()
         }
     };
@@ -168,9 +177,11 @@ pub fn save(store: &Store, dispatch: &UseReducerDispatcher<Store>) {
     if let Some(page) = &own {
         // The page as a share link holds it: its inputs now, and the clusters it carried.
         let inputs = store.ws.pages.get(page).cloned().unwrap_or_default();
-        let (clusters, links) = store.shared.as_ref().map(|s| (s.clusters.clone(), s.links.clone())).unwrap_or_default();
+        let (clusters, links) =
+            store.shared.as_ref().map(|s| (s.clusters.clone(), s.links.clone())).unwrap_or_default();
         let kept = SharedPage { v: 1, page: page.clone(), inputs, clusters, links };
-        let _ = SessionStorage::raw().set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&kept).unwrap_or_default());
+        let _ = SessionStorage::raw()
+            .set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&kept).unwrap_or_default());
     }
     let last = OWN.with(|o| o.replace(own.clone()));
     if let Some(page) = last.filter(|p| Some(p) != own.as_ref()) {
@@ -191,12 +202,16 @@ pub fn save(store: &Store, dispatch: &UseReducerDispatcher<Store>) {
     changes.retain(|(key, text)| {
         let big = text.as_ref().is_some_and(|t| t.len() > MAX_FIELD_BYTES);
         if big {
-            refused = Some(format!("{key}: {} bytes is more than the {MAX_FIELD_BYTES} an input keeps", text.as_ref().map_or(0, String::len)));
+            refused = Some(format!(
+                "{key}: {} bytes is more than the {MAX_FIELD_BYTES} an input keeps",
+                text.as_ref().map_or(0, String::len)
+            ));
         }
         !big
     });
     // Records that failed before are written again, as they are now.
-    let retry: Vec<String> = UNSAVED.with(|u| u.borrow().iter().filter(|k| !changes.iter().any(|c| &c.0 == *k)).cloned().collect());
+    let retry: Vec<String> =
+        UNSAVED.with(|u| u.borrow().iter().filter(|k| !changes.iter().any(|c| &c.0 == *k)).cloned().collect());
     for key in retry {
         let text = match records::parse_key(&key) {
             Some(records::Key::Input { page, name }) => ws.pages.get(page).and_then(|i| i.get(name)).cloned(),

@@ -50,7 +50,8 @@ pub fn send(post: &dyn Fn(&str), message: &impl Serialize) {
     match serde_json::to_string(message) {
         Ok(text) => post(&text),
         Err(e) => {
-            let why = serde_json::to_string(&format!("this worker could not write its answer: {e}")).unwrap_or_default();
+            let why =
+                serde_json::to_string(&format!("this worker could not write its answer: {e}")).unwrap_or_default();
             post(&format!("{{\"error\":{why}}}"));
         }
     }

@@ -197,7 +197,14 @@ fn warm_k(slot: &PoolSlot, script: &str, k: usize) -> bool {
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
         handlers.push((onmessage, onerror));
     }
-    *slot.borrow_mut() = Pool { ready: vec![false; k], pending: vec![Vec::new(); k], workers, channels, _handlers: handlers, ..Pool::default() };
+    *slot.borrow_mut() = Pool {
+        ready: vec![false; k],
+        pending: vec![Vec::new(); k],
+        workers,
+        channels,
+        _handlers: handlers,
+        ..Pool::default()
+    };
     true
 }
 
@@ -209,7 +216,13 @@ pub fn start(slot: &PoolSlot, script: &str, part: &dyn Fn(usize, usize) -> Strin
 }
 
 /// [`start`] on `k` workers (the first job's `k` stays while the workers do).
-pub fn start_on(slot: &PoolSlot, script: &str, k: usize, part: &dyn Fn(usize, usize) -> String, job: Box<dyn Job>) -> bool {
+pub fn start_on(
+    slot: &PoolSlot,
+    script: &str,
+    k: usize,
+    part: &dyn Fn(usize, usize) -> String,
+    job: Box<dyn Job>,
+) -> bool {
     if slot.borrow().busy() || !warm_k(slot, script, k) {
         return false;
     }

@@ -69,6 +69,10 @@ pub fn assert_matches_golden_page(name: &str, view_debug: &str) {
     if want != got {
         let at = want.chars().zip(got.chars()).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
         let around = |s: &str| s.chars().skip(at.saturating_sub(60)).take(160).collect::<String>();
-        panic!("the timed view differs from tests/golden/pages/{name}.txt at character {at}:\n  golden: {}\n  timed:  {}", around(&want), around(&got));
+        panic!(
+            "the timed view differs from tests/golden/pages/{name}.txt at character {at}:\n  golden: {}\n  timed:  {}",
+            around(&want),
+            around(&got)
+        );
     }
 }

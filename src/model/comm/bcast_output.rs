@@ -101,16 +101,21 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
                     None => {
                         return (
                             out,
-                            Some(err(line, None, format!(
-                                "unknown algorithm \"{}\"; expected {}",
-                                name.chars().take(20).collect::<String>(),
-                                Algorithm::expected()
-                            ))),
+                            Some(err(
+                                line,
+                                None,
+                                format!(
+                                    "unknown algorithm \"{}\"; expected {}",
+                                    name.chars().take(20).collect::<String>(),
+                                    Algorithm::expected()
+                                ),
+                            )),
                         )
                     }
                 }
             }
-            let p = ["#processes", "procs", "np", "n"].iter().find_map(|k| after(&words, k).and_then(|v| parse_number(&v)));
+            let p =
+                ["#processes", "procs", "np", "n"].iter().find_map(|k| after(&words, k).and_then(|v| parse_number(&v)));
             if let Some(p) = p {
                 if !(1.0..=f64::from(MAX_PROCS)).contains(&p) || p.fract() != 0.0 {
                     return (out, Some(err(line, None, "the process count must be a whole number from 1 to 16777216")));
@@ -129,16 +134,35 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
         for (c, w) in words.iter().enumerate() {
             match parse_number(w) {
                 Some(x) => v.push(x),
-                None => return (out, Some(err(line, Some(column(c)), format!("expected a number, found \"{}\"", w.chars().take(24).collect::<String>())))),
+                None => {
+                    return (
+                        out,
+                        Some(err(
+                            line,
+                            Some(column(c)),
+                            format!("expected a number, found \"{}\"", w.chars().take(24).collect::<String>()),
+                        )),
+                    )
+                }
             }
         }
         let col = if in_imb_section { imb_time_col.unwrap_or(4) } else { 1 };
         let Some(&time) = v.get(col) else {
-            return (out, Some(err(line, Some(column(v.len())), "the output stops in the middle of this line; it looks cut off, the rows above are used")));
+            return (
+                out,
+                Some(err(
+                    line,
+                    Some(column(v.len())),
+                    "the output stops in the middle of this line; it looks cut off, the rows above are used",
+                )),
+            );
         };
         let size = v[0];
         if !(0.0..=MAX_SIZE_BYTES).contains(&size) || size.fract() != 0.0 {
-            return (out, Some(err(line, Some(column(0)), "a message size is a whole number of bytes from 0 to 1 TiB")));
+            return (
+                out,
+                Some(err(line, Some(column(0)), "a message size is a whole number of bytes from 0 to 1 TiB")),
+            );
         }
         if size == 0.0 {
             continue;
@@ -160,7 +184,8 @@ pub fn parse_bcast_output(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputEr
             return (out, Some(err(line, None, format!("more than {MAX_ROWS} rows"))));
         }
     }
-    let error = out.is_empty().then(|| InputError::new(MEASURED_FIELD, "no broadcast rows found under the benchmark's header"));
+    let error =
+        out.is_empty().then(|| InputError::new(MEASURED_FIELD, "no broadcast rows found under the benchmark's header"));
     (out, error)
 }
 
@@ -170,7 +195,8 @@ mod tests {
 
     /// osu_bcast 7.x prints this header and these columns (OSU Micro-Benchmarks,
     /// `c/mpi/collective/blocking/osu_bcast.c`); the numbers here are our own.
-    const OSU: &str = "# mpirun -np 16 --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 6 osu_bcast\n\
+    const OSU: &str =
+        "# mpirun -np 16 --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_bcast_algorithm 6 osu_bcast\n\
 # OSU MPI Broadcast Latency Test v7.0\n\
 # Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations\n\
 1                      12.50              4.10             19.80        1000\n\
@@ -202,7 +228,10 @@ mod tests {
         let (rows, e) = parse_bcast_output(OSU);
         assert_eq!(e, None);
         assert_eq!(rows.len(), 4);
-        assert_eq!(rows[3], MeasuredBroadcast { size_bytes: 1048576.0, procs: 16, algorithm: Algorithm::Binomial, time_us: 2400.75 });
+        assert_eq!(
+            rows[3],
+            MeasuredBroadcast { size_bytes: 1048576.0, procs: 16, algorithm: Algorithm::Binomial, time_us: 2400.75 }
+        );
     }
 
     #[test]

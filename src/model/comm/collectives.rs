@@ -75,7 +75,12 @@ pub enum Algorithm {
         serialize = "binary-tree",
         message = "binary tree",
         detailed_message = "binary tree",
-        props(formula = "⌈log₂P⌉·(2·g(m) + L)", note = "the seed's upper bound", ompi_id = 5, ompi_name = "binary_tree")
+        props(
+            formula = "⌈log₂P⌉·(2·g(m) + L)",
+            note = "the seed's upper bound",
+            ompi_id = 5,
+            ompi_name = "binary_tree"
+        )
     )]
     Binary,
     #[strum(
@@ -340,7 +345,13 @@ pub struct AdaptRow {
     pub time_us: f64,
 }
 
-pub fn poly_adapt2(fit: &CommFit, share: f64, choices: &[ModelChoice], size_bytes: f64, procs: u32) -> Option<AdaptRow> {
+pub fn poly_adapt2(
+    fit: &CommFit,
+    share: f64,
+    choices: &[ModelChoice],
+    size_bytes: f64,
+    procs: u32,
+) -> Option<AdaptRow> {
     let candidates: Vec<(ModelKind, Broadcast)> = choices
         .iter()
         .filter_map(|c| {
@@ -371,7 +382,10 @@ mod tests {
             assert_eq!(Algorithm::from_key(&format!(" {} ", a.key().to_uppercase())), Some(a));
             assert_eq!(serde_json::to_value(a).ok(), Some(serde_json::Value::from(a.key())));
             assert_eq!(Algorithm::from_ompi_id(a.ompi_id()), Some(a), "{a:?}");
-            assert!(a.ompi_id() > 0 && !a.ompi_name().is_empty() && !a.formula().is_empty() && !a.label().is_empty(), "{a:?}");
+            assert!(
+                a.ompi_id() > 0 && !a.ompi_name().is_empty() && !a.formula().is_empty() && !a.label().is_empty(),
+                "{a:?}"
+            );
             assert!(Algorithm::expected().contains(a.key()));
             // No two share a key, an Open MPI id or a label.
             for b in Algorithm::all().filter(|b| *b != a) {
@@ -387,7 +401,10 @@ mod tests {
         assert_eq!(Algorithm::from_key("Chain"), Some(Algorithm::Pipeline));
         assert_eq!(Algorithm::from_key("ring"), None);
         let last = Algorithm::all().last().map(Algorithm::key).unwrap_or_default();
-        assert!(Algorithm::expected().starts_with("linear, binomial, ") && Algorithm::expected().ends_with(&format!(" or {last}")));
+        assert!(
+            Algorithm::expected().starts_with("linear, binomial, ")
+                && Algorithm::expected().ends_with(&format!(" or {last}"))
+        );
         assert_eq!(Algorithm::from_ompi_id(0), None);
     }
 
@@ -395,7 +412,8 @@ mod tests {
     /// new algorithm fails here until its time by hand is added).
     fn check(split: &Split, procs: u32, m: f64, want: &[(Algorithm, f64)], want_segment: f64) {
         for a in Algorithm::all() {
-            let w = want.iter().find(|w| w.0 == a).unwrap_or_else(|| panic!("{a:?}: no time by hand at P={procs} m={m}")).1;
+            let w =
+                want.iter().find(|w| w.0 == a).unwrap_or_else(|| panic!("{a:?}: no time by hand at P={procs} m={m}")).1;
             let b = broadcast(split, a, procs, m);
             assert!((b.time_us - w).abs() < 1e-9, "{a:?} P={procs} m={m}: {} vs {w}", b.time_us);
             assert_eq!(b.segment_bytes, a.segmented().then_some(want_segment), "{a:?}: segment for P={procs} m={m}");
@@ -419,17 +437,50 @@ mod tests {
         // Binary 3·(30 + 5) = 105. Pipeline: s = 1000 → 7·20 = 140; s = 512 (k = 2, g = 10.12)
         // → 7·15.12 + 10.12 = 115.96; s = 256 (k = 4, g = 7.56) → 7·12.56 + 3·7.56 = 110.6;
         // s = 128 (k = 8, g = 6.28) → 7·11.28 + 7·6.28 = 122.92; smaller s cost more.
-        check(&split, 8, 1000.0, &[(Algorithm::Linear, 110.0), (Algorithm::Binomial, 60.0), (Algorithm::Binary, 105.0), (Algorithm::Pipeline, 110.6)], 256.0);
+        check(
+            &split,
+            8,
+            1000.0,
+            &[
+                (Algorithm::Linear, 110.0),
+                (Algorithm::Binomial, 60.0),
+                (Algorithm::Binary, 105.0),
+                (Algorithm::Pipeline, 110.6),
+            ],
+            256.0,
+        );
         // P = 5: ⌈log₂5⌉ = 3, ⌊log₂5⌋ = 2. m = 0: g = 5. Linear 5 + 4·5 = 25; binomial
         // 15 + 10 = 25; binary 3·15 = 45; pipeline one empty segment: 4·10 = 40.
-        check(&split, 5, 0.0, &[(Algorithm::Linear, 25.0), (Algorithm::Binomial, 25.0), (Algorithm::Binary, 45.0), (Algorithm::Pipeline, 40.0)], 0.0);
+        check(
+            &split,
+            5,
+            0.0,
+            &[
+                (Algorithm::Linear, 25.0),
+                (Algorithm::Binomial, 25.0),
+                (Algorithm::Binary, 45.0),
+                (Algorithm::Pipeline, 40.0),
+            ],
+            0.0,
+        );
         // P = 1 sends nothing.
         check(&split, 1, 1e6, &Algorithm::all().map(|a| (a, 0.0)).collect::<Vec<_>>(), 1e6);
         assert_eq!(all_algorithms(&split, 1, 1e6).1, Algorithm::Linear);
         assert_eq!(all_algorithms(&split, 8, 1000.0).1, Algorithm::Binomial);
         // Share 0 is Hockney's reading: L = 0, g = T. P = 2: every algorithm sends once.
         let h = Split::new(&model, 0.0);
-        check(&h, 2, 100.0, &[(Algorithm::Linear, 11.0), (Algorithm::Binomial, 11.0), (Algorithm::Binary, 22.0), (Algorithm::Pipeline, 11.0)], 100.0);
+        check(
+            &h,
+            2,
+            100.0,
+            &[
+                (Algorithm::Linear, 11.0),
+                (Algorithm::Binomial, 11.0),
+                (Algorithm::Binary, 22.0),
+                (Algorithm::Pipeline, 11.0),
+            ],
+            100.0,
+        );
     }
 
     #[test]

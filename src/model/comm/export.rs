@@ -39,7 +39,18 @@ use crate::model::fmt_num;
 
 /// The export formats (keys of the command's `--export`), each defined once on its variant:
 /// its key (`to_string`), its tool's name (`message`) and a file name to save it under.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::EnumString, strum::EnumMessage, strum::EnumProperty)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumMessage,
+    strum::EnumProperty,
+)]
 pub enum ExportFormat {
     #[strum(to_string = "loggopsim", message = "LogGOPSim", props(file = "loggopsim.sh"))]
     LogGopSim,
@@ -153,7 +164,11 @@ pub fn loggopsim(fit: &CommFit, share: f64) -> Option<String> {
         fmt_num(p.g_ns, 6),
         fmt_num(p.big_g_ns_per_byte, 6)
     );
-    let _ = writeln!(s, "# L and o split the measured L + 2o by the latency share {}; O is not measured (0).", fmt_num(share, 3));
+    let _ = writeln!(
+        s,
+        "# L and o split the measured L + 2o by the latency share {}; O is not measured (0).",
+        fmt_num(share, 3)
+    );
     let _ = write!(
         s,
         "LogGOPSim -f schedule.bin -L {} -o {} -g {} -G {} -O 0",
@@ -181,7 +196,8 @@ pub struct Segment {
 
 /// The fitted lines below and from the knee (one line when there is none).
 pub fn segments(fit: &CommFit) -> Vec<Segment> {
-    let pts: Vec<(f64, f64, f64)> = fit.sizes_bytes.iter().zip(&fit.times_us).map(|(&m, &t)| (m, t, 1.0 / (t * t))).collect();
+    let pts: Vec<(f64, f64, f64)> =
+        fit.sizes_bytes.iter().zip(&fit.times_us).map(|(&m, &t)| (m, t, 1.0 / (t * t))).collect();
     let line = |from: f64, p: &[(f64, f64, f64)]| -> Option<Segment> {
         let (a, b) = line_fit(p).unwrap_or((p.first()?.1, 0.0));
         // A time does not fall as messages grow, and a latency is not negative.
@@ -220,7 +236,12 @@ pub fn simgrid(fit: &CommFit) -> Option<String> {
             fmt_num(g.b_us_per_byte, 6)
         );
     }
-    let _ = writeln!(s, "<link id=\"fitted\" bandwidth=\"{}Bps\" latency=\"{}us\"/>", fmt_num(bw_bytes_s, 8), fmt_num(latency_us, 8));
+    let _ = writeln!(
+        s,
+        "<link id=\"fitted\" bandwidth=\"{}Bps\" latency=\"{}us\"/>",
+        fmt_num(bw_bytes_s, 8),
+        fmt_num(latency_us, 8)
+    );
     let _ = writeln!(s, "--cfg=network/model:SMPI --cfg=smpi/lat-factor:{lat} --cfg=smpi/bw-factor:{bw}");
     Some(s)
 }
@@ -297,7 +318,11 @@ pub fn ompi_rules(fit: &CommFit, share: f64, procs: u32) -> Option<String> {
          # Algorithms: {}.\n",
         Algorithm::ompi_list(|a| format!("{} {}", a.ompi_id(), a.ompi_name()), ", ", ", ")
     );
-    let _ = writeln!(s, "1 # number of collectives\n{OMPI_BCAST_ID} # collective id (bcast)\n{} # number of comm sizes", rules.len());
+    let _ = writeln!(
+        s,
+        "1 # number of collectives\n{OMPI_BCAST_ID} # collective id (bcast)\n{} # number of comm sizes",
+        rules.len()
+    );
     for (p, r) in &rules {
         let _ = writeln!(s, "{p} # comm size\n{} # number of message sizes", r.len());
         for (m, a, seg) in r {
@@ -338,7 +363,11 @@ mod tests {
             .filter(|(_, l)| !l.is_empty() && !l.starts_with("rule-file-version"));
         let mut next = |what: &str, n: usize| -> Result<Vec<u64>, String> {
             let (line, l) = lines.next().ok_or_else(|| format!("the file ends where {what} was expected"))?;
-            let v: Vec<u64> = l.split_whitespace().map(|w| w.parse::<u64>()).collect::<Result<_, _>>().map_err(|_| format!("line {line}: {what} is not a whole number"))?;
+            let v: Vec<u64> = l
+                .split_whitespace()
+                .map(|w| w.parse::<u64>())
+                .collect::<Result<_, _>>()
+                .map_err(|_| format!("line {line}: {what} is not a whole number"))?;
             if v.len() < n {
                 return Err(format!("line {line}: {what} needs {n} numbers"));
             }
@@ -376,7 +405,11 @@ mod tests {
         for f in &formats {
             assert_eq!(ExportFormat::from_key(&format!(" {} ", f.key())), Some(*f));
             assert!(ExportFormat::expected().contains(f.key()) && !f.name().is_empty());
-            assert_eq!(formats.iter().filter(|g| g.file_name() == f.file_name() || g.key() == f.key()).count(), 1, "{f:?}");
+            assert_eq!(
+                formats.iter().filter(|g| g.file_name() == f.file_name() || g.key() == f.key()).count(),
+                1,
+                "{f:?}"
+            );
         }
         for k in crate::model::comm::MODEL_KINDS {
             assert_eq!(crate::model::comm::ModelKind::from_key(&k.key().to_uppercase()), Some(k));
@@ -403,7 +436,10 @@ mod tests {
     /// `-X value` pairs of a command line.
     fn options(cmd: &str) -> Vec<(String, f64)> {
         let w: Vec<&str> = cmd.split_whitespace().collect();
-        w.windows(2).filter(|p| p[0].starts_with('-') && p[0].len() == 2).filter_map(|p| Some((p[0][1..].to_string(), p[1].parse().ok()?))).collect()
+        w.windows(2)
+            .filter(|p| p[0].starts_with('-') && p[0].len() == 2)
+            .filter_map(|p| Some((p[0][1..].to_string(), p[1].parse().ok()?)))
+            .collect()
     }
 
     #[test]
@@ -435,8 +471,10 @@ mod tests {
         let fit = fitted();
         let text = simgrid(&fit).expect("text");
         let cfg = text.lines().find(|l| l.starts_with("--cfg=network/model:SMPI")).expect("cfg line");
-        let value = |key: &str| cfg.split_whitespace().find_map(|w| w.strip_prefix(&format!("--cfg=smpi/{key}:"))).expect(key);
-        let (lat, bw) = (parse_factors(value("lat-factor")).expect("lat"), parse_factors(value("bw-factor")).expect("bw"));
+        let value =
+            |key: &str| cfg.split_whitespace().find_map(|w| w.strip_prefix(&format!("--cfg=smpi/{key}:"))).expect(key);
+        let (lat, bw) =
+            (parse_factors(value("lat-factor")).expect("lat"), parse_factors(value("bw-factor")).expect("bw"));
         assert_eq!(lat.iter().map(|f| f.0).collect::<Vec<_>>(), vec![0.0, 65536.0]);
         assert_eq!(bw.iter().map(|f| f.0).collect::<Vec<_>>(), vec![0.0, 65536.0]);
         let link = text.lines().find(|l| l.starts_with("<link")).expect("link");
@@ -450,7 +488,9 @@ mod tests {
             let seg = |f: &[(f64, f64)]| f.iter().rev().find(|x| x.0 <= m).expect("segment").1;
             seg(&lat) * lat_us + m / (seg(&bw) * bw_bps) * 1e6
         };
-        for (m, want) in [(1024.0, 5.0 + 1.024), (8192.0, 5.0 + 8.192), (1048576.0, 45.0 + 524.288), (4194304.0, 45.0 + 2097.152)] {
+        for (m, want) in
+            [(1024.0, 5.0 + 1.024), (8192.0, 5.0 + 8.192), (1048576.0, 45.0 + 524.288), (4194304.0, 45.0 + 2097.152)]
+        {
             assert!((smpi(m) - want).abs() / want < 1e-4, "m={m}: {} vs {want}", smpi(m));
         }
         assert!(parse_factors("65536:2;x").is_err());
@@ -476,9 +516,21 @@ mod tests {
         }
         assert_eq!(depth, 0);
         let best = fit.best_model().expect("best");
-        let lat: f64 = values.iter().find(|v| v.0 == "out_in_latency").and_then(|v| v.1.strip_suffix("us")).expect("latency").parse().expect("n");
+        let lat: f64 = values
+            .iter()
+            .find(|v| v.0 == "out_in_latency")
+            .and_then(|v| v.1.strip_suffix("us"))
+            .expect("latency")
+            .parse()
+            .expect("n");
         assert!((lat - best.time_us(0.0)).abs() < 1e-4 * lat);
-        let bw: f64 = values.iter().find(|v| v.0 == "bandwidth").and_then(|v| v.1.strip_suffix("GB/s")).expect("bw").parse().expect("n");
+        let bw: f64 = values
+            .iter()
+            .find(|v| v.0 == "bandwidth")
+            .and_then(|v| v.1.strip_suffix("GB/s"))
+            .expect("bw")
+            .parse()
+            .expect("n");
         assert!((bw - 1e-3 / best.asymptotic_us_per_byte()).abs() < 1e-4 * bw);
     }
 
@@ -506,7 +558,8 @@ mod tests {
         // Large messages on many processes pipeline; a lone pair sends once.
         assert_eq!(rules_choice(&rules, 7, 48, 1 << 24).map(|r| r.0), Some(Algorithm::Pipeline.ompi_id()));
         // A file in the documented shape (version line, comments, a fifth number) reads too.
-        let doc = "rule-file-version-2\n1 # collectives\n7\n1\n#===\n16\n3\n0 6 0 0\n8192 5 0 0 0\n524288 3 0 65536 4\n";
+        let doc =
+            "rule-file-version-2\n1 # collectives\n7\n1\n#===\n16\n3\n0 6 0 0\n8192 5 0 0 0\n524288 3 0 65536 4\n";
         let r = parse_rules(doc).expect("doc");
         assert_eq!(rules_choice(&r, 7, 32, 1 << 20), Some((3, 65536)));
         assert_eq!(rules_choice(&r, 7, 16, 100), Some((6, 0)));

@@ -33,7 +33,8 @@ pub const MAX_TOTAL_PROCS: u64 = 1 << 20;
 pub const DEFAULT_RHO: f64 = 0.2;
 
 /// Seed 002, Table 2: the six logical clusters of Grid'5000, their machines and latencies (µs).
-pub const TABLE2_NAMES: [&str; 6] = ["C1 Orsay", "C21 Grenoble", "C22 Grenoble", "C23 Grenoble", "C3 Toulouse", "C4 Sophia"];
+pub const TABLE2_NAMES: [&str; 6] =
+    ["C1 Orsay", "C21 Grenoble", "C22 Grenoble", "C23 Grenoble", "C3 Toulouse", "C4 Sophia"];
 pub const TABLE2_MACHINES: [usize; 6] = [20, 11, 7, 1, 20, 19];
 pub const TABLE2_US: [[f64; 6]; 6] = [
     [48.39, 6577.49, 6586.49, 6592.51, 5211.94, 8602.73],
@@ -72,11 +73,17 @@ impl LatencyMatrix {
         let mut values = Vec::with_capacity(n * n);
         for (i, r) in rows.iter().enumerate() {
             if r.len() != n {
-                return Err(InputError::new(format!("{field}[{i}]"), format!("{} values in this row but {n} rows: a latency matrix is square", r.len())));
+                return Err(InputError::new(
+                    format!("{field}[{i}]"),
+                    format!("{} values in this row but {n} rows: a latency matrix is square", r.len()),
+                ));
             }
             for (j, &x) in r.iter().enumerate() {
                 if !(x.is_finite() && x >= 0.0) {
-                    return Err(InputError::new(format!("{field}[{i}][{j}]"), "a latency is a number of µs, 0 or more"));
+                    return Err(InputError::new(
+                        format!("{field}[{i}][{j}]"),
+                        "a latency is a number of µs, 0 or more",
+                    ));
                 }
             }
             values.extend_from_slice(r);
@@ -114,7 +121,8 @@ impl LatencyMatrix {
         let mut m = self.clone();
         for i in 0..self.n {
             for j in 0..self.n {
-                m.values[i * self.n + j] = 0.5 * (self.get(i, j) + self.get(j, i)); // ok: i, j < n
+                m.values[i * self.n + j] = 0.5 * (self.get(i, j) + self.get(j, i));
+                // ok: i, j < n
             }
         }
         m
@@ -164,7 +172,8 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
         if row_lines.is_empty() && !c.iter().any(|x| parse_number(x.1).is_some()) {
             continue;
         }
-        let label = *labelled.get_or_insert_with(|| c.first().is_some_and(|x| parse_number(x.1).is_none() && !x.1.trim().is_empty()));
+        let label = *labelled
+            .get_or_insert_with(|| c.first().is_some_and(|x| parse_number(x.1).is_none() && !x.1.trim().is_empty()));
         if label {
             c.remove(0);
         }
@@ -183,7 +192,10 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
             return Err(err(
                 line,
                 at(c.len().min(n)),
-                format!("{} latencies on this line but {n} on the first row: one row per node, one column per node", c.len()),
+                format!(
+                    "{} latencies on this line but {n} on the first row: one row per node, one column per node",
+                    c.len()
+                ),
             ));
         }
         for &(col, x) in &c {
@@ -192,7 +204,11 @@ pub fn parse_matrix(text: &str) -> Result<LatencyMatrix, InputError> {
                 return Err(err(line, col, "missing latency".into()));
             } else {
                 parse_number(x).ok_or_else(|| {
-                    err(line, col, format!("expected a latency in µs, found \"{}\"", x.chars().take(24).collect::<String>()))
+                    err(
+                        line,
+                        col,
+                        format!("expected a latency in µs, found \"{}\"", x.chars().take(24).collect::<String>()),
+                    )
                 })?
             };
             if v < 0.0 {
@@ -226,8 +242,17 @@ pub fn group_latency_us(m: &LatencyMatrix, groups: &[Vec<usize>]) -> Vec<f64> {
         .iter()
         .map(|g| {
             let pairs = g.len() * g.len().saturating_sub(1) / 2;
-            let sum: f64 = g.iter().enumerate().flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j))).map(|(i, j)| m.get(i, j)).sum();
-            if pairs == 0 { 0.0 } else { sum / pairs as f64 }
+            let sum: f64 = g
+                .iter()
+                .enumerate()
+                .flat_map(|(a, &i)| g[a + 1..].iter().map(move |&j| (i, j)))
+                .map(|(i, j)| m.get(i, j))
+                .sum();
+            if pairs == 0 {
+                0.0
+            } else {
+                sum / pairs as f64
+            }
         })
         .collect()
 }
@@ -285,7 +310,8 @@ pub fn clusters_of_edges(m: &LatencyMatrix, edges: &[Edge], rho: f64) -> Vec<Vec
         }
         let lo = in_min[a].min(in_min[b]).min(e);
         let limit = bound * lo;
-        let across = if in_max[a].max(in_max[b]) > limit { None } else { largest_within(m, &members[a], &members[b], limit) };
+        let across =
+            if in_max[a].max(in_max[b]) > limit { None } else { largest_within(m, &members[a], &members[b], limit) };
         let Some(across) = across else {
             apart.set(a, b);
             apart_from[a].push(b);
@@ -451,7 +477,10 @@ impl Coordinators {
             }
             for (i, r) in m.iter().enumerate() {
                 if r.len() != k {
-                    return Err(InputError::new(format!("{name}[{i}]"), format!("{} values but {k} clusters", r.len())));
+                    return Err(InputError::new(
+                        format!("{name}[{i}]"),
+                        format!("{} values but {k} clusters", r.len()),
+                    ));
                 }
                 if let Some(j) = r.iter().position(|x| !(x.is_finite() && (0.0..=1e12).contains(x))) {
                     return Err(InputError::new(format!("{name}[{i}][{j}]"), "expected µs from 0 to 1e12"));
@@ -559,7 +588,8 @@ pub fn binomial_all(c: &Coordinators, p: &ClusterProcs, root: usize) -> Option<f
         return None;
     }
     let total = total as usize;
-    let cluster_of: Vec<usize> = p.procs.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
+    let cluster_of: Vec<usize> =
+        p.procs.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
     let first: usize = p.procs.iter().take(root).map(|&x| x as usize).sum();
     let rank = |v: usize| (v + first) % total;
     let mut arrival = vec![0.0f64; total];
@@ -639,12 +669,15 @@ mod tests {
     fn rho_decides_small_cases_by_hand() {
         // 0-1: 10, 2-3: 11, 0-2 etc: 12. With ρ = 0.1: {0,1} (10), {2,3} (11); merging them
         // would hold 10..12 > 11. With ρ = 0.25 all four merge (12 ≤ 12.5).
-        let m = LatencyMatrix::from_rows("latency_us", &[
-            vec![0.0, 10.0, 12.0, 12.0],
-            vec![10.0, 0.0, 12.0, 12.0],
-            vec![12.0, 12.0, 0.0, 11.0],
-            vec![12.0, 12.0, 11.0, 0.0],
-        ])
+        let m = LatencyMatrix::from_rows(
+            "latency_us",
+            &[
+                vec![0.0, 10.0, 12.0, 12.0],
+                vec![10.0, 0.0, 12.0, 12.0],
+                vec![12.0, 12.0, 0.0, 11.0],
+                vec![12.0, 12.0, 11.0, 0.0],
+            ],
+        )
         .expect("valid");
         assert_eq!(clusters(&m, 0.1), vec![vec![0, 1], vec![2, 3]]);
         assert_eq!(clusters(&m, 0.25), vec![vec![0, 1, 2, 3]]);
@@ -652,13 +685,16 @@ mod tests {
         // A group's largest latency inside counts when it meets another: {0, 1, 2} forms at
         // 0-2 (11) holding 1-2 (12); {3, 4} at 9. At their first pair across (11.5) the union's
         // smallest is 9, and 12 > 1.3 × 9 although every latency across is within it.
-        let m = LatencyMatrix::from_rows("latency_us", &[
-            vec![0.0, 10.0, 11.0, 11.5, 11.5],
-            vec![10.0, 0.0, 12.0, 11.5, 11.5],
-            vec![11.0, 12.0, 0.0, 11.5, 11.5],
-            vec![11.5, 11.5, 11.5, 0.0, 9.0],
-            vec![11.5, 11.5, 11.5, 9.0, 0.0],
-        ])
+        let m = LatencyMatrix::from_rows(
+            "latency_us",
+            &[
+                vec![0.0, 10.0, 11.0, 11.5, 11.5],
+                vec![10.0, 0.0, 12.0, 11.5, 11.5],
+                vec![11.0, 12.0, 0.0, 11.5, 11.5],
+                vec![11.5, 11.5, 11.5, 0.0, 9.0],
+                vec![11.5, 11.5, 11.5, 9.0, 0.0],
+            ],
+        )
         .expect("valid");
         assert_eq!(clusters(&m, 0.3), vec![vec![0, 1, 2], vec![3, 4]]);
         assert_eq!(clusters(&m, 0.35), vec![vec![0, 1, 2, 3, 4]]);
@@ -672,7 +708,10 @@ mod tests {
         let m = parse_matrix(table2).expect("labels and headers");
         // Columns count characters, as every other parse error does (issue 45, item 21): the
         // label "C1" and a tab come before 48.39 in column 4.
-        assert_eq!((m.n, m.get(0, 1), m.row_lines.clone(), m.columns.clone()), (2, 6577.49, vec![3, 4], vec![4, 10, 5, 13]));
+        assert_eq!(
+            (m.n, m.get(0, 1), m.row_lines.clone(), m.columns.clone()),
+            (2, 6577.49, vec![3, 4], vec![4, 10, 5, 13])
+        );
         let cases: &[(&str, usize, Option<usize>, &str)] = &[
             ("0 1 2\n1 0 2", 2, None, "2 rows but 3 columns"),
             ("0 1\n1 0 5", 2, Some(5), "3 latencies on this line but 2"),
@@ -732,13 +771,15 @@ mod tests {
         // Step 2: 0→2 ends at 2 + 2 + 30 = 34, 1→2 at 12 + 2 + 5 = 19: 1→2.
         // Completion: max(5, 12 + 1, 19 + 50) = 69.
         let s = ecef(&c, 0, false);
-        let got: Vec<(usize, usize, f64, f64)> = s.transfers.iter().map(|t| (t.from, t.to, t.start_us, t.arrival_us)).collect();
+        let got: Vec<(usize, usize, f64, f64)> =
+            s.transfers.iter().map(|t| (t.from, t.to, t.start_us, t.arrival_us)).collect();
         assert_eq!(got, vec![(0, 1, 0.0, 12.0), (1, 2, 12.0, 19.0)]);
         assert_eq!((s.inter_us, s.completion_us), (19.0, 69.0));
         // ECEF-LAt: earliest arrivals 12 (cluster 1) and 32 (cluster 2); 32 + 50 > 12 + 1, so
         // 2 first (0→2 at 32, RT0 = 2); then 1: from 0 at 2 + 2 + 10 = 14, from 2 at 39: 0→1.
         let s = ecef(&c, 0, true);
-        let got: Vec<(usize, usize, f64, f64)> = s.transfers.iter().map(|t| (t.from, t.to, t.start_us, t.arrival_us)).collect();
+        let got: Vec<(usize, usize, f64, f64)> =
+            s.transfers.iter().map(|t| (t.from, t.to, t.start_us, t.arrival_us)).collect();
         assert_eq!(got, vec![(0, 2, 0.0, 32.0), (0, 1, 2.0, 14.0)]);
         assert_eq!((s.inter_us, s.completion_us), (32.0, 82.0));
         // From root 2: 2→1 at 7, then 1→0 at 7 + 2 + 10 = 19 beats 2→0 at 2 + 2 + 30.
@@ -770,7 +811,8 @@ mod tests {
     fn clusters_by_definition(m: &LatencyMatrix, rho: f64) -> Vec<Vec<usize>> {
         let n = m.n;
         let mut group: Vec<usize> = (0..n).collect();
-        let mut pairs: Vec<(f64, usize, usize)> = (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| (m.get(i, j), i, j)).collect();
+        let mut pairs: Vec<(f64, usize, usize)> =
+            (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).map(|(i, j)| (m.get(i, j), i, j)).collect();
         pairs.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         for (_, i, j) in pairs {
             let (a, b) = (group[i], group[j]);
@@ -778,7 +820,8 @@ mod tests {
                 continue;
             }
             let union: Vec<usize> = (0..n).filter(|&v| group[v] == a || group[v] == b).collect();
-            let lat: Vec<f64> = union.iter().flat_map(|&u| union.iter().filter(move |&&v| v > u).map(move |&v| m.get(u, v))).collect();
+            let lat: Vec<f64> =
+                union.iter().flat_map(|&u| union.iter().filter(move |&&v| v > u).map(move |&v| m.get(u, v))).collect();
             let (lo, hi) = (lat.iter().copied().fold(f64::INFINITY, f64::min), lat.iter().copied().fold(0.0, f64::max));
             if hi <= (1.0 + rho) * lo {
                 for g in &mut group {

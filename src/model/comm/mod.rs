@@ -6,9 +6,9 @@
 pub mod bcast_output;
 pub mod collectives;
 pub mod export;
-pub mod request;
 pub mod gridcast;
 pub mod p2p;
 pub mod page;
+pub mod request;
 
 pub use p2p::*;

@@ -131,7 +131,10 @@ pub fn detect_format(text: &str) -> Format {
         Format::OsuBandwidth
     } else if head.contains("osu") {
         Format::OsuLatency
-    } else if head.contains("benchmarking pingpong") || head.contains("#bytes #repetitions") || head.contains("intel(r) mpi benchmarks") {
+    } else if head.contains("benchmarking pingpong")
+        || head.contains("#bytes #repetitions")
+        || head.contains("intel(r) mpi benchmarks")
+    {
         Format::ImbPingPong
     } else {
         Format::Table
@@ -307,9 +310,9 @@ fn parse_imb(text: &str) -> (Vec<Point>, Option<InputError>) {
             return (points, Some(err(line, None, format!("more than {MAX_POINTS} measurements"))));
         }
     }
-    let error = time_col
-        .is_none()
-        .then(|| InputError::new(P2P_FIELD, "no IMB PingPong table found (expected a \"#bytes #repetitions t[usec]\" header)"));
+    let error = time_col.is_none().then(|| {
+        InputError::new(P2P_FIELD, "no IMB PingPong table found (expected a \"#bytes #repetitions t[usec]\" header)")
+    });
     (points, error)
 }
 
@@ -359,7 +362,8 @@ pub enum ModelKind {
 }
 
 /// Every model, in the order they are fitted and listed.
-pub const MODEL_KINDS: [ModelKind; <ModelKind as strum::EnumCount>::COUNT] = [ModelKind::Hockney, ModelKind::LogP, ModelKind::LogGP, ModelKind::PLogP];
+pub const MODEL_KINDS: [ModelKind; <ModelKind as strum::EnumCount>::COUNT] =
+    [ModelKind::Hockney, ModelKind::LogP, ModelKind::LogGP, ModelKind::PLogP];
 
 impl Serialize for ModelKind {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -395,13 +399,26 @@ impl ModelKind {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "model", rename_all = "lowercase")]
 pub enum Model {
-    Hockney { alpha_us: f64, beta_us_per_byte: f64 },
+    Hockney {
+        alpha_us: f64,
+        beta_us_per_byte: f64,
+    },
     /// `l_2o_us` = L + 2o, `gap_us` = max(g, o) per small message of `w_bytes`.
-    LogP { l_2o_us: f64, gap_us: f64, w_bytes: f64 },
+    LogP {
+        l_2o_us: f64,
+        gap_us: f64,
+        w_bytes: f64,
+    },
     /// `l_2o_us` = L + 2o, `g_us_per_byte` = G.
-    LogGP { l_2o_us: f64, g_us_per_byte: f64 },
+    LogGP {
+        l_2o_us: f64,
+        g_us_per_byte: f64,
+    },
     /// g(m) through the measured (size, one-way time) knots; T(m) = L + g(m).
-    PLogP { sizes_bytes: Vec<f64>, times_us: Vec<f64> },
+    PLogP {
+        sizes_bytes: Vec<f64>,
+        times_us: Vec<f64>,
+    },
 }
 
 impl Model {
@@ -566,7 +583,12 @@ pub fn find_knee(pts: &[(f64, f64)]) -> Option<Knee> {
     // A protocol switch makes a message slower at the knee: a jump down, or one within the
     // two segments' own scatter there (twice their relative RMS residual), is no knee.
     let noise_us = 2.0 * (two / n as f64).sqrt() * pts[k].1;
-    (ratio <= 0.25 && jump_us > noise_us).then_some(Knee { last_eager_bytes: m_last, size_bytes: m_first, jump_us, residual_ratio: ratio })
+    (ratio <= 0.25 && jump_us > noise_us).then_some(Knee {
+        last_eager_bytes: m_last,
+        size_bytes: m_first,
+        jump_us,
+        residual_ratio: ratio,
+    })
 }
 
 /// Why a model could not be fitted to the points.
@@ -587,7 +609,9 @@ pub enum NoFit {
 impl std::fmt::Display for NoFit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            NoFit::TooFewSizes { kind, given } => write!(f, "{} needs at least {} different message sizes; {given} given", kind.name(), kind.min_sizes()),
+            NoFit::TooFewSizes { kind, given } => {
+                write!(f, "{} needs at least {} different message sizes; {given} given", kind.name(), kind.min_sizes())
+            }
             NoFit::SizesDoNotVary => f.write_str("the sizes do not vary"),
             NoFit::FewBelowKnee => f.write_str("fewer than two different sizes below the knee"),
             NoFit::NoneLarger => f.write_str("no size larger than the smallest"),
@@ -685,7 +709,12 @@ pub fn fit_all(points: &[Point]) -> Result<CommFit, InputError> {
             Ok(model) => {
                 let rel_errors: Vec<f64> = pts.iter().map(|&(m, t)| rel(model.time_us(m), t)).collect();
                 let mean_rel_error = rel_errors.iter().sum::<f64>() / rel_errors.len() as f64;
-                models.push(ModelFit { loo_rel_error: leave_one_out(kind, &pts, knee.as_ref()), model, rel_errors, mean_rel_error });
+                models.push(ModelFit {
+                    loo_rel_error: leave_one_out(kind, &pts, knee.as_ref()),
+                    model,
+                    rel_errors,
+                    mean_rel_error,
+                });
             }
             Err(reason) => skipped.push((kind, reason.to_string())),
         }
@@ -713,7 +742,8 @@ fn loo_indices(n: usize) -> Vec<usize> {
     if n <= MAX_LOO_SIZES {
         return (0..n).collect();
     }
-    let mut v: Vec<usize> = (0..MAX_LOO_SIZES).map(|j| (j * (n - 1) + (MAX_LOO_SIZES - 1) / 2) / (MAX_LOO_SIZES - 1)).collect();
+    let mut v: Vec<usize> =
+        (0..MAX_LOO_SIZES).map(|j| (j * (n - 1) + (MAX_LOO_SIZES - 1) / 2) / (MAX_LOO_SIZES - 1)).collect();
     v.dedup();
     v
 }
@@ -809,7 +839,8 @@ mod tests {
     #[test]
     fn exact_models_are_recovered() {
         // T = 20 + 0.01 m exactly: every linear model recovers it, pLogP interpolates it.
-        let data: Vec<(f64, f64)> = [1.0, 8.0, 64.0, 512.0, 4096.0, 32768.0].iter().map(|&m| (m, 20.0 + 0.01 * m)).collect();
+        let data: Vec<(f64, f64)> =
+            [1.0, 8.0, 64.0, 512.0, 4096.0, 32768.0].iter().map(|&m| (m, 20.0 + 0.01 * m)).collect();
         let fit = fit_all(&pts(&data)).expect("fits");
         assert_eq!(fit.knee, None);
         for f in &fit.models {

@@ -130,8 +130,12 @@ impl Field {
     pub fn read_by(self, half: Half) -> bool {
         match self {
             Field::LatencyShare => true,
-            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured | Field::BcastModel => half == Half::PointToPoint,
-            Field::Matrix | Field::Symmetrise | Field::Rho | Field::Root | Field::GridSize | Field::BandwidthMbS => half == Half::Grid,
+            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured | Field::BcastModel => {
+                half == Half::PointToPoint
+            }
+            Field::Matrix | Field::Symmetrise | Field::Rho | Field::Root | Field::GridSize | Field::BandwidthMbS => {
+                half == Half::Grid
+            }
         }
     }
 }
@@ -238,7 +242,6 @@ pub struct PageView {
     pub warnings: Vec<String>,
 }
 
-
 /// The point-to-point half's inputs, parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct P2pInputs {
@@ -281,7 +284,14 @@ pub struct Inputs {
 }
 
 /// A number in a range; a blank field takes `default`.
-fn number_in(texts: &PageInputs, field: Field, what: &str, range: (f64, f64), default: f64, errors: &mut FieldErrors) -> Option<f64> {
+fn number_in(
+    texts: &PageInputs,
+    field: Field,
+    what: &str,
+    range: (f64, f64),
+    default: f64,
+    errors: &mut FieldErrors,
+) -> Option<f64> {
     let t = text(texts, field).trim();
     if t.is_empty() {
         return Some(default);
@@ -364,14 +374,19 @@ pub fn parse_measured(text: &str) -> (Vec<MeasuredBroadcast>, Option<InputError>
         Ok(t) => (t.rows, None),
         Err(e) => {
             let head: Vec<&str> = encoded.lines().take(e.line.unwrap_or(1).saturating_sub(1)).collect();
-            (parse_table(MEASURED_FIELD, &head.join("\n"), MEASURED_COLUMNS).map(|t| t.rows).unwrap_or_default(), Some(fix(e)))
+            (
+                parse_table(MEASURED_FIELD, &head.join("\n"), MEASURED_COLUMNS).map(|t| t.rows).unwrap_or_default(),
+                Some(fix(e)),
+            )
         }
     };
     let mut out = Vec::new();
     for r in rows {
         let [Some(m), Some(p), Some(a), Some(t)] = r.values[..] else { continue };
         // The character column of the k-th column's cell (1-based k), as every error names it.
-        let bad = |k: usize, msg: &str| Some(InputError::new(MEASURED_FIELD, msg).at(r.line, Some(r.columns.get(k - 1).copied().unwrap_or(k))));
+        let bad = |k: usize, msg: &str| {
+            Some(InputError::new(MEASURED_FIELD, msg).at(r.line, Some(r.columns.get(k - 1).copied().unwrap_or(k))))
+        };
         let algorithm = Algorithm::all().nth((a as usize).wrapping_sub(1));
         let problem = if !(0.0..=MAX_SIZE_BYTES).contains(&m) {
             bad(1, "a size is from 0 to 1 TB")
@@ -408,7 +423,8 @@ fn procs(texts: &PageInputs, errors: &mut FieldErrors) -> Option<u32> {
 
 /// The latency share (its default when blank or wrong).
 fn latency_share(texts: &PageInputs, errors: &mut FieldErrors) -> f64 {
-    number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors).unwrap_or(DEFAULT_LATENCY_SHARE)
+    number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors)
+        .unwrap_or(DEFAULT_LATENCY_SHARE)
 }
 
 /// The process count and latency share the broadcasts are predicted at, for a page that draws
@@ -507,7 +523,9 @@ fn matrix_stage(matrix: Result<LatencyMatrix, InputError>, symmetrise: bool) -> 
                 return stage;
             }
             Some(_) => {
-                stage.warnings.push("The latency matrix was not symmetric: each pair uses the mean of its two directions.".into());
+                stage.warnings.push(
+                    "The latency matrix was not symmetric: each pair uses the mean of its two directions.".into(),
+                );
                 m.symmetrise()
             }
             None => m,
@@ -646,7 +664,8 @@ fn log_sizes(lo: f64, hi: f64, n: usize) -> Vec<f64> {
 
 /// The measurements and one curve per fitted model, log–log.
 fn fit_chart(f: &CommFit) -> Vec<Series> {
-    let measured: Vec<(f64, f64)> = f.sizes_bytes.iter().zip(&f.times_us).filter(|p| *p.0 > 0.0).map(|(m, t)| (*m, *t)).collect();
+    let measured: Vec<(f64, f64)> =
+        f.sizes_bytes.iter().zip(&f.times_us).filter(|p| *p.0 > 0.0).map(|(m, t)| (*m, *t)).collect();
     let (lo, hi) = (measured.first().map_or(1.0, |p| p.0), measured.last().map_or(1.0, |p| p.0));
     let mut chart = vec![Series { label: "measured".into(), points: measured }];
     let xs = log_sizes(lo, hi, 49);
@@ -712,14 +731,20 @@ fn stage_of(m: &MatrixStage, rho: Option<f64>) -> ClusterStage {
 
 /// Puts the clusters of `stage` into `view`, with the grid broadcast from `root`, of a message
 /// of `size` bytes at `bandwidth` MB/s, when those are right.
-fn finish_grid(stage: &ClusterStage, (root, size, bandwidth): (Option<f64>, Option<f64>, Option<f64>), share: f64, view: &mut PageView) {
+fn finish_grid(
+    stage: &ClusterStage,
+    (root, size, bandwidth): (Option<f64>, Option<f64>, Option<f64>),
+    share: f64,
+    view: &mut PageView,
+) {
     view.matrix_error = stage.matrix_error.clone();
     view.asymmetric = stage.asymmetric;
     view.warnings.extend(stage.warnings.iter().cloned());
     let Some(cv) = &stage.clusters else { return };
     if let (Some(root), Some(size), Some(bw)) = (root, size, bandwidth) {
         if root.fract() != 0.0 || root as usize >= cv.n {
-            view.field_errors.insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", cv.n - 1));
+            view.field_errors
+                .insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", cv.n - 1));
         } else if cv.groups.len() > MAX_COORDINATORS {
             view.warnings.push(format!(
                 "{} logical clusters: the grid broadcast is scheduled for at most {MAX_COORDINATORS}.",
@@ -750,13 +775,19 @@ fn grid_view(cv: &ClustersView, root: usize, size: f64, bw_mb_s: f64, share: f64
     }
     // Between clusters the wire latency is the coordinators' latency; the sender is busy
     // while it pushes the bytes.
-    let latency_us: Vec<Vec<f64>> =
-        coordinators.iter().map(|&a| coordinators.iter().map(|&b| if a == b { 0.0 } else { cv.latency(a, b) }).collect()).collect();
+    let latency_us: Vec<Vec<f64>> = coordinators
+        .iter()
+        .map(|&a| coordinators.iter().map(|&b| if a == b { 0.0 } else { cv.latency(a, b) }).collect())
+        .collect();
     let gap_us = vec![vec![size * beta; k]; k];
     let c = Coordinators { latency_us, gap_us, local_us: local.iter().map(|l| l.1).collect() };
     let e = ecef(&c, root_group, false);
     let lat = ecef(&c, root_group, true);
-    let procs = ClusterProcs { procs: cv.groups.iter().map(|g| g.len() as u32).collect(), latency_us: intra_l, gap_us: intra_g };
+    let procs = ClusterProcs {
+        procs: cv.groups.iter().map(|g| g.len() as u32).collect(),
+        latency_us: intra_l,
+        gap_us: intra_g,
+    };
     let binomial_us = binomial_all(&c, &procs, root_group);
     let hierarchical_us = e.completion_us.min(lat.completion_us);
     GridView {
@@ -811,7 +842,6 @@ pub const OSU_SAMPLE: &str = "# OSU MPI Latency Test v5.9 (constructed sample, n
 /// table with units, and broadcasts on 20 processes.
 pub const TABLE_SAMPLE: &str = "size (KB)\ttime (us)\n0.0078125\t47.9\n1\t55.9\n8\t117.7\n32\t324.5\n64\t698.8\n256\t2403\n1024\t9043\n4096\t35731\n";
 pub const MEASURED_SAMPLE: &str = "size (KB)\tprocs\talgorithm\ttime (ms)\n8\t20\tbinomial\t0.61\n8\t20\tlinear\t2.3\n512\t20\tpipeline\t6.9\n512\t20\tbinomial\t19.5\n";
-
 
 /// The page's presets.
 pub fn presets() -> Vec<Preset> {

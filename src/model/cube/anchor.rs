@@ -80,9 +80,7 @@ impl<'a> Parser<'a> {
 
     fn int_attr(&self, e: &BytesStart<'_>, tag: &str, name: &str, pos: u64) -> Result<i64, Error> {
         let v = self.attr(e, name, pos)?.ok_or_else(|| self.err(pos, format!("<{tag}> without {name}")))?;
-        v.trim()
-            .parse::<i64>()
-            .map_err(|_| self.err(pos, format!("<{tag}> {name}=\"{v}\": expected an integer")))
+        v.trim().parse::<i64>().map_err(|_| self.err(pos, format!("<{tag}> {name}=\"{v}\": expected an integer")))
     }
 
     fn start(&mut self, e: &BytesStart<'_>, pos: u64) -> Result<(), Error> {
@@ -90,16 +88,16 @@ impl<'a> Parser<'a> {
         let open = match e.name().as_ref() {
             "metric" => {
                 if self.metrics.len() >= self.limits.max_metrics {
-                    return Err(self.err(pos, format!("more than {} metrics (the limit)", group(self.limits.max_metrics))));
+                    return Err(
+                        self.err(pos, format!("more than {} metrics (the limit)", group(self.limits.max_metrics)))
+                    );
                 }
                 let id = self.int_attr(e, "metric", "id", pos)?;
-                let id = u32::try_from(id).map_err(|_| self.err(pos, format!("<metric> id=\"{id}\": expected a non-negative 32-bit integer")))?;
+                let id = u32::try_from(id).map_err(|_| {
+                    self.err(pos, format!("<metric> id=\"{id}\": expected a non-negative 32-bit integer"))
+                })?;
                 let type_name = self.attr(e, "type", pos)?.unwrap_or_default();
-                let kind = if type_name.trim().ends_with("INCLUSIVE") {
-                    Kind::Inclusive
-                } else {
-                    Kind::Exclusive
-                };
+                let kind = if type_name.trim().ends_with("INCLUSIVE") { Kind::Inclusive } else { Kind::Exclusive };
                 self.metrics.push(Metric {
                     id,
                     uniq_name: String::new(),
@@ -124,10 +122,14 @@ impl<'a> Parser<'a> {
             }
             "cnode" => {
                 if self.cnodes.len() >= self.limits.max_cnodes {
-                    return Err(self.err(pos, format!("more than {} call paths (the limit)", group(self.limits.max_cnodes))));
+                    return Err(
+                        self.err(pos, format!("more than {} call paths (the limit)", group(self.limits.max_cnodes)))
+                    );
                 }
                 let id = self.int_attr(e, "cnode", "id", pos)?;
-                let id = u32::try_from(id).map_err(|_| self.err(pos, format!("<cnode> id=\"{id}\": expected a non-negative 32-bit integer")))?;
+                let id = u32::try_from(id).map_err(|_| {
+                    self.err(pos, format!("<cnode> id=\"{id}\": expected a non-negative 32-bit integer"))
+                })?;
                 let callee = self.int_attr(e, "cnode", "calleeId", pos)?;
                 let index = self.cnodes.len();
                 let parent = self.cnode_stack.last().copied();
@@ -136,12 +138,7 @@ impl<'a> Parser<'a> {
                         pn.children.push(index);
                     }
                 }
-                self.cnodes.push(Cnode {
-                    id,
-                    region: 0,
-                    parent,
-                    children: Vec::new(),
-                });
+                self.cnodes.push(Cnode { id, region: 0, parent, children: Vec::new() });
                 self.callee.push(callee);
                 self.cnode_stack.push(index);
                 Open::Cnode
@@ -152,7 +149,9 @@ impl<'a> Parser<'a> {
             }
             "location" | "thread" => {
                 if self.locations.len() >= self.limits.max_locations {
-                    return Err(self.err(pos, format!("more than {} locations (the limit)", group(self.limits.max_locations))));
+                    return Err(
+                        self.err(pos, format!("more than {} locations (the limit)", group(self.limits.max_locations)))
+                    );
                 }
                 let id = match self.attr(e, "Id", pos)? {
                     Some(v) => v
@@ -168,13 +167,7 @@ impl<'a> Parser<'a> {
                     },
                 };
                 let rank = self.group_rank.last().copied().unwrap_or(0);
-                self.locations.push(Location {
-                    id,
-                    name: String::new(),
-                    rank,
-                    thread: 0,
-                    kind: String::new(),
-                });
+                self.locations.push(Location { id, name: String::new(), rank, thread: 0, kind: String::new() });
                 Open::Location
             }
             other => {
@@ -218,7 +211,9 @@ impl<'a> Parser<'a> {
                 if let Some(f) = self.field.take() {
                     let text = std::mem::take(&mut self.text);
                     let t = text.trim();
-                    let int = |s: &str| s.parse::<i64>().map_err(|_| self.err(pos, format!("<rank> {s:?}: expected an integer")));
+                    let int = |s: &str| {
+                        s.parse::<i64>().map_err(|_| self.err(pos, format!("<rank> {s:?}: expected an integer")))
+                    };
                     match f {
                         Field::UniqName | Field::DispName | Field::Uom | Field::Dtype => {
                             if let Some(m) = self.metric_stack.last().and_then(|&i| self.metrics.get_mut(i)) {
@@ -268,10 +263,7 @@ impl<'a> Parser<'a> {
 pub(crate) fn parse(bytes: &[u8], limits: &Limits) -> Result<Anchor, Error> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         let pos = e.valid_up_to();
-        Error::new(format!(
-            "anchor.xml: line {}: expected UTF-8 text, found invalid bytes",
-            line_of(bytes, pos as u64)
-        ))
+        Error::new(format!("anchor.xml: line {}: expected UTF-8 text, found invalid bytes", line_of(bytes, pos as u64)))
     })?;
     let mut reader = quick_xml::Reader::from_str(text);
     reader.config_mut().expand_empty_elements = true;
@@ -339,17 +331,11 @@ pub(crate) fn parse(bytes: &[u8], limits: &Limits) -> Result<Anchor, Error> {
     }
     for (i, c) in p.cnodes.iter_mut().enumerate() {
         let callee = p.callee.get(i).copied().unwrap_or(-1);
-        c.region = *p
-            .region_ids
-            .get(&callee)
-            .ok_or_else(|| Error::new(format!("anchor.xml: <cnode id=\"{}\"> calls region {callee}, which is not defined", c.id)))?;
+        c.region = *p.region_ids.get(&callee).ok_or_else(|| {
+            Error::new(format!("anchor.xml: <cnode id=\"{}\"> calls region {callee}, which is not defined", c.id))
+        })?;
     }
     // Columns are ordered by location id (stable, so equal ids keep document order).
     p.locations.sort_by_key(|l| l.id);
-    Ok(Anchor {
-        metrics: p.metrics,
-        regions: p.regions,
-        cnodes: p.cnodes,
-        locations: p.locations,
-    })
+    Ok(Anchor { metrics: p.metrics, regions: p.regions, cnodes: p.cnodes, locations: p.locations })
 }

@@ -80,12 +80,8 @@ pub struct Limits {
 
 impl Limits {
     /// 512 MiB, 1,000,000 call paths, 1,000,000 locations, 10,000 metrics.
-    pub const DEFAULT: Limits = Limits {
-        max_bytes: 512 << 20,
-        max_cnodes: 1_000_000,
-        max_locations: 1_000_000,
-        max_metrics: 10_000,
-    };
+    pub const DEFAULT: Limits =
+        Limits { max_bytes: 512 << 20, max_cnodes: 1_000_000, max_locations: 1_000_000, max_metrics: 10_000 };
 }
 
 impl Default for Limits {
@@ -318,11 +314,11 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Cube, Error> {
         bytes
     };
     let entries = tar::entries(archive)?;
-    let anchor_raw = entries
-        .iter()
-        .find(|e| e.name == "anchor.xml")
-        .map(|e| e.data)
-        .ok_or_else(|| Error::new("not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml; found no anchor.xml"))?;
+    let anchor_raw = entries.iter().find(|e| e.name == "anchor.xml").map(|e| e.data).ok_or_else(|| {
+        Error::new(
+            "not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml; found no anchor.xml",
+        )
+    })?;
     let anchor_inflated;
     let anchor_bytes: &[u8] = if tar::is_gzip(anchor_raw) {
         anchor_inflated = tar::gunzip(anchor_raw, &mut budget).map_err(|e| Error::new(format!("anchor.xml: {e}")))?;
@@ -350,7 +346,9 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Cube, Error> {
                 m.has_data = true;
                 members.push(Some(Members { index: a..b, data: b..c }));
             }
-            (Some(_), None) => return Err(Error::new(format!("{index_name}: found without {data_name} (metric {})", m.uniq_name))),
+            (Some(_), None) => {
+                return Err(Error::new(format!("{index_name}: found without {data_name} (metric {})", m.uniq_name)))
+            }
             _ => {
                 m.has_data = false;
                 members.push(None);

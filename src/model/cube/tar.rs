@@ -65,9 +65,7 @@ pub(crate) fn group(n: usize) -> String {
 }
 
 fn not_tar(what: &str) -> Error {
-    Error::new(format!(
-        "not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml; {what}"
-    ))
+    Error::new(format!("not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml; {what}"))
 }
 
 /// A NUL/space-terminated text field.
@@ -161,7 +159,8 @@ pub(crate) fn entries(bytes: &[u8]) -> Result<Vec<Entry<'_>>, Error> {
             return Err(not_tar("the first header's checksum field is not octal"));
         }
         first = false;
-        let size = usize::try_from(size).map_err(|_| Error::new(format!("archive: header at byte {pos}: member size {size} is too large")))?;
+        let size = usize::try_from(size)
+            .map_err(|_| Error::new(format!("archive: header at byte {pos}: member size {size} is too large")))?;
         let start = pos + 512;
         let end = start.checked_add(size).filter(|&e| e <= bytes.len()).ok_or_else(|| {
             Error::new(format!(
@@ -199,10 +198,7 @@ pub(crate) fn entries(bytes: &[u8]) -> Result<Vec<Entry<'_>>, Error> {
             }
             _ => long_name = None,
         }
-        let padded = size
-            .div_ceil(512)
-            .checked_mul(512)
-            .ok_or_else(|| Error::new("archive: member size overflows"))?;
+        let padded = size.div_ceil(512).checked_mul(512).ok_or_else(|| Error::new("archive: member size overflows"))?;
         pos = start.checked_add(padded).ok_or_else(|| Error::new("archive: member size overflows"))?;
     }
     Ok(out)

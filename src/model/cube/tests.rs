@@ -11,11 +11,15 @@ const CALL_TREE_INCL: &str = include_str!("../../../tests/data/pycubexr/call_tre
 const BLAST: &[u8] = include_bytes!("../../../tests/data/pycubexr/blast.p64.r1/profile.cubex");
 const BLAST_EXCL: &str = include_str!("../../../tests/data/pycubexr/blast.p64.r1/excl.csv");
 const BLAST_INCL: &str = include_str!("../../../tests/data/pycubexr/blast.p64.r1/incl.csv");
-const CHECKSUM_BUG: &[u8] = include_bytes!("../../../tests/data/pycubexr/bt-mz_sum.p2.r1/cube4.8_with_checksum_bug.cubex");
+const CHECKSUM_BUG: &[u8] =
+    include_bytes!("../../../tests/data/pycubexr/bt-mz_sum.p2.r1/cube4.8_with_checksum_bug.cubex");
 const VALUES_EXAMPLE: &[u8] = include_bytes!("../../../tests/data/pycubexr/test_only_files/cube-values_example.cubex");
-const MM_X10: &[u8] = include_bytes!("../../../tests/data/extrap-upstream/cubeset/single_parameter/mm.x10y1z1.r1/profile.cubex");
-const MM_X10Y10Z10: &[u8] = include_bytes!("../../../tests/data/extrap-upstream/cubeset/multi_parameter/mm.x10y10z10.r1/profile.cubex");
-const THREADED: &[u8] = include_bytes!("../../../tests/data/extrap-upstream/cubeset/simple_threaded/example.f2/cube-example2.cubex");
+const MM_X10: &[u8] =
+    include_bytes!("../../../tests/data/extrap-upstream/cubeset/single_parameter/mm.x10y1z1.r1/profile.cubex");
+const MM_X10Y10Z10: &[u8] =
+    include_bytes!("../../../tests/data/extrap-upstream/cubeset/multi_parameter/mm.x10y10z10.r1/profile.cubex");
+const THREADED: &[u8] =
+    include_bytes!("../../../tests/data/extrap-upstream/cubeset/simple_threaded/example.f2/cube-example2.cubex");
 
 fn rd(bytes: &[u8]) -> Cube {
     match read(bytes, &Limits::DEFAULT) {
@@ -38,7 +42,8 @@ fn close(a: f64, b: f64) -> bool {
 fn check_csv(c: &Cube, csv: &str, want: Kind) -> usize {
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').map(str::trim).collect();
-    let rows: Vec<Vec<&str>> = lines.filter(|l| !l.trim().is_empty()).map(|l| l.split(',').map(str::trim).collect()).collect();
+    let rows: Vec<Vec<&str>> =
+        lines.filter(|l| !l.trim().is_empty()).map(|l| l.split(',').map(str::trim).collect()).collect();
     let by_id: std::collections::HashMap<u32, usize> = c.cnodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
     let mut checked = 0;
     for (col, name) in header.iter().enumerate().skip(2) {
@@ -188,7 +193,9 @@ fn every_dtype() {
 /// Expected numbers from pycubexr 2.x (pip), run once: see check_pycubexr.py / the module report.
 #[test]
 fn extrap_profiles() {
-    for (bytes, time_ex, time_in, fp_ops) in [(MM_X10, 1.1667e-05, 1.7147e-05, 54.0), (MM_X10Y10Z10, 1.4679e-05, 2.4861e-05, 2406.0)] {
+    for (bytes, time_ex, time_in, fp_ops) in
+        [(MM_X10, 1.1667e-05, 1.7147e-05, 54.0), (MM_X10Y10Z10, 1.4679e-05, 2.4861e-05, 2406.0)]
+    {
         let c = rd(bytes);
         let names: Vec<&str> = c.metrics.iter().map(|m| m.uniq_name.as_str()).collect();
         assert_eq!(
@@ -208,16 +215,15 @@ fn extrap_profiles() {
         assert_eq!(c.cnodes.len(), 4);
         assert_eq!(c.locations.len(), 1);
         assert_eq!(c.locations[0].name, "Master thread");
-        assert!(close(vals(&c, "time", Kind::Exclusive).row(0)[0], time_ex) || (vals(&c, "time", Kind::Exclusive).row(0)[0] - time_ex).abs() < 1e-15);
+        assert!(
+            close(vals(&c, "time", Kind::Exclusive).row(0)[0], time_ex)
+                || (vals(&c, "time", Kind::Exclusive).row(0)[0] - time_ex).abs() < 1e-15
+        );
         assert_eq!(vals(&c, "time", Kind::Inclusive).row(0)[0], time_in);
         assert_eq!(vals(&c, "PAPI_FP_OPS", Kind::Inclusive).row(0)[0], fp_ops);
         assert_eq!(vals(&c, "visits", Kind::Inclusive).row(0)[0], 5.0);
         assert!(!c.metrics[c.metric("bytes_put").unwrap()].has_data);
-        assert!(c
-            .values(c.metric("bytes_put").unwrap(), Kind::Exclusive)
-            .unwrap_err()
-            .message
-            .contains("bytes_put"));
+        assert!(c.values(c.metric("bytes_put").unwrap(), Kind::Exclusive).unwrap_err().message.contains("bytes_put"));
     }
     let c = rd(MM_X10);
     assert_eq!(vals(&c, "min_time", Kind::Inclusive).row(0)[0], 1.006e-06);
@@ -251,7 +257,9 @@ pub(crate) fn sample_spec(ranks: usize, threads: usize) -> Spec {
         SpecCnode { region: 1, parent: Some(0) },
     ];
     let nloc = ranks * threads;
-    let table = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> { (0..cnodes.len()).map(|c| (0..nloc).map(|l| f(c, l)).collect()).collect() };
+    let table = |f: &dyn Fn(usize, usize) -> f64| -> Vec<Vec<f64>> {
+        (0..cnodes.len()).map(|c| (0..nloc).map(|l| f(c, l)).collect()).collect()
+    };
     let time_incl = {
         // exclusive e(c,l) then inclusive sums
         let e = |c: usize, l: usize| 0.25 * (c as f64 + 1.0) + 0.001 * l as f64;
@@ -292,13 +300,7 @@ pub(crate) fn sample_spec(ranks: usize, threads: usize) -> Spec {
             values: table(&|c, l| (c as f64 - 2.0) * 1000.0 + l as f64),
         },
     ];
-    Spec {
-        metrics,
-        regions,
-        cnodes,
-        ranks,
-        threads,
-    }
+    Spec { metrics, regions, cnodes, ranks, threads }
 }
 
 fn all_options() -> Vec<WriteOptions> {
@@ -378,25 +380,13 @@ fn exercise(bytes: &[u8], limits: &Limits) {
 
 #[test]
 fn truncated_and_corrupted_never_panic() {
-    let small = Limits {
-        max_bytes: 64 << 20,
-        ..Limits::DEFAULT
-    };
+    let small = Limits { max_bytes: 64 << 20, ..Limits::DEFAULT };
     let mut inputs: Vec<Vec<u8>> = vec![THREADED.to_vec(), VALUES_EXAMPLE.to_vec()];
     let spec = sample_spec(2, 2);
     for opts in [
         WriteOptions::default(),
-        WriteOptions {
-            big_endian: true,
-            zlib: true,
-            gzip_anchor: true,
-            gzip_archive: false,
-        },
-        WriteOptions {
-            gzip_archive: true,
-            zlib: true,
-            ..WriteOptions::default()
-        },
+        WriteOptions { big_endian: true, zlib: true, gzip_anchor: true, gzip_archive: false },
+        WriteOptions { gzip_archive: true, zlib: true, ..WriteOptions::default() },
     ] {
         inputs.push(write(&spec, &opts));
     }
@@ -420,8 +410,7 @@ fn truncated_and_corrupted_never_panic() {
     // Not a tar at all.
     let e = read(b"hello", &Limits::DEFAULT).unwrap_err();
     assert!(
-        e.message
-            .starts_with("not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml"),
+        e.message.starts_with("not a Cube file: expected a tar archive (optionally gzipped) holding anchor.xml"),
         "{e}"
     );
     let e = read(&[0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3], &Limits::DEFAULT).unwrap_err();
@@ -450,59 +439,16 @@ fn error_messages_name_member() {
 #[test]
 fn limits() {
     let spec = sample_spec(2, 3);
-    let bytes = write(
-        &spec,
-        &WriteOptions {
-            gzip_archive: true,
-            ..WriteOptions::default()
-        },
-    );
-    let e = read(
-        &bytes,
-        &Limits {
-            max_cnodes: 4,
-            ..Limits::DEFAULT
-        },
-    )
-    .unwrap_err();
+    let bytes = write(&spec, &WriteOptions { gzip_archive: true, ..WriteOptions::default() });
+    let e = read(&bytes, &Limits { max_cnodes: 4, ..Limits::DEFAULT }).unwrap_err();
     assert!(e.message.contains("more than 4 call paths (the limit)"), "{e}");
-    let e = read(
-        &bytes,
-        &Limits {
-            max_locations: 5,
-            ..Limits::DEFAULT
-        },
-    )
-    .unwrap_err();
+    let e = read(&bytes, &Limits { max_locations: 5, ..Limits::DEFAULT }).unwrap_err();
     assert!(e.message.contains("more than 5 locations (the limit)"), "{e}");
-    let e = read(
-        &bytes,
-        &Limits {
-            max_metrics: 2,
-            ..Limits::DEFAULT
-        },
-    )
-    .unwrap_err();
+    let e = read(&bytes, &Limits { max_metrics: 2, ..Limits::DEFAULT }).unwrap_err();
     assert!(e.message.contains("more than 2 metrics (the limit)"), "{e}");
-    let e = read(
-        &bytes,
-        &Limits {
-            max_bytes: 1000,
-            ..Limits::DEFAULT
-        },
-    )
-    .unwrap_err();
+    let e = read(&bytes, &Limits { max_bytes: 1000, ..Limits::DEFAULT }).unwrap_err();
     assert!(e.message.contains("more than 1,000 bytes (the limit)"), "{e}");
-    let c = read(
-        &bytes,
-        &Limits {
-            max_cnodes: 5,
-            max_locations: 6,
-            max_metrics: 3,
-            ..Limits::DEFAULT
-        },
-    )
-    .unwrap();
+    let c = read(&bytes, &Limits { max_cnodes: 5, max_locations: 6, max_metrics: 3, ..Limits::DEFAULT }).unwrap();
     assert_eq!(c.cnodes.len(), 5);
     // A value table larger than max_bytes: 5 cnodes × 6 locations × 8 = 240 bytes.
     let mut c2 = c.clone();

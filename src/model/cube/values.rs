@@ -146,7 +146,8 @@ pub(crate) fn decode(cube: &Cube, m: &Metric, index: &[u8], data: &[u8], want: K
     let id = m.id;
     let ierr = |what: String| Error::new(format!("{id}.index: {what} (metric {})", m.uniq_name));
     let derr = |what: String| Error::new(format!("{id}.data: {what} (metric {})", m.uniq_name));
-    let size = value_size(&m.dtype).map_err(|e| Error::new(format!("metric {}: dtype {} {e}", m.uniq_name, m.dtype.name())))?;
+    let size = value_size(&m.dtype)
+        .map_err(|e| Error::new(format!("metric {}: dtype {} {e}", m.uniq_name, m.dtype.name())))?;
     let composite = matches!(m.dtype, DType::Complex | DType::Rate | DType::TauAtomic);
     if composite && want != m.kind {
         return Err(Error::new(format!(
@@ -178,7 +179,8 @@ pub(crate) fn decode(cube: &Cube, m: &Metric, index: &[u8], data: &[u8], want: K
     };
     let rows: Vec<usize> = match format {
         1 => {
-            let n = i32_at(index, 18, order).ok_or_else(|| ierr("truncated header: expected the number of indices".into()))?;
+            let n = i32_at(index, 18, order)
+                .ok_or_else(|| ierr("truncated header: expected the number of indices".into()))?;
             let n = usize::try_from(n).map_err(|_| ierr(format!("negative number of indices {n}")))?;
             let body = index.get(22..).unwrap_or(&[]);
             if Some(body.len()) != n.checked_mul(4) {
@@ -207,10 +209,7 @@ pub(crate) fn decode(cube: &Cube, m: &Metric, index: &[u8], data: &[u8], want: K
     let nloc = cube.locations.len();
     let row_bytes = nloc.checked_mul(size).ok_or_else(|| derr("row size overflows".into()))?;
     let expected = rows.len().checked_mul(row_bytes).ok_or_else(|| derr("data size overflows".into()))?;
-    let table_bytes = n_cnodes
-        .checked_mul(nloc)
-        .and_then(|x| x.checked_mul(8))
-        .filter(|&x| x <= cube.limits.max_bytes);
+    let table_bytes = n_cnodes.checked_mul(nloc).and_then(|x| x.checked_mul(8)).filter(|&x| x <= cube.limits.max_bytes);
     let table_len = match table_bytes {
         Some(b) => b / 8,
         None => {
@@ -270,11 +269,8 @@ fn kind_name(k: Kind) -> &'static str {
 fn inflate_segments(body: &[u8], order: Order, expected: usize) -> Result<Vec<u8>, Error> {
     let count = i64_at(body, 0, order).ok_or_else(|| Error::new("truncated: expected the number of segments"))?;
     let count = usize::try_from(count).map_err(|_| Error::new(format!("negative number of segments {count}")))?;
-    let headers = count
-        .checked_mul(24)
-        .and_then(|h| h.checked_add(8))
-        .filter(|&h| h <= body.len())
-        .ok_or_else(|| {
+    let headers =
+        count.checked_mul(24).and_then(|h| h.checked_add(8)).filter(|&h| h <= body.len()).ok_or_else(|| {
             Error::new(format!(
                 "expected {count} segment headers ({} bytes), found {} bytes",
                 count.saturating_mul(24),
@@ -296,7 +292,9 @@ fn inflate_segments(body: &[u8], order: Order, expected: usize) -> Result<Vec<u8
         let room = expected - out.len();
         let part = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&body[pos..end], room).map_err(|e| {
             if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput {
-                Error::new(format!("segment {k} inflates past the {expected} bytes of values the index and anchor give"))
+                Error::new(format!(
+                    "segment {k} inflates past the {expected} bytes of values the index and anchor give"
+                ))
             } else {
                 Error::new(format!("segment {k}: zlib data is corrupt ({:?})", e.status))
             }

@@ -61,7 +61,13 @@ fn escape(s: &str) -> String {
 
 fn written_dtype(d: &DType) -> DType {
     match d {
-        DType::Complex | DType::Rate | DType::TauAtomic | DType::NDoubles(_) | DType::Histogram(_) | DType::ScaleFunc | DType::Unknown(_) => DType::Double,
+        DType::Complex
+        | DType::Rate
+        | DType::TauAtomic
+        | DType::NDoubles(_)
+        | DType::Histogram(_)
+        | DType::ScaleFunc
+        | DType::Unknown(_) => DType::Double,
         d => d.clone(),
     }
 }
@@ -148,7 +154,9 @@ fn anchor(spec: &Spec) -> String {
             let _ = writeln!(x, "{}</cnode>", " ".repeat(depth + 2));
         }
     }
-    x.push_str(" </program>\n <system>\n  <systemtreenode Id=\"0\">\n   <name>machine</name>\n   <class>machine</class>\n");
+    x.push_str(
+        " </program>\n <system>\n  <systemtreenode Id=\"0\">\n   <name>machine</name>\n   <class>machine</class>\n",
+    );
     x.push_str("   <systemtreenode Id=\"1\">\n    <name>node</name>\n    <class>node</class>\n");
     for r in 0..spec.ranks {
         let _ = writeln!(

@@ -87,7 +87,8 @@ fn syntax(e: &serde_json::Error, line_offset: usize) -> InputError {
 /// A list of finite numbers (or one number when `one_ok`).
 fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, InputError> {
     let one = |x: &Value, p: &str| -> Result<f64, InputError> {
-        let f = x.as_f64().ok_or_else(|| InputError::new(FIELD, format!("{p}: expected a number, found {}", kind(x))))?;
+        let f =
+            x.as_f64().ok_or_else(|| InputError::new(FIELD, format!("{p}: expected a number, found {}", kind(x))))?;
         check_value(f).map_err(|m| InputError::new(FIELD, format!("{p}: {m}")))
     };
     match v {
@@ -98,7 +99,14 @@ fn numbers(v: &Value, path: &str, one_ok: bool) -> Result<Vec<f64>, InputError> 
             }
             list.iter().enumerate().map(|(i, x)| one(x, &format!("{path}[{i}]"))).collect()
         }
-        _ => Err(InputError::new(FIELD, format!("{path}: expected a non-empty list of numbers{}, found {}", if one_ok { " or a number" } else { "" }, kind(v)))),
+        _ => Err(InputError::new(
+            FIELD,
+            format!(
+                "{path}: expected a non-empty list of numbers{}, found {}",
+                if one_ok { " or a number" } else { "" },
+                kind(v)
+            ),
+        )),
     }
 }
 
@@ -119,10 +127,18 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
         Some(Value::Array(l)) if !l.is_empty() && l.len() <= MAX_PARAMETERS => l
             .iter()
             .enumerate()
-            .map(|(i, p)| p.as_str().map(String::from).ok_or_else(|| e(format!("parameters[{i}]: expected a name, found {}", kind(p)))))
+            .map(|(i, p)| {
+                p.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| e(format!("parameters[{i}]: expected a name, found {}", kind(p))))
+            })
             .collect::<Result<Vec<_>, _>>()?,
-        Some(Value::Array(l)) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", l.len()))),
-        Some(v) => return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", kind(v)))),
+        Some(Value::Array(l)) => {
+            return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", l.len())))
+        }
+        Some(v) => {
+            return Err(e(format!("parameters: expected a list of 1 to {MAX_PARAMETERS} names, found {}", kind(v))))
+        }
         None => return Err(e("missing key \"parameters\"".into())),
     };
     if let Some(i) = (1..params.len()).find(|&i| params[..i].contains(&params[i])) {
@@ -134,7 +150,11 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
     };
     for (cp, metrics) in cps {
         let Value::Object(metrics) = metrics else {
-            return Err(e(format!("measurements.\"{}\": expected an object {{metric: [..]}}, found {}", clip(cp), kind(metrics))));
+            return Err(e(format!(
+                "measurements.\"{}\": expected an object {{metric: [..]}}, found {}",
+                clip(cp),
+                kind(metrics)
+            )));
         };
         for (metric, list) in metrics {
             let path = format!("measurements.\"{}\".\"{}\"", clip(cp), clip(metric));
@@ -143,13 +163,20 @@ pub fn parse_json(text: &str) -> Result<Experiment, InputError> {
             };
             for (i, m) in list.iter().enumerate() {
                 let p = format!("{path}[{i}]");
-                let Value::Object(m) = m else { return Err(e(format!("{p}: expected {{point, values}}, found {}", kind(m)))) };
+                let Value::Object(m) = m else {
+                    return Err(e(format!("{p}: expected {{point, values}}, found {}", kind(m))));
+                };
                 let point = numbers(m.get("point").unwrap_or(&Value::Null), &format!("{p}.point"), true)?;
                 if point.len() != x.e.parameters.len() {
-                    return Err(e(format!("{p}.point: expected {} value(s), one per parameter, found {}", x.e.parameters.len(), point.len())));
+                    return Err(e(format!(
+                        "{p}.point: expected {} value(s), one per parameter, found {}",
+                        x.e.parameters.len(),
+                        point.len()
+                    )));
                 }
                 let values = numbers(m.get("values").unwrap_or(&Value::Null), &format!("{p}.values"), false)?;
-                x.add(cp, metric, point, &values, None, &|k| format!("{p}.values[{k}]")).map_err(|m| e(format!("{p}: {m}")))?;
+                x.add(cp, metric, point, &values, None, &|k| format!("{p}.values[{k}]"))
+                    .map_err(|m| e(format!("{p}: {m}")))?;
             }
         }
     }
@@ -230,15 +257,25 @@ pub(super) fn parse_records(text: &str, r: &Records) -> Result<Experiment, Input
         };
         if x.e.parameters.is_empty() {
             if params.is_empty() || params.len() > MAX_PARAMETERS {
-                return Err(at(col(key), format!("{key}: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len())));
+                return Err(at(
+                    col(key),
+                    format!("{key}: expected 1 to {MAX_PARAMETERS} parameters, found {}", params.len()),
+                ));
             }
             x.e.parameters = key_order(&json, key).unwrap_or_else(|| params.keys().cloned().collect());
         }
         let coords = coords(key, params, &x.e.parameters).map_err(|err| err.at(line, Some(col(key))))?;
-        let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true).map_err(|err| err.at(line, Some(col("value"))))?;
+        let values = numbers(m.get("value").unwrap_or(&Value::Null), "value", true)
+            .map_err(|err| err.at(line, Some(col("value"))))?;
         // A list's values are told apart by their index after the value's column.
         let one = !matches!(m.get("value"), Some(Value::Array(_)));
-        let place = |k: usize| if one { format!("line {line}, column {}", col("value")) } else { format!("line {line}, column {}, value[{k}]", col("value")) };
+        let place = |k: usize| {
+            if one {
+                format!("line {line}, column {}", col("value"))
+            } else {
+                format!("line {line}, column {}, value[{k}]", col("value"))
+            }
+        };
         x.add(&callpath, &metric, coords, &values, Some(line), &place).map_err(|m| at(col("value"), m.to_string()))?;
     }
     Ok(x.finish())
@@ -250,13 +287,22 @@ fn coords(key: &str, params: &Map<String, Value>, names: &[String]) -> Result<Ve
         if params.len() > keys.len() {
             keys.push("…".into());
         }
-        return Err(InputError::new(FIELD, format!("{key}: expected the parameters of the first line ({}), found {}", names.join(", "), keys.join(", "))));
+        return Err(InputError::new(
+            FIELD,
+            format!(
+                "{key}: expected the parameters of the first line ({}), found {}",
+                names.join(", "),
+                keys.join(", ")
+            ),
+        ));
     }
     names
         .iter()
         .map(|n| {
             let v = &params[n];
-            let f = v.as_f64().ok_or_else(|| InputError::new(FIELD, format!("{key}.{}: expected a number, found {}", clip(n), kind(v))))?;
+            let f = v.as_f64().ok_or_else(|| {
+                InputError::new(FIELD, format!("{key}.{}: expected a number, found {}", clip(n), kind(v)))
+            })?;
             check_value(f).map_err(|m| InputError::new(FIELD, format!("{key}.{}: {m}", clip(n))))
         })
         .collect()

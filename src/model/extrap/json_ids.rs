@@ -100,7 +100,13 @@ fn positions(table: &[(i64, String)]) -> HashMap<i64, usize> {
 }
 
 /// The position of the entry a measurement refers to.
-fn reference(m: &Map<String, Value>, key: &str, path: &str, table: &HashMap<i64, usize>, what: &str) -> Result<usize, InputError> {
+fn reference(
+    m: &Map<String, Value>,
+    key: &str,
+    path: &str,
+    table: &HashMap<i64, usize>,
+    what: &str,
+) -> Result<usize, InputError> {
     let n = id(m, key, path)?;
     table.get(&n).copied().ok_or_else(|| e(format!("{path}.{key}: no entry of \"{what}\" has id {n}")))
 }
@@ -132,7 +138,12 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
         let pairs_path = format!("{path}.parameter_value_pairs");
         let pairs = match field(m, "parameter_value_pairs", &path)? {
             Value::Array(l) => l,
-            other => return Err(e(format!("{pairs_path}: expected a list of {{\"parameter_id\", \"parameter_value\"}}, found {}", kind(other)))),
+            other => {
+                return Err(e(format!(
+                    "{pairs_path}: expected a list of {{\"parameter_id\", \"parameter_value\"}}, found {}",
+                    kind(other)
+                )))
+            }
         };
         let mut values: Vec<Option<f64>> = vec![None; parameters.len()];
         for (j, pair) in pairs.iter().enumerate() {
@@ -140,14 +151,19 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
             let pair = object(pair, &p, "{\"parameter_id\", \"parameter_value\"}")?;
             let k = reference(pair, "parameter_id", &p, &parameter_at, "parameters")?;
             if values[k].is_some() {
-                return Err(e(format!("{p}.parameter_id: parameter \"{}\" has a value already", clip(&parameters[k].1))));
+                return Err(e(format!(
+                    "{p}.parameter_id: parameter \"{}\" has a value already",
+                    clip(&parameters[k].1)
+                )));
             }
             values[k] = Some(number(pair, "parameter_value", &p)?);
         }
         let values = values
             .iter()
             .zip(&parameters)
-            .map(|(v, (pid, name))| v.ok_or_else(|| e(format!("{pairs_path}: no value for parameter \"{}\" (id {pid})", clip(name)))))
+            .map(|(v, (pid, name))| {
+                v.ok_or_else(|| e(format!("{pairs_path}: no value for parameter \"{}\" (id {pid})", clip(name))))
+            })
             .collect::<Result<Vec<f64>, _>>()?;
         coordinates.push((n, values));
     }
@@ -158,7 +174,9 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
     let mut gathered: BTreeMap<(usize, usize, usize), Vec<f64>> = BTreeMap::new();
     // Per point, the path of its first value below 0.
     let mut negative: BTreeMap<(usize, usize, usize), String> = BTreeMap::new();
-    for (i, v) in list(top, "measurements", "{\"coordinate_id\", \"callpath_id\", \"metric_id\", \"value\"}")?.iter().enumerate() {
+    for (i, v) in
+        list(top, "measurements", "{\"coordinate_id\", \"callpath_id\", \"metric_id\", \"value\"}")?.iter().enumerate()
+    {
         let path = format!("measurements[{i}]");
         let m = object(v, &path, "{\"coordinate_id\", \"callpath_id\", \"metric_id\", \"value\"}")?;
         let c = reference(m, "callpath_id", &path, &callpath_at, "callpaths")?;
@@ -178,7 +196,8 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
     let mut x = Builder::new(Format::Json, parameters.into_iter().map(|(_, name)| name).collect());
     for ((c, k, p), values) in gathered {
         let place = negative.get(&(c, k, p)).cloned().unwrap_or_default();
-        x.add(&callpaths[c].1, &metrics[k].1, coordinates[p].1.clone(), &values, None, &|_| place.clone()).map_err(|m| e(m.to_string()))?;
+        x.add(&callpaths[c].1, &metrics[k].1, coordinates[p].1.clone(), &values, None, &|_| place.clone())
+            .map_err(|m| e(m.to_string()))?;
     }
     Ok(x.finish())
 }

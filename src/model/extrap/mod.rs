@@ -37,13 +37,17 @@ mod ranking;
 pub mod runs;
 pub mod saved;
 pub mod search;
-pub mod worker;
 mod talpas;
 mod text;
 mod tree;
+pub mod worker;
 
 pub use json::kind as json_kind;
-pub use ranking::{uninformative, HOLD, INPUT, PREDICT, FAR_BEYOND, UNINFORMATIVE_SPAN, finish, fit_regions, retarget, parse_targets, plan, process_index, rank, region_model, with_n, Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS};
+pub use ranking::{
+    finish, fit_regions, parse_targets, plan, process_index, rank, region_model, retarget, uninformative, with_n,
+    Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, FAR_BEYOND, HOLD,
+    INPUT, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS, PREDICT, UNINFORMATIVE_SPAN,
+};
 pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HELD_AT_LEAST, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;
@@ -172,19 +176,36 @@ struct Builder {
 
 impl Builder {
     fn new(format: Format, parameters: Vec<String>) -> Self {
-        Builder { e: Experiment { format, parameters, series: Vec::new(), times: TimeKind::Unknown }, series: HashMap::new(), points: Vec::new() }
+        Builder {
+            e: Experiment { format, parameters, series: Vec::new(), times: TimeKind::Unknown },
+            series: HashMap::new(),
+            points: Vec::new(),
+        }
     }
 
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
     /// a point keeps at most [`MAX_REPETITIONS`] values. `place(k)` says where `values[k]` was
     /// read, kept for the first value below 0.
-    fn add(&mut self, callpath: &str, metric: &str, coords: Vec<f64>, values: &[f64], line: Option<usize>, place: &dyn Fn(usize) -> String) -> Result<(), TooManyRepetitions> {
+    fn add(
+        &mut self,
+        callpath: &str,
+        metric: &str,
+        coords: Vec<f64>,
+        values: &[f64],
+        line: Option<usize>,
+        place: &dyn Fn(usize) -> String,
+    ) -> Result<(), TooManyRepetitions> {
         let negative = values.iter().position(|v| *v < 0.0).map(place);
         let key = (callpath.to_string(), metric.to_string());
         let i = match self.series.get(&key) {
             Some(&i) => i,
             None => {
-                self.e.series.push(Series { callpath: key.0.clone(), metric: key.1.clone(), points: Vec::new(), parent: None });
+                self.e.series.push(Series {
+                    callpath: key.0.clone(),
+                    metric: key.1.clone(),
+                    points: Vec::new(),
+                    parent: None,
+                });
                 self.points.push(HashMap::new());
                 self.series.insert(key, self.e.series.len() - 1);
                 self.e.series.len() - 1
@@ -248,13 +269,21 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
 /// Reads an experiment in the format given.
 pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
     if text.len() > MAX_BYTES {
-        return Err(InputError::new(FIELD, format!("{} bytes is more than the {} MB read", text.len(), MAX_BYTES >> 20)));
+        return Err(InputError::new(
+            FIELD,
+            format!("{} bytes is more than the {} MB read", text.len(), MAX_BYTES >> 20),
+        ));
     }
     if let Some(what) = binary(text) {
         return Err(InputError::new(FIELD, what));
     }
     let e = match format {
-        Format::Cube | Format::Saved => return Err(InputError::new(FIELD, "Cube profiles and saved Extra-P experiments are files, not text: choose or drop them")),
+        Format::Cube | Format::Saved => {
+            return Err(InputError::new(
+                FIELD,
+                "Cube profiles and saved Extra-P experiments are files, not text: choose or drop them",
+            ))
+        }
         Format::Text => text::parse(text)?,
         Format::Json => json::parse_json(text)?,
         Format::JsonLines => json::parse_lines(text)?,
@@ -270,7 +299,8 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
 /// profile (a tar archive, perhaps gzipped), or Extra-P 3's binary format, which is not read.
 fn binary(text: &str) -> Option<String> {
     let b = text.as_bytes();
-    let how = "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
+    let how =
+        "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
     if b.starts_with(b"PK\x03\x04") || b.starts_with(b"PK\x05\x06") {
         Some(format!("this is a zip archive, as a saved Extra-P experiment (.extra-p) is; it is read as a file: {how}"))
     } else if b.starts_with(&[0x1f, 0x8b]) || b.get(257..262) == Some(b"ustar".as_slice()) {
@@ -310,7 +340,12 @@ struct TooManyRepetitions {
 
 impl std::fmt::Display for TooManyRepetitions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more", clip(&self.callpath), coords_text(&self.coords))
+        write!(
+            f,
+            "at most {MAX_REPETITIONS} repetitions per point; \"{}\", {} has more",
+            clip(&self.callpath),
+            coords_text(&self.coords)
+        )
     }
 }
 

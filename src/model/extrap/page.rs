@@ -5,10 +5,13 @@
 //! and [`complete`] ranks them; the chart's curves are each region's predicted share against
 //! n, from the same fits. [`view`] is the three on one thread.
 
-use super::{fit_regions, parse, parse_targets, plan, process_index, Experiment, Format, Plan, RankOptions, Ranking, RegionFit, SideChoice, MAX_TARGETS};
+use super::{
+    fit_regions, parse, parse_targets, plan, process_index, Experiment, Format, Plan, RankOptions, Ranking, RegionFit,
+    SideChoice, MAX_TARGETS,
+};
+use crate::model::chart::Series;
 use crate::model::input::list::clip;
 use crate::model::speedup::weak;
-use crate::model::chart::Series;
 use crate::model::workspace::PageInputs;
 use crate::model::{fmt_num, InputError};
 
@@ -74,7 +77,12 @@ const EXAMPLES: [(&str, &str, &str, &str); 2] = [
 pub fn presets() -> Vec<crate::model::workspace::Preset> {
     EXAMPLES
         .iter()
-        .map(|&(key, name, description, text)| crate::model::workspace::Preset { key, name, description, inputs: [(KEY_TEXT.to_string(), text.to_string())].into_iter().collect() })
+        .map(|&(key, name, description, text)| crate::model::workspace::Preset {
+            key,
+            name,
+            description,
+            inputs: [(KEY_TEXT.to_string(), text.to_string())].into_iter().collect(),
+        })
         .collect()
 }
 
@@ -98,10 +106,13 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
     let ids: Vec<usize> = (0..r.regions.len()).filter(|&i| counted(i)).collect();
     let table = r.tables.iter().rev().find(|t| t.side == side)?;
     let shown: Vec<usize> = table.rows.iter().map(|s| s.region).take(CHART_REGIONS).collect();
-    let mut out: Vec<Series> = shown.iter().map(|&i| Series { label: r.regions[i].callpath.clone(), points: Vec::new() }).collect();
+    let mut out: Vec<Series> =
+        shown.iter().map(|&i| Series { label: r.regions[i].callpath.clone(), points: Vec::new() }).collect();
     let mut other = Vec::new();
     for &n in &r.chart_ns {
-        let times: Vec<Option<f64>> = (0..r.regions.len()).map(|i| if r.regions[i].error.is_none() { r.regions[i].curve_at(n).map(|c| c.0) } else { None }).collect();
+        let times: Vec<Option<f64>> = (0..r.regions.len())
+            .map(|i| if r.regions[i].error.is_none() { r.regions[i].curve_at(n).map(|c| c.0) } else { None })
+            .collect();
         let Some(split) = r.shares_of(&times) else { continue };
         if !split.total.is_finite() {
             continue;
@@ -112,7 +123,8 @@ fn curves(r: &Ranking) -> Option<ShareCurves> {
                 out[k].points.push((x, s));
             }
         }
-        let rest: f64 = ids.iter().filter(|i| !shown.contains(i)).filter_map(|&i| times[i]).map(|t| t * split.scale).sum();
+        let rest: f64 =
+            ids.iter().filter(|i| !shown.contains(i)).filter_map(|&i| times[i]).map(|t| t * split.scale).sum();
         other.push((x, rest / split.total));
     }
     if ids.len() > shown.len() && !r.tree.by_inclusive() {
@@ -169,7 +181,8 @@ pub fn prepare_parsed(texts: &PageInputs, e: &Experiment) -> (ExtrapView, Option
             pi
         }
         Err(_) => {
-            let message = format!("no parameter \"{}\" in this experiment; it has {}", clip(named), e.parameters.join(", "));
+            let message =
+                format!("no parameter \"{}\" in this experiment; it has {}", clip(named), e.parameters.join(", "));
             v.errors.push((KEY_PROCESS.into(), InputError::new("process count", message)));
             process_index(&e.parameters, None).unwrap_or(0)
         }
@@ -201,7 +214,13 @@ pub fn prepare_parsed(texts: &PageInputs, e: &Experiment) -> (ExtrapView, Option
         x => match x.parse::<f64>() {
             Ok(f) if f.is_finite() && f > 0.0 => SideChoice::Value(f),
             _ => {
-                v.errors.push((KEY_HOLD.into(), InputError::new("hold", format!("expected a value above 0, largest or per-value, found \"{}\"", clip(x)))));
+                v.errors.push((
+                    KEY_HOLD.into(),
+                    InputError::new(
+                        "hold",
+                        format!("expected a value above 0, largest or per-value, found \"{}\"", clip(x)),
+                    ),
+                ));
                 SideChoice::Largest
             }
         },
@@ -234,7 +253,10 @@ pub fn prepare_parsed(texts: &PageInputs, e: &Experiment) -> (ExtrapView, Option
 /// Between two rankings whose texts differ only in the others ("rank at", the value held),
 /// the fits are evaluated again ([`super::retarget`]), not searched again.
 pub fn fit_key(texts: &PageInputs) -> PageInputs {
-    [KEY_TEXT, KEY_METRIC, KEY_PROCESS].iter().filter_map(|k| texts.get(*k).map(|v| (k.to_string(), v.clone()))).collect()
+    [KEY_TEXT, KEY_METRIC, KEY_PROCESS]
+        .iter()
+        .filter_map(|k| texts.get(*k).map(|v| (k.to_string(), v.clone())))
+        .collect()
 }
 
 /// The view of [`prepare`] with the plan's regions fitted (`fits`: every region of the plan,
@@ -328,7 +350,8 @@ fn thin(v: Vec<f64>, most: usize) -> Vec<f64> {
 pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
     let (pi, d) = (r.process_index, r.parameters.len());
     let si = (0..d).find(|&j| j != pi)?;
-    let mut measured: Vec<f64> = r.regions.iter().flat_map(|f| f.points.iter().filter_map(|p| p.coords.get(si).copied())).collect();
+    let mut measured: Vec<f64> =
+        r.regions.iter().flat_map(|f| f.points.iter().filter_map(|p| p.coords.get(si).copied())).collect();
     measured.sort_by(f64::total_cmp);
     measured.dedup();
     // Every measured value when they fit (a measured row is never dropped unsaid), then
@@ -336,11 +359,23 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
     // the rows to the doublings when the targets ask beyond them, and the map says so.
     let asked = r.targets.iter().filter_map(|t| t.point.get(si).copied()).fold(0.0, f64::max);
     let beyond = measured.last().is_some_and(|&m| asked > m);
-    let room = if measured.len() <= HEAT_ROWS { HEAT_ROWS } else if beyond { HEAT_ROWS / 2 } else { HEAT_ROWS };
+    let room = if measured.len() <= HEAT_ROWS {
+        HEAT_ROWS
+    } else if beyond {
+        HEAT_ROWS / 2
+    } else {
+        HEAT_ROWS
+    };
     let mut ys = thin(measured.clone(), room);
     let dropped: Vec<String> = measured.iter().filter(|v| !ys.contains(v)).map(|&v| fmt_num(v, 6)).collect();
     let note = (!dropped.is_empty()).then(|| {
-        format!("{} of the {} measured values of {} shown as rows; left out: {}", measured.len() - dropped.len(), measured.len(), r.parameters[si], dropped.join(", "))
+        format!(
+            "{} of the {} measured values of {} shown as rows; left out: {}",
+            measured.len() - dropped.len(),
+            measured.len(),
+            r.parameters[si],
+            dropped.join(", ")
+        )
     });
     while let Some(&last) = ys.last() {
         if last >= asked || ys.len() >= HEAT_ROWS {
@@ -358,7 +393,13 @@ pub fn heat_map(r: &Ranking, region: Option<usize>) -> Option<HeatMap> {
                     point[pi] = x;
                     point[si] = y;
                     let times: Vec<Option<f64>> = (0..r.regions.len())
-                        .map(|i| r.regions[i].model.as_ref().map(|m| m.at_point(&point).0).filter(|t| t.is_finite() && *t >= 0.0))
+                        .map(|i| {
+                            r.regions[i]
+                                .model
+                                .as_ref()
+                                .map(|m| m.at_point(&point).0)
+                                .filter(|t| t.is_finite() && *t >= 0.0)
+                        })
                         .collect();
                     // The ranking's shares there: own time, never a parent added to its children.
                     let split = r.shares_of(&times)?;
@@ -439,7 +480,11 @@ mod tests {
         let v = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4\nREGION r\nDATA 1 x\n")]));
         assert_eq!(v.errors[0].0, KEY_TEXT);
         assert_eq!(v.errors[0].1.local_text(), "line 4, column 8: expected a measured value (a number), found \"x\"");
-        let v = view(&texts(&[(KEY_TEXT, "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA 2\nDATA 1\n"), (KEY_PREDICT, "16, abc"), (KEY_HOLD, "big")]));
+        let v = view(&texts(&[
+            (KEY_TEXT, "PARAMETER p\nPOINTS 2 4 8\nREGION r\nDATA 4\nDATA 2\nDATA 1\n"),
+            (KEY_PREDICT, "16, abc"),
+            (KEY_HOLD, "big"),
+        ]));
         let keys: Vec<&str> = v.errors.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(keys, [KEY_PREDICT, KEY_HOLD]);
     }
@@ -525,10 +570,19 @@ mod tests {
         let text = include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt");
         let v = view(&texts(&[(KEY_TEXT, text), (KEY_PREDICT, "2048")]));
         let c = v.chart.as_ref().unwrap();
-        assert!(c.curves.iter().all(|s| s.label != "main()" && !s.label.contains("other regions")), "{:?}", c.curves.iter().map(|s| &s.label).collect::<Vec<_>>());
+        assert!(
+            c.curves.iter().all(|s| s.label != "main()" && !s.label.contains("other regions")),
+            "{:?}",
+            c.curves.iter().map(|s| &s.label).collect::<Vec<_>>()
+        );
         let r = v.ranking.as_ref().unwrap();
         let map = heat_map(r, None).unwrap();
-        assert!(map.cells.iter().flatten().flatten().all(|cell| r.regions[cell.top].callpath == "Find target neurons (w/ RMA)"));
+        assert!(map
+            .cells
+            .iter()
+            .flatten()
+            .flatten()
+            .all(|cell| r.regions[cell.top].callpath == "Find target neurons (w/ RMA)"));
     }
 
     #[test]
@@ -556,7 +610,10 @@ mod tests {
         assert!(v.errors.is_empty(), "{:?}", v.errors);
         let map = heat_map(v.ranking.as_ref().unwrap(), None).unwrap();
         assert!(map.ys.len() <= HEAT_ROWS && map.ys.starts_with(&[1.0]) && map.ys.contains(&12.0), "{:?}", map.ys);
-        assert_eq!(map.note.as_deref(), Some("4 of the 12 measured values of n shown as rows; left out: 2, 3, 5, 6, 7, 9, 10, 11"));
+        assert_eq!(
+            map.note.as_deref(),
+            Some("4 of the 12 measured values of n shown as rows; left out: 2, 3, 5, 6, 7, 9, 10, 11")
+        );
     }
 
     #[test]
@@ -627,8 +684,16 @@ mod tests {
         // value held), are the fits made afresh there; so is the whole view.
         let cases = [
             (include_str!("../../../tests/data/extrap/app.txt"), "256, 1024", ["8", "64, 100000", "3, 1000000000", ""]),
-            (include_str!("../../../tests/data/extrap/app.jsonl"), "256:16000, 1024:16000", ["64", "2048:1000", "1024:64000, 8", ""]),
-            (include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt"), "2048", ["1024:9000, 2048:18000", "64", "100000:1000", "4"]),
+            (
+                include_str!("../../../tests/data/extrap/app.jsonl"),
+                "256:16000, 1024:16000",
+                ["64", "2048:1000", "1024:64000, 8", ""],
+            ),
+            (
+                include_str!("../../../tests/data/extrap-upstream/text/mpa/relearn_data.txt"),
+                "2048",
+                ["1024:9000, 2048:18000", "64", "100000:1000", "4"],
+            ),
             (include_str!("../../../tests/data/extrap/calltree.txt"), "256", ["2", "1000000", "64, 128", "512"]),
         ];
         for (text, first, nexts) in cases {

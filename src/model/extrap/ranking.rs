@@ -88,7 +88,14 @@ pub struct RankOptions {
 
 impl Default for RankOptions {
     fn default() -> Self {
-        RankOptions { metric: None, process_parameter: None, side: SideChoice::Largest, targets: Vec::new(), points: Vec::new(), max_regions: MAX_REGIONS }
+        RankOptions {
+            metric: None,
+            process_parameter: None,
+            side: SideChoice::Largest,
+            targets: Vec::new(),
+            points: Vec::new(),
+            max_regions: MAX_REGIONS,
+        }
     }
 }
 
@@ -275,7 +282,21 @@ pub const PREDICT: &str = "predict";
 
 /// Names that mean a process count, the surest first: a parameter named p is the process
 /// count whatever its place, and n only when no other is (n is as often the problem size).
-const PROCESS_NAMES: &[&str] = &["p", "np", "procs", "nprocs", "processes", "process", "ranks", "nranks", "num_procs", "mpi", "cores", "nodes", "n"];
+const PROCESS_NAMES: &[&str] = &[
+    "p",
+    "np",
+    "procs",
+    "nprocs",
+    "processes",
+    "process",
+    "ranks",
+    "nranks",
+    "num_procs",
+    "mpi",
+    "cores",
+    "nodes",
+    "n",
+];
 
 fn median(v: &[f64]) -> f64 {
     let mut s = v.to_vec();
@@ -424,10 +445,9 @@ impl Plan {
 /// first in [`PROCESS_NAMES`] (p before n, whatever their order in the file), else the first.
 pub fn process_index(parameters: &[String], named: Option<&str>) -> Result<usize, InputError> {
     match named {
-        Some(p) => parameters
-            .iter()
-            .position(|x| x == p)
-            .ok_or_else(|| InputError::new(FIELD, format!("no parameter \"{p}\"; the experiment has {}", parameters.join(", ")))),
+        Some(p) => parameters.iter().position(|x| x == p).ok_or_else(|| {
+            InputError::new(FIELD, format!("no parameter \"{p}\"; the experiment has {}", parameters.join(", ")))
+        }),
         // By the names' order, not the parameters': with n listed before p, p is the count.
         None => Ok(PROCESS_NAMES
             .iter()
@@ -450,7 +470,14 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     let targets = targets_of(e, opts, pi, si, &largest, &side_values, &mut warnings)?;
     let series: Vec<_> = e.series.iter().filter(|s| s.metric == metric).collect();
     if series.len() > opts.max_regions {
-        return Err(InputError::new(FIELD, format!("{} regions to fit is more than the {} read at once; split the file", series.len(), opts.max_regions)));
+        return Err(InputError::new(
+            FIELD,
+            format!(
+                "{} regions to fit is more than the {} read at once; split the file",
+                series.len(),
+                opts.max_regions
+            ),
+        ));
     }
     let mut regions = unfitted(e, &series, &metric, pi);
     // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
@@ -488,17 +515,12 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
 fn chosen_metric(e: &Experiment, opts: &RankOptions) -> Result<(String, Vec<String>), InputError> {
     let metrics: Vec<String> = e.metrics().into_iter().map(String::from).collect();
     let metric = match &opts.metric {
-        Some(m) => metrics
-            .iter()
-            .find(|x| *x == m)
-            .cloned()
-            .ok_or_else(|| InputError::new(FIELD, format!("no metric \"{m}\"; the experiment has {}", metrics.join(", "))))?,
-        None => metrics
-            .iter()
-            .find(|m| m.eq_ignore_ascii_case("time"))
-            .or(metrics.first())
-            .cloned()
-            .unwrap_or_default(),
+        Some(m) => metrics.iter().find(|x| *x == m).cloned().ok_or_else(|| {
+            InputError::new(FIELD, format!("no metric \"{m}\"; the experiment has {}", metrics.join(", ")))
+        })?,
+        None => {
+            metrics.iter().find(|m| m.eq_ignore_ascii_case("time")).or(metrics.first()).cloned().unwrap_or_default()
+        }
     };
     Ok((metric, metrics))
 }
@@ -506,7 +528,14 @@ fn chosen_metric(e: &Experiment, opts: &RankOptions) -> Result<(String, Vec<Stri
 /// The values of the second parameter (index `si`) the process counts asked for are ranked
 /// at, as `opts.side` chooses them; the parameters beyond the second are held at their
 /// largest values, which `warnings` says when counts are asked for.
-fn held_values(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, largest: &[f64], warnings: &mut Vec<Warning>) -> Result<Vec<f64>, InputError> {
+fn held_values(
+    e: &Experiment,
+    opts: &RankOptions,
+    pi: usize,
+    si: Option<usize>,
+    largest: &[f64],
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<f64>, InputError> {
     let name = |i: usize| e.parameters[i].as_str();
     // Held values concern the targets given as a process count; whole points give every value.
     let holds = !opts.targets.is_empty();
@@ -517,18 +546,29 @@ fn held_values(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>,
     Ok(match &opts.side {
         SideChoice::Largest => {
             if holds {
-                warnings.push(Warning::at(HOLD, format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6))));
+                warnings.push(Warning::at(
+                    HOLD,
+                    format!("{} held at its largest value, {}", name(si), fmt_num(largest[si], 6)),
+                ));
             }
             vec![largest[si]]
         }
         SideChoice::Value(v) => {
             if !(v.is_finite() && *v > 0.0) {
-                return Err(InputError::new(FIELD, format!("{} = {}: expected a value above 0", name(si), fmt_num(*v, 6))));
+                return Err(InputError::new(
+                    FIELD,
+                    format!("{} = {}: expected a value above 0", name(si), fmt_num(*v, 6)),
+                ));
             }
             let all = e.values_of(si);
             if !all.contains(v) {
                 let shown: Vec<String> = all.iter().map(|x| fmt_num(*x, 6)).collect();
-                let message = format!("{} = {} was not measured (the values are {}): predicted by each region's model", name(si), fmt_num(*v, 6), shown.join(", "));
+                let message = format!(
+                    "{} = {} was not measured (the values are {}): predicted by each region's model",
+                    name(si),
+                    fmt_num(*v, 6),
+                    shown.join(", ")
+                );
                 warnings.push(Warning::at(HOLD, message));
             }
             vec![*v]
@@ -540,12 +580,21 @@ fn held_values(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>,
 /// The points to rank at: each process count asked for at each held value (`side_values`),
 /// then each whole point; a count beyond the largest reported, or far beyond the measured
 /// counts, is said in `warnings`.
-fn targets_of(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, largest: &[f64], side_values: &[f64], warnings: &mut Vec<Warning>) -> Result<Vec<Target>, InputError> {
+fn targets_of(
+    e: &Experiment,
+    opts: &RankOptions,
+    pi: usize,
+    si: Option<usize>,
+    largest: &[f64],
+    side_values: &[f64],
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Target>, InputError> {
     let err = |m: String| InputError::new(FIELD, m);
     let name = |i: usize| e.parameters[i].as_str();
     let d = e.parameters.len();
     let mut targets: Vec<Target> = Vec::new();
-    let sides: Vec<Option<f64>> = if side_values.is_empty() { vec![None] } else { side_values.iter().copied().map(Some).collect() };
+    let sides: Vec<Option<f64>> =
+        if side_values.is_empty() { vec![None] } else { side_values.iter().copied().map(Some).collect() };
     for &side in &sides {
         for &n in &opts.targets {
             let mut point = with_n(largest, pi, f64::from(n));
@@ -557,7 +606,11 @@ fn targets_of(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, 
     }
     for point in &opts.points {
         if point.len() != d {
-            return Err(err(format!("a point to predict at needs {d} values ({}), found {}", e.parameters.join(", "), point.len())));
+            return Err(err(format!(
+                "a point to predict at needs {d} values ({}), found {}",
+                e.parameters.join(", "),
+                point.len()
+            )));
         }
         if let Some(v) = point.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
             return Err(err(format!("a point to predict at has {}: expected values above 0", fmt_num(*v, 6))));
@@ -587,7 +640,10 @@ fn targets_of(e: &Experiment, opts: &RankOptions, pi: usize, si: Option<usize>, 
         warnings.push(Warning::at(PREDICT, message));
     }
     if targets.len() > MAX_TARGETS {
-        return Err(err(format!("{} points to predict at is more than the {MAX_TARGETS} ranked at once", targets.len())));
+        return Err(err(format!(
+            "{} points to predict at is more than the {MAX_TARGETS} ranked at once",
+            targets.len()
+        )));
     }
     Ok(targets)
 }
@@ -602,18 +658,35 @@ fn unfitted(e: &Experiment, series: &[&super::Series], metric: &str, pi: usize) 
     let mut regions = Vec::with_capacity(series.len());
     for s in series {
         let mut pts: Vec<_> = s.points.iter().collect();
-        pts.sort_by(|a, b| a.coords[pi].total_cmp(&b.coords[pi]).then_with(|| a.coords.iter().zip(&b.coords).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))));
+        pts.sort_by(|a, b| {
+            a.coords[pi].total_cmp(&b.coords[pi]).then_with(|| {
+                a.coords.iter().zip(&b.coords).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y)))
+            })
+        });
         let summaries: Vec<PointSummary> = pts
             .iter()
-            .map(|m| PointSummary { n: m.coords[pi], median: median(&m.values), noise: noise(&m.values), repetitions: m.values.len(), coords: m.coords.clone() })
+            .map(|m| PointSummary {
+                n: m.coords[pi],
+                median: median(&m.values),
+                noise: noise(&m.values),
+                repetitions: m.values.len(),
+                coords: m.coords.clone(),
+            })
             .collect();
-        let raw: Vec<RawPoint> = summaries.iter().zip(&pts).map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line }).collect();
+        let raw: Vec<RawPoint> = summaries
+            .iter()
+            .zip(&pts)
+            .map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line })
+            .collect();
         // A value below 0 is no time (nor count), whether it is a point's only value or one
         // repetition among others: the region is reported, not ranked, naming the place.
         let error = pts.iter().find(|m| m.values.iter().any(|v| *v < 0.0)).map(|m| {
             let place = m.negative.clone().or_else(|| m.line.map(|l| format!("line {l}")));
             let at = place.map_or(String::new(), |p| format!(" ({p})"));
-            format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(m.coords[pi], 6))
+            format!(
+                "a value below 0 at {} processes{at}: the region is left out of the ranking",
+                fmt_num(m.coords[pi], 6)
+            )
         });
         regions.push(RegionFit {
             callpath: s.callpath.clone(),
@@ -634,7 +707,17 @@ fn unfitted(e: &Experiment, series: &[&super::Series], metric: &str, pi: usize) 
             chosen_for_targets: false,
         });
         if let (Some(imb), Some(r)) = (imbalances.get(s.callpath.as_str()), regions.last_mut()) {
-            r.imbalance = r.points.iter().map(|p| imb.points.iter().find(|m| m.coords == p.coords).filter(|m| !m.values.is_empty()).map(|m| median(&m.values))).collect();
+            r.imbalance = r
+                .points
+                .iter()
+                .map(|p| {
+                    imb.points
+                        .iter()
+                        .find(|m| m.coords == p.coords)
+                        .filter(|m| !m.values.is_empty())
+                        .map(|m| median(&m.values))
+                })
+                .collect();
             r.imbalance_grows = imbalance_grows(&r.points, &r.imbalance);
         }
     }
@@ -687,7 +770,10 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     }
     if let Some(p) = fit.raw.iter().find(|p| p.value < 0.0) {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
-        fit.error = Some(format!("a value below 0 at {} processes{at}: the region is left out of the ranking", fmt_num(p.n, 6)));
+        fit.error = Some(format!(
+            "a value below 0 at {} processes{at}: the region is left out of the ranking",
+            fmt_num(p.n, 6)
+        ));
         return fit;
     }
     let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
@@ -717,7 +803,13 @@ pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> R
             RegionModel {
                 form: Form::Normal { c0: m, terms: Vec::new() },
                 loo: None,
-                reach: (0..d).map(|j| Reach { max: points.iter().filter_map(|p| p.coords.get(j).copied()).fold(1.0, f64::max), error: 0.5, doublings: 1.0 }).collect(),
+                reach: (0..d)
+                    .map(|j| Reach {
+                        max: points.iter().filter_map(|p| p.coords.get(j).copied()).fold(1.0, f64::max),
+                        error: 0.5,
+                        doublings: 1.0,
+                    })
+                    .collect(),
                 note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
             },
             false,
@@ -767,7 +859,13 @@ fn evaluate(fit: &mut RegionFit, m: RegionModel, plan: &Plan, chart: &[Vec<f64>]
     let names: Vec<&str> = plan.parameters.iter().map(String::as_str).collect();
     // Written with the digits it needs to give the times shown: at the targets, the chart's
     // counts and the measured points.
-    let shown: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).chain(fit.points.iter().map(|p| p.coords.clone())).collect();
+    let shown: Vec<Vec<f64>> = plan
+        .targets
+        .iter()
+        .map(|t| t.point.clone())
+        .chain(chart.iter().cloned())
+        .chain(fit.points.iter().map(|p| p.coords.clone()))
+        .collect();
     fit.formula = Some(m.form.text_matching(&names, &shown));
     fit.grows = m.grows_along(&plan.base, pi);
     fit.note = m.note.clone();
@@ -781,15 +879,22 @@ fn evaluate(fit: &mut RegionFit, m: RegionModel, plan: &Plan, chart: &[Vec<f64>]
 /// [`fit_regions`] fits it). The same fits as [`fit_regions`] of the whole plan; regions
 /// that do not match the kept ones (by call path, in order) are fitted.
 pub fn retarget(plan: &Plan, kept: &[RegionFit]) -> Vec<RegionFit> {
-    let chart: Vec<Vec<f64>> = plan.chart_ns.iter().map(|&n| with_n(&plan.base, plan.process_index, f64::from(n))).collect();
+    let chart: Vec<Vec<f64>> =
+        plan.chart_ns.iter().map(|&n| with_n(&plan.base, plan.process_index, f64::from(n))).collect();
     let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
     plan.regions
         .iter()
         .enumerate()
         .map(|(i, r)| match kept.get(i) {
             // A region whose model is no search's (a value of 0 or below 0) costs no search.
-            _ if r.raw.iter().any(|p| p.value < 0.0) || r.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) => fit_region(r, plan),
-            Some(RegionFit { callpath, points, model: Some(m), chosen_for_targets: false, .. }) if *callpath == r.callpath && *points == r.points && positive_at(m, &checks) => {
+            _ if r.raw.iter().any(|p| p.value < 0.0)
+                || r.points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) =>
+            {
+                fit_region(r, plan)
+            }
+            Some(RegionFit { callpath, points, model: Some(m), chosen_for_targets: false, .. })
+                if *callpath == r.callpath && *points == r.points && positive_at(m, &checks) =>
+            {
                 let mut fit = r.clone();
                 evaluate(&mut fit, m.clone(), plan, &chart);
                 fit
@@ -811,9 +916,15 @@ pub fn rank(e: &Experiment, opts: &RankOptions) -> Result<Ranking, InputError> {
 /// however the fits were split. Fewer or more regions than the plan has is an error.
 pub fn finish(plan: Plan, regions: Vec<RegionFit>) -> Result<Ranking, InputError> {
     if regions.len() != plan.regions.len()
-        || regions.iter().zip(&plan.regions).any(|(a, b)| a.callpath != b.callpath || (a.error.is_none() && a.predictions.len() != plan.targets.len()))
+        || regions
+            .iter()
+            .zip(&plan.regions)
+            .any(|(a, b)| a.callpath != b.callpath || (a.error.is_none() && a.predictions.len() != plan.targets.len()))
     {
-        return Err(InputError::new(FIELD, format!("{} fitted regions do not match the {} regions to rank", regions.len(), plan.regions.len())));
+        return Err(InputError::new(
+            FIELD,
+            format!("{} fitted regions do not match the {} regions to rank", regions.len(), plan.regions.len()),
+        ));
     }
     Ok(ranked(plan, regions))
 }
@@ -831,29 +942,63 @@ fn sums_of_others(xs: &[f64]) -> Vec<f64> {
 
 /// [`finish`] for fits known to be the plan's.
 fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
-    let Plan { parameters, process_index, side_parameter, side_values, metric, metrics, targets, base, chart_ns, mut warnings, tree, .. } = plan;
+    let Plan {
+        parameters,
+        process_index,
+        side_parameter,
+        side_values,
+        metric,
+        metrics,
+        targets,
+        base,
+        chart_ns,
+        mut warnings,
+        tree,
+        ..
+    } = plan;
     let mut tables = Vec::new();
     let mut dominant = Vec::new();
-    let first_to_stop: Vec<usize> = (0..regions.len()).filter(|&i| regions[i].stops_scaling_n.is_some()).min_by_key(|&i| regions[i].stops_scaling_n).into_iter().collect();
+    let first_to_stop: Vec<usize> = (0..regions.len())
+        .filter(|&i| regions[i].stops_scaling_n.is_some())
+        .min_by_key(|&i| regions[i].stops_scaling_n)
+        .into_iter()
+        .collect();
     for (ti, target) in targets.iter().enumerate() {
         let t: Vec<Option<(f64, f64, f64)>> = regions.iter().map(|r| r.time_at(ti)).collect();
         let Some(split) = tree.shares(&t.iter().map(|x| x.map(|v| v.0)).collect::<Vec<_>>()) else { continue };
         let mut rows = if tree.by_inclusive() { inclusive_rows(&t, &split) } else { own_rows(&t, &split) };
         rows.sort_by(|a, b| b.share.total_cmp(&a.share));
         let Target { n, side, point } = target.clone();
-        let top = if tree.by_inclusive() { split.dominant.and_then(|i| rows.iter().find(|r| r.region == i)) } else { rows.first() };
+        let top = if tree.by_inclusive() {
+            split.dominant.and_then(|i| rows.iter().find(|r| r.region == i))
+        } else {
+            rows.first()
+        };
         if let Some(top) = top {
-            dominant.push(Dominant { n, side, point: point.clone(), callpath: regions[top.region].callpath.clone(), share: top.share });
+            dominant.push(Dominant {
+                n,
+                side,
+                point: point.clone(),
+                callpath: regions[top.region].callpath.clone(),
+                share: top.share,
+            });
         }
         tables.push(Table { n, side, point, rows });
     }
     // Ranges too wide to say anything are said to be so, the widest named.
-    let wide: Vec<(usize, usize)> = regions.iter().enumerate().flat_map(|(i, r)| (0..targets.len()).filter(move |&ti| r.uninformative_at(ti)).map(move |ti| (i, ti))).collect();
+    let wide: Vec<(usize, usize)> = regions
+        .iter()
+        .enumerate()
+        .flat_map(|(i, r)| (0..targets.len()).filter(move |&ti| r.uninformative_at(ti)).map(move |ti| (i, ti)))
+        .collect();
     let asked = regions.iter().map(|r| (0..targets.len()).filter(|&ti| r.time_at(ti).is_some()).count()).sum::<usize>();
-    let span = |&(i, ti): &(usize, usize)| regions[i].time_at(ti).map_or(f64::INFINITY, |t| if t.1 > 0.0 { t.2 / t.1 } else { f64::INFINITY });
+    let span = |&(i, ti): &(usize, usize)| {
+        regions[i].time_at(ti).map_or(f64::INFINITY, |t| if t.1 > 0.0 { t.2 / t.1 } else { f64::INFINITY })
+    };
     if let Some(&(i, ti)) = wide.iter().max_by(|a, b| span(a).total_cmp(&span(b))) {
         let (_, lo, hi) = regions[i].time_at(ti).unwrap_or_default();
-        let at: Vec<String> = parameters.iter().zip(&targets[ti].point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect();
+        let at: Vec<String> =
+            parameters.iter().zip(&targets[ti].point).map(|(k, v)| format!("{k} = {}", fmt_num(*v, 6))).collect();
         let message = format!(
             "{} of {asked} predicted times have a range wider than a factor {} (the widest: {} at {}, {} to {} s): they carry no information beyond the model's form",
             wide.len(), fmt_num(UNINFORMATIVE_SPAN, 6), regions[i].callpath, at.join(", "), fmt_num(lo, 3), fmt_num(hi, 3)
@@ -862,7 +1007,10 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
     }
     let failed = regions.iter().filter(|r| r.error.is_some()).count();
     if failed > 0 {
-        warnings.push(Warning::at(INPUT, format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len())));
+        warnings.push(Warning::at(
+            INPUT,
+            format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len()),
+        ));
     }
     Ranking {
         process_parameter: parameters.get(process_index).cloned().unwrap_or_default(),
@@ -887,7 +1035,8 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
 /// The rows of one table by own time: share_i = t_i / Σ t_j over the regions counted, with the
 /// widest range the time ranges allow, lowᵢ/(lowᵢ + Σⱼ≠ᵢ highⱼ) to highᵢ/(highᵢ + Σⱼ≠ᵢ lowⱼ).
 fn own_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
-    let times: Vec<(usize, (f64, f64, f64))> = (0..t.len()).filter(|&i| split.share[i].is_some()).filter_map(|i| Some((i, t[i]?))).collect();
+    let times: Vec<(usize, (f64, f64, f64))> =
+        (0..t.len()).filter(|&i| split.share[i].is_some()).filter_map(|i| Some((i, t[i]?))).collect();
     // The ranges' sums are taken of scaled times where the highs' sum passes f64's range.
     let highs: Vec<f64> = times.iter().map(|(_, t)| t.2).collect();
     let k = sum_scale(highs.iter().sum());
@@ -914,7 +1063,15 @@ fn inclusive_rows(t: &[Option<(f64, f64, f64)>], split: &Split) -> Vec<Share> {
         .filter_map(|i| {
             let (share, (time, lo, hi)) = (split.share[i]?, t[i]?);
             let own = split.own[i].unwrap_or(0.0);
-            Some(Share { region: i, time_s: time, share, low: split.of(lo).clamp(0.0, 1.0), high: split.of(hi).clamp(0.0, 1.0), own, inclusive: share })
+            Some(Share {
+                region: i,
+                time_s: time,
+                share,
+                low: split.of(lo).clamp(0.0, 1.0),
+                high: split.of(hi).clamp(0.0, 1.0),
+                own,
+                inclusive: share,
+            })
         })
         .collect()
 }
@@ -935,10 +1092,17 @@ pub fn parse_targets(field: &str, text: &str) -> Result<(Vec<u32>, Vec<Vec<f64>>
             .split(':')
             .map(|v| v.trim().parse::<f64>().ok().filter(|f| f.is_finite() && *f > 0.0 && *f <= 1e12))
             .collect::<Option<_>>()
-            .ok_or_else(|| at(format!("expected a process count or values joined by ':' (256:4000), each above 0, found \"{}\"", clip(item))))?;
+            .ok_or_else(|| {
+                at(format!(
+                    "expected a process count or values joined by ':' (256:4000), each above 0, found \"{}\"",
+                    clip(item)
+                ))
+            })?;
         match values.as_slice() {
             [n] if n.fract() == 0.0 && *n <= 1e9 => ns.push(*n as u32),
-            [_] => return Err(at(format!("expected a whole process count up to 1000000000, found \"{}\"", clip(item)))),
+            [_] => {
+                return Err(at(format!("expected a whole process count up to 1000000000, found \"{}\"", clip(item))))
+            }
             _ => points.push(values),
         }
     }

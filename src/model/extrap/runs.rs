@@ -50,12 +50,18 @@ pub struct Limits {
 }
 
 /// The limits the command and the page read within.
-pub const LIMITS: Limits = Limits { runs: 4_096, file_bytes: 1 << 30, inflated_bytes: 2 << 30, callpaths: 100_000, locations: 1 << 20 };
+pub const LIMITS: Limits =
+    Limits { runs: 4_096, file_bytes: 1 << 30, inflated_bytes: 2 << 30, callpaths: 100_000, locations: 1 << 20 };
 
 impl Limits {
     /// The Cube reader's limits for one profile.
     pub fn cube(&self) -> cube::Limits {
-        cube::Limits { max_bytes: self.inflated_bytes, max_cnodes: self.callpaths, max_locations: self.locations, max_metrics: 4_096 }
+        cube::Limits {
+            max_bytes: self.inflated_bytes,
+            max_cnodes: self.callpaths,
+            max_locations: self.locations,
+            max_metrics: 4_096,
+        }
     }
 }
 
@@ -232,7 +238,11 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         return Err(err("no run found: expected folders such as app.p64.r1 directly in the folder given, each holding a .cubex profile".into()));
     }
     if runs.len() > limits.runs {
-        return Err(err(format!("{} runs is more than the {} read at once (the limit of runs)", runs.len(), limits.runs)));
+        return Err(err(format!(
+            "{} runs is more than the {} read at once (the limit of runs)",
+            runs.len(),
+            limits.runs
+        )));
     }
     let mut names: Vec<Vec<(String, f64)>> = Vec::with_capacity(runs.len());
     let mut first: Option<(&str, Vec<String>)> = None;
@@ -263,7 +273,11 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         })
         .collect();
     if varying.len() > MAX_PARAMETERS {
-        return Err(err(format!("the runs vary {} parameters ({}); at most {MAX_PARAMETERS} are modelled", varying.len(), varying.iter().map(|&j| all[j].as_str()).collect::<Vec<_>>().join(", "))));
+        return Err(err(format!(
+            "the runs vary {} parameters ({}); at most {MAX_PARAMETERS} are modelled",
+            varying.len(),
+            varying.iter().map(|&j| all[j].as_str()).collect::<Vec<_>>().join(", ")
+        )));
     }
     let parameters: Vec<String> = varying.iter().map(|&j| all[j].clone()).collect();
     let runs = runs.iter().zip(&names).map(|(&(i, _), n)| (i, varying.iter().map(|&j| n[j].1).collect())).collect();
@@ -339,7 +353,11 @@ impl RunSet {
     pub fn add(&mut self, k: usize, name: &str, bytes: &[u8], limits: &Limits) -> Result<(), InputError> {
         let at = |m: String| InputError::new(FIELD, format!("{}: {m}", clip_path(name)));
         if bytes.len() > limits.file_bytes {
-            return Err(at(format!("{} bytes is more than the {} MB of one file read (the limit of file bytes)", bytes.len(), limits.file_bytes >> 20)));
+            return Err(at(format!(
+                "{} bytes is more than the {} MB of one file read (the limit of file bytes)",
+                bytes.len(),
+                limits.file_bytes >> 20
+            )));
         }
         let c = cube::read(bytes, &limits.cube()).map_err(|e| at(e.message))?;
         let point = self.layout.runs.get(k).map(|r| r.1.clone()).unwrap_or_default();
@@ -366,7 +384,11 @@ impl RunSet {
         }
         let wanted = self.metric.clone().or_else(|| self.options.metric.clone());
         let found = match &wanted {
-            Some(w) => c.metrics.iter().position(|m| &m.uniq_name == w).or_else(|| c.metrics.iter().position(|m| &m.disp_name == w)),
+            Some(w) => c
+                .metrics
+                .iter()
+                .position(|m| &m.uniq_name == w)
+                .or_else(|| c.metrics.iter().position(|m| &m.disp_name == w)),
             None => c.metric("time").or(if c.metrics.is_empty() { None } else { Some(0) }),
         };
         let i = found.ok_or_else(|| match &wanted {
@@ -467,8 +489,10 @@ impl RunSet {
         let mut series: Vec<Series> = Vec::with_capacity(kept.len() * 2);
         let mut imbalance: Vec<Series> = Vec::with_capacity(kept.len());
         for p in &kept {
-            let mut values_series = Series { callpath: (*p).clone(), metric: metric.clone(), points: Vec::new(), parent: None };
-            let mut imb_series = Series { callpath: (*p).clone(), metric: imbalance_name.clone(), points: Vec::new(), parent: None };
+            let mut values_series =
+                Series { callpath: (*p).clone(), metric: metric.clone(), points: Vec::new(), parent: None };
+            let mut imb_series =
+                Series { callpath: (*p).clone(), metric: imbalance_name.clone(), points: Vec::new(), parent: None };
             for (coords, runs) in &runs_of {
                 let mut values = Vec::with_capacity(runs.len());
                 let mut imbs = Vec::with_capacity(runs.len());
@@ -483,10 +507,18 @@ impl RunSet {
                     imbs.push(if mean > 0.0 { max / mean } else { 1.0 });
                 }
                 if values.iter().chain(&imbs).any(|v| !v.is_finite()) {
-                    return Err(InputError::new(FIELD, format!("\"{}\": a value that is not a finite number", clip(p))));
+                    return Err(InputError::new(
+                        FIELD,
+                        format!("\"{}\": a value that is not a finite number", clip(p)),
+                    ));
                 }
                 values_series.points.push(Measurement { coords: coords.clone(), values, line: None, negative: None });
-                imb_series.points.push(Measurement { coords: coords.clone(), values: imbs, line: None, negative: None });
+                imb_series.points.push(Measurement {
+                    coords: coords.clone(),
+                    values: imbs,
+                    line: None,
+                    negative: None,
+                });
             }
             series.push(values_series);
             imbalance.push(imb_series);
@@ -504,7 +536,16 @@ impl RunSet {
         }
         let times = if options.inclusive { TimeKind::Inclusive } else { TimeKind::Exclusive };
         let experiment = Experiment { format: Format::Cube, parameters, series, times };
-        Ok(Loaded { experiment, metrics, metric, options, runs, merged, locations: (locations.0.min(locations.1), locations.1), passed_over: layout.passed_over })
+        Ok(Loaded {
+            experiment,
+            metrics,
+            metric,
+            options,
+            runs,
+            merged,
+            locations: (locations.0.min(locations.1), locations.1),
+            passed_over: layout.passed_over,
+        })
     }
 }
 
@@ -536,7 +577,8 @@ pub fn to_text(e: &Experiment, l: &RunsSummary) -> String {
     for p in &e.parameters {
         let _ = writeln!(s, "PARAMETER {p}");
     }
-    let coords: Vec<&Vec<f64>> = e.series.first().map(|s| s.points.iter().map(|m| &m.coords).collect()).unwrap_or_default();
+    let coords: Vec<&Vec<f64>> =
+        e.series.first().map(|s| s.points.iter().map(|m| &m.coords).collect()).unwrap_or_default();
     for c in &coords {
         let _ = writeln!(s, "POINTS ( {} )", c.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" "));
     }
@@ -622,7 +664,8 @@ pub fn read_set(
         if !is_profile(one) && !one.contains('/') {
             let bytes = bytes_of(0).map_err(|m| err(format!("{}: {m}", clip_path(one))))?;
             if bytes.starts_with(b"PK") {
-                let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT).map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
+                let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT)
+                    .map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
                 return Ok((e, RunsSummary { source: "saved".into(), runs: 1, ..RunsSummary::default() }));
             }
             let l = Layout { parameters: Vec::new(), runs: vec![(0, Vec::new())], passed_over: 0 };
@@ -653,8 +696,10 @@ pub fn read_set(
 pub fn to_json_text(e: &Experiment) -> String {
     let mut by_path: serde_json::Map<String, serde_json::Value> = serde_json::Map::new();
     for s in &e.series {
-        let points: Vec<serde_json::Value> = s.points.iter().map(|m| serde_json::json!({"point": m.coords, "values": m.values})).collect();
-        let entry = by_path.entry(s.callpath.clone()).or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+        let points: Vec<serde_json::Value> =
+            s.points.iter().map(|m| serde_json::json!({"point": m.coords, "values": m.values})).collect();
+        let entry =
+            by_path.entry(s.callpath.clone()).or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
         if let Some(o) = entry.as_object_mut() {
             o.insert(s.metric.clone(), serde_json::Value::Array(points));
         }
@@ -705,12 +750,23 @@ mod tests {
 
     #[test]
     fn a_layout_finds_the_runs_drops_constant_parameters_and_refuses_disagreeing_names() {
-        let l = layout(&paths(&["mm.x1y1z1.r1/profile.cubex", "mm.x10y1z1.r1/profile.cubex", "mm.x10y1z1.r1/scorep.cfg", "notes.txt", "_x/.keep"]), &LIMITS).unwrap();
+        let l = layout(
+            &paths(&[
+                "mm.x1y1z1.r1/profile.cubex",
+                "mm.x10y1z1.r1/profile.cubex",
+                "mm.x10y1z1.r1/scorep.cfg",
+                "notes.txt",
+                "_x/.keep",
+            ]),
+            &LIMITS,
+        )
+        .unwrap();
         assert_eq!(l.parameters, ["x"]);
         assert_eq!(l.runs, vec![(0, vec![1.0]), (1, vec![10.0])]);
         assert_eq!(l.passed_over, 3);
         // Extra-P's negative examples: the names disagree, and the message names both folders.
-        let e = layout(&paths(&["mm.x1y1wrong1/profile.cubex", "x10y1z1/profile.cubex"]), &LIMITS).unwrap_err().to_string();
+        let e =
+            layout(&paths(&["mm.x1y1wrong1/profile.cubex", "x10y1z1/profile.cubex"]), &LIMITS).unwrap_err().to_string();
         assert!(e.contains("\"x10y1z1\"") && e.contains("\"mm.x1y1wrong1\"") && e.contains("x, y, wrong"), "{e}");
         let e = layout(&paths(&["mm.y1x1z1/profile.cubex", "x10y1z1/profile.cubex"]), &LIMITS).unwrap_err().to_string();
         assert!(e.contains("same order"), "{e}");
@@ -729,7 +785,9 @@ mod tests {
     fn an_imbalance_is_flagged_when_it_grows_with_p_and_not_when_it_is_flat_or_noisy() {
         use crate::model::extrap::ranking::imbalance_grows;
         use crate::model::extrap::PointSummary;
-        let points = |ns: &[f64]| -> Vec<PointSummary> { ns.iter().map(|&n| PointSummary { n, median: 1.0, noise: 0.0, repetitions: 1, coords: vec![n] }).collect() };
+        let points = |ns: &[f64]| -> Vec<PointSummary> {
+            ns.iter().map(|&n| PointSummary { n, median: 1.0, noise: 0.0, repetitions: 1, coords: vec![n] }).collect()
+        };
         let ns = [2.0, 4.0, 8.0, 16.0, 32.0];
         let grows: Vec<Option<f64>> = ns.iter().map(|n: &f64| Some(1.0 + n / 16.0)).collect();
         assert!(imbalance_grows(&points(&ns), &grows));

@@ -82,10 +82,17 @@ pub fn read(bytes: &[u8], limits: &Limits) -> Result<Experiment, Error> {
 
 fn read_checked(bytes: &[u8], limits: &Limits, check_crc: bool) -> Result<Experiment, Error> {
     let entries = zip::central_directory(bytes)?;
-    let mut archive = Archive { bytes, entries, budget: limits.max_bytes, max_bytes: limits.max_bytes, check_crc, chunks: HashMap::new() };
-    let json = archive.member(EXPERIMENT_MEMBER)?.ok_or_else(|| {
-        error(format!("not an Extra-P experiment: the zip holds no {EXPERIMENT_MEMBER}"))
-    })?;
+    let mut archive = Archive {
+        bytes,
+        entries,
+        budget: limits.max_bytes,
+        max_bytes: limits.max_bytes,
+        check_crc,
+        chunks: HashMap::new(),
+    };
+    let json = archive
+        .member(EXPERIMENT_MEMBER)?
+        .ok_or_else(|| error(format!("not an Extra-P experiment: the zip holds no {EXPERIMENT_MEMBER}")))?;
     let doc: Doc = serde_json::from_slice(&json)
         .map_err(|e| error(format!("{EXPERIMENT_MEMBER}: not valid JSON as Extra-P writes it: {e}")))?;
     drop(json);
@@ -139,7 +146,8 @@ mod zip {
         let what = if bytes.is_empty() {
             "the file is empty".to_string()
         } else if head.windows(17).any(|w| w == b"EXTRAP_EXPERIMENT") {
-            "this is an Extra-P 3 binary experiment (Extra-P 4 opens it with --extra-p-3 and can save it as .extra-p)".to_string()
+            "this is an Extra-P 3 binary experiment (Extra-P 4 opens it with --extra-p-3 and can save it as .extra-p)"
+                .to_string()
         } else if head.starts_with(&[0x1f, 0x8b]) {
             "this is gzip data, not a zip archive".to_string()
         } else if matches!(text, Some(b'{') | Some(b'[')) {
@@ -163,8 +171,7 @@ mod zip {
         let eocd = (first..=last)
             .rev()
             .find(|&at| {
-                has(bytes, at, EOCD)
-                    && u16_at(bytes, at + 20).is_some_and(|c| at + 22 + c as usize <= bytes.len())
+                has(bytes, at, EOCD) && u16_at(bytes, at + 20).is_some_and(|c| at + 22 + c as usize <= bytes.len())
             })
             .ok_or_else(|| damaged("no end of central directory record"))?;
         let field = |at: usize| u16_at(bytes, eocd + at).unwrap_or(0);
@@ -189,7 +196,9 @@ mod zip {
         }
         let start = usize::try_from(cd_offset).map_err(|_| damaged("central directory out of range"))?;
         let end = usize::try_from(cd_size).ok().and_then(|s| start.checked_add(s));
-        let cd = end.and_then(|end| bytes.get(start..end)).ok_or_else(|| damaged("the central directory lies outside the file"))?;
+        let cd = end
+            .and_then(|end| bytes.get(start..end))
+            .ok_or_else(|| damaged("the central directory lies outside the file"))?;
         let mut entries = Vec::with_capacity((count as usize).min(cd.len() / 46));
         let mut at = 0usize;
         for _ in 0..count {
@@ -224,7 +233,15 @@ mod zip {
                 }
                 e += 4 + len as usize;
             }
-            entries.push(Entry { name: String::from_utf8_lossy(name).into_owned(), flags, method, crc, packed, size, offset });
+            entries.push(Entry {
+                name: String::from_utf8_lossy(name).into_owned(),
+                flags,
+                method,
+                crc,
+                packed,
+                size,
+                offset,
+            });
             at += 46 + name_len + extra_len + comment_len;
         }
         Ok(entries)
@@ -244,7 +261,9 @@ mod zip {
             .ok()
             .and_then(|p| start.checked_add(p))
             .and_then(|end| bytes.get(start..end))
-            .ok_or_else(|| error(format!("{name}: truncated ({} packed bytes declared; the file ends before)", e.packed)))
+            .ok_or_else(|| {
+                error(format!("{name}: truncated ({} packed bytes declared; the file ends before)", e.packed))
+            })
     }
 
     const fn crc_table() -> [u32; 256] {
@@ -321,7 +340,9 @@ impl<'a> Archive<'a> {
         if !self.chunks.contains_key(&chunk) {
             let indx_name = format!("values/{chunk}.indx");
             let vals_name = format!("values/{chunk}.vals");
-            let get = |a: &mut Self, n: &str| -> Result<Cow<'a, [u8]>, Error> { a.member(n)?.ok_or_else(|| error(format!("the zip holds no {n}"))) };
+            let get = |a: &mut Self, n: &str| -> Result<Cow<'a, [u8]>, Error> {
+                a.member(n)?.ok_or_else(|| error(format!("the zip holds no {n}")))
+            };
             let indx = get(self, &indx_name)?;
             if !indx.starts_with(b"Extra-P INDEX\0\0\0") {
                 return Err(error(format!("{indx_name}: not an Extra-P index (it opens otherwise)")));
@@ -365,11 +386,11 @@ fn npy(data: &[u8]) -> Result<Vec<f64>, Error> {
         Some(v) => return Err(error(format!("NumPy format version {v} is not read"))),
         None => return Err(error("truncated NumPy header")),
     };
-    let header = len
-        .and_then(|l| data.get(start..start.checked_add(l)?))
-        .ok_or_else(|| error("truncated NumPy header"))?;
+    let header =
+        len.and_then(|l| data.get(start..start.checked_add(l)?)).ok_or_else(|| error("truncated NumPy header"))?;
     let header = std::str::from_utf8(header).map_err(|_| error("NumPy header is not text"))?;
-    let (descr, shape) = npy_header(header).ok_or_else(|| error(format!("NumPy header not understood: {}", clip(header.trim()))))?;
+    let (descr, shape) =
+        npy_header(header).ok_or_else(|| error(format!("NumPy header not understood: {}", clip(header.trim()))))?;
     let count = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d)).unwrap_or(usize::MAX);
     if count > MAX_REPETITIONS {
         return Err(error(format!("{count} values; at most {MAX_REPETITIONS} repetitions per point are read")));
@@ -392,7 +413,8 @@ fn npy(data: &[u8]) -> Result<Vec<f64>, Error> {
     }
     let body = data.get(start + header.len()..).unwrap_or(&[]);
     let needed = count.checked_mul(width).ok_or_else(|| error("array too large"))?;
-    let body = body.get(..needed).ok_or_else(|| error(format!("truncated: {count} values of {width} bytes declared")))?;
+    let body =
+        body.get(..needed).ok_or_else(|| error(format!("truncated: {count} values of {width} bytes declared")))?;
     let mut out = Vec::with_capacity(count);
     for chunk in body.chunks_exact(width) {
         // Little-endian in b, sign- or zero-extended to 8 bytes.
@@ -440,8 +462,12 @@ fn npy_header(h: &str) -> Option<(String, Vec<usize>)> {
             }
             '(' => {
                 let e = rest.find(')')?;
-                let dims: Option<Vec<usize>> =
-                    rest[1..e].split(',').map(str::trim).filter(|d| !d.is_empty()).map(|d| d.trim_end_matches('L').parse().ok()).collect();
+                let dims: Option<Vec<usize>> = rest[1..e]
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|d| !d.is_empty())
+                    .map(|d| d.trim_end_matches('L').parse().ok())
+                    .collect();
                 if key == "shape" {
                     shape = Some(dims?);
                 }
@@ -494,13 +520,27 @@ impl J {
 /// The visitor methods of a shape that takes one kind of JSON value and records any other.
 macro_rules! wrong_kinds {
     ($wrong:expr) => {
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> { Ok($wrong("a boolean")) }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> { Ok($wrong("a number")) }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> { Ok($wrong("a number")) }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> { Ok($wrong("a number")) }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> { Ok($wrong("a string")) }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> { Ok($wrong("null")) }
-        fn visit_none<E>(self) -> Result<Self::Value, E> { Ok($wrong("null")) }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($wrong("a boolean"))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($wrong("a number"))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($wrong("a number"))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($wrong("a number"))
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($wrong("a string"))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($wrong("null"))
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($wrong("null"))
+        }
     };
 }
 
@@ -512,14 +552,30 @@ impl<'de> Deserialize<'de> for J {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a JSON value")
             }
-            fn visit_bool<E>(self, _: bool) -> Result<J, E> { Ok(J::Bool) }
-            fn visit_i64<E>(self, v: i64) -> Result<J, E> { Ok(J::Num(v as f64)) }
-            fn visit_u64<E>(self, v: u64) -> Result<J, E> { Ok(J::Num(v as f64)) }
-            fn visit_f64<E>(self, v: f64) -> Result<J, E> { Ok(J::Num(v)) }
-            fn visit_str<E>(self, v: &str) -> Result<J, E> { Ok(J::Str(v.to_string())) }
-            fn visit_string<E>(self, v: String) -> Result<J, E> { Ok(J::Str(v)) }
-            fn visit_unit<E>(self) -> Result<J, E> { Ok(J::Null) }
-            fn visit_none<E>(self) -> Result<J, E> { Ok(J::Null) }
+            fn visit_bool<E>(self, _: bool) -> Result<J, E> {
+                Ok(J::Bool)
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<J, E> {
+                Ok(J::Num(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<J, E> {
+                Ok(J::Num(v as f64))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<J, E> {
+                Ok(J::Num(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<J, E> {
+                Ok(J::Str(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<J, E> {
+                Ok(J::Str(v))
+            }
+            fn visit_unit<E>(self) -> Result<J, E> {
+                Ok(J::Null)
+            }
+            fn visit_none<E>(self) -> Result<J, E> {
+                Ok(J::Null)
+            }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<J, A::Error> {
                 let mut v = Vec::new();
                 while let Some(x) = seq.next_element()? {
@@ -729,7 +785,10 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
         Some(J::Str(v)) => {
             let major = v.trim().split('.').next().and_then(|m| m.parse::<u32>().ok());
             if major != Some(4) {
-                return Err(at("\"Extra-P\"", format!("saved by Extra-P {}; this reader knows the layout of Extra-P 4", clip(v))));
+                return Err(at(
+                    "\"Extra-P\"",
+                    format!("saved by Extra-P {}; this reader knows the layout of Extra-P 4", clip(v)),
+                ));
             }
         }
         Some(j) => return Err(at("\"Extra-P\"", format!("expected the version as a string, found {}", j.kind()))),
@@ -746,7 +805,9 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
     let mut names: Vec<String> = Vec::with_capacity(parameters.len());
     for (i, p) in parameters.into_iter().enumerate() {
         match p {
-            J::Str(s) if names.contains(&s) => return Err(at(&format!("parameters[{i}]"), format!("{} named twice", quoted(&s)))),
+            J::Str(s) if names.contains(&s) => {
+                return Err(at(&format!("parameters[{i}]"), format!("{} named twice", quoted(&s))))
+            }
             J::Str(s) => names.push(s),
             j => return Err(at(&format!("parameters[{i}]"), format!("expected a name, found {}", j.kind()))),
         }
@@ -755,7 +816,9 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
     let measurements = match doc.measurements {
         None => return Err(Failure::Json("no \"measurements\"".into())),
         Some(Obj(Got::Is(m))) => m,
-        Some(Obj(Got::Wrong(k))) => return Err(at("measurements", format!("expected an object keyed by call path, found {k}"))),
+        Some(Obj(Got::Wrong(k))) => {
+            return Err(at("measurements", format!("expected an object keyed by call path, found {k}")))
+        }
     };
 
     let mut series: Vec<Series> = Vec::new();
@@ -784,7 +847,9 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                 let p_path = format!("{path}[{i}]");
                 let p = match p {
                     PointEntry(Got::Is(p)) => p,
-                    PointEntry(Got::Wrong(k)) => return Err(at(&p_path, format!("expected a point (an object), found {k}"))),
+                    PointEntry(Got::Wrong(k)) => {
+                        return Err(at(&p_path, format!("expected a point (an object), found {k}")))
+                    }
                 };
                 let (coords, values) = point(p, &p_path, names.len(), archive)?;
                 // Equal coordinates (0 and -0 alike) make one point with all repetitions.
@@ -793,7 +858,12 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                     Some(&j) => {
                         let Some(m) = s.points.get_mut(j) else { continue };
                         if m.values.len() + values.len() > MAX_REPETITIONS {
-                            return Err(at(&p_path, format!("at most {MAX_REPETITIONS} repetitions per point are read; this point has more")));
+                            return Err(at(
+                                &p_path,
+                                format!(
+                                    "at most {MAX_REPETITIONS} repetitions per point are read; this point has more"
+                                ),
+                            ));
                         }
                         if m.negative.is_none() {
                             m.negative = values.iter().position(|v| *v < 0.0).map(|k| format!("{p_path}, value {k}"));
@@ -817,7 +887,13 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                 }
                 None => {
                     if series.len() >= limits.max_series {
-                        return Err(at(&path, format!("more than {} series (call path and metric pairs); no more are read", limits.max_series)));
+                        return Err(at(
+                            &path,
+                            format!(
+                                "more than {} series (call path and metric pairs); no more are read",
+                                limits.max_series
+                            ),
+                        ));
                     }
                     index.insert(name, series.len());
                     series.push(s);
@@ -836,16 +912,29 @@ fn point(p: Point, path: &str, dims: usize, archive: &mut Archive) -> Result<(Ve
     let coords = match &p.coordinate {
         None => return Err(at(path, "no \"coordinate\"")),
         Some(J::List(cs)) => cs,
-        Some(j) => return Err(at(&format!("{path}.coordinate"), format!("expected a list of {dims} numbers, found {}", j.kind()))),
+        Some(j) => {
+            return Err(at(
+                &format!("{path}.coordinate"),
+                format!("expected a list of {dims} numbers, found {}", j.kind()),
+            ))
+        }
     };
     if coords.len() != dims {
-        return Err(at(&format!("{path}.coordinate"), format!("expected {dims} numbers (one per parameter), found {}", coords.len())));
+        return Err(at(
+            &format!("{path}.coordinate"),
+            format!("expected {dims} numbers (one per parameter), found {}", coords.len()),
+        ));
     }
     let mut xs = Vec::with_capacity(dims);
     for (k, c) in coords.iter().enumerate() {
         match c {
             J::Num(x) if x.is_finite() => xs.push(*x),
-            j => return Err(at(&format!("{path}.coordinate[{k}]"), format!("expected a finite number, found {}", j.kind()))),
+            j => {
+                return Err(at(
+                    &format!("{path}.coordinate[{k}]"),
+                    format!("expected a finite number, found {}", j.kind()),
+                ))
+            }
         }
     }
     let place = format!("({})", xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "));
@@ -858,7 +947,18 @@ fn point(p: Point, path: &str, dims: usize, archive: &mut Archive) -> Result<(Ve
             };
             match number(v) {
                 Some(x) if x.is_finite() => vec![x],
-                Some(_) => return Err(at(&format!("{path}.{field}"), format!("at {place}: expected a finite number, found {}", match v { J::Str(s) => quoted(s), j => j.kind().to_string() }))),
+                Some(_) => {
+                    return Err(at(
+                        &format!("{path}.{field}"),
+                        format!(
+                            "at {place}: expected a finite number, found {}",
+                            match v {
+                                J::Str(s) => quoted(s),
+                                j => j.kind().to_string(),
+                            }
+                        ),
+                    ))
+                }
                 None => return Err(at(&format!("{path}.{field}"), format!("expected a number, found {}", v.kind()))),
             }
         }
@@ -872,22 +972,31 @@ fn point(p: Point, path: &str, dims: usize, archive: &mut Archive) -> Result<(Ve
                     (Some(a), Some(b)) => (a, b),
                     _ => return Err(at(&format!("{path}.values"), "expected [chunk, index], two whole numbers")),
                 },
-                _ => return Err(at(&format!("{path}.values"), format!("expected [chunk, index], found a list of {}", pair.len()))),
+                _ => {
+                    return Err(at(
+                        &format!("{path}.values"),
+                        format!("expected [chunk, index], found a list of {}", pair.len()),
+                    ))
+                }
             };
             let v = archive.values(chunk, index).map_err(|m| at(&format!("{path}.values"), m))?;
             if v.is_empty() {
                 return Err(at(&format!("{path}.values"), format!("at {place}: no values saved")));
             }
             if let Some(k) = v.iter().position(|x| !x.is_finite()) {
-                return Err(at(&format!("{path}.values"), format!("at {place}: repetition {k} is {}; values must be finite", v[k])));
+                return Err(at(
+                    &format!("{path}.values"),
+                    format!("at {place}: repetition {k} is {}; values must be finite", v[k]),
+                ));
             }
             v
         }
-        Some(j) => return Err(at(&format!("{path}.values"), format!("expected null or [chunk, index], found {}", j.kind()))),
+        Some(j) => {
+            return Err(at(&format!("{path}.values"), format!("expected null or [chunk, index], found {}", j.kind())))
+        }
     };
     Ok((xs, values))
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -910,8 +1019,16 @@ mod tests {
         ("exp_only_mean_median", data!("exp_only_mean_median.extra-p"), text!("exp_only_mean_median.expected.json")),
         ("two_parameter3.txt", data!("two_parameter3.txt.extra-p"), text!("two_parameter3.txt.expected.json")),
         ("lulesh_with_tags", data!("lulesh_with_tags.extra-p"), text!("lulesh_with_tags.expected.json")),
-        ("two_parameter_3.values", data!("two_parameter_3.values.extra-p"), text!("two_parameter_3.values.expected.json")),
-        ("one_parameter_1.values", data!("one_parameter_1.values.extra-p"), text!("one_parameter_1.values.expected.json")),
+        (
+            "two_parameter_3.values",
+            data!("two_parameter_3.values.extra-p"),
+            text!("two_parameter_3.values.expected.json"),
+        ),
+        (
+            "one_parameter_1.values",
+            data!("one_parameter_1.values.extra-p"),
+            text!("one_parameter_1.values.expected.json"),
+        ),
         ("matrix_4p.values", data!("matrix_4p.values.extra-p"), text!("matrix_4p.values.expected.json")),
         ("ints.values", data!("ints.values.extra-p"), text!("ints.values.expected.json")),
         ("synthetic.values", data!("synthetic.values.extra-p"), text!("synthetic.values.expected.json")),
@@ -986,7 +1103,10 @@ mod tests {
         let names: Vec<(&str, &str)> = e.series.iter().map(|s| (s.callpath.as_str(), s.metric.as_str())).collect();
         assert_eq!(names, [("merge", "time"), ("merge", "flops"), ("sort", "time"), ("sort", "flops")]);
         assert_eq!(e.series[0].points[0].coords, [20.0, 1.0]);
-        assert_eq!(e.series[0].points[0].values, [1.007912824061828, 1.0003031166379763, 1.0146314163801136, 0.9888371709656842, 0.9814784961141532]);
+        assert_eq!(
+            e.series[0].points[0].values,
+            [1.007912824061828, 1.0003031166379763, 1.0146314163801136, 0.9888371709656842, 0.9814784961141532]
+        );
         assert_eq!(e.series[0].points.len(), 25);
         // Mean and median only (Extra-P 4.0.3): the median is the one repetition.
         let e = ok(data!("exp_only_mean_median.extra-p"));
@@ -1008,7 +1128,10 @@ mod tests {
         // Tags encoded in the name (Extra-P 4.0.2) are cut off.
         let e = ok(data!("lulesh_with_tags.extra-p"));
         assert_eq!(e.series.len(), 62);
-        assert_eq!(e.series[1].callpath, "_start->__libc_start_main->main->cudaDeviceSynchronize->EVENT_SYNCHRONIZE->WAIT");
+        assert_eq!(
+            e.series[1].callpath,
+            "_start->__libc_start_main->main->cudaDeviceSynchronize->EVENT_SYNCHRONIZE->WAIT"
+        );
         assert!(e.series.iter().all(|s| !s.callpath.contains('\u{3}')));
     }
 
@@ -1035,7 +1158,9 @@ mod tests {
         let medians = ok(data!("two_parameter3.txt.extra-p"));
         assert_eq!(with_values.series.len(), data.len());
         for (key, rows) in &data {
-            let find = |e: &Experiment| e.series.iter().find(|s| (&s.callpath, &s.metric) == (&key.0, &key.1)).cloned().unwrap();
+            let find = |e: &Experiment| {
+                e.series.iter().find(|s| (&s.callpath, &s.metric) == (&key.0, &key.1)).cloned().unwrap()
+            };
             let (s, m) = (find(&with_values), find(&medians));
             assert_eq!(s.points.len(), rows.len());
             for ((p, q), row) in s.points.iter().zip(&m.points).zip(rows) {
@@ -1111,7 +1236,11 @@ mod tests {
         let mut indx = b"Extra-P INDEX\0\0\0".to_vec();
         indx.extend(1u64.to_le_bytes());
         indx.extend(16u64.to_le_bytes());
-        zip(&[("values/0.vals", &vals, false), ("values/0.indx", &indx, false), ("experiment.json", json.as_bytes(), true)])
+        zip(&[
+            ("values/0.vals", &vals, false),
+            ("values/0.indx", &indx, false),
+            ("experiment.json", json.as_bytes(), true),
+        ])
     }
 
     const ONE_POINT: &str = r#"{"Extra-P": "4.2.5", "parameters": ["p"], "measurements": {"main->a": {"time": [{"coordinate": [2], "median": 1.5, "values": [0, 0]}]}}}"#;
@@ -1133,11 +1262,17 @@ mod tests {
         assert!(fails(b"{\"parameters\": []}").contains("JSON"));
         assert!(fails(b"PARAMETER x\nPOINTS ( 1 )").contains("text format"));
         assert!(fails(b"\x89PNG....").contains("not a zip archive"));
-        assert_eq!(fails(&zip(&[("other.txt", b"x", false)])), "not an Extra-P experiment: the zip holds no experiment.json");
+        assert_eq!(
+            fails(&zip(&[("other.txt", b"x", false)])),
+            "not an Extra-P experiment: the zip holds no experiment.json"
+        );
         let m = fails(&json_zip(&ONE_POINT.replace("[2]", "[\"2\"]")));
         assert_eq!(m, "experiment.json: measurements[\"main->a\"][\"time\"][0].coordinate[0]: expected a finite number, found a string");
         let m = fails(&json_zip(&ONE_POINT.replace("[2]", "[2, 3]")));
-        assert!(m.starts_with("experiment.json: measurements[\"main->a\"][\"time\"][0].coordinate: expected 1 numbers"), "{m}");
+        assert!(
+            m.starts_with("experiment.json: measurements[\"main->a\"][\"time\"][0].coordinate: expected 1 numbers"),
+            "{m}"
+        );
         let m = fails(&json_zip(&ONE_POINT.replace("[0, 0]", "null").replace("1.5", "\"nan\"")));
         assert!(m.contains("[0].median: at (2): expected a finite number, found \"nan\""), "{m}");
         let m = fails(&values_zip(ONE_POINT, &[1.0, f64::INFINITY]));
@@ -1222,7 +1357,14 @@ mod tests {
         let e = ok(data!("synthetic.values.extra-p"));
         assert_eq!(e.series.len(), 2);
         let base = data!("synthetic.values.extra-p");
-        let mut archive = Archive { bytes: base, entries: zip::central_directory(base).unwrap(), budget: usize::MAX, max_bytes: usize::MAX, check_crc: true, chunks: HashMap::new() };
+        let mut archive = Archive {
+            bytes: base,
+            entries: zip::central_directory(base).unwrap(),
+            budget: usize::MAX,
+            max_bytes: usize::MAX,
+            check_crc: true,
+            chunks: HashMap::new(),
+        };
         let json = archive.member("experiment.json").unwrap().unwrap().into_owned();
         let vals = archive.member("values/0.vals").unwrap().unwrap().into_owned();
         let indx = archive.member("values/0.indx").unwrap().unwrap().into_owned();
@@ -1245,7 +1387,11 @@ mod tests {
                     }
                 }
             }
-            no_panic(&zip(&[("values/0.vals", &v, false), ("values/0.indx", &x, false), ("experiment.json", &j, round % 2 == 0)]));
+            no_panic(&zip(&[
+                ("values/0.vals", &v, false),
+                ("values/0.indx", &x, false),
+                ("experiment.json", &j, round % 2 == 0),
+            ]));
         }
     }
 

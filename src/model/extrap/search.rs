@@ -57,8 +57,26 @@ pub struct Term {
 }
 
 /// Extra-P's exponents of p (growing), then the falling ones.
-const GROWING: [(i8, u8); 18] =
-    [(1, 4), (1, 3), (1, 2), (2, 3), (3, 4), (1, 1), (5, 4), (4, 3), (3, 2), (5, 3), (7, 4), (2, 1), (9, 4), (7, 3), (5, 2), (8, 3), (11, 4), (3, 1)];
+const GROWING: [(i8, u8); 18] = [
+    (1, 4),
+    (1, 3),
+    (1, 2),
+    (2, 3),
+    (3, 4),
+    (1, 1),
+    (5, 4),
+    (4, 3),
+    (3, 2),
+    (5, 3),
+    (7, 4),
+    (2, 1),
+    (9, 4),
+    (7, 3),
+    (5, 2),
+    (8, 3),
+    (11, 4),
+    (3, 1),
+];
 const FALLING: [(i8, u8); 8] = [(-1, 4), (-1, 3), (-1, 2), (-2, 3), (-3, 4), (-1, 1), (-3, 2), (-2, 1)];
 
 impl Term {
@@ -133,7 +151,15 @@ impl Form {
     pub fn eval_at(&self, x: &[f64]) -> f64 {
         match self {
             Form::Multi { c0, terms } => {
-                c0 + terms.iter().map(|(c, ts)| c * ts.iter().map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v))).product::<f64>()).sum::<f64>()
+                c0 + terms
+                    .iter()
+                    .map(|(c, ts)| {
+                        c * ts
+                            .iter()
+                            .map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v)))
+                            .product::<f64>()
+                    })
+                    .sum::<f64>()
             }
             _ => x.first().map_or(f64::NAN, |&p| self.eval(p)),
         }
@@ -143,7 +169,9 @@ impl Form {
     /// among hypotheses that fit alike, the slowest-growing is the simplest.
     pub fn growth(&self) -> f64 {
         match self {
-            Form::Normal { terms, .. } => terms.iter().map(|(_, t)| t.exponent() + 0.1 * f64::from(t.log)).fold(0.0, f64::max),
+            Form::Normal { terms, .. } => {
+                terms.iter().map(|(_, t)| t.exponent() + 0.1 * f64::from(t.log)).fold(0.0, f64::max)
+            }
             Form::Power { e, .. } => e.max(0.0),
             Form::Speedup { .. } | Form::Multi { .. } => 0.0,
         }
@@ -201,10 +229,16 @@ impl Form {
     pub fn rounded(&self, d: usize) -> Form {
         let r = |x: f64| crate::model::fmt_num(x, d).parse::<f64>().unwrap_or(x);
         match self {
-            Form::Normal { c0, terms } => Form::Normal { c0: r(*c0), terms: terms.iter().map(|&(c, t)| (r(c), t)).collect() },
-            Form::Multi { c0, terms } => Form::Multi { c0: r(*c0), terms: terms.iter().map(|(c, ts)| (r(*c), ts.clone())).collect() },
+            Form::Normal { c0, terms } => {
+                Form::Normal { c0: r(*c0), terms: terms.iter().map(|&(c, t)| (r(c), t)).collect() }
+            }
+            Form::Multi { c0, terms } => {
+                Form::Multi { c0: r(*c0), terms: terms.iter().map(|(c, ts)| (r(*c), ts.clone())).collect() }
+            }
             Form::Power { c, e } => Form::Power { c: r(*c), e: r(*e) },
-            Form::Speedup { model, params, t1 } => Form::Speedup { model: *model, params: params.iter().map(|&x| r(x)).collect(), t1: r(*t1) },
+            Form::Speedup { model, params, t1 } => {
+                Form::Speedup { model: *model, params: params.iter().map(|&x| r(x)).collect(), t1: r(*t1) }
+            }
         }
     }
 
@@ -222,9 +256,12 @@ impl Form {
         };
         match self {
             Form::Normal { c0, terms } => sum(*c0, &mut terms.iter().map(|(c, t)| (*c, t.text_in(var(0))))),
-            Form::Multi { c0, terms } => {
-                sum(*c0, &mut terms.iter().map(|(c, ts)| (*c, ts.iter().map(|(j, t)| t.text_in(var(usize::from(*j)))).collect::<Vec<_>>().join("·"))))
-            }
+            Form::Multi { c0, terms } => sum(
+                *c0,
+                &mut terms.iter().map(|(c, ts)| {
+                    (*c, ts.iter().map(|(j, t)| t.text_in(var(usize::from(*j)))).collect::<Vec<_>>().join("·"))
+                }),
+            ),
             Form::Power { c, e } => format!("{}·{}^{}", n(*c), var(0), n(*e)).replace('-', "−"),
             Form::Speedup { model, params, t1 } => {
                 let p: Vec<String> = params.iter().map(|x| n(*x)).collect();
@@ -252,7 +289,11 @@ pub struct Reach {
 /// pair keeps the quotient's exact bits.
 fn doublings(hi: f64, lo: f64) -> f64 {
     let q = hi / lo;
-    if q.is_finite() { q.log2() } else { hi.log2() - lo.log2() }
+    if q.is_finite() {
+        q.log2()
+    } else {
+        hi.log2() - lo.log2()
+    }
 }
 
 impl Reach {
@@ -355,7 +396,12 @@ fn solve(mut a: [[f64; MAXC]; MAXC], mut b: [f64; MAXC], n: usize) -> Option<[f6
 
 /// Least squares of y ≈ Σ xₖ·basisₖ(p) on relative errors over the points `use_`; the
 /// coefficients.
-fn fit_linear(ps: &[f64], ys: &[f64], use_: &dyn Fn(usize) -> bool, basis: &[&dyn Fn(f64) -> f64]) -> Option<[f64; MAXC]> {
+fn fit_linear(
+    ps: &[f64],
+    ys: &[f64],
+    use_: &dyn Fn(usize) -> bool,
+    basis: &[&dyn Fn(f64) -> f64],
+) -> Option<[f64; MAXC]> {
     let m = basis.len();
     let (mut a, mut b) = ([[0.0; MAXC]; MAXC], [0.0; MAXC]);
     for i in (0..ps.len()).filter(|&i| use_(i)) {
@@ -524,17 +570,28 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
             form: Form::Normal { c0: ys[0], terms: Vec::new() },
             loo: None,
             reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.5), doublings: 1.0 }],
-            note: Some(format!("one process count measured: held at its measured {} s", crate::model::fmt_num(ys[0], 4))),
+            note: Some(format!(
+                "one process count measured: held at its measured {} s",
+                crate::model::fmt_num(ys[0], 4)
+            )),
         });
     }
     if k == 2 {
         let e = (ys[1] / ys[0]).ln() / (ps[1] / ps[0]).ln();
         let c = ys[0] / (e * ps[0].ln()).exp();
-        let form = if e.is_finite() && c.is_finite() { Form::Power { c, e } } else { Form::Normal { c0: ys[1], terms: Vec::new() } };
+        let form = if e.is_finite() && c.is_finite() {
+            Form::Power { c, e }
+        } else {
+            Form::Normal { c0: ys[1], terms: Vec::new() }
+        };
         return Ok(RegionModel {
             form,
             loo: None,
-            reach: vec![Reach { max: p_max, error: MIN_ERROR.max(noise).max(0.25), doublings: doublings(ps[1], ps[0]) }],
+            reach: vec![Reach {
+                max: p_max,
+                error: MIN_ERROR.max(noise).max(0.25),
+                doublings: doublings(ps[1], ps[0]),
+            }],
             note: Some("two process counts measured: a power law through them, with a wide range".into()),
         });
     }
@@ -584,32 +641,46 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
     }
     // A power law, by least squares on the logarithms.
     let (lp, ly): (Vec<f64>, Vec<f64>) = (ps.iter().map(|p| p.ln()).collect(), ys.iter().map(|y| y.ln()).collect());
-    cands.extend(score(&ps, &ys, &|u: &dyn Fn(usize) -> bool| {
-        let idx: Vec<usize> = (0..k).filter(|&i| u(i)).collect();
-        let n = idx.len() as f64;
-        let (mx, my) = (idx.iter().map(|&i| lp[i]).sum::<f64>() / n, idx.iter().map(|&i| ly[i]).sum::<f64>() / n);
-        let sxx: f64 = idx.iter().map(|&i| (lp[i] - mx).powi(2)).sum();
-        let sxy: f64 = idx.iter().map(|&i| (lp[i] - mx) * (ly[i] - my)).sum();
-        (sxx > 0.0).then(|| {
-            let e = sxy / sxx;
-            Form::Power { c: (my - e * mx).exp(), e }
-        })
-    }, checks));
+    cands.extend(score(
+        &ps,
+        &ys,
+        &|u: &dyn Fn(usize) -> bool| {
+            let idx: Vec<usize> = (0..k).filter(|&i| u(i)).collect();
+            let n = idx.len() as f64;
+            let (mx, my) = (idx.iter().map(|&i| lp[i]).sum::<f64>() / n, idx.iter().map(|&i| ly[i]).sum::<f64>() / n);
+            let sxx: f64 = idx.iter().map(|&i| (lp[i] - mx).powi(2)).sum();
+            let sxy: f64 = idx.iter().map(|&i| (lp[i] - mx) * (ly[i] - my)).sum();
+            (sxx > 0.0).then(|| {
+                let e = sxy / sxx;
+                Form::Power { c: (my - e * mx).exp(), e }
+            })
+        },
+        checks,
+    ));
     // The speed-up calculator's nonlinear models, for regions that fall, when the hypotheses
     // above leave an error beyond the noise (each costs a fit per point left out).
     let explained = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min) <= noise.max(MIN_ERROR);
     if several_terms && falls && k >= 4 && !explained {
         for model in [Model::Downey, Model::Smirni] {
-            let raw: Vec<RawPoint> = ps.iter().zip(&ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
-            cands.extend(score(&ps, &ys, &|u: &dyn Fn(usize) -> bool| {
-                let sub: Vec<RawPoint> = raw.iter().enumerate().filter(|(i, _)| u(*i)).map(|(_, r)| *r).collect();
-                let opts = Options { models: vec![model], leave_one_out: false, ..Options::default() };
-                let a = analyse("points", &sub, Measure::TimeS, &opts).ok()?;
-                let f = a.fits.first()?;
-                let t1 = a.t1_measured.or_else(|| f.params.iter().find(|p| p.name == "T1").map(|p| p.value))?;
-                let params: Vec<f64> = f.params.iter().filter(|p| p.name != "T1").map(|p| p.value).collect();
-                Some(Form::Speedup { model, params, t1 })
-            }, checks));
+            let raw: Vec<RawPoint> = ps
+                .iter()
+                .zip(&ys)
+                .map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None })
+                .collect();
+            cands.extend(score(
+                &ps,
+                &ys,
+                &|u: &dyn Fn(usize) -> bool| {
+                    let sub: Vec<RawPoint> = raw.iter().enumerate().filter(|(i, _)| u(*i)).map(|(_, r)| *r).collect();
+                    let opts = Options { models: vec![model], leave_one_out: false, ..Options::default() };
+                    let a = analyse("points", &sub, Measure::TimeS, &opts).ok()?;
+                    let f = a.fits.first()?;
+                    let t1 = a.t1_measured.or_else(|| f.params.iter().find(|p| p.name == "T1").map(|p| p.value))?;
+                    let params: Vec<f64> = f.params.iter().filter(|p| p.name != "T1").map(|p| p.value).collect();
+                    Some(Form::Speedup { model, params, t1 })
+                },
+                checks,
+            ));
         }
     }
     let best = cands.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
@@ -621,7 +692,8 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
     // to 2^24 (a factor 4 apart) is preferred: c₀ < 0 with a falling term passes the data
     // and the targets, then vanishes, as no time does. Where only such a hypothesis explains
     // the points (a time that truly heads for 0 within the data's reach), it stands.
-    let ladder: Vec<f64> = std::iter::successors(Some(p_max * 4.0), |p| Some(p * 4.0)).take_while(|p| *p <= FAR).collect();
+    let ladder: Vec<f64> =
+        std::iter::successors(Some(p_max * 4.0), |p| Some(p * 4.0)).take_while(|p| *p <= FAR).collect();
     let lasting = |f: &Form| ladder.iter().all(|&p| f.eval(p) > 0.0);
     let (form, loo) = cands
         .into_iter()
@@ -633,7 +705,12 @@ fn search_with(points: &[(f64, f64, f64)], checks: &[f64], several_terms: bool) 
     // The held-out check: the same hypothesis fitted without the largest count.
     let check = refit_without_last(&form, &ps, &ys);
     let check_error = check.map_or(0.5, |f| (f.eval(p_max) / ys[k - 1]).ln().abs()).max(MIN_ERROR).max(noise);
-    Ok(RegionModel { form, loo: Some(loo), reach: vec![Reach { max: p_max, error: check_error, doublings: doublings(p_max, ps[k - 2]) }], note: None })
+    Ok(RegionModel {
+        form,
+        loo: Some(loo),
+        reach: vec![Reach { max: p_max, error: check_error, doublings: doublings(p_max, ps[k - 2]) }],
+        note: None,
+    })
 }
 
 /// The same hypothesis as `form`, fitted on every point but the last.
@@ -643,14 +720,16 @@ fn refit_without_last(form: &Form, ps: &[f64], ys: &[f64]) -> Option<Form> {
     match form {
         Form::Normal { terms, .. } => {
             let ts: Vec<Term> = terms.iter().map(|t| t.1).collect();
-            let fs: Vec<Box<dyn Fn(f64) -> f64>> =
-                std::iter::once(Box::new(|_| 1.0) as Box<dyn Fn(f64) -> f64>).chain(ts.iter().map(|&t| Box::new(move |p| t.eval(p)) as Box<dyn Fn(f64) -> f64>)).collect();
+            let fs: Vec<Box<dyn Fn(f64) -> f64>> = std::iter::once(Box::new(|_| 1.0) as Box<dyn Fn(f64) -> f64>)
+                .chain(ts.iter().map(|&t| Box::new(move |p| t.eval(p)) as Box<dyn Fn(f64) -> f64>))
+                .collect();
             let refs: Vec<&dyn Fn(f64) -> f64> = fs.iter().map(|f| f.as_ref()).collect();
             let x = fit_linear(ps, ys, &u, &refs)?;
             Some(Form::Normal { c0: x[0], terms: ts.iter().enumerate().map(|(i, &t)| (x[i + 1], t)).collect() })
         }
         Form::Power { .. } => {
-            let (lp, ly): (Vec<f64>, Vec<f64>) = (ps[..k - 1].iter().map(|p| p.ln()).collect(), ys[..k - 1].iter().map(|y| y.ln()).collect());
+            let (lp, ly): (Vec<f64>, Vec<f64>) =
+                (ps[..k - 1].iter().map(|p| p.ln()).collect(), ys[..k - 1].iter().map(|y| y.ln()).collect());
             let n = lp.len() as f64;
             let (mx, my) = (lp.iter().sum::<f64>() / n, ly.iter().sum::<f64>() / n);
             let sxx: f64 = lp.iter().map(|x| (x - mx).powi(2)).sum();
@@ -659,12 +738,20 @@ fn refit_without_last(form: &Form, ps: &[f64], ys: &[f64]) -> Option<Form> {
         }
         Form::Multi { .. } => None,
         Form::Speedup { model, .. } => {
-            let raw: Vec<RawPoint> = ps[..k - 1].iter().zip(ys).map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None }).collect();
+            let raw: Vec<RawPoint> = ps[..k - 1]
+                .iter()
+                .zip(ys)
+                .map(|(&n, &value)| RawPoint { n, value, weight: None, nodes: None, line: None })
+                .collect();
             let opts = Options { models: vec![*model], leave_one_out: false, ..Options::default() };
             let a = analyse("points", &raw, Measure::TimeS, &opts).ok()?;
             let f = a.fits.first()?;
             let t1 = a.t1_measured.or_else(|| f.params.iter().find(|p| p.name == "T1").map(|p| p.value))?;
-            Some(Form::Speedup { model: *model, params: f.params.iter().filter(|p| p.name != "T1").map(|p| p.value).collect(), t1 })
+            Some(Form::Speedup {
+                model: *model,
+                params: f.params.iter().filter(|p| p.name != "T1").map(|p| p.value).collect(),
+                t1,
+            })
         }
     }
 }
@@ -674,7 +761,11 @@ fn nearest_term(e: f64) -> Option<Term> {
     if !e.is_finite() || e.abs() < 0.05 {
         return None;
     }
-    GROWING.iter().chain(&FALLING).map(|&(num, den)| Term { num, den, log: 0 }).min_by(|a, b| (a.exponent() - e).abs().total_cmp(&(b.exponent() - e).abs()))
+    GROWING
+        .iter()
+        .chain(&FALLING)
+        .map(|&(num, den)| Term { num, den, log: 0 })
+        .min_by(|a, b| (a.exponent() - e).abs().total_cmp(&(b.exponent() - e).abs()))
 }
 
 /// The terms of a one-parameter model, as building blocks of a multi-parameter one (a
@@ -706,7 +797,12 @@ type Product = Vec<(u8, Term)>;
 pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Result<RegionModel, NoModel> {
     let k = points.len();
     let d = points.first().map_or(0, |p| p.0.len());
-    if k == 0 || d == 0 || points.iter().any(|p| p.0.len() != d || !(p.1.is_finite() && p.1 > 0.0) || p.0.iter().any(|v| !(v.is_finite() && *v > 0.0))) {
+    if k == 0
+        || d == 0
+        || points.iter().any(|p| {
+            p.0.len() != d || !(p.1.is_finite() && p.1 > 0.0) || p.0.iter().any(|v| !(v.is_finite() && *v > 0.0))
+        })
+    {
         return Err(NoModel::NoValues);
     }
     let ys: Vec<f64> = points.iter().map(|p| p.1).collect();
@@ -716,14 +812,25 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     let crossed = crossed_pairs(&points.iter().map(|p| p.0.clone()).collect::<Vec<_>>());
     let per = parameter_terms(points, &crossed);
     let products = products_of(&per, &crossed);
-    let cols: Vec<Vec<f64>> = products.iter().map(|q| points.iter().map(|p| q.iter().map(|(j, t)| t.eval(p.0[usize::from(*j)])).product()).collect()).collect();
+    let cols: Vec<Vec<f64>> = products
+        .iter()
+        .map(|q| points.iter().map(|p| q.iter().map(|(j, t)| t.eval(p.0[usize::from(*j)])).product()).collect())
+        .collect();
     let ones = vec![1.0; k];
     let most = MAX_PRODUCTS.min(k.saturating_sub(2));
-    let make = |set: &[usize], x: &[f64; MAXC]| Form::Multi { c0: x[0], terms: set.iter().enumerate().map(|(i, &c)| (x[i + 1], products[c].clone())).collect() };
+    let make = |set: &[usize], x: &[f64; MAXC]| Form::Multi {
+        c0: x[0],
+        terms: set.iter().enumerate().map(|(i, &c)| (x[i + 1], products[c].clone())).collect(),
+    };
     // Whether a hypothesis is a positive time at every check and every point, from the
     // products' values there computed once (Form::eval_at's sums in its order, so the same
     // bits, without a power and a logarithm per factor for every hypothesis tried).
-    let at = |x: &[f64]| -> Vec<f64> { products.iter().map(|q| q.iter().map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v))).product()).collect() };
+    let at = |x: &[f64]| -> Vec<f64> {
+        products
+            .iter()
+            .map(|q| q.iter().map(|(j, t)| x.get(usize::from(*j)).map_or(f64::NAN, |&v| t.eval(v))).product())
+            .collect()
+    };
     let check_rows: Vec<Vec<f64>> = checks.iter().map(|x| at(x)).collect();
     let point_rows: Vec<Vec<f64>> = (0..k).map(|r| cols.iter().map(|c| c[r]).collect()).collect();
     let positive = |set: &[usize], x: &[f64; MAXC]| {
@@ -846,7 +953,12 @@ fn products_of(per: &[Vec<Term>], crossed: &[(usize, usize)]) -> Vec<Product> {
     // axes) is, on the points, a sum of the two parameters' terms: the data cannot tell it
     // from the sum, and off the axes it is a guess. Such products are left out, so the model
     // adds those parameters' terms, as Extra-P prefers a+b to a·b+a when they fit alike.
-    products.retain(|p| !p.is_empty() && !crossed.iter().any(|&(a, b)| p.iter().any(|f| usize::from(f.0) == a) && p.iter().any(|f| usize::from(f.0) == b)));
+    products.retain(|p| {
+        !p.is_empty()
+            && !crossed
+                .iter()
+                .any(|&(a, b)| p.iter().any(|f| usize::from(f.0) == a) && p.iter().any(|f| usize::from(f.0) == b))
+    });
     products
 }
 
@@ -871,12 +983,25 @@ fn reach_multi(points: &[(Vec<f64>, f64, f64)], chosen: &[&Product], noise: f64)
             let held: Vec<usize> = (0..k).filter(|&i| points[i].0[j] < max).collect();
             let refit = || -> Option<f64> {
                 let hy: Vec<f64> = held.iter().map(|&i| ys[i]).collect();
-                let hc: Vec<Vec<f64>> = chosen.iter().map(|q| held.iter().map(|&i| q.iter().map(|(j, t)| t.eval(points[i].0[usize::from(*j)])).product()).collect()).collect();
+                let hc: Vec<Vec<f64>> = chosen
+                    .iter()
+                    .map(|q| {
+                        held.iter()
+                            .map(|&i| q.iter().map(|(j, t)| t.eval(points[i].0[usize::from(*j)])).product())
+                            .collect()
+                    })
+                    .collect();
                 let mut c: Vec<&[f64]> = vec![&ones[..held.len()]];
                 c.extend(hc.iter().map(Vec::as_slice));
                 let (x, _) = linear_loo(&hy, &c)?;
-                let f = Form::Multi { c0: x[0], terms: chosen.iter().enumerate().map(|(i, q)| (x[i + 1], (*q).clone())).collect() };
-                let out: Vec<f64> = (0..k).filter(|&i| points[i].0[j] == max).map(|i| (f.eval_at(&points[i].0) / ys[i]).ln().powi(2)).collect();
+                let f = Form::Multi {
+                    c0: x[0],
+                    terms: chosen.iter().enumerate().map(|(i, q)| (x[i + 1], (*q).clone())).collect(),
+                };
+                let out: Vec<f64> = (0..k)
+                    .filter(|&i| points[i].0[j] == max)
+                    .map(|i| (f.eval_at(&points[i].0) / ys[i]).ln().powi(2))
+                    .collect();
                 let rms = (out.iter().sum::<f64>() / out.len() as f64).sqrt();
                 rms.is_finite().then_some(rms)
             };
@@ -987,7 +1112,10 @@ mod tests {
     fn closed_forms_read_as_written() {
         let f = Form::Normal { c0: 0.21, terms: vec![(0.058, Term { num: 1, den: 3, log: 1 })] };
         assert_eq!(f.text(), "0.21 + 0.058·p^(1/3)·log₂ p");
-        let f = Form::Normal { c0: 2.0, terms: vec![(100.0, Term { num: -1, den: 1, log: 0 }), (-0.5, Term { num: 0, den: 1, log: 2 })] };
+        let f = Form::Normal {
+            c0: 2.0,
+            terms: vec![(100.0, Term { num: -1, den: 1, log: 0 }), (-0.5, Term { num: 0, den: 1, log: 2 })],
+        };
         assert_eq!(f.text(), "2 + 100·p^−1 − 0.5·log₂^2 p");
         assert_eq!(Form::Power { c: 50.0, e: -0.8 }.text(), "50·p^−0.8");
     }
@@ -1006,7 +1134,8 @@ mod tests {
         assert!(crossed_pairs(&pts(&[(2.0, 1.0), (2.0, 2.0), (4.0, 1.0), (4.0, 2.0)])).is_empty());
         assert!(crossed_pairs(&pts(&[(2.0, 1.0), (4.0, 1.0), (8.0, 1.0)])).is_empty());
         // Three parameters on a star: every pair is crossed.
-        let star: Vec<Vec<f64>> = vec![vec![1.0, 1.0, 1.0], vec![2.0, 1.0, 1.0], vec![1.0, 2.0, 1.0], vec![1.0, 1.0, 2.0]];
+        let star: Vec<Vec<f64>> =
+            vec![vec![1.0, 1.0, 1.0], vec![2.0, 1.0, 1.0], vec![1.0, 2.0, 1.0], vec![1.0, 1.0, 2.0]];
         assert_eq!(crossed_pairs(&star), [(0, 1), (0, 2), (1, 2)]);
     }
 

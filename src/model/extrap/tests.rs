@@ -60,7 +60,16 @@ fn json_and_json_lines_read_the_same_experiment() {
     let lines = "{\"params\": {\"p\": 2}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": [10, 11]}\n{\"params\": {\"p\": 2}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": 9}\n{\"params\": {\"p\": 4}, \"callpath\": \"a\", \"metric\": \"time\", \"value\": 5}\n";
     let (a, b) = (parse(json).unwrap(), parse(lines).unwrap());
     assert_eq!((a.format, b.format), (Format::Json, Format::JsonLines));
-    assert_eq!(a.series, b.series.iter().map(|s| Series { points: s.points.iter().map(|p| Measurement { line: None, ..p.clone() }).collect(), ..s.clone() }).collect::<Vec<_>>());
+    assert_eq!(
+        a.series,
+        b.series
+            .iter()
+            .map(|s| Series {
+                points: s.points.iter().map(|p| Measurement { line: None, ..p.clone() }).collect(),
+                ..s.clone()
+            })
+            .collect::<Vec<_>>()
+    );
     // Missing callpath and metric are Extra-P's defaults.
     let d = parse("{\"params\": {\"x\": 20}, \"value\": 82.0}\n").unwrap();
     assert_eq!((d.series[0].callpath.as_str(), d.series[0].metric.as_str()), ("<root>", "<default>"));
@@ -77,7 +86,8 @@ fn malformed_json_names_the_line_or_the_path() {
     let e = parse("{\"params\": {\"p\": 2}, \"value\": 1}\n{\"params\": \n").unwrap_err();
     assert_eq!(e.line, Some(2), "{e}");
     assert!(e.message.starts_with("not valid JSON"), "{e}");
-    let e = parse(r#"{"parameters": ["p"], "measurements": {"a": {"time": [{"point": [2, 3], "values": [1]}]}}}"#).unwrap_err();
+    let e = parse(r#"{"parameters": ["p"], "measurements": {"a": {"time": [{"point": [2, 3], "values": [1]}]}}}"#)
+        .unwrap_err();
     assert!(e.message.contains("measurements.\"a\".\"time\"[0].point: expected 1 value(s)"), "{e}");
     let e = parse("{\"parameters\": [\"p\"],\n \"measurements\": {]}").unwrap_err();
     assert_eq!(e.line, Some(2), "{e}");
@@ -100,7 +110,11 @@ fn every_region_is_modelled_whichever_way_it_moves() {
             assert!(lo < t && t < hi);
         }
         // The model written out, with the digits the times shown need (at least four).
-        assert!((4..=17).any(|d| f.formula.as_deref() == Some(m.form.text_digits(&["p"], d).as_str())), "{:?}", f.formula);
+        assert!(
+            (4..=17).any(|d| f.formula.as_deref() == Some(m.form.text_digits(&["p"], d).as_str())),
+            "{:?}",
+            f.formula
+        );
         // Each point is the median of its repetitions.
         assert_eq!(f.points.len(), 6);
         assert_eq!(f.points[0].repetitions, 5);
@@ -132,7 +146,8 @@ fn every_region_is_modelled_whichever_way_it_moves() {
     top.sort_unstable();
     assert_eq!(top, ["main->solve->dot", "main->solve->halo_exchange->wait"]);
     // A region that keeps scaling ("main": serial part 0.1 %) loses share from 256 to 1024.
-    let share = |t: usize, name: &str| r.tables[t].rows.iter().find(|s| r.regions[s.region].callpath == name).unwrap().share;
+    let share =
+        |t: usize, name: &str| r.tables[t].rows.iter().find(|s| r.regions[s.region].callpath == name).unwrap().share;
     assert!(share(1, "main") < share(0, "main") / 2.0, "{} {}", share(0, "main"), share(1, "main"));
     // The region that stops scaling first stops no later than any other.
     let first = &r.regions[r.first_to_stop[0]];
@@ -157,25 +172,49 @@ fn a_second_parameter_is_modelled_and_held_where_asked() {
         let m = f.model.as_ref().unwrap();
         for p in &f.points {
             let t = m.at_point(&p.coords).0;
-            assert!((t / p.median - 1.0).abs() < 0.15, "{} at {:?}: {t} vs {}; {:?}", f.callpath, p.coords, p.median, f.formula);
+            assert!(
+                (t / p.median - 1.0).abs() < 0.15,
+                "{} at {:?}: {t} vs {}; {:?}",
+                f.callpath,
+                p.coords,
+                p.median,
+                f.formula
+            );
         }
         assert!(f.formula.as_deref().unwrap().contains("size"), "{:?}", f.formula);
     }
     // size held at 1000 predicts at (512, 1000); the time is smaller than at size 4000.
-    let picked = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(1000.0), ..RankOptions::default() }).unwrap();
+    let picked =
+        rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(1000.0), ..RankOptions::default() })
+            .unwrap();
     assert_eq!(picked.targets[0].point, [512.0, 1000.0]);
     let total = |r: &Ranking| r.regions.iter().filter_map(|f| f.time_at(0)).map(|t| t.0).sum::<f64>();
     assert!(total(&picked) < total(&held));
-    let per = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::PerValue, ..RankOptions::default() }).unwrap();
+    let per =
+        rank(&e, &RankOptions { targets: vec![512], side: SideChoice::PerValue, ..RankOptions::default() }).unwrap();
     assert_eq!((per.regions.len(), per.tables.len(), per.dominant.len()), (22, 2, 2));
     assert_eq!((per.tables[0].side, per.tables[1].side), (Some(1000.0), Some(4000.0)));
     // A value never measured is predicted by the models, with a warning that says so.
-    let unmeasured = rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(8000.0), ..RankOptions::default() }).unwrap();
-    assert!(unmeasured.warnings.iter().any(|w| w.path == super::ranking::HOLD && w.message.contains("size = 8000 was not measured")), "{:?}", unmeasured.warnings);
+    let unmeasured =
+        rank(&e, &RankOptions { targets: vec![512], side: SideChoice::Value(8000.0), ..RankOptions::default() })
+            .unwrap();
+    assert!(
+        unmeasured
+            .warnings
+            .iter()
+            .any(|w| w.path == super::ranking::HOLD && w.message.contains("size = 8000 was not measured")),
+        "{:?}",
+        unmeasured.warnings
+    );
     assert!(total(&unmeasured) > total(&held));
     // Whole points, in the file's parameter order.
-    let points = rank(&e, &RankOptions { points: vec![vec![256.0, 8000.0], vec![1024.0, 16000.0]], ..RankOptions::default() }).unwrap();
-    assert_eq!(points.tables.iter().map(|t| (t.n, t.side)).collect::<Vec<_>>(), [(256, Some(8000.0)), (1024, Some(16000.0))]);
+    let points =
+        rank(&e, &RankOptions { points: vec![vec![256.0, 8000.0], vec![1024.0, 16000.0]], ..RankOptions::default() })
+            .unwrap();
+    assert_eq!(
+        points.tables.iter().map(|t| (t.n, t.side)).collect::<Vec<_>>(),
+        [(256, Some(8000.0)), (1024, Some(16000.0))]
+    );
     let wrong = rank(&e, &RankOptions { points: vec![vec![256.0]], ..RankOptions::default() }).unwrap_err();
     assert!(wrong.message.contains("needs 2 values (p, size), found 1"), "{wrong}");
     let metric = rank(&e, &RankOptions { metric: Some("cycles".into()), ..RankOptions::default() }).unwrap_err();
@@ -202,14 +241,21 @@ fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
     assert!(r.regions[1].error.as_deref().unwrap().contains("line 9"), "{:?}", r.regions[1].error);
     assert_eq!(r.tables[0].rows.len(), 1);
-    assert!(r.warnings.iter().any(|w| w.path == super::ranking::INPUT && w.message.contains("1 of 2 regions could not be modelled")));
+    assert!(r
+        .warnings
+        .iter()
+        .any(|w| w.path == super::ranking::INPUT && w.message.contains("1 of 2 regions could not be modelled")));
     // A region that took no time at some count is held at its median and still ranked.
-    let text = "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION idle\nDATA 0\nDATA 0.5\nDATA 0.5\n";
+    let text =
+        "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION idle\nDATA 0\nDATA 0.5\nDATA 0.5\n";
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
-    assert!(r.regions[1].note.as_deref().unwrap().contains("held at its measured median, 0.5"), "{:?}", r.regions[1].note);
+    assert!(
+        r.regions[1].note.as_deref().unwrap().contains("held at its measured median, 0.5"),
+        "{:?}",
+        r.regions[1].note
+    );
     assert_eq!(r.tables[0].rows.len(), 2);
 }
-
 
 /// An experiment of `regions` regions at six process counts (two sizes), each scaling its own
 /// way: some perfectly, some to a floor, some with a rising cost.
@@ -270,7 +316,8 @@ fn finish_refuses_fits_that_are_not_the_plans() {
 fn merged_repetitions_stay_bounded_and_points_are_found_by_their_coordinates() {
     // Lines for one point add up; past MAX_REPETITIONS the line that overflows is named.
     let many = format!("[{}]", vec!["1"; 6000].join(","));
-    let text = format!("{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n");
+    let text =
+        format!("{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n{{\"params\": {{\"p\": 2}}, \"value\": {many}}}\n");
     let e = parse(&text).unwrap_err();
     assert_eq!(e.line, Some(2), "{e}");
     assert!(e.message.contains("at most 10000 repetitions per point"), "{e}");
@@ -281,7 +328,11 @@ fn merged_repetitions_stay_bounded_and_points_are_found_by_their_coordinates() {
     // 20,000 distinct points in 2,000 series, each found again by hash.
     let mut text = String::new();
     for i in 0..20_000 {
-        text.push_str(&format!("{{\"params\": {{\"p\": {}}}, \"callpath\": \"r{}\", \"value\": 1}}\n", i + 1, i % 2000));
+        text.push_str(&format!(
+            "{{\"params\": {{\"p\": {}}}, \"callpath\": \"r{}\", \"value\": 1}}\n",
+            i + 1,
+            i % 2000
+        ));
     }
     let e = parse(&text).unwrap();
     assert_eq!(e.series.len(), 2000);
@@ -374,10 +425,13 @@ fn extrap_older_json_format_with_ids_is_read() {
     assert_eq!(e.parameters, ["x", "y"]);
     // Series in the order of the call paths' ids, points in the order of the coordinates'.
     assert_eq!(e.series.iter().map(|s| s.callpath.as_str()).collect::<Vec<_>>(), ["main", "solve"]);
-    assert_eq!(e.series[1].points, [
-        Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None, negative: None },
-        Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None, negative: None },
-    ]);
+    assert_eq!(
+        e.series[1].points,
+        [
+            Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None, negative: None },
+            Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None, negative: None },
+        ]
+    );
     // The main series has the one coordinate it was measured at.
     assert_eq!(e.series[0].points.len(), 1);
     assert_eq!(e.metrics(), ["time"]);
@@ -390,19 +444,63 @@ fn extrap_older_json_format_with_ids_is_read() {
 #[test]
 fn malformed_older_json_names_the_path_and_what_was_expected() {
     let cases: &[(&str, &str, &str)] = &[
-        (r#""callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9"#, r#""callpath_id": 4, "metric_id": 1, "coordinate_id": 1, "value": 9"#, "measurements[3].callpath_id: no entry of \"callpaths\" has id 4"),
-        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1, "value": "9""#, "measurements[3].value: expected a number, found a string"),
-        (r#""coordinate_id": 1, "value": 9"#, r#""coordinate_id": 1.5, "value": 9"#, "measurements[3].coordinate_id: expected an integer id, found 1.5"),
+        (
+            r#""callpath_id": 3, "metric_id": 1, "coordinate_id": 1, "value": 9"#,
+            r#""callpath_id": 4, "metric_id": 1, "coordinate_id": 1, "value": 9"#,
+            "measurements[3].callpath_id: no entry of \"callpaths\" has id 4",
+        ),
+        (
+            r#""coordinate_id": 1, "value": 9"#,
+            r#""coordinate_id": 1, "value": "9""#,
+            "measurements[3].value: expected a number, found a string",
+        ),
+        (
+            r#""coordinate_id": 1, "value": 9"#,
+            r#""coordinate_id": 1.5, "value": 9"#,
+            "measurements[3].coordinate_id: expected an integer id, found 1.5",
+        ),
         (r#""coordinate_id": 1, "value": 9"#, r#""value": 9"#, "measurements[3]: missing key \"coordinate_id\""),
-        (r#"{"id": 3, "name": "main"}"#, r#"{"id": 7, "name": "main"}"#, "callpaths[1].id: id 7 is used twice (also by callpaths[0])"),
-        (r#"{"id": 1, "name": "time"}"#, r#"{"id": 1, "name": 5}"#, "metrics[0].name: expected a string, found a number"),
-        (r#"{"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 8}"#, "coordinates[0].parameter_value_pairs[1].parameter_id: parameter \"y\" has a value already"),
-        (r#"{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}"#, r#"{"parameter_id": 2, "parameter_value": 10}"#, "coordinates[0].parameter_value_pairs: no value for parameter \"x\" (id 1)"),
-        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 1, "parameter_value": null}"#, "coordinates[1].parameter_value_pairs[0].parameter_value: expected a number, found null"),
-        (r#"{"parameter_id": 1, "parameter_value": 4}"#, r#"{"parameter_id": 3, "parameter_value": 4}"#, "coordinates[1].parameter_value_pairs[0].parameter_id: no entry of \"parameters\" has id 3"),
+        (
+            r#"{"id": 3, "name": "main"}"#,
+            r#"{"id": 7, "name": "main"}"#,
+            "callpaths[1].id: id 7 is used twice (also by callpaths[0])",
+        ),
+        (
+            r#"{"id": 1, "name": "time"}"#,
+            r#"{"id": 1, "name": 5}"#,
+            "metrics[0].name: expected a string, found a number",
+        ),
+        (
+            r#"{"parameter_id": 1, "parameter_value": 8}"#,
+            r#"{"parameter_id": 2, "parameter_value": 8}"#,
+            "coordinates[0].parameter_value_pairs[1].parameter_id: parameter \"y\" has a value already",
+        ),
+        (
+            r#"{"parameter_id": 2, "parameter_value": 10}, {"parameter_id": 1, "parameter_value": 8}"#,
+            r#"{"parameter_id": 2, "parameter_value": 10}"#,
+            "coordinates[0].parameter_value_pairs: no value for parameter \"x\" (id 1)",
+        ),
+        (
+            r#"{"parameter_id": 1, "parameter_value": 4}"#,
+            r#"{"parameter_id": 1, "parameter_value": null}"#,
+            "coordinates[1].parameter_value_pairs[0].parameter_value: expected a number, found null",
+        ),
+        (
+            r#"{"parameter_id": 1, "parameter_value": 4}"#,
+            r#"{"parameter_id": 3, "parameter_value": 4}"#,
+            "coordinates[1].parameter_value_pairs[0].parameter_id: no entry of \"parameters\" has id 3",
+        ),
         (r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "y"}"#, "parameters: parameter \"y\" is defined twice"),
-        (r#""metrics": [{"id": 1, "name": "time"}]"#, r#""metrics": {"time": 1}"#, "metrics: expected a list of {\"id\", \"name\"}, found an object"),
-        (r#""parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}]"#, r#""parameters": []"#, "parameters: expected 1 to 4 parameters, found 0"),
+        (
+            r#""metrics": [{"id": 1, "name": "time"}]"#,
+            r#""metrics": {"time": 1}"#,
+            "metrics: expected a list of {\"id\", \"name\"}, found an object",
+        ),
+        (
+            r#""parameters": [{"id": 2, "name": "y"}, {"id": 1, "name": "x"}]"#,
+            r#""parameters": []"#,
+            "parameters: expected 1 to 4 parameters, found 0",
+        ),
         (r#""value": 2.5"#, r#""value": 1e999"#, ""),
     ];
     for &(from, to, msg) in cases {
@@ -421,7 +519,11 @@ fn malformed_older_json_names_the_path_and_what_was_expected() {
     let e = parse(&WITH_IDS.replacen(r#""coordinates": ["#, r#""coordinate": ["#, 1)).unwrap_err();
     assert!(e.message.starts_with("missing key \"coordinates\""), "{e}");
     // Five parameters are more than any Extra-P format holds.
-    let five = WITH_IDS.replacen(r#"{"id": 1, "name": "x"}"#, r#"{"id": 1, "name": "x"}, {"id": 3, "name": "a"}, {"id": 4, "name": "b"}, {"id": 5, "name": "c"}"#, 1);
+    let five = WITH_IDS.replacen(
+        r#"{"id": 1, "name": "x"}"#,
+        r#"{"id": 1, "name": "x"}, {"id": 3, "name": "a"}, {"id": 4, "name": "b"}, {"id": 5, "name": "c"}"#,
+        1,
+    );
     assert_eq!(parse(&five).unwrap_err().message, "parameters: expected 1 to 4 parameters, found 5");
 }
 
@@ -438,10 +540,13 @@ fn talpas_records_are_read_and_recognised_without_being_told() {
     assert_eq!(e.format, Format::Talpas);
     // The first record's parameters, in its order (p before n).
     assert_eq!(e.parameters, ["p", "n"]);
-    assert_eq!(e.series[0].points, [
-        Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1), negative: None },
-        Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4), negative: None },
-    ]);
+    assert_eq!(
+        e.series[0].points,
+        [
+            Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1), negative: None },
+            Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4), negative: None },
+        ]
+    );
     // A ';' inside a string is the name's (Extra-P would read "a,b").
     assert_eq!((e.series[1].callpath.as_str(), e.series[1].metric.as_str()), ("a;b", "visits"));
     // The same records read as JSON Lines give the same series.
@@ -463,15 +568,55 @@ fn malformed_talpas_names_line_column_and_what_was_expected() {
     let good = "{\"parameters\":{\"x\":20};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}\n";
     let cases: &[(&str, usize, usize, &str)] = &[
         // A missing separator: serde_json's message, naming the Talpas one.
-        ("{\"parameters\":{\"x\":30};\"metric\":\"time\" \"callpath\":\"c\";\"value\":1}", 2, 40, "not valid JSON: expected `;` or `}`"),
-        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"value\":1}", 2, 1, "expected \"callpath\" in every record {\"parameters\"; \"metric\"; \"callpath\"; \"value\"}"),
+        (
+            "{\"parameters\":{\"x\":30};\"metric\":\"time\" \"callpath\":\"c\";\"value\":1}",
+            2,
+            40,
+            "not valid JSON: expected `;` or `}`",
+        ),
+        (
+            "{\"parameters\":{\"x\":30};\"metric\":\"time\";\"value\":1}",
+            2,
+            1,
+            "expected \"callpath\" in every record {\"parameters\"; \"metric\"; \"callpath\"; \"value\"}",
+        ),
         ("{\"parameters\":{\"x\":30};\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"metric\" in every record"),
-        ("{\"parameters\":{\"y\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters: expected the parameters of the first line (x), found y"),
-        ("{\"parameters\":{\"x\":\"30\"};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 2, "parameters.x: expected a number, found a string"),
-        ("{\"params\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}", 2, 1, "expected \"parameters\": {name: value, ..}"),
-        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":[]}", 2, 55, "value: expected a non-empty list of numbers or a number, found a list"),
-        ("{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":7;\"value\":1}", 2, 40, "callpath: expected a string, found a number"),
-        ("[1;2]", 2, 1, "expected one object {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} per line, found a list"),
+        (
+            "{\"parameters\":{\"y\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}",
+            2,
+            2,
+            "parameters: expected the parameters of the first line (x), found y",
+        ),
+        (
+            "{\"parameters\":{\"x\":\"30\"};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}",
+            2,
+            2,
+            "parameters.x: expected a number, found a string",
+        ),
+        (
+            "{\"params\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":1}",
+            2,
+            1,
+            "expected \"parameters\": {name: value, ..}",
+        ),
+        (
+            "{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":\"c\";\"value\":[]}",
+            2,
+            55,
+            "value: expected a non-empty list of numbers or a number, found a list",
+        ),
+        (
+            "{\"parameters\":{\"x\":30};\"metric\":\"time\";\"callpath\":7;\"value\":1}",
+            2,
+            40,
+            "callpath: expected a string, found a number",
+        ),
+        (
+            "[1;2]",
+            2,
+            1,
+            "expected one object {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} per line, found a list",
+        ),
     ];
     for &(second, line, col, msg) in cases {
         let text = format!("{good}{second}\n");
@@ -482,11 +627,13 @@ fn malformed_talpas_names_line_column_and_what_was_expected() {
         assert!(e.message.contains(msg), "{second}: {e}");
     }
     // Five parameters in the first record.
-    let e = parse("{\"parameters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1};\"metric\":\"t\";\"callpath\":\"c\";\"value\":1}\n").unwrap_err();
+    let e = parse(
+        "{\"parameters\":{\"a\":1,\"b\":1,\"c\":1,\"d\":1,\"e\":1};\"metric\":\"t\";\"callpath\":\"c\";\"value\":1}\n",
+    )
+    .unwrap_err();
     assert_eq!((e.line, e.column), (Some(1), Some(2)), "{e}");
     assert!(e.message.contains("parameters: expected 1 to 4 parameters, found 5"), "{e}");
 }
-
 
 /// The region of `r` called `name`.
 fn region(r: &Ranking, name: &str) -> usize {
@@ -505,8 +652,13 @@ fn a_call_tree_of_inclusive_times_is_ranked_by_each_regions_own_time() {
     // main = 0.1 + both (inclusive). At p = 256 the own times are 0.1, 4.6875 and 14.8 s:
     // shares 0.1/19.5875 = 0.0051, 0.2393 and 0.7556 (adding main's inclusive 19.5875 s gave
     // main 50 %, io 37.8 %, compute 12 %).
-    let r = rank(&parse(&fixture("calltree.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() }).unwrap();
-    assert_eq!((r.tree.nesting, r.tree.times), (Nesting::Callpaths, Times { kind: TimeKind::Inclusive, decided: Decided::Data }));
+    let r =
+        rank(&parse(&fixture("calltree.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() })
+            .unwrap();
+    assert_eq!(
+        (r.tree.nesting, r.tree.times),
+        (Nesting::Callpaths, Times { kind: TimeKind::Inclusive, decided: Decided::Data })
+    );
     let (main, io) = (region(&r, "main"), region(&r, "main->io"));
     assert_eq!((r.tree.parent[io], r.tree.parent[main], r.tree.depth[io]), (Some(main), None, 1));
     assert_eq!(r.dominant[0].callpath, "main->io");
@@ -528,7 +680,11 @@ fn relearn_nests_by_indentation_and_its_largest_leaf_dominates() {
     // Extra-P's relearn_data.txt: main(), Initialization and Simulation loop at the top,
     // Connectivity update's children overlap (at p = 512, n = 9000 it takes 2535 s, its
     // children 4876 s), and main() is the sum of the other two at every point.
-    let r = rank(&parse(&fixture("relearn_data.txt")).unwrap(), &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() }).unwrap();
+    let r = rank(
+        &parse(&fixture("relearn_data.txt")).unwrap(),
+        &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() },
+    )
+    .unwrap();
     assert_eq!(r.tree.nesting, Nesting::Indentation);
     assert_eq!(r.tree.times.kind, TimeKind::Inclusive);
     let parent = |name: &str| r.tree.parent[region(&r, name)].map(|p| r.regions[p].callpath.as_str());
@@ -551,16 +707,28 @@ fn relearn_nests_by_indentation_and_its_largest_leaf_dominates() {
         assert!(t.rows.iter().all(|s| s.share == s.inclusive && s.share <= 1.0 + 1e-12 && s.own >= 0.0));
         assert!(t.rows.windows(2).all(|w| w[0].share >= w[1].share));
     }
-    for (what, said) in [("indented", "read as nesting"), ("Connectivity update", "add up to more"), ("main()", "left out of the shares")] {
-        assert!(r.warnings.iter().any(|w| w.path == INPUT && w.message.contains(what) && w.message.contains(said)), "{what}: {:?}", r.warnings);
+    for (what, said) in [
+        ("indented", "read as nesting"),
+        ("Connectivity update", "add up to more"),
+        ("main()", "left out of the shares"),
+    ] {
+        assert!(
+            r.warnings.iter().any(|w| w.path == INPUT && w.message.contains(what) && w.message.contains(said)),
+            "{what}: {:?}",
+            r.warnings
+        );
     }
 }
 
 #[test]
 fn exclusive_times_are_read_from_a_child_above_its_parent() {
     // app.txt's main->init (94 s at p = 2) is above main (54 s): each value is a region's own.
-    let r = rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() }).unwrap();
-    assert_eq!((r.tree.nesting, r.tree.times), (Nesting::Callpaths, Times { kind: TimeKind::Exclusive, decided: Decided::Data }));
+    let r = rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256], ..RankOptions::default() })
+        .unwrap();
+    assert_eq!(
+        (r.tree.nesting, r.tree.times),
+        (Nesting::Callpaths, Times { kind: TimeKind::Exclusive, decided: Decided::Data })
+    );
     assert_eq!(r.tree.left_out, None);
     let t = &r.tables[0];
     assert_eq!(t.rows.len(), r.regions.len());
@@ -650,9 +818,18 @@ fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
         let v = view(&texts, &catalog);
         (i, texts, v)
     };
-    let relearn = rank(&parse(&fixture("relearn_data.txt")).unwrap(), &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() }).unwrap();
-    let app = rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256, 1024], ..RankOptions::default() }).unwrap();
-    let growing: Vec<(&Ranking, &str)> = [&relearn, &app].into_iter().flat_map(|r| r.regions.iter().filter(|f| f.grows && f.model.is_some()).map(move |f| (r, f.callpath.as_str()))).collect();
+    let relearn = rank(
+        &parse(&fixture("relearn_data.txt")).unwrap(),
+        &RankOptions { targets: vec![2048, 8192], ..RankOptions::default() },
+    )
+    .unwrap();
+    let app =
+        rank(&parse(&fixture("app.txt")).unwrap(), &RankOptions { targets: vec![256, 1024], ..RankOptions::default() })
+            .unwrap();
+    let growing: Vec<(&Ranking, &str)> = [&relearn, &app]
+        .into_iter()
+        .flat_map(|r| r.regions.iter().filter(|f| f.grows && f.model.is_some()).map(move |f| (r, f.callpath.as_str())))
+        .collect();
     assert!(growing.iter().any(|g| g.1 == "Initialization") && growing.iter().any(|g| g.1 == "main()"));
     assert!(growing.iter().any(|g| std::ptr::eq(g.0, &app)), "a one-parameter region that grows");
     for (r, name) in growing {
@@ -660,7 +837,12 @@ fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
         assert_eq!(texts.get("scaling").map(String::as_str), Some("weak"));
         let w = v.weak.as_ref().unwrap_or_else(|| panic!("{name}: {:?}", v.points_error));
         assert!(w.warnings[0].starts_with("modelled as on the Bottlenecks page"), "{name}: {:?}", w.warnings);
-        assert!(w.family.starts_with("the Bottlenecks page's") && w.formula.contains('p'), "{name}: {} {}", w.family, w.formula);
+        assert!(
+            w.family.starts_with("the Bottlenecks page's") && w.formula.contains('p'),
+            "{name}: {} {}",
+            w.family,
+            w.formula
+        );
         for (k, t) in r.targets.iter().enumerate() {
             let here = r.regions[i].time_at(k).unwrap();
             let there = w.predictions.iter().find(|p| p.n == t.n).expect("each count asked").time_s;
@@ -672,7 +854,10 @@ fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
         assert!(w.predictions.iter().all(|p| p.time_s.0 > last), "{name}: forecast below the largest count's {last}");
     }
     let (_, mut texts, _) = opened(&relearn, "Initialization");
-    assert!((relearn.regions.iter().find(|f| f.callpath == "Initialization").unwrap().time_at(1).unwrap().0 - 24.01).abs() < 0.005);
+    assert!(
+        (relearn.regions.iter().find(|f| f.callpath == "Initialization").unwrap().time_at(1).unwrap().0 - 24.01).abs()
+            < 0.005
+    );
     // Edited points: the region's model is no longer theirs.
     let edited = texts["points"].replace("1.7089", "1.9");
     texts.insert("points".into(), edited);

@@ -41,7 +41,8 @@ fn words(line: &str) -> Vec<(usize, &str)> {
 }
 
 fn number(line: usize, (col, w): (usize, &str), what: &str) -> Result<f64, InputError> {
-    let v: f64 = w.parse().map_err(|_| err(line, Some(col), format!("expected {what} (a number), found \"{}\"", clip(w))))?;
+    let v: f64 =
+        w.parse().map_err(|_| err(line, Some(col), format!("expected {what} (a number), found \"{}\"", clip(w))))?;
     check_value(v).map_err(|m| err(line, Some(col), format!("{m} for {what}, found \"{}\"", clip(w))))
 }
 
@@ -54,7 +55,11 @@ fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) ->
     if !rest.iter().any(|(_, w)| *w == "(" || *w == ")") {
         if params != 1 {
             let example = ["2", "64", "8", "1"][..params.min(4)].join(" ");
-            return Err(err(line, Some(key_col), format!("with {params} parameters every point needs parentheses, e.g. ( {example} )")));
+            return Err(err(
+                line,
+                Some(key_col),
+                format!("with {params} parameters every point needs parentheses, e.g. ( {example} )"),
+            ));
         }
         for &w in rest {
             out.push(vec![number(line, w, "a parameter value")?]);
@@ -67,14 +72,24 @@ fn points(line: usize, rest: &[(usize, &str)], params: usize, key_col: usize) ->
                 ("(", Some(_)) => return Err(err(line, Some(col), "expected a number or \")\", found \"(\"")),
                 (")", Some((c0, coords))) => {
                     if coords.len() != params {
-                        return Err(err(line, Some(*c0), format!("expected {params} value{} in this point, found {}", if params == 1 { "" } else { "s" }, coords.len())));
+                        return Err(err(
+                            line,
+                            Some(*c0),
+                            format!(
+                                "expected {params} value{} in this point, found {}",
+                                if params == 1 { "" } else { "s" },
+                                coords.len()
+                            ),
+                        ));
                     }
                     out.push(std::mem::take(coords));
                     open = None;
                 }
                 (")", None) => return Err(err(line, Some(col), "expected \"(\" to open a point, found \")\"")),
                 (_, Some((_, coords))) => coords.push(number(line, (col, w), "a parameter value")?),
-                (_, None) => return Err(err(line, Some(col), format!("expected \"(\" to open a point, found \"{}\"", clip(w)))),
+                (_, None) => {
+                    return Err(err(line, Some(col), format!("expected \"(\" to open a point, found \"{}\"", clip(w))))
+                }
             }
         }
         if let Some((c0, _)) = open {
@@ -159,7 +174,11 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                         return Err(err(line, Some(col), format!("parameter \"{}\" is defined twice", clip(w))));
                     }
                     if e.e.parameters.len() == MAX_PARAMETERS {
-                        return Err(err(line, Some(col), format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format")));
+                        return Err(err(
+                            line,
+                            Some(col),
+                            format!("at most {MAX_PARAMETERS} parameters, as in Extra-P's text format"),
+                        ));
                     }
                     e.e.parameters.push(w.to_string());
                 }
@@ -170,7 +189,11 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                 }
                 for p in points(line, &ws[1..], e.e.parameters.len(), key_col)? {
                     if !seen.insert(p.iter().map(|c| (c + 0.0).to_bits()).collect()) {
-                        return Err(err(line, Some(key_col), format!("the point {} is listed twice", super::coords_text(&p))));
+                        return Err(err(
+                            line,
+                            Some(key_col),
+                            format!("the point {} is listed twice", super::coords_text(&p)),
+                        ));
                     }
                     coords.push(p);
                 }
@@ -196,7 +219,11 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                     return Err(err(line, Some(key_col), "expected POINTS before DATA"));
                 }
                 let Some(at) = coords.get(block.next) else {
-                    return Err(err(line, Some(key_col), format!("more DATA lines than the {} points for region \"{}\"", coords.len(), clip(r))));
+                    return Err(err(
+                        line,
+                        Some(key_col),
+                        format!("more DATA lines than the {} points for region \"{}\"", coords.len(), clip(r)),
+                    ));
                 };
                 if ws.len() < 2 {
                     return Err(err(line, Some(key_col), "expected at least one value after DATA"));
@@ -204,15 +231,24 @@ pub fn parse(text: &str) -> Result<Experiment, InputError> {
                 if ws.len() - 1 > MAX_REPETITIONS {
                     return Err(err(line, Some(key_col), format!("at most {MAX_REPETITIONS} repetitions per point")));
                 }
-                let values = ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
+                let values =
+                    ws[1..].iter().map(|&w| number(line, w, "a measured value")).collect::<Result<Vec<_>, _>>()?;
                 let place = |k: usize| format!("line {line}, column {}", ws[k + 1].0);
-                e.add(r, &block.metric, at.clone(), &values, Some(line), &place).map_err(|m| err(line, Some(key_col), m.to_string()))?;
+                e.add(r, &block.metric, at.clone(), &values, Some(line), &place)
+                    .map_err(|m| err(line, Some(key_col), m.to_string()))?;
                 block.next += 1;
                 block.last = line;
                 any_data = true;
             }
             other => {
-                return Err(err(line, Some(key_col), format!("expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment, found \"{}\"", clip(other))));
+                return Err(err(
+                    line,
+                    Some(key_col),
+                    format!(
+                        "expected PARAMETER, POINTS, REGION, METRIC, DATA or a # comment, found \"{}\"",
+                        clip(other)
+                    ),
+                ));
             }
         }
     }

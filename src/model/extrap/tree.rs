@@ -175,7 +175,8 @@ fn point_text(parameters: &[String], coords: &[f64]) -> String {
 /// Each region's parent: by indentation when the file nests so, else by call path.
 fn parents(e: &Experiment, regions: &[RegionFit]) -> (Nesting, Vec<Option<usize>>) {
     let index: HashMap<&str, usize> = regions.iter().enumerate().rev().map(|(i, r)| (r.callpath.as_str(), i)).collect();
-    let indented: HashMap<&str, &str> = e.series.iter().filter_map(|s| Some((s.callpath.as_str(), s.parent.as_deref()?))).collect();
+    let indented: HashMap<&str, &str> =
+        e.series.iter().filter_map(|s| Some((s.callpath.as_str(), s.parent.as_deref()?))).collect();
     let mut parent = vec![None; regions.len()];
     if !indented.is_empty() {
         for (i, r) in regions.iter().enumerate() {
@@ -248,7 +249,8 @@ impl Tree {
         }
         let noise = regions.iter().map(|r| r.points.iter().map(|p| p.noise).fold(0.0, f64::max)).collect();
         let times = Times { kind: TimeKind::Exclusive, decided: Decided::Default };
-        let mut t = Tree { nesting, parent, depth, times, left_out: None, non_additive: Vec::new(), noise, children, order };
+        let mut t =
+            Tree { nesting, parent, depth, times, left_out: None, non_additive: Vec::new(), noise, children, order };
         if nesting == Nesting::Indentation {
             warnings.push(Warning::at(super::INPUT, "the REGION names are indented: read as nesting, each region inside the nearest one above indented less"));
         }
@@ -342,10 +344,14 @@ impl Tree {
     /// Each measured point of region `p` with the summaries of its children measured there.
     fn children_at<'a>(&self, regions: &'a [RegionFit], p: usize) -> Vec<(&'a PointSummary, Vec<&'a PointSummary>)> {
         let maps: Vec<_> = self.children(p).iter().map(|&c| by_point(&regions[c])).collect();
-        regions[p].points.iter().map(|q| {
-            let key = bits(&q.coords);
-            (q, maps.iter().filter_map(|m| m.get(&key).copied()).collect())
-        }).collect()
+        regions[p]
+            .points
+            .iter()
+            .map(|q| {
+                let key = bits(&q.coords);
+                (q, maps.iter().filter_map(|m| m.get(&key).copied()).collect())
+            })
+            .collect()
     }
 
     /// Parents whose children add up to more than them beyond the noise.
@@ -361,11 +367,18 @@ impl Tree {
                 }
             }
             if let Some((_, q, sum)) = worst {
-                self.non_additive.push(NonAdditive { parent: p, children: kids.clone(), point: q.coords.clone(), parent_s: q.median, children_s: sum });
+                self.non_additive.push(NonAdditive {
+                    parent: p,
+                    children: kids.clone(),
+                    point: q.coords.clone(),
+                    parent_s: q.median,
+                    children_s: sum,
+                });
             }
         }
         if let Some(first) = self.non_additive.first() {
-            let names: Vec<String> = self.non_additive.iter().map(|n| format!("\"{}\"", regions[n.parent].callpath)).collect();
+            let names: Vec<String> =
+                self.non_additive.iter().map(|n| format!("\"{}\"", regions[n.parent].callpath)).collect();
             warnings.push(Warning::at(super::INPUT, format!(
                 "the children of {} add up to more than their parent (e.g. \"{}\" at {}: {} against {}), so own time cannot be read off: regions ranked by their share of the top level's inclusive time, fitted as given",
                 names.join(", "), regions[first.parent].callpath, point_text(&e.parameters, &first.point), fmt_num(first.children_s, 4), fmt_num(first.parent_s, 4)
@@ -445,7 +458,8 @@ impl Tree {
         // times 1 keep their bits).
         let scale = sum_scale(t.iter().flatten().sum());
         let counted = |i: usize| if Some(i) == self.left_out { None } else { t[i].map(|x| x * scale) };
-        let mut split = if self.by_inclusive() { self.inclusive_split(&counted, n)? } else { self.own_split(&counted, n)? };
+        let mut split =
+            if self.by_inclusive() { self.inclusive_split(&counted, n)? } else { self.own_split(&counted, n)? };
         split.scale = scale;
         Some(split)
     }
@@ -501,7 +515,10 @@ impl Tree {
                 counted(i).map(|x| (x - kids).max(0.0) / total)
             })
             .collect();
-        let largest = |ids: &mut dyn Iterator<Item = usize>| ids.filter(|&i| share[i].is_some()).max_by(|&a, &b| share[a].unwrap_or(0.0).total_cmp(&share[b].unwrap_or(0.0)));
+        let largest = |ids: &mut dyn Iterator<Item = usize>| {
+            ids.filter(|&i| share[i].is_some())
+                .max_by(|&a, &b| share[a].unwrap_or(0.0).total_cmp(&share[b].unwrap_or(0.0)))
+        };
         let mut at = largest(&mut roots.iter().copied());
         while let Some(p) = at {
             let Some(c) = largest(&mut self.children(p).iter().copied()) else { break };

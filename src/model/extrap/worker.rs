@@ -40,16 +40,33 @@ pub enum ToWorker<I> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FromWorker<V = ExtrapView, P = Vec<RegionFit>> {
-    Progress { fraction: f64, job: u64 },
-    Partials { fits: P, job: u64, worker: usize },
-    Done { view: V, job: u64 },
+    Progress {
+        fraction: f64,
+        job: u64,
+    },
+    Partials {
+        fits: P,
+        job: u64,
+        worker: usize,
+    },
+    Done {
+        view: V,
+        job: u64,
+    },
     Bench(f64),
     Error(String),
     /// The files of a [`ToWorker::Read`], read: the experiment as Extra-P's text format
     /// (which the page keeps as its input) and what was read.
-    Loaded { text: String, summary: RunsSummary, job: u64 },
+    Loaded {
+        text: String,
+        summary: RunsSummary,
+        job: u64,
+    },
     /// The files of a [`ToWorker::Read`] could not be read: why.
-    Unreadable { message: String, job: u64 },
+    Unreadable {
+        message: String,
+        job: u64,
+    },
 }
 
 /// The answer to [`ToWorker::Weak`]: `{"weak": flat, "job": j}`, the analysis flattened
@@ -70,19 +87,26 @@ mod tests {
     #[test]
     fn messages_read_back_and_keep_their_shapes() {
         let texts: PageInputs = [("experiment".to_string(), "x".to_string())].into_iter().collect();
-        for m in [ToWorker::Start { texts: texts.clone(), job: 3, worker: 1, workers: 2 }, ToWorker::Weak { inputs: texts.clone(), job: 4 }] {
+        for m in [
+            ToWorker::Start { texts: texts.clone(), job: 3, worker: 1, workers: 2 },
+            ToWorker::Weak { inputs: texts.clone(), job: 4 },
+        ] {
             let text = serde_json::to_string(&m).expect("writes");
             assert_eq!(serde_json::from_str::<ToWorker<PageInputs>>(&text).expect("reads"), m);
         }
         // What the browser tests post and read.
-        assert_eq!(serde_json::from_str::<ToWorker<PageInputs>>("{\"bench\":{\"full\":true,\"runs\":5}}").expect("reads"), ToWorker::Bench { full: true, runs: 5 });
+        assert_eq!(
+            serde_json::from_str::<ToWorker<PageInputs>>("{\"bench\":{\"full\":true,\"runs\":5}}").expect("reads"),
+            ToWorker::Bench { full: true, runs: 5 }
+        );
         assert_eq!(serde_json::to_string(&FromWorker::<(), ()>::Bench(12.5)).expect("writes"), "{\"bench\":12.5}");
         let partials: FromWorker = FromWorker::Partials { fits: Vec::new(), job: 7, worker: 1 };
         let text = serde_json::to_string(&partials).expect("writes");
         assert!(text.starts_with(PASS_ON), "{text}");
         assert_eq!(serde_json::from_str::<FromWorker>(&text).expect("reads"), partials);
         // The Bottlenecks page reads the view and passes the shares on unread.
-        let done = serde_json::to_string(&FromWorker::<ExtrapView, ()>::Done { view: ExtrapView::default(), job: 2 }).expect("writes");
+        let done = serde_json::to_string(&FromWorker::<ExtrapView, ()>::Done { view: ExtrapView::default(), job: 2 })
+            .expect("writes");
         let seen: FromWorker<ExtrapView, IgnoredAny> = serde_json::from_str(&done).expect("reads");
         assert!(matches!(seen, FromWorker::Done { job: 2, .. }));
         let weak = WeakAnswer { weak: Flat { nums: vec![1.0], texts: vec!["a".into()] }, job: 9 };

@@ -55,10 +55,16 @@ fn count(field: &str, spec: ListSpec, n: usize) -> Result<(), InputError> {
 
 /// Numbers, each accepted by `check` (whose error's message is said at the number's column),
 /// in the order given.
-pub fn numbers(field: &str, text: &str, spec: ListSpec, check: impl Fn(f64) -> Result<f64, InputError>) -> Result<Vec<f64>, InputError> {
+pub fn numbers(
+    field: &str,
+    text: &str,
+    spec: ListSpec,
+    check: impl Fn(f64) -> Result<f64, InputError>,
+) -> Result<Vec<f64>, InputError> {
     let mut out = Vec::new();
     for (col, token) in tokens(text) {
-        let v = parse_number(token).ok_or_else(|| at(field, col, format!("expected a number, found \"{}\"", clip(token))))?;
+        let v = parse_number(token)
+            .ok_or_else(|| at(field, col, format!("expected a number, found \"{}\"", clip(token))))?;
         out.push(check(v).map_err(|e| at(field, col, e.message))?);
     }
     count(field, spec, out.len())?;
@@ -77,7 +83,11 @@ pub fn whole_numbers(field: &str, text: &str, spec: ListSpec, lo: u32, hi: u32) 
             }
             _ => {
                 let hi = if hi >= 1_000_000 { format!("{:e}", f64::from(hi)) } else { hi.to_string() };
-                return Err(at(field, col, format!("expected whole numbers from {lo} to {hi}, found \"{}\"", clip(token))));
+                return Err(at(
+                    field,
+                    col,
+                    format!("expected whole numbers from {lo} to {hi}, found \"{}\"", clip(token)),
+                ));
             }
         }
     }
@@ -127,7 +137,10 @@ pub fn sizes(field: &str, text: &str, spec: ListSpec, max_bytes: f64) -> Result<
     }
     count(field, spec, out.len())?;
     if out.iter().any(|&v| !(0.0..=max_bytes).contains(&v) || v.fract() != 0.0) {
-        return Err(InputError::new(field, format!("a size is a whole number of bytes from 0 to {}", crate::model::fmt_num(max_bytes, 3))));
+        return Err(InputError::new(
+            field,
+            format!("a size is a whole number of bytes from 0 to {}", crate::model::fmt_num(max_bytes, 3)),
+        ));
     }
     Ok(out)
 }
@@ -151,7 +164,14 @@ mod tests {
         assert_eq!((e.field.as_str(), e.line, e.column), ("target", Some(1), Some(4)));
         assert!(e.message.contains("from 1 to 1e9"), "{e}");
         assert_eq!(whole_numbers("n", "8 2 8 4", ANY, 1, 10), Ok(vec![8, 2, 4]));
-        let e = numbers("x", "1 2 -3", ANY, |v| if v > 0.0 { Ok(v) } else { Err(InputError::new("x", "must be greater than 0")) }).unwrap_err();
+        let e = numbers("x", "1 2 -3", ANY, |v| {
+            if v > 0.0 {
+                Ok(v)
+            } else {
+                Err(InputError::new("x", "must be greater than 0"))
+            }
+        })
+        .unwrap_err();
         assert_eq!((e.column, e.message.as_str()), (Some(5), "must be greater than 0"));
         let e = numbers("x", "", ListSpec { max_items: 8, required: true }, Ok).unwrap_err();
         assert_eq!(e.message, "at least one value is needed");
@@ -162,7 +182,10 @@ mod tests {
     #[test]
     fn sizes_take_units() {
         let max = 1_099_511_627_776.0;
-        assert_eq!(sizes("s", "8KB 512kb, 1 MB; 65536 2 k", ANY, max), Ok(vec![8192.0, 524288.0, 1048576.0, 65536.0, 2048.0]));
+        assert_eq!(
+            sizes("s", "8KB 512kb, 1 MB; 65536 2 k", ANY, max),
+            Ok(vec![8192.0, 524288.0, 1048576.0, 65536.0, 2048.0])
+        );
         assert_eq!(sizes("s", "KB", ANY, max).unwrap_err().column, Some(1));
         assert!(sizes("s", "1.5", ANY, max).is_err());
         assert_eq!(sizes("s", "", ANY, max), Ok(vec![]));

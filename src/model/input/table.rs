@@ -332,7 +332,13 @@ fn whitespace_cells(l: &str) -> Vec<String> {
 fn whitespace_columns(l: &str) -> (Vec<usize>, usize) {
     let (starts, end) = field_columns(l);
     let fields: Vec<&str> = l.split_whitespace().collect();
-    let kept = starts.iter().zip(&fields).enumerate().filter(|(i, (_, f))| *i == 0 || !f.starts_with(['(', '['])).map(|(_, (s, _))| *s).collect();
+    let kept = starts
+        .iter()
+        .zip(&fields)
+        .enumerate()
+        .filter(|(i, (_, f))| *i == 0 || !f.starts_with(['(', '[']))
+        .map(|(_, (s, _))| *s)
+        .collect();
     (kept, end)
 }
 
@@ -415,13 +421,10 @@ fn header_mapping(
         };
         mapping.push(Some((spec_idx, factor)));
     }
-    if let Some(missing) = columns
-        .iter()
-        .enumerate()
-        .find(|(i, c)| c.required && !mapping.iter().any(|m| m.map(|(j, _)| j) == Some(*i)))
+    if let Some(missing) =
+        columns.iter().enumerate().find(|(i, c)| c.required && !mapping.iter().any(|m| m.map(|(j, _)| j) == Some(*i)))
     {
-        return Err(InputError::new(field, format!("the header has no column \"{}\"", missing.1.name))
-            .at(line, None));
+        return Err(InputError::new(field, format!("the header has no column \"{}\"", missing.1.name)).at(line, None));
     }
     Ok(mapping)
 }
@@ -500,7 +503,8 @@ mod tests {
     fn unquoted_lines_split_as_the_csv_crate_does() {
         for (l, d) in [("1,2,3", b','), ("1\t\t3\t", b'\t'), ("a;b", b';'), ("", b','), (",", b',')] {
             let fast = super::split_delimited("f", 1, l, d).expect("splits");
-            let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
+            let mut reader =
+                csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
             let mut record = csv::StringRecord::new();
             let slow: Vec<String> = match reader.read_record(&mut record) {
                 Ok(true) => record.iter().map(str::to_string).collect(),
@@ -621,7 +625,10 @@ mod tests {
             assert_eq!((e.line, e.column), (Some(2), Some(1)), "{e}");
             assert!(e.message.contains("too large"), "{e}");
         }
-        assert_eq!(parse_table("runs", "work_gb\n2", SIZE).expect("valid").rows[0].values, vec![Some(2.0 * 1073741824.0)]);
+        assert_eq!(
+            parse_table("runs", "work_gb\n2", SIZE).expect("valid").rows[0].values,
+            vec![Some(2.0 * 1073741824.0)]
+        );
     }
 
     proptest::proptest! {

@@ -430,7 +430,12 @@ fn overheads(
 }
 
 /// The distinct np0, by increasing value: at least two, each measured at two work sizes.
-fn process_counts(cal: &Calibration, par_groups: &[Group], seq_sizes: &[f64], errors: &mut Vec<InputError>) -> Vec<u32> {
+fn process_counts(
+    cal: &Calibration,
+    par_groups: &[Group],
+    seq_sizes: &[f64],
+    errors: &mut Vec<InputError>,
+) -> Vec<u32> {
     let mut np0s: Vec<u32> = par_groups.iter().map(|g| g.np).collect();
     np0s.sort_unstable();
     np0s.dedup();

@@ -41,9 +41,9 @@
 pub mod calibration;
 pub mod page;
 pub mod planner;
-pub mod request;
 pub mod presets;
 pub mod problem;
+pub mod request;
 pub mod split;
 
 pub use calibration::{
@@ -52,7 +52,8 @@ pub use calibration::{
     SEQUENTIAL_FIELD,
 };
 pub use planner::{
-    default_candidates, plan, Cluster, FabricFit, PlannerInput, PlannerReport, Resolution, ResolutionLevel, MAX_CANDIDATES, MAX_PAIRS,
+    default_candidates, plan, Cluster, FabricFit, PlannerInput, PlannerReport, Resolution, ResolutionLevel,
+    MAX_CANDIDATES, MAX_PAIRS,
 };
 pub use problem::{
     bytes_per_point, cost, ClusterSide, Cost, CpuUse, Problem, BYTES_PER_MB, MAX_BYTES_PER_POINT,

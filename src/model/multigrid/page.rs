@@ -13,13 +13,13 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::cost::{self, CostLine, Economics};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
 use crate::model::multigrid::presets::{MultigridPreset, PRESETS};
 use crate::model::multigrid::{
-    self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, PlannerInput,
-    Plan, PlannerReport, Problem, SequentialRun, Side,
+    self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, Plan,
+    PlannerInput, PlannerReport, Problem, SequentialRun, Side,
 };
-use crate::model::cost::{self, CostLine, Economics};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
@@ -143,7 +143,9 @@ impl PageField for Field {
     fn key(self) -> &'static str {
         match self {
             Field::CalCount => "cal_count",
-            Field::Cal(i, part) => i.checked_sub(1).and_then(|i| CAL_KEYS.get(i)).map_or("", |keys| keys[part as usize]),
+            Field::Cal(i, part) => {
+                i.checked_sub(1).and_then(|i| CAL_KEYS.get(i)).map_or("", |keys| keys[part as usize])
+            }
             Field::GridN => "grid_n",
             Field::BytesPerPoint => "bytes_per_point",
             Field::Np => "np",
@@ -506,7 +508,10 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
         rank_by: {
             let t = r.text(Field::RankBy).trim();
             let by = RankBy::ALL.into_iter().find(|b| b.key() == t || t.is_empty()).ok_or_else(|| {
-                InputError::new(Field::RankBy.key(), format!("rank by: expected time, price, energy or carbon, found \"{t}\""))
+                InputError::new(
+                    Field::RankBy.key(),
+                    format!("rank by: expected time, price, energy or carbon, found \"{t}\""),
+                )
             });
             r.keep(by).unwrap_or_default()
         },
@@ -668,14 +673,23 @@ struct PairSection {
     planner: Option<Result<PlannerReport, Vec<InputError>>>,
 }
 
-fn pair_section(inputs: &Inputs, catalog: &Catalog, calibrations: &[CalibrationView], problem: &Problem) -> PairSection {
+fn pair_section(
+    inputs: &Inputs,
+    catalog: &Catalog,
+    calibrations: &[CalibrationView],
+    problem: &Problem,
+) -> PairSection {
     let mut out = PairSection::default();
     let ppn_a = procs_per_node(inputs, catalog, &inputs.pair_a);
     let ppn_b = if inputs.two_clusters() { procs_per_node(inputs, catalog, &inputs.pair_b) } else { Some(1) };
     let (Some(ppn_a), Some(ppn_b)) = (ppn_a, ppn_b) else { return out };
     let two = inputs.two_clusters();
     let a = planner_cluster(inputs, catalog, &inputs.pair_a, ppn_a, inputs.free_a.unwrap_or(1), calibrations);
-    let b = if two { planner_cluster(inputs, catalog, &inputs.pair_b, ppn_b, inputs.free_b.unwrap_or(1), calibrations) } else { None };
+    let b = if two {
+        planner_cluster(inputs, catalog, &inputs.pair_b, ppn_b, inputs.free_b.unwrap_or(1), calibrations)
+    } else {
+        None
+    };
     if let (Some(a), Some(b)) = (&a, &b) {
         out.fabrics = catalog
             .links_between(&inputs.pair_a, &inputs.pair_b)
@@ -857,13 +871,19 @@ pub fn remove_calibration(count: usize, index: usize) -> Edit {
     let key = |j, part| Field::Cal(j, part).key().to_string();
     let mut set: Vec<(String, String)> = CalPart::ALL.iter().map(|&part| (key(count, part), String::new())).collect();
     set.push((Field::CalCount.key().to_string(), count.saturating_sub(1).max(1).to_string()));
-    Edit { copy: (index..count).flat_map(|j| CalPart::ALL.iter().map(move |&part| (key(j + 1, part), key(j, part)))).collect(), set }
+    Edit {
+        copy: (index..count)
+            .flat_map(|j| CalPart::ALL.iter().map(move |&part| (key(j + 1, part), key(j, part))))
+            .collect(),
+        set,
+    }
 }
 
 /// Indices of the options on the time–cost Pareto front (no other option is both faster and
 /// cheaper), ordered by time. Options are (time, cost).
 pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..options.len()).filter(|&i| options[i].0.is_finite() && options[i].1.is_finite()).collect();
+    let mut order: Vec<usize> =
+        (0..options.len()).filter(|&i| options[i].0.is_finite() && options[i].1.is_finite()).collect();
     order.sort_by(|&i, &j| options[i].0.total_cmp(&options[j].0).then(options[i].1.total_cmp(&options[j].1)));
     let mut front = Vec::new();
     let mut best_cost = f64::INFINITY;
@@ -909,7 +929,6 @@ pub fn benchmark_planner_input() -> Option<PlannerInput> {
         pair_candidate_np: None,
     })
 }
-
 
 #[cfg(test)]
 mod tests;

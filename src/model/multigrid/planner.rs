@@ -14,15 +14,14 @@
 //! Scenario 2 ("resolution") takes N from the powers of two, as the paper does: the largest
 //! N any option can hold, its fastest option, against the fastest option at N/2.
 
-
 use serde::{Deserialize, Serialize};
 
 use super::calibration::Fit;
+use super::num;
 use super::problem::{check_cluster_numbers, cost, ClusterSide, CpuUse, Problem, BYTES_PER_MB};
 use super::split::{
     alone, alone_rows, infeasible, pair_cost, pair_plan, pair_split, Cand, InfeasibleOption, Plan, SideCtx, Split,
 };
-use super::num;
 use crate::model::cost::Economics;
 use crate::model::error::InputError;
 
@@ -199,7 +198,13 @@ fn check_planner(input: &PlannerInput) -> Vec<InputError> {
                 errors.push(InputError::new(field, "0 processes is not a candidate"));
             }
             if list.len() > MAX_CANDIDATES {
-                errors.push(InputError::new(field, format!("{} process counts is more than the {MAX_CANDIDATES} tried at once; shorten the list", list.len())));
+                errors.push(InputError::new(
+                    field,
+                    format!(
+                        "{} process counts is more than the {MAX_CANDIDATES} tried at once; shorten the list",
+                        list.len()
+                    ),
+                ));
             }
         }
     }
@@ -360,13 +365,15 @@ impl<'a> Planner<'a> {
             Choice::Alone { ci, fabric, ctx, cand } => {
                 if let Ok(r) = alone_rows(ctx, &cand) {
                     let t = ctx.time(&cand, r);
-                    let money = cost(&[CpuUse { np: cand.np, price_per_cpu_hour: ctx.cluster.price_per_cpu_hour }], t).cost;
+                    let money =
+                        cost(&[CpuUse { np: cand.np, price_per_cpu_hour: ctx.cluster.price_per_cpu_hour }], t).cost;
                     offer((t, money, u64::from(cand.np)), Winner::Alone { ci, fabric, np: cand.np });
                 }
             }
             Choice::Pair { fabric, a, b, ca, cb } => {
                 if let Ok(split) = pair_split(a, &ca, b, &cb) {
-                    let key = (split.time_s, pair_cost(a, &ca, b, &cb, split.time_s), u64::from(ca.np) + u64::from(cb.np));
+                    let key =
+                        (split.time_s, pair_cost(a, &ca, b, &cb, split.time_s), u64::from(ca.np) + u64::from(cb.np));
                     offer(key, Winner::Pair { fabric, np_a: ca.np, np_b: cb.np, split });
                 }
             }
@@ -448,7 +455,6 @@ pub fn plan(input: &PlannerInput) -> Result<PlannerReport, Vec<InputError>> {
         notes: planner.notes(),
     })
 }
-
 
 /// Orders plans by `key`, lowest first (one sort for every order the planner and its page
 /// use: each order as its own closure type would be a sort of its own in every page's wasm).

@@ -209,11 +209,11 @@ pub(super) const PRESETS: &[MultigridPreset] = &[
 
 #[cfg(test)]
 mod tests {
-    use crate::model::multigrid::{
-        fit, plan_alone, plan_pair, Calibration, ClusterSide, EvenSplit, Fit, Infeasibility, Outcome, ParallelRun, Problem,
-        SequentialRun, Side,
-    };
     use super::*;
+    use crate::model::multigrid::{
+        fit, plan_alone, plan_pair, Calibration, ClusterSide, EvenSplit, Fit, Infeasibility, Outcome, ParallelRun,
+        Problem, SequentialRun, Side,
+    };
 
     /// Data rows of a tab-separated table text, header skipped.
     fn rows(text: &str, header: &str) -> Vec<Vec<f64>> {
@@ -296,7 +296,12 @@ mod tests {
                 let f = fit(&cal).unwrap_or_else(|e| panic!("{} {} {}: {e:?}", p.name, c.cluster_id, c.fabric));
                 assert!(f.is_finite());
                 assert_eq!(f.gamma_np0, 8);
-                assert!(f.runs.iter().all(|r| r.tcomm_s > 0.0), "{} {}: every overhead measured positive", c.cluster_id, c.fabric);
+                assert!(
+                    f.runs.iter().all(|r| r.tcomm_s > 0.0),
+                    "{} {}: every overhead measured positive",
+                    c.cluster_id,
+                    c.fabric
+                );
                 // γ(4) a little below γ(8), α(4) below α(8): d > 0.
                 assert!(f.per_np0[0].gamma_s_per_mb < f.per_np0[1].gamma_s_per_mb);
                 assert!(f.alpha.d_s > 0.0);
@@ -330,7 +335,9 @@ mod tests {
             }
         }
         // A one-processor run does not depend on the fabric: the same sequential times.
-        let seq = |cl, fab| calibration(p.calibrations.iter().find(|c| c.cluster_id == cl && c.fabric == fab).unwrap()).sequential;
+        let seq = |cl, fab| {
+            calibration(p.calibrations.iter().find(|c| c.cluster_id == cl && c.fabric == fab).unwrap()).sequential
+        };
         assert_eq!(seq("wrg-a", "Fast Ethernet"), seq("wrg-a", "Myrinet"));
         let (be, bm) = (seq("wrg-b", "Fast Ethernet"), seq("wrg-b", "Myrinet"));
         let at = |s: &[SequentialRun], w: f64| s.iter().find(|r| r.work_mb == w).map(|r| r.time_s);
@@ -355,7 +362,8 @@ mod tests {
             assert!(p.notes.is_empty(), "{cl} {fab}: work {work} MB is a measured size: {:?}", p.notes);
             close(&format!("{cl} {fab} np={np} N={n}"), p.time_s, want);
             // The same through the planner, with the preset's processes per node.
-            let (ppn, node_mb) = if cl == "wrg-a" { (wrg().procs_per_node_a, 2048.0) } else { (wrg().procs_per_node_b, 8192.0) };
+            let (ppn, node_mb) =
+                if cl == "wrg-a" { (wrg().procs_per_node_a, 2048.0) } else { (wrg().procs_per_node_b, 8192.0) };
             let c = side(cl, fab, 64, ppn, node_mb, 1.0);
             match plan_alone(Side { cluster: &c, fit: &f }, np, &problem(n)).expect("valid") {
                 Outcome::Feasible(plan) => close(&format!("plan {cl} {fab} np={np} N={n}"), plan.time_s, want),
@@ -388,11 +396,14 @@ mod tests {
         let fbm = fit_of(p, "wrg-b", "Myrinet");
         let bm = side("B", "Myrinet", p.free_b, p.procs_per_node_b, 8192.0, 2.0);
         match plan_alone(Side { cluster: &bm, fit: &fbm }, 32, &big).expect("valid") {
-            Outcome::Infeasible(o) => assert!(matches!(o.reason, Infeasibility::MemoryPerProcess { need_mb, .. } if need_mb == 4096.0)),
+            Outcome::Infeasible(o) => {
+                assert!(matches!(o.reason, Infeasibility::MemoryPerProcess { need_mb, .. } if need_mb == 4096.0))
+            }
             Outcome::Feasible(plan) => panic!("{plan:?}"),
         }
         // 32 + 32: the even split is the paper's; the best split is no slower.
-        let out = plan_pair(Side { cluster: &a, fit: &fa }, p.np_a, Side { cluster: &b, fit: &fb }, p.np_b, &big).expect("valid");
+        let out = plan_pair(Side { cluster: &a, fit: &fa }, p.np_a, Side { cluster: &b, fit: &fb }, p.np_b, &big)
+            .expect("valid");
         let Outcome::Feasible(plan) = out else { panic!("{out:?}") };
         let Some(EvenSplit::Feasible { rows_per_process, time_s, .. }) = plan.even_split else { panic!("{plan:?}") };
         assert_eq!(rows_per_process, 1024);
@@ -400,9 +411,12 @@ mod tests {
         // Memory allows no other split: 64 processes of 2048 MB hold exactly 65536 rows.
         close("32 + 32 best split", plan.time_s, 1686.0);
         // 64 + 32: the paper's split is neither the even nor the best one.
-        let out = plan_pair(Side { cluster: &a, fit: &fa }, 64, Side { cluster: &b, fit: &fb }, 32, &big).expect("valid");
+        let out =
+            plan_pair(Side { cluster: &a, fit: &fa }, 64, Side { cluster: &b, fit: &fb }, 32, &big).expect("valid");
         let Outcome::Feasible(plan) = out else { panic!("{out:?}") };
-        let Some(EvenSplit::Feasible { rows_per_process, time_s: even_64, .. }) = plan.even_split else { panic!("{plan:?}") };
+        let Some(EvenSplit::Feasible { rows_per_process, time_s: even_64, .. }) = plan.even_split else {
+            panic!("{plan:?}")
+        };
         assert_eq!(rows_per_process, 683);
         close("64 + 32 even split (A side)", even_64, 1085.12);
         assert!(plan.time_s <= 891.7 && plan.time_s <= even_64, "{plan:?}");

@@ -170,10 +170,16 @@ pub(super) fn check_cluster_numbers(
             format!("must be a number of at least 0, found {}", num(price_per_cpu_hour)),
         ));
     } else if price_per_cpu_hour > MAX_PRICE_PER_CPU_HOUR {
-        errors.push(InputError::new(field("price per CPU-hour"), format!("must be at most 1e9, found {}", num(price_per_cpu_hour))));
+        errors.push(InputError::new(
+            field("price per CPU-hour"),
+            format!("must be at most 1e9, found {}", num(price_per_cpu_hour)),
+        ));
     }
     if memory_per_node_mb > MAX_MEMORY_PER_NODE_MB {
-        errors.push(InputError::new(field("memory per node (MB)"), format!("must be at most 1e12, found {}", num(memory_per_node_mb))));
+        errors.push(InputError::new(
+            field("memory per node (MB)"),
+            format!("must be at most 1e12, found {}", num(memory_per_node_mb)),
+        ));
     }
     errors
 }

@@ -223,11 +223,7 @@ impl<'a> SideCtx<'a> {
             price_per_cpu_hour: self.cluster.price_per_cpu_hour,
             cpu_hours: 0.0,
             cost: 0.0,
-            placement: place(
-                u64::from(c.np),
-                self.cluster.procs_per_node,
-                self.cluster.economics.cores_per_node,
-            ),
+            placement: place(u64::from(c.np), self.cluster.procs_per_node, self.cluster.economics.cores_per_node),
             bill: Bill::default(),
             economics: self.cluster.economics.clone(),
         }
@@ -470,7 +466,12 @@ fn np_error(np: u32) -> Result<(), Vec<InputError>> {
     }
 }
 
-pub(super) fn infeasible(n: u32, fabric: &str, assignments: &[(&ClusterSide, u32)], reason: Infeasibility) -> InfeasibleOption {
+pub(super) fn infeasible(
+    n: u32,
+    fabric: &str,
+    assignments: &[(&ClusterSide, u32)],
+    reason: Infeasibility,
+) -> InfeasibleOption {
     InfeasibleOption {
         n,
         fabric: fabric.to_string(),

@@ -1,10 +1,10 @@
 //! Tests of the multigrid model: the worked example and the paper's costs, calibration errors,
 //! memory feasibility, the two-cluster split against a brute-force search, and the planner.
 
-use super::*;
 use super::calibration::least_squares;
 use super::planner::Planner;
 use super::split::{even_split, split_exact, Cand, SideCtx};
+use super::*;
 use crate::model::error::fmt_num;
 use proptest::prelude::*;
 
@@ -91,7 +91,8 @@ fn a_slope_of_round_off_is_zero() {
     // sizes): α does not grow with np, yet least squares leaves a slope of round-off (issue
     // 33: d shown as 1.776e-15). It is 0.
     let seq = [(1024.0, 740.3), (1536.0, 1117.9), (2048.0, 1500.7)];
-    let mut cal = Calibration { sequential: seq.iter().map(|&(w, t)| SequentialRun::new(w, t)).collect(), parallel: Vec::new() };
+    let mut cal =
+        Calibration { sequential: seq.iter().map(|&(w, t)| SequentialRun::new(w, t)).collect(), parallel: Vec::new() };
     for (np, works) in [(4, &[1024.0, 2048.0][..]), (8, &[1024.0, 1536.0, 2048.0][..])] {
         for &w in works {
             let t = seq.iter().find(|s| s.0 == w).map(|s| s.1).unwrap_or_default();
@@ -99,7 +100,8 @@ fn a_slope_of_round_off_is_zero() {
         }
     }
     let f = fit(&cal).expect("fits");
-    let raw = least_squares(&f.alpha.points.iter().map(|p| (p.log2_np0, p.alpha_s)).collect::<Vec<_>>()).expect("line").1;
+    let raw =
+        least_squares(&f.alpha.points.iter().map(|p| (p.log2_np0, p.alpha_s)).collect::<Vec<_>>()).expect("line").1;
     assert!(raw != 0.0 && raw.abs() < 1e-9, "the arithmetic leaves round-off: {raw}");
     assert_eq!(f.alpha.d_s, 0.0);
     assert_eq!(fmt_num(f.alpha.d_s, 4), "0");
@@ -108,8 +110,7 @@ fn a_slope_of_round_off_is_zero() {
 #[test]
 fn paper_costs() {
     // Scenario 2 (Table II): A at 1, B at 2 units per CPU-hour.
-    let both =
-        cost(&[CpuUse { np: 32, price_per_cpu_hour: 1.0 }, CpuUse { np: 32, price_per_cpu_hour: 2.0 }], 1645.5);
+    let both = cost(&[CpuUse { np: 32, price_per_cpu_hour: 1.0 }, CpuUse { np: 32, price_per_cpu_hour: 2.0 }], 1645.5);
     let a = cost(&[CpuUse { np: 32, price_per_cpu_hour: 1.0 }], 1645.5);
     let b_alone = cost(&[CpuUse { np: 32, price_per_cpu_hour: 2.0 }], 281.0);
     // 32 · 1645.5 / 3600 = 14.62666… CPU-hours on each cluster.
@@ -328,12 +329,7 @@ fn bad_inputs_name_the_row() {
                 r.line = Some(14);
                 c.parallel.push(r);
             }),
-            want(
-                PARALLEL_FIELD,
-                Some(14),
-                None,
-                &["same np and work size (4, 2048 MB) as line 10", "different time"],
-            ),
+            want(PARALLEL_FIELD, Some(14), None, &["same np and work size (4, 2048 MB) as line 10", "different time"]),
         ),
         (
             "parallel faster than its sequential part",
@@ -359,10 +355,7 @@ fn bad_inputs_name_the_row() {
         let errors = fit(&cal).expect_err(name);
         let hit = errors.iter().any(|e| {
             let text = e.to_string();
-            e.field == w.field
-                && e.line == w.line
-                && e.column == w.column
-                && w.text.iter().all(|t| text.contains(t))
+            e.field == w.field && e.line == w.line && e.column == w.column && w.text.iter().all(|t| text.contains(t))
         });
         assert!(hit, "{name}: no error like {:?} {:?} {:?} in {errors:#?}", w.field, w.line, w.text);
     }
@@ -376,12 +369,9 @@ fn every_problem_is_reported_at_once() {
     cal.parallel[3].time_s = 1.0;
     let errors = fit(&cal).expect_err("three bad rows");
     let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-    for piece in [
-        "sequential runs: row 1:",
-        "parallel runs: row 2: np",
-        "parallel runs: row 4: faster",
-        "only one work size",
-    ] {
+    for piece in
+        ["sequential runs: row 1:", "parallel runs: row 2: np", "parallel runs: row 4: faster", "only one work size"]
+    {
         assert!(text.iter().any(|t| t.contains(piece)), "{piece} missing from {text:#?}");
     }
 }
@@ -516,9 +506,7 @@ fn split_gives_the_faster_cluster_more_rows() {
     let Outcome::Feasible(p) = out else { panic!("32 + 32 hold 32768²: {out:?}") };
     assert_eq!(p.parts[0].rows + p.parts[1].rows, 32768);
     assert!(p.parts[1].rows_per_process > p.parts[0].rows_per_process, "{p:#?}");
-    let Some(EvenSplit::Feasible { rows_per_process, time_s, .. }) = p.even_split else {
-        panic!("even split fits")
-    };
+    let Some(EvenSplit::Feasible { rows_per_process, time_s, .. }) = p.even_split else { panic!("even split fits") };
     assert_eq!(rows_per_process, 512);
     assert!(p.time_s < time_s, "best {} vs even {}", p.time_s, time_s);
     check("T = max(T_A, T_B)", p.time_s, p.parts[0].prediction.time_s.max(p.parts[1].prediction.time_s), 0.0);
@@ -526,10 +514,7 @@ fn split_gives_the_faster_cluster_more_rows() {
     let b_myri = cluster_b("Myrinet");
     let out = plan_pair(Side { cluster: &a, fit: &fa }, 32, Side { cluster: &b_myri, fit: &fb }, 32, &problem)
         .expect("valid");
-    assert!(matches!(
-        out,
-        Outcome::Infeasible(InfeasibleOption { reason: Infeasibility::FabricNotShared { .. }, .. })
-    ));
+    assert!(matches!(out, Outcome::Infeasible(InfeasibleOption { reason: Infeasibility::FabricNotShared { .. }, .. })));
 }
 
 /// The best integer split by trying every number of rows on A.

@@ -62,7 +62,9 @@ pub struct SizeHistogram {
 fn simgrid_like(text: &str) -> bool {
     text.lines().map(str::trim).find(|l| !l.is_empty()).is_some_and(|l| {
         let cells: Vec<&str> = l.split(',').collect();
-        cells.len() == 4 && parse_number(cells[0].trim()).is_none() && cells[1..].iter().all(|c| parse_number(c.trim()).is_some())
+        cells.len() == 4
+            && parse_number(cells[0].trim()).is_none()
+            && cells[1..].iter().all(|c| parse_number(c.trim()).is_some())
     })
 }
 
@@ -72,10 +74,13 @@ pub fn parse_samples(field: &str, text: &str) -> Result<(SampleFormat, Vec<SizeS
     let format = if simgrid_like(text) { SampleFormat::SimGrid } else { SampleFormat::Table };
     let check = |line: usize, size: f64, time_us: f64, time_col: usize| -> Result<(), InputError> {
         if !(0.0..=1e12).contains(&size) || size.fract() != 0.0 {
-            return Err(InputError::new(field, "a message size is a whole number of bytes from 0 to 1e12").at(line, Some(time_col - 1)));
+            return Err(InputError::new(field, "a message size is a whole number of bytes from 0 to 1e12")
+                .at(line, Some(time_col - 1)));
         }
         if !(time_us > 0.0 && time_us <= 1e9) {
-            return Err(InputError::new(field, "a time must be greater than 0 and at most 1000 s").at(line, Some(time_col)));
+            return Err(
+                InputError::new(field, "a time must be greater than 0 and at most 1000 s").at(line, Some(time_col))
+            );
         }
         Ok(())
     };
@@ -93,12 +98,19 @@ pub fn parse_samples(field: &str, text: &str) -> Result<(SampleFormat, Vec<SizeS
                 }
                 let cells: Vec<&str> = l.split(',').map(str::trim).collect();
                 if cells.len() != 4 {
-                    return Err(InputError::new(field, format!("expected operation,size,start,duration; found {} values", cells.len()))
-                        .at(line, Some(cells.len().min(4) + 1)));
+                    return Err(InputError::new(
+                        field,
+                        format!("expected operation,size,start,duration; found {} values", cells.len()),
+                    )
+                    .at(line, Some(cells.len().min(4) + 1)));
                 }
                 let num = |c: usize| {
                     parse_number(cells[c]).ok_or_else(|| {
-                        InputError::new(field, format!("expected a number, found \"{}\"", cells[c].chars().take(24).collect::<String>())).at(line, Some(c + 1))
+                        InputError::new(
+                            field,
+                            format!("expected a number, found \"{}\"", cells[c].chars().take(24).collect::<String>()),
+                        )
+                        .at(line, Some(c + 1))
                     })
                 };
                 let (size, _start, duration) = (num(1)?, num(2)?, num(3)?);
@@ -140,7 +152,10 @@ pub fn parse_samples(field: &str, text: &str) -> Result<(SampleFormat, Vec<SizeS
             "no samples yet: paste a SimGrid calibration CSV (operation,size,start,duration) or a (size, time) table",
         ));
     }
-    let mut out: Vec<SizeSamples> = by_size.into_iter().map(|(bits, times_us)| SizeSamples { size_bytes: f64::from_bits(bits), times_us }).collect();
+    let mut out: Vec<SizeSamples> = by_size
+        .into_iter()
+        .map(|(bits, times_us)| SizeSamples { size_bytes: f64::from_bits(bits), times_us })
+        .collect();
     out.sort_by(|a, b| a.size_bytes.total_cmp(&b.size_bytes));
     Ok((format, out))
 }
@@ -193,9 +208,9 @@ pub fn calibration_table(field: &str, text: &str) -> Result<(SampleFormat, Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::pevpm::job::Simulation;
     use crate::model::pevpm::machine::Machine;
     use crate::model::pevpm::page::{self, Field};
-    use crate::model::pevpm::job::Simulation;
     use crate::model::workspace::PageField;
 
     /// In the shape of platform-calibration's `*_PingPong.csv` (sizes, starts and durations
@@ -204,7 +219,9 @@ mod tests {
     fn pingpong(scale: f64) -> String {
         let mut s = String::new();
         let mut start = 18.0;
-        for (size, send, recv) in [(765921.0, 3.9e-4, 1.01e-3), (26.0, 2.9e-6, 1.8e-5), (8504.0, 4.6e-6, 4.2e-5), (1.0, 2.6e-6, 1.65e-5)] {
+        for (size, send, recv) in
+            [(765921.0, 3.9e-4, 1.01e-3), (26.0, 2.9e-6, 1.8e-5), (8504.0, 4.6e-6, 4.2e-5), (1.0, 2.6e-6, 1.65e-5)]
+        {
             for r in 0..10 {
                 let jitter = 1.0 + 0.02 * f64::from(r % 5);
                 let _ = writeln!(s, "MPI_Send,{size},{start:.6},{:e}", send * jitter * scale);
@@ -232,7 +249,8 @@ mod tests {
 
     #[test]
     fn a_plain_table_of_samples_and_errors() {
-        let (format, samples) = parse_samples("f", "size (B)\ttime (ms)\n8\t0.010\n8\t0.012\n8\t0.010\n1024\t0.02\n").expect("reads");
+        let (format, samples) =
+            parse_samples("f", "size (B)\ttime (ms)\n8\t0.010\n8\t0.012\n8\t0.010\n1024\t0.02\n").expect("reads");
         assert_eq!(format, SampleFormat::Table);
         assert_eq!(samples[0].times_us.len(), 3);
         assert!((samples[1].times_us[0] - 20.0).abs() < 1e-9);

@@ -51,7 +51,6 @@ pub const MAX_TIMELINE: usize = 20_000;
 /// Largest process count whose first replication gets a timeline.
 pub const TIMELINE_MAX_PROCS: u32 = 32;
 
-
 /// What one process did in one replication, seconds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -223,13 +222,25 @@ impl Run {
         for p in 0..programs.numprocs {
             events.set(p as usize, key(0.0, p, events.mask));
         }
-        let net = Net { machine, events, scoreboard: 0, rng: Rng::new(derive(seed, parts)), messages: 0, timeline: timeline.then(Timeline::default) };
+        let net = Net {
+            machine,
+            events,
+            scoreboard: 0,
+            rng: Rng::new(derive(seed, parts)),
+            messages: 0,
+            timeline: timeline.then(Timeline::default),
+        };
         Run { procs, net, steps: 0, max_steps, resume: None }
     }
 
     /// Runs until `budget` more ops have executed (returns `None`) or the run ends.
     /// `programs` and `machine` must be the ones the run was made for.
-    pub fn advance(&mut self, programs: &Programs, machine: &Machine, budget: u64) -> Result<Option<RunOutcome>, RunError> {
+    pub fn advance(
+        &mut self,
+        programs: &Programs,
+        machine: &Machine,
+        budget: u64,
+    ) -> Result<Option<RunOutcome>, RunError> {
         let pause_at = self.steps.saturating_add(budget);
         // The timeline's bookkeeping is compiled out of the run without one.
         let ended = if self.net.timeline.is_some() {
@@ -243,7 +254,12 @@ impl Run {
     /// Takes events in order: the process at the root of the tree runs its ops until it
     /// waits or ends, then the next. Returns whether the run has ended (nothing pending), or
     /// `false` when paused after `pause_at` steps (the running process scheduled again).
-    fn run_events<const TL: bool>(&mut self, programs: &Programs, machine: &Machine, pause_at: u64) -> Result<bool, RunError> {
+    fn run_events<const TL: bool>(
+        &mut self,
+        programs: &Programs,
+        machine: &Machine,
+        pause_at: u64,
+    ) -> Result<bool, RunError> {
         let numprocs = programs.numprocs;
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
         let limit = pause_at.min(self.max_steps);
@@ -365,7 +381,9 @@ impl Run {
                         let (src, blocking, line) = match op {
                             // Checked when the program was compiled.
                             Op::RecvFrom { src, blocking, line } => (*src, *blocking, *line),
-                            Op::Recv { from: Some(from), blocking, line } => (pr.source_of(from, p, numprocs, *line)?, *blocking, *line),
+                            Op::Recv { from: Some(from), blocking, line } => {
+                                (pr.source_of(from, p, numprocs, *line)?, *blocking, *line)
+                            }
                             // Any source: blocking only.
                             Op::Recv { from: None, line, .. } => match net.receive_any(pr, p, *line) {
                                 Some(next) => {
@@ -405,7 +423,11 @@ impl Run {
                     State::RecvAny => "a message from any process (MPI_Recv from = any)".to_string(),
                     _ => {
                         let list: Vec<String> = p.posted.iter().map(|(s, _)| s.to_string()).collect();
-                        format!("messages from process{} {} (MPI_Wait on MPI_Irecv)", if list.len() == 1 { "" } else { "es" }, list.join(", "))
+                        format!(
+                            "messages from process{} {} (MPI_Wait on MPI_Irecv)",
+                            if list.len() == 1 { "" } else { "es" },
+                            list.join(", ")
+                        )
                     }
                 };
                 Blocked { proc: i as u32, waiting_for, line: p.block_line }
@@ -501,7 +523,15 @@ impl Net {
     /// to complete; with receives posted, it blocks until they are matched. Some(least key)
     /// when the process's slice ends here.
     #[inline(always)]
-    fn wait<const TL: bool>(&mut self, pr: &mut Proc, p: usize, ops: &[Op], line: u32, steps: &mut u64, limit: u64) -> Option<u64> {
+    fn wait<const TL: bool>(
+        &mut self,
+        pr: &mut Proc,
+        p: usize,
+        ops: &[Op],
+        line: u32,
+        steps: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
         let now = pr.clock;
         if !pr.posted.is_empty() {
             pr.state = State::Wait;
@@ -554,7 +584,15 @@ impl Net {
     /// [`Net::go_on`] says. Returns `None` when it goes on now, else the next event's key (it
     /// waits for its turn, or now blocks on a receive it reached ahead).
     #[inline(always)]
-    fn wait_until<const TL: bool>(&mut self, pr: &mut Proc, p: usize, ops: &[Op], t: f64, steps: &mut u64, limit: u64) -> Option<u64> {
+    fn wait_until<const TL: bool>(
+        &mut self,
+        pr: &mut Proc,
+        p: usize,
+        ops: &[Op],
+        t: f64,
+        steps: &mut u64,
+        limit: u64,
+    ) -> Option<u64> {
         let t = if TL {
             t
         } else {
@@ -602,7 +640,15 @@ impl Net {
     /// A message leaves `src` (the running process, `pr`) for `dst` at `now`: it joins the
     /// scoreboard and gets its arrival time.
     #[inline(always)]
-    fn depart<const TL: bool>(&mut self, machine: &Machine, pr: &mut Proc, src: usize, dst: usize, bytes: f64, now: f64) -> f64 {
+    fn depart<const TL: bool>(
+        &mut self,
+        machine: &Machine,
+        pr: &mut Proc,
+        src: usize,
+        dst: usize,
+        bytes: f64,
+        now: f64,
+    ) -> f64 {
         self.messages += 1;
         self.scoreboard += 1;
         let arrival = now + self.machine.draw(machine, bytes, self.scoreboard as usize, &mut self.rng);
@@ -757,7 +803,10 @@ impl Proc {
     fn serial_time(&mut self, e: &CExpr, p: usize, line: u32) -> Result<f64, RunError> {
         let d = e.eval(&Env { vars: &self.vars, source: self.source, tag: self.tag }, &mut self.rng);
         if !within(d, 0.0, 1e6) {
-            return Err(line_error(line, format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", crate::model::fmt_num(d, 4))));
+            return Err(line_error(
+                line,
+                format!("process {p}: a Serial time of {} s; expected 0 to 1e6 s", crate::model::fmt_num(d, 4)),
+            ));
         }
         Ok(d)
     }
@@ -765,20 +814,35 @@ impl Proc {
     fn iterations(&mut self, count: &CExpr, p: usize, line: u32) -> Result<f64, RunError> {
         let n = count.eval(&Env { vars: &self.vars, source: self.source, tag: self.tag }, &mut self.rng);
         if !(n.fract() == 0.0 && (0.0..=super::program::MAX_LOOP).contains(&n)) {
-            return Err(line_error(line, format!("process {p}: iterations = {}; expected a whole number from 0 to 1e9", crate::model::fmt_num(n, 6))));
+            return Err(line_error(
+                line,
+                format!(
+                    "process {p}: iterations = {}; expected a whole number from 0 to 1e9",
+                    crate::model::fmt_num(n, 6)
+                ),
+            ));
         }
         Ok(n)
     }
 
     /// A send's destination, size and tag.
     #[cold]
-    fn send_of(&mut self, exprs: &SendExprs, p: usize, numprocs: u32, line: u32) -> Result<(usize, f64, f64), RunError> {
+    fn send_of(
+        &mut self,
+        exprs: &SendExprs,
+        p: usize,
+        numprocs: u32,
+        line: u32,
+    ) -> Result<(usize, f64, f64), RunError> {
         let SendExprs { to, size, tag } = exprs;
         let env = Env { vars: &self.vars, source: self.source, tag: self.tag };
         let dst = peer(to, &env, &mut self.rng, numprocs).map_err(|r| rank_error(r, numprocs, p, "sends to", line))?;
         let bytes = size.eval(&env, &mut self.rng);
         if !within(bytes, 0.0, 1e12) {
-            return Err(line_error(line, format!("process {p}: message size {}; expected 0 to 1e12 bytes", crate::model::fmt_num(bytes, 4))));
+            return Err(line_error(
+                line,
+                format!("process {p}: message size {}; expected 0 to 1e12 bytes", crate::model::fmt_num(bytes, 4)),
+            ));
         }
         Ok((dst, bytes, tag.eval(&env, &mut self.rng)))
     }
@@ -787,7 +851,9 @@ impl Proc {
     #[cold]
     fn source_of(&mut self, from: &CExpr, p: usize, numprocs: u32, line: u32) -> Result<u32, RunError> {
         let env = Env { vars: &self.vars, source: self.source, tag: self.tag };
-        peer(from, &env, &mut self.rng, numprocs).map(|s| s as u32).map_err(|r| rank_error(r, numprocs, p, "receives from", line))
+        peer(from, &env, &mut self.rng, numprocs)
+            .map(|s| s as u32)
+            .map_err(|r| rank_error(r, numprocs, p, "receives from", line))
     }
 }
 
@@ -818,7 +884,10 @@ fn peer(e: &CExpr, env: &Env, rng: &mut Rng, numprocs: u32) -> Result<usize, f64
 #[cold]
 #[inline(never)]
 fn rank_error(r: f64, numprocs: u32, p: usize, what: &str, line: u32) -> RunError {
-    line_error(line, format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", crate::model::fmt_num(r, 6)))
+    line_error(
+        line,
+        format!("process {p} {what} {}, which is not a process (numprocs = {numprocs})", crate::model::fmt_num(r, 6)),
+    )
 }
 
 /// Most leaves of the event tree: one per possible process (the low bits of a key, [`key`]).
@@ -945,8 +1014,8 @@ fn lower_any(t: &mut [u64], leaves: usize, p: usize, k: u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::program::MAX_PROCS;
+    use super::*;
     use proptest::prelude::*;
 
     proptest! {

@@ -99,7 +99,8 @@ pub const EXAMPLES: [Example; 3] = [
     Example {
         id: "jacobi",
         name: "Jacobi iteration (Figure 5)",
-        description: "Regular, local: each process swaps a 1 KB row with each neighbour, then computes 3.24 ms / numprocs.",
+        description:
+            "Regular, local: each process swaps a 1 KB row with each neighbour, then computes 3.24 ms / numprocs.",
         skeleton: JACOBI,
         params: "xsize = 256\niterations = 1000",
         numprocs: "2 4 8 16 32 64",

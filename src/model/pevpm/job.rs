@@ -63,7 +63,12 @@ pub const MAX_RUN_BYTES: f64 = 512e6;
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_steps_per_run: 100_000_000, max_steps_per_job: 2e9, kept_ops: MAX_PROGRAM_OPS, max_run_bytes: MAX_RUN_BYTES }
+        Limits {
+            max_steps_per_run: 100_000_000,
+            max_steps_per_job: 2e9,
+            kept_ops: MAX_PROGRAM_OPS,
+            max_run_bytes: MAX_RUN_BYTES,
+        }
     }
 }
 
@@ -165,7 +170,14 @@ struct Acc {
 }
 
 impl Acc {
-    fn add_run(&mut self, time_s: f64, procs: &[ProcTimes], messages: u64, unreceived: u64, timeline: Option<Timeline>) {
+    fn add_run(
+        &mut self,
+        time_s: f64,
+        procs: &[ProcTimes],
+        messages: u64,
+        unreceived: u64,
+        timeline: Option<Timeline>,
+    ) {
         self.times.push(time_s);
         self.add_procs(procs);
         self.messages += messages as f64;
@@ -389,7 +401,11 @@ impl Simulation {
     /// Ops of every count's programs, kept or not (compiled again here).
     #[cfg(test)]
     pub(crate) fn counts_ops(&self) -> usize {
-        self.counts.iter().zip(&self.job.numprocs).map(|(c, &n)| compile(&self.job.skeleton, &c.params, n).map_or(0, |p| p.ops())).sum()
+        self.counts
+            .iter()
+            .zip(&self.job.numprocs)
+            .map(|(c, &n)| compile(&self.job.skeleton, &c.params, n).map_or(0, |p| p.ops()))
+            .sum()
     }
 
     pub fn job(&self) -> &Job {
@@ -468,7 +484,18 @@ impl Simulation {
         let all: f64 = self.counts.iter().map(weight).sum();
         let count_share = self.counts.get(c).map_or(0.0, |k| weight(k) / all.max(1.0));
         let share = self.job.limits.max_steps_per_job * count_share * reps as f64 / self.job.replications.max(1) as f64;
-        Part { partial: Partial { part: j, acc, deadlock: None }, c, steps: 0, sent: 0, share, r0, reps, next: 0, current: None, compiled: None }
+        Part {
+            partial: Partial { part: j, acc, deadlock: None },
+            c,
+            steps: 0,
+            sent: 0,
+            share,
+            r0,
+            reps,
+            next: 0,
+            current: None,
+            compiled: None,
+        }
     }
 
     /// Runs part `j` whole.
@@ -525,7 +552,9 @@ impl Simulation {
             part.sent += sent;
             match outcome {
                 RunOutcome::Deadlock(d) => part.partial.deadlock = Some((s, c, d)),
-                RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => a.add_run(time_s, &procs, messages, unreceived, timeline),
+                RunOutcome::Finished { time_s, procs, messages, unreceived, timeline } => {
+                    a.add_run(time_s, &procs, messages, unreceived, timeline)
+                }
             }
             if budget == 0 {
                 return Ok(part.partial.deadlock.is_some() || part.next >= plan);
@@ -577,7 +606,8 @@ impl Simulation {
         let first = partials.iter().filter_map(|p| p.deadlock.as_ref()).min_by_key(|(s, c, _)| (*s, *c));
         let cut = first.map_or(usize::MAX, |(s, c, _)| s * counts + c);
         let deadlock = first.map(|(_, _, d)| d.clone());
-        let mut acc: Vec<Vec<Acc>> = self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
+        let mut acc: Vec<Vec<Acc>> =
+            self.series.iter().map(|_| self.job.numprocs.iter().map(|_| Acc::default()).collect()).collect();
         for p in &partials {
             for (s, (sums, row)) in acc.iter_mut().zip(&p.acc).enumerate() {
                 for (c, (sum, a)) in sums.iter_mut().zip(row).enumerate() {
@@ -657,8 +687,14 @@ impl Simulation {
         };
         let all: Vec<SeriesResult> =
             self.series.iter().zip(acc).map(|(s, a)| SeriesResult { series: *s, results: results(a) }).collect();
-        let mut main = all.first().cloned().unwrap_or_else(|| SeriesResult { series: Series { label: "main", mode: self.job.mode, contention: self.job.contention }, results: Vec::new() });
-        main.series.label = FIGURE6.iter().find(|f| f.mode == main.series.mode && f.contention == main.series.contention).map_or("main", |f| f.label);
+        let mut main = all.first().cloned().unwrap_or_else(|| SeriesResult {
+            series: Series { label: "main", mode: self.job.mode, contention: self.job.contention },
+            results: Vec::new(),
+        });
+        main.series.label = FIGURE6
+            .iter()
+            .find(|f| f.mode == main.series.mode && f.contention == main.series.contention)
+            .map_or("main", |f| f.label);
         let comparison = if self.job.compare {
             let mut c = Vec::new();
             for f in FIGURE6 {
@@ -723,7 +759,11 @@ impl Stepper {
             }
             self.i += 1;
             if max_steps != u64::MAX {
-                return Ok(if self.i < self.parts.len() { Progress::Running { fraction: self.fraction() } } else { Progress::Done });
+                return Ok(if self.i < self.parts.len() {
+                    Progress::Running { fraction: self.fraction() }
+                } else {
+                    Progress::Done
+                });
             }
         }
         Ok(Progress::Done)
@@ -771,8 +811,8 @@ pub fn mean_ci(xs: &[f64]) -> (f64, f64, f64) {
 /// 1.96 + 2.4/df, within 0.002 of the exact value).
 fn t975(df: usize) -> f64 {
     const T: [f64; 30] = [
-        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
-        2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+        12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
     ];
     T.get(df.wrapping_sub(1)).copied().unwrap_or(1.96 + 2.4 / df as f64)
 }

@@ -162,13 +162,25 @@ pub struct Message {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum StmtKind {
-    Param { name: String, value: Expr },
-    Loop { count: Expr, var: Option<String>, body: Vec<Stmt> },
+    Param {
+        name: String,
+        value: Expr,
+    },
+    Loop {
+        count: Expr,
+        var: Option<String>,
+        body: Vec<Stmt>,
+    },
     /// (condition, block) pairs and the optional block for none of them.
-    Runon { branches: Vec<(Expr, Vec<Stmt>)>, otherwise: Option<Vec<Stmt>> },
+    Runon {
+        branches: Vec<(Expr, Vec<Stmt>)>,
+        otherwise: Option<Vec<Stmt>>,
+    },
     Message(Message),
     /// Milliseconds.
-    Serial { time: Expr },
+    Serial {
+        time: Expr,
+    },
     Break,
 }
 
@@ -194,8 +206,9 @@ enum Tok {
     End,
 }
 
-const SYMBOLS: &[&str] =
-    &["==", "!=", "<=", ">=", "&&", "||", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "{", "}", "&", "!", ",", ";"];
+const SYMBOLS: &[&str] = &[
+    "==", "!=", "<=", ">=", "&&", "||", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")", "{", "}", "&", "!", ",", ";",
+];
 
 fn describe(t: &Tok) -> String {
     match t {
@@ -270,7 +283,10 @@ fn lex(text: &str) -> Result<Vec<(Tok, Pos)>, InputError> {
             }
         }
     }
-    let end = Pos { line: text.lines().count().max(1) as u32, col: text.lines().last().map_or(1, |l| l.chars().count() as u32 + 1) };
+    let end = Pos {
+        line: text.lines().count().max(1) as u32,
+        col: text.lines().last().map_or(1, |l| l.chars().count() as u32 + 1),
+    };
     toks.push((Tok::End, end));
     Ok(toks)
 }
@@ -525,7 +541,9 @@ impl Parser {
         }
         self.terms += 1;
         if self.terms > MAX_EXPR_TERMS {
-            return Err(pos.error(format!("this expression has more than {MAX_EXPR_TERMS} terms; split it over several Param lines")));
+            return Err(pos.error(format!(
+                "this expression has more than {MAX_EXPR_TERMS} terms; split it over several Param lines"
+            )));
         }
         match self.peek().clone() {
             Tok::Num(x) => {
@@ -548,7 +566,9 @@ impl Parser {
                 if low == "sizeof" {
                     let (ty, tpos) = self.ident("a C type")?;
                     let Some((_, bytes)) = SIZEOF.iter().find(|(t, _)| t.eq_ignore_ascii_case(&ty)) else {
-                        return Err(tpos.error(format!("unknown type \"{ty}\"; expected char, short, int, float, long, double or complex")));
+                        return Err(tpos.error(format!(
+                            "unknown type \"{ty}\"; expected char, short, int, float, long, double or complex"
+                        )));
                     };
                     self.expect_sym(")", "\")\"")?;
                     return Ok((Expr::Num(*bytes), 1));
@@ -567,7 +587,11 @@ impl Parser {
                 }
                 self.expect_sym(")", "\")\" or \",\"")?;
                 if args.len() != *arity {
-                    return Err(pos.error(format!("{low} takes {arity} argument{}, found {}", if *arity == 1 { "" } else { "s" }, args.len())));
+                    return Err(pos.error(format!(
+                        "{low} takes {arity} argument{}, found {}",
+                        if *arity == 1 { "" } else { "s" },
+                        args.len()
+                    )));
                 }
                 Ok((Expr::Call(*f, args, pos), self.node_depth(below, pos)?))
             }
@@ -651,7 +675,8 @@ pub fn parse_expr(field: &str, text: &str) -> Result<Expr, InputError> {
 
 /// Whether `s` is a name (a parameter's, say): a letter or `_`, then letters, digits, `_`.
 pub fn is_name(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+    s.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
 /// Applies a binary operator; comparisons and logic give 1 or 0.
@@ -685,7 +710,9 @@ pub fn call(f: Func, a: f64, b: f64) -> f64 {
         Func::Sqrt => a.sqrt(),
         Func::Log2 => a.log2(),
         Func::Pow => a.powf(b),
-        Func::Xor if a.fract() == 0.0 && b.fract() == 0.0 && a.abs() < 9e15 && b.abs() < 9e15 => ((a as i64) ^ (b as i64)) as f64,
+        Func::Xor if a.fract() == 0.0 && b.fract() == 0.0 && a.abs() < 9e15 && b.abs() < 9e15 => {
+            ((a as i64) ^ (b as i64)) as f64
+        }
         Func::Xor => f64::NAN,
         Func::Uniform | Func::Exponential => f64::NAN,
     }

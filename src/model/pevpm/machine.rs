@@ -163,7 +163,11 @@ impl Quantile {
     }
 
     fn shifted(&self, by: f64) -> Quantile {
-        Quantile { cum: self.cum.clone(), lo: self.lo.iter().map(|x| x + by).collect(), hi: self.hi.iter().map(|x| x + by).collect() }
+        Quantile {
+            cum: self.cum.clone(),
+            lo: self.lo.iter().map(|x| x + by).collect(),
+            hi: self.hi.iter().map(|x| x + by).collect(),
+        }
     }
 }
 
@@ -288,7 +292,8 @@ impl Machine {
             let (line, count_column) = bins.first().map_or((1, 6), |b| (b.3, b.4 .1));
             let kept: Vec<(f64, f64, f64)> = bins.iter().filter(|b| b.2 > 0.0).map(|b| (b.0, b.1, b.2)).collect();
             if kept.is_empty() {
-                return Err(InputError::new(field, "empty histogram: every count of this size and n × p is 0").at(line, Some(count_column)));
+                return Err(InputError::new(field, "empty histogram: every count of this size and n × p is 0")
+                    .at(line, Some(count_column)));
             }
             by_config.entry((n, p)).or_default().push((f64::from_bits(size_bits), Quantile::from_bins(&kept)));
         }
@@ -440,7 +445,9 @@ impl RunMachine {
                 .collect();
             fixed_level = match contention {
                 Contention::Moment => None,
-                Contention::Configuration => Some(levels.partition_point(|l| l.1 < numprocs as u64).min(levels.len().saturating_sub(1))),
+                Contention::Configuration => {
+                    Some(levels.partition_point(|l| l.1 < numprocs as u64).min(levels.len().saturating_sub(1)))
+                }
                 Contention::None => {
                     // The least loaded measurement of all, whatever its p.
                     levels = vec![(0, 0)];
@@ -448,7 +455,17 @@ impl RunMachine {
                 }
             };
         }
-        let mut m = RunMachine { levels, fixed_level, level_at: Box::new([]), beyond: (0, 0), mode, sizes: Vec::new(), samplers: Vec::new(), last_bits: f64::NAN.to_bits(), row: 0 };
+        let mut m = RunMachine {
+            levels,
+            fixed_level,
+            level_at: Box::new([]),
+            beyond: (0, 0),
+            mode,
+            sizes: Vec::new(),
+            samplers: Vec::new(),
+            last_bits: f64::NAN.to_bits(),
+            row: 0,
+        };
         let top = m.levels.last().map_or(0, |l| l.1 as usize);
         m.level_at = (0..=top.min(LEVEL_TABLE)).map(|k| m.level_search(k) as u16).collect();
         m.beyond = (top as u64, m.level_search(usize::MAX));
@@ -505,7 +522,9 @@ impl RunMachine {
                 for level in 0..per_size {
                     let cfg = self.levels.get(level).map(|l| l.0);
                     let sampler = match (machine, cfg) {
-                        (Machine::Fitted { latency_s, bandwidth_bytes_s }, _) => Sampler::Const(latency_s + size / bandwidth_bytes_s),
+                        (Machine::Fitted { latency_s, bandwidth_bytes_s }, _) => {
+                            Sampler::Const(latency_s + size / bandwidth_bytes_s)
+                        }
                         (Machine::Histograms { configs, .. }, Some(c)) => match configs.get(c) {
                             Some(c) => Sampler::new(c.at_size(size), self.mode),
                             None => Sampler::Const(0.0),
@@ -618,7 +637,14 @@ pub fn to_table(machine: &Machine) -> String {
                 for i in 0..q.cum.len() {
                     let w = (q.cum[i] - prev) * 1e6;
                     prev = q.cum[i];
-                    s.push_str(&format!("{size}\t{}\t{}\t{:.3}\t{:.3}\t{:.1}\n", c.nodes, c.per_node, q.lo[i] * 1e6, q.hi[i] * 1e6, w));
+                    s.push_str(&format!(
+                        "{size}\t{}\t{}\t{:.3}\t{:.3}\t{:.1}\n",
+                        c.nodes,
+                        c.per_node,
+                        q.lo[i] * 1e6,
+                        q.hi[i] * 1e6,
+                        w
+                    ));
                 }
             }
         }

@@ -21,13 +21,13 @@
 pub mod calibration;
 pub mod engine;
 pub mod examples;
-pub mod request;
 pub mod job;
 pub mod lang;
 pub mod machine;
 pub mod mailbox;
 pub mod page;
 pub mod program;
+pub mod request;
 pub mod rng;
 pub mod worker;
 

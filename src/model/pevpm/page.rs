@@ -21,11 +21,11 @@
 //! the job from its JSON.
 //! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::pevpm`].
 
+use crate::model::fmt_num;
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
 use crate::model::pevpm::engine::{Activity, Timeline};
 use crate::model::pevpm::examples::{Example, EXAMPLES};
-use crate::model::fmt_num;
 use crate::model::pevpm::job::{Estimate, Job, Limits, Report, Simulation};
 use crate::model::pevpm::lang;
 use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
@@ -132,7 +132,10 @@ impl Whole {
             Some(x) if x.fract() == 0.0 && (self.lo..=self.hi).contains(&x) => Ok(x as u64),
             _ => {
                 let found = if given.shown.is_empty() { "nothing".into() } else { given.found() };
-                Err(InputError::new(field, format!("expected a whole number from {} to {}, found {found}", self.lo, self.hi)))
+                Err(InputError::new(
+                    field,
+                    format!("expected a whole number from {} to {}, found {found}", self.lo, self.hi),
+                ))
             }
         }
     }
@@ -149,7 +152,10 @@ pub fn parse_counts(text: &str) -> Result<Vec<u32>, InputError> {
 pub fn process_counts(mut counts: Vec<u32>) -> Result<Vec<u32>, InputError> {
     if counts.is_empty() || counts.len() > MAX_COUNTS {
         let n = counts.len();
-        return Err(InputError::new(Field::Numprocs.key(), format!("expected 1 to {MAX_COUNTS} process counts, found {n}")));
+        return Err(InputError::new(
+            Field::Numprocs.key(),
+            format!("expected 1 to {MAX_COUNTS} process counts, found {n}"),
+        ));
     }
     counts.sort_unstable();
     Ok(counts)
@@ -165,10 +171,15 @@ pub fn fitted_machine(latency_us: Given, bandwidth_mbit_s: Given, fields: [&str;
     }
     let bandwidth = bandwidth_mbit_s.value.filter(|x| *x > 0.0 && *x <= 1e9);
     if bandwidth.is_none() {
-        errors.push(InputError::new(fields[1], format!("expected a number above 0 and at most 1000000000, found {}", bandwidth_mbit_s.found())));
+        errors.push(InputError::new(
+            fields[1],
+            format!("expected a number above 0 and at most 1000000000, found {}", bandwidth_mbit_s.found()),
+        ));
     }
     match (latency, bandwidth) {
-        (Some(l), Some(w)) => Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new(fields[1], m.to_string())]),
+        (Some(l), Some(w)) => {
+            Machine::fitted(l * 1e-6, w * 1e6 / 8.0).map_err(|m| vec![InputError::new(fields[1], m.to_string())])
+        }
         _ => Err(errors),
     }
 }
@@ -182,10 +193,16 @@ pub fn parse_machine(texts: &PageInputs) -> Result<Machine, FieldErrors> {
             Given::text(text(texts, Field::BandwidthMbitS)),
             [Field::LatencyUs.key(), Field::BandwidthMbitS.key()],
         ),
-        "histograms" => Machine::from_histograms(Field::Histograms.key(), "pasted histograms", text(texts, Field::Histograms)).map_err(|e| vec![e]),
+        "histograms" => {
+            Machine::from_histograms(Field::Histograms.key(), "pasted histograms", text(texts, Field::Histograms))
+                .map_err(|e| vec![e])
+        }
         other => Err(vec![InputError::new(
             Field::Machine.key(),
-            format!("unknown machine \"{}\"; expected perseus, fitted or histograms", other.chars().take(20).collect::<String>()),
+            format!(
+                "unknown machine \"{}\"; expected perseus, fitted or histograms",
+                other.chars().take(20).collect::<String>()
+            ),
         )]),
     }
 }
@@ -214,17 +231,40 @@ pub fn parse(texts: &PageInputs) -> Result<Job, FieldErrors> {
     let procs_per_node = whole(PROCS_PER_NODE, Field::ProcsPerNode).map_err(|e| errors.push(e)).ok();
     let machine = parse_machine(texts).map_err(|e| errors.extend(e)).ok();
     let mode = parse_mode(Field::Mode.key(), text(texts, Field::Mode)).map_err(|e| errors.push(e)).ok();
-    let contention = parse_contention(Field::Contention.key(), text(texts, Field::Contention)).map_err(|e| errors.push(e)).ok();
+    let contention =
+        parse_contention(Field::Contention.key(), text(texts, Field::Contention)).map_err(|e| errors.push(e)).ok();
     let replications = whole(REPLICATIONS, Field::Replications).map_err(|e| errors.push(e)).ok();
     let seed = whole(SEED, Field::Seed).map_err(|e| errors.push(e)).ok();
-    let compare = matches!(text(texts, Field::Compare).trim().to_ascii_lowercase().as_str(), "yes" | "true" | "1" | "on");
+    let compare =
+        matches!(text(texts, Field::Compare).trim().to_ascii_lowercase().as_str(), "yes" | "true" | "1" | "on");
     match (skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed) {
-        (Some(skeleton), Some(params), Some(numprocs), Some(procs_per_node), Some(machine), Some(mode), Some(contention), Some(replications), Some(seed))
-            if errors.is_empty() =>
-        {
+        (
+            Some(skeleton),
+            Some(params),
+            Some(numprocs),
+            Some(procs_per_node),
+            Some(machine),
+            Some(mode),
+            Some(contention),
+            Some(replications),
+            Some(seed),
+        ) if errors.is_empty() => {
             let (procs_per_node, replications) = (procs_per_node as u32, replications as u32);
             let (sequential_s, limits) = (None, Limits::default());
-            Ok(Job { skeleton, params, numprocs, procs_per_node, machine, mode, contention, replications, seed, compare, sequential_s, limits })
+            Ok(Job {
+                skeleton,
+                params,
+                numprocs,
+                procs_per_node,
+                machine,
+                mode,
+                contention,
+                replications,
+                seed,
+                compare,
+                sequential_s,
+                limits,
+            })
         }
         _ => Err(errors),
     }
@@ -262,7 +302,8 @@ fn steps_text(x: f64) -> String {
 
 /// The line beside Run: the job's work against its limit, and how far that count is sure.
 pub fn work_text(e: &Estimate) -> String {
-    let mut s = format!("Work: about {} steps, of the limit of {} a job may take.", steps_text(e.steps), steps_text(e.limit));
+    let mut s =
+        format!("Work: about {} steps, of the limit of {} a job may take.", steps_text(e.steps), steps_text(e.limit));
     if e.counts < e.of_counts {
         s.push_str(&format!(
             " Counted on the smallest {} of {} process counts; the run counts the rest as it goes.",
@@ -300,7 +341,10 @@ fn example_inputs(e: &Example) -> PageInputs {
 
 /// The presets: the shipped examples, on the Perseus-like machine.
 pub fn presets() -> Vec<Preset> {
-    EXAMPLES.iter().map(|e| Preset { key: e.id, name: e.name, description: e.description, inputs: example_inputs(e) }).collect()
+    EXAMPLES
+        .iter()
+        .map(|e| Preset { key: e.id, name: e.name, description: e.description, inputs: example_inputs(e) })
+        .collect()
 }
 
 /// The Jacobi example.
@@ -326,7 +370,11 @@ pub fn catalog_machines(catalog: &Catalog) -> Vec<FieldSet> {
             });
         }
         for f in &c.fabrics {
-            if !(f.latency_us.is_finite() && f.latency_us >= 0.0 && f.bandwidth_mb_s.is_finite() && f.bandwidth_mb_s > 0.0) {
+            if !(f.latency_us.is_finite()
+                && f.latency_us >= 0.0
+                && f.bandwidth_mb_s.is_finite()
+                && f.bandwidth_mb_s > 0.0)
+            {
                 continue;
             }
             out.push(FieldSet {
@@ -463,7 +511,13 @@ pub fn view(report: &Report) -> ResultView {
         points: s.results.iter().map(|c| (c.numprocs, finite(c.speedup), finite(c.mean_s))).collect(),
     };
     let mut curves = vec![curve(report.main.series.label, &report.main)];
-    curves.extend(report.comparison.iter().filter(|s| s.series.label != report.main.series.label).map(|s| curve(s.series.label, s)));
+    curves.extend(
+        report
+            .comparison
+            .iter()
+            .filter(|s| s.series.label != report.main.series.label)
+            .map(|s| curve(s.series.label, s)),
+    );
     let timeline = report.main.results.iter().find_map(|c| c.timeline.clone().map(|t| (c.numprocs, t)));
     let deadlock = report.deadlock.as_ref().map(|d| DeadlockView {
         numprocs: d.numprocs,
@@ -491,7 +545,15 @@ pub fn view(report: &Report) -> ResultView {
         ),
         (None, None) => "No results.".to_string(),
     };
-    ResultView { rows, curves, timeline, deadlock, sequential_s: finite(report.sequential_s), messages: report.messages, summary }
+    ResultView {
+        rows,
+        curves,
+        timeline,
+        deadlock,
+        sequential_s: finite(report.sequential_s),
+        messages: report.messages,
+        summary,
+    }
 }
 
 /// Activity names for a timeline legend.

@@ -79,31 +79,70 @@ impl CExpr {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Op {
     /// Computation, seconds.
-    Compute { time: CExpr, line: u32 },
+    Compute {
+        time: CExpr,
+        line: u32,
+    },
     /// A send with a peer, size or tag known only at run time (boxed: ops stay 32 bytes).
-    Send { exprs: Box<SendExprs>, blocking: bool, line: u32 },
+    Send {
+        exprs: Box<SendExprs>,
+        blocking: bool,
+        line: u32,
+    },
     /// A send whose peer, size and tag are known before the run (checked then).
-    SendTo { dst: u32, line: u32, bytes: f64, tag: f64, blocking: bool },
+    SendTo {
+        dst: u32,
+        line: u32,
+        bytes: f64,
+        tag: f64,
+        blocking: bool,
+    },
     /// `from = None`: any source (blocking receives only).
-    Recv { from: Option<CExpr>, blocking: bool, line: u32 },
+    Recv {
+        from: Option<CExpr>,
+        blocking: bool,
+        line: u32,
+    },
     /// A receive from a source known before the run (checked then).
-    RecvFrom { src: u32, blocking: bool, line: u32 },
+    RecvFrom {
+        src: u32,
+        blocking: bool,
+        line: u32,
+    },
     /// Waits for every outstanding non-blocking send and receive of the process.
-    Wait { line: u32 },
+    Wait {
+        line: u32,
+    },
     /// An all-to-all's 2 (numprocs − 1) non-blocking steps with a size known before the run,
     /// held as one op (an all-to-all of 1,000 processes is 2 M ops when written out): the
     /// engine runs them one step at a time, in the order [`Op::alltoall_step`] gives, as if
     /// they were written out. Counted as one op where programs' sizes are counted and as its
     /// steps where work is (a run's and a job's steps).
-    Alltoall { bytes: f64, line: u32 },
+    Alltoall {
+        bytes: f64,
+        line: u32,
+    },
     /// Evaluates the count into slot `slot + 1`, sets the counter (slot) to 0; jumps to `end`
     /// when the count is 0.
-    Loop { count: Box<CExpr>, slot: u16, end: u32, line: u32 },
+    Loop {
+        count: Box<CExpr>,
+        slot: u16,
+        end: u32,
+        line: u32,
+    },
     /// Counter + 1; back to `body` while below the count.
-    Next { slot: u16, body: u32 },
+    Next {
+        slot: u16,
+        body: u32,
+    },
     /// Jumps to `target` when `cond` is 0.
-    Branch { cond: CExpr, target: u32 },
-    Jump { target: u32 },
+    Branch {
+        cond: CExpr,
+        target: u32,
+    },
+    Jump {
+        target: u32,
+    },
 }
 
 impl Op {
@@ -228,7 +267,9 @@ impl<'a> Ctx<'a> {
                 } else if low == "procnum" {
                     match self.procnum {
                         Some(p) => CExpr::Num(p as f64),
-                        None => return Err(pos.error("parameters cannot use procnum (they are the same on every process)")),
+                        None => {
+                            return Err(pos.error("parameters cannot use procnum (they are the same on every process)"))
+                        }
                     }
                 } else if low == "numprocs" {
                     CExpr::Num(self.numprocs as f64)
@@ -258,7 +299,9 @@ impl<'a> Ctx<'a> {
                 let args: Vec<CExpr> = args.iter().map(|a| self.fold(a)).collect::<Result<_, _>>()?;
                 let random = matches!(f, Func::Uniform | Func::Exponential);
                 if random && self.procnum.is_none() {
-                    return Err(pos.error("parameters cannot be random; use uniform() or exponential() in Serial times"));
+                    return Err(
+                        pos.error("parameters cannot be random; use uniform() or exponential() in Serial times")
+                    );
                 }
                 match args[..] {
                     [CExpr::Num(a)] if !random => CExpr::Num(lang::call(*f, a, 0.0)),
@@ -284,7 +327,9 @@ impl<'a> Ctx<'a> {
     /// came here: `rank`, `check`) needs no evaluation at run time.
     fn push_send(&mut self, to: CExpr, size: CExpr, tag: CExpr, blocking: bool, line: u32) {
         self.push(match (to, size, tag) {
-            (CExpr::Num(d), CExpr::Num(bytes), CExpr::Num(tag)) => Op::SendTo { dst: d as u32, line, bytes, tag, blocking },
+            (CExpr::Num(d), CExpr::Num(bytes), CExpr::Num(tag)) => {
+                Op::SendTo { dst: d as u32, line, bytes, tag, blocking }
+            }
             (to, size, tag) => Op::Send { exprs: Box::new(SendExprs { to, size, tag }), blocking, line },
         });
     }
@@ -303,7 +348,9 @@ impl<'a> Ctx<'a> {
             self.stmt(s)?;
             if self.len() > self.cap {
                 if self.cap >= MAX_PROGRAM_OPS {
-                    return Err(s.pos.error(format!("the programs grow past {MAX_PROGRAM_OPS} steps; fewer processes or collectives")));
+                    return Err(s.pos.error(format!(
+                        "the programs grow past {MAX_PROGRAM_OPS} steps; fewer processes or collectives"
+                    )));
                 }
                 // The enclosing blocks return at their next statement as well.
                 self.over = true;
@@ -471,7 +518,10 @@ impl<'a> Ctx<'a> {
                 CExpr::Num(_) => Ok(Some(usize::MAX)),
                 dynamic => {
                     let at = ctx.ops.len();
-                    ctx.push(Op::Branch { cond: CExpr::Bin(BinOp::Eq, Box::new(dynamic), Box::new(me_expr.clone())), target: 0 });
+                    ctx.push(Op::Branch {
+                        cond: CExpr::Bin(BinOp::Eq, Box::new(dynamic), Box::new(me_expr.clone())),
+                        target: 0,
+                    });
                     Ok(Some(at))
                 }
             }
@@ -493,7 +543,9 @@ impl<'a> Ctx<'a> {
                 if guard == Some(usize::MAX) {
                     return Ok(());
                 }
-                let Some(from) = &m.from else { return Err(pos.error("a receive needs from = … (a process or any)")) };
+                let Some(from) = &m.from else {
+                    return Err(pos.error("a receive needs from = … (a process or any)"));
+                };
                 let from = if is_any(from) {
                     if m.op == MsgOp::Irecv {
                         return Err(pos.error("from = any is for MPI_Recv only (a blocking receive)"));
@@ -512,7 +564,9 @@ impl<'a> Ctx<'a> {
                 let root = match &m.root {
                     Some(e) => match self.fold(e)? {
                         r @ CExpr::Num(_) => self.rank(pos, "root", &r)?.unwrap_or(0),
-                        _ => return Err(pos.error("root must be known before the run (no loop counters, source or tag)")),
+                        _ => {
+                            return Err(pos.error("root must be known before the run (no loop counters, source or tag)"))
+                        }
                     },
                     None => 0,
                 };
@@ -636,12 +690,20 @@ fn check(pos: Pos, what: &str, x: f64, lo: f64, hi: f64, unit: &str) -> Result<(
         return Ok(());
     }
     let shown = if x.is_finite() { crate::model::fmt_num(x, 6) } else { "not a finite number".into() };
-    Err(pos.error(format!("{what} = {shown}; expected {} to {} {unit}", crate::model::fmt_num(lo, 3), crate::model::fmt_num(hi, 3))))
+    Err(pos.error(format!(
+        "{what} = {shown}; expected {} to {} {unit}",
+        crate::model::fmt_num(lo, 3),
+        crate::model::fmt_num(hi, 3)
+    )))
 }
 
 /// Evaluates the parameters: the skeleton's `Param` defaults, overridden by `given` (the
 /// page's or the command's parameters, evaluated first, in order).
-pub fn parameters(skeleton: &Skeleton, given: &[(String, Expr)], numprocs: u32) -> Result<Vec<(String, f64)>, InputError> {
+pub fn parameters(
+    skeleton: &Skeleton,
+    given: &[(String, Expr)],
+    numprocs: u32,
+) -> Result<Vec<(String, f64)>, InputError> {
     let mut out: Vec<(String, f64)> = Vec::new();
     let eval = |out: &Vec<(String, f64)>, e: &Expr| -> Result<f64, InputError> {
         let ctx = Ctx::new(None, numprocs, out, 0);
@@ -680,7 +742,12 @@ pub fn compile(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32) -> 
 
 /// Like [`compile`], but stops as soon as the programs hold more than `max_ops` ops
 /// together and answers `None` (a check that must stay cheap gives up there).
-pub fn compile_within(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_ops: usize) -> Result<Option<Programs>, InputError> {
+pub fn compile_within(
+    skeleton: &Skeleton,
+    params: &[(String, f64)],
+    numprocs: u32,
+    max_ops: usize,
+) -> Result<Option<Programs>, InputError> {
     specialise(skeleton, params, numprocs, max_ops, true)
 }
 
@@ -694,9 +761,18 @@ pub fn check_only(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32) 
     })
 }
 
-fn specialise(skeleton: &Skeleton, params: &[(String, f64)], numprocs: u32, max_ops: usize, keep: bool) -> Result<Option<Programs>, InputError> {
+fn specialise(
+    skeleton: &Skeleton,
+    params: &[(String, f64)],
+    numprocs: u32,
+    max_ops: usize,
+    keep: bool,
+) -> Result<Option<Programs>, InputError> {
     if numprocs == 0 || numprocs > MAX_PROCS {
-        return Err(InputError::new("numprocs", format!("process counts must be from 1 to {MAX_PROCS}, found {numprocs}")));
+        return Err(InputError::new(
+            "numprocs",
+            format!("process counts must be from 1 to {MAX_PROCS}, found {numprocs}"),
+        ));
     }
     let mut procs = Vec::with_capacity(if keep { numprocs as usize } else { 0 });
     let (mut slots, mut steps, mut total_ops, mut dynamic, mut alltoall) = (0usize, 0.0, 0usize, false, false);
@@ -761,7 +837,8 @@ mod tests {
 
     #[test]
     fn known_conditions_are_folded_away() {
-        let p = programs("Runon c1 = procnum % 2 == 0 & c2 = procnum % 2 != 0 { Serial time = 1 } { Serial time = 2 }", 2);
+        let p =
+            programs("Runon c1 = procnum % 2 == 0 & c2 = procnum % 2 != 0 { Serial time = 1 } { Serial time = 2 }", 2);
         assert_eq!(p.procs[0], vec![Op::Compute { time: CExpr::Num(1e-3), line: 1 }]);
         assert_eq!(p.procs[1], vec![Op::Compute { time: CExpr::Num(2e-3), line: 1 }]);
     }
@@ -809,7 +886,15 @@ mod tests {
     fn collectives_expand_into_matching_point_to_point() {
         // Every send op on process a to b must be matched by a receive op on b from a.
         for np in [1u32, 2, 3, 5, 8, 13] {
-            for op in ["MPI_Bcast, root = 2", "MPI_Reduce, root = 1", "MPI_Allreduce", "MPI_Barrier", "MPI_Gather, root = 1", "MPI_Scatter", "MPI_Alltoall"] {
+            for op in [
+                "MPI_Bcast, root = 2",
+                "MPI_Reduce, root = 1",
+                "MPI_Allreduce",
+                "MPI_Barrier",
+                "MPI_Gather, root = 1",
+                "MPI_Scatter",
+                "MPI_Alltoall",
+            ] {
                 let text = format!("Message type = {op}, size = 8");
                 let sk = lang::parse(&text).unwrap();
                 let progs = match compile(&sk, &[], np) {
@@ -823,7 +908,9 @@ mod tests {
                 for (me, ops) in progs.procs.iter().enumerate() {
                     // An all-to-all held as one op, as the engine runs it.
                     let steps = |o: &Op| match *o {
-                        Op::Alltoall { bytes, line } => (0..2 * (np - 1)).map(|i| Op::alltoall_step(i, me as u32, np, bytes, line)).collect(),
+                        Op::Alltoall { bytes, line } => {
+                            (0..2 * (np - 1)).map(|i| Op::alltoall_step(i, me as u32, np, bytes, line)).collect()
+                        }
                         ref o => vec![o.clone()],
                     };
                     for o in ops.iter().flat_map(steps) {

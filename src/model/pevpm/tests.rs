@@ -1,12 +1,12 @@
 //! Engine tests: deterministic machines with answers worked out by hand, deadlocks, modes,
 //! sampling against the histogram, reproducibility.
 
+use super::engine::*;
 use super::examples::{BAG_OF_TASKS, FFT, JACOBI};
+use super::job::*;
 use super::lang;
 use super::machine::{perseus, Contention, Machine, Mode, RunMachine};
 use super::program::{compile, parameters};
-use super::engine::*;
-use super::job::*;
 
 fn job(text: &str, numprocs: &[u32], machine: Machine, mode: Mode) -> Job {
     Job {
@@ -48,11 +48,14 @@ fn close(a: f64, b: f64) -> bool {
 fn two_processes_exchanging() {
     // Both send at 0 (blocking: each sender holds until its message arrives at T = 1 ms), then
     // receive the other's, which arrived at 1 ms; then 2 ms of work: 3 ms.
-    let text = "Message type = MPI_Send, to = 1 - procnum\nMessage type = MPI_Recv, from = 1 - procnum\nSerial time = 2";
+    let text =
+        "Message type = MPI_Send, to = 1 - procnum\nMessage type = MPI_Recv, from = 1 - procnum\nSerial time = 2";
     let r = run(job(text, &[2], fixed(1e-3), Mode::Distribution));
     let c = &r.main.results[0];
     assert!(close(c.mean_s, 3e-3), "{}", c.mean_s);
-    assert!(close(c.procs[0].sending_s, 1e-3) && close(c.procs[0].waiting_s, 0.0) && close(c.procs[1].computing_s, 2e-3));
+    assert!(
+        close(c.procs[0].sending_s, 1e-3) && close(c.procs[0].waiting_s, 0.0) && close(c.procs[1].computing_s, 2e-3)
+    );
     assert_eq!(c.messages_per_run, 2.0);
     assert!(close(c.ci95_s[0], c.mean_s) && close(c.ci95_s[1], c.mean_s));
     // A ping-pong, 10 round trips of 0.5 ms each way: 10 ms; the receiver waits 0.5 ms first.
@@ -99,7 +102,8 @@ fn collectives_on_a_fixed_machine() {
 
 #[test]
 fn deadlock_is_a_result() {
-    let text = "Serial time = 1\nMessage type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum";
+    let text =
+        "Serial time = 1\nMessage type = MPI_Recv, from = 1 - procnum\nMessage type = MPI_Send, to = 1 - procnum";
     let r = run(job(text, &[2], fixed(1e-3), Mode::Distribution));
     // No count finished: no computing time to compare with (0, not the -0 of an empty sum).
     assert!(r.sequential_s == 0.0 && r.sequential_s.is_sign_positive(), "{}", r.sequential_s);
@@ -111,7 +115,8 @@ fn deadlock_is_a_result() {
     assert_eq!(d.blocked[1].line, 2);
     assert!(close(d.time_s, 1e-3));
     // A wait on a receive nobody sends, and an any-source receive with no senders.
-    let r = run(job("Message type = MPI_Irecv, from = 0\nMessage type = MPI_Wait", &[1], fixed(1e-3), Mode::Distribution));
+    let r =
+        run(job("Message type = MPI_Irecv, from = 0\nMessage type = MPI_Wait", &[1], fixed(1e-3), Mode::Distribution));
     assert!(r.deadlock.unwrap().blocked[0].waiting_for.contains("MPI_Wait"));
     let r = run(job(BAG_OF_TASKS, &[1], fixed(1e-3), Mode::Distribution));
     assert!(r.deadlock.unwrap().blocked[0].waiting_for.contains("any process"));
@@ -120,11 +125,21 @@ fn deadlock_is_a_result() {
 #[test]
 fn runaway_loops_are_stopped_with_a_clear_error() {
     // Known before the run: refused at once.
-    let j = job("Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }", &[2], fixed(1e-3), Mode::Distribution);
+    let j = job(
+        "Loop iterations = 1e9 { Loop iterations = 1e9 { Serial time = 1 } }",
+        &[2],
+        fixed(1e-3),
+        Mode::Distribution,
+    );
     let e = Simulation::new(j).err().expect("refused");
     assert!(e.message.contains("would take about"), "{e}");
     // Known only while running (a counter-dependent count): stopped at the step limit.
-    let mut j = job("Loop i iterations = 3 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }", &[1], fixed(1e-3), Mode::Distribution);
+    let mut j = job(
+        "Loop i iterations = 3 { Loop iterations = 1e9 * (i + 1) { Serial time = 0 } }",
+        &[1],
+        fixed(1e-3),
+        Mode::Distribution,
+    );
     j.limits.max_steps_per_run = 1_000_000;
     let e = Simulation::new(j).unwrap().run_to_end().unwrap_err();
     assert!(e.message.contains("more than 1000000 steps"), "{e}");
@@ -145,12 +160,16 @@ fn the_work_shown_before_a_run_counts_what_it_can() {
     let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
     assert!(e.steps > 0.0 && (e.steps - spent).abs() <= 0.25 * spent, "estimate {} against {spent} spent", e.steps);
     let text = super::page::work_text(&e);
-    assert!(text.contains("about 189 steps, of the limit of 2e9 a job may take.") && !text.contains("lower bound"), "{text}");
+    assert!(
+        text.contains("about 189 steps, of the limit of 2e9 a job may take.") && !text.contains("lower bound"),
+        "{text}"
+    );
     // Large counts in three digits and a power of ten.
     let big = Estimate { steps: 58_570_080.0, ..e.clone() };
     assert!(super::page::work_text(&big).starts_with("Work: about 5.86e7 steps"), "{}", super::page::work_text(&big));
     // A count drawn at run time: the estimate takes the loop once and says it is a lower bound.
-    let j = job("Loop iterations = floor(uniform(100, 101)) { Serial time = 1e-6 }", &[2], fixed(1e-3), Mode::Distribution);
+    let j =
+        job("Loop iterations = floor(uniform(100, 101)) { Serial time = 1e-6 }", &[2], fixed(1e-3), Mode::Distribution);
     let e = Simulation::check(&j).unwrap();
     assert!(e.dynamic);
     let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
@@ -228,7 +247,8 @@ fn minimum_never_slower_than_distribution() {
         j.params.retain(|(n, _)| text.contains(n.as_str()));
         j.compare = true;
         let r = run(j);
-        let get = |label: &str| r.comparison.iter().find(|s| s.series.label == label).unwrap().results[0].run_times_s.clone();
+        let get =
+            |label: &str| r.comparison.iter().find(|s| s.series.label == label).unwrap().results[0].run_times_s.clone();
         let (dist, min) = (get("distribution"), get("minimum 2 × 1"));
         for (d, m) in dist.iter().zip(&min) {
             assert!(m <= d, "{np}: min {m} > distribution {d}");
@@ -248,7 +268,13 @@ fn sampled_times_match_the_histogram() {
     let (mut counts, mut sub) = ([0f64; 3], [0f64; 4]);
     for _ in 0..n {
         let t = rm.sampler(&m, 64.0, 1).sample(rng.unit()) * 1e6;
-        let bin = if t < 110.0 { 0 } else if t < 130.0 { 1 } else { 2 };
+        let bin = if t < 110.0 {
+            0
+        } else if t < 130.0 {
+            1
+        } else {
+            2
+        };
         assert!((100.0..110.0).contains(&t) || (120.0..130.0).contains(&t) || (200.0..400.0).contains(&t), "{t}");
         counts[bin] += 1.0;
         if bin == 2 {
@@ -458,7 +484,9 @@ fn waking_after_the_computations_that_follow_changes_no_result() {
     // Process 0's receives find their messages queued when done ahead: one arrived before,
     // one (a megabyte) arrives after.
     let queued = "Loop iterations = 3 {\n Runon c1 = procnum == 0 {\n  Serial time = 1\n  Message type = MPI_Send, size = 64, to = 2\n  Message type = MPI_Recv, from = 1\n  Message type = MPI_Send, size = 64, to = 2\n  Message type = MPI_Recv, from = 1\n }\n Runon c1 = procnum == 1 {\n  Message type = MPI_Send, size = 100, to = 0\n  Message type = MPI_Send, size = 1000000, to = 0\n }\n Runon c1 = procnum == 2 {\n  Message type = MPI_Recv, from = 0\n  Message type = MPI_Recv, from = 0\n }\n}";
-    for (text, np) in [(JACOBI, 6u32), (JACOBI, 16), (FFT, 8), (BAG_OF_TASKS, 5), (isend, 7), (late, 2), (queued, 3), (stuck, 3)] {
+    for (text, np) in
+        [(JACOBI, 6u32), (JACOBI, 16), (FFT, 8), (BAG_OF_TASKS, 5), (isend, 7), (late, 2), (queued, 3), (stuck, 3)]
+    {
         let sk = lang::parse(text).unwrap();
         let given = lang::parse_params("parameters", "iterations = 40\ntransforms = 2").unwrap();
         let given: Vec<_> = given.into_iter().filter(|(n, _)| text.contains(n.as_str())).collect();
@@ -473,7 +501,10 @@ fn waking_after_the_computations_that_follow_changes_no_result() {
         let (without, steps_without) = outcome(false);
         assert_eq!(steps_with, steps_without, "{np} processes");
         match (with, without) {
-            (RunOutcome::Finished { time_s: a, procs: pa, messages: ma, .. }, RunOutcome::Finished { time_s: b, procs: pb, messages: mb, .. }) => {
+            (
+                RunOutcome::Finished { time_s: a, procs: pa, messages: ma, .. },
+                RunOutcome::Finished { time_s: b, procs: pb, messages: mb, .. },
+            ) => {
                 assert!(text != stuck, "the stuck ring must deadlock");
                 assert_eq!((a, &pa, ma), (b, &pb, mb), "{np} processes");
                 if text == late {

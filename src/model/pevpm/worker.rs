@@ -63,9 +63,11 @@ mod tests {
         assert!(text.starts_with(PASS_ON), "{text}");
         assert_eq!(serde_json::from_str::<FromWorker>(&text).expect("reads"), partials);
         // The page reads the same text, the partial results unread.
-        let seen: FromWorker<serde::de::IgnoredAny, serde::de::IgnoredAny> = serde_json::from_str(&text).expect("reads");
+        let seen: FromWorker<serde::de::IgnoredAny, serde::de::IgnoredAny> =
+            serde_json::from_str(&text).expect("reads");
         assert!(matches!(seen, FromWorker::Partials(_)));
-        let progress = serde_json::to_string(&FromWorker::<(), ()>::Progress { fraction: 0.25, messages: 1200 }).expect("writes");
+        let progress =
+            serde_json::to_string(&FromWorker::<(), ()>::Progress { fraction: 0.25, messages: 1200 }).expect("writes");
         assert_eq!(progress, "{\"progress\":{\"fraction\":0.25,\"messages\":1200}}");
         let errors: FromWorker<(), ()> = serde_json::from_str("{\"errors\":[\"a\",\"b\"]}").expect("reads");
         assert_eq!(errors, FromWorker::Errors(vec!["a".into(), "b".into()]));

@@ -265,7 +265,6 @@ pub fn link_systems(catalog: &Catalog) -> Vec<FieldSet> {
         .collect()
 }
 
-
 /// Sp2 at the required-bandwidth n and the optimum, at one B_E.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SweepRow {
@@ -361,9 +360,7 @@ impl Reader<'_> {
     fn positive_list(&mut self, field: Field) -> Option<Vec<f64>> {
         let spec = ListSpec { max_items: MAX_CASES, required: true };
         let check = positive_check(field);
-        list::numbers(field.key(), text(self.texts, field), spec, check)
-            .map_err(|e| self.fail(field, e))
-            .ok()
+        list::numbers(field.key(), text(self.texts, field), spec, check).map_err(|e| self.fail(field, e)).ok()
     }
 
     /// A formula of N.
@@ -377,7 +374,10 @@ fn positive_check(field: Field) -> impl Fn(f64) -> Result<f64, InputError> {
         if v > 0.0 && v <= 1e12 {
             Ok(v)
         } else {
-            Err(InputError::new(field.key(), format!("must be greater than 0 and at most 1e12, found {}", fmt_num(v, 6))))
+            Err(InputError::new(
+                field.key(),
+                format!("must be greater than 0 and at most 1e12, found {}", fmt_num(v, 6)),
+            ))
         }
     }
 }
@@ -455,13 +455,19 @@ fn parse_sweep(r: &mut Reader) -> Option<Sweep> {
         if v.fract() == 0.0 && (2.0..=MAX_SWEEP_POINTS as f64).contains(&v) {
             Ok(v)
         } else {
-            Err(InputError::new(Field::SweepPoints.key(), format!("must be a whole number from 2 to {MAX_SWEEP_POINTS}")))
+            Err(InputError::new(
+                Field::SweepPoints.key(),
+                format!("must be a whole number from 2 to {MAX_SWEEP_POINTS}"),
+            ))
         }
     });
     match (min, max, points) {
         (Some(lo), Some(hi), Some(k)) if lo < hi => Some(Sweep { min_gb_s: lo, max_gb_s: hi, points: k as usize }),
         (Some(_), Some(_), Some(_)) => {
-            r.fail(Field::SweepMax, InputError::new(Field::SweepMax.key(), "must be above the sweep's lowest bandwidth"));
+            r.fail(
+                Field::SweepMax,
+                InputError::new(Field::SweepMax.key(), "must be above the sweep's lowest bandwidth"),
+            );
             None
         }
         _ => None,
@@ -493,10 +499,21 @@ type CaseModel = (String, Result<Regions, InputError>);
 /// warnings about the inputs' magnitudes.
 fn case_models(inputs: &Inputs) -> (Vec<CaseModel>, Vec<Warning>) {
     match &inputs.form {
-        Form::Application { sizes, application, peak_gflops_per_core, node_bandwidth_gb_s, reference_bandwidth_gb_s } => {
-            let (Some(sizes), Some(peak), Some(node), Some(reference), Some(region), Some(alpha)) =
-                (sizes, *peak_gflops_per_core, *node_bandwidth_gb_s, *reference_bandwidth_gb_s, inputs.region_bw, inputs.alpha)
-            else {
+        Form::Application {
+            sizes,
+            application,
+            peak_gflops_per_core,
+            node_bandwidth_gb_s,
+            reference_bandwidth_gb_s,
+        } => {
+            let (Some(sizes), Some(peak), Some(node), Some(reference), Some(region), Some(alpha)) = (
+                sizes,
+                *peak_gflops_per_core,
+                *node_bandwidth_gb_s,
+                *reference_bandwidth_gb_s,
+                inputs.region_bw,
+                inputs.alpha,
+            ) else {
                 return (Vec::new(), Vec::new());
             };
             let system = System {
@@ -507,11 +524,20 @@ fn case_models(inputs: &Inputs) -> (Vec<CaseModel>, Vec<Warning>) {
                 region_bandwidth_gb_s: region,
                 alpha,
             };
-            let warnings = system.warnings().into_iter().map(|w| Warning { field: field_of(&w.field, true).key().into(), ..w }).collect();
+            let warnings = system
+                .warnings()
+                .into_iter()
+                .map(|w| Warning { field: field_of(&w.field, true).key().into(), ..w })
+                .collect();
             let reference = System { region_bandwidth_gb_s: 1.0, ..system };
             let models = sizes
                 .iter()
-                .map(|&n| (format!("N = {}", fmt_num(n, 6)), application.workload(n).and_then(|w| Regions::from_workload(&w, &reference))))
+                .map(|&n| {
+                    (
+                        format!("N = {}", fmt_num(n, 6)),
+                        application.workload(n).and_then(|w| Regions::from_workload(&w, &reference)),
+                    )
+                })
                 .collect();
             (models, warnings)
         }
@@ -670,7 +696,9 @@ pub fn verdict(
     let planned_met = planned.map(|(lo, hi)| (meets(lo), meets(hi)));
     let goal = format!("{} of the one-region speed-up at n = {}", pct(fraction), fmt_num(n, 6));
     let mut text = match &required.requirement {
-        Requirement::Bandwidth { bandwidth_gb_s: Some(need), .. } => format!("Needs at least {} for {goal}.", gbs(*need)),
+        Requirement::Bandwidth { bandwidth_gb_s: Some(need), .. } => {
+            format!("Needs at least {} for {goal}.", gbs(*need))
+        }
         Requirement::Bandwidth { z_prime, .. } => format!("Needs z' ≥ {} for {goal}.", fmt_num(*z_prime, 4)),
         Requirement::AnyBandwidth => format!("Any bandwidth reaches {goal}: the load on the link is light at this n."),
         Requirement::Unreachable { limit } => format!(
@@ -729,7 +757,6 @@ pub fn curves_csv(view: &PageView) -> String {
     }
     s
 }
-
 
 #[cfg(test)]
 mod tests;

@@ -172,9 +172,7 @@ fn sweep_rescales_z_prime() {
 fn required_bandwidth_outcomes() {
     let m = model(X40K, 1.5, 4.0 / 1.5, 0.05).with_region_bandwidth(1.0).expect("valid");
     let r = m.required_bandwidth(64.0, 0.9).expect("valid");
-    let Requirement::Bandwidth { z_prime, bandwidth_gb_s: Some(b) } = r.requirement else {
-        panic!("reachable: {r:?}")
-    };
+    let Requirement::Bandwidth { z_prime, bandwidth_gb_s: Some(b) } = r.requirement else { panic!("reachable: {r:?}") };
     check("B_E = z'·b_l/r", b, z_prime * 1.5 / 4.0, 1e-12);
     assert!(!r.met_at(4.0 / 1.5), "bwGRiD 1's 1 GB/s is not enough: {}", r.text());
     // Any bandwidth: p(4) = 0.2, so Sp2 ≥ 1/0.2 = 5 > 0.9·Sp(4).
@@ -196,10 +194,7 @@ fn validation_names_the_field() {
     let cases: [(Result<Regions, InputError>, &str); 7] = [
         (Regions::new(Balance { x_prime: 0.0, z: 1.0, z_prime: 1.0 }, LoadFactor { alpha: 0.05 }), "x_prime"),
         (Regions::new(Balance { x_prime: 1.0, z: -1.0, z_prime: 1.0 }, LoadFactor { alpha: 0.05 }), "z"),
-        (
-            Regions::new(Balance { x_prime: 1.0, z: 1.0, z_prime: f64::INFINITY }, LoadFactor { alpha: 0.05 }),
-            "z_prime",
-        ),
+        (Regions::new(Balance { x_prime: 1.0, z: 1.0, z_prime: f64::INFINITY }, LoadFactor { alpha: 0.05 }), "z_prime"),
         (Regions::new(Balance { x_prime: 1.0, z: 1.0, z_prime: 1.0 }, LoadFactor { alpha: -0.05 }), "alpha"),
         (Regions::new(Balance { x_prime: 1.0, z: 1.0, z_prime: 1.0 }, LoadFactor { alpha: 1e-300 }), "alpha"),
         (model(1.0, 1.0, 1.0, 0.0).with_region_bandwidth(0.0), "region_bandwidth_gb_s"),
@@ -230,11 +225,8 @@ fn validation_names_the_field() {
 
 #[test]
 fn unit_warnings() {
-    let sys = System {
-        node_bandwidth_gb_s: 1500.0,
-        region_bandwidth_gb_s: 0.0005,
-        ..System::preset("bwgrid1").expect("p")
-    };
+    let sys =
+        System { node_bandwidth_gb_s: 1500.0, region_bandwidth_gb_s: 0.0005, ..System::preset("bwgrid1").expect("p") };
     let w = sys.warnings();
     let fields: Vec<&str> = w.iter().map(|w| w.field.as_str()).collect();
     assert_eq!(fields, ["node_bandwidth_gb_s", "region_bandwidth_gb_s"]);
@@ -299,7 +291,10 @@ fn formula_errors_have_columns() {
     assert_eq!(e.column, Some(2 * MAX_OPERATORS + 2), "{e}");
     assert!(e.message.contains("operators"), "{e}");
     let fine = format!("N{}", "+1".repeat(MAX_OPERATORS));
-    assert_eq!(Formula::parse("ops", &fine).and_then(|f| f.eval(1.0)).map_err(|e| e.to_string()), Ok(1.0 + MAX_OPERATORS as f64));
+    assert_eq!(
+        Formula::parse("ops", &fine).and_then(|f| f.eval(1.0)).map_err(|e| e.to_string()),
+        Ok(1.0 + MAX_OPERATORS as f64)
+    );
 }
 
 /// Throughput from the time model itself, in units of l_th: two regions of n cores,
@@ -400,7 +395,12 @@ proptest! {
 fn application_errors_come_in_order() {
     // The first problem in the order N, #op, #b, #x, whether a formula fails to parse or to
     // give a positive value; a parsed application gives the same answers as its texts.
-    let app = |ops: &str, bytes: &str| Application { name: String::new(), ops: ops.into(), bytes: bytes.into(), exchanged_bytes: "4*N^2".into() };
+    let app = |ops: &str, bytes: &str| Application {
+        name: String::new(),
+        ops: ops.into(),
+        bytes: bytes.into(),
+        exchanged_bytes: "4*N^2".into(),
+    };
     let cases = [
         (app("-N", "2*N^"), 100.0, "ops", "must be positive"),
         (app("N", "2*N^"), 100.0, "bytes", "expected a number"),
@@ -427,7 +427,9 @@ fn tiny_and_huge_inputs_are_refused_not_answered_with_nan_or_infinity() {
     assert_eq!(m.at_bandwidth(1e-320).unwrap_err().field, "bandwidth_gb_s");
     assert!(m.sweep(&[64.0], &[1e-320]).is_err());
     // At the edges of the ranges every answer is a finite number.
-    for (x, z, zp, a) in [(1e-9, 1e-9, 1e-9, 0.0), (1e12, 1e12, 1e12, 1e6), (1e-9, 1e12, 1e-9, 1e-12), (1e12, 1e-9, 1e12, 0.0)] {
+    for (x, z, zp, a) in
+        [(1e-9, 1e-9, 1e-9, 0.0), (1e12, 1e12, 1e12, 1e6), (1e-9, 1e12, 1e-9, 1e-12), (1e12, 1e-9, 1e12, 0.0)]
+    {
         let m = model(x, z, zp, a).with_region_bandwidth(1e-9).unwrap();
         for n in [1.0, 64.0, 1e12] {
             for v in [m.speedup_one(n), m.speedup_one_overlapping(n), m.speedup_two(n), m.speedup_two_overlapping(n)] {

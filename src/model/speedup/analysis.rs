@@ -12,9 +12,9 @@
 // Dense k×k algebra (k ≤ 4) reads best with indices.
 #![allow(clippy::needless_range_loop)]
 
-use super::lm::{fit_all, LmRun, Problem, Termination};
 use super::calibration;
 use super::forecast::{self, Quantiles};
+use super::lm::{fit_all, LmRun, Problem, Termination};
 use super::models::{downey, gradient, smirni, speedup_of, value, Measure, Model, Space, Start, MODELS};
 use crate::model::{fmt_num, InputError, Warning};
 
@@ -54,7 +54,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { models: MODELS.to_vec(), include_past_peak: false, targets: Vec::new(), leave_one_out: true, cores_per_node: None }
+        Options {
+            models: MODELS.to_vec(),
+            include_past_peak: false,
+            targets: Vec::new(),
+            leave_one_out: true,
+            cores_per_node: None,
+        }
     }
 }
 
@@ -192,7 +198,13 @@ pub struct Analysis {
 }
 
 /// The forecast at x (any real n ≥ 1) as a prediction (its `n` is x rounded).
-fn forecast_at(basis: &forecast::Basis, nodes: forecast::Nodes, measure: Measure, t1_measured: Option<f64>, x: f64) -> Option<Prediction> {
+fn forecast_at(
+    basis: &forecast::Basis,
+    nodes: forecast::Nodes,
+    measure: Measure,
+    t1_measured: Option<f64>,
+    x: f64,
+) -> Option<Prediction> {
     let fp = forecast::forecast(basis, x, nodes)?;
     let n = x.round().clamp(1.0, 1e9) as u32;
     Some(match measure {
@@ -274,7 +286,12 @@ fn point_error(field: &str, i: usize, line: Option<usize>, key: &str, column: us
 }
 
 /// Validates the points and merges repeated n (weighted average, weights added).
-pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings: &mut Vec<String>) -> Result<Vec<PointView>, InputError> {
+pub(super) fn prepare(
+    field: &str,
+    raw: &[RawPoint],
+    measure: Measure,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<PointView>, InputError> {
     let what = if measure == Measure::TimeS { "time" } else { "speed-up" };
     let key = if measure == Measure::TimeS { "time_s" } else { "speedup" };
     let mut pts: Vec<PointView> = Vec::new();
@@ -294,7 +311,12 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
         }
         if !(lo..=hi).contains(&r.value) {
             let unit = if measure == Measure::TimeS { " s" } else { "" };
-            let msg = format!("the {what} must be from {}{unit} to {}{unit}, found {}", fmt_num(lo, 1), fmt_num(hi, 1), fmt_num(r.value, 6));
+            let msg = format!(
+                "the {what} must be from {}{unit} to {}{unit}, found {}",
+                fmt_num(lo, 1),
+                fmt_num(hi, 1),
+                fmt_num(r.value, 6)
+            );
             return Err(point_error(field, i, r.line, key, 2, msg));
         }
         let w = r.weight.unwrap_or(1.0);
@@ -306,7 +328,8 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
             None => None,
             Some(d) if d.is_finite() && d >= 1.0 && d.fract() == 0.0 && d <= r.n => Some(d as u32),
             Some(d) => {
-                let msg = format!("nodes must be a whole number from 1 to n ({}), found {}", fmt_num(r.n, 6), fmt_num(d, 6));
+                let msg =
+                    format!("nodes must be a whole number from 1 to n ({}), found {}", fmt_num(r.n, 6), fmt_num(d, 6));
                 return Err(point_error(field, i, r.line, "nodes", 4, msg));
             }
         };
@@ -315,7 +338,11 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
             Some(j) => {
                 let p = &mut pts[j]; // ok: j comes from position
                 if p.nodes != nodes {
-                    let msg = format!("n = {n} is given on {} and on {} nodes: give one node count per n", show_nodes(p.nodes), show_nodes(nodes));
+                    let msg = format!(
+                        "n = {n} is given on {} and on {} nodes: give one node count per n",
+                        show_nodes(p.nodes),
+                        show_nodes(nodes)
+                    );
                     return Err(point_error(field, i, r.line, "nodes", 4, msg));
                 }
                 p.value = (p.value * p.weight + r.value * w) / (p.weight + w);
@@ -328,21 +355,24 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
                 // Kept in order of n as they come (no sort: it would cost the page size).
                 let at = pts.iter().position(|p| p.n > n).unwrap_or(pts.len());
                 values.insert(at, vec![r.value]);
-                pts.insert(at, PointView {
-                    n,
-                    value: r.value,
-                    weight: w,
-                    speedup: None,
-                    time_s: None,
-                    efficiency: None,
-                    karp_flatt: None,
-                    past_peak: false,
-                    super_linear: false,
-                    merged_rows: 1,
-                    lines: r.line.into_iter().collect(),
-                    in_monotone_fits: true,
-                    nodes,
-                });
+                pts.insert(
+                    at,
+                    PointView {
+                        n,
+                        value: r.value,
+                        weight: w,
+                        speedup: None,
+                        time_s: None,
+                        efficiency: None,
+                        karp_flatt: None,
+                        past_peak: false,
+                        super_linear: false,
+                        merged_rows: 1,
+                        lines: r.line.into_iter().collect(),
+                        in_monotone_fits: true,
+                        nodes,
+                    },
+                );
             }
         }
     }
@@ -375,7 +405,11 @@ pub(super) fn prepare(field: &str, raw: &[RawPoint], measure: Measure, warnings:
                     fmt_num(p.value, 5)
                 ));
             } else {
-                warnings.push(format!("n = {} is given {} times with the same {what}; counted once with their weights added", p.n, vs.len()));
+                warnings.push(format!(
+                    "n = {} is given {} times with the same {what}; counted once with their weights added",
+                    p.n,
+                    vs.len()
+                ));
             }
         }
     }
@@ -461,14 +495,24 @@ pub(super) enum NoFit {
 impl std::fmt::Display for NoFit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
-            NoFit::TooFewPoints { parameters: k, points: m } => write!(f, "needs at least {k} points for its {k} parameter{}, has {m}", if k == 1 { "" } else { "s" }),
+            NoFit::TooFewPoints { parameters: k, points: m } => {
+                write!(f, "needs at least {k} points for its {k} parameter{}, has {m}", if k == 1 { "" } else { "s" })
+            }
             NoFit::NotFinite => f.write_str("the fit found no finite solution"),
         }
     }
 }
 
 /// Fits one model to (n, y, w); `t1_measured` is T(1) in seconds when known (speed-up space).
-pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64], t1_measured: Option<f64>, loo: bool) -> Result<Fit, NoFit> {
+pub(super) fn fit_model(
+    model: Model,
+    space: Space,
+    ns: &[f64],
+    ys: &[f64],
+    ws: &[f64],
+    t1_measured: Option<f64>,
+    loo: bool,
+) -> Result<Fit, NoFit> {
     let pr = Problem::new(model, space, ns, ys, ws);
     let (m, k) = (ns.len(), pr.k);
     if m < k {
@@ -490,9 +534,8 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
     let (h, g) = pr.normal(&run.p);
     let names = model.param_names();
     let name = |j: usize| names.get(j).copied().unwrap_or("T1");
-    let at_bound: Vec<bool> = (0..k)
-        .map(|j| (run.p[j] <= pr.lo[j] && g[j] <= 0.0) || (run.p[j] >= pr.hi[j] && g[j] >= 0.0))
-        .collect();
+    let at_bound: Vec<bool> =
+        (0..k).map(|j| (run.p[j] <= pr.lo[j] && g[j] <= 0.0) || (run.p[j] >= pr.hi[j] && g[j] >= 0.0)).collect();
     let s2 = if m > k {
         run.sse / (m - k) as f64
     } else {
@@ -519,7 +562,11 @@ pub(super) fn fit_model(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: 
         for v in null {
             // The parameters that move along an unpinned direction.
             let moved: Vec<&str> = (0..k).filter(|&j| v[j].abs() > 0.2).map(name).collect();
-            let pinned = if model == Model::Downey && k >= 2 { " (every point lies below the plateau: the points pin σ/(A(σ+1)), the initial slope, not A itself)" } else { "" };
+            let pinned = if model == Model::Downey && k >= 2 {
+                " (every point lies below the plateau: the points pin σ/(A(σ+1)), the initial slope, not A itself)"
+            } else {
+                ""
+            };
             notes.push(format!(
                 "the points do not tell {} apart along one direction{pinned}; the standard errors are those of what the points pin down, and the ranges come from the corpus",
                 moved.join(" and ")
@@ -596,7 +643,10 @@ fn pseudo_inverse(h: &Mat4, k: usize) -> Option<(Mat4, Vec<[f64; 4]>)> {
     }
     // Cyclic Jacobi rotations: a few sweeps settle a 4×4 to machine precision.
     for _ in 0..50 {
-        let off: f64 = (0..k).flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j))).map(|(i, j)| a[i][j] * a[i][j]).sum();
+        let off: f64 = (0..k)
+            .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
+            .map(|(i, j)| a[i][j] * a[i][j])
+            .sum();
         if !off.is_finite() {
             return None;
         }
@@ -717,7 +767,11 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
     let all: Vec<&PointView> = points.iter().collect();
     let mono: Vec<&PointView> = points.iter().filter(|p| p.in_monotone_fits).collect();
     let cols = |set: &[&PointView]| -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-        (set.iter().map(|p| f64::from(p.n)).collect(), set.iter().map(|p| p.value).collect(), set.iter().map(|p| p.weight).collect())
+        (
+            set.iter().map(|p| f64::from(p.n)).collect(),
+            set.iter().map(|p| p.value).collect(),
+            set.iter().map(|p| p.weight).collect(),
+        )
     };
     let (an, ay, aw) = cols(&all);
     let (mn, my, mw) = cols(&mono);
@@ -762,26 +816,54 @@ pub fn analyse(field: &str, raw: &[RawPoint], measure: Measure, opts: &Options) 
     efficiency_and_karp_flatt(&mut points, &mut warnings);
     let basis: Vec<(f64, f64, f64)> = points
         .iter()
-        .map(|p| (f64::from(p.n), if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value }, p.weight))
+        .map(|p| {
+            (
+                f64::from(p.n),
+                if measure == Measure::TimeS { p.time_s.unwrap_or(p.value) } else { 1.0 / p.value },
+                p.weight,
+            )
+        })
         .collect();
     let mut node_warnings = Vec::new();
     let nodes = node_layout(&points, opts.cores_per_node, &mut node_warnings);
     let warnings: Vec<Warning> = (warnings.into_iter().map(|m| Warning::at(field, m)))
         .chain(node_warnings.into_iter().map(|m| Warning::at(CORES_PER_NODE, m)))
         .collect();
-    let forecast: Vec<Prediction> =
-        opts.targets.iter().filter_map(|&n| forecast_at(&basis, nodes, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p })).collect();
+    let forecast: Vec<Prediction> = opts
+        .targets
+        .iter()
+        .filter_map(|&n| forecast_at(&basis, nodes, measure, t1_measured, f64::from(n)).map(|p| Prediction { n, ..p }))
+        .collect();
     for f in &mut fits {
         f.predictions = forecast
             .iter()
-            .map(|fp| Prediction { nodes: fp.nodes, crosses_nodes: fp.crosses_nodes, ..predict(f, fp.n, fp.horizon, fp.scale, basis.len()) })
+            .map(|fp| Prediction {
+                nodes: fp.nodes,
+                crosses_nodes: fp.crosses_nodes,
+                ..predict(f, fp.n, fp.horizon, fp.scale, basis.len())
+            })
             .collect();
     }
     let (advice, advice_text) = match best.and_then(|m| fits.iter().find(|f| f.model == m)) {
         Some(f) => advise(f, &points),
         None => (Vec::new(), String::new()),
     };
-    Ok(Analysis { space, measure, t1_measured, points, fits, skipped, best, best_reason, advice, advice_text, warnings, forecast, nodes, basis })
+    Ok(Analysis {
+        space,
+        measure,
+        t1_measured,
+        points,
+        fits,
+        skipped,
+        best,
+        best_reason,
+        advice,
+        advice_text,
+        warnings,
+        forecast,
+        nodes,
+        basis,
+    })
 }
 
 fn show_nodes(d: Option<u32>) -> String {
@@ -803,7 +885,8 @@ fn node_layout(points: &[PointView], cores_per_node: Option<u32>, warnings: &mut
         None => !points.is_empty() && points.iter().all(|p| p.nodes == Some(1)),
     };
     if inside_one && per_node.is_none() {
-        warnings.push("every run is on one node: give the cores per node to know which predictions need more nodes".into());
+        warnings
+            .push("every run is on one node: give the cores per node to know which predictions need more nodes".into());
     }
     forecast::Nodes { per_node, inside_one }
 }
@@ -885,7 +968,10 @@ pub(super) fn quantiles_named(name: &str, h: f64, counts: usize) -> Quantiles {
     let (c, b) = (forecast::count_class(counts), forecast::horizon_band(h));
     match calibration::MODELS.iter().find(|(n, _)| *n == name) {
         Some((_, q)) => q[c][b],
-        None => calibration::MODELS.iter().fold(Quantiles { low: 0.0, high: 0.0 }, |w, (_, q)| Quantiles { low: w.low.min(q[c][b].low), high: w.high.max(q[c][b].high) }),
+        None => calibration::MODELS.iter().fold(Quantiles { low: 0.0, high: 0.0 }, |w, (_, q)| Quantiles {
+            low: w.low.min(q[c][b].low),
+            high: w.high.max(q[c][b].high),
+        }),
     }
 }
 
@@ -901,7 +987,18 @@ pub fn predict(f: &Fit, n: u32, horizon: f64, u: f64, counts: usize) -> Predicti
         let (tl, th) = forecast::range(t, u, q);
         (t, tl, th)
     });
-    Prediction { n, speedup: s, speedup_low: lo, speedup_high: hi, efficiency: s / x, time_s, horizon, scale: u, nodes: None, crosses_nodes: false }
+    Prediction {
+        n,
+        speedup: s,
+        speedup_low: lo,
+        speedup_high: hi,
+        efficiency: s / x,
+        time_s,
+        horizon,
+        scale: u,
+        nodes: None,
+        crosses_nodes: false,
+    }
 }
 
 /// The best model among the ranked fits, and why.
@@ -1014,7 +1111,9 @@ fn advise(f: &Fit, points: &[PointView]) -> (Vec<Suggestion>, String) {
         let text = match role {
             "linear" => format!("n = {n} in the linear part (efficiency {})", fmt_num(s / f64::from(n), 2)),
             "transition" => format!("n = {n} in the transition (efficiency {})", fmt_num(s / f64::from(n), 2)),
-            _ => format!("n = {n} near the peak (speed-up {}, 95 % of the largest {})", fmt_num(s, 3), fmt_num(s_top, 3)),
+            _ => {
+                format!("n = {n} near the peak (speed-up {}, 95 % of the largest {})", fmt_num(s, 3), fmt_num(s_top, 3))
+            }
         };
         out.push(Suggestion { n, role, already_measured: measured(n), text });
     }

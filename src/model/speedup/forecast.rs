@@ -309,7 +309,8 @@ mod tests {
     #[test]
     fn the_forecast_passes_through_the_largest_point() {
         // Whatever the blend, both readings go through T(k).
-        for pts in [basis(&[(1.0, 100.0), (2.0, 55.0), (4.0, 32.0)]), basis(&[(1.0, 100.0), (2.0, 80.0), (4.0, 41.0)])] {
+        for pts in [basis(&[(1.0, 100.0), (2.0, 55.0), (4.0, 32.0)]), basis(&[(1.0, 100.0), (2.0, 80.0), (4.0, 41.0)])]
+        {
             let law = Law::new(&pts, RULE).unwrap();
             assert!((law.at(4.0) - pts[2].1).abs() < 1e-9 * pts[2].1);
         }

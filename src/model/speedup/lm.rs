@@ -360,12 +360,9 @@ impl Problem<'_> {
     fn starts(&self) -> Vec<[f64; 4]> {
         let (c1, c2) = amdahl_linear(self.space, self.ns, self.ys, self.ws);
         // T1 for models with a fitted T1: Amdahl's T(1), else the best single-point guess.
-        let t1 = if c1 + c2 > 0.0 { c1 + c2 } else { self.ys.iter().zip(self.ns).map(|(y, n)| y * n).fold(0.0, f64::max) };
-        let smax = self
-            .ys
-            .iter()
-            .map(|y| if self.space == Space::Time { t1 / y } else { *y })
-            .fold(1.0, f64::max);
+        let t1 =
+            if c1 + c2 > 0.0 { c1 + c2 } else { self.ys.iter().zip(self.ns).map(|(y, n)| y * n).fold(0.0, f64::max) };
+        let smax = self.ys.iter().map(|y| if self.space == Space::Time { t1 / y } else { *y }).fold(1.0, f64::max);
         let shape_k = self.model.param_names().len();
         let with_t1 = |a: f64, b: f64| {
             let mut p = [a, b, 0.0, 0.0];
@@ -505,13 +502,18 @@ impl Candidates {
 #[inline(never)]
 pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[f64], leave_out: bool) -> Vec<LmRun> {
     let m = ns.len();
-    let pick = |v: &[f64], i: usize| -> Vec<f64> { v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect() };
-    let subsets: Vec<[Vec<f64>; 3]> = if leave_out { (0..m).map(|i| [pick(ns, i), pick(ys, i), pick(ws, i)]).collect() } else { Vec::new() };
+    let pick =
+        |v: &[f64], i: usize| -> Vec<f64> { v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect() };
+    let subsets: Vec<[Vec<f64>; 3]> =
+        if leave_out { (0..m).map(|i| [pick(ns, i), pick(ys, i), pick(ws, i)]).collect() } else { Vec::new() };
     let mut problems = vec![Problem::new(model, space, ns, ys, ws)];
     problems.extend(subsets.iter().map(|[n, y, w]| Problem::new(model, space, n, y, w)));
     if model.start() == Start::Line {
         // One start, from the problem's own linear fit.
-        return problems.iter().map(|pr| pr.lm(pr.starts().first().copied().unwrap_or([1.0; 4]), f64::INFINITY)).collect();
+        return problems
+            .iter()
+            .map(|pr| pr.lm(pr.starts().first().copied().unwrap_or([1.0; 4]), f64::INFINITY))
+            .collect();
     }
     let cands = Candidates::new(&problems[0]);
     // errors[(c − first_ridge)·q + j]: the squared error of ridge candidate c in problem j
@@ -555,7 +557,11 @@ pub(super) fn fit_all(model: Model, space: Space, ns: &[f64], ys: &[f64], ws: &[
             // every problem cannot be the best of any. (Natively: the page, fitting one data
             // set, keeps its bytes.)
             let total = pre[m][0];
-            if cfg!(not(target_arch = "wasm32")) && space == Space::Speedup && c < cands.first_ridge && total - top > grid_bar * (1.0 + 1e-9) + 1e-12 * total {
+            if cfg!(not(target_arch = "wasm32"))
+                && space == Space::Speedup
+                && c < cands.first_ridge
+                && total - top > grid_bar * (1.0 + 1e-9) + 1e-12 * total
+            {
                 continue;
             }
             for (j, pr) in problems.iter().enumerate() {
@@ -589,7 +595,9 @@ impl Problem<'_> {
     /// lowest. (Not inlined: the page's benchmark and its analyses share one copy.)
     #[inline(never)]
     fn search(&self, cands: &Candidates, errors: &[f64], stride: usize, at: usize, grid_best: usize) -> LmRun {
-        let error = |c: usize| c.checked_sub(cands.first_ridge).and_then(|r| errors.get(r * stride + at)).copied().unwrap_or(f64::INFINITY);
+        let error = |c: usize| {
+            c.checked_sub(cands.first_ridge).and_then(|r| errors.get(r * stride + at)).copied().unwrap_or(f64::INFINITY)
+        };
         let mut best = LmRun { p: [1.0; 4], sse: f64::INFINITY, iterations: 0, termination: Termination::NotFinite };
         // Downey's error has basins no grid ranks well: every classic start is run (each is
         // the only one to reach the minimum in some of the benchmark's sets). The other
@@ -724,7 +732,8 @@ impl Problem<'_> {
     /// bracket's middle.
     fn ridge_end(&self, r: &RidgeSearch) -> (f64, [f64; 4]) {
         self.on_space(|space| {
-            let (a, b) = (self.on_ridge(space, r.kind, r.n, r.bt), self.on_ridge(space, r.kind, r.n, 0.5 * (r.x0 + r.x1)));
+            let (a, b) =
+                (self.on_ridge(space, r.kind, r.n, r.bt), self.on_ridge(space, r.kind, r.n, 0.5 * (r.x0 + r.x1)));
             if b.0 < a.0 {
                 b
             } else {

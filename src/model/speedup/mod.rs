@@ -41,16 +41,19 @@
 #[macro_use]
 mod models;
 mod analysis;
+// Written by `make validate`, so kept as written (rustfmt skips it).
+#[rustfmt::skip]
 pub mod calibration;
 pub mod forecast;
-pub mod request;
 mod lm;
 pub mod page;
+pub mod request;
 pub mod weak;
 
 pub use analysis::{
-    analyse, benchmark_datasets, benchmark_run, predict, quantiles, Analysis, Fit, Options, Param, PointView, Prediction, RawPoint,
-    Skipped, Suggestion, MAX_LOO_POINTS, MAX_POINTS, MAX_PREDICT, MAX_SPEEDUP, MAX_TIME_S, MIN_SPEEDUP, MIN_TIME_S,
+    analyse, benchmark_datasets, benchmark_run, predict, quantiles, Analysis, Fit, Options, Param, PointView,
+    Prediction, RawPoint, Skipped, Suggestion, MAX_LOO_POINTS, MAX_POINTS, MAX_PREDICT, MAX_SPEEDUP, MAX_TIME_S,
+    MIN_SPEEDUP, MIN_TIME_S,
 };
 pub use lm::{fit_speedups, Termination, MAX_ITERATIONS};
 pub use models::{downey, downey_high, downey_low, smirni, Measure, Model, Space, MODELS};

@@ -290,7 +290,9 @@ impl Family for Usl {
     }
     /// σ = 0 and 10⁻⁴ … 10², κ = 0 and 10⁻⁸ … 10², by half decades.
     fn grid() -> Vec<[f64; 4]> {
-        let axis = |from: f64, count: u32| (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) });
+        let axis = |from: f64, count: u32| {
+            (0..=count).map(move |i| if i == 0 { 0.0 } else { exp10(from + 0.5 * f64::from(i - 1)) })
+        };
         let kappas: Vec<f64> = axis(-8.0, 21).collect();
         let mut grid = Vec::new();
         for sg in axis(-4.0, 13) {

@@ -24,10 +24,11 @@ use std::collections::BTreeMap;
 pub use crate::model::chart::{Band, Series};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{self, ColumnSpec, Quantity, PLAIN, SECONDS};
-use crate::model::speedup::{
-    analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
-};
 use crate::model::speedup::weak::{analyse_sent, Weak, REGION_KEY};
+use crate::model::speedup::{
+    analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space,
+    Suggestion, MODELS,
+};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError, Warning};
@@ -81,18 +82,22 @@ impl PageField for Field {
     }
 }
 
-const N_COLUMN: ColumnSpec = ColumnSpec::new("n", Quantity::Plain, PLAIN).aliases(&["np", "p", "procs", "processes", "cores"]).integer();
+const N_COLUMN: ColumnSpec =
+    ColumnSpec::new("n", Quantity::Plain, PLAIN).aliases(&["np", "p", "procs", "processes", "cores"]).integer();
 /// A table whose only count is "nodes" counts nodes as n (as it always has).
 const N_OR_NODES_COLUMN: ColumnSpec = N_COLUMN.aliases(&["np", "p", "procs", "processes", "nodes", "cores"]);
 const NODES_COLUMN: ColumnSpec = ColumnSpec::new("nodes", Quantity::Plain, PLAIN).integer().optional();
 const TIME_COLUMN: ColumnSpec = ColumnSpec::new("time", Quantity::Time, SECONDS).aliases(&["t", "runtime", "seconds"]);
 const SPEEDUP_COLUMN: ColumnSpec = ColumnSpec::new("speedup", Quantity::Plain, PLAIN).aliases(&["speed_up", "s", "sp"]);
-const WEIGHT_COLUMN: ColumnSpec = ColumnSpec::new("weight", Quantity::Plain, PLAIN).aliases(&["w", "weights"]).optional();
+const WEIGHT_COLUMN: ColumnSpec =
+    ColumnSpec::new("weight", Quantity::Plain, PLAIN).aliases(&["w", "weights"]).optional();
 
 /// The columns a table with a header may have.
-pub const POINT_COLUMNS: &[ColumnSpec] = &[N_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN, NODES_COLUMN];
+pub const POINT_COLUMNS: &[ColumnSpec] =
+    &[N_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN, NODES_COLUMN];
 /// The same, "nodes" read as n (a header without another count).
-const NODE_COUNT_COLUMNS: &[ColumnSpec] = &[N_OR_NODES_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN];
+const NODE_COUNT_COLUMNS: &[ColumnSpec] =
+    &[N_OR_NODES_COLUMN, TIME_COLUMN.optional(), SPEEDUP_COLUMN.optional(), WEIGHT_COLUMN];
 
 /// The points table as read: the raw points (validated by the analysis), what they measure.
 #[derive(Debug, Clone, PartialEq)]
@@ -345,13 +350,22 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
     let field = Field::Points.key();
     // Split once; the records are read under one set of columns, two at most.
     let records = table::records(field, text)?;
-    let with_header = || records.table(field, POINT_COLUMNS).or_else(|e| records.table(field, NODE_COUNT_COLUMNS).map_err(|_| e));
+    let with_header =
+        || records.table(field, POINT_COLUMNS).or_else(|e| records.table(field, NODE_COUNT_COLUMNS).map_err(|_| e));
     let (table, idx, measure, note) = if records.has_header() {
         // A header with "nodes" as its only count is read as before, nodes as n.
         let table = with_header()?;
         let has = |i: usize| table.rows.iter().any(|r| r.values.get(i).is_some_and(Option::is_some));
         match (has(1), has(2)) {
-            (true, true) => (table, [0, 1, 3, 4], Measure::TimeS, Some("the table has times and speed-ups: the times are fitted and the speed-up column is ignored".to_string())),
+            (true, true) => (
+                table,
+                [0, 1, 3, 4],
+                Measure::TimeS,
+                Some(
+                    "the table has times and speed-ups: the times are fitted and the speed-up column is ignored"
+                        .to_string(),
+                ),
+            ),
             (true, false) => (table, [0, 1, 3, 4], Measure::TimeS, None),
             (false, true) => (table, [0, 2, 3, 4], Measure::Speedup, None),
             (false, false) => {
@@ -374,7 +388,11 @@ pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointT
         let (measure, note) = match second_column {
             Some(m) => (m, None),
             None => {
-                let rows: Vec<(f64, f64)> = read.rows.iter().filter_map(|r| Some((r.values.first().copied()??, r.values.get(1).copied()??))).collect();
+                let rows: Vec<(f64, f64)> = read
+                    .rows
+                    .iter()
+                    .filter_map(|r| Some((r.values.first().copied()??, r.values.get(1).copied()??)))
+                    .collect();
                 let (m, note) = guess_measure(&rows);
                 (m, Some(note))
             }
@@ -473,7 +491,10 @@ pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
         t => match t.parse::<u32>() {
             Ok(c) if c >= 1 => Some(c),
             _ => {
-                fail(Field::CoresPerNode, format!("expected a whole number of processes per node (at least 1), found \"{}\"", clip(t)));
+                fail(
+                    Field::CoresPerNode,
+                    format!("expected a whole number of processes per node (at least 1), found \"{}\"", clip(t)),
+                );
                 None
             }
         },
@@ -503,7 +524,8 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
     let xs = grid(1.0, top);
     let point_y = |p: &PointView| if y_time { p.time_s } else { p.speedup };
     let series = |label: &str, keep: &dyn Fn(&PointView) -> bool| {
-        let chosen: Vec<(f64, f64)> = a.points.iter().filter(|p| keep(p)).filter_map(|p| point_y(p).map(|y| (f64::from(p.n), y))).collect();
+        let chosen: Vec<(f64, f64)> =
+            a.points.iter().filter(|p| keep(p)).filter_map(|p| point_y(p).map(|y| (f64::from(p.n), y))).collect();
         Series { label: label.to_string(), points: chosen }
     };
     let measured = series("measured", &|p| p.in_monotone_fits);
@@ -512,17 +534,29 @@ fn chart(a: &Analysis, targets: &[u32], y_time: bool, log_axes: bool) -> ChartDa
         .fits
         .iter()
         .filter_map(|f| {
-            let ys: Option<Vec<f64>> = xs.iter().map(|&n| if y_time { f.time_at(n) } else { Some(f.speedup_at(n)) }).collect();
-            ys.map(|y| (f.model, Series { label: f.model.label().to_string(), points: xs.iter().copied().zip(y).collect() }))
+            let ys: Option<Vec<f64>> =
+                xs.iter().map(|&n| if y_time { f.time_at(n) } else { Some(f.speedup_at(n)) }).collect();
+            ys.map(|y| {
+                (f.model, Series { label: f.model.label().to_string(), points: xs.iter().copied().zip(y).collect() })
+            })
         })
         .collect();
     // The forecast is drawn where it is one: from its anchor, the largest measured n, on.
     let anchor = a.anchor().unwrap_or(1.0);
-    let fc: Vec<(f64, Prediction)> = grid(anchor, top).into_iter().filter_map(|x| a.forecast_at(x).map(|p| (x, p))).collect();
-    let pick = |p: &Prediction| -> Option<(f64, f64, f64)> { if y_time { p.time_s } else { Some((p.speedup, p.speedup_low, p.speedup_high)) } };
+    let fc: Vec<(f64, Prediction)> =
+        grid(anchor, top).into_iter().filter_map(|x| a.forecast_at(x).map(|p| (x, p))).collect();
+    let pick = |p: &Prediction| -> Option<(f64, f64, f64)> {
+        if y_time {
+            p.time_s
+        } else {
+            Some((p.speedup, p.speedup_low, p.speedup_high))
+        }
+    };
     let rows: Vec<(f64, (f64, f64, f64))> = fc.iter().filter_map(|(x, p)| pick(p).map(|v| (*x, v))).collect();
-    let forecast = (!rows.is_empty())
-        .then(|| Series { label: format!("forecast beyond n = {}", fmt_num(anchor, 6)), points: rows.iter().map(|r| (r.0, r.1 .0)).collect() });
+    let forecast = (!rows.is_empty()).then(|| Series {
+        label: format!("forecast beyond n = {}", fmt_num(anchor, 6)),
+        points: rows.iter().map(|r| (r.0, r.1 .0)).collect(),
+    });
     let band = (!rows.is_empty()).then(|| Band {
         label: format!("forecast range ({} %)", fmt_num(100.0 * forecast::LEVEL, 2)),
         points: rows.iter().map(|&(x, (_, lo, hi))| (x, lo, hi)).collect(),
@@ -581,10 +615,20 @@ pub fn track_record(counts: usize) -> Vec<TrackRow> {
     let mut rows: Vec<TrackRow> = calibration::HELD_OUT[forecast::count_class(counts)]
         .iter()
         .enumerate()
-        .map(|(i, &(coverage, predictions, width))| TrackRow { label: band_label(i), coverage, predictions, width: Some(width) })
+        .map(|(i, &(coverage, predictions, width))| TrackRow {
+            label: band_label(i),
+            coverage,
+            predictions,
+            width: Some(width),
+        })
         .collect();
     let (coverage, predictions) = calibration::NODE_HELD_OUT;
-    rows.push(TrackRow { label: "leaving the one node of the measured runs".into(), coverage, predictions, width: None });
+    rows.push(TrackRow {
+        label: "leaving the one node of the measured runs".into(),
+        coverage,
+        predictions,
+        width: None,
+    });
     rows
 }
 
@@ -609,7 +653,16 @@ fn model_row(a: &Analysis, model: Model) -> Option<ModelRow> {
     let fitted = |f: &Fit| ModelRow {
         model,
         label: model.label(),
-        params: f.params.iter().map(|p| ParamView { name: p.name, value: p.value, std_err: p.std_err, text: param_text(p.name, p.value, p.std_err) }).collect(),
+        params: f
+            .params
+            .iter()
+            .map(|p| ParamView {
+                name: p.name,
+                value: p.value,
+                std_err: p.std_err,
+                text: param_text(p.name, p.value, p.std_err),
+            })
+            .collect(),
         sse: Some(f.sse),
         aicc: f.aicc,
         loo: f.loo,
@@ -709,8 +762,10 @@ fn evaluate_in<const WEAK: bool>(inputs: &Inputs, sent: Option<&str>) -> PageVie
     }
     view.warnings.extend(table.note.clone().map(|m| Warning::at(Field::Points.key(), m)));
     view.warnings.extend(analysis.warnings.iter().cloned());
-    view.models = MODELS.iter().filter(|m| inputs.models.contains(m)).filter_map(|m| model_row(&analysis, *m)).collect();
-    view.chart = Some(chart(&analysis, &view.targets, inputs.chart_time && table.measure == Measure::TimeS, inputs.log_axes));
+    view.models =
+        MODELS.iter().filter(|m| inputs.models.contains(m)).filter_map(|m| model_row(&analysis, *m)).collect();
+    view.chart =
+        Some(chart(&analysis, &view.targets, inputs.chart_time && table.measure == Measure::TimeS, inputs.log_axes));
     view.best_predictions = analysis.best_fit().map(|f| f.predictions.clone()).unwrap_or_default();
     view.forecast = analysis.forecast.iter().map(|p| forecast_row(p, analysis.points.len())).collect();
     view.track_record = track_record(analysis.points.len());

@@ -4,12 +4,19 @@ use super::*;
 
 #[test]
 fn too_many_points_are_refused_not_fitted() {
-    let raw: Vec<RawPoint> =
-        (1..=MAX_POINTS + 1).map(|n| RawPoint { n: n as f64, value: 1.0, weight: None, nodes: None, line: None }).collect();
+    let raw: Vec<RawPoint> = (1..=MAX_POINTS + 1)
+        .map(|n| RawPoint { n: n as f64, value: 1.0, weight: None, nodes: None, line: None })
+        .collect();
     let e = analyse("points", &raw, Measure::Speedup, &Options::default()).expect_err("too many");
     assert!(e.message.contains("more than the 500"), "{e}");
     let ok = analyse("points", &raw[..MAX_POINTS], Measure::Speedup, &Options::default()).expect("fits");
-    assert!(ok.warnings.iter().any(|w| w.path == "points" && w.message.contains("leave-one-out errors are not computed above 16")), "{:?}", ok.warnings);
+    assert!(
+        ok.warnings
+            .iter()
+            .any(|w| w.path == "points" && w.message.contains("leave-one-out errors are not computed above 16")),
+        "{:?}",
+        ok.warnings
+    );
     assert!(ok.fits.iter().all(|f| f.loo.is_none()));
 }
 
@@ -38,7 +45,11 @@ fn example_5_1_beats_the_thesis() {
     // Independent brute force (a 0.01 grid over A 20–40, σ 0–3, then a 0.0002 grid around
     // the best cell, in Python): SSE 0.29394 at A = 24.8706, σ = 0.8056.
     assert!(d.sse < 0.29395 && d.sse > 0.2938, "SSE {}", d.sse);
-    assert!((d.params[0].value - 24.870).abs() < 0.002 && (d.params[1].value - 0.8056).abs() < 0.0005, "{:?}", d.params);
+    assert!(
+        (d.params[0].value - 24.870).abs() < 0.002 && (d.params[1].value - 0.8056).abs() < 0.0005,
+        "{:?}",
+        d.params
+    );
     assert!(d.termination.was_successful() && d.params.iter().all(|p| p.std_err.is_some_and(|e| e > 0.0)));
     // Every model fitted, a best one with its reason.
     assert_eq!(a.fits.len(), MODELS.len());
@@ -68,7 +79,14 @@ fn grid2(sse: &dyn Fn(f64, f64) -> f64, a: (f64, f64), b: (f64, f64)) -> f64 {
     let (mut wa, mut wb) = ((a.1 - a.0) / 120.0, (b.1 - b.0) / 120.0);
     for _ in 0..4 {
         let (ca, cb) = (best.1, best.2);
-        best = scan((ca - 2.0 * wa).max(a.0), (ca + 2.0 * wa).min(a.1), (cb - 2.0 * wb).max(b.0), (cb + 2.0 * wb).min(b.1), 40, best);
+        best = scan(
+            (ca - 2.0 * wa).max(a.0),
+            (ca + 2.0 * wa).min(a.1),
+            (cb - 2.0 * wb).max(b.0),
+            (cb + 2.0 * wb).min(b.1),
+            40,
+            best,
+        );
         wa /= 10.0;
         wb /= 10.0;
     }
@@ -98,10 +116,15 @@ fn brute_force(model: Model, space: Space, ns: &[f64], ys: &[f64]) -> f64 {
         Model::Downey => grid2(&|a, sg| f(&|n| downey(a, sg, n)), (1.0, 4.0 * smax), (0.0, 12.0)),
         Model::Usl => grid2(&|sg, k| f(&|n| n / (1.0 + sg * (n - 1.0) + k * n * (n - 1.0))), (0.0, 0.5), (0.0, 0.01)),
         // β on a log scale 1e-3 … 1e6.
-        Model::Chiang => grid2(&|lb, _| f(&|n| (1.0 + 10f64.powf(lb)) * n / (n + 10f64.powf(lb))), (-3.0, 6.0), (0.0, 0.0)),
+        Model::Chiang => {
+            grid2(&|lb, _| f(&|n| (1.0 + 10f64.powf(lb)) * n / (n + 10f64.powf(lb))), (-3.0, 6.0), (0.0, 0.0))
+        }
         // r = 1 − 10^x covers r near 1 finely, plus r in [0, 0.9] linearly.
-        Model::Smirni => grid2(&|x, _| f(&|n| smirni(1.0 - 10f64.powf(x), n)), (-8.0, 0.0), (0.0, 0.0))
-            .min(grid2(&|r, _| f(&|n| smirni(r, n)), (0.0, 0.999), (0.0, 0.0))),
+        Model::Smirni => grid2(&|x, _| f(&|n| smirni(1.0 - 10f64.powf(x), n)), (-8.0, 0.0), (0.0, 0.0)).min(grid2(
+            &|r, _| f(&|n| smirni(r, n)),
+            (0.0, 0.999),
+            (0.0, 0.0),
+        )),
         Model::Amdahl => match space {
             Space::Speedup => {
                 let g = |c1: f64, c2: f64| f(&|n| 1.0 / (c1 + c2 / n));
@@ -110,7 +133,11 @@ fn brute_force(model: Model, space: Space, ns: &[f64], ys: &[f64]) -> f64 {
             // Times: T = c1 + c2/n, both in seconds.
             Space::Time => {
                 let t = ys.iter().copied().fold(0.0, f64::max) * ns[0];
-                grid2(&|c1, c2| ns.iter().zip(ys).map(|(n, y)| (y - c1 - c2 / n).powi(2)).sum(), (0.0, t / 4.0), (0.0, 2.0 * t))
+                grid2(
+                    &|c1, c2| ns.iter().zip(ys).map(|(n, y)| (y - c1 - c2 / n).powi(2)).sum(),
+                    (0.0, t / 4.0),
+                    (0.0, 2.0 * t),
+                )
             }
         },
     }
@@ -124,7 +151,11 @@ fn every_fit_matches_a_brute_force_search() {
     }
     // Times without an n = 1 run: T1 = 1000 s with Downey A = 30, σ = 1.4 and a wobble.
     let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0];
-    let ts: Vec<f64> = ns.iter().enumerate().map(|(i, n)| 1000.0 / downey(30.0, 1.4, *n) * (1.0 + 0.01 * ((i % 3) as f64 - 1.0))).collect();
+    let ts: Vec<f64> = ns
+        .iter()
+        .enumerate()
+        .map(|(i, n)| 1000.0 / downey(30.0, 1.4, *n) * (1.0 + 0.01 * ((i % 3) as f64 - 1.0)))
+        .collect();
     sets.push((Space::Time, ns.to_vec(), ts));
     for (space, ns, ys) in &sets {
         let ws = vec![1.0; ns.len()];
@@ -138,7 +169,12 @@ fn every_fit_matches_a_brute_force_search() {
                 fit.params
             );
             // And the brute force is no fluke: it comes close to the solver's optimum.
-            assert!(bf <= fit.sse * 1.05 + 1e-9, "{model:?}: brute force {bf} far above LM {} at {:?}", fit.sse, fit.params);
+            assert!(
+                bf <= fit.sse * 1.05 + 1e-9,
+                "{model:?}: brute force {bf} far above LM {} at {:?}",
+                fit.sse,
+                fit.params
+            );
         }
     }
 }
@@ -193,7 +229,10 @@ fn bad_points_name_the_row() {
         (4.0, 3.0, Some(0.0), "points[1].weight", "greater than 0"),
     ];
     for (n, v, w, field, msg) in cases {
-        let raw = [RawPoint { n: 2.0, value: 5.0, weight: None, nodes: None, line: None }, RawPoint { n: *n, value: *v, weight: *w, nodes: None, line: None }];
+        let raw = [
+            RawPoint { n: 2.0, value: 5.0, weight: None, nodes: None, line: None },
+            RawPoint { n: *n, value: *v, weight: *w, nodes: None, line: None },
+        ];
         let e = analyse("points", &raw, Measure::TimeS, &Options::default()).expect_err("bad input");
         assert_eq!(e.field, *field, "{e}");
         assert!(e.message.contains(msg), "{e}");
@@ -217,7 +256,13 @@ fn duplicates_are_averaged_and_said() {
     // Weighted mean (1.9·1 + 2.1·3)/4 = 2.05, weights added.
     assert_eq!((p2.n, p2.merged_rows, p2.weight), (2, 2, 4.0));
     assert!((p2.value - 2.05).abs() < 1e-12);
-    assert!(a.warnings.iter().any(|w| w.path == "points" && w.message.contains("n = 2 is given 2 times with different") && w.message.contains("2.05")), "{:?}", a.warnings);
+    assert!(
+        a.warnings.iter().any(|w| w.path == "points"
+            && w.message.contains("n = 2 is given 2 times with different")
+            && w.message.contains("2.05")),
+        "{:?}",
+        a.warnings
+    );
     assert_eq!(a.points.len(), 3);
 }
 
@@ -227,7 +272,12 @@ fn one_point_is_refused_and_few_points_say_why() {
     // processes, range 50–806, from one run).
     let one = RawPoint { n: 1.0, value: 100.0, weight: None, nodes: None, line: Some(2) };
     let e = analyse("points", &[one], Measure::TimeS, &Options::default()).expect_err("refused");
-    assert!(e.message.contains("one process count (n = 1) cannot tell how the program scales: measure at a second count, e.g. n = 2"), "{e}");
+    assert!(
+        e.message.contains(
+            "one process count (n = 1) cannot tell how the program scales: measure at a second count, e.g. n = 2"
+        ),
+        "{e}"
+    );
     assert_eq!(e.line, Some(2));
     // Repeated runs at one count are still one count.
     let twice = pts(&[4.0, 4.0], &[3.5, 3.6]);
@@ -255,8 +305,18 @@ fn past_peak_points_are_flagged_left_out_and_can_come_back() {
     assert_eq!(usl.points, 7);
     assert!(!usl.ranked && a.best != Some(Model::Usl));
     // The sentence names the families that cannot fall and those that can, as the list has them.
-    let named = |fall: bool| MODELS.iter().filter(|m| m.can_decline() == fall).map(|m| m.label().split(['/', ' ']).next().unwrap_or("")).collect::<Vec<_>>();
-    assert_eq!((named(false), named(true)), (vec!["Downey", "Amdahl", "Chiang", "Smirni"], vec!["USL"]), "past_peak's sentence names them by hand");
+    let named = |fall: bool| {
+        MODELS
+            .iter()
+            .filter(|m| m.can_decline() == fall)
+            .map(|m| m.label().split(['/', ' ']).next().unwrap_or(""))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        (named(false), named(true)),
+        (vec!["Downey", "Amdahl", "Chiang", "Smirni"], vec!["USL"]),
+        "past_peak's sentence names them by hand"
+    );
     let said = |a: &Analysis, text: &str| a.warnings.iter().any(|w| w.path == "points" && w.message.contains(text));
     assert!(said(&a, "n = 32, 64 lie past the speed-up peak at n = 16: left out of the Downey, Amdahl, Chiang and Smirni fits (which cannot fall); USL fits every point"));
     let opts = Options { include_past_peak: true, ..Options::default() };
@@ -437,7 +497,8 @@ fn smirni_s_derivative_holds_up_to_r_equal_one() {
     // dS/dr = Σ i·r^(i−1) over i < n, summed term by term for whole n, against the closed form
     // and, where rⁿ is near 1 and the closed form cancels, its series; S itself is `smirni`'s.
     for n in [1.0f64, 2.0, 7.0, 64.0, 1024.0] {
-        for r in [0.0f64, 0.3, 0.9, 0.99, 1.0 - 1e-3, 1.0 - 1e-5, 1.0 - 1e-7, 1.0 - 1e-9, 1.0 - 1e-11, 1.0 - 1e-13, 1.0] {
+        for r in [0.0f64, 0.3, 0.9, 0.99, 1.0 - 1e-3, 1.0 - 1e-5, 1.0 - 1e-7, 1.0 - 1e-9, 1.0 - 1e-11, 1.0 - 1e-13, 1.0]
+        {
             let want: f64 = (1..n as u32).map(|i| f64::from(i) * r.powi(i as i32 - 1)).sum();
             let p = [r, 0.0, 0.0, 0.0];
             let (s, d) = value_grad(Model::Smirni, Space::Speedup, &p, shared(Model::Smirni, &p), 1, n);
@@ -474,7 +535,12 @@ fn closed_form_jacobian_rows_match_central_differences() {
                 let want = gradient(&p, &lo, &hi, k, &|q| value(model, space, q, n));
                 for j in 0..k {
                     let tol = 1e-5 * want[j].abs().max(1e-9 * v.abs());
-                    assert!((got[j] - want[j]).abs() <= tol, "{model:?} {space:?} n = {n}: ∂/∂p{j} {} vs {}", got[j], want[j]);
+                    assert!(
+                        (got[j] - want[j]).abs() <= tol,
+                        "{model:?} {space:?} n = {n}: ∂/∂p{j} {} vs {}",
+                        got[j],
+                        want[j]
+                    );
                 }
             }
         }
@@ -484,7 +550,11 @@ fn closed_form_jacobian_rows_match_central_differences() {
 #[test]
 fn every_fit_says_why_it_stopped() {
     let a = run(&EX_N, &EX_S, Measure::Speedup);
-    assert!(a.fits.iter().all(|f| f.termination.was_successful()), "{:?}", a.fits.iter().map(|f| f.termination).collect::<Vec<_>>());
+    assert!(
+        a.fits.iter().all(|f| f.termination.was_successful()),
+        "{:?}",
+        a.fits.iter().map(|f| f.termination).collect::<Vec<_>>()
+    );
     // Exact Amdahl data: the error reaches zero or stops falling.
     let ss: Vec<f64> = EX_N.iter().map(|n| 1.0 / (0.05 + 0.95 / n)).collect();
     let am = run(&EX_N, &ss, Measure::Speedup).fit(Model::Amdahl).expect("amdahl").termination;
@@ -515,7 +585,9 @@ fn times_and_speed_ups_outside_their_ranges_are_refused_naming_the_point() {
     assert!(e.to_string().contains("points[1].speedup"), "{e}");
     // At the edges every number of the analysis is finite.
     let raw = pts(&[1.0, 2.0, 4.0, 8.0], &[MAX_TIME_S, 0.6 * MAX_TIME_S, 0.4 * MAX_TIME_S, MIN_TIME_S * 1e3]);
-    let a = analyse("points", &raw, Measure::TimeS, &Options { targets: vec![16, 1_000_000_000], ..Options::default() }).unwrap();
+    let a =
+        analyse("points", &raw, Measure::TimeS, &Options { targets: vec![16, 1_000_000_000], ..Options::default() })
+            .unwrap();
     assert!(!crate::model::finite::debug_has_non_finite(&a.fits), "{:?}", a.fits);
 }
 
@@ -525,7 +597,8 @@ fn times_and_speed_ups_outside_their_ranges_are_refused_naming_the_point() {
 fn points_below_the_plateau_get_uncertainty_and_say_what_they_pin() {
     let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
     let ss = [1.98, 3.72, 7.34, 13.07, 21.30, 32.56];
-    let raw: Vec<RawPoint> = ns.iter().zip(ss).map(|(&n, s)| RawPoint { n, value: s, weight: None, nodes: None, line: None }).collect();
+    let raw: Vec<RawPoint> =
+        ns.iter().zip(ss).map(|(&n, s)| RawPoint { n, value: s, weight: None, nodes: None, line: None }).collect();
     let opts = Options { models: vec![Model::Downey], targets: vec![128, 1024], ..Options::default() };
     let a = analyse("points", &raw, Measure::Speedup, &opts).unwrap();
     let f = a.fit(Model::Downey).unwrap();
@@ -556,7 +629,14 @@ fn downey_time_fit_on_a_plateau_reaches_the_brute_force_minimum() {
     // Found by the proptest above (A = 3.355, σ = 0, times, noise on the first two points):
     // the fit stopped at σ = 1 with 38× the squared error brute force finds.
     let ns = [2.0, 4.0, 8.0, 16.0, 32.0, 64.0];
-    let ys = [239.72975572632842, 150.64634778241773, 149.01915353374602, 149.01915353374602, 149.01915353374602, 149.01915353374602];
+    let ys = [
+        239.72975572632842,
+        150.64634778241773,
+        149.01915353374602,
+        149.01915353374602,
+        149.01915353374602,
+        149.01915353374602,
+    ];
     let fit = fit_model(Model::Downey, Space::Time, &ns, &ys, &[1.0; 6], None, false).unwrap();
     let bf = brute_force(Model::Downey, Space::Time, &ns, &ys);
     assert!(fit.sse <= bf * (1.0 + 1e-6) + 1e-12, "LM {} > brute force {bf} at {:?}", fit.sse, fit.params);
@@ -578,10 +658,16 @@ fn leave_one_out_refits_searched_together_match_refits_searched_alone() {
             let together = fit_all(model, *space, ns, ys, &ws, true);
             assert_eq!(together.len(), ns.len() + 1);
             for i in 0..ns.len() {
-                let pick = |v: &[f64]| -> Vec<f64> { v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect() };
+                let pick = |v: &[f64]| -> Vec<f64> {
+                    v.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, x)| *x).collect()
+                };
                 let alone = fit_all(model, *space, &pick(ns), &pick(ys), &pick(&ws), false);
                 let (a, b) = (together[i + 1].sse, alone[0].sse);
-                assert!((a - b).abs() <= 1e-6 * a.max(b) + 1e-12, "{model:?} {space:?} without n = {}: together {a}, alone {b}", ns[i]);
+                assert!(
+                    (a - b).abs() <= 1e-6 * a.max(b) + 1e-12,
+                    "{model:?} {space:?} without n = {}: together {a}, alone {b}",
+                    ns[i]
+                );
             }
         }
     }

@@ -82,7 +82,8 @@ struct Sent {
 /// as Rust writes them, which reads them back exactly.
 pub fn region_text(r: &Ranking, i: usize) -> Option<String> {
     let f = r.regions.get(i)?;
-    let mut s = format!("region\t{}\nparameters\t{}\nprocess\t{}\nheld", f.callpath, r.parameters.join("\t"), r.process_index);
+    let mut s =
+        format!("region\t{}\nparameters\t{}\nprocess\t{}\nheld", f.callpath, r.parameters.join("\t"), r.process_index);
     for v in &r.base {
         s.push_str(&format!("\t{v}"));
     }
@@ -99,10 +100,19 @@ pub fn region_text(r: &Ranking, i: usize) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum BadSent {
     /// A word on `line` that should be a number (its first 20 characters).
-    NotANumber { line: usize, word: String },
-    NoProcessIndex { line: usize },
-    PointWithoutTime { line: usize },
-    NotARegionLine { line: usize },
+    NotANumber {
+        line: usize,
+        word: String,
+    },
+    NoProcessIndex {
+        line: usize,
+    },
+    PointWithoutTime {
+        line: usize,
+    },
+    NotARegionLine {
+        line: usize,
+    },
     /// Parameters, held point and points that do not fit together.
     Mismatch,
 }
@@ -121,20 +131,28 @@ impl std::fmt::Display for BadSent {
 
 /// [`region_text`] read back; what is wrong with it otherwise.
 fn read_sent(text: &str) -> Result<Sent, BadSent> {
-    let mut sent = Sent { callpath: String::new(), names: Vec::new(), process: 0, held: Vec::new(), points: Vec::new() };
+    let mut sent =
+        Sent { callpath: String::new(), names: Vec::new(), process: 0, held: Vec::new(), points: Vec::new() };
     for (k, line) in text.lines().enumerate() {
         let line_no = k + 1;
         let mut words = line.split('\t');
-        let number = |w: &str| w.parse::<f64>().map_err(|_| BadSent::NotANumber { line: line_no, word: w.chars().take(20).collect() });
+        let number = |w: &str| {
+            w.parse::<f64>().map_err(|_| BadSent::NotANumber { line: line_no, word: w.chars().take(20).collect() })
+        };
         let numbers = |words: std::str::Split<'_, char>| words.map(number).collect::<Result<Vec<f64>, BadSent>>();
         match words.next() {
             Some("region") => sent.callpath = words.collect::<Vec<_>>().join("\t"),
             Some("parameters") => sent.names = words.map(str::to_string).collect(),
-            Some("process") => sent.process = words.next().and_then(|w| w.parse().ok()).ok_or(BadSent::NoProcessIndex { line: line_no })?,
+            Some("process") => {
+                sent.process =
+                    words.next().and_then(|w| w.parse().ok()).ok_or(BadSent::NoProcessIndex { line: line_no })?
+            }
             Some("held") => sent.held = numbers(words)?,
             Some("point") => {
                 let mut v = numbers(words)?;
-                let (Some(noise), Some(median)) = (v.pop(), v.pop()) else { return Err(BadSent::PointWithoutTime { line: line_no }) };
+                let (Some(noise), Some(median)) = (v.pop(), v.pop()) else {
+                    return Err(BadSent::PointWithoutTime { line: line_no });
+                };
                 let n = v.get(sent.process).copied().unwrap_or(0.0);
                 sent.points.push(PointSummary { n, median, noise, repetitions: 1, coords: v });
             }
@@ -143,7 +161,14 @@ fn read_sent(text: &str) -> Result<Sent, BadSent> {
     }
     let d = sent.names.len();
     let whole = |x: &Vec<f64>| x.len() == d && x.iter().all(|v| v.is_finite() && *v > 0.0);
-    if !(1..=4).contains(&d) || sent.process >= d || !whole(&sent.held) || sent.points.is_empty() || !sent.points.iter().all(|p| whole(&p.coords) && p.noise.is_finite() && (p.median.is_nan() || (p.median.is_finite() && p.median >= 0.0))) {
+    if !(1..=4).contains(&d)
+        || sent.process >= d
+        || !whole(&sent.held)
+        || sent.points.is_empty()
+        || !sent.points.iter().all(|p| {
+            whole(&p.coords) && p.noise.is_finite() && (p.median.is_nan() || (p.median.is_finite() && p.median >= 0.0))
+        })
+    {
         return Err(BadSent::Mismatch);
     }
     Ok(sent)
@@ -165,19 +190,33 @@ impl Along<'_> {
 /// Whether the table's points (merged) are the region's at its held point: the same counts
 /// and times. Edited ones are modelled alone.
 fn same_points(sent: &Sent, pts: &[PointView]) -> bool {
-    let held = |p: &&PointSummary| p.coords.iter().zip(&sent.held).enumerate().all(|(j, (a, b))| j == sent.process || a == b);
+    let held =
+        |p: &&PointSummary| p.coords.iter().zip(&sent.held).enumerate().all(|(j, (a, b))| j == sent.process || a == b);
     let mut slice: Vec<&PointSummary> = sent.points.iter().filter(held).collect();
     slice.sort_by(|a, b| a.n.total_cmp(&b.n));
-    slice.len() == pts.len() && slice.iter().zip(pts).all(|(a, b)| a.n == f64::from(b.n) && (a.median - b.value).abs() <= 1e-9 * b.value.abs())
+    slice.len() == pts.len()
+        && slice
+            .iter()
+            .zip(pts)
+            .all(|(a, b)| a.n == f64::from(b.n) && (a.median - b.value).abs() <= 1e-9 * b.value.abs())
 }
 
 /// [`analyse_weak`], or, given a region the Bottlenecks page sent ([`region_text`]) whose
 /// points the table still holds, that region's model as the Bottlenecks page fits it, over
 /// all its points ([`region_model`]), along the process count with the other parameters
 /// held as there: the two pages then give the same times.
-pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[u32], sent: Option<&str>) -> Result<Weak, InputError> {
+pub fn analyse_sent(
+    field: &str,
+    raw: &[RawPoint],
+    measure: Measure,
+    targets: &[u32],
+    sent: Option<&str>,
+) -> Result<Weak, InputError> {
     if measure != Measure::TimeS {
-        return Err(InputError::new(field, "weak scaling needs times: a speed-up T(1)/T(n) means nothing when the work grows with n"));
+        return Err(InputError::new(
+            field,
+            "weak scaling needs times: a speed-up T(1)/T(n) means nothing when the work grows with n",
+        ));
     }
     let mut warnings = Vec::new();
     let pts = prepare(field, raw, measure, &mut warnings)?;
@@ -185,7 +224,8 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
         (Some(a), Some(b)) => (a.n, b.n),
         _ => return Err(InputError::new(field, "no points yet: give (n, time) pairs of a weak-scaling series")),
     };
-    let targets: Vec<u32> = if targets.is_empty() { vec![last.saturating_mul(4), last.saturating_mul(16)] } else { targets.to_vec() };
+    let targets: Vec<u32> =
+        if targets.is_empty() { vec![last.saturating_mul(4), last.saturating_mul(16)] } else { targets.to_vec() };
     let top = targets.iter().copied().max().unwrap_or(last).max(last);
     let mut ns = Vec::new();
     let mut n = first;
@@ -198,11 +238,16 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     let sent = match sent.map(read_sent) {
         Some(Ok(r)) if same_points(&r, &pts) => Some(r),
         Some(Ok(r)) => {
-            warnings.push(format!("the points are no longer those of {} on the Bottlenecks page: modelled from them alone", r.callpath));
+            warnings.push(format!(
+                "the points are no longer those of {} on the Bottlenecks page: modelled from them alone",
+                r.callpath
+            ));
             None
         }
         Some(Err(e)) => {
-            warnings.push(format!("the region sent by the Bottlenecks page could not be read ({e}): the points are modelled alone"));
+            warnings.push(format!(
+                "the region sent by the Bottlenecks page could not be read ({e}): the points are modelled alone"
+            ));
             None
         }
         None => None,
@@ -210,7 +255,8 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     let (model, held, process) = match &sent {
         Some(r) => {
             let checks: Vec<Vec<f64>> = checks.iter().map(|&n| with_n(&r.held, r.process, n)).collect();
-            let (m, _) = region_model(&r.points, r.names.len(), &checks).map_err(|e| InputError::new(field, e.to_string()))?;
+            let (m, _) =
+                region_model(&r.points, r.names.len(), &checks).map_err(|e| InputError::new(field, e.to_string()))?;
             (m, r.held.clone(), r.process)
         }
         None => {
@@ -221,14 +267,20 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     let model = Along { model: &model, held: &held, process };
     let base_time_s = pts[0].value;
     if first != 1 {
-        warnings.push(format!("no run at n = 1: the efficiency is relative to the smallest count measured, n = {first}"));
+        warnings
+            .push(format!("no run at n = 1: the efficiency is relative to the smallest count measured, n = {first}"));
     }
     let efficiency = |t: f64| base_time_s / t;
     let predictions = targets
         .iter()
         .map(|&n| {
             let (t, lo, hi) = model.at(f64::from(n));
-            WeakPrediction { n, time_s: (t, lo, hi), efficiency: (efficiency(t), efficiency(hi), efficiency(lo)), horizon: f64::from(n) / f64::from(last) }
+            WeakPrediction {
+                n,
+                time_s: (t, lo, hi),
+                efficiency: (efficiency(t), efficiency(hi), efficiency(lo)),
+                horizon: f64::from(n) / f64::from(last),
+            }
         })
         .collect();
     if let Some(note) = &model.model.note {
@@ -237,7 +289,13 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     let (family, formula) = match &sent {
         Some(r) => {
             let names: Vec<&str> = r.names.iter().map(String::as_str).collect();
-            let others: Vec<String> = names.iter().zip(&r.held).enumerate().filter(|(j, _)| *j != process).map(|(_, (name, v))| format!("{name} = {}", fmt_num(*v, 6))).collect();
+            let others: Vec<String> = names
+                .iter()
+                .zip(&r.held)
+                .enumerate()
+                .filter(|(j, _)| *j != process)
+                .map(|(_, (name, v))| format!("{name} = {}", fmt_num(*v, 6)))
+                .collect();
             let held = if others.is_empty() { String::new() } else { format!(", {} held", others.join(", ")) };
             warnings.insert(0, format!(
                 "modelled as on the Bottlenecks page: the model of {} fitted to its {} points, read along {} (this page's n){held}",
@@ -248,10 +306,16 @@ pub fn analyse_sent(field: &str, raw: &[RawPoint], measure: Measure, targets: &[
     };
     let grows = model.model.grows_along(&held, process);
     if grows {
-        warnings.push(format!("the time grows with n: at n = {top} the efficiency is {}", fmt_num(efficiency(model.at(f64::from(top)).0), 3)));
+        warnings.push(format!(
+            "the time grows with n: at n = {top} the efficiency is {}",
+            fmt_num(efficiency(model.at(f64::from(top)).0), 3)
+        ));
     }
     Ok(Weak {
-        points: pts.iter().map(|p| WeakPoint { n: p.n, time_s: p.value, efficiency: efficiency(p.value), merged_rows: p.merged_rows }).collect(),
+        points: pts
+            .iter()
+            .map(|p| WeakPoint { n: p.n, time_s: p.value, efficiency: efficiency(p.value), merged_rows: p.merged_rows })
+            .collect(),
         family,
         formula,
         curve: ns.iter().map(|&n| (n, model.at(n))).collect(),
@@ -289,7 +353,14 @@ pub fn flatten(r: &Result<Weak, InputError>) -> Flat {
         }
         Ok(w) => w,
     };
-    let mut nums = vec![1.0, f64::from(w.base_n), w.base_time_s, w.level, f64::from(u8::from(w.loo.is_some())), w.loo.unwrap_or(0.0)];
+    let mut nums = vec![
+        1.0,
+        f64::from(w.base_n),
+        w.base_time_s,
+        w.level,
+        f64::from(u8::from(w.loo.is_some())),
+        w.loo.unwrap_or(0.0),
+    ];
     nums.push(f64::from(u8::from(w.note.is_some())));
     nums.push(w.points.len() as f64);
     for p in &w.points {
@@ -344,7 +415,19 @@ pub fn unflatten(f: &Flat) -> Option<Result<Weak, InputError>> {
     }
     let (family, formula) = (texts.next()?, texts.next()?);
     let note = if has_note { Some(texts.next()?) } else { None };
-    Some(Ok(Weak { points, loo, note, family, formula, base_n, base_time_s, predictions, curve, level, warnings: texts.collect() }))
+    Some(Ok(Weak {
+        points,
+        loo,
+        note,
+        family,
+        formula,
+        base_n,
+        base_time_s,
+        predictions,
+        curve,
+        level,
+        warnings: texts.collect(),
+    }))
 }
 
 #[cfg(test)]
@@ -360,11 +443,23 @@ mod tests {
         let good = "region\tmain\nparameters\tp\nprocess\t0\nheld\t1\npoint\t2\t10\t0.1\npoint\t4\t6\t0.1";
         assert_eq!(read_sent(good).map(|s| s.points.len()), Ok(2));
         let cases = [
-            (good.replace("\t6\t", "\tsix\t"), BadSent::NotANumber { line: 6, word: "six".into() }, "line 6: \"six\" is not a number"),
+            (
+                good.replace("\t6\t", "\tsix\t"),
+                BadSent::NotANumber { line: 6, word: "six".into() },
+                "line 6: \"six\" is not a number",
+            ),
             (good.replace("process\t0", "process\tx"), BadSent::NoProcessIndex { line: 3 }, "line 3: no process index"),
-            (good.replace("point\t4\t6\t0.1", "point"), BadSent::PointWithoutTime { line: 6 }, "line 6: a point without its time"),
+            (
+                good.replace("point\t4\t6\t0.1", "point"),
+                BadSent::PointWithoutTime { line: 6 },
+                "line 6: a point without its time",
+            ),
             (format!("{good}\nwhat"), BadSent::NotARegionLine { line: 7 }, "line 7: not a line of a region"),
-            (good.replace("held\t1", "held\t0"), BadSent::Mismatch, "its parameters, held point or points do not match"),
+            (
+                good.replace("held\t1", "held\t0"),
+                BadSent::Mismatch,
+                "its parameters, held point or points do not match",
+            ),
         ];
         for (text, why, said) in cases {
             assert_eq!(read_sent(&text).err(), Some(why.clone()), "{text}");
@@ -375,7 +470,10 @@ mod tests {
     #[test]
     fn a_time_that_grows_as_log_n_is_predicted_with_its_efficiency() {
         // T(n) = 10 + 0.5·log2 n, to three decimals: a weak-scaling code with a tree reduction.
-        let pts: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0].iter().map(|&n: &f64| (n, ((10.0 + 0.5 * n.log2()) * 1000.0).round() / 1000.0)).collect();
+        let pts: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0, 32.0]
+            .iter()
+            .map(|&n: &f64| (n, ((10.0 + 0.5 * n.log2()) * 1000.0).round() / 1000.0))
+            .collect();
         let w = analyse_weak("points", &raw(&pts), Measure::TimeS, &[512, 4096]).unwrap();
         assert_eq!(w.base_n, 1);
         let truth = |n: f64| 10.0 + 0.5 * n.log2();
@@ -393,7 +491,9 @@ mod tests {
 
     #[test]
     fn a_flat_series_stays_flat_and_speed_ups_are_refused() {
-        let w = analyse_weak("points", &raw(&[(4.0, 20.0), (8.0, 20.1), (16.0, 19.9), (32.0, 20.0)]), Measure::TimeS, &[]).unwrap();
+        let w =
+            analyse_weak("points", &raw(&[(4.0, 20.0), (8.0, 20.1), (16.0, 19.9), (32.0, 20.0)]), Measure::TimeS, &[])
+                .unwrap();
         assert_eq!(w.family, "constant");
         assert_eq!(w.predictions.iter().map(|p| p.n).collect::<Vec<_>>(), [128, 512]);
         assert!((w.predictions[1].efficiency.0 - 1.0).abs() < 0.01);
@@ -408,7 +508,8 @@ mod tests {
     /// it; a list cut short or a count too large is refused, not read.
     #[test]
     fn the_flat_form_gives_back_the_analysis() {
-        let pts: Vec<(f64, f64)> = [1.0, 2.0, 4.0, 8.0, 16.0].iter().map(|&n: &f64| (n, 10.0 + 0.3 * n.log2())).collect();
+        let pts: Vec<(f64, f64)> =
+            [1.0, 2.0, 4.0, 8.0, 16.0].iter().map(|&n: &f64| (n, 10.0 + 0.3 * n.log2())).collect();
         let mut rows = raw(&pts);
         rows.push(RawPoint { n: 4.0, value: 10.7, weight: None, nodes: None, line: None });
         let w = analyse_weak("points", &rows, Measure::TimeS, &[64]).unwrap();

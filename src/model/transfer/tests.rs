@@ -5,8 +5,20 @@ use super::*;
 /// Machine A and B of the synthetic pair: B has twice A's FP64 peak per core, four times
 /// its memory bandwidth per core, half its latency and twice its bandwidth.
 fn machines() -> (Machine, Machine) {
-    let a = Machine { cores_per_node: Some(20.0), core_gflops: Some(20.0), memory_bandwidth_gb_s: Some(100.0), latency_us: Some(2.0), bandwidth_mb_s: Some(5000.0) };
-    let b = Machine { cores_per_node: Some(20.0), core_gflops: Some(40.0), memory_bandwidth_gb_s: Some(400.0), latency_us: Some(1.0), bandwidth_mb_s: Some(10000.0) };
+    let a = Machine {
+        cores_per_node: Some(20.0),
+        core_gflops: Some(20.0),
+        memory_bandwidth_gb_s: Some(100.0),
+        latency_us: Some(2.0),
+        bandwidth_mb_s: Some(5000.0),
+    };
+    let b = Machine {
+        cores_per_node: Some(20.0),
+        core_gflops: Some(40.0),
+        memory_bandwidth_gb_s: Some(400.0),
+        latency_us: Some(1.0),
+        bandwidth_mb_s: Some(10000.0),
+    };
     (a, b)
 }
 
@@ -91,8 +103,24 @@ fn bad_input_is_refused_with_its_key() {
         (vec![(1.0, 2.0), (2.0, 1.0)], a, b, Bound::Memory, vec![f64::NAN], "predict[0]", "found NaN"),
         (vec![(1.0, 2.0), (2.0, 1.0)], a, b, Bound::Memory, vec![0.0], "predict[0]", "found 0"),
         (vec![(4.0, 2.0), (4.0, 1.0)], a, b, Bound::Memory, vec![8.0], "points", "two or more different"),
-        (runs(), Machine { core_gflops: Some(f64::INFINITY), ..a }, b, Bound::Compute, vec![8.0], "from.core_gflops", "infinity"),
-        (runs(), a, Machine { cores_per_node: Some(0.5), ..b }, Bound::Memory, vec![8.0], "to.cores_per_node", "at least 1"),
+        (
+            runs(),
+            Machine { core_gflops: Some(f64::INFINITY), ..a },
+            b,
+            Bound::Compute,
+            vec![8.0],
+            "from.core_gflops",
+            "infinity",
+        ),
+        (
+            runs(),
+            a,
+            Machine { cores_per_node: Some(0.5), ..b },
+            Bound::Memory,
+            vec![8.0],
+            "to.cores_per_node",
+            "at least 1",
+        ),
     ];
     for (points, from, to, bound, targets, field, words) in cases {
         match transfer(&points, &from, &to, bound, &targets) {

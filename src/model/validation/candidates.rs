@@ -139,7 +139,9 @@ impl Law {
                     })
                     .collect()
             }
-            Law::Penalized(l, beta) => l.values(cut)?.iter().zip(&at).map(|(v, n)| v * (n / k).max(1.0).powf(*beta)).collect(),
+            Law::Penalized(l, beta) => {
+                l.values(cut)?.iter().zip(&at).map(|(v, n)| v * (n / k).max(1.0).powf(*beta)).collect()
+            }
         };
         out.iter().all(|v| v.is_finite() && *v > 0.0).then_some(out)
     }
@@ -147,8 +149,13 @@ impl Law {
 
 fn rule_name(r: Rule) -> String {
     match r {
-        Rule::Blend { w0, c } => format!("blend of anchored Amdahl (weight {} − {}·rise) and the last two's trend", pct(w0), pct(c)),
-        Rule::Switch { rise } => format!("half anchored Amdahl, half the last two's trend; the trend alone if the slope rose by > {}", pct(rise)),
+        Rule::Blend { w0, c } => {
+            format!("blend of anchored Amdahl (weight {} − {}·rise) and the last two's trend", pct(w0), pct(c))
+        }
+        Rule::Switch { rise } => format!(
+            "half anchored Amdahl, half the last two's trend; the trend alone if the slope rose by > {}",
+            pct(rise)
+        ),
     }
 }
 
@@ -320,10 +327,12 @@ mod tests {
         // perfectly (1.2× from 1 to 2). Anchored Amdahl is exact on nine sources and wins
         // every fold, the tenth's too: held out, that source gets Amdahl's serial part and
         // misses, and the nested figures say so.
-        let mut all: Vec<Series> = (0..9).map(|i| {
-            let s = f64::from(i + 1);
-            series(&format!("amdahl{i}"), &format!("src{i}"), &|n| s + 90.0 / n)
-        }).collect();
+        let mut all: Vec<Series> = (0..9)
+            .map(|i| {
+                let s = f64::from(i + 1);
+                series(&format!("amdahl{i}"), &format!("src{i}"), &|n| s + 90.0 / n)
+            })
+            .collect();
         all.push(series("slow start", "odd", &|n| if n < 2.0 { 120.0 } else { 200.0 / n }));
         let c = cuts(&all, 3, 0);
         let sel = select(&c, vec![Law::Ideal, Law::AnchoredAmdahl]);

@@ -78,13 +78,20 @@ pub(crate) fn with_header<'a>(field: &str, text: &'a str) -> Result<(csv::Reader
 /// Reads a corpus; `field` names it in errors (which give the line and column).
 pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
     if text.len() > MAX_BYTES {
-        return Err(InputError::new(field, format!("{} bytes is more than the {MAX_BYTES} a corpus may hold", text.len())));
+        return Err(InputError::new(
+            field,
+            format!("{} bytes is more than the {MAX_BYTES} a corpus may hold", text.len()),
+        ));
     }
     let (mut reader, header) = with_header(field, text)?;
     let index = |name: &str| header.iter().position(|h| h == name);
     let cols: Vec<usize> = COLUMNS
         .iter()
-        .map(|c| index(c).ok_or_else(|| InputError::new(field, format!("no column \"{c}\"; expected {}", COLUMNS.join(","))).at(1, None)))
+        .map(|c| {
+            index(c).ok_or_else(|| {
+                InputError::new(field, format!("no column \"{c}\"; expected {}", COLUMNS.join(","))).at(1, None)
+            })
+        })
         .collect::<Result<_, _>>()?;
     // Series in order of first appearance, with their runs summed per count; where each is.
     let mut series: Vec<(Series, Runs)> = Vec::new();
@@ -93,20 +100,21 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
         let line = i + 2;
         let record = record.map_err(|e| InputError::new(field, format!("unreadable row: {e}")).at(line, None))?;
         let cell = |c: usize| record.get(cols[c]).unwrap_or("").trim();
-        let np = cell(5)
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| InputError::new(field, format!("np: expected a whole number ≥ 1, found \"{}\"", cell(5))).at(line, Some(cols[5] + 1)))?;
+        let np = cell(5).parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            InputError::new(field, format!("np: expected a whole number ≥ 1, found \"{}\"", cell(5)))
+                .at(line, Some(cols[5] + 1))
+        })?;
         let t = crate::model::input::table::parse_number(cell(7))
             .filter(|t| (MIN_TIME_S..=MAX_TIME_S).contains(t))
             .ok_or_else(|| {
-                InputError::new(field, format!("time_s: expected a time from 1e-9 to 1e9 s, found \"{}\"", cell(7))).at(line, Some(cols[7] + 1))
+                InputError::new(field, format!("time_s: expected a time from 1e-9 to 1e9 s, found \"{}\"", cell(7)))
+                    .at(line, Some(cols[7] + 1))
             })?;
         let nodes = match cell(6) {
             "" => None,
             text => Some(text.parse::<u32>().ok().filter(|&d| d >= 1).ok_or_else(|| {
-                InputError::new(field, format!("nodes: expected a whole number ≥ 1 or nothing, found \"{text}\"")).at(line, Some(cols[6] + 1))
+                InputError::new(field, format!("nodes: expected a whole number ≥ 1 or nothing, found \"{text}\""))
+                    .at(line, Some(cols[6] + 1))
             })?),
         };
         let id = cell(0);
@@ -117,8 +125,13 @@ pub fn read(field: &str, text: &str) -> Result<Vec<Series>, InputError> {
             Some(&p) => p,
             None => {
                 if series.len() == MAX_SERIES {
-                    return Err(InputError::new(field, format!("more than {MAX_SERIES} series; validate reads at most {MAX_SERIES} (corpus::MAX_SERIES)"))
-                        .at(line, Some(cols[0] + 1)));
+                    return Err(InputError::new(
+                        field,
+                        format!(
+                            "more than {MAX_SERIES} series; validate reads at most {MAX_SERIES} (corpus::MAX_SERIES)"
+                        ),
+                    )
+                    .at(line, Some(cols[0] + 1)));
                 }
                 let s = Series {
                     id: id.to_string(),
@@ -199,7 +212,9 @@ mod tests {
 
     #[test]
     fn cores_per_node_from_the_points_that_give_nodes() {
-        let text = format!("{HEAD}a,A,p,M,s,16,1,10,1\na,A,p,M,s,32,1,6,1\na,A,p,M,s,64,2,4,1\na,A,p,M,s,96,3,3,1\nb,B,p,M,s,4,,1,1\n");
+        let text = format!(
+            "{HEAD}a,A,p,M,s,16,1,10,1\na,A,p,M,s,32,1,6,1\na,A,p,M,s,64,2,4,1\na,A,p,M,s,96,3,3,1\nb,B,p,M,s,4,,1,1\n"
+        );
         let s = read("corpus", &text).expect("valid");
         assert_eq!(s[0].cores_per_node(), Some(32));
         assert_eq!(s[1].cores_per_node(), None);
@@ -220,10 +235,12 @@ mod tests {
         assert!(e.message.contains("a corpus may hold"), "{}", e.message);
         assert!(read("corpus", &format!("{HEAD}a,A,p,M,s,4,1,10,1\n")).is_ok());
         // One series more than validate reads: refused at the row that starts it.
-        let rows: String = (0..=MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
+        let rows: String =
+            (0..=MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
         let e = read("corpus", &format!("{HEAD}{rows}")).unwrap_err();
         assert_eq!((e.line, e.column), (Some(2 * MAX_SERIES + 2), Some(1)), "{}", e.message);
-        let rows: String = (0..MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
+        let rows: String =
+            (0..MAX_SERIES).map(|i| format!("s{i},A,p,M,src,4,1,10,1\ns{i},A,p,M,src,8,1,6,1\n")).collect();
         assert_eq!(read("corpus", &format!("{HEAD}{rows}")).map(|s| s.len()), Ok(MAX_SERIES));
     }
 
@@ -231,7 +248,11 @@ mod tests {
     fn groups_put_repositories_together() {
         let text = format!("{HEAD}a,A,p,M,github:o/r1@c:f,4,1,10,1\nb,A,p,M,github:o/r2@c:f,4,1,10,1\nc,A,p,M,github:x/y@c:f,4,1,10,1\n");
         let mut s = read("corpus", &text).expect("valid");
-        let g = read_groups("groups", "repository,group,reason\ngithub:o/r1,course,one course\ngithub:o/r2,course,one course\n").expect("valid");
+        let g = read_groups(
+            "groups",
+            "repository,group,reason\ngithub:o/r1,course,one course\ngithub:o/r2,course,one course\n",
+        )
+        .expect("valid");
         regroup(&mut s, &g);
         assert_eq!(s.iter().map(|x| x.source.as_str()).collect::<Vec<_>>(), ["course", "course", "github:x/y"]);
         assert_eq!(read_groups("groups", "repo,g\n").unwrap_err().line, Some(1));

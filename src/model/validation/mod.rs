@@ -64,9 +64,19 @@ pub fn cuts(corpus: &[Series], k: usize, file: usize) -> Vec<Cut> {
             let raw: Vec<RawPoint> = fitted
                 .iter()
                 .zip(&fitted_nodes)
-                .map(|(&(n, t), d)| RawPoint { n: f64::from(n), value: t, weight: None, nodes: d.map(f64::from), line: None })
+                .map(|(&(n, t), d)| RawPoint {
+                    n: f64::from(n),
+                    value: t,
+                    weight: None,
+                    nodes: d.map(f64::from),
+                    line: None,
+                })
                 .collect();
-            let opts = Options { targets: rest.iter().map(|p| p.0).collect(), cores_per_node: s.cores_per_node(), ..Options::default() };
+            let opts = Options {
+                targets: rest.iter().map(|p| p.0).collect(),
+                cores_per_node: s.cores_per_node(),
+                ..Options::default()
+            };
             Cut {
                 series: s.id.clone(),
                 source: s.source.clone(),
@@ -262,7 +272,10 @@ pub fn tail_quantiles(xs: &Scored, tail: f64, skip: Option<usize>) -> Option<Qua
 pub fn held_tail(xs: &Scored, near: Option<&Held>) -> (f64, Vec<(usize, Quantiles)>) {
     let sources = sources_of(xs);
     let without = |tail: f64| -> Vec<(usize, Quantiles)> {
-        sources.iter().filter_map(|&s| Some((s, widened(tail_quantiles(xs, tail, Some(s))?, near.map(|n| n.without(s)))))).collect()
+        sources
+            .iter()
+            .filter_map(|&s| Some((s, widened(tail_quantiles(xs, tail, Some(s))?, near.map(|n| n.without(s))))))
+            .collect()
     };
     if sources.len() < 3 {
         return (TAIL, without(TAIL));
@@ -274,7 +287,10 @@ pub fn held_tail(xs: &Scored, near: Option<&Held>) -> (f64, Vec<(usize, Quantile
         last = without(tail);
         let mut shares = 0.0;
         for &(s, q) in &last {
-            let (inside, n) = xs.iter().filter(|x| x.1 == s).fold((0usize, 0usize), |(i, n), x| (i + usize::from(q.low <= x.0 && x.0 <= q.high), n + 1));
+            let (inside, n) = xs
+                .iter()
+                .filter(|x| x.1 == s)
+                .fold((0usize, 0usize), |(i, n), x| (i + usize::from(q.low <= x.0 && x.0 <= q.high), n + 1));
             shares += inside as f64 / n as f64;
         }
         if shares / sources.len() as f64 >= forecast::LEVEL {
@@ -337,7 +353,8 @@ pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, w
     names.dedup();
     let source: Vec<usize> = scored.iter().map(|(o, _)| names.binary_search(&o.source.as_str()).unwrap_or(0)).collect();
     let xs_of = |keep: &dyn Fn(&Outcome) -> bool| -> Vec<(f64, usize, f64)> {
-        let mine: Vec<(f64, usize)> = scored.iter().zip(&source).filter(|((o, _), _)| keep(o)).map(|((_, r), &i)| (*r, i)).collect();
+        let mine: Vec<(f64, usize)> =
+            scored.iter().zip(&source).filter(|((o, _), _)| keep(o)).map(|((_, r), &i)| (*r, i)).collect();
         let mut counts = vec![0usize; names.len()];
         for &(_, i) in &mine {
             if let Some(c) = counts.get_mut(i) {
@@ -365,7 +382,8 @@ pub fn calibrate_bands_by<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>, w
     for (class, row) in cells.iter_mut().enumerate() {
         let mut near: Option<Held> = None;
         for (band, cell) in row.iter_mut().enumerate() {
-            let held = q(&|o| o.cell() == (class, band), near.as_ref()).or_else(|| q(&|o| o.cell().1 == band, near.as_ref()));
+            let held =
+                q(&|o| o.cell() == (class, band), near.as_ref()).or_else(|| q(&|o| o.cell().1 == band, near.as_ref()));
             *cell = held.as_ref().map_or((all.all, all.tail), |h| (h.all, h.tail));
             near = held;
         }
@@ -463,7 +481,8 @@ pub fn sources(outcomes: &[Outcome]) -> Vec<String> {
 /// `HORIZON_TAIL` and 1 − `HORIZON_TAIL`, each source weighted equally (sources, not series,
 /// are what a new user's program differs by). None without scores.
 pub fn calibrate_horizon_only<'a>(outcomes: impl IntoIterator<Item = &'a Outcome>) -> Option<Quantiles> {
-    let scored: Vec<(&str, f64)> = outcomes.into_iter().filter_map(|o| o.score().map(|r| (o.source.as_str(), r))).collect();
+    let scored: Vec<(&str, f64)> =
+        outcomes.into_iter().filter_map(|o| o.score().map(|r| (o.source.as_str(), r))).collect();
     let mut per_source: Vec<(&str, usize)> = Vec::new();
     for (src, _) in &scored {
         match per_source.iter_mut().find(|(s, _)| s == src) {
@@ -531,7 +550,8 @@ pub fn summarize(outcomes: &[Outcome]) -> Vec<Summary> {
                 predictions: within.len(),
                 median_rel_error: quantile(&errors, 0.5),
                 p90_rel_error: quantile(&errors, 0.9),
-                coverage: (!inside.is_empty()).then(|| inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64),
+                coverage: (!inside.is_empty())
+                    .then(|| inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64),
                 median_rel_width: (!widths.is_empty()).then(|| quantile(&widths, 0.5)),
             }
         })
@@ -557,7 +577,12 @@ pub fn per_source(outcomes: &[Outcome]) -> Vec<SourceFigures> {
             series.sort_unstable();
             series.dedup();
             let errors = sorted(mine.iter().map(|o| o.rel_error()).collect());
-            SourceFigures { source: src, series: series.len(), predictions: mine.len(), median_rel_error: quantile(&errors, 0.5) }
+            SourceFigures {
+                source: src,
+                series: series.len(),
+                predictions: mine.len(),
+                median_rel_error: quantile(&errors, 0.5),
+            }
         })
         .collect();
     out.sort_by(|a, b| b.median_rel_error.total_cmp(&a.median_rel_error).then(a.source.cmp(&b.source)));
@@ -616,7 +641,12 @@ impl Predictor for AmdahlLeastSquares {
     fn predict(&self, cut: &Cut) -> Option<Vec<Predicted>> {
         let pts: Vec<(f64, f64)> = cut.fitted.iter().map(|&(n, t)| (1.0 / f64::from(n), t)).collect();
         let l = crate::model::fit::line::fit_unweighted(&pts)?;
-        Some(cut.rest.iter().map(|&(n, _)| Predicted::point((l.intercept + l.slope / f64::from(n)).max(1e-12))).collect())
+        Some(
+            cut.rest
+                .iter()
+                .map(|&(n, _)| Predicted::point((l.intercept + l.slope / f64::from(n)).max(1e-12)))
+                .collect(),
+        )
     }
 }
 
@@ -689,10 +719,15 @@ pub fn coverage_by_cell(outcomes: &[Outcome]) -> CellCoverage {
     let mut out = [[(0.0, 0, 0.0); 4]; 2];
     for (class, row) in out.iter_mut().enumerate() {
         for (band, cell) in row.iter_mut().enumerate() {
-            let mine: Vec<&Outcome> = outcomes.iter().filter(|o| o.cell() == (class, band) && o.inside().is_some()).collect();
+            let mine: Vec<&Outcome> =
+                outcomes.iter().filter(|o| o.cell() == (class, band) && o.inside().is_some()).collect();
             let inside = mine.iter().filter(|o| o.inside() == Some(true)).count();
             let widths = sorted(mine.iter().filter_map(|o| o.rel_width()).collect());
-            *cell = (if mine.is_empty() { 0.0 } else { inside as f64 / mine.len() as f64 }, mine.len(), quantile(&widths, 0.5));
+            *cell = (
+                if mine.is_empty() { 0.0 } else { inside as f64 / mine.len() as f64 },
+                mine.len(),
+                quantile(&widths, 0.5),
+            );
         }
     }
     out
@@ -720,8 +755,10 @@ pub fn held_coverage(outcomes: &[Outcome]) -> HeldCells {
     let mut out = [[HeldCoverage::default(); 5]; 2];
     for (class, row) in out.iter_mut().enumerate() {
         for (band, cell) in row.iter_mut().enumerate() {
-            let mine: Vec<&Outcome> =
-                outcomes.iter().filter(|o| o.cell().0 == class && (band == 4 || o.cell().1 == band) && o.inside().is_some()).collect();
+            let mine: Vec<&Outcome> = outcomes
+                .iter()
+                .filter(|o| o.cell().0 == class && (band == 4 || o.cell().1 == band) && o.inside().is_some())
+                .collect();
             let mut per: Vec<(&str, usize, usize)> = Vec::new();
             for o in &mine {
                 let inside = usize::from(o.inside() == Some(true));
@@ -734,7 +771,8 @@ pub fn held_coverage(outcomes: &[Outcome]) -> HeldCells {
             let widths = sorted(mine.iter().filter_map(|o| o.rel_width()).collect());
             *cell = HeldCoverage {
                 coverage: inside as f64 / mine.len().max(1) as f64,
-                coverage_sources_alike: per.iter().map(|p| p.1 as f64 / p.2 as f64).sum::<f64>() / per.len().max(1) as f64,
+                coverage_sources_alike: per.iter().map(|p| p.1 as f64 / p.2 as f64).sum::<f64>()
+                    / per.len().max(1) as f64,
                 predictions: mine.len(),
                 sources: per.len(),
                 median_rel_width: quantile(&widths, 0.5),
@@ -747,7 +785,10 @@ pub fn held_coverage(outcomes: &[Outcome]) -> HeldCells {
 /// The share inside and the count of the predictions that left the one node of their runs.
 pub fn node_coverage(outcomes: &[Outcome]) -> (f64, usize) {
     let inside: Vec<bool> = outcomes.iter().filter(|o| o.predicted.crosses_nodes).filter_map(Outcome::inside).collect();
-    (if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 }, inside.len())
+    (
+        if inside.is_empty() { 0.0 } else { inside.iter().filter(|&&b| b).count() as f64 / inside.len() as f64 },
+        inside.len(),
+    )
 }
 
 #[cfg(test)]
@@ -810,7 +851,10 @@ mod tests {
 
     #[test]
     fn coverage_and_width_count_ranges() {
-        let o = |m: f64, lo: f64, hi: f64| Outcome { predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)), scale: None, crosses_nodes: false }, ..outcome("x", 3, 2.0, m, false) };
+        let o = |m: f64, lo: f64, hi: f64| Outcome {
+            predicted: Predicted { time_s: 10.0, range_s: Some((lo, hi)), scale: None, crosses_nodes: false },
+            ..outcome("x", 3, 2.0, m, false)
+        };
         let sum = summarize(&[o(9.0, 8.0, 12.0), o(13.0, 8.0, 12.0)]);
         assert_eq!(sum[0].coverage, Some(0.5));
         assert_eq!(sum[0].median_rel_width, Some(0.4));
@@ -819,7 +863,8 @@ mod tests {
     #[test]
     fn bands_take_the_quantiles_of_their_own_cell_and_the_node_factor_holds_node_leavers() {
         // Scores 1..=100 % in the far band of K = 3; K = 4 has none there and takes the band's.
-        let mut out: Vec<Outcome> = (1..=100).map(|i| outcome("a", 3, 20.0, 10.0 * (f64::from(i) / 100.0).exp(), false)).collect();
+        let mut out: Vec<Outcome> =
+            (1..=100).map(|i| outcome("a", 3, 20.0, 10.0 * (f64::from(i) / 100.0).exp(), false)).collect();
         out.push(outcome("a", 4, 1.5, 10.0 * 0.2f64.exp(), false));
         let b = calibrate_bands(&out).expect("scores");
         // One source: every weighting is the same.
@@ -875,7 +920,8 @@ mod tests {
     fn held_out_ranges_never_see_their_own_source() {
         // Source "wild" errs far more than the two tame ones: its ranges come from them alone
         // and miss; theirs, set with "wild" among the others, hold.
-        let mut out: Vec<Outcome> = (0..50).map(|i| outcome("tame", 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false)).collect();
+        let mut out: Vec<Outcome> =
+            (0..50).map(|i| outcome("tame", 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false)).collect();
         out.extend((0..50).map(|i| outcome("tame too", 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false)));
         out.extend((0..50).map(|_| outcome("wild", 3, 1.5, 40.0, false)));
         hold_out_ranges(&mut out);
@@ -891,7 +937,11 @@ mod tests {
         let mut out = Vec::new();
         for s in 0..10 {
             let shift = 0.05 * f64::from(s) - 0.225;
-            out.extend((0..20).map(|i| outcome(&format!("s{s}"), 3, 1.5, 10.0 * (shift + 0.02 * f64::from(i) - 0.19).exp(), false)));
+            out.extend(
+                (0..20).map(|i| {
+                    outcome(&format!("s{s}"), 3, 1.5, 10.0 * (shift + 0.02 * f64::from(i) - 0.19).exp(), false)
+                }),
+            );
         }
         let b = calibrate_bands(&out).expect("scores");
         let tail = b.tails[0][0];
@@ -903,7 +953,11 @@ mod tests {
         assert_eq!((cells[0][0].sources, cells[0][0].predictions), (10, 200));
         // Sources alike: the same spread everywhere leaves the tail at TAIL; fewer than three
         // sources, too.
-        let same: Vec<Outcome> = (0..10).flat_map(|s| (1..=100).map(move |i| outcome(&format!("s{s}"), 3, 1.5, 10.0 * (f64::from(i) / 100.0).exp(), false))).collect();
+        let same: Vec<Outcome> = (0..10)
+            .flat_map(|s| {
+                (1..=100).map(move |i| outcome(&format!("s{s}"), 3, 1.5, 10.0 * (f64::from(i) / 100.0).exp(), false))
+            })
+            .collect();
         assert_eq!(calibrate_bands(&same).unwrap().tails[0][0], TAIL);
         assert_eq!(calibrate_bands(&out[..40]).unwrap().tails[0][0], TAIL);
     }
@@ -914,11 +968,13 @@ mod tests {
         // sources, each of its own scores apart from the others' (0 to 0.2 in all), as a few
         // sources reaching far would be: set alone, each held out misses the others' range.
         let near: Vec<(f64, usize, f64)> = {
-            let mut v: Vec<(f64, usize, f64)> = (0..200).map(|i| (-1.0 + 2.0 * f64::from(i) / 199.0, (i % 10) as usize, 1.0)).collect();
+            let mut v: Vec<(f64, usize, f64)> =
+                (0..200).map(|i| (-1.0 + 2.0 * f64::from(i) / 199.0, (i % 10) as usize, 1.0)).collect();
             v.sort_by(|a, b| a.0.total_cmp(&b.0));
             v
         };
-        let far: Vec<(f64, usize, f64)> = (0..30).map(|i| (0.2 * f64::from(i) / 29.0, (i / 10) as usize, 1.0)).collect();
+        let far: Vec<(f64, usize, f64)> =
+            (0..30).map(|i| (0.2 * f64::from(i) / 29.0, (i / 10) as usize, 1.0)).collect();
         let n = Held::of(&near, None).unwrap();
         let alone = Held::of(&far, None).unwrap();
         let f = Held::of(&far, Some(&n)).unwrap();
@@ -940,7 +996,11 @@ mod tests {
         assert_eq!(fifth("github:o/r"), fifth("github:o/r"));
         assert!((0..40).map(|i| fifth(&format!("s{i}"))).all(|f| f < FIFTHS));
         // A wild source's ranges come from the other fifths alone.
-        let mut out: Vec<Outcome> = (0..8).flat_map(|s| (0..20).map(move |i| outcome(&format!("tame{s}"), 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false))).collect();
+        let mut out: Vec<Outcome> = (0..8)
+            .flat_map(|s| {
+                (0..20).map(move |i| outcome(&format!("tame{s}"), 3, 1.5, 10.0 + f64::from(i % 5) * 0.1, false))
+            })
+            .collect();
         out.extend((0..20).map(|_| outcome("wild", 3, 1.5, 40.0, false)));
         hold_out_fifths(&mut out);
         assert!(out.iter().filter(|o| o.source == "wild").all(|o| o.inside() == Some(false)));
@@ -956,7 +1016,11 @@ mod tests {
         }
         out.extend((0..10).map(|_| outcome("bad", 3, 2.0, 10.0 / 1.9, false)));
         let h = headline(&out);
-        assert!((h.median_rel_error - 0.1).abs() < 1e-9 && (h.source_p80 - 0.1).abs() < 1e-9 && (h.worst_source - 0.9).abs() < 1e-9);
+        assert!(
+            (h.median_rel_error - 0.1).abs() < 1e-9
+                && (h.source_p80 - 0.1).abs() < 1e-9
+                && (h.worst_source - 0.9).abs() < 1e-9
+        );
         assert_eq!(per_source(&out)[0].source, "bad");
     }
 }

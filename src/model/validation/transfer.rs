@@ -89,7 +89,8 @@ struct MachineFile {
 /// Reads the machines file: every figure given must name its source (title, address, date)
 /// and be a number the transfer takes. `field` names the file in errors.
 pub fn read_machines(field: &str, text: &str) -> Result<Vec<MachineEntry>, InputError> {
-    let file: MachineFile = serde_json::from_str(text).map_err(|e| InputError::new(field, format!("not a machines file: {e}")))?;
+    let file: MachineFile =
+        serde_json::from_str(text).map_err(|e| InputError::new(field, format!("not a machines file: {e}")))?;
     for (i, m) in file.machines.iter().enumerate() {
         for (key, f) in m.figures() {
             let Some(f) = f else { continue };
@@ -117,7 +118,8 @@ pub struct Pair {
     pub machines: [String; 2],
 }
 
-const PAIR_COLUMNS: [&str; 9] = ["pair", "code", "problem", "series_a", "machine_a", "series_b", "machine_b", "source_a", "source_b"];
+const PAIR_COLUMNS: [&str; 9] =
+    ["pair", "code", "problem", "series_a", "machine_a", "series_b", "machine_b", "source_a", "source_b"];
 
 /// Reads the pairs file (the columns `PAIR_COLUMNS`, a header row first; every cell given).
 pub fn read_pairs(field: &str, text: &str) -> Result<Vec<Pair>, InputError> {
@@ -136,7 +138,13 @@ pub fn read_pairs(field: &str, text: &str) -> Result<Vec<Pair>, InputError> {
         if cell(4) == cell(6) {
             return Err(InputError::new(field, "a pair needs two different machines").at(line, Some(7)));
         }
-        out.push(Pair { id: cell(0), code: cell(1), problem: cell(2), series: [cell(3), cell(5)], machines: [cell(4), cell(6)] });
+        out.push(Pair {
+            id: cell(0),
+            code: cell(1),
+            problem: cell(2),
+            series: [cell(3), cell(5)],
+            machines: [cell(4), cell(6)],
+        });
     }
     Ok(out)
 }
@@ -179,22 +187,43 @@ impl Sample {
 /// machine the pairs name but the corpora or the machines file lack, or a ratio that cannot
 /// be formed (a figure left out).
 pub fn samples(pairs: &[Pair], machines: &[MachineEntry], series: &[Series]) -> Result<Vec<Sample>, InputError> {
-    let machine = |id: &str| machines.iter().find(|m| m.id == id).ok_or_else(|| InputError::new("transfer pairs", format!("no machine \"{id}\" in the machines file")));
-    let find = |id: &str| series.iter().find(|s| s.id == id).ok_or_else(|| InputError::new("transfer pairs", format!("no series \"{id}\" in the corpora")));
+    let machine = |id: &str| {
+        machines
+            .iter()
+            .find(|m| m.id == id)
+            .ok_or_else(|| InputError::new("transfer pairs", format!("no machine \"{id}\" in the machines file")))
+    };
+    let find = |id: &str| {
+        series
+            .iter()
+            .find(|s| s.id == id)
+            .ok_or_else(|| InputError::new("transfer pairs", format!("no series \"{id}\" in the corpora")))
+    };
     let mut out = Vec::new();
     for (pi, p) in pairs.iter().enumerate() {
         let s = [find(&p.series[0])?, find(&p.series[1])?];
         let m = [machine(&p.machines[0])?, machine(&p.machines[1])?];
         for direction in 0..2 {
             let (from, to) = (direction, 1 - direction);
-            let placed = |i: usize| Machine { cores_per_node: s[i].cores_per_node().map(f64::from).or(m[i].machine().cores_per_node), ..m[i].machine() };
+            let placed = |i: usize| Machine {
+                cores_per_node: s[i].cores_per_node().map(f64::from).or(m[i].machine().cores_per_node),
+                ..m[i].machine()
+            };
             let points: Vec<(f64, f64)> = s[from].points.iter().map(|&(n, t)| (f64::from(n), t)).collect();
             let targets: Vec<f64> = s[to].points.iter().map(|&(n, _)| f64::from(n)).collect();
             for bound in <Bound as strum::IntoEnumIterator>::iter() {
                 let t = transfer::transfer(&points, &placed(from), &placed(to), bound, &targets)
                     .map_err(|e| InputError::new(format!("transfer pair {}", p.id), e.to_string()))?;
                 for (pr, &(_, measured)) in t.predictions.iter().zip(&s[to].points) {
-                    out.push(Sample { pair: pi, direction, bound, n: pr.n, horizon: pr.horizon, predicted: pr.time_s, measured });
+                    out.push(Sample {
+                        pair: pi,
+                        direction,
+                        bound,
+                        n: pr.n,
+                        horizon: pr.horizon,
+                        predicted: pr.time_s,
+                        measured,
+                    });
                 }
             }
         }
@@ -249,10 +278,15 @@ fn figures(bound: Bound, samples: &[(&Sample, Option<Quantiles>)]) -> Figures {
     let ranged: Vec<(&Sample, (f64, f64))> = samples.iter().filter_map(|(s, q)| Some((*s, s.range((*q)?)))).collect();
     let inside = ranged.iter().filter(|(s, (lo, hi))| (*lo..=*hi).contains(&s.measured)).count();
     let widths = sorted(ranged.iter().map(|(s, (lo, hi))| (hi - lo) / s.predicted).collect());
-    let same = sorted(ranged.iter().map(|(s, _)| {
-        let (lo, hi) = s.same_machine();
-        (hi - lo) / s.predicted
-    }).collect());
+    let same = sorted(
+        ranged
+            .iter()
+            .map(|(s, _)| {
+                let (lo, hi) = s.same_machine();
+                (hi - lo) / s.predicted
+            })
+            .collect(),
+    );
     let widening = sorted(samples.iter().filter_map(|(s, q)| Some(transfer::widening_at(s.horizon, (*q)?))).collect());
     Figures {
         bound,
@@ -338,26 +372,53 @@ pub fn report(pairs: &[Pair], machines: &[MachineEntry], series: &[Series]) -> R
             .collect()
     };
     let overall = figures_where(&|_| true);
-    let by_code = codes.iter().map(|c| CodeFigures { code: c.clone(), by_bound: figures_where(&|s| pairs[s.pair].code == *c) }).collect();
+    let by_code = codes
+        .iter()
+        .map(|c| CodeFigures { code: c.clone(), by_bound: figures_where(&|s| pairs[s.pair].code == *c) })
+        .collect();
     let by_pair = pairs
         .iter()
         .enumerate()
-        .map(|(i, p)| PairFigures { pair: p.id.clone(), code: p.code.clone(), problem: p.problem.clone(), machines: p.machines.clone(), by_bound: figures_where(&|s| s.pair == i) })
+        .map(|(i, p)| PairFigures {
+            pair: p.id.clone(),
+            code: p.code.clone(),
+            problem: p.problem.clone(),
+            machines: p.machines.clone(),
+            by_bound: figures_where(&|s| s.pair == i),
+        })
         .collect();
     let held: Vec<&Figures> = overall.iter().filter(|f| f.coverage >= forecast::LEVEL).collect();
     let better_bound = if held.is_empty() {
         overall.iter().max_by(|a, b| a.coverage.total_cmp(&b.coverage)).map_or(Bound::DEFAULT, |f| f.bound)
     } else {
-        held.into_iter().min_by(|a, b| a.median_rel_error.total_cmp(&b.median_rel_error)).map_or(Bound::DEFAULT, |f| f.bound)
+        held.into_iter()
+            .min_by(|a, b| a.median_rel_error.total_cmp(&b.median_rel_error))
+            .map_or(Bound::DEFAULT, |f| f.bound)
     };
     let quantiles = bounds
         .iter()
-        .filter_map(|&b| calibrate(all.iter().filter(|s| s.bound == b)).map(|q| BoundQuantiles { bound: b, low: q.low, high: q.high }))
+        .filter_map(|&b| {
+            calibrate(all.iter().filter(|s| s.bound == b)).map(|q| BoundQuantiles {
+                bound: b,
+                low: q.low,
+                high: q.high,
+            })
+        })
         .collect();
     let mut used: Vec<&String> = pairs.iter().flat_map(|p| p.machines.iter()).collect();
     used.sort();
     used.dedup();
-    Ok(Report { pairs: pairs.len(), transfers: 2 * pairs.len(), machines: used.len(), codes, overall, by_code, by_pair, better_bound, quantiles })
+    Ok(Report {
+        pairs: pairs.len(),
+        transfers: 2 * pairs.len(),
+        machines: used.len(),
+        codes,
+        overall,
+        by_code,
+        by_pair,
+        better_bound,
+        quantiles,
+    })
 }
 
 #[cfg(test)]
@@ -369,7 +430,12 @@ mod tests {
     #[test]
     fn a_constructed_pair_is_recovered() {
         let fig = |v: f64| {
-            Some(Figure { value: v, source: Source { title: "t".into(), address: "a".into(), date: "d".into() }, place: "p".into(), also: None })
+            Some(Figure {
+                value: v,
+                source: Source { title: "t".into(), address: "a".into(), date: "d".into() },
+                place: "p".into(),
+                also: None,
+            })
         };
         let m = |id: &str, gflops: f64, bw: f64| MachineEntry {
             id: id.into(),
@@ -392,7 +458,13 @@ mod tests {
             nodes: vec![Some(1); 5],
         };
         let corpus = vec![series("sa", 1.0), series("sb", 0.25)];
-        let pairs = vec![Pair { id: "p".into(), code: "c".into(), problem: "q".into(), series: ["sa".into(), "sb".into()], machines: ["a".into(), "b".into()] }];
+        let pairs = vec![Pair {
+            id: "p".into(),
+            code: "c".into(),
+            problem: "q".into(),
+            series: ["sa".into(), "sb".into()],
+            machines: ["a".into(), "b".into()],
+        }];
         let all = samples(&pairs, &machines, &corpus).expect("samples");
         assert_eq!(all.len(), 2 * 2 * 5);
         for s in all.iter().filter(|s| s.bound == Bound::Memory) {

@@ -161,7 +161,14 @@ mod tests {
         assert!((t[1].3 - 4.0).abs() < 1e-9, "{}", t[1].3);
         assert!((least_error(t[1].3) - 0.6).abs() < 1e-9);
         // Beyond the tolerance they are not twins.
-        assert!(all(&[cut("a", "s1", &[(1, 40.0), (2, 20.0), (4, 10.0)], &[(64, 0.7)]), cut("b", "s2", &[(1, 44.0), (2, 20.0), (4, 10.0)], &[(64, 8.0)])], 0.05).is_empty());
+        assert!(all(
+            &[
+                cut("a", "s1", &[(1, 40.0), (2, 20.0), (4, 10.0)], &[(64, 0.7)]),
+                cut("b", "s2", &[(1, 44.0), (2, 20.0), (4, 10.0)], &[(64, 8.0)])
+            ],
+            0.05
+        )
+        .is_empty());
         // The summary counts both pairs, one more than 2× apart, and keeps the widest.
         let s = summaries(&[a, b], 0.05, 2.0);
         assert_eq!(s.len(), 1);
@@ -181,13 +188,26 @@ mod tests {
             let t2 = 20.0 * (1.0 + 0.011 * f64::from(i % 5));
             let counts = if i % 4 == 0 { [1, 2, 8] } else { [1, 2, 4] };
             let fitted = [(counts[0], t1), (counts[1], t2), (counts[2], 10.0)];
-            cuts.push(cut(&format!("s{i}"), &format!("src{}", i % 3), &fitted, &[(16, 2.0 + 0.1 * f), (32, 1.0 + 0.05 * f)]));
+            cuts.push(cut(
+                &format!("s{i}"),
+                &format!("src{}", i % 3),
+                &fitted,
+                &[(16, 2.0 + 0.1 * f), (32, 1.0 + 0.05 * f)],
+            ));
         }
-        let pair = |a: &str, b: &str, n: u32| if a < b { (a.to_string(), b.to_string(), n) } else { (b.to_string(), a.to_string(), n) };
+        let pair = |a: &str, b: &str, n: u32| {
+            if a < b {
+                (a.to_string(), b.to_string(), n)
+            } else {
+                (b.to_string(), a.to_string(), n)
+            }
+        };
         let mut brute = Vec::new();
         for (i, a) in cuts.iter().enumerate() {
             for b in &cuts[i + 1..] {
-                let alike = a.fitted.iter().zip(&b.fitted).all(|(p, q)| p.0 == q.0 && ((p.1 / a.fitted[2].1).ln() - (q.1 / b.fitted[2].1).ln()).abs() <= 0.05);
+                let alike = a.fitted.iter().zip(&b.fitted).all(|(p, q)| {
+                    p.0 == q.0 && ((p.1 / a.fitted[2].1).ln() - (q.1 / b.fitted[2].1).ln()).abs() <= 0.05
+                });
                 if alike && a.source != b.source {
                     brute.extend([16, 32].map(|n| pair(&a.series, &b.series, n)));
                 }

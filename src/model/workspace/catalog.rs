@@ -329,7 +329,10 @@ impl Catalog {
             // page that loads the catalog (+4 KB gzipped each); the simulation page reads it
             // and names any problem's line and column.
             if c.message_histograms.len() > MAX_HISTOGRAM_BYTES {
-                errs.push(InputError::new(&field, format!("message histograms: more than {MAX_HISTOGRAM_BYTES} bytes")));
+                errs.push(InputError::new(
+                    &field,
+                    format!("message histograms: more than {MAX_HISTOGRAM_BYTES} bytes"),
+                ));
             }
         }
         for (i, l) in self.links.iter().enumerate() {
@@ -553,9 +556,7 @@ pub fn presets() -> Catalog {
         cluster("g5k-toulouse", "Grid'5000 Toulouse", 20, 1, 0.0, 0.0, 1.0, vec![g5k(26.94)], g5k_note),
         cluster("g5k-sophia", "Grid'5000 Sophia-Antipolis", 19, 1, 0.0, 0.0, 1.0, vec![g5k(35.04)], g5k_note),
     ];
-    let wan = |us: f64| {
-        fabric("WAN", us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s")
-    };
+    let wan = |us: f64| fabric("WAN", us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s");
     let links = vec![
         link("wrg-a", "wrg-b", fast_ethernet()),
         link(
@@ -566,12 +567,7 @@ pub fn presets() -> Catalog {
         link(
             "bwgrid2-ma",
             "bwgrid2-hd",
-            fabric(
-                "Planned link",
-                145.0,
-                14305.1,
-                "seed 003: planned B_E 15–45 GB/s (the low end is used here)",
-            ),
+            fabric("Planned link", 145.0, 14305.1, "seed 003: planned B_E 15–45 GB/s (the low end is used here)"),
         ),
         link("g5k-orsay", "g5k-grenoble", wan(6577.49)),
         link("g5k-orsay", "g5k-toulouse", wan(5211.94)),

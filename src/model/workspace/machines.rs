@@ -245,13 +245,16 @@ impl File {
 
 pub fn source_of(docs: &BTreeMap<&str, &Document>, id: &str, kind: &str, basis: &str) -> FigureSource {
     let doc = docs.get(id);
-    let title = doc.map_or_else(|| id.to_string(), |d| {
-        if d.publisher.is_empty() {
-            d.title.clone()
-        } else {
-            format!("{} ({})", d.title, d.publisher)
-        }
-    });
+    let title = doc.map_or_else(
+        || id.to_string(),
+        |d| {
+            if d.publisher.is_empty() {
+                d.title.clone()
+            } else {
+                format!("{} ({})", d.title, d.publisher)
+            }
+        },
+    );
     FigureSource {
         source: title,
         date: doc.map(|d| d.date.clone()).unwrap_or_default(),
@@ -327,7 +330,9 @@ fn cluster(m: &Machine, docs: &BTreeMap<&str, &Document>) -> Option<Cluster> {
             }
             fs.insert("bandwidth_mb_s".to_string(), source_of(docs, &bw.source, &bw.kind, &bw.basis));
             let said = |what: &str, x: &FigureSource| format!("{what}: {}, {} ({})", x.source, x.date, x.kind);
-            let latency = fs.get("latency_us").map_or_else(|| "latency: not published (0 here)".to_string(), |s| said("latency", s));
+            let latency = fs
+                .get("latency_us")
+                .map_or_else(|| "latency: not published (0 here)".to_string(), |s| said("latency", s));
             let source = format!("{latency}; {}", said("bandwidth", &fs["bandwidth_mb_s"]));
             Some(Fabric {
                 name: f.name.clone(),
@@ -482,9 +487,19 @@ impl Machine {
 
     fn words(&self) -> String {
         let fabrics: Vec<&str> = self.fabrics.iter().map(|f| f.name.as_str()).collect();
-        [self.id.as_str(), &self.name, &self.operator, &self.site, &self.country, &self.continent, &self.gpu, &self.notes, &fabrics.join(" ")]
-            .join(" ")
-            .to_lowercase()
+        [
+            self.id.as_str(),
+            &self.name,
+            &self.operator,
+            &self.site,
+            &self.country,
+            &self.continent,
+            &self.gpu,
+            &self.notes,
+            &fabrics.join(" "),
+        ]
+        .join(" ")
+        .to_lowercase()
     }
 }
 
@@ -528,7 +543,10 @@ pub fn select<'a>(all: impl Iterator<Item = &'a Machine>, q: &Query) -> Vec<&'a 
 pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster, CostLine)> {
     let mut c = cluster(m, &file.docs())?;
     let taken = |id: &str| catalog.clusters.iter().any(|c| c.id == id);
-    c.id = (1..).map(|i| if i == 1 { m.id.clone() } else { format!("{}-{i}", m.id) }).find(|id| !taken(id)).unwrap_or_default();
+    c.id = (1..)
+        .map(|i| if i == 1 { m.id.clone() } else { format!("{}-{i}", m.id) })
+        .find(|id| !taken(id))
+        .unwrap_or_default();
     c.preset = false;
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -537,8 +555,19 @@ pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster,
     let gpus = m.gpus_per_node.unwrap_or(0);
     let price = m.price.as_ref().filter(|p| p.currency != NO_CURRENCY).map(|p| match p.unit.as_str() {
         // A GPU-hour price as the node-hour's: the costs table bills whole nodes.
-        "gpu-hour" if gpus > 0 => Price { amount: p.amount * f64::from(gpus), currency: p.currency.clone(), unit: "node-hour".into(), ..Price::default() },
-        _ => Price { amount: p.amount, currency: p.currency.clone(), unit: p.unit.clone(), unit_node_hours: p.unit_node_hours, ..Price::default() },
+        "gpu-hour" if gpus > 0 => Price {
+            amount: p.amount * f64::from(gpus),
+            currency: p.currency.clone(),
+            unit: "node-hour".into(),
+            ..Price::default()
+        },
+        _ => Price {
+            amount: p.amount,
+            currency: p.currency.clone(),
+            unit: p.unit.clone(),
+            unit_node_hours: p.unit_node_hours,
+            ..Price::default()
+        },
     });
     let value = |f: &Option<Figure>| f.as_ref().map(|f| f.value);
     let line = CostLine {

@@ -147,7 +147,10 @@ mod tests {
     #[test]
     fn format_1_moves_the_extrap_texts_to_their_page() {
         let mut ws = Workspace { version: 1, ..Workspace::default() };
-        ws.pages.insert("speedup".into(), inputs(&[("points", "n time\n1 5"), ("extrap_text", "PARAMETER p"), ("extrap_predict", "64")]));
+        ws.pages.insert(
+            "speedup".into(),
+            inputs(&[("points", "n time\n1 5"), ("extrap_text", "PARAMETER p"), ("extrap_predict", "64")]),
+        );
         upgrade(&mut ws, 1);
         assert_eq!(ws.version, CURRENT);
         assert_eq!(ws.pages["speedup"], inputs(&[("points", "n time\n1 5")]));
@@ -167,7 +170,10 @@ mod tests {
     #[test]
     fn format_1_moves_the_grid_inputs_to_their_page() {
         let mut ws = Workspace::default();
-        ws.pages.insert("comm".into(), inputs(&[("p2p", "size time\n8 1"), ("latency_share", "0.4"), ("matrix", "0 1\n1 0"), ("rho", "0.3")]));
+        ws.pages.insert(
+            "comm".into(),
+            inputs(&[("p2p", "size time\n8 1"), ("latency_share", "0.4"), ("matrix", "0 1\n1 0"), ("rho", "0.3")]),
+        );
         upgrade(&mut ws, 1);
         assert_eq!(ws.pages["comm"], inputs(&[("p2p", "size time\n8 1"), ("latency_share", "0.4")]));
         assert_eq!(ws.pages["sites"], inputs(&[("latency_share", "0.4"), ("matrix", "0 1\n1 0"), ("rho", "0.3")]));

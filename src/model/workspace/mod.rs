@@ -10,8 +10,8 @@
 //! upgrades in [`migrate`]; a newer one is refused.
 
 pub mod catalog;
-pub mod machines;
 pub mod inputs;
+pub mod machines;
 pub mod migrate;
 pub mod node_report;
 pub mod records;
@@ -22,10 +22,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use catalog::Catalog;
-pub use inputs::{text, without_bom, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::calculators;
 use crate::model::InputError;
+use catalog::Catalog;
+pub use inputs::{text, without_bom, Edit, FieldErrors, PageField, PageInputs, Preset};
 
 /// Marks a JSON file as ours, so importing some other JSON says so plainly.
 pub const FORMAT: &str = "scalewise-workspace";
@@ -43,7 +43,6 @@ pub const MAX_SAVED_BYTES: usize = 8 << 20;
 /// Largest workspace file accepted, bytes: [`MAX_SAVED_BYTES`] of text with room for JSON's
 /// escapes (a control character takes six bytes) and indentation.
 pub const MAX_WORKSPACE_BYTES: usize = 6 * MAX_SAVED_BYTES + (1 << 20);
-
 
 /// Values for some of a page's inputs under one name, e.g. a system or a machine taken from
 /// the cluster catalog, which the page fills in when the user picks it.
@@ -112,7 +111,10 @@ impl Workspace {
             InputError::new(field, format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")"))
         })?;
         if header.format.as_deref() != Some(FORMAT) {
-            return Err(InputError::new(field, format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")")));
+            return Err(InputError::new(
+                field,
+                format!("not a scalewise workspace (expected \"format\": \"{FORMAT}\")"),
+            ));
         }
         let from = match header.version {
             Some(v) => migrate::readable(field, v)?,
@@ -166,7 +168,9 @@ pub fn check_input(field: &str, page: &str, input: Option<(&str, &str)>) -> Resu
         return Err(InputError::new(field, format!("unknown page \"{}\"; known: {}", clip(page), known.join(", "))));
     }
     let Some((name, text)) = input else { return Ok(()) };
-    let ok_name = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    let ok_name = !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     if !ok_name {
         return Err(InputError::new(field, format!("page {page}: \"{}\" is not an input name", clip(name))));
     }
@@ -234,7 +238,10 @@ mod tests {
             ("{\"format\": 3", "not valid JSON".to_string()),
             ("{\"format\": 3}", "not a scalewise workspace".to_string()),
             ("[1, 2]", "not a scalewise workspace".to_string()),
-            (&ws.to_json().replace(&format!("\"version\": {VERSION}"), "\"version\": 99"), "written by a newer scalewise (format 99)".to_string()),
+            (
+                &ws.to_json().replace(&format!("\"version\": {VERSION}"), "\"version\": 99"),
+                "written by a newer scalewise (format 99)".to_string(),
+            ),
             (&bad_catalog.to_json(), "nodes must be at least 1".to_string()),
             (&huge_price.to_json(), "price per CPU-hour must be a number from 0 to 1e9".to_string()),
             (&bad_page.to_json(), "unknown page \"nonsense\"".to_string()),

@@ -890,8 +890,7 @@ mod tests {
             c.notes
         );
         // Older lscpu: the layout before the model name; "-" sockets (ARM) leave CPU(s).
-        let older =
-            "Architecture: x86_64\nCPU(s): 16\nThread(s) per core: 2\nCore(s) per socket: 4\nSocket(s): 2\n\
+        let older = "Architecture: x86_64\nCPU(s): 16\nThread(s) per core: 2\nCore(s) per socket: 4\nSocket(s): 2\n\
              Model name: Xeon\n";
         check(ReportFormat::Lscpu, older, &[("Xeon", 1, 8, 2, 0.0, 0)]);
         let arm = "Architecture: aarch64\nCPU(s): 80\nModel name: Neoverse-N1\nThread(s) per core: 1\n\

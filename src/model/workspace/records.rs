@@ -32,7 +32,10 @@ pub struct Meta {
 /// What a record's key names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Key<'a> {
-    Input { page: &'a str, name: &'a str },
+    Input {
+        page: &'a str,
+        name: &'a str,
+    },
     Catalog,
     /// `meta` and `v1`.
     Meta,
@@ -98,7 +101,11 @@ pub fn changes(before: &Workspace, after: &Workspace, skip: &dyn Fn(&str) -> boo
 /// Every record of a workspace, as written to empty storage.
 #[inline(never)]
 pub fn all(ws: &Workspace) -> Vec<Change> {
-    let empty = Workspace { catalog: Catalog { clusters: Vec::new(), links: Vec::new() }, pages: Default::default(), ..Workspace::default() };
+    let empty = Workspace {
+        catalog: Catalog { clusters: Vec::new(), links: Vec::new() },
+        pages: Default::default(),
+        ..Workspace::default()
+    };
     changes(&empty, ws, &|_| false)
 }
 
@@ -163,9 +170,13 @@ pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), In
             }
         }
         (Some(Key::Catalog), Some(text)) => {
-            let mut catalog: Catalog = serde_json::from_str(text).map_err(|e| InputError::new(key, format!("the saved cluster catalog could not be read: {e}")))?;
+            let mut catalog: Catalog = serde_json::from_str(text)
+                .map_err(|e| InputError::new(key, format!("the saved cluster catalog could not be read: {e}")))?;
             if let Err(errs) = catalog.validate() {
-                return Err(InputError::new(key, format!("the saved cluster catalog has {} problem(s), the first: {}", errs.len(), errs[0])));
+                return Err(InputError::new(
+                    key,
+                    format!("the saved cluster catalog has {} problem(s), the first: {}", errs.len(), errs[0]),
+                ));
             }
             catalog.mark_seed_presets();
             ws.catalog = catalog;
@@ -227,7 +238,10 @@ mod tests {
         let mut c = b.clone();
         c.pages.get_mut("speedup").unwrap().remove("points");
         c.pages.insert("regions".into(), [("alpha".to_string(), "0.1".to_string())].into());
-        assert_eq!(changes(&b, &c, &|_| false), vec![("p/regions/alpha".to_string(), Some("0.1".to_string())), ("p/speedup/points".to_string(), None)]);
+        assert_eq!(
+            changes(&b, &c, &|_| false),
+            vec![("p/regions/alpha".to_string(), Some("0.1".to_string())), ("p/speedup/points".to_string(), None)]
+        );
         // A skipped page (a tab's own) is never written.
         assert_eq!(keys(&changes(&b, &c, &|p| p == "speedup")), ["p/regions/alpha"]);
         let mut d = c.clone();
@@ -320,15 +334,25 @@ mod tests {
         let (first, problem) = from_v1(&text, &Meta::default());
         assert_eq!(problem, None);
         assert!(keys(&first).contains(&"p/speedup/target"));
-        assert!(keys(&first).contains(&"p/bottlenecks/extrap_text"), "format 1's Extra-P text moves: {:?}", keys(&first));
+        assert!(
+            keys(&first).contains(&"p/bottlenecks/extrap_text"),
+            "format 1's Extra-P text moves: {:?}",
+            keys(&first)
+        );
         assert!(keys(&first).contains(&CATALOG));
-        assert_eq!(&first[first.len() - 2..], [(V1.to_string(), Some(text.clone())), (META.to_string(), Some(CURRENT.to_string()))]);
+        assert_eq!(
+            &first[first.len() - 2..],
+            [(V1.to_string(), Some(text.clone())), (META.to_string(), Some(CURRENT.to_string()))]
+        );
         // The same text again: nothing to write.
         let meta = Meta { format: CURRENT, v1: text.clone() };
         assert!(from_v1(&text, &meta).0.is_empty());
         // An old tab typed 640 in the target: only that is taken in.
         let later = text.replace("\"555\"", "\"640\"");
-        assert_eq!(from_v1(&later, &meta).0, vec![("p/speedup/target".to_string(), Some("640".to_string())), (V1.to_string(), Some(later.clone()))]);
+        assert_eq!(
+            from_v1(&later, &meta).0,
+            vec![("p/speedup/target".to_string(), Some("640".to_string())), (V1.to_string(), Some(later.clone()))]
+        );
         // Damaged: said, nothing written but the text (so it is not said again until it changes).
         let (written, problem) = from_v1("{", &meta);
         assert!(problem.is_some());

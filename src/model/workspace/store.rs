@@ -98,15 +98,31 @@ impl std::fmt::Debug for Page {
 pub enum Action {
     /// The saved workspace, read; a sentence for anything that could not be; the page this
     /// tab holds as its own (a share link's, an embed's).
-    Loaded { ws: Workspace, notice: Option<String>, own: Option<SharedPage>, embed: bool },
+    Loaded {
+        ws: Workspace,
+        notice: Option<String>,
+        own: Option<SharedPage>,
+        embed: bool,
+    },
     /// Replaces one page's inputs (a preset); `label` says what, for Undo.
-    SetPage { page: Page, inputs: PageInputs, label: String },
+    SetPage {
+        page: Page,
+        inputs: PageInputs,
+        label: String,
+    },
     /// Edits one page's inputs as they are when applied; an untouched page starts from its
     /// defaults.
-    EditPage { page: Page, edit: Edit },
+    EditPage {
+        page: Page,
+        edit: Edit,
+    },
     /// Sets some of a page's inputs at once, replacing what they held (a system, a file);
     /// `label` says what, for Undo.
-    Fill { page: Page, fields: Vec<(&'static str, String)>, label: String },
+    Fill {
+        page: Page,
+        fields: Vec<(&'static str, String)>,
+        label: String,
+    },
     /// The shared inputs become the site's, and the clusters the link carries join the
     /// catalog (Undo brings the site's back).
     KeepShared,
@@ -115,7 +131,10 @@ pub enum Action {
     /// Back to the site's inputs (Undo brings the shared ones back).
     CloseShared,
     /// A record another tab wrote (its key and text; none when it was deleted).
-    Remote { key: String, text: Option<String> },
+    Remote {
+        key: String,
+        text: Option<String>,
+    },
     /// A validated import.
     Replace(Workspace),
     SetCatalog(Catalog),
@@ -249,7 +268,11 @@ impl Store {
             }
             Action::CloseShared => {
                 if let (Some(page), false) = (self.own.clone(), self.embed) {
-                    self.keep_for_undo(&mut next, "Your own inputs are shown; the shared ones are closed".into(), Scope::Page(page.clone(), self.mine_catalog.is_some()));
+                    self.keep_for_undo(
+                        &mut next,
+                        "Your own inputs are shown; the shared ones are closed".into(),
+                        Scope::Page(page.clone(), self.mine_catalog.is_some()),
+                    );
                     set_page(&mut next.ws, &page, self.mine.clone());
                     if let Some(c) = next.mine_catalog.take() {
                         Rc::make_mut(&mut next.ws).catalog = c;
@@ -288,7 +311,9 @@ impl Store {
             return self;
         }
         // The site's catalog, while a share link's clusters are shown over it.
-        if let (Some(records::Key::Catalog), Some(mine), Some(shared)) = (records::parse_key(&key), &self.mine_catalog, &self.shared) {
+        if let (Some(records::Key::Catalog), Some(mine), Some(shared)) =
+            (records::parse_key(&key), &self.mine_catalog, &self.shared)
+        {
             let mut site = Workspace { catalog: mine.clone(), ..Workspace::default() };
             if records::apply(&mut site, &key, text.as_deref()).is_ok() {
                 Rc::make_mut(&mut next.ws).catalog = shared.overlay(&site.catalog);

@@ -22,7 +22,11 @@ use crate::charts::{ChartError, Drawing, Frame, Readout, Table, Theme};
 /// A drawing the page's backend can draw, as a trait object.
 pub trait AnyDrawing {
     fn title(&self) -> &str;
-    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError>;
+    fn draw_on(
+        &self,
+        area: &DrawingArea<MeasuredCanvas<'_>, Shift>,
+        theme: &Theme,
+    ) -> Result<Option<Frame>, ChartError>;
     fn table(&self) -> Table;
     fn readout(&self, frame: &Frame, at: (i32, i32)) -> Option<Readout>;
     fn as_any(&self) -> &dyn Any;
@@ -33,7 +37,11 @@ impl<D: Drawing> AnyDrawing for D {
     fn title(&self) -> &str {
         Drawing::title(self)
     }
-    fn draw_on(&self, area: &DrawingArea<MeasuredCanvas<'_>, Shift>, theme: &Theme) -> Result<Option<Frame>, ChartError> {
+    fn draw_on(
+        &self,
+        area: &DrawingArea<MeasuredCanvas<'_>, Shift>,
+        theme: &Theme,
+    ) -> Result<Option<Frame>, ChartError> {
         self.draw(area, theme)
     }
     fn table(&self) -> Table {
@@ -148,9 +156,9 @@ pub fn chart(p: &ChartProps) -> Html {
         use_effect_with((p.chart.clone(), *size, *dark), move |(chart, size, dark)| {
             let (Some(el), Some((_, _, dpr))) = (canvas.cast::<HtmlCanvasElement>(), size) else { return };
             let theme = if *dark { Theme::DARK } else { Theme::LIGHT };
-            let result = MeasuredCanvas::new(el, *dpr)
-                .ok_or("this browser gave no 2D canvas")
-                .and_then(|backend| chart.draw_on(&backend.into_drawing_area(), &theme).map_err(|_| ChartError::MESSAGE));
+            let result = MeasuredCanvas::new(el, *dpr).ok_or("this browser gave no 2D canvas").and_then(|backend| {
+                chart.draw_on(&backend.into_drawing_area(), &theme).map_err(|_| ChartError::MESSAGE)
+            });
             match result {
                 Ok(f) => {
                     frame.set(f);
@@ -164,7 +172,11 @@ pub fn chart(p: &ChartProps) -> Html {
     let point = {
         let (chart, frame, hover) = (p.chart.clone(), frame.clone(), hover.clone());
         Callback::from(move |e: PointerEvent| {
-            hover.set(frame.as_ref().and_then(|f| chart.readout(f, (e.offset_x().round() as i32, e.offset_y().round() as i32))));
+            hover.set(
+                frame
+                    .as_ref()
+                    .and_then(|f| chart.readout(f, (e.offset_x().round() as i32, e.offset_y().round() as i32))),
+            );
         })
     };
     let leave = {
@@ -184,8 +196,9 @@ pub fn chart(p: &ChartProps) -> Html {
         Callback::from(move |_| {
             let (Some(el), Some((w, h, _))) = (canvas.cast::<HtmlCanvasElement>(), size) else { return };
             let mut svg = String::new();
-            let drawn = MeasuredCanvas::svg(&mut svg, (w, h), &el)
-                .map(|b| chart.draw_on(&b.into_drawing_area(), if dark { &Theme::DARK } else { &Theme::LIGHT }).is_ok());
+            let drawn = MeasuredCanvas::svg(&mut svg, (w, h), &el).map(|b| {
+                chart.draw_on(&b.into_drawing_area(), if dark { &Theme::DARK } else { &Theme::LIGHT }).is_ok()
+            });
             if drawn == Some(true) {
                 let _ = download(&format!("{id}.svg"), "image/svg+xml", &svg);
             }
@@ -198,7 +211,11 @@ pub fn chart(p: &ChartProps) -> Html {
             let Some(el) = canvas.cast::<HtmlCanvasElement>() else { return };
             let Ok(url) = el.to_data_url() else { return };
             let doc = gloo::utils::document();
-            if let Some(a) = doc.create_element("a").ok().and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlAnchorElement>(a).ok()) {
+            if let Some(a) = doc
+                .create_element("a")
+                .ok()
+                .and_then(|a| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlAnchorElement>(a).ok())
+            {
                 a.set_href(&url);
                 a.set_download(&format!("{id}.png"));
                 a.click();

@@ -12,10 +12,8 @@
 //! One backend type for both canvas and SVG means every chart's drawing function is compiled
 //! once into a page's wasm rather than once per backend.
 
-use plotters_backend::{
-    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
-};
 use plotters::prelude::SVGBackend;
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
@@ -54,7 +52,8 @@ impl MeasuredCanvas<'static> {
         let context = context(&canvas)?;
         let scale = if scale.is_finite() && scale >= 1.0 { scale } else { 1.0 };
         context.set_transform(scale, 0.0, 0.0, scale, 0.0, 0.0).ok()?;
-        let size = ((f64::from(canvas.width()) / scale).round() as u32, (f64::from(canvas.height()) / scale).round() as u32);
+        let size =
+            ((f64::from(canvas.width()) / scale).round() as u32, (f64::from(canvas.height()) / scale).round() as u32);
         let target = Target::Canvas(CanvasBackend::with_canvas_object(canvas)?);
         Some(MeasuredCanvas { target, context, size })
     }
@@ -63,11 +62,17 @@ impl MeasuredCanvas<'static> {
 impl<'a> MeasuredCanvas<'a> {
     /// Writes an SVG document of `size` into `out`, measuring text with `canvas`.
     pub fn svg(out: &'a mut String, size: (u32, u32), canvas: &HtmlCanvasElement) -> Option<Self> {
-        Some(MeasuredCanvas { target: Target::Svg(SVGBackend::with_string(out, size)), context: context(canvas)?, size })
+        Some(MeasuredCanvas {
+            target: Target::Svg(SVGBackend::with_string(out, size)),
+            context: context(canvas)?,
+            size,
+        })
     }
 }
 
-fn cast<E: std::error::Error + Send + Sync>(r: Result<(), DrawingErrorKind<E>>) -> Result<(), DrawingErrorKind<DrawError>> {
+fn cast<E: std::error::Error + Send + Sync>(
+    r: Result<(), DrawingErrorKind<E>>,
+) -> Result<(), DrawingErrorKind<DrawError>> {
     r.map_err(|e| match e {
         DrawingErrorKind::DrawingError(_) => DrawingErrorKind::DrawingError(DrawError),
         DrawingErrorKind::FontError(f) => DrawingErrorKind::FontError(f),
@@ -104,7 +109,13 @@ impl DrawingBackend for MeasuredCanvas<'_> {
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Res {
         both!(self, b => b.draw_line(from, to, style))
     }
-    fn draw_rect<S: BackendStyle>(&mut self, upper_left: BackendCoord, bottom_right: BackendCoord, style: &S, fill: bool) -> Res {
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Res {
         both!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Res {
@@ -119,7 +130,11 @@ impl DrawingBackend for MeasuredCanvas<'_> {
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Res {
         both!(self, b => b.draw_text(text, style, pos))
     }
-    fn estimate_text_size<S: BackendTextStyle>(&self, text: &str, style: &S) -> Result<(u32, u32), DrawingErrorKind<DrawError>> {
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<DrawError>> {
         // The same font string the canvas backend draws with.
         self.context.set_font(&format!("{} {}px {}", style.style().as_str(), style.size(), style.family().as_str()));
         let width = self.context.measure_text(text).map(|m| m.width()).unwrap_or(0.0);

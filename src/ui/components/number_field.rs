@@ -90,7 +90,9 @@ impl std::fmt::Display for NotInBounds {
         match self {
             NotInBounds::NotANumber => f.write_str("expected a number"),
             NotInBounds::NotWhole => f.write_str("expected a whole number"),
-            NotInBounds::Below(b) => write!(f, "expected {} {}", if b.min_inclusive { "at least" } else { "more than" }, b.min),
+            NotInBounds::Below(b) => {
+                write!(f, "expected {} {}", if b.min_inclusive { "at least" } else { "more than" }, b.min)
+            }
             NotInBounds::TooLarge => f.write_str("too large"),
         }
     }
@@ -257,8 +259,11 @@ pub fn page_select(
 
 /// A select that fills in one of `sets` when picked, then shows `prompt` again.
 pub fn field_set_select(id: &'static str, prompt: &'static str, sets: Rc<Vec<FieldSet>>, setter: &Setter) -> Html {
-    let options: Vec<Html> =
-        sets.iter().enumerate().map(|(i, s)| html! { <option value={i.to_string()}>{ s.label.clone() }</option> }).collect();
+    let options: Vec<Html> = sets
+        .iter()
+        .enumerate()
+        .map(|(i, s)| html! { <option value={i.to_string()}>{ s.label.clone() }</option> })
+        .collect();
     let setter = setter.clone();
     let onchange = Callback::from(move |e: Event| {
         let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();

@@ -20,7 +20,10 @@ use super::bottlenecks_files::RunsFiles;
 
 use crate::charts::extrap::shares;
 use crate::model::calculators;
-use crate::model::extrap::page::{self as page, fit_key, heat_map, speedup_inputs, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT, KEY_PROCESS, KEY_TEXT, PAGE};
+use crate::model::extrap::page::{
+    self as page, fit_key, heat_map, speedup_inputs, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT,
+    KEY_PROCESS, KEY_TEXT, PAGE,
+};
 use crate::model::extrap::worker::{FromWorker, ToWorker};
 use crate::model::extrap::{Nesting, Ranking};
 use crate::model::fmt_num;
@@ -31,9 +34,9 @@ use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_field, TextField};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::{compress, url};
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter, StoreHandle, Page};
+use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter, StoreHandle};
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
+use crate::ui::{compress, url};
 
 use crate::ui::extrap_worker::LOADER as WORKER;
 
@@ -53,7 +56,11 @@ enum Status {
     /// The view shown is that of the current texts.
     Current,
     /// The workers are ranking job `job` (started at `started`, `fraction` done).
-    Running { job: u64, started: f64, fraction: f64 },
+    Running {
+        job: u64,
+        started: f64,
+        fraction: f64,
+    },
     /// Worker 0 is evaluating the kept fits at new targets (a change of "rank at" or of the
     /// value held): a few milliseconds, so the results shown are not marked stale meanwhile
     /// (a repaint of the whole ranking, twice per keystroke) and no progress is reported.
@@ -191,7 +198,17 @@ fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
         let (texts, workers) = if retarget { (if i == 0 { own } else { &none }, 1) } else { (own, k) };
         serde_json::to_string(&ToWorker::Start { texts, job, worker: i, workers }).unwrap_or_default()
     };
-    let ranker = Ranker { job, started, progress: vec![0.0; worker_pool::worker_count()], status: status.clone(), view: view.clone(), good: good.clone(), key, kept: kept.clone(), quick: retarget };
+    let ranker = Ranker {
+        job,
+        started,
+        progress: vec![0.0; worker_pool::worker_count()],
+        status: status.clone(),
+        view: view.clone(),
+        good: good.clone(),
+        key,
+        kept: kept.clone(),
+        quick: retarget,
+    };
     if worker_pool::start(slot, WORKER, &part, Box::new(ranker)) {
         status.set(if retarget { Status::Evaluating } else { Status::Running { job, started, fraction: 0.0 } });
     } else {
@@ -201,7 +218,11 @@ fn rank(slot: &PoolSlot, own: &PageInputs, views: &Views, job: u64) {
 
 /// A number for the CSV: six significant digits, empty where there is none.
 fn csv_num(x: f64) -> String {
-    if x.is_finite() { fmt_num(x, 6) } else { String::new() }
+    if x.is_finite() {
+        fmt_num(x, 6)
+    } else {
+        String::new()
+    }
 }
 
 /// Several CSV fields in one cell (`data-csv-fields`, a JSON list that static/site.js spreads
@@ -248,7 +269,11 @@ impl Opened {
     fn along(r: &Ranking) -> HashSet<usize> {
         let mut out = HashSet::new();
         for d in &r.dominant {
-            let mut at = r.regions.iter().position(|f| f.callpath == d.callpath).and_then(|i| r.tree.parent.get(i).copied().flatten());
+            let mut at = r
+                .regions
+                .iter()
+                .position(|f| f.callpath == d.callpath)
+                .and_then(|i| r.tree.parent.get(i).copied().flatten());
             while let Some(p) = at.filter(|p| out.insert(*p)) {
                 at = r.tree.parent.get(p).copied().flatten();
             }
@@ -280,7 +305,8 @@ fn table_order(r: &Ranking, last: &crate::model::extrap::Table, open: &Opened) -
             _ => roots.push(i),
         }
     }
-    let by_share = |v: &mut Vec<usize>| v.sort_by(|a, b| incl.get(b).unwrap_or(&-1.0).total_cmp(incl.get(a).unwrap_or(&-1.0)));
+    let by_share =
+        |v: &mut Vec<usize>| v.sort_by(|a, b| incl.get(b).unwrap_or(&-1.0).total_cmp(incl.get(a).unwrap_or(&-1.0)));
     by_share(&mut roots);
     children.iter_mut().for_each(by_share);
     let mut out = Vec::new();
@@ -297,7 +323,13 @@ fn table_order(r: &Ranking, last: &crate::model::extrap::Table, open: &Opened) -
 /// The ranked table of one side value: shares at every target, largest at the last first (or
 /// the call tree, its nodes opening and closing); each region's model written out, flagged
 /// where its time grows; its inclusive share and its imbalance where there are such.
-fn ranking_table(r: &Ranking, side: Option<f64>, on_load: &Callback<usize>, opened: &Opened, on_toggle: &Callback<String>) -> Html {
+fn ranking_table(
+    r: &Ranking,
+    side: Option<f64>,
+    on_load: &Callback<usize>,
+    opened: &Opened,
+    on_toggle: &Callback<String>,
+) -> Html {
     let tables: Vec<_> = r.tables.iter().filter(|t| t.side == side).collect();
     let Some(last) = tables.last() else { return html! {} };
     let last_target = r.targets.iter().position(|t| t.point == last.point).unwrap_or(0);
@@ -453,18 +485,25 @@ fn progress_line(status: &Status, cancel: Callback<MouseEvent>, restart: &Callba
 
 /// Reads one text file chosen or dropped as the experiment's text (a file is asked to be
 /// ranked, even one whose text is the example's); `reader` keeps the read going.
-fn text_loader(setter: &Setter, store: &StoreHandle, waiting: &UseStateHandle<bool>, reader: Rc<RefCell<Option<FileReader>>>) -> Callback<web_sys::File> {
+fn text_loader(
+    setter: &Setter,
+    store: &StoreHandle,
+    waiting: &UseStateHandle<bool>,
+    reader: Rc<RefCell<Option<FileReader>>>,
+) -> Callback<web_sys::File> {
     let (setter, store, waiting) = (setter.clone(), store.clone(), waiting.clone());
     Callback::from(move |file: web_sys::File| {
         waiting.set(false);
         let (setter, store, name) = (setter.clone(), store.clone(), file.name());
-        let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| match result {
+        let task = gloo::file::callbacks::read_as_text(&file.into(), move |result| {
+            match result {
             // The saved workspace keeps at most MAX_FIELD_BYTES per input.
             Ok(text) if text.len() > MAX_FIELD_BYTES => store.dispatch(Action::Notice(Some(format!(
                 "{name}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise bottlenecks` for larger files.",
                 text.len() >> 10, MAX_FIELD_BYTES >> 10)))),
             Ok(text) => setter.fill(format!("Loaded {name}"), vec![(KEY_TEXT, text)]),
             Err(e) => store.dispatch(Action::Notice(Some(format!("Cannot read {name}: {e}")))),
+        }
         });
         *reader.borrow_mut() = Some(task);
     })
@@ -525,12 +564,14 @@ pub fn bottlenecks() -> Html {
         let waiting = waiting.clone();
         Callback::from(move |_: MouseEvent| waiting.set(false))
     };
-    let prompt = (*waiting && !saved && own == *example).then(|| html! {
-        <p id="extrap-example-prompt" class="hint">
-            { "An example experiment (24 regions) is loaded. " }
-            <button onclick={rank_example}>{ "Rank it" }</button>
-            { " (fits in this browser's Web Workers), or paste or choose your own." }
-        </p>
+    let prompt = (*waiting && !saved && own == *example).then(|| {
+        html! {
+            <p id="extrap-example-prompt" class="hint">
+                { "An example experiment (24 regions) is loaded. " }
+                <button onclick={rank_example}>{ "Rank it" }</button>
+                { " (fits in this browser's Web Workers), or paste or choose your own." }
+            </p>
+        }
     });
     let cancel = {
         let (slot, status, kept) = (slot.clone(), status.clone(), kept.clone());
@@ -560,7 +601,8 @@ pub fn bottlenecks() -> Html {
             open_in_speedup(inputs, store.clone());
         })
     };
-    let error = |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
+    let error =
+        |key: &str| (!running).then(|| v.errors.iter().find(|e| e.0 == key).map(|e| e.1.local_text())).flatten();
     let text_error = error(KEY_TEXT);
     // A long text is held back from the text box until asked for (TEXT_SHOWN_UP_TO).
     let shown = use_state_eq(|| false);
@@ -618,12 +660,22 @@ pub fn bottlenecks() -> Html {
 
 /// The section's texts of a page's inputs.
 fn restrict(inputs: &PageInputs) -> PageInputs {
-    [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS].iter().filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone()))).collect()
+    [KEY_TEXT, KEY_PREDICT, KEY_HOLD, KEY_METRIC, KEY_PROCESS]
+        .iter()
+        .filter_map(|k| inputs.get(*k).map(|v| (k.to_string(), v.clone())))
+        .collect()
 }
 
 /// A select of one of the page's inputs: `options` (value, label), the first the default;
 /// a saved value not among them stays, said so, until another is chosen.
-fn choice(inputs: &PageInputs, setter: &Setter, key: &'static str, label: String, options: Vec<(String, String)>, error: Option<String>) -> Html {
+fn choice(
+    inputs: &PageInputs,
+    setter: &Setter,
+    key: &'static str,
+    label: String,
+    options: Vec<(String, String)>,
+    error: Option<String>,
+) -> Html {
     let current = text(inputs, key).to_string();
     let mut options = options;
     if !options.iter().any(|(v, _)| *v == current) {
@@ -649,7 +701,13 @@ fn choice(inputs: &PageInputs, setter: &Setter, key: &'static str, label: String
 /// The ranking's options: where to rank, the metric, the process count, the value held. They
 /// stay while their value is wrong (its error under it), from the experiment of the texts,
 /// or while that has an error, of the last one ranked.
-fn options_fields(inputs: &PageInputs, setter: &Setter, v: &ExtrapView, good: &ExtrapView, error: &dyn Fn(&str) -> Option<String>) -> Html {
+fn options_fields(
+    inputs: &PageInputs,
+    setter: &Setter,
+    v: &ExtrapView,
+    good: &ExtrapView,
+    error: &dyn Fn(&str) -> Option<String>,
+) -> Html {
     let of = if v.parameters.is_empty() { good } else { v };
     let params = &of.parameters;
     let pp = of.process_parameter.clone().or_else(|| params.first().cloned()).unwrap_or_else(|| "n".into());
@@ -664,10 +722,19 @@ fn options_fields(inputs: &PageInputs, setter: &Setter, v: &ExtrapView, good: &E
     if params.is_empty() {
         return html! { <div class="form-row">{ predict }</div> };
     }
-    let metric_default = if of.metrics.iter().any(|m| m.eq_ignore_ascii_case("time")) { "time".to_string() } else { of.metrics.first().cloned().unwrap_or_default() };
+    let metric_default = if of.metrics.iter().any(|m| m.eq_ignore_ascii_case("time")) {
+        "time".to_string()
+    } else {
+        of.metrics.first().cloned().unwrap_or_default()
+    };
     let mut metrics = vec![(String::new(), format!("{metric_default} (the default)"))];
     metrics.extend(of.metrics.iter().map(|m| (m.clone(), m.clone())));
-    let guessed = good.ranking.as_ref().map(|r| r.process_parameter.clone()).filter(|_| text(inputs, KEY_PROCESS).is_empty()).unwrap_or_else(|| pp.clone());
+    let guessed = good
+        .ranking
+        .as_ref()
+        .map(|r| r.process_parameter.clone())
+        .filter(|_| text(inputs, KEY_PROCESS).is_empty())
+        .unwrap_or_else(|| pp.clone());
     let mut processes = vec![(String::new(), format!("{guessed} (guessed from the names)"))];
     processes.extend(params.iter().map(|p| (p.clone(), p.clone())));
     let ranking = good.ranking.as_ref();
@@ -772,7 +839,8 @@ const HEAT_CHOICES: usize = 40;
 #[component(HeatMapView)]
 fn heat_map_view(props: &HeatProps) -> Html {
     let region = use_state(|| None::<usize>);
-    let map = use_memo((props.view.clone(), *region), |(v, region)| v.ranking.as_ref().and_then(|r| heat_map(r, *region)));
+    let map =
+        use_memo((props.view.clone(), *region), |(v, region)| v.ranking.as_ref().and_then(|r| heat_map(r, *region)));
     let Some(r) = &props.view.ranking else { return html! {} };
     let Some(h) = (*map).clone() else { return html! {} };
     let onchange = {
@@ -782,7 +850,8 @@ fn heat_map_view(props: &HeatProps) -> Html {
             region.set(sel.value().parse::<usize>().ok());
         })
     };
-    let choices: Vec<usize> = r.tables.last().map(|t| t.rows.iter().take(HEAT_CHOICES).map(|s| s.region).collect()).unwrap_or_default();
+    let choices: Vec<usize> =
+        r.tables.last().map(|t| t.rows.iter().take(HEAT_CHOICES).map(|s| s.region).collect()).unwrap_or_default();
     let options = choices.iter().map(|&i| html! { <option value={i.to_string()} selected={*region == Some(i)}>{ r.regions[i].callpath.clone() }</option> });
     html! {
         <div class="heat">
@@ -816,7 +885,10 @@ fn sides(r: &Ranking) -> Vec<Option<f64>> {
 /// inside a number such as 6.627e-5).
 fn formula(text: Option<&str>) -> Html {
     let Some(text) = text else { return html! { "—" } };
-    let terms = text.split(" + ").enumerate().map(|(k, t)| html! { <>{ if k > 0 { " + " } else { "" } }<span class="term">{ t.to_string() }</span></> });
+    let terms = text
+        .split(" + ")
+        .enumerate()
+        .map(|(k, t)| html! { <>{ if k > 0 { " + " } else { "" } }<span class="term">{ t.to_string() }</span></> });
     html! { <>{ for terms }</> }
 }
 
@@ -829,7 +901,13 @@ fn heat_table(r: &Ranking, h: &HeatMap, all: bool) -> Html {
     let times = h.cells.iter().flatten().flatten().map(|c| c.time_s).filter(|t| *t > 0.0);
     let (lo, hi) = times.fold((f64::INFINITY, 0.0f64), |(a, b), t| (a.min(t), b.max(t)));
     let span = (hi / lo).ln().max(1e-9);
-    let held: Vec<String> = r.parameters.iter().enumerate().filter(|(j, p)| *j != r.process_index && **p != h.y_name).map(|(j, p)| format!("{p} = {}", fmt_num(r.base[j], 6))).collect();
+    let held: Vec<String> = r
+        .parameters
+        .iter()
+        .enumerate()
+        .filter(|(j, p)| *j != r.process_index && **p != h.y_name)
+        .map(|(j, p)| format!("{p} = {}", fmt_num(r.base[j], 6)))
+        .collect();
     let caption = format!(
         "Predicted time in s{}{}; rows {}, columns {}. Darker is longer.",
         if all { " (all regions) and the region that takes most of it" } else { " of the region and its share" },

@@ -31,7 +31,8 @@ pub struct Picked {
 
 impl Picked {
     fn is_runs(&self) -> bool {
-        self.paths.iter().any(|p| p.ends_with(".cubex")) || (self.paths.len() == 1 && self.paths[0].ends_with(".extra-p"))
+        self.paths.iter().any(|p| p.ends_with(".cubex"))
+            || (self.paths.len() == 1 && self.paths[0].ends_with(".extra-p"))
     }
 }
 
@@ -65,7 +66,11 @@ impl Job for Reader {
                 None
             }
             Ok(FromWorker::Loaded { text, summary, job }) if job == self.job => {
-                let what = if summary.source == "cube" { format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" }) } else { self.label.clone() };
+                let what = if summary.source == "cube" {
+                    format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" })
+                } else {
+                    self.label.clone()
+                };
                 self.setter.fill(format!("Loaded {what}"), vec![(KEY_TEXT, text)]);
                 *self.kept.borrow_mut() = Some(self.picked.clone());
                 self.read.set(Some(Rc::new(summary)));
@@ -122,10 +127,15 @@ async fn walk(entry: JsValue, depth: usize, out: &mut Vec<(String, JsValue)>) ->
     let mut stack = vec![(entry, depth)];
     while let Some((e, d)) = stack.pop() {
         if out.len() > MOST_FILES {
-            return Err(format!("the folder holds more files than a set of at most {} runs (the limit of runs)", LIMITS.runs));
+            return Err(format!(
+                "the folder holds more files than a set of at most {} runs (the limit of runs)",
+                LIMITS.runs
+            ));
         }
         if field(&e, "isFile").as_bool() == Some(true) {
-            let file = JsFuture::from(callbacks(&e, "file")).await.map_err(|_| "the browser could not open a dropped file".to_string())?;
+            let file = JsFuture::from(callbacks(&e, "file"))
+                .await
+                .map_err(|_| "the browser could not open a dropped file".to_string())?;
             out.push((field(&e, "fullPath").as_string().unwrap_or_default(), file));
         } else if field(&e, "isDirectory").as_bool() == Some(true) && d < 3 {
             let reader = Reflect::get(&e, &JsValue::from_str("createReader"))
@@ -134,7 +144,9 @@ async fn walk(entry: JsValue, depth: usize, out: &mut Vec<(String, JsValue)>) ->
                 .and_then(|f| f.call0(&e).ok())
                 .ok_or("the browser could not list a dropped folder")?;
             loop {
-                let batch = JsFuture::from(callbacks(&reader, "readEntries")).await.map_err(|_| "the browser could not list a dropped folder".to_string())?;
+                let batch = JsFuture::from(callbacks(&reader, "readEntries"))
+                    .await
+                    .map_err(|_| "the browser could not list a dropped folder".to_string())?;
                 let batch: Array = batch.dyn_into().unwrap_or_default();
                 if batch.length() == 0 {
                     break;
@@ -155,7 +167,12 @@ async fn dropped(dt: web_sys::DataTransfer) -> Result<Picked, String> {
     let mut loose: Vec<(String, JsValue)> = Vec::new();
     for i in 0..n {
         let item = Reflect::get_u32(&items, i).unwrap_or(JsValue::UNDEFINED);
-        let get = |m: &str| Reflect::get(&item, &JsValue::from_str(m)).ok().and_then(|f| f.dyn_into::<Function>().ok()).and_then(|f| f.call0(&item).ok());
+        let get = |m: &str| {
+            Reflect::get(&item, &JsValue::from_str(m))
+                .ok()
+                .and_then(|f| f.dyn_into::<Function>().ok())
+                .and_then(|f| f.call0(&item).ok())
+        };
         match get("webkitGetAsEntry").filter(|e| !e.is_null() && !e.is_undefined()) {
             Some(e) => entries.push(e),
             None => {
@@ -199,7 +216,10 @@ fn chosen(input: &HtmlInputElement) -> Option<Picked> {
         picked.push((path, JsValue::from(f)));
     }
     picked.sort_by(|a, b| a.0.cmp(&b.0));
-    (!picked.is_empty()).then(|| Picked { paths: picked.iter().map(|p| p.0.clone()).collect(), files: picked.into_iter().map(|p| p.1).collect() })
+    (!picked.is_empty()).then(|| Picked {
+        paths: picked.iter().map(|p| p.0.clone()).collect(),
+        files: picked.into_iter().map(|p| p.1).collect(),
+    })
 }
 
 #[derive(Properties, PartialEq)]
@@ -240,14 +260,24 @@ pub fn runs_files(props: &FilesProps) -> Html {
         use_effect_with((), move |_| move || stop(&slot));
     }
     let read = {
-        let (slot, status, jobs, setter, read_summary, kept) = (slot.clone(), status.clone(), jobs.clone(), props.setter.clone(), read_summary.clone(), kept.clone());
+        let (slot, status, jobs, setter, read_summary, kept) =
+            (slot.clone(), status.clone(), jobs.clone(), props.setter.clone(), read_summary.clone(), kept.clone());
         Rc::new(move |p: &Picked, o: &RunOptions| {
             stop(&slot);
             *jobs.borrow_mut() += 1;
             let job = *jobs.borrow();
-            let text = serde_json::to_string(&ToWorker::<()>::Read { options: o.clone(), paths: p.paths.clone(), job }).unwrap_or_default();
+            let text = serde_json::to_string(&ToWorker::<()>::Read { options: o.clone(), paths: p.paths.clone(), job })
+                .unwrap_or_default();
             let label = if p.paths.len() == 1 { p.paths[0].clone() } else { format!("{} files", p.paths.len()) };
-            let reader = Reader { job, status: status.clone(), read: read_summary.clone(), kept: kept.clone(), picked: p.clone(), setter: setter.clone(), label };
+            let reader = Reader {
+                job,
+                status: status.clone(),
+                read: read_summary.clone(),
+                kept: kept.clone(),
+                picked: p.clone(),
+                setter: setter.clone(),
+                label,
+            };
             if worker_pool::start_with_files(&slot, WORKER, &text, &p.files, Box::new(reader)) {
                 status.set(Reading::Running(0.0));
             } else {
@@ -324,8 +354,13 @@ pub fn runs_files(props: &FilesProps) -> Html {
         None => html! {},
         Some(s) => {
             let o = &*options;
-            let metrics = s.metrics.iter().map(|m| html! { <option value={m.clone()} selected={*m == s.metric}>{ m.clone() }</option> });
-            let aggregates = Aggregate::ALL.iter().map(|a| html! { <option value={a.key()} selected={*a == o.aggregate}>{ a.words() }</option> });
+            let metrics = s
+                .metrics
+                .iter()
+                .map(|m| html! { <option value={m.clone()} selected={*m == s.metric}>{ m.clone() }</option> });
+            let aggregates = Aggregate::ALL
+                .iter()
+                .map(|a| html! { <option value={a.key()} selected={*a == o.aggregate}>{ a.words() }</option> });
             let merged = (!s.merged.is_empty()).then(|| {
                 let names: Vec<String> = s.merged.iter().map(|(p, into)| match into {
                     Some(t) if !s.options.inclusive => format!("{p} → {t}"),

@@ -13,8 +13,8 @@ use crate::charts::calibration::message_times;
 use crate::model::fmt_num;
 use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
 use crate::ui::components::chart::{drawing, Chart};
-use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
+use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{use_store, Action};
 
 #[component(MeasuredTimes)]
@@ -38,7 +38,11 @@ pub fn measured_times() -> Html {
         _ => Vec::new(),
     };
     let catalog = &store.ws.catalog;
-    let cluster_id = if catalog.cluster(&cluster).is_some() { (*cluster).clone() } else { catalog.clusters.first().map(|c| c.id.clone()).unwrap_or_default() };
+    let cluster_id = if catalog.cluster(&cluster).is_some() {
+        (*cluster).clone()
+    } else {
+        catalog.clusters.first().map(|c| c.id.clone()).unwrap_or_default()
+    };
     let body = match &result {
         Some(Ok((format, hists, table))) => {
             let rows = hists.iter().map(|h| {
@@ -55,7 +59,8 @@ pub fn measured_times() -> Html {
                 }
             });
             let onclick = {
-                let (store, saved, table, cluster_id) = (store.clone(), saved.clone(), table.clone(), cluster_id.clone());
+                let (store, saved, table, cluster_id) =
+                    (store.clone(), saved.clone(), table.clone(), cluster_id.clone());
                 Callback::from(move |_| {
                     let mut catalog = store.ws.catalog.clone();
                     let Some(c) = catalog.cluster_mut(&cluster_id) else { return };

@@ -7,10 +7,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::calculators;
+use crate::model::fmt_num;
 use crate::model::multigrid::page::{self as planner, Field};
 use crate::model::workspace::catalog::{Catalog, Cluster, Fabric, Link};
 use crate::model::workspace::{self as ws, machines, text};
-use crate::model::fmt_num;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
 use crate::ui::store::{use_store, Action, Page};
 
@@ -40,7 +40,9 @@ pub fn clusters() -> Html {
     {
         let (_, id) = (*focus).clone();
         use_effect_with((*focus).clone(), move |_| {
-            if let Some(card) = (!id.is_empty()).then(gloo::utils::document).and_then(|d| d.get_element_by_id(&format!("cluster-{id}"))) {
+            if let Some(card) =
+                (!id.is_empty()).then(gloo::utils::document).and_then(|d| d.get_element_by_id(&format!("cluster-{id}")))
+            {
                 card.scroll_into_view();
                 if let Some(input) = card.query_selector("input").ok().flatten() {
                     let _ = wasm_bindgen::JsCast::unchecked_into::<web_sys::HtmlElement>(input).focus();
@@ -66,7 +68,10 @@ pub fn clusters() -> Html {
             let costs = store.inputs_or(PLANNER.key(), PLANNER.defaults);
             let mut lines: Vec<String> = text(&costs, Field::Costs).lines().map(str::to_string).collect();
             lines.push(line.text());
-            store.dispatch(Action::EditPage { page: PLANNER, edit: ws::Edit::set(ws::PageField::key(Field::Costs), lines.join("\n")) });
+            store.dispatch(Action::EditPage {
+                page: PLANNER,
+                edit: ws::Edit::set(ws::PageField::key(Field::Costs), lines.join("\n")),
+            });
             focus_on(id);
         })
     };
@@ -175,11 +180,14 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
             let id = id.clone();
             edit.emit(Rc::new(move |cat: &mut Catalog| {
                 if let Some(cl) = cat.cluster_mut(&id) {
-                    let name = (1..)
-                        .map(|k| format!("Fabric {k}"))
-                        .find(|n| cl.fabric(n).is_none())
-                        .unwrap_or_default();
-                    cl.fabrics.push(Fabric { name, latency_us: 10.0, bandwidth_mb_s: 1000.0, source: "your numbers".into() });
+                    let name =
+                        (1..).map(|k| format!("Fabric {k}")).find(|n| cl.fabric(n).is_none()).unwrap_or_default();
+                    cl.fabrics.push(Fabric {
+                        name,
+                        latency_us: 10.0,
+                        bandwidth_mb_s: 1000.0,
+                        source: "your numbers".into(),
+                    });
                 }
             }))
         })
@@ -288,7 +296,12 @@ fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
                 cat.links.push(Link {
                     a: a.clone(),
                     b: b.clone(),
-                    fabric: Fabric { name: "Link".into(), latency_us: 100.0, bandwidth_mb_s: 100.0, source: "your numbers".into() },
+                    fabric: Fabric {
+                        name: "Link".into(),
+                        latency_us: 100.0,
+                        bandwidth_mb_s: 100.0,
+                        source: "your numbers".into(),
+                    },
                 })
             }))
         })

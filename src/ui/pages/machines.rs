@@ -23,7 +23,8 @@ async fn fetch() -> Result<File, String> {
     use wasm_bindgen::JsCast;
     use wasm_bindgen_futures::JsFuture;
     let fail = |_| "the machines' file (machines.json) could not be loaded".to_string();
-    let response: web_sys::Response = JsFuture::from(gloo::utils::window().fetch_with_str("machines.json")).await.map_err(fail)?.unchecked_into();
+    let response: web_sys::Response =
+        JsFuture::from(gloo::utils::window().fetch_with_str("machines.json")).await.map_err(fail)?.unchecked_into();
     if !response.ok() {
         return Err(format!("the machines' file (machines.json) answered {}", response.status()));
     }
@@ -51,14 +52,24 @@ fn figure_rows(m: &Machine) -> Vec<Row<'_>> {
     ];
     let mut out: Vec<Row> = figures
         .into_iter()
-        .filter_map(|(label, fig, unit)| fig.as_ref().map(|x| Row { label, value: format!("{} {unit}", fmt_num(x.value, 6)), figure: x }))
+        .filter_map(|(label, fig, unit)| {
+            fig.as_ref().map(|x| Row { label, value: format!("{} {unit}", fmt_num(x.value, 6)), figure: x })
+        })
         .collect();
     for f in &m.fabrics {
         if let Some(x) = &f.latency_us {
-            out.push(Row { label: "fabric latency", value: format!("{} µs ({})", fmt_num(x.value, 4), f.name), figure: x });
+            out.push(Row {
+                label: "fabric latency",
+                value: format!("{} µs ({})", fmt_num(x.value, 4), f.name),
+                figure: x,
+            });
         }
         if let Some(x) = &f.bandwidth_mb_s {
-            out.push(Row { label: "fabric bandwidth", value: format!("{} MB/s, 10⁶ B/s ({})", fmt_num(x.value, 5), f.name), figure: x });
+            out.push(Row {
+                label: "fabric bandwidth",
+                value: format!("{} MB/s, 10⁶ B/s ({})", fmt_num(x.value, 5), f.name),
+                figure: x,
+            });
         }
     }
     out
@@ -66,7 +77,10 @@ fn figure_rows(m: &Machine) -> Vec<Row<'_>> {
 
 fn source_cell(docs: &BTreeMap<&str, &Document>, id: &str, kind: &str, basis: &str) -> Html {
     let doc = docs.get(id);
-    let title = doc.map_or_else(|| id.to_string(), |d| if d.publisher.is_empty() { d.title.clone() } else { format!("{} ({})", d.title, d.publisher) });
+    let title = doc.map_or_else(
+        || id.to_string(),
+        |d| if d.publisher.is_empty() { d.title.clone() } else { format!("{} ({})", d.title, d.publisher) },
+    );
     let date = doc.map(|d| d.date.clone()).unwrap_or_default();
     let address = doc.map(|d| d.address.clone()).unwrap_or_default();
     html! { <>
@@ -121,7 +135,10 @@ fn opened(m: &Machine, file: &Rc<File>, index: usize, on_use: &Callback<(Rc<File
 fn cell(fig: &Option<Figure>, digits: usize, docs: &BTreeMap<&str, &Document>) -> Html {
     match fig {
         Some(f) => {
-            let title = docs.get(f.source.as_str()).map(|d| format!("{}, {} ({})", d.title, d.date, f.kind)).unwrap_or_default();
+            let title = docs
+                .get(f.source.as_str())
+                .map(|d| format!("{}, {} ({})", d.title, d.date, f.kind))
+                .unwrap_or_default();
             let mark = if f.kind == "estimated" { "*" } else { "" };
             html! { <td class="num" {title}>{ fmt_num(f.value, digits) }{ mark }</td> }
         }
@@ -150,8 +167,12 @@ pub fn machines_table(p: &Props) -> Html {
     let open = use_state(|| None::<String>);
     let file = match &*loaded {
         Some(Ok(f)) => f.clone(),
-        Some(Err(e)) => return html! { <article class="card machines" id="machines"><p class="field-error" role="alert">{ e.clone() }</p></article> },
-        None => return html! { <article class="card machines" id="machines"><p class="hint">{ "Loading the machines in service…" }</p></article> },
+        Some(Err(e)) => {
+            return html! { <article class="card machines" id="machines"><p class="field-error" role="alert">{ e.clone() }</p></article> }
+        }
+        None => {
+            return html! { <article class="card machines" id="machines"><p class="hint">{ "Loading the machines in service…" }</p></article> }
+        }
     };
     let docs = file.docs();
     let shown = machines::select(file.machines.iter(), &query);
@@ -171,9 +192,17 @@ pub fn machines_table(p: &Props) -> Html {
             query.set(Query { text: el.value(), ..(*query).clone() });
         })
     };
-    let continents: Vec<String> =
-        std::iter::once(String::new()).chain(file.machines.iter().map(|m| m.continent.clone()).collect::<std::collections::BTreeSet<_>>()).collect();
-    let fabric_words = [("", "any"), ("InfiniBand", "InfiniBand"), ("Slingshot", "Slingshot"), ("EFA", "EFA"), ("Tofu", "Tofu"), ("RDMA", "RDMA")];
+    let continents: Vec<String> = std::iter::once(String::new())
+        .chain(file.machines.iter().map(|m| m.continent.clone()).collect::<std::collections::BTreeSet<_>>())
+        .collect();
+    let fabric_words = [
+        ("", "any"),
+        ("InfiniBand", "InfiniBand"),
+        ("Slingshot", "Slingshot"),
+        ("EFA", "EFA"),
+        ("Tofu", "Tofu"),
+        ("RDMA", "RDMA"),
+    ];
     let rows = shown.iter().map(|m| {
         let is_open = open.as_deref() == Some(m.id.as_str());
         let toggle = {

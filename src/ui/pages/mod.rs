@@ -6,6 +6,9 @@ use yew::prelude::*;
 use super::route::Route;
 use crate::model::calculators::{self, Calculator};
 
+mod allocation;
+mod bottlenecks;
+mod bottlenecks_files;
 mod calibration;
 mod clusters;
 mod comm;
@@ -16,9 +19,6 @@ mod regions;
 mod simulate;
 mod simulate_timeline;
 mod speedup;
-mod allocation;
-mod bottlenecks;
-mod bottlenecks_files;
 
 /// The pages of `index.html`.
 pub fn index(route: Route) -> Html {

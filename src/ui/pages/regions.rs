@@ -18,7 +18,7 @@ use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
 use crate::ui::components::table_csv::csv_button as table_csv;
 use crate::ui::components::workspace_file::download;
-use crate::ui::store::{use_page, PageSetup, Setter, Page};
+use crate::ui::store::{use_page, Page, PageSetup, Setter};
 
 /// This page in the store.
 const STORE_PAGE: Page = Page { calculator: &calculators::REGIONS, defaults: page::default_inputs };
@@ -26,7 +26,14 @@ const STORE_PAGE: Page = Page { calculator: &calculators::REGIONS, defaults: pag
 /// Positions of the bandwidth slider (log scale between the sweep's ends).
 const SLIDER_STEPS: f64 = 1000.0;
 
-fn field(inputs: &PageInputs, view: &PageView, setter: &Setter, field: Field, label: &'static str, unit: Option<&'static str>) -> Html {
+fn field(
+    inputs: &PageInputs,
+    view: &PageView,
+    setter: &Setter,
+    field: Field,
+    label: &'static str,
+    unit: Option<&'static str>,
+) -> Html {
     page_field(inputs, setter, field.key(), label, unit, view.errors.get(field.key()).map(|e| e.local_text()))
 }
 
@@ -83,7 +90,8 @@ fn slider(shown: &PageView, view: &PageView, setter: &Setter) -> Slider {
         Some(s) if s.len() > 1 => (s[0].bandwidth_gb_s, s[s.len() - 1].bandwidth_gb_s),
         _ => (0.1, 100.0),
     };
-    let pos = view.bandwidth_gb_s.map_or(0.0, |b| (SLIDER_STEPS * (b / lo).ln() / (hi / lo).ln()).clamp(0.0, SLIDER_STEPS));
+    let pos =
+        view.bandwidth_gb_s.map_or(0.0, |b| (SLIDER_STEPS * (b / lo).ln() / (hi / lo).ln()).clamp(0.0, SLIDER_STEPS));
     let setter = setter.clone();
     let on_slide = Callback::from(move |e: InputEvent| {
         let el: HtmlInputElement = e.target_unchecked_into();
@@ -105,10 +113,16 @@ pub fn regions() -> Html {
     // What the results show: the current evaluation, or the last good one (stale).
     let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), view.broken());
     let charts = use_memo(shown.clone(), |v| {
-        (Rc::new(speedup_vs_n(v, false)), Rc::new(speedup_vs_n(v, true)), Rc::new(sweep_speedup(v)), Rc::new(sweep_n_star(v)))
+        (
+            Rc::new(speedup_vs_n(v, false)),
+            Rc::new(speedup_vs_n(v, true)),
+            Rc::new(sweep_speedup(v)),
+            Rc::new(sweep_n_star(v)),
+        )
     });
     let application = !page::is_balance_form(&inputs);
-    let f = |key: Field, label: &'static str, unit: Option<&'static str>| field(&inputs, &view, &setter, key, label, unit);
+    let f =
+        |key: Field, label: &'static str, unit: Option<&'static str>| field(&inputs, &view, &setter, key, label, unit);
 
     // The system buttons set the system's fields only, keeping the application.
     let presets = page::system_presets().into_iter().map(|p| {
@@ -124,7 +138,12 @@ pub fn regions() -> Html {
     let (c1, c1ov, c2, c3) = (*charts).clone();
     let sweep_view = shown.clone();
     let sweep_range = match shown.cases.first().map(|c| &c.sweep) {
-        Some(s) if s.len() > 1 => format!("{} bandwidths from {} to {} GB/s, on a log scale.", s.len(), fmt_num(s[0].bandwidth_gb_s, 4), fmt_num(s[s.len() - 1].bandwidth_gb_s, 4)),
+        Some(s) if s.len() > 1 => format!(
+            "{} bandwidths from {} to {} GB/s, on a log scale.",
+            s.len(),
+            fmt_num(s[0].bandwidth_gb_s, 4),
+            fmt_num(s[s.len() - 1].bandwidth_gb_s, 4)
+        ),
         _ => String::new(),
     };
     // The current bandwidth, marked over the sweep charts.

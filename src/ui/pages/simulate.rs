@@ -9,6 +9,7 @@ use serde::de::IgnoredAny;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
+use super::simulate_timeline::RunTimeline;
 use crate::charts::simulate::{run_times, speedup};
 use crate::model::calculators;
 use crate::model::fmt_num;
@@ -18,11 +19,10 @@ use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::bench::now_ms;
 use crate::ui::components::chart::{drawing, Chart};
-use super::simulate_timeline::RunTimeline;
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
+use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter};
 use crate::ui::worker_pool::{self, stop, warm, worker_count, Job, Pool, PoolSlot};
 
 /// This page in the store.
@@ -36,7 +36,11 @@ enum RunState {
     Idle,
     /// The fraction done and the messages simulated a second so far ([`pace`]).
     Running(f64, f64),
-    Done { view: Rc<ResultView>, ms: f64, inputs: Rc<PageInputs> },
+    Done {
+        view: Rc<ResultView>,
+        ms: f64,
+        inputs: Rc<PageInputs>,
+    },
     Failed(String),
     Cancelled,
 }
@@ -86,7 +90,9 @@ impl Job for JobCtx {
 /// What a message from a worker means for the page.
 fn on_message(msg: Message, started: f64, inputs: &Rc<PageInputs>) -> Option<RunState> {
     match msg {
-        FromWorker::Done(v) => Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() }),
+        FromWorker::Done(v) => {
+            Some(RunState::Done { view: Rc::new(v), ms: now_ms() - started, inputs: inputs.clone() })
+        }
         FromWorker::Errors(list) => Some(RunState::Failed(list.join("; "))),
         FromWorker::Error(e) => Some(RunState::Failed(e)),
         FromWorker::Progress { .. } | FromWorker::Partials(_) | FromWorker::BenchMs(_) => None,
@@ -102,7 +108,9 @@ fn start(slot: &PoolSlot, state: &UseStateHandle<RunState>, inputs: Rc<PageInput
         return;
     }
     let k = worker_count();
-    let part = |i: usize, k: usize| serde_json::to_string(&ToWorker::Start { inputs: &*inputs, worker: i, workers: k }).unwrap_or_default();
+    let part = |i: usize, k: usize| {
+        serde_json::to_string(&ToWorker::Start { inputs: &*inputs, worker: i, workers: k }).unwrap_or_default()
+    };
     let job = JobCtx { started, progress: vec![(0.0, 0); k], inputs: inputs.clone(), state: state.clone() };
     if !worker_pool::start(slot, WORKER, &part, Box::new(job)) {
         return state.set(RunState::Failed("this browser could not start a Web Worker".into()));
@@ -151,7 +159,14 @@ fn code_editor(value: &AttrValue, on_input: Callback<String>, error: Option<&Inp
 }
 
 /// A text box bound to one input of the page, with its error (line and column) under it.
-fn text_area(inputs: &PageInputs, setter: &Setter, field: Field, label: &'static str, rows: u32, error: Option<&InputError>) -> Html {
+fn text_area(
+    inputs: &PageInputs,
+    setter: &Setter,
+    field: Field,
+    label: &'static str,
+    rows: u32,
+    error: Option<&InputError>,
+) -> Html {
     let (key, setter) = (field.key(), setter.clone());
     let oninput = Callback::from(move |e: InputEvent| {
         let el: HtmlTextAreaElement = e.target_unchecked_into();
@@ -262,11 +277,15 @@ pub fn simulate() -> Html {
         use_effect_with((), move |_| move || stop(&slot));
     }
     let err = |field: Field| errors.iter().find(|e| e.field == field.key());
-    let f = |field: Field, label: &'static str| page_field(&inputs, &setter, field.key(), label, None, err(field).map(|e| e.local_text()));
+    let f = |field: Field, label: &'static str| {
+        page_field(&inputs, &setter, field.key(), label, None, err(field).map(|e| e.local_text()))
+    };
 
     let presets = page::presets().into_iter().map(|p| {
         let (store, inputs, label) = (store.clone(), p.inputs, format!("Loaded the example {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| {
+            store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() })
+        });
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let run = {

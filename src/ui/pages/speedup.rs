@@ -10,23 +10,25 @@ use yew::prelude::*;
 
 use crate::charts::speedup::{fits, weak_times};
 use crate::charts::XyChart;
-use crate::model::calculators;
 use crate::model::allocation::SpeedupRows;
+use crate::model::calculators;
 use crate::model::fmt_num;
+use crate::model::speedup::page::{
+    self as page, Field, ForecastRow, ModelRow, PageView, TrackRow, PAGE, POINT_COLUMNS,
+};
 use crate::model::speedup::weak::{unflatten, Weak};
+use crate::model::speedup::{PointView, Prediction};
+use crate::model::workspace::PageField;
 use crate::model::workspace::PageInputs;
 use crate::model::InputError;
-use crate::ui::worker_pool::{self, stop, Job, Pool, PoolSlot};
-use crate::model::speedup::{PointView, Prediction};
-use crate::model::speedup::page::{self as page, Field, ForecastRow, ModelRow, PageView, TrackRow, PAGE, POINT_COLUMNS};
-use crate::model::workspace::PageField;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep, stale_note, Shown};
-use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Page, Setter};
+use crate::ui::components::table_input::TableInput;
+use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter};
+use crate::ui::worker_pool::{self, stop, Job, Pool, PoolSlot};
 
 use super::allocation::AllocationTable;
 
@@ -115,7 +117,11 @@ fn track_row(t: &TrackRow) -> Html {
 fn point_row(p: &PointView) -> Html {
     let mut flags = Vec::new();
     if p.past_peak {
-        flags.push(if p.in_monotone_fits { "past the peak (included)".to_string() } else { "past the peak: left out".to_string() });
+        flags.push(if p.in_monotone_fits {
+            "past the peak (included)".to_string()
+        } else {
+            "past the peak: left out".to_string()
+        });
     }
     if p.super_linear {
         flags.push("super-linear".into());
@@ -226,7 +232,10 @@ impl WeakJob {
 
 impl Job for WeakJob {
     fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
-        let Ok(extrap_worker::WeakAnswer { weak: flat, job }) = serde_json::from_str::<extrap_worker::WeakAnswer>(text) else { return self.unreadable() };
+        let Ok(extrap_worker::WeakAnswer { weak: flat, job }) = serde_json::from_str::<extrap_worker::WeakAnswer>(text)
+        else {
+            return self.unreadable();
+        };
         if job != self.job {
             return None;
         }
@@ -246,7 +255,14 @@ impl Job for WeakJob {
 
 /// A strong-scaling series' results: the fits, the forecast and its track record, the best
 /// model's predictions, the allocation table, the chart, the points and where to measure next.
-fn strong_results(shown: &PageView, stale: bool, inputs: &Rc<PageInputs>, setter: &Setter, allocation_rows: Rc<SpeedupRows>, chart: Option<Rc<XyChart>>) -> Html {
+fn strong_results(
+    shown: &PageView,
+    stale: bool,
+    inputs: &Rc<PageInputs>,
+    setter: &Setter,
+    allocation_rows: Rc<SpeedupRows>,
+    chart: Option<Rc<XyChart>>,
+) -> Html {
     let best_label = shown.models.iter().find(|m| m.is_best).map(|m| m.label);
     html! {
         <>
@@ -372,7 +388,9 @@ pub fn speedup() -> Html {
     let presets = page::presets().into_iter().map(|p| {
         let store = store.clone();
         let (inputs, label) = (p.inputs, format!("Loaded the preset {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| {
+            store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() })
+        });
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let points_errors = view.points_error.clone().into_iter().collect::<Vec<_>>();

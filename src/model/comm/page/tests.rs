@@ -36,7 +36,10 @@ fn measured_broadcasts_drive_poly_adapt() {
     let inputs = presets().into_iter().nth(1).expect("second preset").inputs;
     let v = view(&inputs, &catalog());
     assert_eq!(v.measured.len(), 4, "{:?}", v.measured_error);
-    assert_eq!(v.measured[0], MeasuredBroadcast { size_bytes: 8192.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 610.0 });
+    assert_eq!(
+        v.measured[0],
+        MeasuredBroadcast { size_bytes: 8192.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 610.0 }
+    );
     let binomial = v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binomial).expect("binomial");
     assert_eq!((binomial.measurements, binomial.errors.len()), (2, 4));
     assert!(v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binary).is_some_and(|c| c.measurements == 0));
@@ -68,8 +71,14 @@ fn bad_fields_name_themselves() {
 #[test]
 fn halves_read_their_own_fields_and_make_up_the_page() {
     let keys = |h: Half| h.fields().map(Field::key).collect::<Vec<_>>();
-    assert_eq!(keys(Half::PointToPoint), ["p2p", "p2p_format", "latency_share", "procs", "sizes", "bcast_model", "measured"]);
-    assert_eq!(keys(Half::Grid), ["latency_share", "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]);
+    assert_eq!(
+        keys(Half::PointToPoint),
+        ["p2p", "p2p_format", "latency_share", "procs", "sizes", "bcast_model", "measured"]
+    );
+    assert_eq!(
+        keys(Half::Grid),
+        ["latency_share", "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]
+    );
     // Each half from only its own fields, as the page evaluates them, gives the same as the
     // whole page (one half's broken field does not reach the other).
     let mut inputs = presets().into_iter().nth(1).expect("second preset").inputs;
@@ -78,8 +87,14 @@ fn halves_read_their_own_fields_and_make_up_the_page() {
     let only = |h: Half| -> PageInputs {
         h.fields().filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect()
     };
-    let (a, b) = (view_half(&only(Half::PointToPoint), Half::PointToPoint, &catalog()), view_half(&only(Half::Grid), Half::Grid, &catalog()));
-    assert_eq!((&a.fit, &a.broadcast, &a.adapt2, &a.measured), (&whole.fit, &whole.broadcast, &whole.adapt2, &whole.measured));
+    let (a, b) = (
+        view_half(&only(Half::PointToPoint), Half::PointToPoint, &catalog()),
+        view_half(&only(Half::Grid), Half::Grid, &catalog()),
+    );
+    assert_eq!(
+        (&a.fit, &a.broadcast, &a.adapt2, &a.measured),
+        (&whole.fit, &whole.broadcast, &whole.adapt2, &whole.measured)
+    );
     assert!(a.clusters.is_none() && a.matrix_error.is_none());
     assert_eq!((&b.clusters, &b.grid, &b.matrix_error), (&whole.clusters, &whole.grid, &whole.matrix_error));
     assert!(b.fit.is_none() && b.field_errors.contains_key("root"));
@@ -204,7 +219,10 @@ fn raw_osu_bcast_output_is_a_measured_broadcast() {
     let v = view(&inputs, &catalog());
     assert_eq!(v.measured_error, None);
     assert_eq!(v.measured.len(), 2);
-    assert_eq!(v.measured[1], MeasuredBroadcast { size_bytes: 524288.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 9000.0 });
+    assert_eq!(
+        v.measured[1],
+        MeasuredBroadcast { size_bytes: 524288.0, procs: 20, algorithm: Algorithm::Binomial, time_us: 9000.0 }
+    );
     let binomial = v.adapt1.iter().find(|c| c.algorithm == Algorithm::Binomial).expect("binomial");
     assert_eq!(binomial.measurements, 2);
     assert!(!binomial.errors.is_empty());
@@ -242,7 +260,8 @@ fn the_table_reads_every_name_the_command_reads() {
     for a in Algorithm::all() {
         for name in std::iter::once(&a.key()).chain(a.names()).flat_map(|n| [n.to_string(), n.to_uppercase()]) {
             let mut inputs = default_inputs();
-            inputs.insert(Field::Measured.key().to_string(), format!("size procs algorithm time\n8 20 {name} 6.1e-1\n"));
+            inputs
+                .insert(Field::Measured.key().to_string(), format!("size procs algorithm time\n8 20 {name} 6.1e-1\n"));
             let v = view(&inputs, &catalog());
             assert_eq!(v.measured_error, None, "{name}");
             assert_eq!(v.measured.iter().map(|m| (m.algorithm, m.time_us)).collect::<Vec<_>>(), [(a, 0.61)], "{name}");
@@ -259,7 +278,11 @@ fn the_format_2_upgrade_names_these_fields() {
     use crate::model::workspace::migrate;
     let grid: Vec<&str> = Half::Grid.fields().filter(|f| !f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
     assert_eq!(grid, migrate::FORMAT1_GRID_KEYS);
-    let shared: Vec<&str> = Field::ALL.iter().filter(|f| f.read_by(Half::Grid) && f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
+    let shared: Vec<&str> =
+        Field::ALL.iter().filter(|f| f.read_by(Half::Grid) && f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
     assert_eq!(shared, [migrate::FORMAT1_SHARED_KEY]);
-    assert_eq!((SITES_PAGE, crate::model::extrap::page::PAGE), (migrate::FORMAT2_SITES_PAGE, migrate::FORMAT2_EXTRAP_PAGE));
+    assert_eq!(
+        (SITES_PAGE, crate::model::extrap::page::PAGE),
+        (migrate::FORMAT2_SITES_PAGE, migrate::FORMAT2_EXTRAP_PAGE)
+    );
 }

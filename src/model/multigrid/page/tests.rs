@@ -38,7 +38,11 @@ fn errors_name_the_row_and_leave_other_calibrations_alone() {
     let e = &view.calibrations[1].parallel_errors;
     // Column 8: the character where "abc" starts (issue 45, item 21).
     assert_eq!((e[0].line, e[0].column), (Some(2), Some(8)), "{e:?}");
-    assert!(view.calibrations[2].sequential_errors.iter().any(|e| e.message.contains("work size")), "{:?}", view.calibrations[2]);
+    assert!(
+        view.calibrations[2].sequential_errors.iter().any(|e| e.message.contains("work size")),
+        "{:?}",
+        view.calibrations[2]
+    );
     assert!(view.calibrations[0].fit.is_some() && view.calibrations[3].fit.is_some());
     assert!(view.field_errors["grid_n"].contains("whole number"));
     assert!(view.target.is_empty() && view.planner.is_none(), "no problem, no prediction");
@@ -54,7 +58,9 @@ fn bytes_per_point_from_a_run() {
     inputs.insert("derive_mb".into(), "2048".into());
     assert_eq!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Ok(32.0)));
     inputs.insert("derive_cols".into(), "lots".into());
-    assert!(matches!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Err(m)) if m.to_string().contains("columns")));
+    assert!(
+        matches!(page_view(&inputs, &catalog()).derived_bytes_per_point, Some(Err(m)) if m.to_string().contains("columns"))
+    );
 }
 
 #[test]
@@ -72,7 +78,8 @@ fn white_rose_preset_ranks_and_splits() {
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "ranked by time");
     // Switching A's Myrinet calibration off removes every A-over-Myrinet option.
     let mut inputs = white_rose();
-    let myrinet_a = (1..=4).find(|i| inputs[&format!("cal{i}_cluster")] == "wrg-a" && inputs[&format!("cal{i}_fabric")] == "Myrinet");
+    let myrinet_a = (1..=4)
+        .find(|i| inputs[&format!("cal{i}_cluster")] == "wrg-a" && inputs[&format!("cal{i}_fabric")] == "Myrinet");
     let i = myrinet_a.expect("A over Myrinet is in the preset");
     inputs.insert(format!("cal{i}_fabric"), "Fast Ethernet".into());
     let view2 = page_view(&inputs, &catalog());
@@ -80,15 +87,20 @@ fn white_rose_preset_ranks_and_splits() {
         Some(Ok(r)) => r,
         other => panic!("planner: {other:?}"),
     };
-    assert!(r2.ranking.iter().all(|p| !(p.parts.len() == 1 && p.parts[0].cluster.contains("cluster A") && p.fabric == "Myrinet")));
+    assert!(r2
+        .ranking
+        .iter()
+        .all(|p| !(p.parts.len() == 1 && p.parts[0].cluster.contains("cluster A") && p.fabric == "Myrinet")));
 }
-
 
 /// The White Rose preset with prices, power and carbon in the costs table: A cheap and dirty,
 /// B dear and clean (made-up figures, for the orders only).
 fn white_rose_with_costs(rank_by: &str) -> PlannerReport {
     let mut inputs = white_rose();
-    inputs.insert("costs".into(), "wrg-a, 1, EUR, node-hour, , 300, 1.5, 800\nwrg-b, 4, EUR, node-hour, , 500, 1.1, 20".into());
+    inputs.insert(
+        "costs".into(),
+        "wrg-a, 1, EUR, node-hour, , 300, 1.5, 800\nwrg-b, 4, EUR, node-hour, , 500, 1.1, 20".into(),
+    );
     inputs.insert("rank_by".into(), rank_by.into());
     match page_view(&inputs, &catalog()).planner {
         Some(Ok(r)) => r,
@@ -105,20 +117,31 @@ fn the_ranking_orders_by_time_price_energy_or_carbon() {
         ("carbon", |p| p.co2e_kg),
     ] {
         let r = white_rose_with_costs(by);
-        let v: Vec<f64> = r.ranking.iter().map(|p| value(p).unwrap_or_else(|| panic!("{by}: every option has it"))).collect();
+        let v: Vec<f64> =
+            r.ranking.iter().map(|p| value(p).unwrap_or_else(|| panic!("{by}: every option has it"))).collect();
         assert!(v.windows(2).all(|w| w[0] <= w[1]), "{by}: lowest first: {v:?}");
         // Energy by hand for one option: node-hours × W × PUE / 1000.
         let first = &r.ranking[0];
-        let w_pue = if first.parts.iter().all(|p| p.cluster.contains("cluster A")) { 300.0 * 1.5 } else if first.parts.len() == 1 { 500.0 * 1.1 } else { continue };
+        let w_pue = if first.parts.iter().all(|p| p.cluster.contains("cluster A")) {
+            300.0 * 1.5
+        } else if first.parts.len() == 1 {
+            500.0 * 1.1
+        } else {
+            continue;
+        };
         assert!((first.energy_kwh.unwrap() - first.node_hours * w_pue / 1000.0).abs() < 1e-9 * w_pue, "{by}");
     }
     // The orders differ: the least carbon is not the fastest option here.
-    let (fastest, cleanest) = (white_rose_with_costs("time").ranking[0].clone(), white_rose_with_costs("carbon").ranking[0].clone());
+    let (fastest, cleanest) =
+        (white_rose_with_costs("time").ranking[0].clone(), white_rose_with_costs("carbon").ranking[0].clone());
     assert!(cleanest.time_s > fastest.time_s && cleanest.co2e_kg < fastest.co2e_kg, "{fastest:?} {cleanest:?}");
     let mut bad = white_rose();
     bad.insert("rank_by".into(), "speed".into());
     let (_, errors) = parse(&bad);
-    assert!(errors.iter().any(|e| e.field == "rank_by" && e.message.contains("expected time, price, energy or carbon")), "{errors:?}");
+    assert!(
+        errors.iter().any(|e| e.field == "rank_by" && e.message.contains("expected time, price, energy or carbon")),
+        "{errors:?}"
+    );
 }
 
 #[test]

@@ -102,7 +102,12 @@ fn no_computing_says_there_is_no_speedup() {
     inputs.insert(Field::Replications.key().into(), "3".into());
     let v = view(&run(&inputs));
     assert_eq!(v.sequential_s, 0.0);
-    assert!(v.summary.starts_with("The skeleton computes nothing, so there is no speed-up to show; the fastest is 2 processes"), "{}", v.summary);
+    assert!(
+        v.summary
+            .starts_with("The skeleton computes nothing, so there is no speed-up to show; the fastest is 2 processes"),
+        "{}",
+        v.summary
+    );
 }
 
 #[test]

@@ -72,7 +72,11 @@ fn fields_presets_and_typed_inputs() {
         assert_eq!(p.name, s.label);
         assert!(s.fields.iter().all(|(k, v)| p.inputs.get(*k) == Some(v)));
     }
-    assert_eq!(systems[2].fields, [("peak", "10"), ("node_bw", "6"), ("ref_bw", "1"), ("region_bw", "45"), ("alpha", "0.05")].map(|(k, v)| (k, v.to_string())));
+    assert_eq!(
+        systems[2].fields,
+        [("peak", "10"), ("node_bw", "6"), ("ref_bw", "1"), ("region_bw", "45"), ("alpha", "0.05")]
+            .map(|(k, v)| (k, v.to_string()))
+    );
     // Only the chosen form's fields are read.
     let mut m = default_inputs();
     m.insert("x_prime".into(), "nonsense".into());
@@ -226,9 +230,27 @@ fn numbers(v: &PageView) -> Vec<f64> {
 
 /// Every field but `overlap` and `sweep_points`.
 const KEYS: [Field; 22] = [
-    Field::Form, Field::Ops, Field::Bytes, Field::Exchanged, Field::Sizes, Field::XPrime, Field::Z, Field::ZPrime,
-    Field::ZpBw, Field::Peak, Field::NodeBw, Field::RefBw, Field::RegionBw, Field::Alpha, Field::NMax,
-    Field::TwoRegionX, Field::SweepMin, Field::SweepMax, Field::ReqN, Field::ReqFraction, Field::PlannedMin,
+    Field::Form,
+    Field::Ops,
+    Field::Bytes,
+    Field::Exchanged,
+    Field::Sizes,
+    Field::XPrime,
+    Field::Z,
+    Field::ZPrime,
+    Field::ZpBw,
+    Field::Peak,
+    Field::NodeBw,
+    Field::RefBw,
+    Field::RegionBw,
+    Field::Alpha,
+    Field::NMax,
+    Field::TwoRegionX,
+    Field::SweepMin,
+    Field::SweepMax,
+    Field::ReqN,
+    Field::ReqFraction,
+    Field::PlannedMin,
     Field::PlannedMax,
 ];
 

@@ -25,7 +25,11 @@ fn example_5_1_on_the_page() {
     assert!(d.sse.is_some_and(|s| s < 0.2940), "{:?}", d.sse);
     assert_eq!(d.params[0].name, "A");
     assert!(d.params[0].text.starts_with("24.87 ± "), "{}", d.params[0].text);
-    assert!(d.params[1].text.starts_with("0.8055 ± ") || d.params[1].text.starts_with("0.8056 ± "), "{}", d.params[1].text);
+    assert!(
+        d.params[1].text.starts_with("0.8055 ± ") || d.params[1].text.starts_with("0.8056 ± "),
+        "{}",
+        d.params[1].text
+    );
     assert_eq!(v.models.len(), MODELS.len());
     assert_eq!(v.models.iter().filter(|r| r.is_best).count(), 1);
     assert!(!v.best_reason.is_empty());
@@ -127,7 +131,10 @@ fn fields_are_read_once_into_typed_inputs() {
     });
     let (inputs, errors) = parse(&default_inputs());
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!((inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time), (&[128][..], MODELS.len(), true, false));
+    assert_eq!(
+        (inputs.targets.as_slice(), inputs.models.len(), inputs.log_axes, inputs.chart_time),
+        (&[128][..], MODELS.len(), true, false)
+    );
     let table = inputs.points.as_ref().expect("points");
     assert_eq!((table.raw.len(), table.measure, table.had_header), (6, Measure::Speedup, true));
     // A field with an error is read as its default, its error named by its key.
@@ -140,7 +147,9 @@ fn fields_are_read_once_into_typed_inputs() {
 
 #[test]
 fn toggles() {
-    for (t, on) in [("1", true), ("true", true), (" on ", true), ("yes", true), ("", false), ("0", false), ("no", false)] {
+    for (t, on) in
+        [("1", true), ("true", true), (" on ", true), ("yes", true), ("", false), ("0", false), ("no", false)]
+    {
         assert_eq!(is_on(t), on, "{t:?}");
     }
 }
@@ -210,14 +219,23 @@ fn a_headerless_second_column_is_read_as_its_data_says_and_the_reading_is_said()
     // Times pasted without a header (issue 33: read as speed-ups, "speed-up 100 at n = 1").
     let v = evaluate(&with("points", "1 100\n2 52.4\n4 28.9\n8 17.1\n16 11.8"));
     assert_eq!(v.measure, Some(Measure::TimeS));
-    assert!(v.warnings.iter().any(|w| w.path == "points" && w.message.contains("read as times in seconds (a speed-up at n = 1 is 1, and it holds 100)")), "{:?}", v.warnings);
+    assert!(
+        v.warnings.iter().any(|w| w.path == "points"
+            && w.message.contains("read as times in seconds (a speed-up at n = 1 is 1, and it holds 100)")),
+        "{:?}",
+        v.warnings
+    );
     // No run at n = 1: a value far above n is no speed-up either.
     let v = evaluate(&with("points", "2 1830\n4 931\n8 492\n16 267"));
     assert_eq!(v.measure, Some(Measure::TimeS));
     // Speed-ups stay speed-ups, and that is said too.
     let v = evaluate(&with("points", "2 2.00\n4 3.92\n8 7.25\n16 13.29"));
     assert_eq!(v.measure, Some(Measure::Speedup));
-    assert!(v.warnings.iter().any(|w| w.path == "points" && w.message.contains("read as speed-ups")), "{:?}", v.warnings);
+    assert!(
+        v.warnings.iter().any(|w| w.path == "points" && w.message.contains("read as speed-ups")),
+        "{:?}",
+        v.warnings
+    );
     // The user's choice is kept, and a table with a header is read by its header.
     let mut i = with("points", "1 100\n2 52.4");
     i.insert("second_column".into(), "speedup".into());
@@ -247,7 +265,10 @@ fn weak_scaling_models_the_time_and_reports_efficiency() {
     s.insert(Field::Scaling.key().into(), "weak".into());
     assert!(evaluate(&s).points_error.unwrap().message.contains("weak scaling needs times"));
     s.insert(Field::Scaling.key().into(), "both".into());
-    assert_eq!(evaluate(&s).field_errors.get("scaling").map(String::as_str), Some("expected strong or weak, found \"both\""));
+    assert_eq!(
+        evaluate(&s).field_errors.get("scaling").map(String::as_str),
+        Some("expected strong or weak, found \"both\"")
+    );
 }
 
 /// The page computes weak scaling apart (in its worker): the deferred view, with the worker's
@@ -272,7 +293,9 @@ fn a_deferred_weak_view_completed_by_the_worker_is_the_view() {
         assert!(deferred.weak_pending && deferred.weak.is_none(), "{texts:?}");
         let answer = weak_of(texts).expect("weak scaling with points");
         // As the worker sends it and the page reads it.
-        let flat: crate::model::speedup::weak::Flat = serde_json::from_str(&serde_json::to_string(&crate::model::speedup::weak::flatten(&answer)).unwrap()).unwrap();
+        let flat: crate::model::speedup::weak::Flat =
+            serde_json::from_str(&serde_json::to_string(&crate::model::speedup::weak::flatten(&answer)).unwrap())
+                .unwrap();
         let through_json = crate::model::speedup::weak::unflatten(&flat).expect("read back");
         assert_eq!(through_json, answer);
         apply_weak(&mut deferred, through_json);
@@ -316,14 +339,21 @@ fn nodes_in_the_table_or_cores_per_node_flag_predictions_that_leave_the_node() {
     // The track record: the four horizon bands for three measured counts, then the node case.
     assert_eq!(v.track_record.len(), 5);
     assert_eq!(v.track_record[1].label, "2–4×");
-    assert_eq!((v.track_record[0].coverage, v.track_record[0].predictions), (calibration::HELD_OUT[0][0].0, calibration::HELD_OUT[0][0].1));
+    assert_eq!(
+        (v.track_record[0].coverage, v.track_record[0].predictions),
+        (calibration::HELD_OUT[0][0].0, calibration::HELD_OUT[0][0].1)
+    );
     assert_eq!(v.track_record[4].predictions, calibration::NODE_HELD_OUT.1);
     assert!(v.track_record[4].width.is_none());
     // Without the node size nothing is claimed, and the page asks for it.
     i.insert(Field::CoresPerNode.key().into(), String::new());
     let v = evaluate(&i);
     assert!(v.forecast.iter().all(|f| f.node_note.is_none()));
-    assert!(v.warnings.iter().any(|w| w.path == "cores_per_node" && w.message.contains("give the cores per node")), "{:?}", v.warnings);
+    assert!(
+        v.warnings.iter().any(|w| w.path == "cores_per_node" && w.message.contains("give the cores per node")),
+        "{:?}",
+        v.warnings
+    );
     i.insert(Field::CoresPerNode.key().into(), "many".into());
     assert!(evaluate(&i).field_errors.get("cores_per_node").is_some_and(|e| e.contains("whole number")));
 }
@@ -335,5 +365,11 @@ fn a_header_whose_only_count_is_nodes_reads_it_as_n() {
     assert_eq!(v.points.iter().map(|p| (p.n, p.nodes)).collect::<Vec<_>>(), [(1, None), (2, None), (4, None)]);
     // With n as well, nodes are the runs' nodes; a node count above n is named at its cell.
     let v = evaluate(&with(Field::Points.key(), "n\ttime (s)\tnodes\n1\t100\t1\n2\t52\t3\n"));
-    assert!(v.points_error.as_ref().is_some_and(|e| e.line == Some(3) && e.message.contains("nodes must be a whole number")), "{:?}", v.points_error);
+    assert!(
+        v.points_error
+            .as_ref()
+            .is_some_and(|e| e.line == Some(3) && e.message.contains("nodes must be a whole number")),
+        "{:?}",
+        v.points_error
+    );
 }

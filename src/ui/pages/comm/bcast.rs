@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{View, keep, pct, stale_note, table, Ctx};
+use super::{keep, pct, stale_note, table, Ctx, View};
 use crate::charts::comm::{broadcast_chart, size_text, time_text};
 use crate::model::comm::collectives::Algorithm;
-use crate::model::comm::{ModelKind, MODEL_KINDS};
 use crate::model::comm::page::{broadcast_basis, BroadcastRow, Field, PageView, MEASURED_COLUMNS};
+use crate::model::comm::{ModelKind, MODEL_KINDS};
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
@@ -52,7 +52,8 @@ fn broadcast_row(r: &BroadcastRow) -> Html {
 pub fn bcast(p: &Props) -> Html {
     let ctx = &p.ctx;
     let cur = &p.current;
-    let broken = cur.fit.is_none() || [Field::Procs, Field::Sizes, Field::LatencyShare].into_iter().any(|f| ctx.has_error(f));
+    let broken =
+        cur.fit.is_none() || [Field::Procs, Field::Sizes, Field::LatencyShare].into_iter().any(|f| ctx.has_error(f));
     // When a field is wrong the section keeps its last good basis, so the fallback is not shown.
     let (procs, _) = broadcast_basis(&ctx.inputs);
     let basis = Basis { view: cur.clone(), procs: procs.unwrap_or(1) };
@@ -61,7 +62,8 @@ pub fn bcast(p: &Props) -> Html {
     let b = &shown.value;
     let fit = b.view.fit.as_ref();
     let chosen = ctx.text(Field::BcastModel);
-    let kind = ModelKind::from_key(&chosen).filter(|k| fit.and_then(|f| f.model(*k)).is_some()).or(fit.and_then(|f| f.best));
+    let kind =
+        ModelKind::from_key(&chosen).filter(|k| fit.and_then(|f| f.model(*k)).is_some()).or(fit.and_then(|f| f.best));
     // The model's curves, in the model the view was computed for (the one chosen, or the best).
     let chart = use_memo(b.clone(), |b| {
         let name = b.view.broadcast_chart_model.map_or("", |k| k.name());
@@ -76,7 +78,8 @@ pub fn bcast(p: &Props) -> Html {
     let opts: Vec<(&str, &str)> = labelled.iter().map(|(k, l)| (*k, l.as_str())).collect();
     let rows = b.view.broadcast.iter().filter(|r| Some(r.model) == kind).map(broadcast_row);
     let measured_errors: Vec<_> = cur.measured_error.iter().cloned().collect();
-    let heads: Vec<&str> = std::iter::once("size").chain(Algorithm::all().map(Algorithm::label)).chain(["fastest"]).collect();
+    let heads: Vec<&str> =
+        std::iter::once("size").chain(Algorithm::all().map(Algorithm::label)).chain(["fastest"]).collect();
     html! {
         <>
             <h2>{ "Broadcast" }</h2>

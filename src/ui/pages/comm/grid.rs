@@ -10,11 +10,11 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::{View, set_matrix, stale_note, table, Ctx, Shown};
+use super::{set_matrix, stale_note, table, Ctx, Shown, View};
 use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
 use crate::model::comm::page::{self as page, ClustersView, Field, GridView};
-use crate::model::{fmt_num, InputError};
 use crate::model::workspace::{self, PageField, MAX_FIELD_BYTES};
+use crate::model::{fmt_num, InputError};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
 
@@ -44,7 +44,9 @@ struct SameClusters(Option<Rc<ClustersView>>);
 impl PartialEq for SameClusters {
     fn eq(&self, other: &Self) -> bool {
         match (&self.0, &other.0) {
-            (Some(a), Some(b)) => Rc::ptr_eq(a, b) || (Rc::ptr_eq(&a.latency_us, &b.latency_us) && a.groups == b.groups),
+            (Some(a), Some(b)) => {
+                Rc::ptr_eq(a, b) || (Rc::ptr_eq(&a.latency_us, &b.latency_us) && a.groups == b.groups)
+            }
             (a, b) => a.is_none() && b.is_none(),
         }
     }
@@ -95,17 +97,22 @@ pub fn clusters(p: &ClustersProps) -> Html {
             big.set(None);
             // The default preset's matrix fields: Grid'5000's Table 2.
             let defaults = page::default_inputs();
-            let fields = [Field::Matrix, Field::Rho, Field::Symmetrise, Field::Root].map(|f| (f.key(), workspace::text(&defaults, f).to_string()));
+            let fields = [Field::Matrix, Field::Rho, Field::Symmetrise, Field::Root]
+                .map(|f| (f.key(), workspace::text(&defaults, f).to_string()));
             setter.fill("Loaded Grid'5000's latency matrix".into(), fields.to_vec());
         })
     };
     let symmetrise = p.ctx.text(Field::Symmetrise).as_str() == "yes";
     let on_symmetrise = {
         let setter = setter.clone();
-        Callback::from(move |_| setter.set(Field::Symmetrise.key(), if symmetrise { String::new() } else { "yes".into() }))
+        Callback::from(move |_| {
+            setter.set(Field::Symmetrise.key(), if symmetrise { String::new() } else { "yes".into() })
+        })
     };
     // Drawn again only for other clusters (a keystroke in the broadcast's fields keeps them).
-    let heat = use_memo(SameClusters(p.shown.value.clusters.clone()), |c| c.0.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE))));
+    let heat = use_memo(SameClusters(p.shown.value.clusters.clone()), |c| {
+        c.0.as_ref().map(|c| Rc::new(HeatMap::new(c, HEAT_MAP_SIDE)))
+    });
     let errors: Vec<_> = p.current.matrix_error.iter().cloned().collect();
     html! {
         <>
@@ -192,7 +199,8 @@ pub struct GridProps {
 pub fn grid_cast(p: &GridProps) -> Html {
     let ctx = &p.ctx;
     let charts = use_memo(p.shown.value.clone(), |v| {
-        let sizes: Vec<usize> = v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
+        let sizes: Vec<usize> =
+            v.clusters.as_ref().map(|c| c.groups.iter().map(Vec::len).collect()).unwrap_or_default();
         v.grid.as_ref().map(|g| (Rc::new(Timeline::new(g, &sizes, false)), Rc::new(Timeline::new(g, &sizes, true))))
     });
     html! {
@@ -220,7 +228,8 @@ pub fn grid_cast(p: &GridProps) -> Html {
 }
 
 fn summary(g: &GridView) -> Html {
-    let speedup = g.speedup.map(|s| format!(" The hierarchical broadcast is {}× as fast.", fmt_num(s, 3))).unwrap_or_default();
+    let speedup =
+        g.speedup.map(|s| format!(" The hierarchical broadcast is {}× as fast.", fmt_num(s, 3))).unwrap_or_default();
     html! {
         <p id="grid-times" class="verdict">
             { format!(
@@ -250,5 +259,9 @@ fn coordinators(g: &GridView, c: Option<&ClustersView>) -> Html {
             </tr>
         }
     });
-    table("coordinators", &["cluster", "coordinator node", "processes", "local algorithm", "local broadcast", "arrival (ECEF-LAt)"], rows)
+    table(
+        "coordinators",
+        &["cluster", "coordinator node", "processes", "local algorithm", "local broadcast", "arrival (ECEF-LAt)"],
+        rows,
+    )
 }

@@ -16,7 +16,7 @@ use crate::model::workspace::{PageField, PageInputs, MAX_FIELD_BYTES};
 use crate::ui::components::number_field::TextField;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::table_csv::csv_button;
-use crate::ui::store::{text, use_page, Action, PageSetup, Setter, Page};
+use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter};
 
 /// This page in the store.
 const STORE_PAGE: Page = Page { calculator: &calculators::COMM, defaults: page::p2p_defaults };
@@ -31,7 +31,10 @@ mod p2p;
 /// The texts of the fields `half` reads, but the matrix (which the grid half's stages read
 /// apart).
 fn subset(inputs: &PageInputs, half: Half) -> PageInputs {
-    half.fields().filter(|f| *f != Field::Matrix).filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect()
+    half.fields()
+        .filter(|f| *f != Field::Matrix)
+        .filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone())))
+        .collect()
 }
 
 /// A view shared between sections, compared by identity: a view is evaluated again only when
@@ -118,7 +121,10 @@ pub fn table(id: &str, heads: &[&str], rows: impl IntoIterator<Item = Html>) -> 
 }
 
 pub fn stale_note(stale: bool) -> Html {
-    crate::ui::components::stale::stale_note(stale, "Stale: an input of this section has an error; this is the last good result.")
+    crate::ui::components::stale::stale_note(
+        stale,
+        "Stale: an input of this section has an error; this is the last good result.",
+    )
 }
 
 /// A percentage of a relative error.
@@ -130,7 +136,8 @@ pub fn pct(e: f64) -> String {
 pub fn comm() -> Html {
     let PageSetup { store, inputs, setter } = use_page(STORE_PAGE);
     let catalog = store.ws.catalog.clone();
-    let a = View(use_memo(subset(&inputs, Half::PointToPoint), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
+    let a =
+        View(use_memo(subset(&inputs, Half::PointToPoint), move |i| page::view_half(i, Half::PointToPoint, &catalog)));
     let ctx = Ctx { inputs: inputs.clone(), setter: setter.clone(), errors: Rc::new(a.field_errors.clone()) };
     let slot = use_mut_ref(|| None);
     let p2p_shown = keep(&mut slot.borrow_mut(), a.clone(), a.fit.is_none());

@@ -6,10 +6,10 @@ use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
-use super::{View, pct, stale_note, table, Ctx, Shown};
+use super::{pct, stale_note, table, Ctx, Shown, View};
 use crate::charts::comm::{p2p_chart, size_text, time_text};
-use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
 use crate::model::comm::page::{fitted_fabric, Field};
+use crate::model::comm::{CommFit, Format, ModelFit, ModelKind, P2P_COLUMNS};
 use crate::model::fmt_num;
 use crate::model::workspace::PageField;
 use crate::ui::components::chart::{drawing, Chart};
@@ -81,7 +81,11 @@ pub fn p2p(p: &Props) -> Html {
     let view = &p.shown.value;
     let chart = use_memo(view.clone(), |v| {
         let fit = v.fit.as_ref();
-        Rc::new(p2p_chart(&v.chart, fit.and_then(|f| f.best).map(|k| k.name()), fit.and_then(|f| f.knee).map(|k| k.size_bytes)))
+        Rc::new(p2p_chart(
+            &v.chart,
+            fit.and_then(|f| f.best).map(|k| k.name()),
+            fit.and_then(|f| f.knee).map(|k| k.size_bytes),
+        ))
     });
     let format = p.ctx.text(Field::P2pFormat);
     let errors: Vec<_> = p.current.p2p_error.iter().cloned().collect();
@@ -162,7 +166,11 @@ fn save_fabric(p: &SaveProps) -> Html {
     let saved = use_state(|| None::<Result<String, String>>);
     let Some(fit) = &p.view.fit else { return Html::default() };
     let catalog = &store.ws.catalog;
-    let cluster_id = if catalog.cluster(&cluster).is_some() { (*cluster).clone() } else { catalog.clusters.first().map(|c| c.id.clone()).unwrap_or_default() };
+    let cluster_id = if catalog.cluster(&cluster).is_some() {
+        (*cluster).clone()
+    } else {
+        catalog.clusters.first().map(|c| c.id.clone()).unwrap_or_default()
+    };
     let kind = ModelKind::from_key(&model).filter(|k| fit.model(*k).is_some()).or(fit.best);
     let on_select = |state: &UseStateHandle<String>| {
         let (state, saved) = (state.clone(), saved.clone());
@@ -185,7 +193,10 @@ fn save_fabric(p: &SaveProps) -> Html {
                 Format::ImbPingPong => "IMB PingPong",
             };
             let base = format!("fitted {} ({source})", kind.name());
-            let name = (1..).map(|k| if k == 1 { base.clone() } else { format!("{base} {k}") }).find(|n| c.fabric(n).is_none()).unwrap_or(base);
+            let name = (1..)
+                .map(|k| if k == 1 { base.clone() } else { format!("{base} {k}") })
+                .find(|n| c.fabric(n).is_none())
+                .unwrap_or(base);
             let Some(fabric) = fitted_fabric(&view, kind, &name) else { return };
             let what = format!(
                 "Added fabric \"{name}\" to {}: latency {} µs, bandwidth {} MB/s.",

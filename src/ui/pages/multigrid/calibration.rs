@@ -5,13 +5,15 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::fmt_num;
-use crate::model::multigrid::page::{self as page, CalPart, CalibrationView, Field, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS};
+use crate::model::multigrid::page::{
+    self as page, CalPart, CalibrationView, Field, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS,
+};
 use crate::model::multigrid::Fit;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{Edit, PageField};
 use crate::ui::components::stale::Shown;
-use crate::ui::components::table_input::TableInput;
 use crate::ui::components::table_csv::csv_button;
+use crate::ui::components::table_input::TableInput;
 use crate::ui::store::Setter;
 
 #[derive(Properties, PartialEq)]
@@ -61,7 +63,10 @@ pub fn calibration_card(p: &Props) -> Html {
                     }
                 })
                 .unwrap_or_default();
-            setter.edit(Edit { set: vec![(key(CalPart::Cluster).to_string(), id), (key(CalPart::Fabric).to_string(), fabric)], ..Edit::default() });
+            setter.edit(Edit {
+                set: vec![(key(CalPart::Cluster).to_string(), id), (key(CalPart::Fabric).to_string(), fabric)],
+                ..Edit::default()
+            });
         })
     };
     let on_fabric = {

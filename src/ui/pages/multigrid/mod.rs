@@ -14,7 +14,7 @@ use crate::model::workspace::PageField;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
 use crate::ui::components::stale::{keep_optional, Shown};
-use crate::ui::store::{text, use_page, Action, PageSetup, Page};
+use crate::ui::store::{text, use_page, Action, Page, PageSetup};
 
 /// This page in the store.
 const STORE_PAGE: Page = Page { calculator: &calculators::MULTIGRID, defaults: page::default_inputs };
@@ -46,7 +46,12 @@ pub struct LastGood {
 /// What a section with a result of its own shows: the current evaluation when the result is
 /// good, the last good one (stale) when the result or an input it depends on is broken, and
 /// nothing when there is no result and nothing is wrong (e.g. no second cluster chosen).
-fn section<T, E>(slot: &mut Option<ViewRef>, current: &ViewRef, result: &Option<Result<T, E>>, broken: bool) -> Shown<Option<ViewRef>> {
+fn section<T, E>(
+    slot: &mut Option<ViewRef>,
+    current: &ViewRef,
+    result: &Option<Result<T, E>>,
+    broken: bool,
+) -> Shown<Option<ViewRef>> {
     let broken = broken || matches!(result, Some(Err(_)));
     let good = !broken && result.is_some();
     keep_optional(slot, good.then(|| current.clone()), broken)
@@ -84,7 +89,8 @@ pub fn multigrid() -> Html {
     let current = ViewRef(view.clone());
     let target_broken = cal_broken || problem_broken || field_broken(&[Field::Np]);
     let target = keep_optional(&mut lg.target, (!target_broken).then(|| current.clone()), target_broken);
-    let split_broken = cal_broken || problem_broken || field_broken(&[Field::NpA, Field::NpB, Field::PpnA, Field::PpnB]);
+    let split_broken =
+        cal_broken || problem_broken || field_broken(&[Field::NpA, Field::NpB, Field::PpnA, Field::PpnB]);
     let split = section(&mut lg.split, &current, &view.split, split_broken);
     let planner_broken =
         cal_broken || problem_broken || field_broken(&[Field::FreeA, Field::FreeB, Field::PpnA, Field::PpnB]);
@@ -105,13 +111,18 @@ pub fn multigrid() -> Html {
     let preset_buttons = presets.iter().map(|p| {
         let store = store.clone();
         let (inputs, label) = (p.inputs.clone(), format!("Loaded the preset {}", p.name));
-        let onclick = Callback::from(move |_| store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() }));
+        let onclick = Callback::from(move |_| {
+            store.dispatch(Action::SetPage { page: STORE_PAGE, inputs: inputs.clone(), label: label.clone() })
+        });
         html! { <button class="secondary" title={p.description} {onclick}>{ format!("Load: {}", p.name) }</button> }
     });
     let add = {
         let setter = setter.clone();
         let count = view.calibrations.len();
-        let first_cluster = catalog.clusters.first().map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
+        let first_cluster = catalog
+            .clusters
+            .first()
+            .map(|c| (c.id.clone(), c.fabrics.first().map(|f| f.name.clone()).unwrap_or_default()));
         Callback::from(move |_| {
             let Some((cid, fab)) = first_cluster.clone() else { return };
             setter.edit(page::add_calibration(count, &cid, &fab))

@@ -6,19 +6,19 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::ViewRef;
-use crate::ui::pages::allocation::AllocationTable;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
-use crate::model::{cost, fmt_num};
 use crate::model::multigrid::page::{lowest_carbon_on_front, Field, RankBy, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
+use crate::model::{cost, fmt_num};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::page_field;
 use crate::ui::components::stale::Shown;
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::components::table_input::TableInput;
+use crate::ui::pages::allocation::AllocationTable;
 use crate::ui::store::{text, Setter};
 
 #[derive(Properties, PartialEq)]
@@ -98,11 +98,9 @@ pub fn results(p: &Props) -> Html {
         _ => None,
     });
     let work = match (&v.problem, v.np) {
-        (Some(pr), Some(np)) => format!(
-            "{} rows per process, {} MB per process at np = {np}",
-            pr.rows_per_process(np),
-            n(pr.work_mb(np))
-        ),
+        (Some(pr), Some(np)) => {
+            format!("{} rows per process, {} MB per process at np = {np}", pr.rows_per_process(np), n(pr.work_mb(np)))
+        }
         _ => String::new(),
     };
     let fabric_setter = p.setter.clone();
@@ -247,7 +245,11 @@ fn bill_cells(plan: &Plan) -> Html {
     let idle: u64 = plan.parts.iter().map(|p| p.placement.idle_cores).sum();
     let ppn: Vec<String> = plan.parts.iter().map(|p| p.placement.procs_per_node.to_string()).collect();
     let price = plan.price.as_ref().map(|m| {
-        let units = if matches!(m.unit.as_str(), "node-hour" | "core-hour") { String::new() } else { format!(" ({} {})", n(m.units), m.unit) };
+        let units = if matches!(m.unit.as_str(), "node-hour" | "core-hour") {
+            String::new()
+        } else {
+            format!(" ({} {})", n(m.units), m.unit)
+        };
         format!("{} {}{units}", fmt_num(m.amount, 4), m.currency)
     });
     let opt = |x: Option<f64>| x.map(n).unwrap_or_else(|| "—".into());
@@ -262,7 +264,8 @@ const NO_COLUMNS: &[crate::model::input::table::ColumnSpec] = &[];
 /// The clusters' prices, power and carbon, and how energy and carbon follow from them.
 fn costs_input(p: &Props) -> Html {
     let key = Field::Costs.key();
-    let errors: Vec<InputError> = p.view.0.field_errors.get(key).map(|m| InputError::new(key, m.clone())).into_iter().collect();
+    let errors: Vec<InputError> =
+        p.view.0.field_errors.get(key).map(|m| InputError::new(key, m.clone())).into_iter().collect();
     html! {
         <>
         <TableInput id={key} label="Prices, node power and carbon of the clusters (one line each; Clusters → \"Use in my clusters\" writes a catalog machine's)"
@@ -278,7 +281,9 @@ fn describe(plan: &Plan) -> String {
 
 fn split_view(o: &Outcome) -> Html {
     match o {
-        Outcome::Infeasible(inf) => html! { <p class="infeasible" id="split-result"><b>{ "Infeasible: " }</b>{ inf.reason.text() }</p> },
+        Outcome::Infeasible(inf) => {
+            html! { <p class="infeasible" id="split-result"><b>{ "Infeasible: " }</b>{ inf.reason.text() }</p> }
+        }
         Outcome::Feasible(plan) => {
             let even = match &plan.even_split {
                 Some(EvenSplit::Feasible { rows_per_process, time_s, cpu_hours, cost }) => html! {
