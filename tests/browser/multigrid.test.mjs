@@ -88,6 +88,19 @@ test("paste the worked example and read T(64) = 1670 s; bad input is named and t
   await context.close();
 });
 
+test("a whole number too large for the planner is said to be too large", async () => {
+  // A newcomer's finding (issue 63): 99999999999 was "expected a whole number".
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await page.goto(`${server.base}#/multigrid`);
+  await ready(page);
+  await page.fill("#free_a", "99999999999");
+  const error = page.locator(".field:has(#free_a) .field-error");
+  await error.waitFor();
+  assert.equal((await error.textContent()).trim(), "free processes on A: 99999999999 is too large: at most 4294967295");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("White Rose preset: switching a calibration's fabric changes the ranking", async () => {
   const { context, page, problems } = await freshPage(browser, server.origin);
   await page.goto(`${server.base}#/multigrid`);

@@ -358,6 +358,11 @@ fn whole_number(field: Field, text: &str, what: &str, min: u32) -> Result<u32, I
         Ok(v) if v >= min => Ok(v),
         Ok(_) => fail(format!("expected a whole number of at least {min}")),
         Err(_) if text.is_empty() => fail("a value is needed".into()),
+        // Digits only, but more than a u32 holds: whole, and too large (not "not whole").
+        Err(_) if text.bytes().all(|b| b.is_ascii_digit()) => {
+            let shown: String = text.chars().take(20).collect();
+            fail(format!("{shown}{} is too large: at most {}", if text.len() > 20 { "…" } else { "" }, u32::MAX))
+        }
         Err(_) => fail(format!("expected a whole number, found \"{}\"", text.chars().take(20).collect::<String>())),
     }
 }

@@ -268,6 +268,10 @@ fn parse_names_each_bad_field_by_its_key() {
     assert_eq!(v.calibrations[1].parallel_errors[0].field, mg::PARALLEL_FIELD);
     assert!(v.field_errors["np_b"].contains("at least 1"));
     assert!(matches!(v.derived_bytes_per_point, Some(Err(m)) if m.to_string().contains("rows per process")));
+    // A whole number too large is said to be too large, not to be not whole (issue 63).
+    inputs.insert("free_a".into(), "99999999999".into());
+    let v = page_view(&inputs, &catalog());
+    assert_eq!(v.field_errors["free_a"], "free processes on A: 99999999999 is too large: at most 4294967295");
 }
 
 #[test]
