@@ -218,6 +218,8 @@ impl CostLine {
 /// The lines of a costs table; an error names `field`, the line and the column.
 pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError> {
     let mut out: Vec<CostLine> = Vec::new();
+    // The clusters with a line already (a set: a long table is not searched line by line).
+    let mut seen = std::collections::BTreeSet::new();
     for (i, line) in text.lines().enumerate() {
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
@@ -253,7 +255,7 @@ pub fn parse_costs(field: &str, text: &str) -> Result<Vec<CostLine>, InputError>
         if cluster.is_empty() {
             return Err(at(1, "a cluster's id is needed".into()));
         }
-        if out.iter().any(|l| l.cluster == cluster) {
+        if !seen.insert(cluster.clone()) {
             return Err(at(1, format!("cluster \"{cluster}\" has a line already")));
         }
         let amount = number(1, 1e9)?;
