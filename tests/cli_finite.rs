@@ -100,9 +100,16 @@ fn assert_no_null_numbers(extreme: &Value, sound: &Value, what: &str) {
     leaves(extreme, String::new(), &mut a);
     leaves(sound, String::new(), &mut b);
     let numbers: std::collections::BTreeSet<&str> = b.iter().filter(|(_, n)| *n).map(|(p, _)| p.as_str()).collect();
+    // A region or element that says why it has no model ("error": "... line 7, column 6")
+    // has null in its model's numbers, as its --help says.
+    let refused = |p: &str| {
+        let parent = p.rsplit_once('.').map_or("", |(head, _)| head);
+        let at = parent.replace(['.', '['], "/").replace(']', "");
+        extreme.pointer(&at).and_then(|o| o.get("error")).is_some_and(|e| e.is_string())
+    };
     for (p, is_number) in &a {
         assert!(
-            *is_number || documented(p) || !numbers.contains(p.as_str()),
+            *is_number || documented(p) || refused(p) || !numbers.contains(p.as_str()),
             "{what}: {p} is null where sound inputs give a number"
         );
     }
@@ -176,4 +183,134 @@ fn extreme_variants_of_the_examples_never_answer_null_for_a_number() {
 fn pointer<'a>(v: &'a mut Value, path: &str) -> &'a mut Value {
     let p: String = path.replace(['.', '['], "/").replace(']', "");
     v.pointer_mut(&p).unwrap_or_else(|| panic!("no {p}"))
+}
+
+/// Every subcommand, each golden case's input (tests/golden/cli-cases.json) with one of its
+/// numbers at a time pushed to the edge of f64 (the largest, its negative, the smallest
+/// subnormal): the command refuses it with exit status 1 and one line, or answers with a
+/// number wherever the case's own answer has one. Every answer leaves through `cli::emit`,
+/// which refuses a NaN or an infinity in the typed answer; a path that skipped it would
+/// write `null` here. Raw texts (benchmark output, node reports, experiments) have their
+/// numeric tokens pushed the same way. `catalog` reads no input.
+#[test]
+fn every_subcommand_refuses_or_answers_numbers_at_the_edges_of_f64() {
+    let text = std::fs::read_to_string("tests/golden/cli-cases.json").expect("cases");
+    let cases: Vec<Value> = serde_json::from_str(&text).expect("JSON cases");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut runs = 0;
+    for case in &cases {
+        let args: Vec<&str> = case["args"].as_array().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+        let name = case["name"].as_str().unwrap();
+        let run_with = |input: &str| {
+            let mut a = args.clone();
+            a.push("--compact");
+            run(&a, input)
+        };
+        let base = match &case["input"] {
+            Value::String(s) => s.clone(),
+            Value::Null => continue,
+            v => v.to_string(),
+        };
+        let sound = run_with(&base);
+        // A case that shows an error message (exit 1) has no answer to compare with.
+        if sound.status != 0 {
+            continue;
+        }
+        let sound: Value = serde_json::from_str(&sound.stdout).unwrap();
+        // The inputs with one number replaced: in JSON by its path, in text by its token.
+        let variants: Vec<(String, String)> = match &case["input"] {
+            Value::String(s) => numeric_tokens(s)
+                .into_iter()
+                .flat_map(|(at, len)| {
+                    EDGES.iter().map(move |x| {
+                        (format!("the number at byte {at}"), format!("{}{x:e}{}", &s[..at], &s[at + len..]))
+                    })
+                })
+                .collect(),
+            v => {
+                let mut paths = Vec::new();
+                leaves(v, String::new(), &mut paths);
+                paths
+                    .into_iter()
+                    .filter(|(_, n)| *n)
+                    .flat_map(|(path, _)| {
+                        EDGES.iter().map(move |&x| {
+                            let mut w = v.clone();
+                            *pointer(&mut w, &path) = json!(x);
+                            (path.clone(), w.to_string())
+                        })
+                    })
+                    .collect()
+            }
+        };
+        for (what, input) in spread(variants, 45) {
+            let o = run_with(&input);
+            runs += 1;
+            let what = format!("{} ({name}) with {what} at an edge", args[0]);
+            match o.status {
+                0 => assert_no_null_numbers(&serde_json::from_str(&o.stdout).unwrap(), &sound, &what),
+                1 => assert_eq!(o.stderr.trim_end().lines().count(), 1, "{what}: {}", o.stderr),
+                s => panic!("{what}: exit status {s}: {}", o.stderr),
+            }
+        }
+        seen.insert(args[0].to_string());
+    }
+    let every: Vec<String> = run(&["--help"], "")
+        .stdout
+        .split("CALCULATORS:")
+        .nth(1)
+        .and_then(|s| s.split("\n\n").next())
+        .unwrap_or("")
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter(|c| c != "catalog")
+        .collect();
+    assert!(every.len() >= 10, "{every:?}");
+    for c in &every {
+        assert!(seen.contains(c), "{c}: no golden case pushes its numbers to the edge");
+    }
+    assert!(runs > 500, "{runs} variants");
+}
+
+/// The largest f64, its negative, and the smallest subnormal.
+const EDGES: [f64; 3] = [f64::MAX, f64::MIN, 5e-324];
+
+/// At most `most` of `items`, spread evenly over them (the first and the last kept).
+fn spread<T>(items: Vec<T>, most: usize) -> Vec<T> {
+    let n = items.len();
+    if n <= most {
+        return items;
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| i * (most - 1) % (n - 1) < most - 1 || *i == n - 1)
+        .map(|(_, x)| x)
+        .take(most)
+        .collect()
+}
+
+/// (byte offset, length) of every decimal number in a text that stands alone (not part of a
+/// name such as `MPI_Send2` or a version).
+fn numeric_tokens(s: &str) -> Vec<(usize, usize)> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = b[i].is_ascii_digit()
+            && (i == 0 || !(b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_' || b[i - 1] == b'.'));
+        if !starts {
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'.') {
+            j += 1;
+        }
+        if j == b.len() || !(b[j].is_ascii_alphabetic() || b[j] == b'_') {
+            out.push((i, j - i));
+        }
+        i = j;
+    }
+    out
 }

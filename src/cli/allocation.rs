@@ -33,8 +33,6 @@ macro_rules! allocation_help {
 }
 pub(super) use allocation_help;
 
-use serde_json::Value;
-
 use crate::model::allocation::{
     from_plans, from_speedup, render, Allocation, AllocationOptions, SpeedupRows, TableFormat,
 };
@@ -87,24 +85,17 @@ pub fn check(opts: &[(String, String)]) -> Result<(), InputError> {
     parse(opts).map(|_| ())
 }
 
-/// The answer `out` (an object) with "allocation" added when `--allocation` was given: the
-/// table `source` makes with the options from what the command computed, the same rows the
-/// pages tabulate, and with no rows the note it gives (None: the command keeps no table).
-/// An element answered `{"error"}` is left as it is.
-pub fn attach(
-    mut out: Value,
+/// The answer's "allocation" when `--allocation` was given: the table `source` makes with the
+/// options from what the command computed, the same rows the pages tabulate, and with no rows
+/// the note it gives (None: no `--allocation`, or the command keeps no table). An element
+/// answered `{"error"}` gets none: its caller asks for none.
+pub fn table(
     opts: &[(String, String)],
     source: impl FnOnce(&AllocationOptions) -> Table,
-) -> Result<Value, InputError> {
+) -> Result<Option<AllocationOut>, InputError> {
     let (format, o) = parse(opts)?;
-    let Some(format) = format else { return Ok(out) };
-    if out.get("error").is_some() {
-        return Ok(out);
-    }
-    if let (Some((a, empty)), Value::Object(m)) = (source(&o), &mut out) {
-        m.insert("allocation".into(), answer(&a, format, a.rows.is_empty().then_some(empty)));
-    }
-    Ok(out)
+    let Some(format) = format else { return Ok(None) };
+    Ok(source(&o).map(|(a, empty)| answer(&a, format, a.rows.is_empty().then_some(empty))))
 }
 
 /// A command's allocation table and what it says when the table has no rows (None: the command
@@ -127,12 +118,12 @@ pub fn of_plans(plans: &[Plan], o: &AllocationOptions) -> Table {
 }
 
 /// The answer's "allocation": the table as text in its format, its rows, and the count
-/// recommended. Fields are in the order of their names, as serde_json writes an object's keys.
+/// recommended.
 #[derive(serde::Serialize)]
-struct AllocationOut<'a> {
+pub struct AllocationOut {
     format: &'static str,
-    note: Option<&'a str>,
-    reason: &'a str,
+    note: Option<&'static str>,
+    reason: String,
     recommended: Option<u32>,
     rows: Vec<RowOut>,
     text: String,
@@ -158,7 +149,7 @@ struct RowOut {
     co2e_kg: Option<f64>,
 }
 
-fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
+fn answer(a: &Allocation, format: TableFormat, note: Option<&'static str>) -> AllocationOut {
     let rows = a
         .rows
         .iter()
@@ -180,13 +171,12 @@ fn answer(a: &Allocation, format: TableFormat, note: Option<&str>) -> Value {
             co2e_kg: r.co2e_kg,
         })
         .collect();
-    let out = AllocationOut {
+    AllocationOut {
         format: format.name(),
         note,
-        reason: &a.reason,
+        reason: a.reason.clone(),
         recommended: a.recommended.map(|i| a.rows[i].procs),
         rows,
         text: render(a, format),
-    };
-    serde_json::to_value(out).unwrap_or(Value::Null)
+    }
 }

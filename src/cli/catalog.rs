@@ -4,7 +4,7 @@
 //! feed clusters to other calculators.
 
 use super::request::output_schema;
-use super::{to_json, Schemas, Subcommand};
+use super::{Reply, Schemas, Subcommand};
 use crate::model::workspace::catalog::{self, Catalog, Cluster, Fabric};
 
 pub const COMMAND: Subcommand = Subcommand {
@@ -44,7 +44,7 @@ EXAMPLE:
     echo '{}' | scalewise catalog --compact
     scalewise catalog --csv > machines.csv
 ",
-    run: |_, _| to_json(&catalog::full()),
+    run: |_, _| Ok(Reply::new(catalog::full())),
     reads_input: false,
     each: None,
     schema: Schemas { input: None, output: output_schema::<catalog::Catalog> },

@@ -5,14 +5,13 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::workspace::catalog::Cluster;
 use crate::model::workspace::node_report::{self, NodeReport, Partition, ReportFormat};
 use crate::model::InputError;
 
 use super::request::output_schema;
-use super::{to_json, unplaced, RawInput, Schemas, Subcommand};
+use super::{unplaced, RawInput, Reply, Schemas, Subcommand};
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "cluster",
@@ -39,7 +38,6 @@ pub const RAW: RawInput = RawInput {
     run,
     options: &[],
     sniff: Some(|_| Some(TOLD_BY_CONTENT)),
-    stream: None,
     check: None,
 };
 
@@ -81,7 +79,7 @@ EXAMPLE:
     scalewise cluster tests/data/node_reports/sinfo.txt --format sinfo --compact
 "#;
 
-/// The command's answer: fields in the order of their names, as serde_json writes them.
+/// `scalewise cluster`'s answer: the partitions read, and a catalog cluster made from each.
 #[derive(Serialize, JsonSchema)]
 pub struct ClusterAnswer<'a> {
     /// One catalog cluster per partition, or per kind of node of a partition whose nodes differ.
@@ -98,13 +96,22 @@ fn answer(report: &NodeReport) -> ClusterAnswer<'_> {
 
 /// The report of `format` (none: told by its content) in `text`; its errors said without the
 /// field, as every raw text's are ("line 3, column 4: RealMemory: ...").
-fn run(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, InputError> {
+fn run(format: &str, text: &str, _options: &[(String, String)]) -> Result<Reply, InputError> {
     let report = match ReportFormat::from_key(format) {
         Some(f) => node_report::read(f, text),
         None => node_report::read_sniffed(text),
     }
     .map_err(|e| InputError { field: String::new(), ..e })?;
-    to_json(&answer(&report))
+    Ok(Reply::new(Read(report)))
+}
+
+/// A report read, written as its [`ClusterAnswer`].
+struct Read(NodeReport);
+
+impl serde::Serialize for Read {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        answer(&self.0).serialize(s)
+    }
 }
 
 #[cfg(test)]
@@ -123,13 +130,13 @@ mod tests {
     #[test]
     fn a_report_told_by_its_content_or_named() {
         for format in [TOLD_BY_CONTENT, "scontrol"] {
-            let out = run(format, SCONTROL, &[]).expect("read");
+            let out = run(format, SCONTROL, &[]).expect("read").value();
             assert_eq!(out["format"], "scontrol");
             assert_eq!(out["clusters"].as_array().map(Vec::len), Some(4));
             assert_eq!(out["partitions"][3]["name"], "gpu");
             assert_eq!(out["partitions"][3]["gpus_per_node"], 4);
         }
-        let e = run("sinfo", SCONTROL, &[]).expect_err("no sinfo header");
+        let e = run("sinfo", SCONTROL, &[]).map(|r| r.value()).expect_err("no sinfo header");
         assert!(e.field.is_empty() && e.message.starts_with("no header line"), "{e:?}");
     }
 }

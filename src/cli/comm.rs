@@ -11,7 +11,6 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::{Map, Value};
 
 use crate::model::comm::collectives::{all_algorithms, Algorithm, Split, DEFAULT_LATENCY_SHARE, MAX_PROCS};
 use crate::model::comm::export::{self as exports, ExportFormat};
@@ -19,7 +18,7 @@ use crate::model::comm::gridcast::{self, binomial_all, ClusterProcs, Coordinator
 use crate::model::comm::{self, fit_all, CommFit, Format, Knee, Model, ModelKind, Point, MAX_SIZE_BYTES};
 
 use super::request::{BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
-use super::{to_json, RawInput, Subcommand};
+use super::{RawInput, Reply, Subcommand};
 use crate::model::comm::request::{CommPoint, ModelParams};
 use crate::model::input::request::TextOr;
 
@@ -39,7 +38,6 @@ pub const RAW: RawInput = RawInput {
     run: run_comm_raw,
     options: &[],
     sniff: None,
-    stream: None,
     check: None,
 };
 
@@ -344,11 +342,19 @@ struct ModelAnswer {
     model: &'static str,
     /// The model's parameters by name; sizes and counts (w_bytes, knots) are integers.
     #[schemars(with = "BTreeMap<String, f64>")]
-    params: Map<String, Value>,
+    params: BTreeMap<&'static str, Param>,
     rel_error: f64,
     loo_rel_error: Option<f64>,
     rel_errors: Vec<SizeError>,
     predictions: Vec<SizeTime>,
+}
+
+/// A model's parameter: a size or a count as an integer when whole, any other as it is.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Param {
+    Whole(super::Whole),
+    Real(f64),
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -389,8 +395,12 @@ fn comm_answer(
                 .into_iter()
                 .map(|(k, v)| {
                     (
-                        k.to_string(),
-                        if k.ends_with("_bytes") || k == "knots" { super::whole(v) } else { Value::from(v) },
+                        k,
+                        if k.ends_with("_bytes") || k == "knots" {
+                            Param::Whole(super::Whole(v))
+                        } else {
+                            Param::Real(v)
+                        },
                     )
                 })
                 .collect(),
@@ -464,10 +474,15 @@ pub fn export(format: Option<&str>, text: &str, e: ExportFormat) -> Result<Strin
 
 /// Raw benchmark text of `format` to its answer (which holds no exports: `--export` writes
 /// its file from the fit, [`export`]).
-fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Value, InputError> {
+fn run_comm_raw(format: &str, text: &str, _options: &[(String, String)]) -> Result<Reply, InputError> {
     let fit = raw_fit(format, text)?;
     let sizes = fit.sizes_bytes.clone();
-    to_json(&comm_answer(&fit, &sizes, Format::from_key(format).unwrap_or(Format::Table), &ExportRequest::default())?)
+    Ok(Reply::new(comm_answer(
+        &fit,
+        &sizes,
+        Format::from_key(format).unwrap_or(Format::Table),
+        &ExportRequest::default(),
+    )?))
 }
 
 /// The fit of raw benchmark text of `format`: all of the text or none of it.

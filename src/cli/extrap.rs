@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
 
+use super::answer::WithTable;
 use super::request::output_schema;
-use super::{RawInput, Schemas, Subcommand};
+use super::{RawInput, Reply, Schemas, Subcommand};
 
 /// The calculator of the "Bottlenecks at scale" page: every input is an Extra-P experiment.
 pub const COMMAND: Subcommand = Subcommand {
@@ -36,7 +37,6 @@ pub const BOTTLENECKS: RawInput = RawInput {
     run,
     options: &["--predict", "--metric", "--parameter", "--hold", "--aggregate"],
     sniff: Some(|_| Some("extrap")),
-    stream: Some(stream),
     check: Some(|_, opts| options(opts, Vec::new).and_then(|_| run_options(opts)).map(|_| ())),
 };
 
@@ -190,19 +190,14 @@ pub const RAW: RawInput = RawInput {
         "table" => super::speedup::run_table(text, opts),
         // An experiment's answer holds no measured times to tabulate: with --allocation, an
         // empty table that says so.
-        _ => super::allocation::attach(run(format, text, opts)?, opts, |o| {
-            super::allocation::of_speedup(&Default::default(), o)
-        }),
+        _ => {
+            let (e, r) = ranking(text, opts)?;
+            let allocation = super::allocation::table(opts, |o| super::allocation::of_speedup(&Default::default(), o))?;
+            Ok(Reply::new(WithTable { answer: Ranked { e, r, runs: None }, allocation }))
+        }
     },
     options: &["--predict", "--metric", "--parameter", "--hold", "--second-column", "--scaling"],
     sniff: Some(sniff),
-    stream: Some(|format, text, opts, compact, out| {
-        if format == "table" {
-            let answer = super::speedup::run_table(text, opts).map_err(super::WriteError::Input)?;
-            return super::write_json(out, &answer, compact);
-        }
-        stream(format, text, opts, compact, out)
-    }),
     check: Some(check),
 };
 
@@ -764,9 +759,18 @@ impl RunsOut {
     }
 }
 
-/// The answer as a JSON value (tests, and callers that add to it).
-pub fn answer(e: &extrap::Experiment, r: &Ranking) -> Value {
-    serde_json::to_value(BottlenecksAnswer::new(e, r, None)).unwrap_or(Value::Null)
+/// An experiment ranked, written as its [`BottlenecksAnswer`] (with what its runs were, when
+/// it was read from Score-P runs).
+pub struct Ranked {
+    e: extrap::Experiment,
+    r: Ranking,
+    runs: Option<extrap::runs::RunsSummary>,
+}
+
+impl serde::Serialize for Ranked {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        BottlenecksAnswer::new(&self.e, &self.r, self.runs.as_ref()).serialize(s)
+    }
 }
 
 /// Reads, plans and fits the experiment (regions on every core).
@@ -809,22 +813,9 @@ fn rank_experiment(
     Ok((e, r))
 }
 
-/// The answer written straight to `out` as it is made.
-fn stream(
-    _format: &str,
-    text: &str,
-    opts: &[(String, String)],
-    compact: bool,
-    out: &mut dyn std::io::Write,
-) -> Result<(), super::WriteError> {
-    let (e, r) = ranking(text, opts).map_err(super::WriteError::Input)?;
-    let answer = BottlenecksAnswer::new(&e, &r, None);
-    super::write_json(out, &answer, compact)
-}
-
-fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
+fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Reply, InputError> {
     let (e, r) = ranking(text, opts)?;
-    Ok(answer(&e, &r))
+    Ok(Reply::new(Ranked { e, r, runs: None }))
 }
 
 /// Options that only Score-P runs read: `--aggregate mean|sum|max`, and the flag `--inclusive`
@@ -849,7 +840,7 @@ enum BinaryKind {
     Saved,
 }
 
-/// Whether `path` is read by [`stream_path`] rather than as text: a folder, or a file that
+/// Whether `path` is read by [`run_path`] rather than as text: a folder, or a file that
 /// opens as a Cube profile or a saved Extra-P experiment.
 pub fn is_binary_path(path: &str) -> bool {
     let p = std::path::Path::new(path);
@@ -960,15 +951,9 @@ fn read_path(
 }
 
 /// `scalewise bottlenecks PATH` for a folder of runs, a `.cubex` profile or a saved Extra-P
-/// experiment: the answer written to `out` as it is made, with what the runs were.
-pub fn stream_path(
-    path: &str,
-    opts: &[(String, String)],
-    compact: bool,
-    out: &mut dyn std::io::Write,
-) -> Result<(), super::WriteError> {
-    let (e, loaded) = read_path(path, opts).map_err(super::WriteError::Input)?;
-    let (e, r) = rank_experiment(e, opts).map_err(super::WriteError::Input)?;
-    let answer = BottlenecksAnswer::new(&e, &r, loaded.as_ref());
-    super::write_json(out, &answer, compact)
+/// experiment: the answer, with what the runs were.
+pub fn run_path(path: &str, opts: &[(String, String)]) -> Result<Reply, InputError> {
+    let (e, runs) = read_path(path, opts)?;
+    let (e, r) = rank_experiment(e, opts)?;
+    Ok(Reply::new(Ranked { e, r, runs }))
 }

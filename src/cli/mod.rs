@@ -5,11 +5,14 @@
 
 use std::io::Read;
 
-use serde_json::{value::RawValue, Value};
+use serde_json::value::RawValue;
+
+pub use answer::{emit, Reply};
 
 pub use crate::model::InputError;
 
 mod allocation;
+mod answer;
 mod catalog;
 mod cluster;
 mod comm;
@@ -58,7 +61,7 @@ pub trait Command {
     /// The answer to write.
     fn answer(computed: &Self::Computed) -> Self::Answer<'_>;
     /// `--allocation`'s table from what was computed and what to say when it has no rows
-    /// ([`allocation::attach`]); None for a command that takes no such option.
+    /// ([`allocation::table`]); None for a command that takes no such option.
     fn allocation(
         _computed: &Self::Computed,
         _options: &crate::model::allocation::AllocationOptions,
@@ -91,12 +94,27 @@ macro_rules! answered_command {
 }
 use answered_command;
 
-/// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and the
-/// answer made JSON (checked finite, [`to_json`]), with its allocation table when asked.
-pub fn run_command<C: Command>(input: &str, options: &[(String, String)]) -> Result<Value, InputError> {
+/// [`Subcommand::run`] of a [`Command`]: the input read as its request, computed, and kept
+/// with its allocation table when asked; its answer is made from it as it is written.
+pub fn run_command<C: Command + 'static>(input: &str, options: &[(String, String)]) -> Result<Reply, InputError>
+where
+    C::Computed: 'static,
+{
     let computed = C::compute(request::read_text::<C::Request>(input)?)?;
-    let answer = C::answer(&computed);
-    allocation::attach(to_json(&answer)?, options, |o| C::allocation(&computed, o))
+    let allocation = allocation::table(options, |o| C::allocation(&computed, o))?;
+    Ok(Reply::new(Computed::<C> { computed, allocation }))
+}
+
+/// What a [`Command`] computed, written as its answer ([`Command::answer`]) with its table.
+struct Computed<C: Command> {
+    computed: C::Computed,
+    allocation: Option<allocation::AllocationOut>,
+}
+
+impl<C: Command> serde::Serialize for Computed<C> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        answer::Tabled { answer: C::answer(&self.computed), allocation: self.allocation.as_ref() }.serialize(s)
+    }
 }
 
 /// [`Subcommand::schema`] of a [`Command`]: its request's and its answer's types.
@@ -106,7 +124,7 @@ pub const fn schemas_of<C: Command>() -> Schemas {
 
 /// See [`Subcommand::run`]: (the input's JSON text, its syntax checked ([`check_json`]);
 /// options such as ("--allocation", "md")) → the answer.
-pub type Run = fn(&str, &[(String, String)]) -> Result<Value, InputError>;
+pub type Run = fn(&str, &[(String, String)]) -> Result<Reply, InputError>;
 
 /// See [`Subcommand::each`]: (one element's JSON text, how answers are rendered) → its
 /// answer as text.
@@ -136,7 +154,7 @@ macro_rules! subcommands {
 crate::calculator_table!(subcommands);
 
 /// (format, text, options such as ("--predict", "256,1024")) → the answer.
-pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Value, InputError>;
+pub type RawRun = fn(&str, &str, &[(String, String)]) -> Result<Reply, InputError>;
 
 /// A calculator that also reads raw text (benchmark output) instead of JSON, chosen with
 /// `--format NAME`.
@@ -149,9 +167,6 @@ pub struct RawInput {
     pub options: &'static [&'static str],
     /// The format of a text given without `--format`, when it is one of these (not JSON).
     pub sniff: Option<fn(&str) -> Option<&'static str>>,
-    /// (format, text, options, compact, out): the answer written to `out` as it is made, for
-    /// answers too large to hold whole (used when nothing is added to the answer).
-    pub stream: Option<RawStream>,
     /// Checks the options' values before the input is read, with the format named by
     /// `--format` (None: not named): a bad one is a usage error.
     pub check: Option<RawCheck>,
@@ -160,30 +175,11 @@ pub struct RawInput {
 /// See [`RawInput::check`]: (format named by `--format`, options) → a usage error or none.
 pub type RawCheck = fn(Option<&str>, &[(String, String)]) -> Result<(), InputError>;
 
-/// See [`RawInput::stream`].
-pub type RawStream = fn(&str, &str, &[(String, String)], bool, &mut dyn std::io::Write) -> Result<(), WriteError>;
-
 /// Why an answer was not written: the input's fault (exit 1, one line), or the output's.
 #[derive(Debug)]
 pub enum WriteError {
     Input(InputError),
     Output(std::io::Error),
-}
-
-/// `v` as JSON to `out` (pretty unless `compact`), a line break after, flushed.
-pub fn write_json<T: serde::Serialize + ?Sized>(
-    out: &mut dyn std::io::Write,
-    v: &T,
-    compact: bool,
-) -> Result<(), WriteError> {
-    let mut w = std::io::BufWriter::with_capacity(1 << 16, out);
-    let r = if compact { serde_json::to_writer(&mut w, v) } else { serde_json::to_writer_pretty(&mut w, v) };
-    r.map_err(|e| match e.io_error_kind() {
-        Some(kind) => WriteError::Output(std::io::Error::new(kind, e.to_string())),
-        None => WriteError::Input(unplaced(format!("could not write the answer: {e}"))),
-    })?;
-    use std::io::Write;
-    w.write_all(b"\n").and_then(|_| w.flush()).map_err(WriteError::Output)
 }
 
 /// An error as the command says it, on standard error and as a list element's `{"error"}`:
@@ -197,10 +193,15 @@ pub fn said(e: &InputError) -> String {
     }
 }
 
-/// `cmd` run on `v`'s JSON text, as the command line passes it (for the subcommands' tests).
+/// `cmd` run on `v`'s JSON text, as the command line passes it, its answer as a JSON value
+/// (for the subcommands' tests).
 #[cfg(test)]
-fn run_json(cmd: &Subcommand, v: Value, opts: &[(String, String)]) -> Result<Value, InputError> {
-    (cmd.run)(&v.to_string(), opts)
+fn run_json(
+    cmd: &Subcommand,
+    v: serde_json::Value,
+    opts: &[(String, String)],
+) -> Result<serde_json::Value, InputError> {
+    (cmd.run)(&v.to_string(), opts).map(|r| r.value())
 }
 
 /// An error whose sentence names what it concerns itself (a file that cannot be read, an
@@ -526,7 +527,8 @@ fn run_to_output(args: &[String]) -> i32 {
     // not as text.
     if let (Some(path), "bottlenecks") = (file.filter(|f| *f != "-"), cmd.name) {
         if extrap::is_binary_path(path) {
-            return written(cmd.name, extrap::stream_path(path, &options, compact, &mut Out));
+            let reply = extrap::run_path(path, &options).map_err(WriteError::Input);
+            return written(cmd.name, reply.and_then(|r| emit(&mut Out, &*r, compact)));
         }
     }
     let text = if cmd.reads_input || file.is_some() {
@@ -560,12 +562,6 @@ fn run_to_output(args: &[String]) -> i32 {
             }
         }
     }
-    if let (Some((r, f)), None, Some(stream)) = (raw, export, raw.and_then(|(r, _)| r.stream)) {
-        if options.iter().all(|(k, _)| !allocation::OPTIONS.contains(&k.as_str())) {
-            let _ = r;
-            return written(cmd.name, stream(f, &text, &options, compact, &mut Out));
-        }
-    }
     // `comm --export NAME`: the file for the other tool, not JSON.
     if let Some(e) = export {
         return match comm::export(raw.map(|(_, f)| f), &text, e) {
@@ -587,7 +583,7 @@ fn run_to_output(args: &[String]) -> i32 {
         },
     };
     match answer {
-        Ok(out) => written(cmd.name, write_json(&mut Out, &out, compact)),
+        Ok(reply) => written(cmd.name, emit(&mut Out, &*reply, compact)),
         Err(e) => {
             eprintln!("scalewise {}: {}", cmd.name, said(&e).replace('\n', " "));
             1
@@ -637,20 +633,32 @@ pub struct Render<'a> {
 }
 
 impl Render<'_> {
-    /// The element's text in the list: the answer written as it is, or, with options (an
-    /// allocation table from `table`, [`allocation::attach`]), as JSON with the table added.
+    /// The element's text in the list: the answer, with the allocation table the options ask
+    /// for (`table`, [`allocation::table`]), checked finite as [`emit`] checks a whole answer
+    /// (an element holding a NaN is answered `{"error"}` naming where, as a bad element is).
     pub fn item<T: serde::Serialize>(
         &self,
         answer: &T,
         table: impl FnOnce(&crate::model::allocation::AllocationOptions) -> allocation::Table,
     ) -> Result<String, InputError> {
+        let allocation = allocation::table(self.options, table)?;
+        let item = answer::Tabled { answer, allocation: allocation.as_ref() };
         let cannot = |e: serde_json::Error| unplaced(format!("could not write the answer: {e}"));
-        if self.options.is_empty() {
-            return item_text(answer, self.compact).map_err(cannot);
+        match answer::Answer::non_finite(&item) {
+            None => item_text(&item, self.compact).map_err(cannot),
+            Some(path) => {
+                let error = said(&InputError::new(path, answer::NOT_FINITE));
+                item_text(&ErrorItem { error }, self.compact).map_err(cannot)
+            }
         }
-        let v = serde_json::to_value(answer).map_err(cannot)?;
-        item_text(&allocation::attach(v, self.options, table)?, self.compact).map_err(cannot)
     }
+}
+
+// A list element that could not be answered, in the list: `{"error": "..."}` ([`said`]).
+/// An element of a list that could not be answered.
+#[derive(serde::Serialize, schemars::JsonSchema)]
+pub struct ErrorItem {
+    pub error: String,
 }
 
 /// A list input of a calculator with `each`: every element read, answered, given its allocation
@@ -768,25 +776,6 @@ fn read_input(file: Option<&str>) -> Result<String, InputError> {
     })
 }
 
-/// Serialises an answer. The model answers only finite numbers (it validates its inputs and
-/// says "not defined here" where a result would not be finite); serde_json would write a
-/// stray NaN as `null`, which reads as "not given", so one that slips through is an error
-/// naming where it is.
-pub fn to_json<T: serde::Serialize>(v: &T) -> Result<serde_json::Value, InputError> {
-    if let Some(path) = crate::model::finite::first_non_finite(v) {
-        return Err(InputError::new(
-            path,
-            "the answer is not a finite number here; the inputs are outside the range this calculator can answer",
-        ));
-    }
-    serde_json::to_value(v).map_err(|e| unplaced(format!("could not encode the answer: {e}")))
-}
-
-/// A count kept as f64 (bytes, a process count) as JSON: an integer when whole.
-pub fn whole(x: f64) -> Value {
-    serde_json::to_value(Whole(x)).unwrap_or(Value::Null)
-}
-
 /// A count kept as f64, written as an integer when whole (a number in the schema).
 #[derive(serde::Serialize, schemars::JsonSchema)]
 #[schemars(transparent)]
@@ -810,7 +799,7 @@ pub use crate::model::extrap::json_kind as kind;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     #[test]
     fn a_list_written_item_by_item_is_serde_json_s_text() {

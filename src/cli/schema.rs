@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{write_json, written, Out, SUBCOMMANDS};
+use super::{emit, written, Out, SUBCOMMANDS};
 
 pub const HELP: &str = r#"scalewise schema — the JSON Schema of every subcommand's input and answer
 
@@ -56,5 +56,5 @@ pub fn run(args: &[String]) -> i32 {
             }
         }
     }
-    written("schema", write_json(&mut Out, &schemas(), compact))
+    written("schema", emit(&mut Out, &schemas(), compact))
 }

@@ -17,8 +17,9 @@ use crate::model::speedup::{
 };
 
 use super::allocation::{self, allocation_help};
+use super::answer::WithTable;
 use super::request::{input_schema, output_schema, SpeedupInput, SpeedupRequest};
-use super::{kind, Render, Schemas, Subcommand};
+use super::{kind, ErrorItem, Render, Reply, Schemas, Subcommand};
 use crate::model::allocation::{AllocationOptions, SpeedupRows};
 use crate::model::speedup::request::SpeedupPoint;
 use crate::model::Warning;
@@ -554,16 +555,13 @@ struct WeakPredictionOut {
     horizon: f64,
 }
 
-/// An element of a list that could not be answered.
-#[derive(Serialize, JsonSchema)]
-struct ErrorItem {
-    error: String,
-}
-
 /// `scalewise speedup`'s answer: one analysis (strong or weak scaling), or a list of them in
 /// the input's order with `{"error"}` in place of an element that could not be answered.
-#[derive(Serialize, JsonSchema)]
+// The schema's type only (its doc is the schema's description): what `Written` and `Many`
+// write is one of these, which tests/schema.rs checks on every answer.
+#[derive(JsonSchema)]
 #[serde(untagged)]
+#[allow(dead_code)]
 enum SpeedupOutput<'a> {
     Strong(Box<AnswerOut<'a>>),
     Weak(&'a WeakAnswer),
@@ -623,11 +621,52 @@ fn answered(r: &SpeedupRequest) -> Result<Answered, InputError> {
     }
 }
 
-/// `v` as JSON: its keys sorted, as the command has always written them (a record whose
-/// fields are not in the order of their names, such as the weak-scaling answer, goes through
-/// this).
-fn encode<T: Serialize>(v: &T) -> Result<Value, InputError> {
-    serde_json::to_value(v).map_err(|e| unplaced(format!("could not encode the answer: {e}")))
+/// A request answered, as it is written: the strong-scaling record is made from the analysis
+/// as it is written, with how a pasted table was read.
+struct Written {
+    answered: Answered,
+    table_reading: Option<String>,
+}
+
+impl Written {
+    fn item(&self) -> SpeedupItem<'_> {
+        match &self.answered {
+            Answered::Strong(a) => {
+                SpeedupItem::Strong(Box::new(AnswerOut { table_reading: self.table_reading.clone(), ..answer(a) }))
+            }
+            Answered::Weak(w, _) => SpeedupItem::Weak(w),
+        }
+    }
+}
+
+impl Serialize for Written {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.item().serialize(s)
+    }
+}
+
+/// A list's answers, each with its allocation table, written element by element.
+struct Many(Vec<WithTable<Result<Written, ErrorItem>>>);
+
+impl Serialize for Many {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for e in &self.0 {
+            let item = match &e.answer {
+                Ok(w) => w.item(),
+                Err(error) => SpeedupItem::Error(ErrorItem { error: error.error.clone() }),
+            };
+            seq.serialize_element(&super::answer::Tabled { answer: item, allocation: e.allocation.as_ref() })?;
+        }
+        seq.end()
+    }
+}
+
+/// A request answered, with its allocation table when the options ask for one.
+fn reply(answered: Answered, table_reading: Option<String>, opts: &[(String, String)]) -> Result<Reply, InputError> {
+    let allocation = allocation::table(opts, |o| allocation::of_speedup(&answered.rows(), o))?;
+    Ok(Reply::new(WithTable { answer: Written { answered, table_reading }, allocation }))
 }
 
 /// The analysis of `raw` points with the other keys of the request `r`. `from_header`: the
@@ -682,7 +721,7 @@ fn analysis(r: &SpeedupRequest, raw: &[RawPoint], measure: Measure, from_header:
 /// units in brackets, or none; comma, tab or space separated), read by the page's own reader,
 /// then answered as the same points in JSON would be. `--predict` and `--second-column` read as
 /// the page's fields of those names read them; `--scaling weak` as the page's scaling.
-pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
+pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Reply, InputError> {
     use crate::model::speedup::page;
     let (second, request) = table_options(opts)?;
     let table = page::parse_points(text, second)?;
@@ -697,14 +736,13 @@ pub fn run_table(text: &str, opts: &[(String, String)]) -> Result<Value, InputEr
             w.warnings_at.insert(0, Warning::at("points", note.clone()));
             w.table_reading = Some(note);
         }
-        return allocation::attach(encode(&w)?, opts, |o| allocation::of_speedup(&rows, o));
+        return reply(Answered::Weak(Box::new(w), rows), None, opts);
     }
     let mut a = analysis(&request, &raw, measure, table.had_header)?;
     if let Some(note) = &note {
         a.warnings.insert(0, Warning::at("points", note.clone()));
     }
-    let out = encode(&AnswerOut { table_reading: note, ..answer(&a) })?;
-    allocation::attach(out, opts, |o| allocation::of_speedup(&SpeedupRows::of_analysis(&a), o))
+    reply(Answered::Strong(Box::new(a)), note, opts)
 }
 
 /// The page's words for its second-column choice, as the command's option.
@@ -747,11 +785,11 @@ fn each(text: &str, how: &Render) -> Result<String, InputError> {
     match &a {
         // A strong-scaling answer is written straight from its record, with no JSON tree.
         Answered::Strong(s) => how.item(&answer(s), table),
-        Answered::Weak(w, _) => how.item(&encode(&**w)?, table),
+        Answered::Weak(w, _) => how.item(&**w, table),
     }
 }
 
-fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
+fn run(input: &str, opts: &[(String, String)]) -> Result<Reply, InputError> {
     let read = |text: &&str| super::request::read_text::<SpeedupRequest>(text).and_then(|r| answered(&r));
     match input.trim_start().as_bytes().first() {
         // Data sets are independent: one per core at a time, answers in the input's order.
@@ -762,32 +800,22 @@ fn run(input: &str, opts: &[(String, String)]) -> Result<Value, InputError> {
                 .map(serde_json::value::RawValue::get)
                 .collect();
             let all = crate::parallel::map(&list, &read).ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
-            let items = all
-                .iter()
-                .map(|a| match a {
-                    Ok(Answered::Strong(a)) => SpeedupItem::Strong(Box::new(answer(a))),
-                    Ok(Answered::Weak(w, _)) => SpeedupItem::Weak(w),
-                    Err(error) => SpeedupItem::Error(ErrorItem { error: super::said(error) }),
-                })
-                .collect();
             // Each answered element with its allocation table.
-            let Value::Array(out) = encode(&SpeedupOutput::Many(items))? else {
-                return Err(unplaced("could not encode the answer"));
-            };
-            let tables = out.into_iter().zip(&all).map(|(v, a)| match a {
-                Ok(a) => allocation::attach(v, opts, |o| allocation::of_speedup(&a.rows(), o)),
-                Err(_) => Ok(v),
-            });
-            tables.collect::<Result<_, _>>().map(Value::Array)
+            let items = all
+                .into_iter()
+                .map(|a| match a {
+                    Ok(a) => {
+                        let allocation = allocation::table(opts, |o| allocation::of_speedup(&a.rows(), o))?;
+                        Ok(WithTable { answer: Ok(Written { answered: a, table_reading: None }), allocation })
+                    }
+                    Err(error) => {
+                        Ok(WithTable { answer: Err(ErrorItem { error: super::said(&error) }), allocation: None })
+                    }
+                })
+                .collect::<Result<_, InputError>>()?;
+            Ok(Reply::new(Many(items)))
         }
-        Some(b'{') => {
-            let a = read(&input)?;
-            let out = match &a {
-                Answered::Strong(s) => encode(&SpeedupOutput::Strong(Box::new(answer(s))))?,
-                Answered::Weak(w, _) => encode(&SpeedupOutput::Weak(w))?,
-            };
-            allocation::attach(out, opts, |o| allocation::of_speedup(&a.rows(), o))
-        }
+        Some(b'{') => reply(read(&input)?, None, opts),
         _ => {
             let other: Value = serde_json::from_str(input).map_err(super::not_json)?;
             Err(InputError::new("input", format!("expected an object or a list of objects, found {}", kind(&other))))

@@ -9,7 +9,6 @@ use super::unplaced;
 use crate::model::InputError;
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::model::fmt_num;
 use crate::model::speedup::forecast::{self, Quantiles};
@@ -959,7 +958,8 @@ fn runs_out(c: &Corpus) -> Vec<RunOut<'_>> {
         .collect()
 }
 
-fn to_json(r: &Report) -> Value {
+/// The report's answer, written ([`super::emit`]).
+fn emit_answer(r: &Report) -> Result<(), super::WriteError> {
     let fc = forecast_outcomes(r);
     let sel = &r.selection;
     let (nc, nn) = validation::node_coverage(fc);
@@ -1072,7 +1072,7 @@ fn to_json(r: &Report) -> Value {
             })
             .collect(),
     };
-    serde_json::to_value(answer).unwrap_or(Value::Null)
+    super::emit(&mut super::Out, &answer, false)
 }
 
 /// Runs the subcommand with the arguments after `validate`; returns the exit status.
@@ -1198,7 +1198,7 @@ pub fn run(args: &[String]) -> i32 {
     if md {
         super::written("validate", super::write_out(&markdown(&report)))
     } else {
-        super::written("validate", super::write_json(&mut super::Out, &to_json(&report), false))
+        super::written("validate", emit_answer(&report))
     }
 }
 
