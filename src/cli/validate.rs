@@ -320,7 +320,7 @@ fn calibration_source(r: &Report) -> Result<String, InputError> {
     let mut s = String::from(
         "//! Written by `make validate` (`scalewise validate --calibration`) from the validation\n\
          //! corpora; do not edit by hand. See `forecast.rs` for what these numbers mean.\n\n\
-         use super::forecast::Quantiles;\n\n",
+         use super::quantiles::Quantiles;\n\n",
     );
     s.push_str("/// Quantiles of the forecast's scores, per count class (3 or fewer measured counts, 4 or\n/// more) and horizon band (`HORIZON_TOPS`).\n");
     s.push_str(&format!("pub const FORECAST: [[Quantiles; 4]; 2] = {};\n", table(&f, "")));

@@ -14,10 +14,12 @@
 //! runs may be pasted one after another.
 
 use crate::model::comm::collectives::{Algorithm, MeasuredBroadcast, MAX_PROCS};
-use crate::model::comm::page::MEASURED_FIELD;
 use crate::model::comm::MAX_SIZE_BYTES;
 use crate::model::input::table::{field_columns, parse_number};
 use crate::model::InputError;
+
+/// The page's field of measured broadcasts, which its errors name.
+pub const MEASURED_FIELD: &str = "measured broadcasts";
 
 /// Most rows read (the same bound as a pasted table's).
 const MAX_ROWS: usize = 100_000;

@@ -48,7 +48,7 @@ pub const PAGE: &str = crate::model::calculators::COMM.key;
 /// The "Broadcast across sites" page: the [`Half::Grid`] of these inputs, on a page of its own
 /// (before workspace format 2 it was this page's second half).
 pub const SITES_PAGE: &str = crate::model::calculators::SITES.key;
-pub const MEASURED_FIELD: &str = "measured broadcasts";
+pub use super::bcast_output::MEASURED_FIELD;
 /// Most sizes a size list may hold.
 pub const MAX_SIZES: usize = 64;
 /// Most logical clusters the grid broadcast schedules (ECEF is cubic in them).

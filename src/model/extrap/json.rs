@@ -9,22 +9,10 @@ use std::borrow::Cow;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
+pub use super::json_ids::kind;
 use super::{check_value, Builder, Experiment, Format, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::input::list::clip;
 use crate::model::InputError;
-
-/// How a JSON value is called in messages ("a list", "a number"); the command's readers say
-/// it the same way.
-pub fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "an object",
-    }
-}
 
 /// The keys of the object under `key` in the JSON object `text`, in the order written, each
 /// once (serde_json's `Map` sorts its keys; Extra-P keeps a line's parameters in the order

@@ -1,7 +1,7 @@
 //! Written by `make validate` (`scalewise validate --calibration`) from the validation
 //! corpora; do not edit by hand. See `forecast.rs` for what these numbers mean.
 
-use super::forecast::Quantiles;
+use super::quantiles::Quantiles;
 
 /// Quantiles of the forecast's scores, per count class (3 or fewer measured counts, 4 or
 /// more) and horizon band (`HORIZON_TOPS`).

@@ -42,15 +42,8 @@
 
 use super::calibration;
 pub use super::calibration::HORIZON_TOPS;
+pub use super::quantiles::Quantiles;
 use crate::model::fit::line;
-
-/// Quantiles of ln(measured / predicted) / u: the range is [e^(low·u), e^(high·u)] times the
-/// prediction.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Quantiles {
-    pub low: f64,
-    pub high: f64,
-}
 
 /// The share of the calibration scores left below `low` and above `high`, each side, for the
 /// forecast's and the models' ranges, at most: less in a cell where held-out sources need it

@@ -47,6 +47,7 @@ pub mod calibration;
 pub mod forecast;
 mod lm;
 pub mod page;
+mod quantiles;
 pub mod request;
 pub mod weak;
 
