@@ -39,7 +39,7 @@ use crate::model::input::list::clip;
 use crate::model::InputError;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The field named in errors.
 pub const FIELD: &str = "Caliper profile";
@@ -358,10 +358,13 @@ struct Reader {
     unit_attr: Option<usize>,
 }
 
-/// One entry of a record: its key and its values, each with the byte where it starts.
+/// A value of a record's entry, unescaped, with the byte of the line where it starts.
+type Token = (String, usize);
+
+/// One entry of a record: its key and its values.
 struct Entry {
     key: String,
-    values: Vec<(String, usize)>,
+    values: Vec<Token>,
 }
 
 /// Splits a line into its entries, unescaping; a `\` at the end of the line is refused (its
@@ -603,7 +606,7 @@ impl Reader {
     }
 
     /// The record's immediate values: (attribute, value text with its byte).
-    fn immediates<'a>(&self, es: &'a [Entry]) -> Result<Vec<(usize, &'a (String, usize))>, At> {
+    fn immediates<'a>(&self, es: &'a [Entry]) -> Result<Vec<(usize, &'a Token)>, At> {
         let attrs = list(es, "attr");
         let data = list(es, "data");
         if attrs.len() != data.len() {

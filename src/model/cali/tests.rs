@@ -15,7 +15,7 @@ fn fixture(p: u32) -> &'static [u8] {
 /// What `scripts/cali-reference.py` prints: caliper-reader's reading of the five files (per
 /// file its mpi.world.size, jobsize and problem_size; per region its path and the sum#, max#,
 /// min# and avg#inclusive#sum#time.duration). Written by running the script once.
-const CALIPER_READER: &str = r#"
+pub(crate) const CALIPER_READER: &str = r#"
 file 27_cores.cali 27 27 30
 MPI_Comm_split 0.039554 0.004587 0.000218 0.001465
 MPI_Bcast 0.013078 0.000515 0.000054 0.000484
@@ -288,29 +288,30 @@ fn every_region_value_and_global_is_caliper_readers_within_a_thousandth() {
     assert_eq!((files, checked), (5, 4 * (230 - 5)));
 }
 
-#[test]
-fn the_region_figures_are_caliper_readers_sums_and_maxima_per_path() {
-    let mut expected: Vec<(String, f64, f64)> = Vec::new();
-    let mut profiles = Vec::new();
-    let flush = |profiles: &mut Vec<(Profile, Vec<(String, f64, f64)>)>, p: Option<Profile>, e: &mut Vec<_>| {
-        if let Some(p) = p {
-            profiles.push((p, std::mem::take(e)));
-        }
-    };
-    let mut current: Option<Profile> = None;
+/// caliper-reader's (path, sum, max) of a region.
+type Expected = (String, f64, f64);
+
+/// caliper-reader's figures of each region, per file in CALIPER_READER's order, with the
+/// file's process count.
+fn expected() -> Vec<(u32, Vec<Expected>)> {
+    let mut out: Vec<(u32, Vec<Expected>)> = Vec::new();
     for line in CALIPER_READER.lines().filter(|l| !l.is_empty()) {
         let w: Vec<&str> = line.split(' ').collect();
         if w[0] == "file" {
-            flush(&mut profiles, current.take(), &mut expected);
-            let p: u32 = w[1].split('_').next().and_then(|n| n.parse().ok()).unwrap();
-            current = Some(read_fixture(p));
-        } else {
-            expected.push((w[0].to_string(), w[1].parse().unwrap(), w[2].parse().unwrap()));
+            out.push((w[2].parse().unwrap(), Vec::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push((w[0].to_string(), w[1].parse().unwrap(), w[2].parse().unwrap()));
         }
     }
-    flush(&mut profiles, current.take(), &mut expected);
-    assert_eq!(profiles.len(), 5);
-    for (p, want) in &profiles {
+    out
+}
+
+#[test]
+fn the_region_figures_are_caliper_readers_sums_and_maxima_per_path() {
+    let all = expected();
+    assert_eq!(all.len(), 5);
+    for (np, want) in &all {
+        let p = read_fixture(*np);
         let metrics = p.metrics();
         assert_eq!(metrics, vec![Metric { name: "sum#time.duration".into(), inclusive: true, exclusive: false }]);
         let got = p.regions("sum#time.duration", true).unwrap();
