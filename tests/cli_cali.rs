@@ -40,6 +40,9 @@ fn the_lulesh_folder_is_five_runs_with_p_from_the_globals_and_every_region_model
     assert_eq!(runs["inclusive"], true, "the files hold inclusive times");
     assert_eq!(runs["parameters_from"], serde_json::json!([{"parameter": "p", "global": "mpi.world.size"}]));
     assert_eq!(v["times"]["kind"], "inclusive");
+    // Other globals that vary are offered, but not jobsize, which is p again.
+    let offered = runs["globals_offered"].as_array().unwrap();
+    assert!(offered.contains(&"elapsed_time".into()) && !offered.contains(&"jobsize".into()), "{offered:?}");
     let regions = v["regions"].as_array().unwrap();
     assert_eq!(regions.len(), 45, "every region of the profiles");
     for (i, r) in regions.iter().enumerate() {

@@ -66,14 +66,14 @@ impl Job for Reader {
                 None
             }
             Ok(FromWorker::Loaded { text, summary, job }) if job == self.job => {
-                let what = if summary.source == "cube" {
+                let what = if summary.source != "saved" {
                     format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" })
                 } else {
                     self.label.clone()
                 };
                 self.setter.fill(format!("Loaded {what}"), vec![(KEY_TEXT, text)]);
                 *self.kept.borrow_mut() = Some(self.picked.clone());
-                self.read.set(Some(Rc::new(summary)));
+                self.read.set(Some(Rc::new(*summary)));
                 self.status.set(Reading::Idle);
                 Some(true)
             }
