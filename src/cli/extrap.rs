@@ -35,7 +35,7 @@ pub const BOTTLENECKS: RawInput = RawInput {
     command: "bottlenecks",
     formats: &["extrap"],
     run,
-    options: &["--predict", "--metric", "--parameter", "--hold", "--aggregate"],
+    options: &["--predict", "--metric", "--parameter", "--hold", "--aggregate", "--parameters"],
     sniff: Some(|_| Some("extrap")),
     check: Some(|_, opts| options(opts, Vec::new).and_then(|_| run_options(opts)).map(|_| ())),
 };
@@ -48,6 +48,7 @@ USAGE:
     scalewise bottlenecks [FILE|DIR|-] [--compact] [--predict 256,1024|256:8000,...]
                           [--metric NAME] [--parameter NAME] [--hold VALUE|largest|per-value]
                           [--aggregate mean|sum|max] [--inclusive]
+                          [--parameters GLOBAL,...]
 
 SCORE-P RUNS: DIR is a folder of Score-P runs as Extra-P reads them: one folder per run
 directly in DIR, named after the program and its parameters (app.p64.r2 is p = 64,
@@ -63,6 +64,21 @@ numbers; max: the slowest location), and its imbalance, the largest over the mea
 path missing at some points is merged into its nearest ancestor present at every point
 (with --inclusive, dropped). Limits: 4,096 runs, 1 GB a file, 2 GB inflated, 100,000 call
 paths and 1,048,576 locations a profile; past one, exit 1 naming it.
+
+CALIPER PROFILES: DIR may instead hold Caliper .cali files (in it or one folder down), one
+run each, such as a Spot or runtime-report region profile (github.com/LLNL/Caliper). A run's
+parameters come from its globals (Adiak's metadata), not from its name: the process count p
+from mpi.world.size, else jobsize, else the ranks seen; --parameters jobsize,problem_size
+names the globals that are the parameters instead, the first the process count. Runs equal
+in every parameter are repetitions; a parameter with one value over all runs is dropped. A
+region is a call path of the nested attributes (region, function, loop, mpi.function, ...);
+its figure is the total of the metric over processes (its sum# value, the records of one path
+added) divided by the process count (--aggregate sum: the total; max: its max# value), and
+its imbalance the max# over that mean. The metrics are named without their statistic and
+"inclusive#" (sum#time.duration); a metric the files hold as inclusive values only is read
+inclusive (and said in runs.inclusive). The answer's runs say which global each parameter
+came from and which other numeric globals vary (elapsed_time and the like are results, not
+parameters: name them only if they are).
 
 INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) of one to four
 parameters in its text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON
@@ -113,6 +129,8 @@ holding them and left out of the shares.
                        procs, ranks, … else the first)
     --aggregate A      Score-P runs: mean (default), sum or max over a run's locations
     --inclusive        Score-P runs: inclusive values instead of exclusive
+    --parameters G,..  Caliper profiles: the numeric globals that are the parameters, the
+                       first the process count (default: mpi.world.size, else jobsize)
     --hold V           where counts given alone hold the second parameter: at V (measured
                        or not), at its largest value (largest, the default), or at each
                        measured value in turn (per-value); further parameters at their
@@ -159,11 +177,13 @@ OUTPUT:
                       parameter names ({"p": 256, "size": 4000})
     runs              Score-P runs only: {count, metric, metrics (the profiles'), aggregate,
                       inclusive, locations [fewest, most], merged [{callpath, into}],
-                      passed_over (files and folders that hold no run)}; and per region
+                      passed_over (files and folders that hold no run); Caliper profiles
+                      also parameters_from [{parameter, global}] and globals_offered (other
+                      numeric globals that vary)}; and per region
                       imbalance [{n, point, imbalance}] (median over repetitions of max/mean
                       over locations) and imbalance_grows (up 10 % or more from the smallest
                       count to the largest, over 0.02 per doubling)
-    format (text, json, jsonl, talpas; cube for Score-P runs, extra-p for a saved
+    format (text, json, jsonl, talpas; cube for Score-P runs, cali for Caliper profiles, extra-p for a saved
     experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
     [{path, message}], path "hold" (values held, --hold), "input" (the experiment) or
@@ -179,6 +199,7 @@ EXAMPLES:
     scalewise bottlenecks tests/data/extrap/app.txt --predict 256,1024
     scalewise bottlenecks tests/data/extrap/app.jsonl --predict 256:8000,1024:16000
     scalewise bottlenecks tests/data/extrap-upstream/cubeset/single_parameter --aggregate sum
+    scalewise bottlenecks tests/data/cali/mpi_scaling_cali --parameters jobsize,problem_size
 "#;
 
 /// `speedup --format extrap` (also recognised without it) and `speedup --format table`
@@ -226,7 +247,7 @@ fn sniff(text: &str) -> Option<&'static str> {
             let v: Value = serde_json::from_str(text).ok()?;
             (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")
         }
-        extrap::Format::Text | extrap::Format::Cube | extrap::Format::Saved => None,
+        extrap::Format::Text | extrap::Format::Cube | extrap::Format::Cali | extrap::Format::Saved => None,
     }
 }
 
@@ -729,6 +750,19 @@ pub struct RunsOut {
     merged: Vec<MergedOut>,
     /// Files and folders that hold no run, passed over.
     passed_over: usize,
+    /// Caliper profiles: each parameter and the global it was read from.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    parameters_from: Vec<ParameterFromOut>,
+    /// Caliper profiles: the other numeric globals that vary over the runs, which --parameters
+    /// may name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    globals_offered: Vec<String>,
+}
+
+#[derive(serde::Serialize, JsonSchema)]
+pub struct ParameterFromOut {
+    parameter: String,
+    global: String,
 }
 
 #[derive(serde::Serialize, JsonSchema)]
@@ -755,6 +789,13 @@ impl RunsOut {
                 })
                 .collect(),
             passed_over: l.passed_over,
+            parameters_from: l
+                .caliper
+                .iter()
+                .flat_map(|c| &c.sources)
+                .map(|(p, g)| ParameterFromOut { parameter: p.clone(), global: g.clone() })
+                .collect(),
+            globals_offered: l.caliper.iter().flat_map(|c| c.offered.clone()).collect(),
         }
     }
 }
@@ -820,7 +861,7 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Reply, In
 
 /// Options that only Score-P runs read: `--aggregate mean|sum|max`, and the flag `--inclusive`
 /// (kept as an option with an empty value).
-pub const RUN_OPTIONS: &[&str] = &["--aggregate", "--inclusive"];
+pub const RUN_OPTIONS: &[&str] = &["--aggregate", "--inclusive", "--parameters"];
 
 /// What a binary input is, by its first bytes: a Cube profile (tar, gzipped or not) or a
 /// saved Extra-P experiment (zip); None for text.
@@ -859,7 +900,8 @@ pub fn is_binary_path(path: &str) -> bool {
         }
         Ok(n)
     });
-    n.is_ok_and(|n| binary_kind(&head[..n]).is_some())
+    n.is_ok_and(|n| binary_kind(&head[..n]).is_some() || extrap::runs::is_cali_text(&head[..n]))
+        || path.ends_with(".cali")
 }
 
 /// The run options of the command's options.
@@ -874,6 +916,19 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, In
             }
             "--inclusive" => o.inclusive = true,
             "--metric" => o.metric = Some(v.clone()),
+            "--parameters" => {
+                let names: Vec<String> = v.split(',').map(|n| n.trim().to_string()).collect();
+                if names.iter().any(String::is_empty) || names.len() > extrap::MAX_PARAMETERS {
+                    return Err(InputError::new(
+                        "--parameters",
+                        format!(
+                            "expected one to {} names of globals joined by ',' (jobsize,problem_size), found \"{v}\"",
+                            extrap::MAX_PARAMETERS
+                        ),
+                    ));
+                }
+                o.parameters = names;
+            }
             _ => {}
         }
     }
@@ -940,7 +995,7 @@ fn read_path(
     };
     let (e, summary) = read_set(&paths, &ro, &LIMITS, &mut bytes_of, &mut |_, _| {})?;
     if summary.source == "saved" {
-        if let Some((k, _)) = opts.iter().find(|(k, _)| k == "--aggregate" || k == "--inclusive") {
+        if let Some((k, _)) = opts.iter().find(|(k, _)| RUN_OPTIONS.contains(&k.as_str())) {
             return Err(unplaced(format!(
                 "{k} applies to Score-P runs; a saved Extra-P experiment holds its values already aggregated"
             )));

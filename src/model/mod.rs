@@ -9,6 +9,7 @@
 
 pub mod allocation;
 pub mod calculators;
+pub mod cali;
 pub mod chart;
 pub mod comm;
 #[cfg(not(target_arch = "wasm32"))]

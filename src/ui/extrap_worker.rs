@@ -232,7 +232,7 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
     match read_set(paths, options, &LIMITS, &mut bytes_of, &mut progress) {
         Ok((e, summary)) => {
             let text = if summary.source == "saved" { to_json_text(&e) } else { to_text(&e, &summary) };
-            send(post, &FromWorker::<(), ()>::Loaded { text, summary, job });
+            send(post, &FromWorker::<(), ()>::Loaded { text, summary: Box::new(summary), job });
         }
         Err(err) => send(post, &FromWorker::<(), ()>::Unreadable { message: err.to_string(), job }),
     }

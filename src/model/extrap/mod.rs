@@ -75,6 +75,8 @@ pub enum Format {
     Talpas,
     /// Score-P runs: Cube 4 profiles (`runs.rs`, `model::cube`).
     Cube,
+    /// Caliper runs: `.cali` profiles (`runs.rs`, `model::cali`).
+    Cali,
     /// A saved Extra-P experiment (`.extra-p`, `saved.rs`).
     Saved,
 }
@@ -87,6 +89,7 @@ impl Format {
             Format::JsonLines => "jsonl",
             Format::Talpas => "talpas",
             Format::Cube => "cube",
+            Format::Cali => "cali",
             Format::Saved => "extra-p",
         }
     }
@@ -278,7 +281,7 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         return Err(InputError::new(FIELD, what));
     }
     let e = match format {
-        Format::Cube | Format::Saved => {
+        Format::Cube | Format::Cali | Format::Saved => {
             return Err(InputError::new(
                 FIELD,
                 "Cube profiles and saved Extra-P experiments are files, not text: choose or drop them",

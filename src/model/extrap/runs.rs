@@ -29,6 +29,7 @@
 use std::collections::HashMap;
 
 use super::{Experiment, Format, Measurement, Series, TimeKind, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
+use crate::model::cali;
 use crate::model::cube::{self, Cube, Kind};
 use crate::model::input::list::clip;
 use crate::model::InputError;
@@ -54,6 +55,15 @@ pub const LIMITS: Limits =
     Limits { runs: 4_096, file_bytes: 1 << 30, inflated_bytes: 2 << 30, callpaths: 100_000, locations: 1 << 20 };
 
 impl Limits {
+    /// The Caliper reader's limits for one profile.
+    pub fn cali(&self) -> cali::Limits {
+        cali::Limits {
+            max_bytes: self.file_bytes,
+            max_nodes: self.callpaths.saturating_mul(40),
+            max_records: self.callpaths.saturating_mul(40),
+        }
+    }
+
     /// The Cube reader's limits for one profile.
     pub fn cube(&self) -> cube::Limits {
         cube::Limits {
@@ -111,6 +121,10 @@ pub struct RunOptions {
     pub aggregate: Aggregate,
     /// Inclusive values (a node with everything it calls) instead of exclusive (its own).
     pub inclusive: bool,
+    /// Caliper profiles: the globals that are the parameters, the first the process count
+    /// (empty: the process count alone, from `mpi.world.size` or `jobsize`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<String>,
 }
 
 /// The metric series of each region's imbalance (maximum over mean across locations) is
@@ -208,10 +222,21 @@ pub struct Layout {
     pub passed_over: usize,
 }
 
-/// Whether a path (its last component) is a Cube profile as Extra-P finds one.
+/// Whether a path (its last component) is a Cube profile as Extra-P finds one, or a Caliper
+/// profile (`.cali`).
 fn is_profile(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    file.ends_with(".cubex") && !file.starts_with('.')
+    (file.ends_with(".cubex") || is_cali(file)) && !file.starts_with('.')
+}
+
+/// Whether a path names a Caliper profile.
+fn is_cali(path: &str) -> bool {
+    path.ends_with(".cali")
+}
+
+/// Whether a file's first bytes are a Caliper profile's (its first record).
+pub fn is_cali_text(head: &[u8]) -> bool {
+    head.starts_with(b"__rec=")
 }
 
 /// The runs of a set of files (paths relative to the folder given, '/' between components).
@@ -224,6 +249,27 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         .map(|(i, p)| (i, p.split('/').filter(|c| !c.is_empty()).collect::<Vec<_>>()))
         .collect();
     let passed_over = paths.len() - profiles.len();
+    // Caliper profiles, in the folder given or one level down: each a run, its point read from
+    // its globals (RunSet::add).
+    if profiles.iter().any(|(i, _)| is_cali(&paths[*i])) {
+        if let Some((i, _)) = profiles.iter().find(|(i, _)| !is_cali(&paths[*i])) {
+            return Err(err(format!(
+                "\"{}\" is a Cube profile among Caliper profiles (.cali): give one kind of profile",
+                clip(&paths[*i])
+            )));
+        }
+        let runs: Vec<(usize, Vec<f64>)> =
+            profiles.iter().filter(|(_, c)| c.len() <= 2).map(|(i, _)| (*i, Vec::new())).collect();
+        if runs.len() > limits.runs {
+            return Err(err(format!(
+                "{} runs is more than the {} read at once (the limit of runs)",
+                runs.len(),
+                limits.runs
+            )));
+        }
+        let deeper = profiles.len() - runs.len();
+        return Ok(Layout { parameters: Vec::new(), runs, passed_over: passed_over + deeper });
+    }
     // A profile given alone, or the folder of one run.
     if profiles.iter().all(|(_, c)| c.len() == 1) {
         return match profiles.as_slice() {
@@ -309,6 +355,16 @@ pub struct RunSet {
     seen: HashMap<String, usize>,
     /// Locations of the runs read (fewest, most).
     locations: (usize, usize),
+    /// Caliper runs, whose points are read from their globals once all are in.
+    cali_runs: Vec<CaliRun>,
+}
+
+/// A Caliper run read: its file's name, its numeric globals and its figures.
+#[derive(Debug, Clone)]
+struct CaliRun {
+    name: String,
+    globals: Vec<(String, f64)>,
+    reduced: Reduced,
 }
 
 /// What a set of runs became: the experiment and what the reading says about it.
@@ -327,6 +383,18 @@ pub struct Loaded {
     /// Fewest and most locations in a run.
     pub locations: (usize, usize),
     pub passed_over: usize,
+    /// Caliper runs: where each parameter came from, and the other numeric globals that vary
+    /// over the runs (which `parameters` may name).
+    pub caliper: Option<CaliperParameters>,
+}
+
+/// Where the parameters of Caliper runs came from.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct CaliperParameters {
+    /// (parameter, the global it was read from).
+    pub sources: Vec<(String, String)>,
+    /// Numeric globals that vary over the runs and are not parameters.
+    pub offered: Vec<String>,
 }
 
 impl RunSet {
@@ -341,6 +409,7 @@ impl RunSet {
             order: Vec::new(),
             seen: HashMap::new(),
             locations: (usize::MAX, 0),
+            cali_runs: Vec::new(),
         }
     }
 
@@ -359,6 +428,12 @@ impl RunSet {
                 limits.file_bytes >> 20
             )));
         }
+        if is_cali(name) || is_cali_text(bytes) {
+            return self.add_cali(name, bytes, limits);
+        }
+        if !self.cali_runs.is_empty() {
+            return Err(at("a Cube profile among Caliper profiles: give one kind of profile".into()));
+        }
         let c = cube::read(bytes, &limits.cube()).map_err(|e| at(e.message))?;
         let point = self.layout.runs.get(k).map(|r| r.1.clone()).unwrap_or_default();
         let reduced = self.reduce(&c).map_err(|e| at(e.message))?;
@@ -373,6 +448,149 @@ impl RunSet {
         self.locations = (self.locations.0.min(reduced.locations), self.locations.1.max(reduced.locations));
         self.points[i].1.push(reduced);
         Ok(())
+    }
+
+    /// Reads a Caliper profile and keeps its per-call-path figures and its numeric globals; its
+    /// point is decided in [`RunSet::finish`], from every run's globals.
+    fn add_cali(&mut self, name: &str, bytes: &[u8], limits: &Limits) -> Result<(), InputError> {
+        let at = |e: InputError| InputError { message: format!("{}: {}", clip_path(name), e.message), ..e };
+        let plain = |m: String| at(InputError::new(FIELD, m));
+        if !self.points.is_empty() {
+            return Err(plain("a Caliper profile among Cube profiles: give one kind of profile".into()));
+        }
+        let p = cali::read(bytes, &limits.cali()).map_err(|e| at(InputError { field: FIELD.into(), ..e }))?;
+        let metrics = p.metrics();
+        if self.metrics.is_empty() {
+            self.metrics = metrics.iter().map(|m| m.name.clone()).collect();
+        }
+        let names = || metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
+        let wanted = self.metric.clone().or_else(|| self.options.metric.clone());
+        let found = match &wanted {
+            Some(w) => metrics.iter().find(|m| &m.name == w),
+            None => metrics.iter().find(|m| m.name.contains("time")).or(metrics.first()),
+        };
+        let m = found.ok_or_else(|| match &wanted {
+            Some(w) => plain(format!("no metric \"{}\"; the profile has {}", clip(w), names())),
+            None => plain("the profile has no metric (no numeric values in its records)".into()),
+        })?;
+        if self.metric.is_none() {
+            // The kind the file holds decides when it holds one: Caliper's aggregated profiles
+            // hold inclusive or exclusive times, and the other cannot be read off the slowest
+            // process.
+            if self.options.inclusive && !m.inclusive {
+                return Err(plain(format!(
+                    "the metric \"{}\" holds exclusive values only, so --inclusive cannot be read",
+                    clip(&m.name)
+                )));
+            }
+            self.options.inclusive = m.inclusive && (self.options.inclusive || !m.exclusive);
+            self.metric = Some(m.name.clone());
+        }
+        let regions = p.regions(&m.name, self.options.inclusive).map_err(at)?;
+        if regions.len() > limits.callpaths {
+            return Err(plain(format!(
+                "{} call paths is more than the {} of one profile (the limit of call paths)",
+                regions.len(),
+                limits.callpaths
+            )));
+        }
+        let mut paths = HashMap::with_capacity(regions.len());
+        for r in regions {
+            if !self.seen.contains_key(&r.path) {
+                self.seen.insert(r.path.clone(), self.order.len());
+                self.order.push(r.path.clone());
+            }
+            paths.insert(r.path, (r.total, r.max));
+        }
+        let locations = p.processes().min(limits.locations);
+        self.locations = (self.locations.0.min(locations), self.locations.1.max(locations));
+        self.cali_runs.push(CaliRun {
+            name: name.to_string(),
+            globals: p.numeric_globals(),
+            reduced: Reduced { paths, locations },
+        });
+        Ok(())
+    }
+
+    /// The points of the Caliper runs read, from their globals: the parameters named in the
+    /// options (the first the process count), else the process count alone (`mpi.world.size`,
+    /// else `jobsize`, else the ranks seen); a parameter with one value over all runs dropped,
+    /// unless it is the only one.
+    fn cali_points(&mut self) -> Result<(Vec<String>, CaliperParameters), InputError> {
+        let runs = std::mem::take(&mut self.cali_runs);
+        let named = !self.options.parameters.is_empty();
+        let (parameters, sources): (Vec<String>, Vec<String>) = if named {
+            (self.options.parameters.clone(), self.options.parameters.clone())
+        } else {
+            let from = ["mpi.world.size", "jobsize"]
+                .into_iter()
+                .find(|g| runs.iter().all(|r| r.globals.iter().any(|(k, _)| k == g)))
+                .unwrap_or("the ranks");
+            (vec!["p".to_string()], vec![from.to_string()])
+        };
+        let mut coords: Vec<Vec<f64>> = Vec::with_capacity(runs.len());
+        for CaliRun { name, globals, reduced } in &runs {
+            let mut point = Vec::with_capacity(sources.len());
+            for g in &sources {
+                match globals.iter().find(|(k, _)| k == g) {
+                    Some(&(_, v)) => point.push(v),
+                    None if !named && g == "the ranks" => point.push(reduced.locations as f64),
+                    None => {
+                        let have: Vec<&str> = globals.iter().map(|(k, _)| k.as_str()).collect();
+                        return Err(InputError::new(
+                            FIELD,
+                            format!(
+                                "{}: no numeric global \"{}\"; the profile's numeric globals are {}",
+                                clip_path(name),
+                                clip(g),
+                                have.join(", ")
+                            ),
+                        ));
+                    }
+                }
+            }
+            coords.push(point);
+        }
+        let varies = |j: usize| coords.iter().any(|c| c[j] != coords[0][j]);
+        let mut keep: Vec<usize> = (0..parameters.len()).filter(|&j| varies(j)).collect();
+        if keep.is_empty() {
+            keep.push(0);
+        }
+        if keep.len() > MAX_PARAMETERS {
+            return Err(InputError::new(
+                FIELD,
+                format!("the runs vary {} parameters; at most {MAX_PARAMETERS} are modelled", keep.len()),
+            ));
+        }
+        // Other numeric globals that vary, and not as a parameter does (jobsize beside
+        // mpi.world.size): offered to be parameters.
+        let mut offered: Vec<String> = Vec::new();
+        if let Some(first) = runs.first() {
+            for (k, v) in &first.globals {
+                let in_all: Option<Vec<f64>> =
+                    runs.iter().map(|r| r.globals.iter().find(|g| &g.0 == k).map(|g| g.1)).collect();
+                let Some(vs) = in_all else { continue };
+                let as_parameter = (0..sources.len()).any(|j| coords.iter().zip(&vs).all(|(c, x)| c[j] == *x));
+                if vs.iter().any(|x| x != v) && !sources.contains(k) && !as_parameter {
+                    offered.push(k.clone());
+                }
+            }
+        }
+        for (CaliRun { reduced, .. }, c) in runs.into_iter().zip(coords) {
+            let point: Vec<f64> = keep.iter().map(|&j| c[j]).collect();
+            let key: Vec<u64> = point.iter().map(|v| (v + 0.0).to_bits()).collect();
+            let i = *self.at.entry(key).or_insert_with(|| {
+                self.points.push((point, Vec::new()));
+                self.points.len() - 1
+            });
+            if self.points[i].1.len() >= MAX_REPETITIONS {
+                return Err(InputError::new(FIELD, format!("more than {MAX_REPETITIONS} repetitions of one point")));
+            }
+            self.points[i].1.push(reduced);
+        }
+        let parameters: Vec<String> = keep.iter().map(|&j| parameters[j].clone()).collect();
+        let sources = parameters.iter().zip(&keep).map(|(p, &j)| (p.clone(), sources[j].clone())).collect();
+        Ok((parameters, CaliperParameters { sources, offered }))
     }
 
     /// The metric to read in `c`: the one asked, else "time", else the first.
@@ -427,7 +645,20 @@ impl RunSet {
     }
 
     /// The experiment of the runs read.
-    pub fn finish(self) -> Result<Loaded, InputError> {
+    pub fn finish(mut self) -> Result<Loaded, InputError> {
+        let caliper = if self.cali_runs.is_empty() {
+            if !self.options.parameters.is_empty() {
+                return Err(InputError::new(
+                    "--parameters",
+                    "applies to Caliper profiles (.cali), whose globals hold the parameters; Score-P runs take theirs from folder names",
+                ));
+            }
+            None
+        } else {
+            let (parameters, c) = self.cali_points()?;
+            self.layout.parameters = parameters;
+            Some(c)
+        };
         let RunSet { layout, options, metric, metrics, mut points, order, locations, .. } = self;
         let metric = metric.ok_or_else(|| InputError::new(FIELD, "no run was read"))?;
         points.sort_by(|a, b| a.0.iter().zip(&b.0).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y))));
@@ -535,7 +766,8 @@ impl RunSet {
             }
         }
         let times = if options.inclusive { TimeKind::Inclusive } else { TimeKind::Exclusive };
-        let experiment = Experiment { format: Format::Cube, parameters, series, times };
+        let format = if caliper.is_some() { Format::Cali } else { Format::Cube };
+        let experiment = Experiment { format, parameters, series, times };
         Ok(Loaded {
             experiment,
             metrics,
@@ -545,6 +777,7 @@ impl RunSet {
             merged,
             locations: (locations.0.min(locations.1), locations.1),
             passed_over: layout.passed_over,
+            caliper,
         })
     }
 }
@@ -599,7 +832,8 @@ pub const TIMES_LINE: &str = "#scalewise times=";
 /// profile's metrics to choose from, and the call paths merged.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RunsSummary {
-    /// "cube" (Score-P runs) or "saved" (a saved Extra-P experiment).
+    /// "cube" (Score-P runs), "cali" (Caliper profiles) or "saved" (a saved Extra-P
+    /// experiment).
     pub source: String,
     pub runs: usize,
     pub metric: String,
@@ -608,12 +842,29 @@ pub struct RunsSummary {
     pub merged: Vec<(String, Option<String>)>,
     pub locations: (usize, usize),
     pub passed_over: usize,
+    /// Caliper profiles: where the parameters came from, as the page says it ("p from
+    /// mpi.world.size"); empty for Cube profiles. A sentence rather than
+    /// [`CaliperParameters`]: the page reads this type, and a string costs its wasm least.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parameters_from: String,
+    /// The same as data, with the other numeric globals that vary, for the command; not
+    /// passed to the page.
+    #[serde(skip)]
+    pub caliper: Option<Box<CaliperParameters>>,
 }
 
 impl RunsSummary {
     pub fn of(l: &Loaded) -> RunsSummary {
         RunsSummary {
-            source: "cube".into(),
+            source: if l.caliper.is_some() { "cali" } else { "cube" }.into(),
+            parameters_from: l
+                .caliper
+                .iter()
+                .flat_map(|c| &c.sources)
+                .map(|(p, g)| format!("{p} from {g}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            caliper: l.caliper.clone().map(Box::new),
             runs: l.runs,
             metric: l.metric.clone(),
             metrics: l.metrics.clone(),
@@ -630,19 +881,27 @@ impl RunsSummary {
         if self.source == "saved" {
             return "A saved Extra-P experiment, read with every repetition.".into();
         }
-        let locs = match self.locations {
-            (1, 1) => "1 location each".to_string(),
-            (a, b) if a == b => format!("{a} locations each"),
-            (a, b) => format!("{a} to {b} locations"),
+        let (kind, one, many) = match self.source.as_str() {
+            "cali" => ("Caliper", "process", "processes"),
+            _ => ("Cube 4", "location", "locations"),
         };
-        format!(
-            "{} run{} read (Cube 4 profiles, {locs}): {}, {} values, {}.",
+        let locs = match self.locations {
+            (1, 1) => format!("1 {one} each"),
+            (a, b) if a == b => format!("{a} {many} each"),
+            (a, b) => format!("{a} to {b} {many}"),
+        };
+        let mut s = format!(
+            "{} run{} read ({kind} profiles, {locs}): {}, {} values, {}.",
             self.runs,
             if self.runs == 1 { "" } else { "s" },
             self.metric,
             if self.options.inclusive { "inclusive" } else { "exclusive" },
             self.options.aggregate.words()
-        )
+        );
+        if !self.parameters_from.is_empty() {
+            s += &format!(" Parameters: {}.", self.parameters_from);
+        }
+        s
     }
 }
 
@@ -798,5 +1057,96 @@ mod tests {
         assert!(!imbalance_grows(&points(&ns), &falls));
         assert!(!imbalance_grows(&points(&[8.0]), &[Some(3.0)]));
         assert!(!imbalance_grows(&points(&ns), &[None, None, None, None, None]));
+    }
+
+    /// Thicket's LULESH folder as read by `read_set`: the file at each index.
+    fn lulesh(options: &RunOptions) -> Result<(Experiment, RunsSummary), InputError> {
+        let files: [(&str, &[u8]); 5] = [
+            ("125_cores.cali", include_bytes!("../../../tests/data/cali/mpi_scaling_cali/125_cores.cali")),
+            ("216_cores.cali", include_bytes!("../../../tests/data/cali/mpi_scaling_cali/216_cores.cali")),
+            ("27_cores.cali", include_bytes!("../../../tests/data/cali/mpi_scaling_cali/27_cores.cali")),
+            ("343_cores.cali", include_bytes!("../../../tests/data/cali/mpi_scaling_cali/343_cores.cali")),
+            ("64_cores.cali", include_bytes!("../../../tests/data/cali/mpi_scaling_cali/64_cores.cali")),
+        ];
+        let paths: Vec<String> = files.iter().map(|f| f.0.to_string()).collect();
+        let mut bytes_of = |i: usize| Ok(files[i].1.to_vec());
+        read_set(&paths, options, &LIMITS, &mut bytes_of, &mut |_, _| {})
+    }
+
+    #[test]
+    fn a_folder_of_caliper_profiles_is_five_runs_with_p_from_the_globals_and_caliper_readers_values() {
+        let (e, s) = lulesh(&RunOptions::default()).unwrap();
+        assert_eq!(
+            (e.format, e.parameters.clone(), e.times),
+            (Format::Cali, vec!["p".to_string()], TimeKind::Inclusive)
+        );
+        assert_eq!((s.source.as_str(), s.runs, s.locations, s.options.inclusive), ("cali", 5, (27, 343), true));
+        assert_eq!(s.parameters_from, "p from mpi.world.size");
+        assert!(s.sentence().starts_with("5 runs read (Caliper profiles, 27 to 343 processes)"), "{}", s.sentence());
+        assert!(s.sentence().ends_with(" Parameters: p from mpi.world.size."), "{}", s.sentence());
+        // Each region's value at p is caliper-reader's sum over ranks divided by p, and its
+        // imbalance caliper-reader's max over that mean (cali::tests::CALIPER_READER, from
+        // scripts/cali-reference.py).
+        let mut p = 0.0;
+        let mut checked = 0;
+        for line in crate::model::cali::tests::CALIPER_READER.lines().filter(|l| !l.is_empty()) {
+            let w: Vec<&str> = line.split(' ').collect();
+            if w[0] == "file" {
+                p = w[2].parse().unwrap();
+                continue;
+            }
+            let (sum, max): (f64, f64) = (w[1].parse().unwrap(), w[2].parse().unwrap());
+            let at = |metric: &str| {
+                let series = e.series.iter().find(|x| x.callpath == w[0] && x.metric == metric).unwrap();
+                let m = series.points.iter().find(|m| m.coords == [p]).unwrap();
+                assert_eq!(m.values.len(), 1);
+                m.values[0]
+            };
+            let mean = sum / p;
+            let got = at("sum#time.duration");
+            assert!((got - mean).abs() <= 1e-3 * mean.abs(), "{} at p = {p}: {got} against {mean}", w[0]);
+            let imbalance = if mean > 0.0 { max / mean } else { 1.0 };
+            let got = at("imbalance(sum#time.duration)");
+            assert!(
+                (got - imbalance).abs() <= 1e-3 * imbalance,
+                "{} at p = {p}: imbalance {got} against {imbalance}",
+                w[0]
+            );
+            checked += 1;
+        }
+        assert_eq!(checked, 225);
+        // Named globals: jobsize is the process count; problem_size has one value, dropped.
+        let o = RunOptions { parameters: vec!["jobsize".into(), "problem_size".into()], ..RunOptions::default() };
+        let (e, s) = lulesh(&o).unwrap();
+        assert_eq!(e.parameters, ["jobsize"]);
+        assert_eq!(s.parameters_from, "jobsize from jobsize");
+        let e = lulesh(&RunOptions { parameters: vec!["nope".into()], ..RunOptions::default() }).unwrap_err();
+        assert!(e.message.contains("no numeric global \"nope\""), "{e}");
+        // The files hold inclusive times only: exclusive cannot be asked by name.
+        let e = lulesh(&RunOptions { metric: Some("time".into()), ..RunOptions::default() }).unwrap_err();
+        assert!(e.message.contains("no metric \"time\"; the profile has sum#time.duration"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_caliper_run_names_its_file_line_and_column() {
+        let paths = vec!["a.cali".to_string(), "b.cali".to_string()];
+        let good = include_bytes!("../../../tests/data/cali/mpi_scaling_cali/27_cores.cali").to_vec();
+        let mut bad = good.clone();
+        // Line 23's first value (0.001615) made "x.001615".
+        let text = String::from_utf8(bad.clone()).unwrap();
+        let at = text.find("data=0.001615").unwrap() + 5;
+        bad[at] = b'x';
+        let mut bytes_of = |i: usize| Ok(if i == 0 { good.clone() } else { bad.clone() });
+        let e = read_set(&paths, &RunOptions::default(), &LIMITS, &mut bytes_of, &mut |_, _| {}).unwrap_err();
+        assert_eq!((e.line, e.column), (Some(23), Some(47)), "{e}");
+        assert!(
+            e.message.starts_with("b.cali: expected a number for min#inclusive")
+                && e.message.ends_with("found \"x.001615\""),
+            "{e}"
+        );
+        // Cube and Caliper profiles together are refused.
+        let mixed = vec!["a.cali".to_string(), "x.p1/profile.cubex".to_string()];
+        let e = layout(&mixed, &LIMITS).unwrap_err();
+        assert!(e.message.contains("give one kind of profile"), "{e}");
     }
 }

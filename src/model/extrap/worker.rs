@@ -59,7 +59,8 @@ pub enum FromWorker<V = ExtrapView, P = Vec<RegionFit>> {
     /// (which the page keeps as its input) and what was read.
     Loaded {
         text: String,
-        summary: RunsSummary,
+        /// Boxed: the summary is the largest payload, and the enum's other messages are small.
+        summary: Box<RunsSummary>,
         job: u64,
     },
     /// The files of a [`ToWorker::Read`] could not be read: why.

@@ -1,6 +1,6 @@
-//! The Bottlenecks page's files: drop a folder of Score-P runs on the page, pick one with the
-//! folder picker, or select `.cubex` profiles or a saved Extra-P experiment (`.extra-p`). The
-//! files are read in a Web Worker of the page (`ui::extrap_worker`), one at a time, with
+//! The Bottlenecks page's files: drop a folder of Score-P runs or Caliper profiles on the page,
+//! pick one with the folder picker, or select `.cubex` or `.cali` profiles or a saved Extra-P
+//! experiment (`.extra-p`). The files are read in a Web Worker of the page (`ui::extrap_worker`), one at a time, with
 //! progress and Cancel; the experiment they make becomes the page's text (with Undo), which
 //! the page ranks as any pasted experiment. Nothing read leaves the browser. The files are
 //! kept in the tab (not saved), so another metric, inclusive values or another aggregate can
@@ -31,7 +31,7 @@ pub struct Picked {
 
 impl Picked {
     fn is_runs(&self) -> bool {
-        self.paths.iter().any(|p| p.ends_with(".cubex"))
+        self.paths.iter().any(|p| p.ends_with(".cubex") || p.ends_with(".cali"))
             || (self.paths.len() == 1 && self.paths[0].ends_with(".extra-p"))
     }
 }
@@ -66,14 +66,14 @@ impl Job for Reader {
                 None
             }
             Ok(FromWorker::Loaded { text, summary, job }) if job == self.job => {
-                let what = if summary.source == "cube" {
+                let what = if summary.source != "saved" {
                     format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" })
                 } else {
                     self.label.clone()
                 };
                 self.setter.fill(format!("Loaded {what}"), vec![(KEY_TEXT, text)]);
                 *self.kept.borrow_mut() = Some(self.picked.clone());
-                self.read.set(Some(Rc::new(summary)));
+                self.read.set(Some(Rc::new(*summary)));
                 self.status.set(Reading::Idle);
                 Some(true)
             }
@@ -300,7 +300,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
                 }
             } else {
                 status.set(Reading::Failed(format!(
-                    "{} files without a Cube profile (.cubex) among them: expected a folder of Score-P runs, .cubex profiles, a saved .extra-p experiment, or one experiment as text",
+                    "{} files without a Cube (.cubex) or Caliper (.cali) profile among them: expected a folder of Score-P runs, .cubex or .cali profiles, a saved .extra-p experiment, or one experiment as text",
                     p.paths.len()
                 )));
             }
@@ -389,11 +389,11 @@ pub fn runs_files(props: &FilesProps) -> Html {
     html! {
         <div class="runs-files">
             <div id="runs-drop" class="drop-zone" ondragover={on_drag.clone()} ondragenter={on_drag} ondrop={on_drop}>
-                { "Drop a folder of Score-P runs here (folders such as app.p64.r1 holding profile.cubex), .cubex profiles, a saved .extra-p experiment, or an experiment as text." }
+                { "Drop a folder of Score-P runs here (folders such as app.p64.r1 holding profile.cubex), .cubex profiles, Caliper .cali profiles (p from their globals), a saved .extra-p experiment, or an experiment as text." }
                 <div class="form-row">
                     <label class="button secondary">{ "Choose files" }
-                        <input id="extrap-file" type="file" multiple=true class="visually-hidden" aria-label="choose an Extra-P experiment, .cubex profiles or a saved .extra-p experiment"
-                            accept=".txt,.json,.jsonl,.cubex,.extra-p,text/plain,application/json" onchange={on_pick.clone()} />
+                        <input id="extrap-file" type="file" multiple=true class="visually-hidden" aria-label="choose an Extra-P experiment, .cubex or .cali profiles or a saved .extra-p experiment"
+                            accept=".txt,.json,.jsonl,.cubex,.cali,.extra-p,text/plain,application/json" onchange={on_pick.clone()} />
                     </label>
                     <label class="button secondary">{ "Choose a folder of runs" }
                         <input id="runs-folder" type="file" webkitdirectory=true multiple=true class="visually-hidden" aria-label="choose a folder of Score-P runs" onchange={on_pick} />
