@@ -459,3 +459,32 @@ test("every Extra-P cube set that Extra-P opens opens on the page as in the comm
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
+
+// Thicket's LULESH profiles (tests/data/cali/README.md): five Caliper .cali files whose names
+// say nothing of the process count; p comes from each file's globals (mpi.world.size).
+const CALI = new URL("../data/cali/mpi_scaling_cali/", import.meta.url).pathname;
+
+test("a folder of Caliper .cali profiles: p from their globals, read in the worker, ranked as the command ranks it", async () => {
+  const p = await open();
+  await watch(p.page);
+  await p.page.setInputFiles("#runs-folder", CALI);
+  await settled(p.page);
+  const { page, context, problems } = p;
+  const read = await page.locator("#runs-read").textContent();
+  assert.match(read, /^5 runs read/, read);
+  assert.match(read, /mpi\.world\.size/, `where p came from is said: ${read}`);
+  const t = await text(page);
+  assert.match(t, /^PARAMETER p$/m);
+  // "POINTS ( 27 )": one line a point, its value in brackets.
+  const points = [...t.matchAll(/^POINTS (.+)$/gm)].map((m) => (m[1].match(/\d+(\.\d+)?/g) ?? []).map(Number));
+  assert.deepEqual(points.flat().sort((a, b) => a - b), [27, 64, 125, 216, 343], t.slice(0, 400));
+  const v = cli([CALI]);
+  assert.equal(v.runs.count, 5);
+  assert.equal(new Set(regions(t)).size, v.regions.length);
+  await sameAsCommand(page, [CALI]);
+  await page.locator("#runs-drop").scrollIntoViewIfNeeded();
+  await shot(page, "runs-cali");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.foreignRequests, []);
+  await context.close();
+});
