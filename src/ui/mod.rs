@@ -4,6 +4,7 @@
 
 mod app;
 pub mod bench;
+pub mod cluster_worker;
 mod components;
 mod compress;
 pub mod extrap_worker;

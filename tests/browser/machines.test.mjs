@@ -5,7 +5,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { serveDist, launch, freshPage, ready, shot } from "./harness.mjs";
+import { serveDist, launch, freshPage, ready, shot, command } from "./harness.mjs";
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launch(); });
@@ -139,3 +139,68 @@ test("a cloud instance and a national system used in the planner: node-hours, pr
   assert.deepEqual(problems.consoleErrors, []);
   await context.close();
 });
+
+// A two-partition scontrol report (tests/data/node_reports/scontrol.txt, written from the
+// format Slurm documents) pasted on the Clusters page and read in its worker: the clusters the
+// command makes of it, with their counts; an lscpu report too; a malformed line named.
+test("your own cluster in one paste: scontrol and lscpu output become clusters, a bad line is named", async () => {
+  const { context, page, problems } = await freshPage(browser, server.origin);
+  await openClusters(page);
+  const wasm = [];
+  page.on("request", (r) => { if (r.url().endsWith(".wasm")) wasm.push(r.url()); });
+  const report = await readFile(new URL("../data/node_reports/scontrol.txt", import.meta.url), "utf8");
+  const want = command(["cluster", "--compact"], report).clusters;
+  assert.equal(want.length, 4);
+  await page.click(".node-report summary");
+  assert.equal(wasm.length, 0, "the reader is not loaded before a report is read");
+  // What was typed above stays when clusters are added (the page is not made again).
+  await page.fill("#machine-search", "archer");
+  await page.fill("#node-report", report);
+  await page.click("#node-report-read");
+  await page.waitForSelector("#node-report-status.notice");
+  assert.match(await page.textContent("#node-report-status"), /^Read as scontrol show node output: added /);
+  assert.equal(wasm.filter((u) => /sw-cluster-worker/.test(u)).length, 1, `the worker's wasm loaded: ${wasm}`);
+  assert.equal(await page.inputValue("#machine-search"), "archer", "the table's search is kept");
+  assert.equal(await page.inputValue("#node-report"), report, "the pasted report is kept");
+  for (const c of want) {
+    const card = page.locator(`#cluster-${c.id}`);
+    await card.waitFor();
+    const values = await card.locator("input").evaluateAll((is) => Object.fromEntries(is.map((i) => [i.id, i.value])));
+    const field = (suffix) => Object.entries(values).find(([k]) => k.endsWith(suffix))?.[1];
+    assert.equal(Number(field("nodes")), c.nodes, `${c.id} nodes in ${JSON.stringify(values)}`);
+    assert.equal(Number(field("cores")), c.cores_per_node, `${c.id} cores`);
+  }
+  // The same report again: its clusters join with ids of their own.
+  await page.click("#node-report-read");
+  await page.waitForSelector(`#cluster-${want[0].id}-2`);
+  // lscpu: one node.
+  const lscpu = await readFile(new URL("../data/node_reports/lscpu.txt", import.meta.url), "utf8");
+  const one = command(["cluster", "--compact"], lscpu).clusters[0];
+  await page.fill("#node-report", lscpu);
+  await page.click("#node-report-read");
+  await page.waitForFunction(() => /lscpu/.test(document.getElementById("node-report-status")?.textContent ?? ""));
+  await page.waitForSelector(`#cluster-${one.id}`);
+  // A malformed value: its line and column, and the text kept.
+  const bad = report.replace("RealMemory=257000", "RealMemory=lots");
+  await page.fill("#node-report", bad);
+  await page.click("#node-report-read");
+  await page.waitForSelector("#node-report-error");
+  const error = await page.textContent("#node-report-error");
+  assert.equal(error, `The report was not read: ${commandError(["cluster"], bad)}`);
+  assert.match(error, /line 9, column \d+/);
+  assert.equal(await page.inputValue("#node-report"), bad, "the pasted text stays");
+  await page.locator(".node-report").scrollIntoViewIfNeeded();
+  await shot(page, "clusters-node-report");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
+/** The command's one line on standard error for `input`, without its "scalewise NAME: ". */
+function commandError(args, input) {
+  try {
+    command(args, input);
+  } catch (e) {
+    return e.message.replace(/^scalewise [a-z-]+ failed \(\d+\): scalewise [a-z-]+: /, "");
+  }
+  throw new Error(`${args.join(" ")} accepted the input`);
+}

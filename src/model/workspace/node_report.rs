@@ -162,6 +162,24 @@ pub fn read(format: ReportFormat, text: &str) -> Result<NodeReport, InputError> 
     Ok(NodeReport { format, partitions: group(&nodes) })
 }
 
+/// What the Clusters page's worker (`ui::cluster_worker`) answers for a pasted report: its
+/// format and clusters, or the error, said with its line and column.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub enum Pasted {
+    Read { format: String, clusters: Vec<Cluster> },
+    Failed(String),
+}
+
+impl Pasted {
+    /// A pasted text read as the report it is found to be ([`read_sniffed`]).
+    pub fn of(text: &str) -> Pasted {
+        match read_sniffed(text) {
+            Ok(r) => Pasted::Read { format: r.format.command().to_string(), clusters: r.clusters() },
+            Err(e) => Pasted::Failed(e.local_text()),
+        }
+    }
+}
+
 /// Reads `text` as the report [`ReportFormat::sniff`] finds it to be.
 pub fn read_sniffed(text: &str) -> Result<NodeReport, InputError> {
     check_size(text)?;
@@ -792,6 +810,19 @@ mod tests {
     const SCONTROL_ONE_LINE: &str = include_str!("../../../tests/data/node_reports/scontrol-oneline.txt");
     const SINFO: &str = include_str!("../../../tests/data/node_reports/sinfo.txt");
     const LSCPU: &str = include_str!("../../../tests/data/node_reports/lscpu.txt");
+
+    #[test]
+    fn a_pasted_report_is_what_the_page_s_worker_answers() {
+        let Pasted::Read { format, clusters } = Pasted::of(SCONTROL) else { panic!("read") };
+        assert_eq!(format, "scontrol show node");
+        assert_eq!(clusters, read_sniffed(SCONTROL).expect("read").clusters());
+        let bad = SCONTROL.replacen("RealMemory=257000", "RealMemory=lots", 1);
+        let Pasted::Failed(why) = Pasted::of(&bad) else { panic!("refused") };
+        assert!(why.starts_with("line 9, column 4: RealMemory:"), "{why}");
+        // What the worker posts reads back as it was.
+        let text = serde_json::to_string(&Pasted::of(LSCPU)).expect("text");
+        assert_eq!(serde_json::from_str::<Pasted>(&text).expect("read back"), Pasted::of(LSCPU));
+    }
 
     /// 257000 MiB and 515000 MiB, as GB (÷ 1024).
     const GB_257000: f64 = 250.9765625;

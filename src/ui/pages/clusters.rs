@@ -10,9 +10,12 @@ use crate::model::calculators;
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{self as planner, Field};
 use crate::model::workspace::catalog::{Catalog, Cluster, Fabric, Link};
+use crate::model::workspace::node_report::Pasted;
 use crate::model::workspace::{self as ws, machines, text};
+use crate::ui::cluster_worker::LOADER;
 use crate::ui::components::number_field::{Bounds, NameCell, NumberCell};
 use crate::ui::store::{use_store, Action, Page};
+use crate::ui::worker_pool::{self, stop, Job, Pool, PoolSlot};
 
 /// The planner's page, whose costs table a used machine's price, power and carbon join.
 const PLANNER: Page = Page { calculator: &calculators::MULTIGRID, defaults: planner::default_inputs };
@@ -78,6 +81,7 @@ pub fn clusters() -> Html {
     let add_cluster = {
         let edit = edit.clone();
         let catalog = store.ws.catalog.clone();
+        let focus_on = focus_on.clone();
         Callback::from(move |_| {
             let id = (1..).map(|i| format!("custom-{i}")).find(|id| catalog.cluster(id).is_none()).unwrap_or_default();
             focus_on(id.clone());
@@ -108,6 +112,28 @@ pub fn clusters() -> Html {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(Action::ResetCatalog))
     };
+    // A pasted node report's clusters join the catalog, each id made unique in it.
+    let on_report = {
+        let store = store.clone();
+        Callback::from(move |clusters: Vec<Cluster>| {
+            let mut c = store.ws.catalog.clone();
+            let mut first = None;
+            for mut cluster in clusters {
+                let base = cluster.id.clone();
+                let mut n = 2;
+                while c.cluster(&cluster.id).is_some() {
+                    cluster.id = format!("{base}-{n}");
+                    n += 1;
+                }
+                first.get_or_insert_with(|| cluster.id.clone());
+                c.clusters.push(cluster);
+            }
+            store.dispatch(Action::SetCatalog(c));
+            if let Some(id) = first {
+                focus_on(id);
+            }
+        })
+    };
     html! {
         <section class="clusters">
             <h1>{ "Clusters" }</h1>
@@ -123,7 +149,13 @@ pub fn clusters() -> Html {
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>
                 <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>
             </div>
-            { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
+            <PasteReport {on_report} />
+            // In an element of their own: the section's children stay as many when a cluster
+            // is added, so yew (which pairs unkeyed children from the end) keeps the table's
+            // search and the pasted report above instead of making them again.
+            <div class="cluster-cards">
+                { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
+            </div>
             { links_table(&catalog, &edit) }
             <super::calibration::MeasuredTimes />
         </section>
@@ -396,5 +428,110 @@ fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Ed
             <td class="source">{ l.fabric.source.clone() }</td>
             <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
         </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PasteProps {
+    on_report: Callback<Vec<Cluster>>,
+}
+
+/// Where a pasted report stands.
+#[derive(Clone, PartialEq)]
+enum Reading {
+    Idle,
+    Busy,
+    Read(String),
+    Failed(String),
+}
+
+/// The worker's answer for one report, handed to the page.
+struct ReportJob {
+    status: UseStateHandle<Reading>,
+    on_report: Callback<Vec<Cluster>>,
+}
+
+impl Job for ReportJob {
+    fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
+        match serde_json::from_str::<Pasted>(text) {
+            Ok(Pasted::Read { format, clusters }) => {
+                let names: Vec<String> = clusters
+                    .iter()
+                    .map(|c| {
+                        format!(
+                            "{} ({} node{} of {} cores)",
+                            c.id,
+                            c.nodes,
+                            if c.nodes == 1 { "" } else { "s" },
+                            c.cores_per_node
+                        )
+                    })
+                    .collect();
+                self.status.set(Reading::Read(format!(
+                    "Read as {format} output: added {} to your clusters. Give each its fabric, peak and price below.",
+                    names.join(", ")
+                )));
+                self.on_report.emit(clusters);
+            }
+            Ok(Pasted::Failed(why)) => self.status.set(Reading::Failed(why)),
+            Err(e) => self.status.set(Reading::Failed(format!("the reader's answer could not be read: {e}"))),
+        }
+        Some(true)
+    }
+
+    fn on_error(&mut self) {
+        self.status.set(Reading::Failed("the reader of node reports could not start in this browser".into()));
+    }
+}
+
+/// "Your own cluster in one paste": `scontrol show node`, `sinfo -N -l` or `lscpu` output read
+/// in the page's worker (`ui::cluster_worker`) into clusters. The text stays in the box.
+#[component(PasteReport)]
+fn paste_report(props: &PasteProps) -> Html {
+    let text = use_state(String::new);
+    let status = use_state(|| Reading::Idle);
+    let pool: PoolSlot = use_mut_ref(Pool::default);
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            text.set(area.value());
+        })
+    };
+    let onclick = {
+        let (text, status, on_report) = ((*text).clone(), status.clone(), props.on_report.clone());
+        Callback::from(move |_| {
+            if pool.borrow().busy() {
+                stop(&pool);
+            }
+            status.set(Reading::Busy);
+            let job = ReportJob { status: status.clone(), on_report: on_report.clone() };
+            let text = text.clone();
+            if !worker_pool::start_on(&pool, LOADER, 1, &|_, _| text.clone(), Box::new(job)) {
+                status.set(Reading::Failed("this browser could not start a Web Worker, which reads the report".into()));
+            }
+        })
+    };
+    let said = match &*status {
+        Reading::Idle => html! {},
+        Reading::Busy => html! { <p id="node-report-status" class="hint" role="status">{ "Reading the report…" }</p> },
+        Reading::Read(s) => html! { <p id="node-report-status" class="notice" role="status">{ s.clone() }</p> },
+        Reading::Failed(s) => {
+            html! { <p id="node-report-error" class="notice error" role="alert">{ format!("The report was not read: {s}") }</p> }
+        }
+    };
+    html! {
+        <details class="node-report">
+            <summary>{ "Add your own cluster from a node report" }</summary>
+            <p class="hint">{ "Paste the output of scontrol show node (one or many nodes, several partitions), sinfo -N -l or lscpu: \
+                each partition's kind of node becomes a cluster with its node count, cores and memory per node. It is read \
+                in this browser; nothing is uploaded." }</p>
+            <label for="node-report">{ "Node report" }</label>
+            <textarea id="node-report" rows="8" spellcheck="false" value={(*text).clone()} {oninput} />
+            <div class="toolbar">
+                <button id="node-report-read" {onclick} disabled={text.trim().is_empty()}>{ "Read the report" }</button>
+            </div>
+            { said }
+        </details>
     }
 }
