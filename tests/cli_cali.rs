@@ -10,18 +10,7 @@ fn folder() -> String {
     format!("{}/tests/data/cali/mpi_scaling_cali", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn answer(args: &[&str]) -> Value {
-    let o = common::run(args, "");
-    assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
-    serde_json::from_str(&o.stdout).expect("JSON out")
-}
-
-fn refused(args: &[&str]) -> String {
-    let o = common::run(args, "");
-    assert_eq!(o.status, 1, "{args:?} should be refused; stdout: {}", &o.stdout[..o.stdout.len().min(300)]);
-    assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {}", o.stderr);
-    o.stderr
-}
+use common::{answer, refused};
 
 /// The process counts of a region's points, in order.
 fn counts(v: &Value, region: usize) -> Vec<f64> {

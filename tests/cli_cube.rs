@@ -13,20 +13,7 @@ fn cubeset(name: &str) -> String {
     format!("{}/tests/data/extrap-upstream/cubeset/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn answer(args: &[&str]) -> Value {
-    let o = common::run(args, "");
-    assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
-    serde_json::from_str(&o.stdout).expect("JSON out")
-}
-
-/// Runs a command that must be refused and returns its one-line message.
-fn refused(args: &[&str]) -> String {
-    let o = common::run(args, "");
-    assert_eq!(o.status, 1, "{args:?} should be refused; stdout: {}", &o.stdout[..o.stdout.len().min(300)]);
-    assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout when refused");
-    assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {}", o.stderr);
-    o.stderr
-}
+use common::{answer, refused};
 
 fn callpaths(v: &Value) -> Vec<String> {
     v["regions"].as_array().unwrap().iter().map(|r| r["callpath"].as_str().unwrap().to_string()).collect()

@@ -76,3 +76,21 @@ pub fn assert_matches_golden_page(name: &str, view_debug: &str) {
         );
     }
 }
+
+/// The JSON answer of `scalewise ARGS` with no input, which must succeed.
+#[allow(dead_code)] // not every test binary reads answers
+pub fn answer(args: &[&str]) -> serde_json::Value {
+    let o = run(args, "");
+    assert_eq!(o.status, 0, "{args:?}: {}", o.stderr);
+    serde_json::from_str(&o.stdout).expect("JSON out")
+}
+
+/// Runs `scalewise ARGS` with no input, which must be refused: its one-line message.
+#[allow(dead_code)] // not every test binary checks refusals
+pub fn refused(args: &[&str]) -> String {
+    let o = run(args, "");
+    assert_eq!(o.status, 1, "{args:?} should be refused; stdout: {}", &o.stdout[..o.stdout.len().min(300)]);
+    assert!(o.stdout.is_empty(), "{args:?}: nothing on stdout when refused");
+    assert_eq!(o.stderr.trim_end().lines().count(), 1, "{args:?}: one line: {}", o.stderr);
+    o.stderr
+}
