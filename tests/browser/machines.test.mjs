@@ -158,7 +158,7 @@ test("your own cluster in one paste: scontrol and lscpu output become clusters, 
   await page.fill("#node-report", report);
   await page.click("#node-report-read");
   await page.waitForSelector("#node-report-status.notice");
-  assert.match(await page.textContent("#node-report-status"), /^Read as scontrol show node output: added /);
+  assert.match(await page.textContent("#node-report-status"), /^Read as scontrol show node output: added to your clusters batch \(64 cores, 251 GB\): 3 nodes of 64 cores; /);
   assert.equal(wasm.filter((u) => /sw-cluster-worker/.test(u)).length, 1, `the worker's wasm loaded: ${wasm}`);
   assert.equal(await page.inputValue("#machine-search"), "archer", "the table's search is kept");
   assert.equal(await page.inputValue("#node-report"), report, "the pasted report is kept");

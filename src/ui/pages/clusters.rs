@@ -459,8 +459,8 @@ impl Job for ReportJob {
                     .iter()
                     .map(|c| {
                         format!(
-                            "{} ({} node{} of {} cores)",
-                            c.id,
+                            "{}: {} node{} of {} cores",
+                            c.name,
                             c.nodes,
                             if c.nodes == 1 { "" } else { "s" },
                             c.cores_per_node
@@ -468,8 +468,8 @@ impl Job for ReportJob {
                     })
                     .collect();
                 self.status.set(Reading::Read(format!(
-                    "Read as {format} output: added {} to your clusters. Give each its fabric, peak and price below.",
-                    names.join(", ")
+                    "Read as {format} output: added to your clusters {}. Give each its fabric, peak and price below.",
+                    names.join("; ")
                 )));
                 self.on_report.emit(clusters);
             }
