@@ -150,9 +150,9 @@ pub fn clusters() -> Html {
                 <button id="reset-catalog" class="secondary" onclick={reset}>{ "Reset to the presets" }</button>
             </div>
             <PasteReport {on_report} />
-            // In an element of their own: the section's children stay as many when a cluster
-            // is added, so yew (which pairs unkeyed children from the end) keeps the table's
-            // search and the pasted report above instead of making them again.
+            // In an element of their own, so the section's children stay as many when a
+            // cluster is added: before, adding one made the components above the cards again
+            // (the table's search and the pasted report were emptied).
             <div class="cluster-cards">
                 { for catalog.clusters.iter().enumerate().map(|(i, c)| cluster_card(i, c, &edit)) }
             </div>
