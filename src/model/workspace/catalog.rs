@@ -239,6 +239,15 @@ impl Cluster {
     }
 }
 
+/// `base` when `taken` says it is free, else the first free of `base-2`, `base-3`, …: the id a
+/// new cluster gets among others (a machine used, a pasted report's partitions).
+pub fn free_id(base: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(base) {
+        return base.to_string();
+    }
+    (2u64..).map(|n| format!("{base}-{n}")).find(|id| !taken(id)).unwrap_or_default()
+}
+
 impl Catalog {
     /// The cluster of this id: the workspace's own first, then the current machines of
     /// `data/machines.json` ([`super::machines::machines`]), which are not kept in a workspace.
@@ -586,6 +595,13 @@ fn g5k(latency_us: f64) -> Fabric {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_free_id_is_the_base_or_the_first_free_numbered_one() {
+        let taken = ["gpu", "gpu-2", "gpu-4"];
+        assert_eq!(free_id("batch", |id| taken.contains(&id)), "batch");
+        assert_eq!(free_id("gpu", |id| taken.contains(&id)), "gpu-3");
+    }
 
     #[test]
     fn presets_are_valid_and_complete() {

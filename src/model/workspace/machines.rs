@@ -542,11 +542,7 @@ pub fn select<'a>(all: impl Iterator<Item = &'a Machine>, q: &Query) -> Vec<&'a 
 /// and carbon as a line of the planner's costs table. None for a machine without a core count.
 pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster, CostLine)> {
     let mut c = cluster(m, &file.docs())?;
-    let taken = |id: &str| catalog.clusters.iter().any(|c| c.id == id);
-    c.id = (1..)
-        .map(|i| if i == 1 { m.id.clone() } else { format!("{}-{i}", m.id) })
-        .find(|id| !taken(id))
-        .unwrap_or_default();
+    c.id = super::catalog::free_id(&m.id, |id| catalog.clusters.iter().any(|c| c.id == id));
     c.preset = false;
     #[cfg(not(target_arch = "wasm32"))]
     {

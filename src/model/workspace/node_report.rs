@@ -755,13 +755,8 @@ impl NodeReport {
         self.partitions
             .iter()
             .map(|p| {
-                let base = slug(&p.name);
-                let mut id = base.clone();
-                let mut n = 2;
-                while !ids.insert(id.clone()) {
-                    id = format!("{base}-{n}");
-                    n += 1;
-                }
+                let id = super::catalog::free_id(&slug(&p.name), |id| ids.contains(id));
+                ids.insert(id.clone());
                 Cluster {
                     id,
                     name: p.name.clone(),

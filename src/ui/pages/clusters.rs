@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::model::calculators;
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{self as planner, Field};
-use crate::model::workspace::catalog::{Catalog, Cluster, Fabric, Link};
+use crate::model::workspace::catalog::{free_id, Catalog, Cluster, Fabric, Link};
 use crate::model::workspace::node_report::Pasted;
 use crate::model::workspace::{self as ws, machines, text};
 use crate::ui::cluster_worker::LOADER;
@@ -119,12 +119,7 @@ pub fn clusters() -> Html {
             let mut c = store.ws.catalog.clone();
             let mut first = None;
             for mut cluster in clusters {
-                let base = cluster.id.clone();
-                let mut n = 2;
-                while c.cluster(&cluster.id).is_some() {
-                    cluster.id = format!("{base}-{n}");
-                    n += 1;
-                }
+                cluster.id = free_id(&cluster.id, |id| c.clusters.iter().any(|k| k.id == id));
                 first.get_or_insert_with(|| cluster.id.clone());
                 c.clusters.push(cluster);
             }
