@@ -68,7 +68,7 @@ pub fn table(data: &[u8]) {
     for columns in [
         crate::model::speedup::page::POINT_COLUMNS,
         crate::model::comm::P2P_COLUMNS,
-        crate::model::pevpm::machine::HISTOGRAM_COLUMNS,
+        crate::model::simulate::machine::HISTOGRAM_COLUMNS,
         crate::model::multigrid::page::PARALLEL_COLUMNS,
     ] {
         if let Ok(table) = parse_table("table", &t, columns) {
@@ -118,7 +118,7 @@ pub fn formula(data: &[u8]) {
 }
 
 pub fn histograms(data: &[u8]) {
-    use crate::model::pevpm::machine::Machine;
+    use crate::model::simulate::machine::Machine;
     if let Ok(m) = Machine::from_histograms("histograms", "fuzz", &text(data)) {
         assert_finite_debug("machine", &m);
     }
@@ -126,9 +126,9 @@ pub fn histograms(data: &[u8]) {
 
 /// A skeleton parsed, compiled and run on a small machine, with a step limit.
 pub fn skeleton(data: &[u8]) {
-    use crate::model::pevpm::job::{Job, Limits, Simulation};
-    use crate::model::pevpm::lang;
-    use crate::model::pevpm::machine::{Contention, Machine, Mode};
+    use crate::model::simulate::job::{Job, Limits, Simulation};
+    use crate::model::simulate::lang;
+    use crate::model::simulate::machine::{Contention, Machine, Mode};
     let Ok(sk) = lang::parse(&text(data)) else { return };
     let Ok(machine) = Machine::fitted(1e-5, 1e8) else { return };
     let job = Job {
@@ -202,7 +202,7 @@ pub fn pages(data: &[u8]) {
 /// two process counts (a file of many regions takes a few milliseconds per region by design;
 /// the parsers see the whole input).
 pub fn extrap(data: &[u8]) {
-    use crate::model::extrap::{parse, rank, RankOptions};
+    use crate::model::bottlenecks::{parse, rank, RankOptions};
     let t = text(data);
     let Ok(mut e) = timed("extrap parse", data.len(), || parse(&t)) else { return };
     e.series.truncate(8);
@@ -219,10 +219,10 @@ pub fn extrap(data: &[u8]) {
         }
         // The speed-up page's workers pass the fits and the ranking as JSON: they read back.
         let fits = serde_json::to_string(&r.regions).expect("the fits write as JSON"); // ok: a fuzz check, its panic is the finding
-        let back: Vec<crate::model::extrap::RegionFit> = serde_json::from_str(&fits).expect("the fits read back"); // ok: a fuzz check, its panic is the finding
+        let back: Vec<crate::model::bottlenecks::RegionFit> = serde_json::from_str(&fits).expect("the fits read back"); // ok: a fuzz check, its panic is the finding
         assert_eq!(back.len(), r.regions.len());
         let ranking = serde_json::to_string(&r).expect("the ranking writes as JSON"); // ok: a fuzz check, its panic is the finding
-        let reread: Result<crate::model::extrap::Ranking, _> = serde_json::from_str(&ranking);
+        let reread: Result<crate::model::bottlenecks::Ranking, _> = serde_json::from_str(&ranking);
         reread.expect("the ranking reads back"); // ok: a fuzz check, its panic is the finding
     }
 }

@@ -2,11 +2,11 @@
 //! it offers independent pieces of work — a simulation's fixed parts ([`Simulation::run_part`])
 //! and their merge ([`Simulation::merge`]), the data sets of a batch, the regions of an
 //! experiment — and [`map`] runs them on every core, threads taking the next piece as they free
-//! up, as the pages' Web Workers take their shares (`ui::sim_worker`). Answers come back in the
+//! up, as the pages' Web Workers take their shares (`ui::simulate_worker`). Answers come back in the
 //! pieces' order, so output is the same to the bit however many threads ran it.
 
-use crate::model::pevpm::engine::RunError;
-use crate::model::pevpm::job::{Report, Simulation};
+use crate::model::simulate::engine::RunError;
+use crate::model::simulate::job::{Report, Simulation};
 use crate::model::InputError;
 
 /// How many threads the machine runs at once.
@@ -185,10 +185,10 @@ pub fn run_on(sim: &Simulation, threads: usize) -> Result<Report, RunError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::examples::{FFT, JACOBI};
-    use crate::model::pevpm::job::{Job, Limits};
-    use crate::model::pevpm::lang;
-    use crate::model::pevpm::machine::{perseus, Contention, Mode};
+    use crate::model::simulate::examples::{FFT, JACOBI};
+    use crate::model::simulate::job::{Job, Limits};
+    use crate::model::simulate::lang;
+    use crate::model::simulate::machine::{perseus, Contention, Mode};
 
     fn job(text: &str, numprocs: &[u32], replications: u32) -> Job {
         Job {

@@ -10,10 +10,10 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use scalewise::model::pevpm::examples::JACOBI;
-use scalewise::model::pevpm::job::{Job, Limits, Report, Simulation};
-use scalewise::model::pevpm::lang;
-use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
+use scalewise::model::simulate::examples::JACOBI;
+use scalewise::model::simulate::job::{Job, Limits, Report, Simulation};
+use scalewise::model::simulate::lang;
+use scalewise::model::simulate::machine::{perseus, Contention, Mode};
 
 fn jacobi(ppn: u32, numprocs: Vec<u32>, replications: u32) -> Job {
     job(JACOBI, "iterations = 1000", ppn, numprocs, replications)
@@ -192,7 +192,7 @@ fn bench_by_count() {
 #[test]
 #[ignore]
 fn bench_worker_prepare() {
-    use scalewise::model::pevpm::page::{parse, prepare, presets};
+    use scalewise::model::simulate::page::{parse, prepare, presets};
     use scalewise::model::workspace::catalog::Catalog;
     let catalog = Catalog::default();
     for p in presets() {

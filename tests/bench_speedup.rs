@@ -144,7 +144,7 @@ fn bench_fits_per_second() {
 #[test]
 #[ignore]
 fn bench_extrap_regions_per_second() {
-    use scalewise::model::extrap::{finish, fit_regions, parse, plan, rank, RankOptions, MAX_REGIONS};
+    use scalewise::model::bottlenecks::{finish, fit_regions, parse, plan, rank, RankOptions, MAX_REGIONS};
     const WORST_FIT: f64 = 0.02; // the worst region is 1.1 % off
     let e = parse(&common::extrap_experiment(MAX_REGIONS)).unwrap();
     let opts = RankOptions { targets: vec![256, 1024], ..RankOptions::default() };

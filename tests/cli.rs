@@ -189,8 +189,8 @@ fn limits() -> Vec<Limit> {
                 }
                 s
             }),
-            most: scalewise::model::extrap::MAX_REGIONS_BATCH,
-            named: scalewise::model::extrap::MAX_REGIONS_BATCH,
+            most: scalewise::model::bottlenecks::MAX_REGIONS_BATCH,
+            named: scalewise::model::bottlenecks::MAX_REGIONS_BATCH,
             want: "regions to fit",
         },
     ]
@@ -202,7 +202,7 @@ fn limits() -> Vec<Limit> {
 #[test]
 fn lists_past_their_limit_are_refused_up_front() {
     for l in limits() {
-        // (100,000 regions fitted in a debug build: half a minute; tests/cli_extrap.rs plans them.)
+        // (100,000 regions fitted in a debug build: half a minute; tests/cli_bottlenecks.rs plans them.)
         if l.args[0] == "bottlenecks" {
             refused(&l, l.most + 1);
             continue;

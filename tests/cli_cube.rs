@@ -513,7 +513,7 @@ fn generated_runs_show_the_imbalance_of_rank_zero() {
 #[test]
 fn a_profile_with_more_call_paths_than_the_limit_is_refused() {
     let dir = TempDir::new("limit");
-    let limit = scalewise::model::extrap::runs::LIMITS.callpaths;
+    let limit = scalewise::model::bottlenecks::runs::LIMITS.callpaths;
     // main with limit children (limit + 1 call-tree nodes), every value zero: about 6 MB of
     // anchor, no data rows.
     let cnodes: Vec<SpecCnode> = std::iter::once(SpecCnode { region: 0, parent: None })

@@ -62,7 +62,7 @@ fn the_helps_example_is_right() {
 
 #[test]
 fn the_contract_example_on_perseus() {
-    let input = json!({"skeleton": scalewise::model::pevpm::examples::JACOBI, "params": {"xsize": 256, "iterations": 100},
+    let input = json!({"skeleton": scalewise::model::simulate::examples::JACOBI, "params": {"xsize": 256, "iterations": 100},
         "numprocs": [2, 4, 8], "procs_per_node": 1, "machine": "perseus", "mode": "distribution", "replications": 5, "seed": 1});
     let a = simulate(input.clone());
     let results = a["results"].as_array().unwrap();
@@ -80,7 +80,7 @@ fn the_contract_example_on_perseus() {
 
 #[test]
 fn modes_and_the_figure6_comparison() {
-    let base = json!({"skeleton": scalewise::model::pevpm::examples::JACOBI, "params": {"iterations": 50}, "numprocs": [16], "replications": 3, "compare": true});
+    let base = json!({"skeleton": scalewise::model::simulate::examples::JACOBI, "params": {"iterations": 50}, "numprocs": [16], "replications": 3, "compare": true});
     let out = simulate(base);
     let labels: Vec<&str> =
         out["comparison"].as_array().unwrap().iter().map(|s| s["label"].as_str().unwrap()).collect();

@@ -1,12 +1,12 @@
 //! Extra-P's own test data (`tests/data/extrap-upstream/`, its `tests/data/` at v4.2.5): every
-//! experiment file Extra-P 4.2.5 loads is read by `model::extrap::parse`, without being told
+//! experiment file Extra-P 4.2.5 loads is read by `model::bottlenecks::parse`, without being told
 //! its format, with the parameters, call paths, metrics and points Extra-P found
 //! (`loads.json`, written by `scripts/extrap-upstream-loads.py`). Extra-P's negative examples
 //! are refused or read, file by file, as decided below.
 
 use std::collections::{BTreeMap, HashSet};
 
-use scalewise::model::extrap::{parse, Experiment, Format};
+use scalewise::model::bottlenecks::{parse, Experiment, Format};
 use serde_json::Value;
 
 fn base() -> String {
@@ -195,7 +195,7 @@ fn extrap_negative_examples_are_refused_where_their_data_cannot_be_placed() {
 /// the tree flat and its values read as each region's own.
 #[test]
 fn flat_files_are_ranked_by_each_regions_own_share_as_before() {
-    use scalewise::model::extrap::{rank, Nesting, RankOptions, TimeKind};
+    use scalewise::model::bottlenecks::{rank, Nesting, RankOptions, TimeKind};
     let mut flat = 0;
     for r in loads().into_iter().filter(|r| r["loads"] == true) {
         let file = r["file"].as_str().unwrap();
@@ -290,7 +290,7 @@ fn eval_formula(text: &str, names: &[String], x: &[f64]) -> Option<f64> {
 /// its x² terms nearly cancel, and four digits lost the difference.
 #[test]
 fn every_formula_shown_gives_the_time_predicted() {
-    use scalewise::model::extrap::{process_index, rank, RankOptions};
+    use scalewise::model::bottlenecks::{process_index, rank, RankOptions};
     let (mut checked, mut failures) = (0, Vec::new());
     for r in loads() {
         let file = r["file"].as_str().unwrap();

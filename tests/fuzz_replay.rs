@@ -41,7 +41,7 @@ fn every_committed_fuzz_input_passes_its_check() {
 #[ignore]
 fn write_seeds() {
     use scalewise::model::contracts::CONTRACTS;
-    use scalewise::model::pevpm;
+    use scalewise::model::simulate;
     use scalewise::model::workspace::{share, PageInputs, Workspace};
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus");
     let write = |target: &str, name: &str, data: &[u8]| {
@@ -87,9 +87,11 @@ fn write_seeds() {
     {
         write("formula", &i.to_string(), f.as_bytes());
     }
-    for (name, sk) in
-        [("jacobi", pevpm::examples::JACOBI), ("fft", pevpm::examples::FFT), ("bag", pevpm::examples::BAG_OF_TASKS)]
-    {
+    for (name, sk) in [
+        ("jacobi", simulate::examples::JACOBI),
+        ("fft", simulate::examples::FFT),
+        ("bag", simulate::examples::BAG_OF_TASKS),
+    ] {
         write("skeleton", name, sk.as_bytes());
     }
     write(

@@ -12,13 +12,13 @@ use std::path::Path;
 /// Loops that stand today, each as its files (or `src/model` parts) in order of their names.
 const KNOWN: &[&[&str]] = &[
     &["src/model/cost.rs", "src/model/workspace/catalog.rs", "src/model/workspace/machines.rs"],
-    &["src/model/extrap/ranking.rs", "src/model/extrap/tree.rs"],
+    &["src/model/bottlenecks/ranking.rs", "src/model/bottlenecks/tree.rs"],
     &["src/ui/pages/bottlenecks.rs", "src/ui/pages/bottlenecks_files.rs"],
     // Parts of src/model: the workspace holds every calculator's inputs (calculators.rs names
     // them) and today's machines with their costs; weak scaling (speedup/weak.rs) fits with the
     // Bottlenecks search, which ranks with speed-up models (issue 62: a shared fitting engine).
     &["src/model/calculators.rs", "src/model/cost.rs", "src/model/workspace/"],
-    &["src/model/extrap/", "src/model/speedup/"],
+    &["src/model/bottlenecks/", "src/model/speedup/"],
 ];
 
 /// Every `.rs` file under `dir`, but tests.

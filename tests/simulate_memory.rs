@@ -9,10 +9,10 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use scalewise::model::pevpm::job::{Job, Limits, Simulation};
-use scalewise::model::pevpm::lang;
-use scalewise::model::pevpm::machine::{perseus, Contention, Mode};
-use scalewise::model::pevpm::program::compile;
+use scalewise::model::simulate::job::{Job, Limits, Simulation};
+use scalewise::model::simulate::lang;
+use scalewise::model::simulate::machine::{perseus, Contention, Mode};
+use scalewise::model::simulate::program::compile;
 
 /// The system allocator, counting the bytes live and the most live since the last reset.
 struct Counting;

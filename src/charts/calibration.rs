@@ -1,9 +1,9 @@
 //! The Clusters page's chart of measured message times: one message size's histogram of
-//! one-way times, as bars of probability per bin (`model::pevpm::calibration`).
+//! one-way times, as bars of probability per bin (`model::simulate::calibration`).
 
 use super::{Axis, Bars, XyChart};
 use crate::model::fmt_num;
-use crate::model::pevpm::calibration::SizeHistogram;
+use crate::model::simulate::calibration::SizeHistogram;
 
 /// The histogram of one message size: a bar per bin, its height the share of that size's
 /// samples in the bin (the probability the simulator draws a time from it).
@@ -26,7 +26,7 @@ pub fn message_times(h: &SizeHistogram) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::{to_svg_themed, Drawing, Theme};
-    use crate::model::pevpm::calibration::{histogram, SizeSamples};
+    use crate::model::simulate::calibration::{histogram, SizeSamples};
 
     /// The bar rectangles of an SVG in the bars' colour (palette 0), as (height px) per bar.
     fn bar_heights(svg: &str) -> Vec<f64> {

@@ -6,9 +6,9 @@
 //! draws) and, given the `Frame` its drawing returned, a read-out of the point nearest a
 //! pixel (`Drawing::readout`), so the page needs no knowledge of what a chart holds.
 
+pub mod bottlenecks;
 pub mod calibration;
 pub mod comm;
-pub mod extrap;
 pub mod gantt;
 pub mod multigrid;
 pub mod regions;

@@ -3,8 +3,8 @@
 use super::{Axis, Band, Bars, Gantt, Marker, Series, XyChart};
 use crate::model::chart;
 use crate::model::fmt_num;
-use crate::model::pevpm::engine::{Activity, Timeline};
-use crate::model::pevpm::page::{activity_name, ResultView, RowView};
+use crate::model::simulate::engine::{Activity, Timeline};
+use crate::model::simulate::page::{activity_name, ResultView, RowView};
 
 /// Speed-up against processes: the job's own series, then the seed's Figure 6 comparison
 /// (full distributions, averages, minimums) when it was asked for.
@@ -115,8 +115,8 @@ pub fn timeline(numprocs: u32, t: &Timeline, window: (f64, f64)) -> Gantt {
 mod tests {
     use super::*;
     use crate::charts::{to_svg, Drawing};
-    use crate::model::pevpm::job::Simulation;
-    use crate::model::pevpm::page::{default_inputs, prepare, view, Field};
+    use crate::model::simulate::job::Simulation;
+    use crate::model::simulate::page::{default_inputs, prepare, view, Field};
     use crate::model::workspace::catalog::presets as catalog;
     use crate::model::workspace::PageField;
 

@@ -13,10 +13,10 @@ pub use crate::model::InputError;
 
 mod allocation;
 mod answer;
+mod bottlenecks;
 mod catalog;
 mod cluster;
 mod comm;
-mod extrap;
 mod multigrid;
 mod regions;
 pub mod request;
@@ -241,7 +241,7 @@ pub(super) fn written(command: &str, r: Result<(), WriteError>) -> i32 {
     }
 }
 
-const RAW_INPUTS: &[RawInput] = &[comm::RAW, extrap::RAW, extrap::BOTTLENECKS, cluster::RAW];
+const RAW_INPUTS: &[RawInput] = &[comm::RAW, bottlenecks::RAW, bottlenecks::BOTTLENECKS, cluster::RAW];
 
 fn main_help() -> String {
     let mut s = String::from(
@@ -404,7 +404,7 @@ fn read_args<'a>(cmd: &Subcommand, raw_input: Option<&RawInput>, args: &'a [Stri
                 return Err(written(cmd.name, write_out(&comm::help_words(cmd.help))));
             }
             "--compact" => compact = true,
-            // A flag of `bottlenecks` on Score-P runs (extrap::RUN_OPTIONS).
+            // A flag of `bottlenecks` on Score-P runs (bottlenecks::RUN_OPTIONS).
             "--inclusive" if cmd.name == "bottlenecks" => options.push(("--inclusive".into(), String::new())),
             "--format" => match rest.next() {
                 Some(f) => format = Some(f.as_str()),
@@ -526,8 +526,8 @@ fn run_to_output(args: &[String]) -> i32 {
     // A folder of Score-P runs, a Cube profile or a saved Extra-P experiment: read as such,
     // not as text.
     if let (Some(path), "bottlenecks") = (file.filter(|f| *f != "-"), cmd.name) {
-        if extrap::is_binary_path(path) {
-            let reply = extrap::run_path(path, &options).map_err(WriteError::Input);
+        if bottlenecks::is_binary_path(path) {
+            let reply = bottlenecks::run_path(path, &options).map_err(WriteError::Input);
             return written(cmd.name, reply.and_then(|r| emit(&mut Out, &*r, compact)));
         }
     }
@@ -794,7 +794,7 @@ pub fn at_most<'a, T>(items: &'a [T], most: usize, what: &str) -> Result<&'a [T]
 }
 
 /// How a JSON value is called in messages ("a list", "a number").
-pub use crate::model::extrap::json_kind as kind;
+pub use crate::model::bottlenecks::json_kind as kind;
 
 #[cfg(test)]
 mod tests {

@@ -11,13 +11,13 @@ use std::collections::BTreeMap;
 use super::joined;
 use crate::model::input::request::TextOr;
 use crate::model::input::table::parse_number;
-use crate::model::pevpm::engine::{Deadlock, ProcTimes};
-use crate::model::pevpm::job::{CountResult, Job, Limits, Report, Simulation};
-use crate::model::pevpm::lang::{self, Expr};
-use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
-use crate::model::pevpm::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
-use crate::model::pevpm::program::MAX_PROCS;
-use crate::model::pevpm::request::{MachineRequest, Number, NumberOrText};
+use crate::model::simulate::engine::{Deadlock, ProcTimes};
+use crate::model::simulate::job::{CountResult, Job, Limits, Report, Simulation};
+use crate::model::simulate::lang::{self, Expr};
+use crate::model::simulate::machine::{perseus, Contention, Machine, Mode};
+use crate::model::simulate::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
+use crate::model::simulate::program::MAX_PROCS;
+use crate::model::simulate::request::{MachineRequest, Number, NumberOrText};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
 
@@ -194,7 +194,7 @@ fn machine(given: Option<&MachineRequest>) -> Result<(Machine, &'static str), In
         ))),
         Some(TextOr::Value(o)) => {
             if let Some(c) = &o.calibration {
-                let (_, _, table) = crate::model::pevpm::calibration::calibration_table("machine.calibration", c)?;
+                let (_, _, table) = crate::model::simulate::calibration::calibration_table("machine.calibration", c)?;
                 let machine = Machine::from_histograms("machine.calibration", "calibration samples", &table)?;
                 return Ok((machine, "calibration"));
             }

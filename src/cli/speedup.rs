@@ -754,7 +754,7 @@ pub fn cli_words(note: &str) -> String {
 /// The options of `--format table`, read as the page reads its fields of those names: what a
 /// header-less table's second column holds, and the request's `predict` and `scaling` (its
 /// points come from the table). Also the check of the options before the input is read
-/// (`extrap::RAW`).
+/// (`bottlenecks::RAW`).
 pub fn table_options(opts: &[(String, String)]) -> Result<(Option<Measure>, SpeedupRequest), InputError> {
     use crate::model::speedup::page;
     let mut second = None;

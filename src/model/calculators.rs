@@ -67,9 +67,9 @@ macro_rules! calculator_table {
                 answers: "Which region of my program will dominate at the process count I am about to book, \
                           and which stops scaling first? From an Extra-P experiment of many regions.",
                 seed: "Extra-P experiments, each region fitted as on the speed-up page (seed 004)",
-                model: extrap::page::BottlenecksPage,
+                model: bottlenecks::page::BottlenecksPage,
                 page: bottlenecks::Bottlenecks,
-                commands: [extrap::COMMAND],
+                commands: [bottlenecks::COMMAND],
             },
             REGIONS {
                 key: "regions",
@@ -107,7 +107,7 @@ macro_rules! calculator_table {
                 answers: "Run time and speed-up of my program's skeleton, simulated with message times drawn \
                           from measured distributions under contention.",
                 seed: "seed 001: MPIBench and PEVPM",
-                model: pevpm::page::SimulatePage,
+                model: simulate::page::SimulatePage,
                 page: simulate::Simulate,
                 commands: [simulate::COMMAND],
             },

@@ -2,12 +2,13 @@
 //! validated types. Nothing here touches the DOM, yew, gloo or plotters, runs threads or does
 //! I/O; it is tested natively with `cargo test`.
 //!
-//! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `pevpm`), each with
+//! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `simulate`), each with
 //! its model and a `page` module that turns the page's input texts into what it shows; shared
 //! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `transfer` (the same job on another machine), `csv` (CSV records), `workspace` (catalog, saved inputs, share
 //! links), `error`, `finite`.
 
 pub mod allocation;
+pub mod bottlenecks;
 pub mod calculators;
 pub mod cali;
 pub mod chart;
@@ -18,13 +19,12 @@ pub mod cost;
 pub mod csv;
 pub mod cube;
 pub mod error;
-pub mod extrap;
 pub mod finite;
 pub mod fit;
 pub mod input;
 pub mod multigrid;
-pub mod pevpm;
 pub mod regions;
+pub mod simulate;
 pub mod speedup;
 pub mod transfer;
 pub mod validation;

@@ -1,5 +1,5 @@
 //! What every page's Web Workers agree on. Each worker's messages are one pair of enums in its
-//! model (`pevpm::worker`, `extrap::worker`), written by one side and read by the other as
+//! model (`simulate::worker`, `bottlenecks::worker`), written by one side and read by the other as
 //! JSON text; `ui::worker_pool` passes some on unread.
 
 /// How a worker's share of a job begins as JSON (`{"partials": …}`, an externally tagged

@@ -90,8 +90,8 @@ pub fn speedup_fits(full: bool, runs: u32) -> f64 {
 /// on the Perseus-like machine, 2–64 nodes with 1 and with 2 processes per node, 1,000
 /// iterations, 20 replications, distribution mode; -1 if a job does not prepare or run.
 pub fn jacobi_study() -> f64 {
-    use crate::model::pevpm::job::Simulation;
-    use crate::model::pevpm::page::{default_inputs, prepare, Field};
+    use crate::model::simulate::job::Simulation;
+    use crate::model::simulate::page::{default_inputs, prepare, Field};
     use crate::model::workspace::PageField;
     let t = now_ms();
     for (ppn, counts) in [("1", "2 4 8 16 32 64"), ("2", "4 8 16 32 64 128")] {

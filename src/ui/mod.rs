@@ -4,13 +4,13 @@
 
 mod app;
 pub mod bench;
+pub mod bottlenecks_worker;
 pub mod cluster_worker;
 mod components;
 mod compress;
-pub mod extrap_worker;
 mod pages;
 pub mod route;
-pub mod sim_worker;
+pub mod simulate_worker;
 mod storage;
 mod store;
 mod url;

@@ -1,7 +1,7 @@
 //! A page's Web Workers (one per core, at most [`MAX_WORKERS`]), kept between jobs: starting
 //! one and compiling its wasm takes 50 to 150 ms. The simulation page runs its simulations on
-//! them (`ui::sim_worker`), the Bottlenecks page its Extra-P rankings (`ui::extrap_worker`),
-//! and the speed-up page its weak-scaling analysis (one worker of `ui::extrap_worker`).
+//! them (`ui::simulate_worker`), the Bottlenecks page its Extra-P rankings (`ui::bottlenecks_worker`),
+//! and the speed-up page its weak-scaling analysis (one worker of `ui::bottlenecks_worker`).
 //!
 //! The page posts each worker its part of a job as JSON text. A worker answers with JSON
 //! text: `{"ready": true}` once it listens (messages for it are held until then, since a

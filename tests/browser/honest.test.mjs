@@ -242,7 +242,7 @@ test("bottlenecks: the page opens on an example, ranked when asked (item 16)", a
   await page.waitForSelector("#extrap-example-prompt button");
   // Until asked, nothing loads the workers' wasm (the page keeps to its size budget).
   await page.waitForTimeout(500);
-  assert.ok(!requests.some((u) => u.includes("sw-extrap-worker")), requests.join());
+  assert.ok(!requests.some((u) => u.includes("sw-bottlenecks-worker")), requests.join());
   await page.click("#extrap-example-prompt button");
   await settled(page);
   assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 24);

@@ -183,7 +183,7 @@ test("speed in the browser: fits per second for 6-point data sets", async () => 
   // own wasm has no room for the benchmark under its size budget).
   const { context, page } = await open();
   const bench = (full) => page.evaluate((full) => new Promise((resolve, reject) => {
-    const w = new Worker("sw-extrap-worker_loader.js");
+    const w = new Worker("sw-bottlenecks-worker_loader.js");
     w.onerror = (e) => reject(new Error(e.message));
     w.onmessage = (m) => {
       const msg = JSON.parse(m.data);

@@ -701,7 +701,7 @@ fn weak_result(inputs: &Inputs, sent: Option<&str>) -> Option<Result<Weak, Input
 }
 
 /// The weak-scaling analysis of the page's texts, for [`apply_weak`]: what the page's Web
-/// Worker computes (`ui::extrap_worker`), whose wasm holds the search the page's does not.
+/// Worker computes (`ui::bottlenecks_worker`), whose wasm holds the search the page's does not.
 pub fn weak_of(texts: &PageInputs) -> Option<Result<Weak, InputError>> {
     weak_result(&parse(texts).0, texts.get(REGION_KEY).map(String::as_str))
 }

@@ -1,14 +1,14 @@
 //! Weak scaling: the work grows with the process count n, so a perfect code keeps its time;
 //! a real one's time stays flat or grows. The measured times are modelled by the Bottlenecks
-//! page's search (`model::extrap::search`: a constant, Extra-P's normal form with growing or
+//! page's search (`model::bottlenecks::search`: a constant, Extra-P's normal form with growing or
 //! falling terms, a power law, …, chosen by leave-one-out), which predicts the time at larger
 //! n with a 90 % range; the weak-scaling efficiency is T(n₀)/T(n), n₀ the smallest count
 //! measured (1 when a one-process run is given), which an allocation request asks for.
 
 use super::analysis::prepare;
 use super::{Measure, PointView, RawPoint};
-use crate::model::extrap::search::{search, RegionModel, LEVEL};
-use crate::model::extrap::{region_model, with_n, PointSummary, Ranking};
+use crate::model::bottlenecks::search::{search, RegionModel, LEVEL};
+use crate::model::bottlenecks::{region_model, with_n, PointSummary, Ranking};
 use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).

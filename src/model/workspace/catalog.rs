@@ -199,7 +199,7 @@ pub struct Cluster {
     pub sources: BTreeMap<String, FigureSource>,
     /// Measured message-time histograms of this cluster, as the simulation page's histogram
     /// table (size, n, p, low µs, high µs, count), e.g. made from a SimGrid calibration CSV
-    /// (`pevpm::calibration`); empty when none. The simulation page offers them as a machine.
+    /// (`simulate::calibration`); empty when none. The simulation page offers them as a machine.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message_histograms: String,
 }

@@ -4,7 +4,7 @@
 //! would (in that tab only, so the table saved there is not replaced unasked); one whose time
 //! grows opens as a series whose time is modelled, by this page's model of it (with its points
 //! at every value of every parameter, `speedup::weak::region_text`). The experiment
-//! is read and fitted in Web Workers (`ui::extrap_worker`, one per core), never on the page's
+//! is read and fitted in Web Workers (`ui::bottlenecks_worker`, one per core), never on the page's
 //! thread: the page stays responsive while thousands of regions are fitted, shows progress
 //! once a ranking takes over 200 ms, and cancels it on Cancel or when the texts change.
 
@@ -18,14 +18,14 @@ use yew::prelude::*;
 
 use super::bottlenecks_files::RunsFiles;
 
-use crate::charts::extrap::shares;
-use crate::model::calculators;
-use crate::model::extrap::page::{
+use crate::charts::bottlenecks::shares;
+use crate::model::bottlenecks::page::{
     self as page, fit_key, heat_map, speedup_inputs, ExtrapView, HeatMap, KEY_HOLD, KEY_METRIC, KEY_PREDICT,
     KEY_PROCESS, KEY_TEXT, PAGE,
 };
-use crate::model::extrap::worker::{FromWorker, ToWorker};
-use crate::model::extrap::{Nesting, Ranking};
+use crate::model::bottlenecks::worker::{FromWorker, ToWorker};
+use crate::model::bottlenecks::{Nesting, Ranking};
+use crate::model::calculators;
 use crate::model::fmt_num;
 use crate::model::speedup::page as speedup;
 use crate::model::workspace::{share, PageInputs, MAX_FIELD_BYTES};
@@ -38,7 +38,7 @@ use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter, StoreHan
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 use crate::ui::{compress, url};
 
-use crate::ui::extrap_worker::LOADER as WORKER;
+use crate::ui::bottlenecks_worker::LOADER as WORKER;
 
 /// This page in the store.
 const STORE_PAGE: Page = Page { calculator: &calculators::BOTTLENECKS, defaults: page::default_inputs };
@@ -87,7 +87,7 @@ struct Ranker {
     quick: bool,
 }
 
-/// A message of `ui::extrap_worker` as this page reads it.
+/// A message of `ui::bottlenecks_worker` as this page reads it.
 pub(super) type Message = FromWorker<ExtrapView, IgnoredAny>;
 
 impl Job for Ranker {
@@ -135,7 +135,7 @@ impl Job for Ranker {
 }
 
 /// The regions' points of `from`, the ranking whose kept fits `v` evaluates at new targets,
-/// put back into `v`, which comes without them (`ui::extrap_worker`).
+/// put back into `v`, which comes without them (`ui::bottlenecks_worker`).
 fn with_points(v: &mut ExtrapView, from: &ExtrapView) {
     if let (Some(r), Some(old)) = (v.ranking.as_mut(), from.ranking.as_ref()) {
         for (f, o) in r.regions.iter_mut().zip(&old.regions) {
@@ -290,7 +290,7 @@ impl Opened {
 /// The order a table lists its regions in: by share at the last target, largest first; or, for
 /// a call tree, depth first from the top, each node's children by inclusive share, a node's
 /// descendants hidden while it is closed. Each with its rank by share.
-fn table_order(r: &Ranking, last: &crate::model::extrap::Table, open: &Opened) -> Vec<(usize, usize)> {
+fn table_order(r: &Ranking, last: &crate::model::bottlenecks::Table, open: &Opened) -> Vec<(usize, usize)> {
     let rank: HashMap<usize, usize> = last.rows.iter().enumerate().map(|(k, s)| (s.region, k)).collect();
     if r.tree.nesting == Nesting::Flat {
         let most = if open.all || !Opened::large(r) { usize::MAX } else { TREE_OPEN_UP_TO };

@@ -1,6 +1,6 @@
 //! The Bottlenecks page's files: drop a folder of Score-P runs or Caliper profiles on the page,
 //! pick one with the folder picker, or select `.cubex` or `.cali` profiles or a saved Extra-P
-//! experiment (`.extra-p`). The files are read in a Web Worker of the page (`ui::extrap_worker`), one at a time, with
+//! experiment (`.extra-p`). The files are read in a Web Worker of the page (`ui::bottlenecks_worker`), one at a time, with
 //! progress and Cancel; the experiment they make becomes the page's text (with Undo), which
 //! the page ranks as any pasted experiment. Nothing read leaves the browser. The files are
 //! kept in the tab (not saved), so another metric, inclusive values or another aggregate can
@@ -14,11 +14,11 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::model::extrap::page::KEY_TEXT;
-use crate::model::extrap::runs::{Aggregate, RunOptions, RunsSummary, LIMITS};
-use crate::model::extrap::worker::{FromWorker, ToWorker};
+use crate::model::bottlenecks::page::KEY_TEXT;
+use crate::model::bottlenecks::runs::{Aggregate, RunOptions, RunsSummary, LIMITS};
+use crate::model::bottlenecks::worker::{FromWorker, ToWorker};
 use crate::model::fmt_num;
-use crate::ui::extrap_worker::LOADER as WORKER;
+use crate::ui::bottlenecks_worker::LOADER as WORKER;
 use crate::ui::store::Setter;
 use crate::ui::worker_pool::{self, stop, Job, PoolSlot};
 

@@ -1,6 +1,6 @@
 //! "Measured message times" on the Clusters page: raw per-message timings (a SimGrid
 //! calibration CSV or a (size, time) sample table) made into the simulator's histograms by
-//! `model::pevpm::calibration`, shown as a table and as a chart of one chosen size's histogram
+//! `model::simulate::calibration`, shown as a table and as a chart of one chosen size's histogram
 //! (`charts::calibration`), and saved as a cluster's message times, which the simulation page
 //! then offers as a machine.
 
@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use crate::charts::calibration::message_times;
 use crate::model::fmt_num;
-use crate::model::pevpm::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
+use crate::model::simulate::calibration::{calibration_table, SampleFormat, SAMPLE_COLUMNS};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::components::table_input::TableInput;

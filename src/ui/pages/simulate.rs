@@ -1,5 +1,5 @@
 //! The virtual parallel machine page (seed 001). The inputs are checked as they are typed
-//! (`model::pevpm::page::prepare`); Run hands them to Web Workers (`ui::sim_worker`, one per core,
+//! (`model::simulate::page::prepare`); Run hands them to Web Workers (`ui::simulate_worker`, one per core,
 //! kept for the next run), which post back progress and the finished results; Cancel
 //! terminates them. The page's own thread only renders.
 
@@ -13,8 +13,8 @@ use super::simulate_timeline::RunTimeline;
 use crate::charts::simulate::{run_times, speedup};
 use crate::model::calculators;
 use crate::model::fmt_num;
-use crate::model::pevpm::page::{self as page, Field, ResultView, RowView, PAGE};
-use crate::model::pevpm::worker::{FromWorker, ToWorker};
+use crate::model::simulate::page::{self as page, Field, ResultView, RowView, PAGE};
+use crate::model::simulate::worker::{FromWorker, ToWorker};
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::ui::bench::now_ms;
@@ -55,7 +55,7 @@ struct JobCtx {
     state: UseStateHandle<RunState>,
 }
 
-/// A message of `ui::sim_worker` as the page reads it: the view, and no reader for the partial
+/// A message of `ui::simulate_worker` as the page reads it: the view, and no reader for the partial
 /// results, which only pass through the page.
 type Message = FromWorker<ResultView, IgnoredAny>;
 

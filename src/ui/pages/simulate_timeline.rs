@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use crate::charts::simulate::{timeline, timeline_end};
 use crate::model::fmt_num;
-use crate::model::pevpm::page::ResultView;
+use crate::model::simulate::page::ResultView;
 use crate::ui::components::chart::{drawing, Chart};
 
 /// Slider steps over the run's length.

@@ -1,7 +1,7 @@
 //! The speed-up curve page (seed 004). It reads its input texts from the store, calls
 //! `model::speedup::page::view_deferred`, and renders what comes back. While the points table
 //! has an error, the results are the last good ones, marked stale. A weak-scaling series is
-//! modelled by the Bottlenecks search, which runs in one Web Worker (`ui::extrap_worker`,
+//! modelled by the Bottlenecks search, which runs in one Web Worker (`ui::bottlenecks_worker`,
 //! `page::weak_of`): its code is not in this page's wasm, which has no room for it.
 
 use std::rc::Rc;
@@ -195,8 +195,8 @@ fn weak_results(w: &Weak, stale: bool) -> Html {
     }
 }
 
-use crate::model::extrap::worker::{self as extrap_worker, ToWorker};
-use crate::ui::extrap_worker::LOADER as WORKER;
+use crate::model::bottlenecks::worker::{self as bottlenecks_worker, ToWorker};
+use crate::ui::bottlenecks_worker::LOADER as WORKER;
 
 /// This page in the store.
 const STORE_PAGE: Page = Page { calculator: &calculators::SPEEDUP, defaults: page::default_inputs };
@@ -232,7 +232,8 @@ impl WeakJob {
 
 impl Job for WeakJob {
     fn on_message(&mut self, _: usize, text: &str) -> Option<bool> {
-        let Ok(extrap_worker::WeakAnswer { weak: flat, job }) = serde_json::from_str::<extrap_worker::WeakAnswer>(text)
+        let Ok(bottlenecks_worker::WeakAnswer { weak: flat, job }) =
+            serde_json::from_str::<bottlenecks_worker::WeakAnswer>(text)
         else {
             return self.unreadable();
         };

@@ -282,7 +282,7 @@ fn the_format_2_upgrade_names_these_fields() {
         Field::ALL.iter().filter(|f| f.read_by(Half::Grid) && f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
     assert_eq!(shared, [migrate::FORMAT1_SHARED_KEY]);
     assert_eq!(
-        (SITES_PAGE, crate::model::extrap::page::PAGE),
+        (SITES_PAGE, crate::model::bottlenecks::page::PAGE),
         (migrate::FORMAT2_SITES_PAGE, migrate::FORMAT2_EXTRAP_PAGE)
     );
 }

@@ -1,20 +1,20 @@
 //! The simulation page's Web Worker. The page starts one or more (one per core, up to
 //! [`super::worker_pool::MAX_WORKERS`]) and keeps them for the next run; each receives the page's inputs as JSON,
 //! prepares the job and runs its share of the job's parts
-//! ([`crate::model::pevpm::job::Simulation::shares`]) in slices. Worker 0 also collects: the
+//! ([`crate::model::simulate::job::Simulation::shares`]) in slices. Worker 0 also collects: the
 //! page hands it the other workers' results, and it merges them with its own, so the report
 //! does not depend on how many workers ran it. The page cancels a run by terminating the
 //! workers. Built as its own binary (`src/bin/sw-simulate-worker.rs`), so the page's main
 //! thread never freezes.
 //!
-//! Messages: [`crate::model::pevpm::worker`] (`ToWorker` from the page, `FromWorker` back), as
+//! Messages: [`crate::model::simulate::worker`] (`ToWorker` from the page, `FromWorker` back), as
 //! JSON text; a worker other than 0 sends its share's results to worker 0 through the page.
 
 use std::cell::RefCell;
 
-use crate::model::pevpm::job::{Partial, Progress, Simulation, Stepper};
-use crate::model::pevpm::page::{prepare, view};
-use crate::model::pevpm::worker::{FromWorker, ToWorker};
+use crate::model::simulate::job::{Partial, Progress, Simulation, Stepper};
+use crate::model::simulate::page::{prepare, view};
+use crate::model::simulate::worker::{FromWorker, ToWorker};
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageInputs;
 

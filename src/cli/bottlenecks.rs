@@ -1,6 +1,6 @@
 //! `scalewise bottlenecks FILE`, also `scalewise speedup --format extrap FILE`: an Extra-P
-//! experiment (text, JSON, JSON Lines or Talpas, told apart by `model::extrap::sniff`) ranked by each
-//! region's predicted share of the run time (`model::extrap::rank`). The answer's keys are
+//! experiment (text, JSON, JSON Lines or Talpas, told apart by `model::bottlenecks::sniff`) ranked by each
+//! region's predicted share of the run time (`model::bottlenecks::rank`). The answer's keys are
 //! documented in `speedup --help` and `bottlenecks --help`.
 
 use super::unplaced;
@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::extrap::{self, RankOptions, Ranking, SideChoice};
+use crate::model::bottlenecks::{self, RankOptions, Ranking, SideChoice};
 
 use super::answer::WithTable;
 use super::request::output_schema;
@@ -241,13 +241,16 @@ fn sniff(text: &str) -> Option<&'static str> {
     if first.starts_with("PARAMETER") {
         return Some("extrap");
     }
-    match extrap::sniff(text) {
-        extrap::Format::JsonLines | extrap::Format::Talpas => Some("extrap"),
-        extrap::Format::Json => {
+    match bottlenecks::sniff(text) {
+        bottlenecks::Format::JsonLines | bottlenecks::Format::Talpas => Some("extrap"),
+        bottlenecks::Format::Json => {
             let v: Value = serde_json::from_str(text).ok()?;
             (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")
         }
-        extrap::Format::Text | extrap::Format::Cube | extrap::Format::Cali | extrap::Format::Saved => None,
+        bottlenecks::Format::Text
+        | bottlenecks::Format::Cube
+        | bottlenecks::Format::Cali
+        | bottlenecks::Format::Saved => None,
     }
 }
 
@@ -261,7 +264,7 @@ pub fn options(
     for (k, v) in opts {
         match k.as_str() {
             "--predict" => {
-                let (ns, points) = extrap::parse_targets("--predict", v)?;
+                let (ns, points) = bottlenecks::parse_targets("--predict", v)?;
                 if ns.is_empty() && points.is_empty() {
                     return Err(InputError::new("--predict", "at least one process count or point is needed"));
                 }
@@ -293,8 +296,8 @@ pub fn options(
 }
 
 /// 4× and 16× the largest process count measured.
-pub fn default_targets(e: &extrap::Experiment, o: &RankOptions) -> Vec<u32> {
-    let pi = extrap::process_index(&e.parameters, o.process_parameter.as_deref()).unwrap_or(0);
+pub fn default_targets(e: &bottlenecks::Experiment, o: &RankOptions) -> Vec<u32> {
+    let pi = bottlenecks::process_index(&e.parameters, o.process_parameter.as_deref()).unwrap_or(0);
     let top = e.values_of(pi).last().copied().unwrap_or(1.0).clamp(1.0, 1e7) as u32;
     vec![top * 4, top * 16]
 }
@@ -320,7 +323,7 @@ pub struct BottlenecksAnswer<'a> {
     metrics: &'a [String],
     /// How the regions nest: "flat", "callpaths" (a->b->c under the longest prefix present)
     /// or "indentation" (text format: REGION names indented under the one above).
-    nesting: extrap::Nesting,
+    nesting: bottlenecks::Nesting,
     /// Parents whose children add up to more than them beyond the noise (inclusive times):
     /// the regions are then ranked by inclusive share of the top level.
     non_additive: Vec<NonAdditiveOut<'a>>,
@@ -461,12 +464,12 @@ struct TableRowOut<'a> {
 }
 
 /// What the values were read as, and how that was decided.
-// `extrap::Times` with its keys in the order of their names.
+// `bottlenecks::Times` with its keys in the order of their names.
 #[derive(Serialize, JsonSchema)]
 struct TimesOut {
-    decided: extrap::Decided,
+    decided: bottlenecks::Decided,
     /// Exclusive or inclusive (never unknown once decided).
-    kind: extrap::TimeKind,
+    kind: bottlenecks::TimeKind,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -555,7 +558,7 @@ struct RegionShareOut<'a> {
 impl<'a> BottlenecksAnswer<'a> {
     /// The answer for the ranking `r` of the experiment `e`, with what reading Score-P runs
     /// found (None for an experiment read as text or saved).
-    pub fn new(e: &'a extrap::Experiment, r: &'a Ranking, runs: Option<&extrap::runs::RunsSummary>) -> Self {
+    pub fn new(e: &'a bottlenecks::Experiment, r: &'a Ranking, runs: Option<&bottlenecks::runs::RunsSummary>) -> Self {
         let point = |x: &'a [f64]| Point(&r.parameters, x);
         let name = |i: usize| r.regions[i].callpath.as_str();
         // Per table, each region's row in it (an index, so a region's shares are found at once).
@@ -772,7 +775,7 @@ pub struct MergedOut {
 }
 
 impl RunsOut {
-    fn of(l: &extrap::runs::RunsSummary) -> RunsOut {
+    fn of(l: &bottlenecks::runs::RunsSummary) -> RunsOut {
         RunsOut {
             count: l.runs,
             metric: l.metric.clone(),
@@ -803,9 +806,9 @@ impl RunsOut {
 /// An experiment ranked, written as its [`BottlenecksAnswer`] (with what its runs were, when
 /// it was read from Score-P runs).
 pub struct Ranked {
-    e: extrap::Experiment,
+    e: bottlenecks::Experiment,
     r: Ranking,
-    runs: Option<extrap::runs::RunsSummary>,
+    runs: Option<bottlenecks::runs::RunsSummary>,
 }
 
 impl serde::Serialize for Ranked {
@@ -815,21 +818,21 @@ impl serde::Serialize for Ranked {
 }
 
 /// Reads, plans and fits the experiment (regions on every core).
-fn ranking(text: &str, opts: &[(String, String)]) -> Result<(extrap::Experiment, Ranking), InputError> {
+fn ranking(text: &str, opts: &[(String, String)]) -> Result<(bottlenecks::Experiment, Ranking), InputError> {
     if let Some((k, _)) = opts.iter().find(|(k, _)| RUN_OPTIONS.contains(&k.as_str())) {
         return Err(unplaced(format!(
             "{k} applies to Score-P runs (a folder of runs or a .cubex file), not to an experiment read as text"
         )));
     }
-    let e = extrap::parse(text)?;
+    let e = bottlenecks::parse(text)?;
     rank_experiment(e, opts)
 }
 
 /// Plans and fits an experiment read (regions on every core).
 fn rank_experiment(
-    e: extrap::Experiment,
+    e: bottlenecks::Experiment,
     opts: &[(String, String)],
-) -> Result<(extrap::Experiment, Ranking), InputError> {
+) -> Result<(bottlenecks::Experiment, Ranking), InputError> {
     if e.parameters.len() < 2 && opts.iter().any(|(k, _)| k == "--hold") {
         return Err(InputError::new(
             "--hold",
@@ -843,14 +846,14 @@ fn rank_experiment(
     if o.targets.is_empty() && o.points.is_empty() {
         o.targets = default_targets(&e, &o);
     }
-    o.max_regions = extrap::MAX_REGIONS_BATCH;
+    o.max_regions = bottlenecks::MAX_REGIONS_BATCH;
     // The regions are fitted on every core, one at a time, and ranked in the plan's order: the
-    // same answer as extrap::rank on one thread.
-    let plan = extrap::plan(&e, &o)?;
+    // same answer as bottlenecks::rank on one thread.
+    let plan = bottlenecks::plan(&e, &o)?;
     let ids: Vec<usize> = (0..plan.len()).collect();
-    let fits = crate::parallel::map(&ids, &|&i| extrap::fit_regions(&plan, i..i + 1))
+    let fits = crate::parallel::map(&ids, &|&i| bottlenecks::fit_regions(&plan, i..i + 1))
         .ok_or_else(|| unplaced(crate::parallel::STOPPED))?;
-    let r = extrap::finish(plan, fits.into_iter().flatten().collect())?;
+    let r = bottlenecks::finish(plan, fits.into_iter().flatten().collect())?;
     Ok((e, r))
 }
 
@@ -900,17 +903,17 @@ pub fn is_binary_path(path: &str) -> bool {
         }
         Ok(n)
     });
-    n.is_ok_and(|n| binary_kind(&head[..n]).is_some() || extrap::runs::is_cali_text(&head[..n]))
+    n.is_ok_and(|n| binary_kind(&head[..n]).is_some() || bottlenecks::runs::is_cali_text(&head[..n]))
         || path.ends_with(".cali")
 }
 
 /// The run options of the command's options.
-fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, InputError> {
-    let mut o = extrap::runs::RunOptions::default();
+fn run_options(opts: &[(String, String)]) -> Result<bottlenecks::runs::RunOptions, InputError> {
+    let mut o = bottlenecks::runs::RunOptions::default();
     for (k, v) in opts {
         match k.as_str() {
             "--aggregate" => {
-                o.aggregate = extrap::runs::Aggregate::from_key(v).ok_or_else(|| {
+                o.aggregate = bottlenecks::runs::Aggregate::from_key(v).ok_or_else(|| {
                     InputError::new("--aggregate", format!("expected mean, sum or max, found \"{v}\""))
                 })?;
             }
@@ -918,12 +921,12 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, In
             "--metric" => o.metric = Some(v.clone()),
             "--parameters" => {
                 let names: Vec<String> = v.split(',').map(|n| n.trim().to_string()).collect();
-                if names.iter().any(String::is_empty) || names.len() > extrap::MAX_PARAMETERS {
+                if names.iter().any(String::is_empty) || names.len() > bottlenecks::MAX_PARAMETERS {
                     return Err(InputError::new(
                         "--parameters",
                         format!(
                             "expected one to {} names of globals joined by ',' (jobsize,problem_size), found \"{v}\"",
-                            extrap::MAX_PARAMETERS
+                            bottlenecks::MAX_PARAMETERS
                         ),
                     ));
                 }
@@ -937,13 +940,13 @@ fn run_options(opts: &[(String, String)]) -> Result<extrap::runs::RunOptions, In
 
 /// Reads a folder of Score-P runs, one `.cubex` profile or a saved Extra-P experiment: the
 /// experiment, and what reading the runs found (None for a saved experiment). The files are
-/// listed here and read one at a time by `extrap::runs::read_set`, as the page's worker reads
+/// listed here and read one at a time by `bottlenecks::runs::read_set`, as the page's worker reads
 /// them.
 fn read_path(
     path: &str,
     opts: &[(String, String)],
-) -> Result<(extrap::Experiment, Option<extrap::runs::RunsSummary>), InputError> {
-    use extrap::runs::{read_set, LIMITS};
+) -> Result<(bottlenecks::Experiment, Option<bottlenecks::runs::RunsSummary>), InputError> {
+    use bottlenecks::runs::{read_set, LIMITS};
     let root = std::path::Path::new(path);
     let cannot = |p: &std::path::Path, e: std::io::Error| format!("cannot read '{}': {e}", p.display());
     let ro = run_options(opts)?;

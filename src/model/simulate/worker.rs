@@ -1,4 +1,4 @@
-//! The messages between the simulation page and its Web Workers (`ui::sim_worker`), one
+//! The messages between the simulation page and its Web Workers (`ui::simulate_worker`), one
 //! definition for both sides, as JSON text.
 //!
 //! A job crosses as the page's texts ([`ToWorker::Start`]); each worker reads them through the
@@ -46,7 +46,7 @@ pub enum FromWorker<V = ResultView, P = Vec<Partial>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::page::default_inputs;
+    use crate::model::simulate::page::default_inputs;
     use crate::model::workers::PASS_ON;
 
     #[test]

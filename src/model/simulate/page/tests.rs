@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::pevpm::job::{Progress, Simulation, Stepper};
+use crate::model::simulate::job::{Progress, Simulation, Stepper};
 use crate::model::workspace::catalog::presets as catalog;
 
 fn run(inputs: &PageInputs) -> Report {

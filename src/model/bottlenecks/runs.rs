@@ -1042,8 +1042,8 @@ mod tests {
 
     #[test]
     fn an_imbalance_is_flagged_when_it_grows_with_p_and_not_when_it_is_flat_or_noisy() {
-        use crate::model::extrap::ranking::imbalance_grows;
-        use crate::model::extrap::PointSummary;
+        use crate::model::bottlenecks::ranking::imbalance_grows;
+        use crate::model::bottlenecks::PointSummary;
         let points = |ns: &[f64]| -> Vec<PointSummary> {
             ns.iter().map(|&n| PointSummary { n, median: 1.0, noise: 0.0, repetitions: 1, coords: vec![n] }).collect()
         };

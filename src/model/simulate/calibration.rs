@@ -208,9 +208,9 @@ pub fn calibration_table(field: &str, text: &str) -> Result<(SampleFormat, Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::pevpm::job::Simulation;
-    use crate::model::pevpm::machine::Machine;
-    use crate::model::pevpm::page::{self, Field};
+    use crate::model::simulate::job::Simulation;
+    use crate::model::simulate::machine::Machine;
+    use crate::model::simulate::page::{self, Field};
     use crate::model::workspace::PageField;
 
     /// In the shape of platform-calibration's `*_PingPong.csv` (sizes, starts and durations

@@ -1,9 +1,9 @@
 //! The "Bottlenecks at scale" page's Web Worker for Extra-P experiments (`bottlenecks.html`, built as the binary
-//! `sw-extrap-worker`): the page never parses or fits an experiment on its own thread. Each of
+//! `sw-bottlenecks-worker`): the page never parses or fits an experiment on its own thread. Each of
 //! the page's workers (`ui::worker_pool`) receives the section's texts, reads and plans them
-//! ([`crate::model::extrap::page::prepare`], the same in every worker) and fits its share of
-//! the regions ([`crate::model::extrap::Plan::shares`]); worker 0 collects the others' fits and
-//! ranks them all ([`crate::model::extrap::page::complete`]), so the view is the one a single
+//! ([`crate::model::bottlenecks::page::prepare`], the same in every worker) and fits its share of
+//! the regions ([`crate::model::bottlenecks::Plan::shares`]); worker 0 collects the others' fits and
+//! ranks them all ([`crate::model::bottlenecks::page::complete`]), so the view is the one a single
 //! thread computes.
 //!
 //! The speed-up page also runs its weak-scaling analysis here
@@ -12,24 +12,24 @@
 //! measure the speed-up fits here ([`crate::ui::bench::speedup_fits`]), in a wasm that has the
 //! page's model code.
 //!
-//! Messages: [`crate::model::extrap::worker`] (`ToWorker` from a page, `FromWorker` back), as
+//! Messages: [`crate::model::bottlenecks::worker`] (`ToWorker` from a page, `FromWorker` back), as
 //! JSON text.
 
 use std::cell::RefCell;
 
 use wasm_bindgen::JsCast;
 
-use crate::model::extrap::page::{complete, fit_key, prepare_parsed, ExtrapView, KEY_TEXT};
-use crate::model::extrap::runs::RunOptions;
-use crate::model::extrap::worker::{FromWorker, ToWorker, WeakAnswer};
-use crate::model::extrap::{fit_regions, parse, retarget, Experiment, Plan, RegionFit};
+use crate::model::bottlenecks::page::{complete, fit_key, prepare_parsed, ExtrapView, KEY_TEXT};
+use crate::model::bottlenecks::runs::RunOptions;
+use crate::model::bottlenecks::worker::{FromWorker, ToWorker, WeakAnswer};
+use crate::model::bottlenecks::{fit_regions, parse, retarget, Experiment, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
 
 use super::worker_main::send;
 
 /// The script trunk writes next to a page that loads this worker (`data-loader-shim`): the
 /// Bottlenecks page and the speed-up page.
-pub const LOADER: &str = "sw-extrap-worker_loader.js";
+pub const LOADER: &str = "sw-bottlenecks-worker_loader.js";
 
 /// What worker 0 holds of the job it collects.
 #[derive(Default)]
@@ -58,7 +58,7 @@ thread_local! {
     static KEPT: RefCell<Kept> = RefCell::new(Kept::default());
 }
 
-/// The view so far and the plan of `texts` ([`crate::model::extrap::page::prepare`]), the
+/// The view so far and the plan of `texts` ([`crate::model::bottlenecks::page::prepare`]), the
 /// experiment read once per text.
 fn prepare_kept(texts: &PageInputs) -> (ExtrapView, Option<Plan>) {
     let text = texts.get(KEY_TEXT).map(String::as_str).unwrap_or("");
@@ -201,10 +201,10 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
 }
 
 /// Reads the files the page posted (Score-P runs, or a saved Extra-P experiment) one at a time
-/// ([`crate::model::extrap::runs::read_set`]), each dropped once reduced, and answers with the
+/// ([`crate::model::bottlenecks::runs::read_set`]), each dropped once reduced, and answers with the
 /// experiment as text: `progress` after each file, then `loaded` (or `unreadable`).
 fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job: u64, post: &dyn Fn(&str)) {
-    use crate::model::extrap::runs::{read_set, to_json_text, to_text, LIMITS};
+    use crate::model::bottlenecks::runs::{read_set, to_json_text, to_text, LIMITS};
     let reader = web_sys::FileReaderSync::new().ok();
     let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
         let file: web_sys::File =

@@ -219,7 +219,7 @@ fn planner_page_allocation_matches_the_cli() {
 
 #[test]
 fn the_command_fits_more_regions_than_the_page_on_every_core_with_the_one_thread_answer() {
-    use scalewise::model::extrap::{parse, rank, RankOptions, MAX_REGIONS};
+    use scalewise::model::bottlenecks::{parse, rank, RankOptions, MAX_REGIONS};
     let text = common::extrap_experiment(450);
     let o = common::run(&["speedup", "--format", "extrap", "-", "--predict", "256", "--compact"], &text);
     assert_eq!(o.status, 0, "{}", o.stderr);
@@ -240,11 +240,11 @@ fn the_command_fits_more_regions_than_the_page_on_every_core_with_the_one_thread
     let page = rank(&parse(&text).unwrap(), &RankOptions::default()).unwrap_err();
     assert!(page.to_string().contains(&format!("more than the {MAX_REGIONS}")), "{page}");
     let batch = RankOptions {
-        max_regions: scalewise::model::extrap::MAX_REGIONS_BATCH,
+        max_regions: scalewise::model::bottlenecks::MAX_REGIONS_BATCH,
         targets: vec![256],
         ..RankOptions::default()
     };
-    assert_eq!(scalewise::model::extrap::plan(&parse(&text).unwrap(), &batch).unwrap().len(), MAX_REGIONS + 1);
+    assert_eq!(scalewise::model::bottlenecks::plan(&parse(&text).unwrap(), &batch).unwrap().len(), MAX_REGIONS + 1);
 }
 
 #[test]

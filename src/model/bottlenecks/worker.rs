@@ -1,4 +1,4 @@
-//! The messages between pages and the Extra-P Web Worker (`ui::extrap_worker`), one definition
+//! The messages between pages and the Extra-P Web Worker (`ui::bottlenecks_worker`), one definition
 //! for both sides, as JSON text. The Bottlenecks page ranks experiments on it (every worker
 //! fits a share of the regions; worker 0 collects and ranks), and the speed-up page runs its
 //! weak-scaling analysis and its benchmark there.

@@ -1,9 +1,9 @@
 //! The Extra-P section's chart: each region's predicted share of the run time against the
-//! process count (`model::extrap::page::ShareCurves`), as `XyChart` data.
+//! process count (`model::bottlenecks::page::ShareCurves`), as `XyChart` data.
 
 use super::{Axis, Marker, Series, XyChart};
+use crate::model::bottlenecks::page::ShareCurves;
 use crate::model::chart;
-use crate::model::extrap::page::ShareCurves;
 
 /// One line per shown region (the first, largest at the last target, thicker), the rest as
 /// one grey line; log n, share in per cent.

@@ -19,17 +19,17 @@
 //! The validators of single values ([`Whole`], [`fitted_machine`], [`process_counts`],
 //! [`parse_mode`], [`parse_contention`]) are shared with `scalewise simulate`, which builds
 //! the job from its JSON.
-//! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::pevpm`].
+//! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::simulate`].
 
 use crate::model::fmt_num;
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
-use crate::model::pevpm::engine::{Activity, Timeline};
-use crate::model::pevpm::examples::{Example, EXAMPLES};
-use crate::model::pevpm::job::{Estimate, Job, Limits, Report, Simulation};
-use crate::model::pevpm::lang;
-use crate::model::pevpm::machine::{perseus, Contention, Machine, Mode};
-use crate::model::pevpm::program::MAX_PROCS;
+use crate::model::simulate::engine::{Activity, Timeline};
+use crate::model::simulate::examples::{Example, EXAMPLES};
+use crate::model::simulate::job::{Estimate, Job, Limits, Report, Simulation};
+use crate::model::simulate::lang;
+use crate::model::simulate::machine::{perseus, Contention, Machine, Mode};
+use crate::model::simulate::program::MAX_PROCS;
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 use crate::model::InputError;
@@ -506,7 +506,7 @@ pub fn view(report: &Report) -> ResultView {
             unreceived_per_run: finite(c.unreceived_per_run),
         })
         .collect();
-    let curve = |label: &str, s: &crate::model::pevpm::job::SeriesResult| CurveView {
+    let curve = |label: &str, s: &crate::model::simulate::job::SeriesResult| CurveView {
         label: label.to_string(),
         points: s.results.iter().map(|c| (c.numprocs, finite(c.speedup), finite(c.mean_s))).collect(),
     };
