@@ -50,12 +50,12 @@ bench: setup
 
 # Measured accuracy of the speed-up predictions on real scaling data (validation/ and, when
 # present, ../shared/validation/): prints the table and rewrites VALIDATION.md.
-# It also rewrites src/model/speedup/calibration.rs, the ranges' quantiles measured there, and
+# It also rewrites src/model/fit/calibration.rs, the ranges' quantiles measured there, and
 # src/model/transfer/calibration.rs, the transfer ranges' quantiles measured on the pairs of
 # validation/transfer_pairs.csv, whose section ("The same job on another machine") ends the file.
 validate: setup
-	cargo run --release --locked --quiet -- validate --calibration > src/model/speedup/calibration.rs.new
-	mv src/model/speedup/calibration.rs.new src/model/speedup/calibration.rs
+	cargo run --release --locked --quiet -- validate --calibration > src/model/fit/calibration.rs.new
+	mv src/model/fit/calibration.rs.new src/model/fit/calibration.rs
 	cargo run --release --locked --quiet -- validate --transfer --calibration > src/model/transfer/calibration.rs.new
 	mv src/model/transfer/calibration.rs.new src/model/transfer/calibration.rs
 	cargo run --release --locked --quiet -- validate --markdown > VALIDATION.md

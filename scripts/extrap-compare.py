@@ -33,7 +33,7 @@ Markdown tables to stdout.
 4. scalewise's 90 % ranges [time_low_s, time_high_s] (step 2 and 5): per class, at A and at
    B, the share of true times inside and the median width high/low; per prediction
    q = |ln(true/pred)| / (ln(time_high_s/time_s) / RANGE_Q), the RANGE_Q (read from
-   src/model/bottlenecks/search.rs) at which its range would just reach the truth (0 for a range
+   src/model/fit/search.rs) at which its range would just reach the truth (0 for a range
    0 wide around an exact prediction; predictions without a range are left out); the 90th
    percentile of q per source is the RANGE_Q that would cover 90 %.
 5. Extra-P's own test files with the largest process count held out (--no-held-out skips):
@@ -411,7 +411,7 @@ def summary_rows(results):
 # ------------------------------------------------------------------------------- ranges
 
 def read_range_q():
-    """RANGE_Q of src/model/bottlenecks/search.rs: the factor scalewise's ranges use now."""
+    """RANGE_Q of src/model/fit/search.rs: the factor scalewise's ranges use now."""
     try:
         with open(os.path.join(ROOT, "src", "model", "extrap", "search.rs")) as f:
             m = re.search(r"const\s+RANGE_Q\s*:\s*f64\s*=\s*([0-9.eE+-]+)\s*;", f.read())
@@ -987,7 +987,7 @@ def markdown_section(ctx):
         f"*In range*: share of true times inside [time_low_s, time_high_s]; *width*: high/low. "
         f"*q* = |ln(true/predicted)| / (ln(high/predicted) / RANGE_Q), the RANGE_Q at which a "
         f"prediction's range would just reach the truth (RANGE_Q is {RANGE_Q:g} now, "
-        f"src/model/bottlenecks/search.rs); its 90th percentile is the RANGE_Q that would cover 90 %.")
+        f"src/model/fit/search.rs); its 90th percentile is the RANGE_Q that would cover 90 %.")
     out.append("")
     out.append("**Generated, one parameter**")
     out.append("")
@@ -1064,7 +1064,7 @@ def main():
     logging.disable(logging.WARNING)
     warnings.simplefilter("ignore")
     if read_range_q() is None:
-        print(f"extrap-compare: RANGE_Q not found in src/model/bottlenecks/search.rs; using {RANGE_Q}",
+        print(f"extrap-compare: RANGE_Q not found in src/model/fit/search.rs; using {RANGE_Q}",
               file=sys.stderr)
 
     started = time.perf_counter()

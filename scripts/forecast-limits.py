@@ -2,7 +2,7 @@
 """How far can a forecast from 3 or 4 small runs go on the validation corpora?
 
 Issue 31 asks for a pooled median error of at most 15 % and a 90th percentile of at most
-60 %, over all horizons. The calculator's forecast (src/model/speedup/forecast.rs) gives
+60 %, over all horizons. The calculator's forecast (src/model/fit/forecast.rs) gives
 17.3 % and 73.4 % (K = 3 and 4 pooled; VALIDATION.md). This script tries three other
 families on the same cuts, each judged the way `scalewise validate` judges its candidates
 (leave-one-source-out where anything is learned):
@@ -191,7 +191,7 @@ def check(series, scalewise):
     for key, value in theirs.items():
         if abs(mine[key] - value) > 1e-9 * max(1.0, abs(value)):
             sys.exit(f"this script's forecast differs from the calculator's ({key}: {mine[key]} here, {value} in `scalewise validate`): "
-                     "bring W0, C, GAMMA and the rule in line with src/model/speedup/forecast.rs")
+                     "bring W0, C, GAMMA and the rule in line with src/model/fit/forecast.rs")
     print(f"check: the script's forecast gives the calculator's figures ({mine['predictions']} predictions, median "
           f"{100 * mine['median']:.1f} %, 90th percentile {100 * mine['p90']:.1f} %)\n")
 

@@ -107,8 +107,8 @@ fn the_committed_calibration_is_what_the_corpora_give() {
     let o = run_in(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model"), &["validate", "--calibration"], "");
     assert_eq!(o.status, 0, "{}", o.stderr);
     let committed =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model/speedup/calibration.rs")).unwrap();
-    assert_eq!(o.stdout, committed, "run `make validate` to rewrite src/model/speedup/calibration.rs");
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/model/fit/calibration.rs")).unwrap();
+    assert_eq!(o.stdout, committed, "run `make validate` to rewrite src/model/fit/calibration.rs");
 }
 
 /// The calculator's forecast is the candidate the corpora choose, held out source by source,

@@ -12,13 +12,10 @@ use std::path::Path;
 /// Loops that stand today, each as its files (or `src/model` parts) in order of their names.
 const KNOWN: &[&[&str]] = &[
     &["src/model/cost.rs", "src/model/workspace/catalog.rs", "src/model/workspace/machines.rs"],
-    &["src/model/bottlenecks/ranking.rs", "src/model/bottlenecks/tree.rs"],
     &["src/ui/pages/bottlenecks.rs", "src/ui/pages/bottlenecks_files.rs"],
     // Parts of src/model: the workspace holds every calculator's inputs (calculators.rs names
-    // them) and today's machines with their costs; weak scaling (speedup/weak.rs) fits with the
-    // Bottlenecks search, which ranks with speed-up models (issue 62: a shared fitting engine).
+    // them) and today's machines with their costs.
     &["src/model/calculators.rs", "src/model/cost.rs", "src/model/workspace/"],
-    &["src/model/bottlenecks/", "src/model/speedup/"],
 ];
 
 /// Every `.rs` file under `dir`, but tests.
@@ -288,11 +285,11 @@ fn the_import_graph_has_no_new_loop_and_the_known_ones_only_go() {
     let g = graph();
     // The reader finds what it must: a path in a group, one through super, one of a binary.
     assert!(
-        g["src/model/speedup/forecast.rs"].contains("src/model/speedup/calibration.rs"),
+        g["src/model/fit/forecast.rs"].contains("src/model/fit/calibration.rs"),
         "{:?}",
-        g["src/model/speedup/forecast.rs"]
+        g["src/model/fit/forecast.rs"]
     );
-    assert!(g["src/model/speedup/calibration.rs"].contains("src/model/speedup/quantiles.rs"));
+    assert!(g["src/model/fit/calibration.rs"].contains("src/model/fit/quantiles.rs"));
     assert!(g["src/bin/sw-speedup.rs"].iter().any(|f| f.starts_with("src/ui/")), "{:?}", g["src/bin/sw-speedup.rs"]);
     let files: BTreeMap<String, BTreeSet<String>> = g
         .iter()
@@ -313,4 +310,32 @@ fn the_import_graph_has_no_new_loop_and_the_known_ones_only_go() {
     let gone: Vec<&Vec<String>> = known.iter().filter(|l| !found.contains(l)).collect();
     assert!(new.is_empty(), "import loops not known before (break them, never list them): {new:#?}");
     assert!(gone.is_empty(), "known loops that are gone: take them out of KNOWN: {gone:#?}");
+}
+
+/// The calculators' keys, read from the table of calculators (`key: "…"`).
+fn calculator_keys() -> Vec<String> {
+    let table = fs::read_to_string("src/model/calculators.rs").expect("the table of calculators");
+    table.split("key: \"").skip(1).filter_map(|rest| rest.split_once('"').map(|(k, _)| k.to_string())).collect()
+}
+
+#[test]
+fn the_fitting_engine_imports_no_calculator() {
+    let keys = calculator_keys();
+    assert!(keys.len() >= 7 && keys.iter().any(|k| k == "bottlenecks"), "{keys:?}");
+    let g = graph();
+    let mut wrong: Vec<(String, String)> = Vec::new();
+    for (f, to) in g.iter().filter(|(f, _)| f.starts_with("src/model/fit/")) {
+        for t in to {
+            let part = model_part(t).unwrap_or_default();
+            let folder = part.strip_prefix("src/model/").unwrap_or("").trim_end_matches('/');
+            if keys.iter().any(|k| k == folder) || part == "src/model/calculators.rs" || part == "src/model/workspace/" {
+                wrong.push((f.clone(), t.clone()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "src/model/fit/ is the engine the calculators share and imports none of them: {wrong:#?}");
+    // The calculators that fit with it do import it.
+    for user in ["src/model/speedup/weak.rs", "src/model/bottlenecks/ranking.rs"] {
+        assert!(g[user].iter().any(|t| t.starts_with("src/model/fit/")), "{user}: {:?}", g[user]);
+    }
 }

@@ -12,9 +12,8 @@ use serde::ser::SerializeMap;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::model::speedup::{
-    analyse, forecast, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS,
-};
+use crate::model::fit::forecast;
+use crate::model::speedup::{analyse, weak, Analysis, Measure, Model, Options, Prediction, RawPoint, Space, MODELS};
 
 use super::allocation::{self, allocation_help};
 use super::answer::WithTable;

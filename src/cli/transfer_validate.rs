@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
+use crate::model::fit::forecast;
 use crate::model::fmt_num;
-use crate::model::speedup::forecast;
 use crate::model::transfer::Bound;
 use crate::model::validation::corpus;
 use crate::model::validation::transfer::{self as tv, Figures, MachineEntry, Report};
@@ -64,7 +64,7 @@ pub fn calibration_source(r: &Report) -> Result<String, InputError> {
         "//! Written by `make validate` (`scalewise validate --transfer --calibration`) from\n\
          //! `validation/transfer_pairs.csv`; do not edit by hand. See `transfer.rs` for what these\n\
          //! numbers mean.\n\n\
-         use crate::model::speedup::forecast::Quantiles;\n\n\
+         use crate::model::fit::forecast::Quantiles;\n\n\
          /// Quantiles of ln(measured / transferred) / u with the compute ratio (FP64 peak per core).\n\
          pub const COMPUTE: Quantiles = {};\n\
          /// The same with the memory ratio (memory bandwidth per core).\n\

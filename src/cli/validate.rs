@@ -3,16 +3,17 @@
 //! `model::validation`), next to two baselines, for K = 3 and K = 4 fitted counts; and which
 //! forecast the corpora choose (`model::validation::candidates`). JSON by default;
 //! `--markdown` writes the report that `make validate` commits as VALIDATION.md,
-//! `--calibration` the ranges' quantiles (`src/model/speedup/calibration.rs`).
+//! `--calibration` the ranges' quantiles (`src/model/fit/calibration.rs`).
 
 use super::unplaced;
 use crate::model::InputError;
 
 use serde::Serialize;
 
+use crate::model::fit::calibration;
+use crate::model::fit::forecast::{self, Quantiles};
 use crate::model::fmt_num;
-use crate::model::speedup::forecast::{self, Quantiles};
-use crate::model::speedup::{calibration, MODELS};
+use crate::model::speedup::MODELS;
 use crate::model::validation::candidates::{self, Selection};
 use crate::model::validation::twins::{self, least_error};
 use crate::model::validation::{self, corpus, Bands, Cut, Outcome, Predictor, Summary, Weighting};
@@ -297,7 +298,7 @@ fn forecast_outcomes(r: &Report) -> &[Outcome] {
     r.held.iter().find(|(n, _)| n == FORECAST).map(|(_, o)| o.as_slice()).unwrap_or(&[])
 }
 
-/// `src/model/speedup/calibration.rs` as measured.
+/// `src/model/fit/calibration.rs` as measured.
 fn calibration_source(r: &Report) -> Result<String, InputError> {
     let bands = |name: &str| -> Result<Bands, InputError> {
         r.bands
@@ -518,7 +519,7 @@ fn method_markdown(r: &Report, fc: &[Outcome], s: &mut String) {
          last, since a code that scales better the further it goes has no serial part to read.\n\
          Where every measured run sat inside one node and the predicted count needs more nodes, the\n\
          forecast is carried to the node's size r and scaled from there as (r/n)^γ\n\
-         (`src/model/speedup/forecast.rs`). How it was chosen is below. The **best-fitting model** is\n\
+         (`src/model/fit/forecast.rs`). How it was chosen is below. The **best-fitting model** is\n\
          the one of the five fitted curves (Downey, Amdahl, Chiang, Smirni, USL) that the calculator\n\
          ranks first.\n\n\
          **Ranges** are stated at 90 %. Each is the prediction times e^(q·u), with u = 1 + d (d the\n\

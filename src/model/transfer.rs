@@ -48,7 +48,7 @@
 //! same horizon is `forecast::horizon_range` (scale ln(max(h, 1)) + 0.3); each prediction's
 //! widening is the ratio of the two ranges' widths in ln(high / low).
 //!
-//! Seed: the speed-up calculator's forecast and ranges (seed 004, `speedup::forecast`), with
+//! Seed: the speed-up calculator's forecast and ranges (seed 004, `fit::forecast`), with
 //! the Hockney message time of seed 002 (latency + size / bandwidth).
 
 // Written by `make validate`, so kept as written (rustfmt skips it).
@@ -56,8 +56,8 @@
 pub mod calibration;
 pub mod request;
 
+use crate::model::fit::forecast::{self, Quantiles};
 use crate::model::fit::line;
-use crate::model::speedup::forecast::{self, Quantiles};
 use crate::model::InputError;
 
 /// The reference message of the fabric ratio: a 64 KiB halo, where latency and bandwidth both
@@ -422,7 +422,7 @@ pub fn range(time: f64, h: f64, q: Quantiles) -> (f64, f64) {
 /// How much wider, in ln(high / low), a transfer's range at horizon `h` under `q` is than the
 /// same-machine range there (`forecast::horizon_range`).
 pub fn widening_at(h: f64, q: Quantiles) -> f64 {
-    let same = crate::model::speedup::calibration::HORIZON_ONLY;
+    let same = crate::model::fit::calibration::HORIZON_ONLY;
     let same = (same.high - same.low) * forecast::horizon_scale(h);
     let mine = (q.high - q.low) * scale(h);
     if same > 0.0 {

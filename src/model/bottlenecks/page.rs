@@ -300,7 +300,12 @@ pub fn speedup_inputs(r: &Ranking, i: usize) -> Option<PageInputs> {
     inputs.insert(Field::Points.key().into(), table);
     inputs.insert(Field::SecondColumn.key().into(), "time".into());
     inputs.insert(Field::Target.key().into(), targets.join(", "));
-    if let Some(sent) = r.regions[i].grows.then(|| weak::region_text(r, i)).flatten() {
+    if let Some(sent) = r
+        .regions
+        .get(i)
+        .filter(|f| f.grows)
+        .map(|f| weak::region_text(&f.callpath, &r.parameters, r.process_index, &r.base, &f.points))
+    {
         inputs.insert(Field::Scaling.key().into(), "weak".into());
         inputs.insert(weak::REGION_KEY.into(), sent);
     }

@@ -32,10 +32,13 @@
 
 use std::ops::Range;
 
-use super::search::{search, search_multi, Form, NoModel, Reach, RegionModel};
+pub use super::region_fit::{uninformative, RegionFit, UNINFORMATIVE_SPAN};
 use super::tree::{sum_scale, Split, Tree};
 use super::{Experiment, FIELD};
-use crate::model::speedup::{Prediction, RawPoint};
+use crate::model::fit::region::{median, positive_at};
+pub use crate::model::fit::region::{region_model, with_n, PointSummary};
+use crate::model::fit::search::RegionModel;
+use crate::model::fit::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError, Warning};
 
 /// Most regions the page fits (in its Web Workers, about a millisecond each per core), the
@@ -48,11 +51,6 @@ pub const MAX_REGIONS_BATCH: usize = 100_000;
 pub const MAX_TARGETS: usize = 64;
 /// Largest n a prediction or the stop-scaling search goes to.
 const MAX_N: u32 = 1 << 24;
-/// A predicted time whose range spans more than this factor (high over low), or whose low end
-/// is not above 0, is uninformative: it says only that the model's form was extrapolated, not
-/// how long the region takes ([`uninformative`]). A factor 1000 is three orders of magnitude,
-/// where any time a user could plan for lies inside the range.
-pub const UNINFORMATIVE_SPAN: f64 = 1000.0;
 /// Largest process count a target reports (the largest [`parse_targets`] takes alone).
 const MAX_COUNT: u32 = 1_000_000_000;
 /// A target beyond this many times the largest measured count is said to be far beyond it.
@@ -99,18 +97,6 @@ impl Default for RankOptions {
     }
 }
 
-/// One measured point of a region: n, the median time, the noise, the repetitions, and the
-/// point's value of every parameter.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct PointSummary {
-    pub n: f64,
-    pub median: f64,
-    /// Relative standard deviation of the repetitions (0 for one repetition).
-    pub noise: f64,
-    pub repetitions: usize,
-    pub coords: Vec<f64>,
-}
-
 /// A point the ranking predicts at: its process count, the second parameter's value (when
 /// there is one) and the whole point.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -118,80 +104,6 @@ pub struct Target {
     pub n: u32,
     pub side: Option<f64>,
     pub point: Vec<f64>,
-}
-
-/// One region's fit. Web Workers pass it on as JSON without `raw` (each worker fits its own
-/// share of the regions).
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RegionFit {
-    pub callpath: String,
-    pub metric: String,
-    pub points: Vec<PointSummary>,
-    /// The points as the speed-up calculator reads them (n and median, with their lines).
-    #[serde(skip)]
-    pub raw: Vec<RawPoint>,
-    /// The region's model (None only when its points hold no usable value).
-    pub model: Option<RegionModel>,
-    /// The model's family ("normal form", "power law", "constant", "multi-parameter", …).
-    pub best: Option<String>,
-    /// The model written out in the parameters' names ("0.21 + 0.058·p^(1/3)·log₂ p").
-    pub formula: Option<String>,
-    /// The predicted time grows with n beyond the data.
-    pub grows: bool,
-    /// Why the region could not be modelled.
-    pub error: Option<String>,
-    /// What a model of one or two counts rests on.
-    pub note: Option<String>,
-    /// The model's predictions, one per target of the ranking, in its order (time_s filled).
-    pub predictions: Vec<Prediction>,
-    pub stops_scaling_n: Option<u32>,
-    /// The model's predicted (time, low, high) at the chart's counts ([`Ranking::chart_ns`]),
-    /// the other parameters held as for the first target.
-    pub curve: Vec<(u32, (f64, f64, f64))>,
-    /// Per point (in `points`' order), the median over repetitions of the region's imbalance,
-    /// its largest value over its mean across a run's locations, when the experiment has it
-    /// (Score-P runs: the metric [`super::runs::imbalance_metric`]); empty otherwise.
-    #[serde(default)]
-    pub imbalance: Vec<Option<f64>>,
-    /// The imbalance grows with the process count ([`imbalance_grows`]).
-    #[serde(default)]
-    pub imbalance_grows: bool,
-    /// The model was chosen among those that are a positive time at every target and chart
-    /// count, as the one the points choose alone is not ([`region_model`]); such a model is
-    /// chosen again when the targets change ([`retarget`]).
-    #[serde(default)]
-    pub chosen_for_targets: bool,
-}
-
-impl RegionFit {
-    pub fn best_name(&self) -> Option<&str> {
-        self.best.as_deref()
-    }
-
-    /// Predicted (time, low, high) at the ranking's target `i`.
-    pub fn time_at(&self, i: usize) -> Option<(f64, f64, f64)> {
-        self.predictions.get(i)?.time_s
-    }
-
-    /// Whether the prediction at target `i` is [`uninformative`] (false where there is none).
-    pub fn uninformative_at(&self, i: usize) -> bool {
-        self.time_at(i).is_some_and(|t| uninformative(t.1, t.2))
-    }
-
-    /// Predicted (time, low, high) at the chart's count n.
-    pub fn curve_at(&self, n: u32) -> Option<(f64, f64, f64)> {
-        self.curve.iter().find(|c| c.0 == n).map(|c| c.1)
-    }
-}
-
-/// Whether a predicted time's range (low, high) carries no information: above 0 at its high
-/// end, and low not above 0 or high over low more than [`UNINFORMATIVE_SPAN`]
-/// (strong_scaling/one_parameter_1.txt at 960: 1.6e-22 to 1.2e24 s). A time of 0 to 0 (a
-/// region that takes none) is exact, not uninformative.
-pub fn uninformative(low: f64, high: f64) -> bool {
-    // A NaN anywhere counts as uninformative.
-    let ratio = high / low;
-    (high > 0.0 || high.is_nan()) && (low <= 0.0 || low.is_nan() || ratio > UNINFORMATIVE_SPAN || ratio.is_nan())
 }
 
 /// A region's share at a target.
@@ -298,17 +210,6 @@ const PROCESS_NAMES: &[&str] = &[
     "n",
 ];
 
-fn median(v: &[f64]) -> f64 {
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    let m = s.len() / 2;
-    if s.len() % 2 == 1 {
-        s[m]
-    } else {
-        (s[m - 1] + s[m]) / 2.0
-    }
-}
-
 fn noise(v: &[f64]) -> f64 {
     if v.len() < 2 {
         return 0.0;
@@ -321,15 +222,6 @@ fn noise(v: &[f64]) -> f64 {
     } else {
         0.0
     }
-}
-
-/// `base` with the process count set to n.
-pub fn with_n(base: &[f64], pi: usize, n: f64) -> Vec<f64> {
-    let mut x = base.to_vec();
-    if let Some(v) = x.get_mut(pi) {
-        *v = n;
-    }
-    x
 }
 
 /// Whether a region's imbalance grows with the process count: its mean imbalance per measured
@@ -483,7 +375,7 @@ pub fn plan(e: &Experiment, opts: &RankOptions) -> Result<Plan, InputError> {
     // A design on a cross (no point off the two axes) cannot tell a sum of two parameters'
     // terms from their product: the models add them, and the answer says so.
     let coords: Vec<Vec<f64>> = series.iter().flat_map(|s| s.points.iter().map(|m| m.coords.clone())).collect();
-    for (i, j) in super::search::crossed_pairs(&coords) {
+    for (i, j) in crate::model::fit::search::crossed_pairs(&coords) {
         let message = format!(
             "no point has both {} and {} off their axes: the design cannot separate additive from multiplicative forms, so the models add their terms, and a prediction with both beyond the axes is a guess",
             e.parameters[i], e.parameters[j]
@@ -785,60 +677,6 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
         Err(e) => fit.error = Some(e.to_string()),
     }
     fit
-}
-
-/// A region's model from its points (`d` parameters): the one its points choose alone, unless
-/// that one is not a positive finite time at every point of `checks` (the targets and the
-/// chart's points); then the one the search chooses among those that are (true). The first
-/// does not depend on the targets, so a change of them needs only [`retarget`]'s evaluation
-/// for most regions. A region whose values are 0 somewhere has no shape to fit: it is held at
-/// its measured median, which still takes its share (own times, inclusive values less the
-/// children's, are never below 0). The speed-up page models a region it is sent from the
-/// Bottlenecks page with this too (`speedup::weak`), so the two agree.
-pub fn region_model(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<(RegionModel, bool), NoModel> {
-    if points.is_empty() || points.iter().any(|p| p.median.is_nan() || p.median <= 0.0) {
-        let values: Vec<f64> = points.iter().map(|p| p.median.max(0.0)).collect();
-        let m = if values.is_empty() { 0.0 } else { median(&values) };
-        return Ok((
-            RegionModel {
-                form: Form::Normal { c0: m, terms: Vec::new() },
-                loo: None,
-                reach: (0..d)
-                    .map(|j| Reach {
-                        max: points.iter().filter_map(|p| p.coords.get(j).copied()).fold(1.0, f64::max),
-                        error: 0.5,
-                        doublings: 1.0,
-                    })
-                    .collect(),
-                note: Some(format!("a value of 0 at some point: held at its measured median, {}", fmt_num(m, 4))),
-            },
-            false,
-        ));
-    }
-    let alone = search_with(points, d, &[])?;
-    if positive_at(&alone, checks) {
-        return Ok((alone, false));
-    }
-    search_with(points, d, checks).map(|m| (m, true))
-}
-
-/// The search of one region's points ([`search`] with one parameter, [`search_multi`] with
-/// more), each hypothesis a positive time at `checks`.
-fn search_with(points: &[PointSummary], d: usize, checks: &[Vec<f64>]) -> Result<RegionModel, NoModel> {
-    if d == 1 {
-        let checks: Vec<f64> = checks.iter().filter_map(|c| c.first().copied()).collect();
-        search(&points.iter().map(|p| (p.n, p.median, p.noise)).collect::<Vec<_>>(), &checks)
-    } else {
-        search_multi(&points.iter().map(|p| (p.coords.clone(), p.median, p.noise)).collect::<Vec<_>>(), checks)
-    }
-}
-
-/// Whether a model is a positive finite time at each point.
-fn positive_at(m: &RegionModel, points: &[Vec<f64>]) -> bool {
-    points.iter().all(|x| {
-        let t = m.form.eval_at(x);
-        t.is_finite() && t > 0.0
-    })
 }
 
 /// Fills in what a region's model says at the plan's targets and chart (`chart`: the chart's

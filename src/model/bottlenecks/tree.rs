@@ -37,8 +37,9 @@
 
 use std::collections::HashMap;
 
-use super::ranking::{PointSummary, RegionFit};
+use super::region_fit::RegionFit;
 use super::{Experiment, TimeKind};
+use crate::model::fit::region::PointSummary;
 use crate::model::{fmt_num, Warning};
 
 /// The least relative difference read as beyond the noise (see the module's text).

@@ -28,7 +28,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::speedup::forecast::horizon_range;
+use crate::model::fit::forecast::horizon_range;
 
 use super::num;
 use crate::model::error::InputError;
@@ -628,7 +628,7 @@ pub struct Prediction {
     /// The 90 % range of `time_s`: the extrapolated part (Tcomm, and Tcomp only when the work
     /// lies outside the measured sizes) widened by how far scaling predictions from a few
     /// small runs fell from measured times at this horizon (np over the largest calibrated np)
-    /// on the validation corpora (`speedup::forecast::horizon_range`); a measured or
+    /// on the validation corpora (`fit::forecast::horizon_range`); a measured or
     /// interpolated Tcomp is added as it is. The planner's own method could not be checked
     /// there: the corpora have no per-run work sizes.
     #[serde(default)]

@@ -74,14 +74,14 @@ fn ranges_widen_what_is_extrapolated_only() {
         let p = f.predict(np, 2048.0).expect("valid");
         assert!(p.time_low_s >= 1500.0 && p.time_low_s < p.time_s && p.time_s < p.time_high_s, "{np}: {p:?}");
         // The communication part carries the whole width.
-        let (lo, hi) = crate::model::speedup::forecast::horizon_range(p.tcomm_s, f64::from(np) / 8.0);
+        let (lo, hi) = crate::model::fit::forecast::horizon_range(p.tcomm_s, f64::from(np) / 8.0);
         check("low", p.time_low_s, 1500.0 + lo, 1e-12);
         check("high", p.time_high_s, 1500.0 + hi, 1e-12);
     }
     // Compute extrapolated beyond the measured work sizes is widened too.
     let p = f.predict(64, 8192.0).expect("valid");
     assert!(p.notes.contains(&PredictionNote::TcompExtrapolated));
-    let (lo, _) = crate::model::speedup::forecast::horizon_range(p.time_s, 8.0);
+    let (lo, _) = crate::model::fit::forecast::horizon_range(p.time_s, 8.0);
     check("low, all extrapolated", p.time_low_s, lo, 1e-12);
 }
 

@@ -22,12 +22,12 @@
 use std::collections::BTreeMap;
 
 pub use crate::model::chart::{Band, Series};
+use crate::model::fit::{calibration, forecast};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{self, ColumnSpec, Quantity, PLAIN, SECONDS};
 use crate::model::speedup::weak::{analyse_sent, Weak, REGION_KEY};
 use crate::model::speedup::{
-    analyse, calibration, forecast, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space,
-    Suggestion, MODELS,
+    analyse, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
 use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
@@ -76,7 +76,7 @@ impl PageField for Field {
             Field::Models => "models",
             Field::ChartY => "chart_y",
             Field::ChartAxes => "chart_axes",
-            Field::CoresPerNode => super::analysis::CORES_PER_NODE,
+            Field::CoresPerNode => crate::model::fit::CORES_PER_NODE,
             Field::Scaling => "scaling",
         }
     }

@@ -1,14 +1,14 @@
 //! Weak scaling: the work grows with the process count n, so a perfect code keeps its time;
 //! a real one's time stays flat or grows. The measured times are modelled by the Bottlenecks
-//! page's search (`model::bottlenecks::search`: a constant, Extra-P's normal form with growing or
+//! page's search (`model::fit::search`: a constant, Extra-P's normal form with growing or
 //! falling terms, a power law, …, chosen by leave-one-out), which predicts the time at larger
 //! n with a 90 % range; the weak-scaling efficiency is T(n₀)/T(n), n₀ the smallest count
 //! measured (1 when a one-process run is given), which an allocation request asks for.
 
-use super::analysis::prepare;
 use super::{Measure, PointView, RawPoint};
-use crate::model::bottlenecks::search::{search, RegionModel, LEVEL};
-use crate::model::bottlenecks::{region_model, with_n, PointSummary, Ranking};
+use crate::model::fit::prepare;
+use crate::model::fit::region::{region_model, with_n, PointSummary};
+use crate::model::fit::search::{search, RegionModel, LEVEL};
 use crate::model::{fmt_num, InputError};
 
 /// One measured count (repeated rows averaged, weighted).
@@ -74,26 +74,30 @@ struct Sent {
     points: Vec<PointSummary>,
 }
 
-/// Region `i` of a ranking, for the speed-up page's [`REGION_KEY`]: a line "region", its call
-/// path; "parameters", their names; "process", the process count's index among them; "held",
-/// the point whose other values the page holds (its chart's); then a line "point" per measured
+/// A region of a Bottlenecks ranking, for the speed-up page's [`REGION_KEY`]: a line "region",
+/// its call path; "parameters", their names; "process", the process count's index among them;
+/// "held", the point whose other values the page holds (its chart's); then a line "point" per measured
 /// point: its value of each parameter, the median time and the repetitions' relative spread
 /// (what the region's model is fitted to, [`region_model`]). Tab separated; numbers written
 /// as Rust writes them, which reads them back exactly.
-pub fn region_text(r: &Ranking, i: usize) -> Option<String> {
-    let f = r.regions.get(i)?;
-    let mut s =
-        format!("region\t{}\nparameters\t{}\nprocess\t{}\nheld", f.callpath, r.parameters.join("\t"), r.process_index);
-    for v in &r.base {
+pub fn region_text(
+    callpath: &str,
+    parameters: &[String],
+    process: usize,
+    held: &[f64],
+    points: &[PointSummary],
+) -> String {
+    let mut s = format!("region\t{callpath}\nparameters\t{}\nprocess\t{process}\nheld", parameters.join("\t"));
+    for v in held {
         s.push_str(&format!("\t{v}"));
     }
-    for p in &f.points {
+    for p in points {
         s.push_str("\npoint");
         for v in p.coords.iter().chain([&p.median, &p.noise]) {
             s.push_str(&format!("\t{v}"));
         }
     }
-    Some(s)
+    s
 }
 
 /// What is wrong with a region sent by the Bottlenecks page (it comes in a link).

@@ -2,7 +2,7 @@
 //! `validation/transfer_pairs.csv`; do not edit by hand. See `transfer.rs` for what these
 //! numbers mean.
 
-use crate::model::speedup::forecast::Quantiles;
+use crate::model::fit::forecast::Quantiles;
 
 /// Quantiles of ln(measured / transferred) / u with the compute ratio (FP64 peak per core).
 pub const COMPUTE: Quantiles = Quantiles { low: -1.0953, high: 1.0901 };

@@ -18,7 +18,7 @@
 //!   the horizon h (far series mostly run slower than any law predicts).
 
 use super::{headline, Cut, Headline, Outcome, Predicted, Predictor};
-use crate::model::speedup::forecast::{self, Rule};
+use crate::model::fit::forecast::{self, Rule};
 use crate::model::speedup::{Model, MODELS};
 
 /// A way of predicting.

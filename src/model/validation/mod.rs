@@ -17,7 +17,7 @@ pub mod twins;
 
 use corpus::Series;
 
-use crate::model::speedup::forecast::{self, Quantiles, HORIZON_TAIL, TAIL};
+use crate::model::fit::forecast::{self, Quantiles, HORIZON_TAIL, TAIL};
 use crate::model::speedup::{analyse, Analysis, Measure, Model, Options, RawPoint};
 
 /// A series cut as a user would have it: the K smallest counts measured, the rest to predict,
@@ -98,7 +98,7 @@ pub struct Predicted {
     pub time_s: f64,
     /// The range, where the predictor gives one.
     pub range_s: Option<(f64, f64)>,
-    /// The scale u of a calibrated range (see `speedup::forecast`): the range is set from the
+    /// The scale u of a calibrated range (see `fit::forecast`): the range is set from the
     /// scores ln(measured / predicted) / u of other sources.
     pub scale: Option<f64>,
     /// Every measured run inside one node, and this count on more.
@@ -661,7 +661,7 @@ fn from_predictions(ps: &[crate::model::speedup::Prediction], cut: &Cut) -> Opti
         .collect()
 }
 
-/// The calculator's forecast (`speedup::forecast`), with its range.
+/// The calculator's forecast (`fit::forecast`), with its range.
 pub struct Forecast;
 
 impl Predictor for Forecast {
@@ -698,7 +698,7 @@ impl Predictor for ModelFit {
 }
 
 /// The share of `outcomes` inside their ranges in each horizon band of the track record
-/// (`speedup::forecast::horizon_band`): (share, count).
+/// (`fit::forecast::horizon_band`): (share, count).
 pub fn coverage_by_horizon(outcomes: &[Outcome]) -> Vec<(f64, usize)> {
     let mut counts = vec![(0usize, 0usize); forecast::HORIZON_TOPS.len()];
     for o in outcomes {

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use super::corpus::{self, Series};
 use super::{quantile, tail_quantiles};
-use crate::model::speedup::forecast::{self, Quantiles, TAIL};
+use crate::model::fit::forecast::{self, Quantiles, TAIL};
 use crate::model::transfer::{self, Bound, Machine};
 use crate::model::InputError;
 

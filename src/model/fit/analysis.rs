@@ -286,7 +286,7 @@ fn point_error(field: &str, i: usize, line: Option<usize>, key: &str, column: us
 }
 
 /// Validates the points and merges repeated n (weighted average, weights added).
-pub(super) fn prepare(
+pub(crate) fn prepare(
     field: &str,
     raw: &[RawPoint],
     measure: Measure,

@@ -29,7 +29,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::speedup::{analyse, Measure, Model, Options, RawPoint};
+use super::{analyse, Measure, Model, Options, RawPoint};
 
 /// The level of the ranges.
 pub const LEVEL: f64 = 0.9;
