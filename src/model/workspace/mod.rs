@@ -38,7 +38,7 @@ pub const VERSION: u32 = migrate::CURRENT;
 pub const MAX_FIELD_BYTES: usize = 1 << 20;
 /// Most text a workspace keeps, bytes: every input of every page and the catalog (as JSON)
 /// together. The browser saves at most this much (about twice that in its storage, see
-/// README's "Your data"), and an exported file of it reads back.
+/// docs/data.md, "Saved as you type"), and an exported file of it reads back.
 pub const MAX_SAVED_BYTES: usize = 8 << 20;
 /// Largest workspace file accepted, bytes: [`MAX_SAVED_BYTES`] of text with room for JSON's
 /// escapes (a control character takes six bytes) and indentation.
