@@ -328,12 +328,16 @@ fn the_fitting_engine_imports_no_calculator() {
         for t in to {
             let part = model_part(t).unwrap_or_default();
             let folder = part.strip_prefix("src/model/").unwrap_or("").trim_end_matches('/');
-            if keys.iter().any(|k| k == folder) || part == "src/model/calculators.rs" || part == "src/model/workspace/" {
+            if keys.iter().any(|k| k == folder) || part == "src/model/calculators.rs" || part == "src/model/workspace/"
+            {
                 wrong.push((f.clone(), t.clone()));
             }
         }
     }
-    assert!(wrong.is_empty(), "src/model/fit/ is the engine the calculators share and imports none of them: {wrong:#?}");
+    assert!(
+        wrong.is_empty(),
+        "src/model/fit/ is the engine the calculators share and imports none of them: {wrong:#?}"
+    );
     // The calculators that fit with it do import it.
     for user in ["src/model/speedup/weak.rs", "src/model/bottlenecks/ranking.rs"] {
         assert!(g[user].iter().any(|t| t.starts_with("src/model/fit/")), "{user}: {:?}", g[user]);
