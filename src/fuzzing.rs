@@ -191,7 +191,7 @@ pub fn pages(data: &[u8]) {
     let by_byte = || &CONTRACTS[name.first().map_or(0, |&b| usize::from(b)) % CONTRACTS.len()];
     let c = CONTRACTS.iter().find(|c| c.calculator.key.as_bytes() == name).unwrap_or_else(by_byte);
     let texts = page_texts(&(c.fields)(), records, (c.default_inputs)());
-    let catalog = crate::model::workspace::catalog::presets();
+    let catalog = crate::model::catalog::presets();
     let key = c.calculator.key;
     let view =
         if c.on_keystroke { timed(key, data.len(), || (c.view)(&texts, &catalog)) } else { (c.view)(&texts, &catalog) };
@@ -230,7 +230,7 @@ pub fn extrap(data: &[u8]) {
 /// A pasted node report read as each format and as told by its content: a report read gives
 /// catalog clusters that validate, of at least one node and one core each.
 pub fn node_report(data: &[u8]) {
-    use crate::model::workspace::catalog::Catalog;
+    use crate::model::catalog::Catalog;
     use crate::model::workspace::node_report::{read, read_sniffed, ReportFormat};
     let text = text(data);
     for format in ReportFormat::all() {

@@ -61,8 +61,8 @@ fn bench_clusters_1000() {
 #[test]
 #[ignore]
 fn bench_comm_page_evaluate() {
+    use scalewise::model::catalog::presets;
     use scalewise::model::comm::page::{default_inputs, view};
-    use scalewise::model::workspace::catalog::presets;
     let (inputs, catalog) = (default_inputs(), presets());
     let mut last = None;
     let (med, lo, hi) = median_ms(11, || {

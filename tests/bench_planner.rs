@@ -85,8 +85,8 @@ fn bench_planner_all_np() {
 #[test]
 #[ignore]
 fn bench_page_evaluate() {
+    use scalewise::model::catalog::presets;
     use scalewise::model::multigrid::page::{presets as page_presets, view};
-    use scalewise::model::workspace::catalog::presets;
     let inputs = page_presets().into_iter().find(|p| p.key == "white-rose").expect("the White Rose preset").inputs;
     let catalog = presets();
     let mut last = None;

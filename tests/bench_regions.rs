@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use scalewise::charts::regions::{speedup_vs_n, sweep_n_star, sweep_speedup};
 use scalewise::charts::to_svg;
+use scalewise::model::catalog::presets;
 use scalewise::model::regions::page::{default_inputs, parse, view, Field};
-use scalewise::model::workspace::catalog::presets;
 use scalewise::model::workspace::PageField;
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> f64 {

@@ -192,8 +192,8 @@ fn bench_by_count() {
 #[test]
 #[ignore]
 fn bench_worker_prepare() {
+    use scalewise::model::catalog::Catalog;
     use scalewise::model::simulate::page::{parse, prepare, presets};
-    use scalewise::model::workspace::catalog::Catalog;
     let catalog = Catalog::default();
     for p in presets() {
         let mut last = None;

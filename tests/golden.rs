@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use scalewise::model::calculators::Checks;
+use scalewise::model::catalog::presets as catalog;
 use scalewise::model::contracts::CONTRACTS;
-use scalewise::model::workspace::catalog::presets as catalog;
 use scalewise::model::workspace::PageInputs;
 
 mod common;

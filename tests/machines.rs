@@ -4,7 +4,7 @@
 
 mod common;
 
-use scalewise::model::workspace::catalog::{self, Origin};
+use scalewise::model::catalog::{self, Origin};
 use scalewise::model::workspace::machines::{self, Figure, FIGURES};
 
 fn file() -> machines::File {
@@ -150,7 +150,7 @@ fn the_pages_file_reads_back_the_same_machines() {
 /// cloud instance and a centre's system.
 #[test]
 fn the_planner_bills_catalog_machines_by_hand() {
-    let all = catalog::full();
+    let all = machines::full();
     for id in ["azure-hbv3", "archer2"] {
         let m = all.cluster(id).unwrap_or_else(|| panic!("{id} in the catalog"));
         let input = serde_json::json!({"planner": {"n": 8192, "bytes_per_point": 32, "clusters": [{

@@ -61,7 +61,7 @@ fn catalog_of(text: &str) -> serde_json::Value {
 /// carbon, sources): a saved preset of the papers now says its seed, every other new key
 /// holds its default. Returns the catalog without them, to compare with what was saved.
 fn without_new_keys(mut catalog: serde_json::Value) -> serde_json::Value {
-    let seeds = scalewise::model::workspace::catalog::presets();
+    let seeds = scalewise::model::catalog::presets();
     for c in catalog["clusters"].as_array_mut().expect("clusters") {
         let o = c.as_object_mut().expect("a cluster");
         let is_seed = seeds.clusters.iter().any(|s| Some(s.id.as_str()) == o["id"].as_str()) && o["preset"] == true;

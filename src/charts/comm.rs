@@ -445,8 +445,8 @@ impl Drawing for Timeline {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
+    use crate::model::catalog::presets as catalog;
     use crate::model::comm::page::{default_inputs, view};
-    use crate::model::workspace::catalog::presets as catalog;
 
     #[test]
     fn texts() {

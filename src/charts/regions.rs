@@ -156,8 +156,8 @@ pub fn sweep_n_star(view: &PageView) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
+    use crate::model::catalog::presets;
     use crate::model::regions::page::{default_inputs, view as page_view};
-    use crate::model::workspace::catalog::presets;
     use crate::model::workspace::PageInputs;
 
     fn evaluate(texts: &PageInputs) -> PageView {

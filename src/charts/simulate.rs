@@ -115,9 +115,9 @@ pub fn timeline(numprocs: u32, t: &Timeline, window: (f64, f64)) -> Gantt {
 mod tests {
     use super::*;
     use crate::charts::{to_svg, Drawing};
+    use crate::model::catalog::presets as catalog;
     use crate::model::simulate::job::Simulation;
     use crate::model::simulate::page::{default_inputs, prepare, view, Field};
-    use crate::model::workspace::catalog::presets as catalog;
     use crate::model::workspace::PageField;
 
     /// The view of the page's default job (Jacobi) with these process counts and replications,

@@ -95,9 +95,9 @@ pub fn weak_times(w: &Weak) -> XyChart {
 mod tests {
     use super::*;
     use crate::charts::to_svg;
+    use crate::model::catalog::presets;
     use crate::model::speedup::page::{default_inputs, view};
     use crate::model::speedup::MODELS;
-    use crate::model::workspace::catalog::presets;
 
     #[test]
     fn every_fit_and_the_points() {

@@ -5,7 +5,8 @@
 
 use super::request::output_schema;
 use super::{Reply, Schemas, Subcommand};
-use crate::model::workspace::catalog::{self, Catalog, Cluster, Fabric};
+use crate::model::catalog::{self, Catalog, Cluster, Fabric};
+use crate::model::workspace::machines;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "catalog",
@@ -44,7 +45,7 @@ EXAMPLE:
     echo '{}' | scalewise catalog --compact
     scalewise catalog --csv > machines.csv
 ",
-    run: |_, _| Ok(Reply::new(catalog::full())),
+    run: |_, _| Ok(Reply::new(machines::full())),
     reads_input: false,
     each: None,
     schema: Schemas { input: None, output: output_schema::<catalog::Catalog> },
@@ -145,7 +146,7 @@ pub fn run_csv(args: &[String]) -> i32 {
         return 2;
     };
     let text = match only.as_str() {
-        "--csv" => csv(&catalog::full()),
+        "--csv" => csv(&machines::full()),
         "--machines" => match serde_json::to_string(crate::model::workspace::machines::machines()) {
             Ok(t) => t + "\n",
             Err(e) => {
@@ -186,7 +187,7 @@ mod tests {
 
     #[test]
     fn csv_has_a_row_per_machine_and_fabric() {
-        let all = catalog::full();
+        let all = machines::full();
         let text = csv(&all);
         let mut r = csv::Reader::from_reader(text.as_bytes());
         let header: Vec<String> = r.headers().map(|h| h.iter().map(String::from).collect()).unwrap_or_default();

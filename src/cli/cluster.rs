@@ -6,7 +6,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::model::workspace::catalog::Cluster;
+use crate::model::catalog::Cluster;
 use crate::model::workspace::node_report::{self, NodeReport, Partition, ReportFormat};
 use crate::model::InputError;
 

@@ -12,7 +12,7 @@ use crate::model::multigrid::{
     self as mg, AlphaPoint, Assignment, Calibration, Cluster, FabricFit, Fit, Infeasibility, Np0Fit, ParallelRun, Plan,
     PlannerInput, PlannerReport, Prediction, Problem, Resolution, RunOverhead, SequentialRun, TcompPoint,
 };
-use crate::model::workspace::catalog;
+use crate::model::workspace::machines;
 use crate::model::InputError;
 
 use super::allocation::allocation_help;
@@ -406,7 +406,7 @@ struct ClusterKeys {
 
 fn cluster_keys(c: &PlannerCluster, path: &str) -> Result<ClusterKeys, InputError> {
     let machine = match &c.catalog {
-        Some(id) => Some(catalog::full().cluster(id).cloned().ok_or_else(|| {
+        Some(id) => Some(machines::full().cluster(id).cloned().ok_or_else(|| {
             InputError::new(format!("{path}.catalog"), format!("no machine \"{id}\" in `scalewise catalog`"))
         })?),
         None => None,

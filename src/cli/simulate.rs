@@ -9,6 +9,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::joined;
+use crate::model::catalog::Catalog;
 use crate::model::input::request::TextOr;
 use crate::model::input::table::parse_number;
 use crate::model::simulate::engine::{Deadlock, ProcTimes};
@@ -18,7 +19,6 @@ use crate::model::simulate::machine::{perseus, Contention, Machine, Mode};
 use crate::model::simulate::page::{self, Given, Whole, PROCS_PER_NODE, REPLICATIONS, SEED};
 use crate::model::simulate::program::MAX_PROCS;
 use crate::model::simulate::request::{MachineRequest, Number, NumberOrText};
-use crate::model::workspace::catalog::Catalog;
 use crate::model::InputError;
 
 use super::request::SimulateRequest;

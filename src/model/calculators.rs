@@ -6,8 +6,8 @@
 //! A calculator's `key` is its page's name in the workspace and in share links, its route
 //! (`#/key`), its HTML entry (`key.html`) and its wasm binary (`sw-key`).
 
-use crate::model::workspace::catalog::Catalog;
-use crate::model::workspace::inputs::{PageField, PageInputs, Preset};
+use crate::model::catalog::Catalog;
+use crate::model::input::page::{PageField, PageInputs, Preset};
 
 /// One calculator of scalewise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::workspace::catalog::{Cluster, Price};
+use super::catalog::{Cluster, Price};
 use super::InputError;
 
 /// Power of memory per GB, W: Green Algorithms' figure (Lannelongue et al. 2021).

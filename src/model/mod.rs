@@ -11,6 +11,7 @@ pub mod allocation;
 pub mod bottlenecks;
 pub mod calculators;
 pub mod cali;
+pub mod catalog;
 pub mod chart;
 pub mod comm;
 #[cfg(not(target_arch = "wasm32"))]

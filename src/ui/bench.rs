@@ -106,7 +106,7 @@ pub fn jacobi_study() -> f64 {
         ] {
             inputs.insert(f.key().into(), v.into());
         }
-        let Ok((job, _)) = prepare(&inputs, &crate::model::workspace::catalog::presets()) else { return -1.0 };
+        let Ok((job, _)) = prepare(&inputs, &crate::model::catalog::presets()) else { return -1.0 };
         if Simulation::new(job).and_then(|s| s.run_to_end()).is_err() {
             return -1.0;
         }

@@ -12,10 +12,10 @@
 
 use std::cell::RefCell;
 
+use crate::model::catalog::Catalog;
 use crate::model::simulate::job::{Partial, Progress, Simulation, Stepper};
 use crate::model::simulate::page::{prepare, view};
 use crate::model::simulate::worker::{FromWorker, ToWorker};
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::PageInputs;
 
 use super::worker_main::send;

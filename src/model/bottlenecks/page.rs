@@ -442,7 +442,7 @@ impl crate::model::calculators::Contract for BottlenecksPage {
     fn parse(texts: &PageInputs) -> Self::Inputs {
         prepare(texts)
     }
-    fn view(texts: &PageInputs, _catalog: &crate::model::workspace::catalog::Catalog) -> ExtrapView {
+    fn view(texts: &PageInputs, _catalog: &crate::model::catalog::Catalog) -> ExtrapView {
         view(texts)
     }
 }

@@ -811,7 +811,7 @@ fn a_growing_region_opened_on_the_speedup_page_keeps_this_pages_model() {
     use crate::model::speedup::page::{view, PageView};
     use crate::model::speedup::weak::REGION_KEY;
     use crate::model::workspace::PageInputs;
-    let catalog = crate::model::workspace::catalog::presets();
+    let catalog = crate::model::catalog::presets();
     let opened = |r: &Ranking, name: &str| -> (usize, PageInputs, PageView) {
         let i = r.regions.iter().position(|f| f.callpath == name).expect(name);
         let texts = page::speedup_inputs(r, i).expect("points");

@@ -799,8 +799,8 @@ fn choose_best(models: &[ModelFit]) -> (Option<ModelKind>, String) {
 /// A catalog fabric from a fitted model: latency = the model's time for an empty message,
 /// bandwidth = its long-message rate (0 slope gives the catalog's floor of 0.001 MB/s).
 #[allow(clippy::needless_update)] // natively a fabric has its `sources` too
-pub fn to_fabric(model: &Model, name: &str) -> crate::model::workspace::catalog::Fabric {
-    crate::model::workspace::catalog::Fabric {
+pub fn to_fabric(model: &Model, name: &str) -> crate::model::catalog::Fabric {
+    crate::model::catalog::Fabric {
         name: name.to_string(),
         latency_us: model.time_us(0.0),
         bandwidth_mb_s: bandwidth_mb_s(model.asymptotic_us_per_byte()).max(0.001),
@@ -1005,7 +1005,7 @@ mod tests {
         let f = to_fabric(&Model::Hockney { alpha_us: 48.0, beta_us_per_byte: 1.0 / 119.0 }, "GigE (fitted)");
         assert_eq!(f.latency_us, 48.0);
         assert!((f.bandwidth_mb_s - 119e6 / 1_048_576.0).abs() < 1e-6);
-        let mut cat = crate::model::workspace::catalog::presets();
+        let mut cat = crate::model::catalog::presets();
         cat.clusters[0].fabrics.push(f);
         assert_eq!(cat.validate(), Ok(()));
     }

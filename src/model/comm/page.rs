@@ -32,6 +32,7 @@ use serde::Serialize;
 
 pub use crate::model::chart::Series;
 
+use crate::model::catalog::{Catalog, Fabric};
 use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     DEFAULT_LATENCY_SHARE, MAX_PROCS,
@@ -40,7 +41,6 @@ use crate::model::comm::gridcast::{self, binomial_all, ecef, ClusterProcs, Coord
 use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
-use crate::model::workspace::catalog::{Catalog, Fabric};
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 

@@ -13,6 +13,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::catalog::Catalog;
 use crate::model::cost::{self, CostLine, Economics};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, MEGABYTES, PLAIN, SECONDS};
 use crate::model::multigrid::presets::{MultigridPreset, PRESETS};
@@ -20,7 +21,6 @@ use crate::model::multigrid::{
     self as mg, Calibration, Cluster as PlannerCluster, ClusterSide, FabricFit, Fit, Outcome, ParallelRun, Plan,
     PlannerInput, PlannerReport, Problem, SequentialRun, Side,
 };
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
@@ -774,7 +774,7 @@ fn planner_cluster(
 }
 
 /// A cluster's price, power and carbon: the catalog's, with the costs table's line for it.
-fn economics(inputs: &Inputs, c: &crate::model::workspace::catalog::Cluster) -> Economics {
+fn economics(inputs: &Inputs, c: &crate::model::catalog::Cluster) -> Economics {
     let e = Economics::of(c);
     match inputs.costs.iter().find(|l| l.cluster == c.id) {
         Some(line) => line.apply(e),

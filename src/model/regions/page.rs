@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::catalog::Catalog;
 use crate::model::error::{fmt_num, InputError};
 use crate::model::input::list::{self, clip, ListSpec};
 use crate::model::input::table::parse_number;
@@ -28,7 +29,6 @@ use crate::model::regions::{
     bandwidth_warning, check_cores, Application, Balance, Formula, LoadFactor, NHalf, Optimum, ParsedApplication,
     Point, Regions, RequiredBandwidth, Requirement, System, SystemPreset, TwoRegionX, Warning, SYSTEM_PRESETS,
 };
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 
 pub const PAGE: &str = crate::model::calculators::REGIONS.key;

@@ -297,11 +297,11 @@ mod tests {
     #[test]
     fn saved_on_a_cluster_they_are_a_machine_of_the_catalog() {
         let (_, _, table) = calibration_table("calibration", &pingpong(1.0)).expect("table");
-        let mut catalog = crate::model::workspace::catalog::presets();
+        let mut catalog = crate::model::catalog::presets();
         catalog.clusters[0].message_histograms = table.clone();
         catalog.validate().expect("valid");
         let json = serde_json::to_string(&catalog).expect("json");
-        let back: crate::model::workspace::catalog::Catalog = serde_json::from_str(&json).expect("reads");
+        let back: crate::model::catalog::Catalog = serde_json::from_str(&json).expect("reads");
         assert_eq!(back.clusters[0].message_histograms, table);
         let sets = page::catalog_machines(&catalog);
         let set = sets.iter().find(|s| s.label.ends_with("measured message times")).expect("the cluster's machine");
@@ -315,7 +315,7 @@ mod tests {
         texts.insert(Field::Histograms.key().to_string(), "size n p low high count\n8 2 1 5 4 1\n".into());
         let errs = page::parse(&texts).expect_err("refused");
         assert!(errs.iter().any(|e| e.line == Some(2)), "{errs:?}");
-        catalog.clusters[0].message_histograms = "x".repeat(crate::model::workspace::catalog::MAX_HISTOGRAM_BYTES + 1);
+        catalog.clusters[0].message_histograms = "x".repeat(crate::model::catalog::MAX_HISTOGRAM_BYTES + 1);
         assert!(catalog.validate().is_err(), "too long a table is refused");
     }
 }

@@ -21,6 +21,7 @@
 //! the job from its JSON.
 //! Seed: `seeds/001_0f2c37bb58f8c7d1.txt`; model: [`crate::model::simulate`].
 
+use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::parse_number;
@@ -30,7 +31,6 @@ use crate::model::simulate::job::{Estimate, Job, Limits, Report, Simulation};
 use crate::model::simulate::lang;
 use crate::model::simulate::machine::{perseus, Contention, Machine, Mode};
 use crate::model::simulate::program::MAX_PROCS;
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, FieldSet, PageField, PageInputs, Preset};
 use crate::model::InputError;
 

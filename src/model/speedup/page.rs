@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::catalog::Catalog;
 pub use crate::model::chart::{Band, Series};
 use crate::model::fit::{calibration, forecast};
 use crate::model::input::list::{self, ListSpec};
@@ -29,7 +30,6 @@ use crate::model::speedup::weak::{analyse_sent, Weak, REGION_KEY};
 use crate::model::speedup::{
     analyse, Analysis, Fit, Measure, Model, Options, PointView, Prediction, RawPoint, Space, Suggestion, MODELS,
 };
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError, Warning};
 

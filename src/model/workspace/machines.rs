@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::catalog::{Catalog, Cluster, Fabric, FigureSource, Origin, Price};
+use crate::model::catalog::{Catalog, Cluster, Fabric, FigureSource, Origin, Price};
 use crate::model::cost::CostLine;
 
 /// The data file, as committed (natively; the Clusters page fetches it as `machines.json`, a
@@ -228,6 +228,14 @@ pub fn file() -> &'static File {
 pub fn machines() -> &'static [Cluster] {
     static MACHINES: OnceLock<Vec<Cluster>> = OnceLock::new();
     MACHINES.get_or_init(|| clusters(file()))
+}
+
+/// Every machine: the seed papers' ([`crate::model::catalog::presets`]) and today's.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn full() -> Catalog {
+    let mut c = crate::model::catalog::presets();
+    c.clusters.extend(machines().iter().cloned());
+    c
 }
 
 /// The file's machines as catalog clusters.
@@ -542,7 +550,7 @@ pub fn select<'a>(all: impl Iterator<Item = &'a Machine>, q: &Query) -> Vec<&'a 
 /// and carbon as a line of the planner's costs table. None for a machine without a core count.
 pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster, CostLine)> {
     let mut c = cluster(m, &file.docs())?;
-    c.id = super::catalog::free_id(&m.id, |id| catalog.clusters.iter().any(|c| c.id == id));
+    c.id = crate::model::catalog::free_id(&m.id, |id| catalog.clusters.iter().any(|c| c.id == id));
     c.preset = false;
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -579,7 +587,7 @@ pub fn own_copy(m: &Machine, file: &File, catalog: &Catalog) -> Option<(Cluster,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::workspace::catalog::presets;
+    use crate::model::catalog::presets;
 
     fn figure(value: f64) -> Option<Figure> {
         Some(Figure { value, source: "doc".into(), kind: "vendor".into(), basis: String::new() })

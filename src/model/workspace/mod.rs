@@ -9,8 +9,6 @@
 //! its size; a failed import changes nothing. Every format ever written is read, through the
 //! upgrades in [`migrate`]; a newer one is refused.
 
-pub mod catalog;
-pub mod inputs;
 pub mod machines;
 pub mod migrate;
 pub mod node_report;
@@ -23,9 +21,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::model::calculators;
+use crate::model::catalog::Catalog;
+pub use crate::model::input::page::{text, without_bom, Edit, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
-use catalog::Catalog;
-pub use inputs::{text, without_bom, Edit, FieldErrors, PageField, PageInputs, Preset};
 
 /// Marks a JSON file as ours, so importing some other JSON says so plainly.
 pub const FORMAT: &str = "scalewise-workspace";
@@ -70,7 +68,12 @@ pub struct Workspace {
 
 impl Default for Workspace {
     fn default() -> Self {
-        Workspace { format: FORMAT.into(), version: VERSION, catalog: catalog::presets(), pages: BTreeMap::new() }
+        Workspace {
+            format: FORMAT.into(),
+            version: VERSION,
+            catalog: crate::model::catalog::presets(),
+            pages: BTreeMap::new(),
+        }
     }
 }
 
@@ -207,7 +210,7 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_no_part_of_a_page_text() {
         use crate::model::speedup::page::{default_inputs, view, Field};
-        let catalog = crate::model::workspace::catalog::presets();
+        let catalog = crate::model::catalog::presets();
         let mut plain = default_inputs();
         plain.insert(Field::Points.key().into(), "n time (s)\n1 100\n2 52\n4 28\n".into());
         let mut marked = plain.clone();

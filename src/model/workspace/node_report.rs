@@ -4,7 +4,7 @@
 //! `sinfo -N -l` (one row per node and partition under its header) or Linux's `lscpu` (one
 //! node).
 //!
-//! Read per node (units as the catalog's, `workspace::catalog`):
+//! Read per node (units as the catalog's, `catalog`):
 //! - cores: physical cores. scontrol: CoresPerSocket × Sockets (Sockets counts the node's
 //!   sockets; where Boards > 1 and only Boards × Sockets × CoresPerSocket × ThreadsPerCore
 //!   gives CPUTot, Sockets was one board's, as slurm.conf reads Sockets beside Boards);
@@ -30,8 +30,8 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use crate::model::catalog::{Cluster, MAX_CORES_PER_NODE, MAX_VALUE};
 use crate::model::error::digits_to_tell_apart;
-use crate::model::workspace::catalog::{Cluster, MAX_CORES_PER_NODE, MAX_VALUE};
 use crate::model::{fmt_num, one_of, InputError};
 
 /// The field errors name: the pasted report.
@@ -755,7 +755,7 @@ impl NodeReport {
         self.partitions
             .iter()
             .map(|p| {
-                let id = super::catalog::free_id(&slug(&p.name), |id| ids.contains(id));
+                let id = crate::model::catalog::free_id(&slug(&p.name), |id| ids.contains(id));
                 ids.insert(id.clone());
                 Cluster {
                     id,
@@ -798,7 +798,7 @@ impl NodeReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::workspace::catalog::Catalog;
+    use crate::model::catalog::Catalog;
     use proptest::prelude::*;
 
     const SCONTROL: &str = include_str!("../../../tests/data/node_reports/scontrol.txt");

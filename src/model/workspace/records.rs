@@ -8,9 +8,9 @@
 //! `meta` the workspace format of the records (its number as text); `v1` the format-1 text
 //! last taken in (see [`from_v1`]).
 
-use super::catalog::Catalog;
 use super::migrate::{self, CURRENT};
 use super::{check_input, PageInputs, Workspace};
+use crate::model::catalog::Catalog;
 use crate::model::InputError;
 
 pub const CATALOG: &str = "catalog";
@@ -181,7 +181,7 @@ pub fn apply(ws: &mut Workspace, key: &str, text: Option<&str>) -> Result<(), In
             catalog.mark_seed_presets();
             ws.catalog = catalog;
         }
-        (Some(Key::Catalog), None) => ws.catalog = super::catalog::presets(),
+        (Some(Key::Catalog), None) => ws.catalog = crate::model::catalog::presets(),
         (Some(Key::Meta), _) | (None, _) => {}
     }
     Ok(())

@@ -13,7 +13,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 
-use crate::model::workspace::catalog::{Catalog, Cluster, Link};
+use crate::model::catalog::{Catalog, Cluster, Link};
 use crate::model::workspace::{validate_page, PageInputs};
 use crate::model::InputError;
 
@@ -164,7 +164,7 @@ mod tests {
     fn a_link_carries_the_clusters_its_inputs_name() {
         // Issue 33: a link naming the sender's own "custom-1" opened, for the recipient, with
         // "no cluster custom-1 in the catalog" and the wrong cluster selected.
-        let mut sender = crate::model::workspace::catalog::presets();
+        let mut sender = crate::model::catalog::presets();
         let mut mine = sender.clusters[0].clone();
         mine.id = "custom-1".into();
         mine.name = "My cluster 1".into();
@@ -174,7 +174,7 @@ mod tests {
         i.insert("cal1_cluster".into(), "custom-1".into());
         let back = decode(&encode("multigrid", &i, &sender)).expect("decodes");
         assert_eq!(back.clusters, vec![mine.clone()], "only the clusters the inputs name");
-        let recipient = crate::model::workspace::catalog::presets();
+        let recipient = crate::model::catalog::presets();
         assert_eq!(back.new_clusters(&recipient), vec![&mine]);
         let seen = back.overlay(&recipient);
         assert_eq!(seen.cluster("custom-1"), Some(&mine));

@@ -14,7 +14,7 @@
 use std::rc::Rc;
 
 use crate::model::calculators::Calculator;
-use crate::model::workspace::catalog::{self, Catalog};
+use crate::model::catalog::{self, Catalog};
 use crate::model::workspace::share::SharedPage;
 use crate::model::workspace::{records, Edit, PageInputs, Workspace};
 

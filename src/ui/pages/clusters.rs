@@ -7,9 +7,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::model::calculators;
+use crate::model::catalog::{free_id, Catalog, Cluster, Fabric, Link};
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{self as planner, Field};
-use crate::model::workspace::catalog::{free_id, Catalog, Cluster, Fabric, Link};
 use crate::model::workspace::node_report::Pasted;
 use crate::model::workspace::{self as ws, machines, text};
 use crate::ui::cluster_worker::LOADER;

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::workspace::catalog::presets as catalog;
+use crate::model::catalog::presets as catalog;
 
 #[test]
 fn default_page_shows_everything() {

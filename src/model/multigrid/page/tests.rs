@@ -3,7 +3,7 @@
 
 use super::view as page_view;
 use super::*;
-use crate::model::workspace::catalog::presets as catalog;
+use crate::model::catalog::presets as catalog;
 
 /// The White Rose preset's texts.
 fn white_rose() -> PageInputs {

@@ -1,6 +1,6 @@
 use super::*;
+use crate::model::catalog::presets as catalog;
 use crate::model::simulate::job::{Progress, Simulation, Stepper};
-use crate::model::workspace::catalog::presets as catalog;
 
 fn run(inputs: &PageInputs) -> Report {
     let (job, _) = prepare(inputs, &catalog()).unwrap();

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::workspace::catalog::presets as catalog;
+use crate::model::catalog::presets as catalog;
 
 /// The page's view of some input texts.
 fn evaluate(texts: &PageInputs) -> PageView {

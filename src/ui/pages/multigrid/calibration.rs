@@ -4,12 +4,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::model::catalog::Catalog;
 use crate::model::fmt_num;
 use crate::model::multigrid::page::{
     self as page, CalPart, CalibrationView, Field, PARALLEL_COLUMNS, SEQUENTIAL_COLUMNS,
 };
 use crate::model::multigrid::Fit;
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{Edit, PageField};
 use crate::ui::components::stale::Shown;
 use crate::ui::components::table_csv::csv_button;

@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use super::ViewRef;
 use crate::charts::multigrid::{cost_vs_time, time_vs_np};
+use crate::model::catalog::Catalog;
 use crate::model::multigrid::page::{lowest_carbon_on_front, Field, RankBy, TargetRow};
 use crate::model::multigrid::{EvenSplit, Fit, Outcome, Plan, PlannerReport};
-use crate::model::workspace::catalog::Catalog;
 use crate::model::workspace::{PageField, PageInputs};
 use crate::model::InputError;
 use crate::model::{cost, fmt_num};

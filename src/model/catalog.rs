@@ -249,22 +249,11 @@ pub fn free_id(base: &str, taken: impl Fn(&str) -> bool) -> String {
 }
 
 impl Catalog {
-    /// The cluster of this id: the workspace's own first, then the current machines of
-    /// `data/machines.json` ([`super::machines::machines`]), which are not kept in a workspace.
+    /// The cluster of this id. Today's machines (`workspace::machines`) are in a catalog only
+    /// when put there: `machines::full` holds them all, and a machine used on a page is copied
+    /// in.
     pub fn cluster(&self, id: &str) -> Option<&Cluster> {
-        let own = self.clusters.iter().find(|c| c.id == id);
-        #[cfg(not(target_arch = "wasm32"))]
-        let own = own.or_else(|| super::machines::machines().iter().find(|c| c.id == id));
-        own
-    }
-
-    /// Every cluster a calculator may choose: the workspace's own, then each current machine
-    /// whose id none of them takes.
-    #[cfg(not(target_arch = "wasm32"))]
-    pub fn all_clusters(&self) -> impl Iterator<Item = &Cluster> + '_ {
-        let own = self.clusters.iter();
-        let machines = super::machines::machines().iter().filter(move |m| !self.clusters.iter().any(|c| c.id == m.id));
-        own.chain(machines)
+        self.clusters.iter().find(|c| c.id == id)
     }
 
     pub fn cluster_mut(&mut self, id: &str) -> Option<&mut Cluster> {
@@ -467,14 +456,6 @@ fn bwgrid2_fabrics() -> Vec<Fabric> {
 
 fn link(a: &str, b: &str, f: Fabric) -> Link {
     Link { a: a.into(), b: b.into(), fabric: f }
-}
-
-/// Every machine: the seed papers' ([`presets`]) and the current ones of `data/machines.json`.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn full() -> Catalog {
-    let mut c = presets();
-    c.clusters.extend(super::machines::machines().iter().cloned());
-    c
 }
 
 /// The catalog a new workspace starts from: every cluster, fabric and link the seeds
