@@ -42,12 +42,13 @@ mod text;
 mod tree;
 pub mod worker;
 
+pub use crate::model::fit::region::{region_model, with_n, PointSummary};
 pub use json::kind as json_kind;
 pub use ranking::{
-    finish, fit_regions, parse_targets, plan, process_index, rank, region_model, retarget, uninformative, with_n,
-    Dominant, Plan, PointSummary, RankOptions, Ranking, RegionFit, Share, SideChoice, Table, Target, FAR_BEYOND, HOLD,
-    INPUT, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS, PREDICT, UNINFORMATIVE_SPAN,
+    finish, fit_regions, parse_targets, plan, process_index, rank, retarget, Dominant, Plan, RankOptions, Ranking,
+    Share, SideChoice, Table, Target, FAR_BEYOND, HOLD, INPUT, MAX_REGIONS, MAX_REGIONS_BATCH, MAX_TARGETS, PREDICT,
 };
+pub use region_fit::{uninformative, RegionFit, UNINFORMATIVE_SPAN};
 pub use tree::{Decided, Nesting, NonAdditive, Split, Times, Tree, HELD_AT_LEAST, HOLDS_AT_MOST, NOISE_FLOOR};
 
 use std::collections::HashMap;

@@ -32,11 +32,11 @@
 
 use std::ops::Range;
 
-pub use super::region_fit::{uninformative, RegionFit, UNINFORMATIVE_SPAN};
+use super::region_fit::{RegionFit, UNINFORMATIVE_SPAN};
 use super::tree::{sum_scale, Split, Tree};
 use super::{Experiment, FIELD};
 use crate::model::fit::region::{median, positive_at};
-pub use crate::model::fit::region::{region_model, with_n, PointSummary};
+use crate::model::fit::region::{region_model, with_n, PointSummary};
 use crate::model::fit::search::RegionModel;
 use crate::model::fit::{Prediction, RawPoint};
 use crate::model::{fmt_num, InputError, Warning};
