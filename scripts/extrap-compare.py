@@ -413,7 +413,7 @@ def summary_rows(results):
 def read_range_q():
     """RANGE_Q of src/model/fit/search.rs: the factor scalewise's ranges use now."""
     try:
-        with open(os.path.join(ROOT, "src", "model", "extrap", "search.rs")) as f:
+        with open(os.path.join(ROOT, "src", "model", "fit", "search.rs")) as f:
             m = re.search(r"const\s+RANGE_Q\s*:\s*f64\s*=\s*([0-9.eE+-]+)\s*;", f.read())
     except OSError:
         m = None
@@ -1064,8 +1064,9 @@ def main():
     logging.disable(logging.WARNING)
     warnings.simplefilter("ignore")
     if read_range_q() is None:
-        print(f"extrap-compare: RANGE_Q not found in src/model/fit/search.rs; using {RANGE_Q}",
-              file=sys.stderr)
+        # The q columns are in units of the calculator's RANGE_Q: a stand-in would write a
+        # report that looks right and is not.
+        sys.exit("extrap-compare: RANGE_Q not found in src/model/fit/search.rs")
 
     started = time.perf_counter()
     out_dir = args.out_dir or tempfile.mkdtemp(prefix="extrap-compare-")
