@@ -140,7 +140,8 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
         assert_eq!((&row["procs"], row["basis"].as_str()), (n, Some(basis)));
         assert_eq!(row["time_s"].as_f64(), Some(t));
         assert_eq!(row["nodes"].as_u64().unwrap(), n.as_u64().unwrap().div_ceil(8));
-        let hours = n.as_f64().unwrap() * t / 3600.0;
+        // Whole nodes are billed: every core of the nodes held.
+        let hours = (n.as_u64().unwrap().div_ceil(8) * 8) as f64 * t / 3600.0;
         assert!((row["core_hours"].as_f64().unwrap() - hours).abs() < 1e-9 * hours.max(1.0));
         assert!((row["cost"].as_f64().unwrap() - hours * 0.5).abs() < 1e-9);
         let cells: Vec<f64> = lines[k + 1].split(',').take(3).map(|c| c.parse().unwrap()).collect();
@@ -165,6 +166,51 @@ fn allocation_tables_from_speedup_and_the_multigrid_planner() {
     assert!(!o.stdout.contains("\"allocation\""));
     assert!(common::run(&["speedup", "--help"], "").stdout.contains("--allocation md|csv|latex"));
     assert!(common::run(&["multigrid", "--help"], "").stdout.contains("--allocation md|csv|latex"));
+}
+
+/// `--machine ID` bills a catalog machine's whole nodes: its cores per node, its price in its
+/// currency and unit, and the energy and carbon of its node power, PUE and grid by hand; an
+/// explicit option overrides the machine's figure; an unknown id is a usage error.
+#[test]
+fn allocation_on_a_catalog_machine_by_hand() {
+    let all = scalewise::model::workspace::machines::full();
+    let m = all.cluster("azure-hbv3").expect("azure-hbv3");
+    let (w, pue, g) = (m.node_power_w.unwrap(), m.pue.unwrap(), m.carbon_g_per_kwh.unwrap());
+    let price = m.price.clone().expect("a price");
+    assert_eq!(price.unit, "node-hour");
+    let input = r#"{"points":[{"n":120,"time_s":100},{"n":240,"time_s":52},{"n":480,"time_s":28},{"n":960,"time_s":16}],"predict":[1920]}"#;
+    let o = common::run(&["speedup", "--compact", "--allocation", "md", "--machine", "azure-hbv3"], input);
+    assert_eq!(o.status, 0, "{}", o.stderr);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let rows = v["allocation"]["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for row in rows {
+        let (n, t) = (row["procs"].as_u64().unwrap(), row["time_s"].as_f64().unwrap());
+        let nodes = n.div_ceil(u64::from(m.cores_per_node));
+        let node_hours = nodes as f64 * t / 3600.0;
+        let close = |x: &Value, y: f64| (x.as_f64().unwrap() - y).abs() <= 1e-9 * y.max(1e-9);
+        assert_eq!(row["nodes"].as_u64(), Some(nodes));
+        assert!(close(&row["node_hours"], node_hours), "{row}");
+        assert!(close(&row["energy_kwh"], node_hours * w * pue / 1000.0), "{row}");
+        assert!(close(&row["co2e_kg"], node_hours * w * pue / 1000.0 * g / 1000.0), "{row}");
+        assert!(close(&row["price"]["amount"], node_hours * price.amount), "{row}");
+        assert_eq!(row["price"]["currency"], json!(price.currency));
+    }
+    let text = v["allocation"]["text"].as_str().unwrap();
+    assert!(text.lines().next().unwrap().contains(&format!("| price ({}) |", price.currency)), "{text}");
+    // An explicit PUE overrides the machine's.
+    let o =
+        common::run(&["speedup", "--compact", "--allocation", "md", "--pue", "2", "--machine", "azure-hbv3"], input);
+    let v: Value = serde_json::from_str(&o.stdout).unwrap();
+    let r0 = &v["allocation"]["rows"][0];
+    let kwh = r0["node_hours"].as_f64().unwrap() * w * 2.0 / 1000.0;
+    assert!((r0["energy_kwh"].as_f64().unwrap() - kwh).abs() < 1e-12, "{r0}");
+    let o = common::run(&["speedup", "--allocation", "md", "--machine", "no-such"], input);
+    assert_eq!(o.status, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("--machine: no machine \"no-such\" in the catalog"), "{}", o.stderr);
+    let o = common::run(&["speedup", "--pue", "1.2"], input);
+    assert_eq!(o.status, 2, "{}", o.stderr);
+    assert!(o.stderr.contains("--pue applies only to the allocation table"), "{}", o.stderr);
 }
 
 /// The planner page's "Allocation request" (model::allocation::page_table over the page's

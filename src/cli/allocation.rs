@@ -24,10 +24,19 @@ macro_rules! allocation_help {
                       and the forecast's predictions (weak scaling: its predictions), JSON or
                       --format table; multigrid: the planner's ranking, its costs in the
                       catalog's currency unless a price is given.
-    --cores-per-node C          nodes = processes / C rounded up (default 1)
+    --cores-per-node C          nodes = processes / C rounded up (default 1); whole nodes
+                                are billed: core-hours = nodes × C × time × runs
     --price-per-core-hour P     cost = core-hours × P (EUR)
     --efficiency-threshold E    0 to 1 (default 0.5)
     --runs R                    core-hours for R production runs (default 1)
+    --machine ID                a catalog machine (`scalewise catalog`): its cores per node,
+                                price in its currency and unit, node power, PUE and carbon
+                                intensity; the options below and --cores-per-node override
+    --node-power-w W            one node's power at full load, W
+    --pue P                     the site's power usage effectiveness, 1 to 10
+    --carbon-g-per-kwh G        the grid's carbon intensity: energy_kwh = node-hours × W ×
+                                PUE / 1000 and co2e_kg = energy_kwh × G / 1000 (Green
+                                Algorithms, Lannelongue et al. 2021, at full load)
 "
     };
 }
@@ -40,8 +49,17 @@ use crate::model::multigrid::split::Plan;
 
 /// The commands that take these options, and the options.
 pub const COMMANDS: &[&str] = &["speedup", "multigrid"];
-pub const OPTIONS: &[&str] =
-    &["--allocation", "--cores-per-node", "--price-per-core-hour", "--efficiency-threshold", "--runs"];
+pub const OPTIONS: &[&str] = &[
+    "--allocation",
+    "--cores-per-node",
+    "--price-per-core-hour",
+    "--efficiency-threshold",
+    "--runs",
+    "--machine",
+    "--node-power-w",
+    "--pue",
+    "--carbon-g-per-kwh",
+];
 
 fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
     v.parse::<f64>()
@@ -55,6 +73,15 @@ fn number(key: &str, v: &str, lo: f64, hi: f64) -> Result<f64, InputError> {
 fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOptions), InputError> {
     let mut format = None;
     let mut o = AllocationOptions::default();
+    // A machine first, whatever the options' order, so that the other options override it.
+    if let Some((k, id)) = opts.iter().rev().find(|(k, _)| k == "--machine") {
+        let all = crate::model::workspace::machines::full();
+        let c = all.cluster(id).ok_or_else(|| {
+            InputError::new(k, format!("no machine \"{id}\" in the catalog: `scalewise catalog` lists their ids"))
+        })?;
+        o.cores_per_node = c.cores_per_node.max(1);
+        o.economics = crate::model::cost::Economics::of(c);
+    }
     for (k, v) in opts {
         match k.as_str() {
             "--allocation" => {
@@ -66,6 +93,9 @@ fn parse(opts: &[(String, String)]) -> Result<(Option<TableFormat>, AllocationOp
             "--price-per-core-hour" => o.price_per_core_hour = Some(number(k, v, 0.0, 1e6)?),
             "--efficiency-threshold" => o.efficiency_threshold = number(k, v, 0.0, 1.0)?,
             "--runs" => o.runs = number(k, v, 1e-6, 1e9)?,
+            "--node-power-w" => o.economics.node_power_w = Some(number(k, v, 1.0, 1e6)?),
+            "--pue" => o.economics.pue = Some(number(k, v, 1.0, 10.0)?),
+            "--carbon-g-per-kwh" => o.economics.carbon_g_per_kwh = Some(number(k, v, 0.0, 1e4)?),
             _ => {}
         }
     }

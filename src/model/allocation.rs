@@ -1,18 +1,24 @@
 //! Allocation requests: the strong-scaling table a compute centre asks for in a proposal —
 //! process and node counts, the predicted time with its range, parallel efficiency,
-//! core-hours and cost — with the recommended size and why, as Markdown, CSV or LaTeX. The
-//! speed-up calculator's table ranks its measured counts with the forecast's predictions.
+//! core-hours, node-hours, cost, energy and carbon — with the recommended size and why, as
+//! Markdown, CSV or LaTeX. The speed-up calculator's table ranks its measured counts with the
+//! forecast's predictions.
 //!
-//! Core-hours = processes × time (h) × runs, with the range from the time's range. The
-//! recommended size is the largest count whose efficiency is at least the threshold (default
-//! 50 %, a common bar in allocation calls); when none reaches it, the smallest count. Cost =
-//! core-hours × price per core-hour, when a price is given.
+//! Whole nodes are billed: nodes = processes / cores per node rounded up, node-hours = nodes ×
+//! time (h) × runs, and core-hours count every core of every node held (nodes × cores per
+//! node × time × runs), with the range from the time's range. The recommended size is the
+//! largest count whose efficiency is at least the threshold (default 50 %, a common bar in
+//! allocation calls); when none reaches it, the smallest count. Cost = core-hours × price per
+//! core-hour, when a price is given. Energy and carbon are `cost::bill`'s (Green Algorithms)
+//! of the nodes held at full load, when a node's power and the site's PUE are given (and the
+//! grid's carbon intensity, for carbon); so is the price in a machine's own currency and unit.
 //!
 //! Rows come from the speed-up calculator's measured counts and forecast ([`from_speedup`]:
 //! efficiency S(n)/n as the calculator gives it) or from the multigrid planner's ranking ([`from_plans`]:
-//! efficiency relative to the smallest count ranked, E = n₀·t₀/(n·t), its cost as priced by
-//! the planner's catalog).
+//! efficiency relative to the smallest count ranked, E = n₀·t₀/(n·t), its cost, price, energy
+//! and carbon as the planner's catalog bills them unless the options give their own).
 
+use crate::model::cost::{bill, place, Economics, Money};
 use crate::model::fmt_num;
 use crate::model::multigrid::split::Plan;
 use crate::model::speedup::Prediction;
@@ -28,6 +34,10 @@ pub struct AllocationOptions {
     pub efficiency_threshold: f64,
     /// Production runs the request covers.
     pub runs: f64,
+    /// A machine's price, node power, PUE and carbon intensity (and memory, for the energy's
+    /// memory part), for the rows' price, energy and carbon; its `cores_per_node` is not read
+    /// (the field above is).
+    pub economics: Economics,
 }
 
 impl Default for AllocationOptions {
@@ -38,6 +48,7 @@ impl Default for AllocationOptions {
             currency: "EUR".into(),
             efficiency_threshold: 0.5,
             runs: 1.0,
+            economics: Economics::default(),
         }
     }
 }
@@ -103,16 +114,20 @@ impl TableFormat {
 }
 
 fn row(procs: u32, time_s: f64, range: Option<(f64, f64)>, efficiency: f64, opts: &AllocationOptions) -> Row {
-    let hours = |t: f64| f64::from(procs) * t / 3600.0 * opts.runs;
+    let cores = opts.cores_per_node.max(1);
+    let nodes = procs.div_ceil(cores);
+    // Every core of every node held is billed, busy or idle.
+    let hours = |t: f64| f64::from(nodes) * f64::from(cores) * t / 3600.0 * opts.runs;
     let core_hours = hours(time_s);
-    let nodes = procs.div_ceil(opts.cores_per_node.max(1));
+    let economics = Economics { cores_per_node: cores, ..opts.economics.clone() };
+    let b = bill(&economics, &place(u64::from(procs), cores, cores), time_s, 1.0);
     Row {
         procs,
         nodes,
         node_hours: f64::from(nodes) * time_s / 3600.0 * opts.runs,
-        price: None,
-        energy_kwh: None,
-        co2e_kg: None,
+        price: b.price.map(|m| Money { amount: m.amount * opts.runs, units: m.units * opts.runs, ..m }),
+        energy_kwh: b.energy_kwh.map(|e| e * opts.runs),
+        co2e_kg: b.co2e_kg.map(|c| c * opts.runs),
         time_s,
         time_range_s: range,
         efficiency,
@@ -210,14 +225,16 @@ pub fn from_plans(plans: &[Plan], opts: &AllocationOptions) -> Allocation {
                 r.cost = Some(p.cost * opts.runs);
             }
             // Nodes and node-hours as the table's own cores per node place them (as before);
-            // the price, energy and carbon are the plan's, of the nodes it holds.
-            r.price = p.price.clone().map(|m| crate::model::cost::Money {
-                amount: m.amount * opts.runs,
-                units: m.units * opts.runs,
-                ..m
-            });
-            r.energy_kwh = p.energy_kwh.map(|e| e * opts.runs);
-            r.co2e_kg = p.co2e_kg.map(|c| c * opts.runs);
+            // the price, energy and carbon are the plan's, of the nodes it holds, unless the
+            // options give a machine's own.
+            if opts.economics.price.is_none() {
+                r.price =
+                    p.price.clone().map(|m| Money { amount: m.amount * opts.runs, units: m.units * opts.runs, ..m });
+            }
+            if opts.economics.node_power_w.is_none() {
+                r.energy_kwh = p.energy_kwh.map(|e| e * opts.runs);
+                r.co2e_kg = p.co2e_kg.map(|c| c * opts.runs);
+            }
             r
         })
         .collect();
@@ -250,14 +267,28 @@ fn cells(a: &Allocation, r: &Row, i: usize, f: TableFormat) -> Vec<String> {
     if a.rows.iter().any(|r| r.energy_kwh.is_some()) {
         c.push(r.energy_kwh.map(num).unwrap_or_default());
     }
+    if a.rows.iter().any(|r| r.co2e_kg.is_some()) {
+        c.push(r.co2e_kg.map(num).unwrap_or_default());
+    }
     if a.rows.iter().any(|r| r.cost.is_some()) {
         c.push(r.cost.map(num).unwrap_or_default());
+    }
+    if price_column(a).is_some() {
+        c.push(r.price.as_ref().map(|m| num(m.amount)).unwrap_or_default());
     }
     c.push(if a.recommended == Some(i) { "yes".into() } else { String::new() });
     if a.rows.iter().any(|r| r.measured) {
         c.push(if r.measured { "measured" } else { "forecast" }.into());
     }
     c
+}
+
+/// The currency of the rows' prices in a machine's own currency, when the rows have any and
+/// all in one currency (the planner's options on clusters billed in several have none).
+fn price_column(a: &Allocation) -> Option<&str> {
+    let mut prices = a.rows.iter().filter_map(|r| r.price.as_ref());
+    let first = prices.next()?;
+    prices.all(|m| m.currency == first.currency).then_some(first.currency.as_str())
 }
 
 fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
@@ -275,8 +306,14 @@ fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
     if a.rows.iter().any(|r| r.energy_kwh.is_some()) {
         h.push("energy (kWh)".into());
     }
+    if a.rows.iter().any(|r| r.co2e_kg.is_some()) {
+        h.push("CO2e (kg)".into());
+    }
     if a.rows.iter().any(|r| r.cost.is_some()) {
         h.push(format!("cost ({})", a.currency));
+    }
+    if let Some(currency) = price_column(a) {
+        h.push(format!("price ({currency})"));
     }
     h.push("recommended".into());
     if a.rows.iter().any(|r| r.measured) {
@@ -393,14 +430,17 @@ mod tests {
         let a = example();
         assert_eq!(a.rows.iter().map(|r| r.procs).collect::<Vec<_>>(), [64, 128, 256, 512]);
         assert_eq!(a.rows[2].nodes, 6); // 256 / 48 rounded up
-        assert!((a.rows[0].core_hours - 64.0 * 100.0 / 3600.0).abs() < 1e-12);
-        assert!((a.rows[0].core_hours_range.unwrap().1 - 64.0 * 110.0 / 3600.0).abs() < 1e-12);
-        assert!((a.rows[1].cost.unwrap() - 128.0 * 60.0 / 3600.0 * 0.02).abs() < 1e-12);
+                                        // Whole nodes are billed: 64 processes hold 2 nodes, 96 cores; 128 hold 3, 144 cores.
+        assert!((a.rows[0].core_hours - 96.0 * 100.0 / 3600.0).abs() < 1e-12);
+        assert!((a.rows[0].core_hours_range.unwrap().1 - 96.0 * 110.0 / 3600.0).abs() < 1e-12);
+        assert!((a.rows[1].cost.unwrap() - 144.0 * 60.0 / 3600.0 * 0.02).abs() < 1e-12);
+        assert!((a.rows[1].node_hours - 3.0 * 60.0 / 3600.0).abs() < 1e-12);
         // 256 is the largest at 50 % or more.
         assert_eq!(a.recommended, Some(2));
         assert!(a.reason.starts_with("256 processes (6 nodes): the largest count whose predicted efficiency, 50 %, reaches the 50 % threshold"), "{}", a.reason);
         assert!(
-            a.reason.contains("512 processes would run 1.12× faster for 1.78× the core-hours at 28 % efficiency"),
+            // 512 processes hold 11 nodes (528 cores) × 40 s against 6 (288) × 45 s.
+            a.reason.contains("512 processes would run 1.12× faster for 1.63× the core-hours at 28 % efficiency"),
             "{}",
             a.reason
         );
@@ -408,6 +448,48 @@ mod tests {
         assert_eq!(none.recommended, Some(0));
         assert!(none.reason.contains("no count reaches the 50 % efficiency threshold"));
         assert_eq!(from_speedup(&SpeedupRows::default(), &AllocationOptions::default()).recommended, None);
+    }
+
+    /// Energy and carbon of a row by hand (Green Algorithms at full load): a 560 W node of
+    /// 448 GB at PUE 1.18 on a 343.48 g/kWh grid (the catalog's azure-hbv3), and the machine's
+    /// price per node-hour, for 130 processes on 120-core nodes over 100 s and 3 runs.
+    #[test]
+    fn energy_carbon_and_price_of_the_nodes_held_by_hand() {
+        let economics = Economics {
+            memory_per_node_gb: 448.0,
+            price: Some(crate::model::catalog::Price {
+                amount: 3.6,
+                currency: "USD".into(),
+                unit: "node-hour".into(),
+                ..Default::default()
+            }),
+            node_power_w: Some(560.0),
+            pue: Some(1.18),
+            carbon_g_per_kwh: Some(343.48),
+            ..Economics::default()
+        };
+        let opts = AllocationOptions { cores_per_node: 120, runs: 3.0, economics, ..AllocationOptions::default() };
+        let a = from_speedup(&forecast(vec![pred(130, 100.0, 0.8)]), &opts);
+        let r = &a.rows[0];
+        // 2 nodes held for 100 s, 3 times: 1/6 node-hour; at load 1 the whole node's 560 W.
+        let node_hours = 2.0 * 100.0 / 3600.0 * 3.0;
+        assert_eq!(r.nodes, 2);
+        assert!((r.node_hours - node_hours).abs() < 1e-12);
+        assert!((r.core_hours - 240.0 * 100.0 / 3600.0 * 3.0).abs() < 1e-12, "every core held");
+        let kwh = node_hours * 560.0 * 1.18 / 1000.0;
+        assert!((r.energy_kwh.unwrap() - kwh).abs() < 1e-12, "{:?} against {kwh}", r.energy_kwh);
+        assert!((r.co2e_kg.unwrap() - kwh * 343.48 / 1000.0).abs() < 1e-12);
+        let price = r.price.as_ref().expect("a price");
+        assert!((price.amount - node_hours * 3.6).abs() < 1e-12 && price.currency == "USD");
+        let md = render(&a, TableFormat::Markdown);
+        let head = md.lines().next().unwrap_or_default();
+        assert!(head.contains("| energy (kWh) | CO2e (kg) |") && head.contains("| price (USD) |"), "{head}");
+        // Without a PUE there is no energy (and no carbon), and no column for them.
+        let mut no_pue = opts.clone();
+        no_pue.economics.pue = None;
+        let b = from_speedup(&forecast(vec![pred(130, 100.0, 0.8)]), &no_pue);
+        assert_eq!((b.rows[0].energy_kwh, b.rows[0].co2e_kg), (None, None));
+        assert!(!render(&b, TableFormat::Csv).contains("energy"));
     }
 
     #[test]
@@ -515,18 +597,23 @@ pub const KEY_CORES: &str = "alloc_cores_per_node";
 pub const KEY_PRICE: &str = "alloc_price";
 pub const KEY_THRESHOLD: &str = "alloc_threshold";
 pub const KEY_FORMAT: &str = "alloc_format";
+/// A node's power (W), the site's PUE and the grid's carbon intensity (g CO2e/kWh), for the
+/// energy and carbon columns (the speed-up page's; the planner's come from its clusters).
+pub const KEY_POWER: &str = "alloc_node_power_w";
+pub const KEY_PUE: &str = "alloc_pue";
+pub const KEY_CARBON: &str = "alloc_carbon_g_per_kwh";
 
-/// Options from the page's texts (empty: the default), with an error per bad field.
+/// Options from the page's texts (`text(key)` reads one of the `KEY_*` fields; empty: the
+/// default), with an error per bad field.
 pub fn options_from_texts(
-    cores: &str,
-    price: &str,
-    threshold_pct: &str,
+    text: impl Fn(&str) -> String,
 ) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
     use crate::model::InputError;
     let mut o = AllocationOptions::default();
     let mut errors = Vec::new();
-    let mut read = |key: &'static str, label: &str, text: &str, lo: f64, hi: f64| -> Option<f64> {
-        let t = text.trim();
+    let mut read = |key: &'static str, label: &str, lo: f64, hi: f64| -> Option<f64> {
+        let t = text(key);
+        let t = t.trim();
         if t.is_empty() {
             return None;
         }
@@ -547,13 +634,16 @@ pub fn options_from_texts(
             }
         }
     };
-    if let Some(c) = read(KEY_CORES, "cores per node", cores, 1.0, 1e6) {
+    if let Some(c) = read(KEY_CORES, "cores per node", 1.0, 1e6) {
         o.cores_per_node = c as u32;
     }
-    o.price_per_core_hour = read(KEY_PRICE, "price per core-hour", price, 0.0, 1e6);
-    if let Some(t) = read(KEY_THRESHOLD, "efficiency threshold", threshold_pct, 0.0, 100.0) {
+    o.price_per_core_hour = read(KEY_PRICE, "price per core-hour", 0.0, 1e6);
+    if let Some(t) = read(KEY_THRESHOLD, "efficiency threshold", 0.0, 100.0) {
         o.efficiency_threshold = t / 100.0;
     }
+    o.economics.node_power_w = read(KEY_POWER, "node power", 1.0, 1e6);
+    o.economics.pue = read(KEY_PUE, "PUE", 1.0, 10.0);
+    o.economics.carbon_g_per_kwh = read(KEY_CARBON, "carbon intensity", 0.0, 1e4);
     (o, errors)
 }
 
@@ -623,7 +713,7 @@ pub struct PageTable {
 
 /// The section from the page's texts (`text(key)` reads one of the `KEY_*` fields).
 pub fn page_table<S: AllocationSource + ?Sized>(text: impl Fn(&str) -> String, source: &S) -> PageTable {
-    let (opts, errors) = options_from_texts(&text(KEY_CORES), &text(KEY_PRICE), &text(KEY_THRESHOLD));
+    let (opts, errors) = options_from_texts(&text);
     let format = TableFormat::from_name(&text(KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
     let allocation = source.allocation(&opts);
     let text = render(&allocation, format);
@@ -636,14 +726,33 @@ mod page_tests {
 
     #[test]
     fn page_texts_to_options() {
-        let (o, e) = options_from_texts("48", "0.02", "60");
+        let texts = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| pairs.iter().find(|p| p.0 == k).map(|p| p.1.to_string()).unwrap_or_default()
+        };
+        let (o, e) = options_from_texts(texts(&[(KEY_CORES, "48"), (KEY_PRICE, "0.02"), (KEY_THRESHOLD, "60")]));
         assert!(e.is_empty());
         assert_eq!((o.cores_per_node, o.price_per_core_hour, o.efficiency_threshold), (48, Some(0.02), 0.6));
-        let (o, e) = options_from_texts("", "", "");
+        let (o, e) = options_from_texts(texts(&[]));
         assert_eq!(o, AllocationOptions::default());
         assert!(e.is_empty());
-        let (_, e) = options_from_texts("0", "x", "150");
-        assert_eq!(e.iter().map(|e| e.0).collect::<Vec<_>>(), [KEY_CORES, KEY_PRICE, KEY_THRESHOLD]);
+        let (_, e) = options_from_texts(texts(&[
+            (KEY_CORES, "0"),
+            (KEY_PRICE, "x"),
+            (KEY_THRESHOLD, "150"),
+            (KEY_POWER, "-3"),
+            (KEY_PUE, "0.5"),
+            (KEY_CARBON, "inf"),
+        ]));
+        assert_eq!(
+            e.iter().map(|e| e.0).collect::<Vec<_>>(),
+            [KEY_CORES, KEY_PRICE, KEY_THRESHOLD, KEY_POWER, KEY_PUE, KEY_CARBON]
+        );
         assert_eq!(e[1].1.message, "expected a number from 0 to 1000000, found \"x\"");
+        let (o, e) = options_from_texts(texts(&[(KEY_POWER, "560"), (KEY_PUE, "1.18"), (KEY_CARBON, "343.48")]));
+        assert!(e.is_empty());
+        assert_eq!(
+            (o.economics.node_power_w, o.economics.pue, o.economics.carbon_g_per_kwh),
+            (Some(560.0), Some(1.18), Some(343.48))
+        );
     }
 }

@@ -170,6 +170,27 @@ test("allocation table: the predictions as Markdown, CSV and LaTeX, with a copy 
     assert.equal(forecast[i][3], cells[3].split(" ")[0], `time at n = ${cells[0]}`);
     assert.equal(Number(forecast[i][2]), Math.ceil(Number(cells[0]) / 48));
   }
+  // Whole nodes billed, and the energy and carbon of the nodes held (issue 60): core-hours =
+  // nodes × 48 × time, kWh = node-hours × W × PUE / 1000, kg CO2e = kWh × g/kWh / 1000.
+  await page.fill("#alloc_node_power_w", "560");
+  await page.fill("#alloc_pue", "1.18");
+  await page.fill("#alloc_carbon_g_per_kwh", "343.48");
+  await page.waitForFunction(() => /CO2e \(kg\)/.test(document.getElementById("allocation-text").textContent));
+  const energyText = await page.locator("#allocation-text").textContent();
+  const head = energyText.split("\n")[0].split("|").map((c) => c.trim());
+  const col = (name) => { const i = head.indexOf(name); assert.ok(i > 0, `column ${name} in ${head}`); return i; };
+  const near = (x, y, what) => assert.ok(Math.abs(x - y) <= 2e-3 * Math.abs(y), `${what}: ${x} against ${y}`);
+  const energyRows = energyText.split("\n").filter((l) => /^\| +[0-9]/.test(l)).map((r) => r.split("|").map((c) => c.trim()));
+  assert.equal(energyRows.length, mdRows.length);
+  for (const r of energyRows) {
+    const [nodes, time, nodeHours] = [Number(r[col("nodes")]), Number(r[col("time (s)")]), Number(r[col("node-hours")])];
+    near(Number(r[col("core-hours")]), nodes * 48 * time / 3600, `core-hours at ${r[1]}`);
+    near(Number(r[col("energy (kWh)")]), nodeHours * 560 * 1.18 / 1000, `kWh at ${r[1]}`);
+    near(Number(r[col("CO2e (kg)")]), Number(r[col("energy (kWh)")]) * 343.48 / 1000, `CO2e at ${r[1]}`);
+  }
+  await page.fill("#alloc_pue", "0.5");
+  await page.waitForSelector("text=expected a number from 1 to 10, found \"0.5\"");
+  await page.fill("#alloc_pue", "1.18");
   assert.match(await page.locator("#allocation-reason").textContent(), /^Recommended: [0-9]+ processes/);
   await page.selectOption("#alloc_format", "latex");
   await page.waitForFunction(() => document.getElementById("allocation-text").textContent.startsWith("\\begin{tabular}"));

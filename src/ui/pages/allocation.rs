@@ -7,7 +7,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::allocation::{page_table, AllocationSource, TableFormat, KEY_CORES, KEY_FORMAT, KEY_PRICE};
+use crate::model::allocation::{
+    page_table, AllocationSource, TableFormat, KEY_CARBON, KEY_CORES, KEY_FORMAT, KEY_POWER, KEY_PRICE, KEY_PUE,
+};
 use crate::model::workspace::PageInputs;
 use crate::ui::components::number_field::{page_field, page_select};
 use crate::ui::components::workspace_file::download;
@@ -25,6 +27,10 @@ pub struct AllocationProps<S: AllocationSource + ?Sized + PartialEq + 'static> {
     pub empty: &'static str,
     /// Start of the download's file name, e.g. "speedup" for speedup-allocation.md.
     pub file: &'static str,
+    /// Fields for a node's power, the PUE and the grid's carbon intensity (the speed-up page;
+    /// the planner's energy comes from its clusters).
+    #[prop_or_default]
+    pub energy: bool,
 }
 
 #[component(AllocationTable)]
@@ -60,6 +66,17 @@ pub fn allocation_table<S: AllocationSource + ?Sized + PartialEq + 'static>(p: &
                 { page_field(inputs, setter, KEY_PRICE, "price per core-hour (EUR, optional)", None, error(KEY_PRICE)) }
                 { page_select(inputs, setter, KEY_FORMAT, "format", &[("md", "Markdown"), ("csv", "CSV"), ("latex", "LaTeX")]) }
             </div>
+            if p.energy {
+                <div class="form-row">
+                    { page_field(inputs, setter, KEY_POWER, "node power (W, optional)", None, error(KEY_POWER)) }
+                    { page_field(inputs, setter, KEY_PUE, "PUE of the site", None, error(KEY_PUE)) }
+                    { page_field(inputs, setter, KEY_CARBON, "grid carbon (g CO2e/kWh)", None, error(KEY_CARBON)) }
+                </div>
+                <p class="hint">{ "Whole nodes are billed: core-hours count every core of the nodes held. \
+                    Energy (kWh) = node-hours × node power × PUE / 1000, carbon (kg) = energy × \
+                    grid carbon / 1000 (Green Algorithms, Lannelongue et al. 2021, at full load). \
+                    The Clusters page lists each machine's power, PUE and carbon with its sources." }</p>
+            }
             if a.rows.is_empty() {
                 <p id="allocation-empty" class="hint">{ p.empty }</p>
             } else {

@@ -306,7 +306,7 @@ fn strong_results(
         </table>
         { csv_button("speedup-predictions.csv") }
         <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-        <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" />
+        <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" energy=true />
 
         <div class="form-row">
             { page_select(inputs, setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
@@ -444,7 +444,7 @@ pub fn speedup() -> Html {
 
             if let Some(w) = &shown.weak {
                 { weak_results(w, stale) }
-                <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" />
+                <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" energy=true />
                 if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-weak" chart={drawing(c)} /> }
             } else if view.weak_pending {
                 if let Some(e) = &*failed {
