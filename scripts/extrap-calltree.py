@@ -27,7 +27,7 @@ def laws(p):
 
 
 def main():
-    lines = ["# A call tree of known laws, inclusive times; written by scripts/extrap-calltree.py",
+    lines = ["# A call tree of known laws, inclusive times, generated (not a measurement)",
              "PARAMETER p", "", "POINTS " + " ".join(f"( {p} )" for p in PS), "", "METRIC time"]
     for name in ["main", "main->compute", "main->io"]:
         lines.append(f"REGION {name}")

@@ -59,7 +59,7 @@ def main():
     laws = [region_law(rng, i) for i in range(len(NAMES))]
 
     with open(os.path.join(OUT, "app.txt"), "w") as f:
-        f.write("# An invented solver's regions, written by scripts/extrap-fixtures.py\n")
+        f.write("# An invented solver's regions, generated from known laws with noise (not a measurement)\n")
         f.write("PARAMETER p\n\n")
         f.write("POINTS " + " ".join(f"( {p} )" for p in ps) + "\n\n")
         for name, law in zip(NAMES, laws):

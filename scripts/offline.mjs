@@ -37,7 +37,11 @@ const changed = (f, bytes) => {
 // about 2 KB gzipped off each page. The glue of a page is an ES module (its exports are
 // kept); the simulation worker's is a classic script whose top-level names are its API.
 for (const f of (await readdir(dist)).filter((f) => f.endsWith(".js") && f !== "sw.js")) {
-  const code = await readFile(new URL(f, dist), "utf8");
+  let code = await readFile(new URL(f, dist), "utf8");
+  // Trunk's worker loader calls the glue with the wasm's path alone, which wasm-bindgen
+  // 0.2.9x and later take with a console warning ("using deprecated parameters"): it is
+  // passed the way the glue asks, as { module_or_path }.
+  if (f.endsWith("_loader.js")) code = code.replace(/wasm_bindgen\(("[^"]+_bg\.wasm")\)/g, "wasm_bindgen({ module_or_path: $1 })");
   const module = /^export /m.test(code);
   const out = await minify(code, { module, compress: true, mangle: true, format: { comments: false } });
   await writeFile(new URL(f, dist), out.code);

@@ -167,6 +167,14 @@ pub trait Contract {
         out.extend(Self::presets().into_iter().map(|p| (p.key.to_string(), p.inputs)));
         out
     }
+    /// Whether `texts` are one of [`Contract::examples`] in every field of the page: the
+    /// page's own example, not the user's input. A page keeps no such result to show, marked
+    /// stale, under the user's first error: the user never asked for it.
+    fn is_example(texts: &PageInputs) -> bool {
+        let of = |t: &PageInputs, k: &str| t.get(k).map(|s| s.trim().to_string()).unwrap_or_default();
+        let fields = Self::fields();
+        Self::examples().iter().any(|(_, e)| fields.iter().all(|k| of(texts, k) == of(e, k)))
+    }
 }
 
 /// The [`Contract`] of a page model whose module has the usual functions and types:
@@ -254,6 +262,28 @@ pub fn find(key: &str) -> Option<&'static Calculator> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defaults and every preset are the page's example; a field the user changed, or
+    /// left empty, is not (issue 63: the example's forecast under the user's first error).
+    #[test]
+    fn examples_are_told_from_the_users_inputs() {
+        use crate::model::speedup::page::SpeedupPage;
+        let defaults = SpeedupPage::default_inputs();
+        assert!(SpeedupPage::is_example(&defaults));
+        for p in SpeedupPage::presets() {
+            assert!(SpeedupPage::is_example(&p.inputs), "{}", p.key);
+        }
+        let mut own = defaults.clone();
+        own.insert("points".into(), "n speedup\n2 x".into());
+        assert!(!SpeedupPage::is_example(&own));
+        // A key that is not a field of the page (the allocation table's) changes nothing.
+        let mut alloc = defaults.clone();
+        alloc.insert("alloc_cores_per_node".into(), "48".into());
+        assert!(SpeedupPage::is_example(&alloc));
+        let mut empty = defaults;
+        empty.remove("points");
+        assert!(!SpeedupPage::is_example(&empty));
+    }
 
     #[test]
     fn keys_name_their_files_and_are_unique() {

@@ -26,7 +26,7 @@ pub struct Fabric {
     pub name: String,
     /// One-way small-message latency between two nodes, µs.
     pub latency_us: f64,
-    /// Point-to-point bandwidth between two nodes, MB/s.
+    /// Point-to-point bandwidth between two nodes, MiB/s (2^20 bytes a second).
     pub bandwidth_mb_s: f64,
     /// Where the numbers come from ("seed 003, slide 9" or "nominal").
     #[serde(default)]
@@ -355,7 +355,7 @@ impl Catalog {
 
 fn check_fabric(errs: &mut Vec<InputError>, field: &str, f: &Fabric) {
     check_non_negative(errs, field, "latency (µs)", f.latency_us);
-    check_positive(errs, field, "bandwidth (MB/s)", f.bandwidth_mb_s);
+    check_positive(errs, field, "bandwidth (MiB/s)", f.bandwidth_mb_s);
 }
 
 /// Largest value of any number of the catalog (memory in GB, GFlop/s, prices, latencies in
@@ -624,7 +624,7 @@ mod tests {
         let want = [
             "cluster 1 (White Rose Grid Node 2 (cluster A)): cores per node must be at least 1",
             "cluster 2 (White Rose Grid Node 3 (cluster B)): id \"wrg-a\" is used twice",
-            "cluster 3 (Perseus (Adelaide)), fabric \"Fast Ethernet\": bandwidth (MB/s) must be a number from 1e-6 to 1e9",
+            "cluster 3 (Perseus (Adelaide)), fabric \"Fast Ethernet\": bandwidth (MiB/s) must be a number from 1e-6 to 1e9",
             "no cluster with id \"nowhere\"",
         ];
         for w in want {

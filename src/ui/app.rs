@@ -108,10 +108,23 @@ pub fn app(p: &AppProps) -> Html {
     } else {
         html! { <p class="hint">{ "Opening your inputs…" }</p> }
     };
+    // The first Tab stop: past the header's links to the page itself. The address's hash is
+    // the route, so the link moves the focus rather than following "#main".
+    let skip = Callback::from(|e: MouseEvent| {
+        e.prevent_default();
+        let main = gloo::utils::document().get_element_by_id("main");
+        if let Some(m) = main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok()) {
+            let _ = m.focus();
+            m.scroll_into_view();
+        }
+    });
     html! {
         <ContextProvider<UseReducerHandle<Store>> context={store}>
-            if !embed { <Header current={route} /> }
-            <main class={classes!("page", embed.then_some("embedded"))}>
+            if !embed {
+                <a class="skip-link" href="#main" onclick={skip}>{ "Skip to the calculator" }</a>
+                <Header current={route} />
+            }
+            <main id="main" tabindex="-1" class={classes!("page", embed.then_some("embedded"))}>
                 if embed {
                     <div class="embed-bar">
                         <a href={format!("{}{}", url::base(), route.href())} target="_blank" rel="noopener">{ "Open in scalewise ↗" }</a>

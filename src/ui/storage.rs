@@ -12,7 +12,6 @@
 
 use std::cell::{Cell, RefCell};
 
-use gloo::storage::{LocalStorage, SessionStorage, Storage};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 use yew::UseReducerDispatcher;
@@ -48,6 +47,15 @@ thread_local! {
     static READ_ONLY: Cell<bool> = const { Cell::new(false) };
     /// The page last kept in sessionStorage as the tab's own.
     static OWN: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// localStorage (or sessionStorage), when the browser lets this page have it. An embed on
+/// another site with third-party storage blocked, or a window that keeps no data, may not:
+/// then None, and the inputs stay in the tab (reaching for it must not throw: a panic here
+/// would stop the page at "Opening your inputs…").
+fn web_storage(session: bool) -> Option<web_sys::Storage> {
+    let w = web_sys::window()?;
+    if session { w.session_storage() } else { w.local_storage() }.ok().flatten()
 }
 
 /// Why the browser refused, from the error's name (site.js passes it on).
@@ -100,7 +108,7 @@ fn take_in(text: Result<JsValue, JsValue>) -> (Workspace, Vec<Change>, Option<St
                     problems.len()
                 ));
             }
-            let v1 = LocalStorage::raw().get_item(V1_KEY).ok().flatten().unwrap_or_default();
+            let v1 = web_storage(false).and_then(|s| s.get_item(V1_KEY).ok().flatten()).unwrap_or_default();
             let (taken, problem) = records::from_v1(&v1, &meta);
             if let Some(p) = problem {
                 notes.push(format!(
@@ -180,12 +188,13 @@ pub fn save(store: &Store, dispatch: &UseReducerDispatcher<Store>) {
         let (clusters, links) =
             store.shared.as_ref().map(|s| (s.clusters.clone(), s.links.clone())).unwrap_or_default();
         let kept = SharedPage { v: 1, page: page.clone(), inputs, clusters, links };
-        let _ = SessionStorage::raw()
-            .set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&kept).unwrap_or_default());
+        if let Some(s) = web_storage(true) {
+            let _ = s.set_item(&format!("{OWN_PREFIX}{page}"), &serde_json::to_string(&kept).unwrap_or_default());
+        }
     }
     let last = OWN.with(|o| o.replace(own.clone()));
-    if let Some(page) = last.filter(|p| Some(p) != own.as_ref()) {
-        let _ = SessionStorage::raw().remove_item(&format!("{OWN_PREFIX}{page}"));
+    if let (Some(page), Some(s)) = (last.filter(|p| Some(p) != own.as_ref()), web_storage(true)) {
+        let _ = s.remove_item(&format!("{OWN_PREFIX}{page}"));
     }
     if store.embed || READ_ONLY.get() {
         return;
@@ -258,6 +267,6 @@ pub fn listen(dispatch: UseReducerDispatcher<Store>) {
 /// The tab's own inputs of `page` kept in its sessionStorage (a share link opened in this
 /// tab, then reloaded), read as a link is.
 pub fn own_inputs(page: &str) -> Option<SharedPage> {
-    let text = SessionStorage::raw().get_item(&format!("{OWN_PREFIX}{page}")).ok().flatten()?;
+    let text = web_storage(true)?.get_item(&format!("{OWN_PREFIX}{page}")).ok().flatten()?;
     share::unpack(text.as_bytes()).ok().filter(|s| s.page == page)
 }

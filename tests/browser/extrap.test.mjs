@@ -222,6 +222,23 @@ function experiment(regions) {
   return lines.join("\n") + "\n";
 }
 
+test("the ranking's workers start without a console warning (issue 63: three 'deprecated parameters')", async () => {
+  const { context, page, problems } = await openEntry(browser, server, "bottlenecks.html");
+  const said = [];
+  const listen = (m) => { if (m.type() === "warning" || m.type() === "error") said.push(m.text()); };
+  page.on("console", listen);
+  page.on("worker", (w) => w.on("console", listen));
+  for (const w of page.workers()) w.on("console", listen);
+  // An edit starts the workers again, after the listeners are in place.
+  await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4 8 16\nREGION a\nMETRIC time\nDATA 8\nDATA 4.1\nDATA 2.2\nDATA 1.3\n");
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 1 && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 60_000 });
+  assert.ok(page.workers().length > 0, "the ranking ran in workers");
+  await page.waitForTimeout(300);
+  assert.deepEqual(said.filter((t) => /deprecated/i.test(t)), [], "no deprecation warning");
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("edits in quick succession restart the ranking's workers without a page error", async () => {
   // Each edit ends the workers of the ranking under way and starts new ones; a message an
   // ended worker had already posted must reach no dropped handler ("closure invoked

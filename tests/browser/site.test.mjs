@@ -56,6 +56,10 @@ test("no page scrolls sideways at 1280, 375 or 360 px, and controls are at least
           .filter(([, r]) => r.height < 40)
           .map(([el, r]) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} "${el.textContent.trim().slice(0, 30)}" ${r.height.toFixed(1)} px`));
         assert.deepEqual(small, [], `${name} at ${width} px: controls under 40 px tall`);
+        // The header leaves the screen to the page (issue 63: it took 370 of 812 px).
+        const header = await page.evaluate(() => document.querySelector("header.site-header")?.getBoundingClientRect().height ?? 0);
+        report.push(`${name}@${width}: header ${Math.round(header)} px`);
+        assert.ok(header <= 170, `${name} at ${width} px: the header is ${header} px tall`);
         await page.evaluate(() => window.scrollTo(0, 0));
         await shot(page, `site-${name}-${width}`);
       }
@@ -126,6 +130,21 @@ const isDark = (rgb) => {
   const [r, g, b] = rgb.match(/\d+/g).map(Number);
   return 0.2126 * r + 0.7152 * g + 0.0722 * b < 60;
 };
+
+test("a skip link is the first Tab stop and takes the keyboard past the header, keeping the route (issue 63)", async () => {
+  const { context, page, problems } = await open("speedup.html#/speedup");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), "Skip to the calculator");
+  assert.ok(await page.locator(".skip-link").isVisible(), "shown once focused");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.activeElement?.id === "main");
+  assert.ok(page.url().endsWith("#/speedup"), `the route stays: ${page.url()}`);
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.closest("header")), null, "the next stop is on the page");
+  assert.ok(await page.evaluate(() => document.getElementById("main").contains(document.activeElement)));
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
 
 test("dark theme: followed from the system, set by ?theme=, by the header's switch, remembered", async () => {
   // The system prefers dark: every page is dark, <html data-theme="dark">.

@@ -123,6 +123,20 @@ test("nodes: a prediction that needs more nodes than the runs used says so besid
   await context.close();
 });
 
+test("the prediction to quote is named, and an error in the first paste shows no answer of the page's example (issue 63)", async () => {
+  const { context, page, problems } = await open();
+  await page.waitForSelector("#forecast tbody tr");
+  // One prediction is the one to quote; the best fit's is said to be an alternative.
+  assert.match(await page.locator("#forecast-heading").textContent(), /the prediction to quote/);
+  assert.match(await page.locator("#predictions-heading").textContent(), /^An alternative/);
+  await page.fill("#points", "n speedup\n2 x\n");
+  await page.waitForSelector(".field-error, .field-errors");
+  assert.equal(await page.locator(".stale").count(), 0);
+  assert.equal(await page.locator("#forecast tbody tr, #fits tbody tr, #predictions tbody tr").count(), 0);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("presets, past-peak points, bad input and exports", async () => {
   const { context, page, problems } = await open();
   await page.click("text=Load: With a decline after the peak");
@@ -134,10 +148,19 @@ test("presets, past-peak points, bad input and exports", async () => {
   await page.click("text=Load: Linear and nonlinear parts, no 1-process run");
   await page.waitForSelector("#param-downey-T1");
   assert.match(await page.locator("#predictions tbody tr").first().textContent(), /^256/);
-  // Bad input: named with line and column; the last fits stay, marked stale.
-  await page.fill("#points", "n\ttime (s)\n2\t1829.8\n4\tabc\n");
-  await page.waitForSelector(".stale");
+  // Bad input straight after a preset: named with line and column, and the preset's answer
+  // is not left under it (issue 63: it was, marked only "stale", easy to copy as one's own).
+  const bad = "n\ttime (s)\n2\t1829.8\n4\tabc\n";
+  await page.fill("#points", bad);
+  await page.waitForSelector(".field-error, .field-errors");
   assert.match(await page.locator(".field-error, .field-errors").first().textContent(), /line 3/);
+  assert.equal(await page.locator(".stale").count(), 0, "no stale example");
+  assert.equal(await page.locator("#fits tbody tr, #forecast tbody tr").count(), 0, "no example answer under the error");
+  // Bad input after the user's own points: their last good fits stay, marked stale.
+  await page.fill("#points", "n\ttime (s)\n2\t1829.8\n4\t950\n8\t500\n16\t280\n");
+  await page.waitForFunction(() => document.querySelectorAll("#fits tbody tr").length === 5);
+  await page.fill("#points", bad);
+  await page.waitForSelector(".stale");
   assert.ok((await page.locator("#fits tbody tr").count()) === 5, "last good fits kept");
   await page.fill("#target", "64, x");
   await page.waitForSelector("#target + .field-error");

@@ -56,19 +56,21 @@ pub struct ExtrapView {
     pub chart: Option<ShareCurves>,
 }
 
-/// The page's examples: (key, name, description, the experiment's text).
+/// The page's examples: (key, name, description, the experiment's text). The solver is
+/// tests/data/extrap/app.txt (written by scripts/extrap-fixtures.py), the call tree
+/// tests/data/extrap/calltree.txt (scripts/extrap-calltree.py).
 /// (RELeARN's two parameters, 8.7 KB, would take the page over its size budget.)
 const EXAMPLES: [(&str, &str, &str, &str); 2] = [
     (
         "solver",
         "a solver of 24 regions",
-        "An invented solver's regions measured at p = 2 to 64, three repetitions each (tests/data/extrap/app.txt, written by scripts/extrap-fixtures.py)",
+        "An invented solver's regions at p = 2 to 64, five repetitions each, generated from known laws with noise (not a measurement)",
         include_str!("../../../tests/data/extrap/app.txt"),
     ),
     (
         "calltree",
         "a call tree",
-        "A call tree of known laws with inclusive times (tests/data/extrap/calltree.txt, written by scripts/extrap-calltree.py)",
+        "A call tree of known laws with inclusive times, generated (not a measurement)",
         include_str!("../../../tests/data/extrap/calltree.txt"),
     ),
 ];

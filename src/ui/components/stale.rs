@@ -25,6 +25,32 @@ pub fn keep<T: Clone>(slot: &mut Option<T>, current: T, broken: bool) -> Shown<T
     }
 }
 
+/// [`keep`] that does not remember a result of the page's example (`example`: `current` was
+/// computed from the defaults or a preset, `Contract::is_example`): an error in the user's
+/// first input then shows no answer rather than the example's, marked stale, which is easy
+/// to copy as the user's own.
+pub fn keep_own<T: Clone>(slot: &mut Option<T>, current: T, broken: bool, example: bool) -> Shown<T> {
+    if example && !broken {
+        *slot = None;
+        return Shown { value: current, stale: false };
+    }
+    keep(slot, current, broken)
+}
+
+/// [`keep_optional`] that does not remember a result of the page's example (see [`keep_own`]).
+pub fn keep_optional_own<T: Clone>(
+    slot: &mut Option<T>,
+    current: Option<T>,
+    broken: bool,
+    example: bool,
+) -> Shown<Option<T>> {
+    if example && !broken {
+        *slot = None;
+        return Shown { value: current, stale: false };
+    }
+    keep_optional(slot, current, broken)
+}
+
 /// [`keep`] for a section that may have nothing to show while nothing is wrong (`current` None,
 /// not `broken`): it then forgets its last result, so an error after it shows nothing rather
 /// than an older result. While `broken`, `current` is shown only when nothing good was seen.

@@ -247,7 +247,7 @@ fn cluster_card(i: usize, c: &Cluster, edit: &Callback<Edit>) -> Html {
                 </tr></tbody>
             </table>
             <table class="fabrics">
-                <thead><tr><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
+                <thead><tr><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MiB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
                 <tbody>
                     { for c.fabrics.iter().enumerate().map(|(k, f)| fabric_row(&format!("{p}-fabric-{k}"), c, k, f, edit)) }
                 </tbody>
@@ -300,7 +300,7 @@ fn fabric_row(p: &str, c: &Cluster, k: usize, f: &Fabric, edit: &Callback<Edit>)
         <tr>
             <td><NameCell id={format!("{p}-name")} label="fabric name" value={f.name.clone()} {taken} on_commit={rename} /></td>
             <td>{ number(format!("{p}-latency"), "latency (µs)", f.latency_us, Bounds::NON_NEGATIVE, edit, set(|f, x| f.latency_us = x)) }</td>
-            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MB/s)", f.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
+            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MiB/s)", f.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
             <td class="source">{ f.source.clone() }</td>
             <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
         </tr>
@@ -338,7 +338,7 @@ fn links_table(catalog: &Catalog, edit: &Callback<Edit>) -> Html {
             <h2>{ "Links between clusters" }</h2>
             <p class="hint">{ "A job may span two clusters only over a fabric that joins them." }</p>
             <table>
-                <thead><tr><th>{ "between" }</th><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
+                <thead><tr><th>{ "between" }</th><th>{ "fabric" }</th><th>{ "latency (µs)" }</th><th>{ "bandwidth (MiB/s)" }</th><th>{ "source" }</th><th></th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
             <button class="secondary small" onclick={add}>{ "Add a link" }</button>
@@ -419,7 +419,7 @@ fn link_row(k: usize, l: &Link, options: &[(String, String)], edit: &Callback<Ed
             </td>
             <td><NameCell id={format!("{p}-name")} label="link fabric name" value={l.fabric.name.clone()} on_commit={rename} /></td>
             <td>{ number(format!("{p}-latency"), "latency (µs)", l.fabric.latency_us, Bounds::NON_NEGATIVE, edit, set(|f, x| f.latency_us = x)) }</td>
-            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MB/s)", l.fabric.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
+            <td>{ number(format!("{p}-bandwidth"), "bandwidth (MiB/s)", l.fabric.bandwidth_mb_s, Bounds::POSITIVE, edit, set(|f, x| f.bandwidth_mb_s = x)) }</td>
             <td class="source">{ l.fabric.source.clone() }</td>
             <td><button class="link danger" onclick={remove}>{ "Remove" }</button></td>
         </tr>

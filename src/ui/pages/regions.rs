@@ -15,7 +15,7 @@ use crate::model::workspace::{PageField, PageInputs};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{field_set_select, page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::components::stale::{keep, stale_note, Shown};
+use crate::ui::components::stale::{keep_own, stale_note, Shown};
 use crate::ui::components::table_csv::csv_button as table_csv;
 use crate::ui::components::workspace_file::download;
 use crate::ui::store::{use_page, Page, PageSetup, Setter};
@@ -111,7 +111,10 @@ pub fn regions() -> Html {
     let last = use_mut_ref(|| None::<Rc<PageView>>);
 
     // What the results show: the current evaluation, or the last good one (stale).
-    let Shown { value: shown, stale } = keep(&mut last.borrow_mut(), view.clone(), view.broken());
+    // (Not the page's example: an error in the user's first input shows no example answer.)
+    let example =
+        use_memo(inputs.clone(), |i| <page::RegionsPage as crate::model::calculators::Contract>::is_example(i));
+    let Shown { value: shown, stale } = keep_own(&mut last.borrow_mut(), view.clone(), view.broken(), *example);
     let charts = use_memo(shown.clone(), |v| {
         (
             Rc::new(speedup_vs_n(v, false)),

@@ -24,7 +24,7 @@ use crate::model::InputError;
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::number_field::{page_check, page_field, page_select};
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::components::stale::{keep, stale_note, Shown};
+use crate::ui::components::stale::{keep_own, stale_note, Shown};
 use crate::ui::components::table_csv::csv_button;
 use crate::ui::components::table_input::TableInput;
 use crate::ui::store::{text, use_page, Action, Page, PageSetup, Setter};
@@ -279,7 +279,7 @@ fn strong_results(
             { shown.best_reason.clone() }
         </p>
 
-        <h3>{ "Forecast" }</h3>
+        <h3 id="forecast-heading">{ "Forecast: the prediction to quote" }</h3>
         <table id="forecast" class="results">
             { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)", "track record"]) }
             <tbody>{ for shown.forecast.iter().map(forecast_row) }</tbody>
@@ -299,7 +299,9 @@ fn strong_results(
         </table>
         { csv_button("speedup-track-record.csv") }
         <p class="hint">{ "Track record: how often the forecast's ranges held on sources left out of their setting, for as many measured counts as yours." }</p>
-        <h3>{ "Predicted by the best-fitting model" }</h3>
+        <h3 id="predictions-heading">{ "An alternative: the best-fitting model alone" }</h3>
+        <p class="hint">{ "For comparison only: quote the forecast above (the allocation table uses it). On the \
+            validation series the best fit alone errs more beyond the measured counts (VALIDATION.md)." }</p>
         <table id="predictions" class="results">
             { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
             <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>
@@ -372,11 +374,14 @@ pub fn speedup() -> Html {
     // The results: the current evaluation, or the last good one (stale) while the points
     // have an error; while the worker models a weak-scaling series, its last one.
     let broken = view.points_error.is_some() || (view.models.is_empty() && view.weak.is_none());
+    // The page's example is not kept to show under the user's first error.
+    let example =
+        use_memo(inputs.clone(), |i| <page::SpeedupPage as crate::model::calculators::Contract>::is_example(i));
     let Shown { value: shown, stale } = if view.weak_pending {
         let held = last.borrow().clone().filter(|l| l.weak.is_some());
         Shown { value: held.unwrap_or_else(|| view.clone()), stale: false }
     } else {
-        keep(&mut last.borrow_mut(), view.clone(), broken)
+        keep_own(&mut last.borrow_mut(), view.clone(), broken, *example)
     };
     let chart = use_memo(shown.clone(), |v| match &v.weak {
         Some(w) => Some(Rc::new(weak_times(w))),

@@ -36,7 +36,7 @@ fn param_text(key: &str, v: f64) -> String {
     let name = match key {
         "alpha_us" => "α = {} µs",
         "beta_us_per_byte" => "β = {} µs/B",
-        "bandwidth_mb_s" => "{} MB/s",
+        "bandwidth_mb_s" => "{} MiB/s",
         "l_plus_2o_us" => "L + 2o = {} µs",
         "gap_us" => "g = {} µs",
         "w_bytes" => "w = {} B",
@@ -199,7 +199,7 @@ fn save_fabric(p: &SaveProps) -> Html {
                 .unwrap_or(base);
             let Some(fabric) = fitted_fabric(&view, kind, &name) else { return };
             let what = format!(
-                "Added fabric \"{name}\" to {}: latency {} µs, bandwidth {} MB/s.",
+                "Added fabric \"{name}\" to {}: latency {} µs, bandwidth {} MiB/s.",
                 c.name,
                 fmt_num(fabric.latency_us, 4),
                 fmt_num(fabric.bandwidth_mb_s, 4)
