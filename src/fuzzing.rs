@@ -99,7 +99,7 @@ pub fn p2p(data: &[u8]) {
 }
 
 pub fn matrix(data: &[u8]) {
-    use crate::model::comm::gridcast::{clusters, parse_matrix};
+    use crate::model::sites::gridcast::{clusters, parse_matrix};
     if let Ok(m) = parse_matrix(&text(data)) {
         let groups = timed("matrix", data.len(), || clusters(&m, 0.2));
         assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), m.n, "every node in one group");

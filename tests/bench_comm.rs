@@ -1,10 +1,11 @@
-//! Native timings for the communication page (ignored in the normal test run; prints its
-//! figures): clustering the 1000-node benchmark matrix (`gridcast::benchmark_matrix`, the same
-//! input a browser benchmark would time) and the page's whole `view` (parse and evaluate) on its default inputs.
+//! Native timings for seed 002's two pages, communication and "Broadcast across sites"
+//! (ignored in the normal test run; prints its figures): clustering the 1000-node benchmark
+//! matrix (`gridcast::benchmark_matrix`, the same input a browser benchmark would time) and
+//! each page's whole `view` (parse and evaluate) on its default inputs.
 
 mod common;
 
-use scalewise::model::comm::gridcast::{benchmark_matrix, clusters, LatencyMatrix, TABLE2_MACHINES};
+use scalewise::model::sites::gridcast::{benchmark_matrix, clusters, LatencyMatrix, TABLE2_MACHINES};
 
 fn median_ms(runs: usize, mut f: impl FnMut()) -> (f64, f64, f64) {
     let mut ms: Vec<f64> = (0..runs)
@@ -70,14 +71,31 @@ fn bench_comm_page_evaluate() {
     });
     // The default inputs are the golden file's `comm-default` case (tests/golden.rs).
     common::assert_matches_golden_page("comm-default", &format!("{:#?}", last.expect("timed")));
-    println!("comm page view (OSU sample, 78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
+    println!("comm page view (OSU sample), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs");
+}
+
+#[test]
+#[ignore]
+fn bench_sites_page_evaluate() {
+    use scalewise::model::catalog::presets;
+    use scalewise::model::sites::page::{default_inputs, view};
+    let (inputs, catalog) = (default_inputs(), presets());
+    let mut last = None;
+    let (med, lo, hi) = median_ms(11, || {
+        last = Some(std::hint::black_box(view(&inputs, &catalog)));
+    });
+    // The default inputs are the golden file's `sites-default` case (tests/golden.rs).
+    common::assert_matches_golden_page("sites-default", &format!("{:#?}", last.expect("timed")));
+    println!(
+        "sites page view (78-node Grid'5000 matrix), native: median {med:.2} ms, min {lo:.2}, max {hi:.2} of 11 runs"
+    );
 }
 
 #[test]
 #[ignore]
 fn bench_clusters_of_sorted_edges_1000() {
     // What a keystroke in ρ runs on the sites page: the pairs are sorted once per matrix.
-    use scalewise::model::comm::gridcast::{clusters_of_edges, sorted_edges};
+    use scalewise::model::sites::gridcast::{clusters_of_edges, sorted_edges};
     let m = benchmark_matrix(1000);
     let edges = sorted_edges(&m);
     let mut last = Vec::new();

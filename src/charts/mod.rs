@@ -13,6 +13,7 @@ pub mod gantt;
 pub mod multigrid;
 pub mod regions;
 pub mod simulate;
+pub mod sites;
 pub mod speedup;
 pub mod xy;
 

@@ -22,6 +22,7 @@ mod regions;
 pub mod request;
 pub mod schema;
 mod simulate;
+mod sites;
 mod speedup;
 mod transfer;
 mod transfer_validate;

@@ -116,10 +116,11 @@ fn found_words(found: &str) -> String {
     }
 }
 
-pub use crate::model::comm::request::{BroadcastRequest, ClustersRequest, CommRequest, GridBroadcastRequest};
+pub use crate::model::comm::request::{BroadcastRequest, CommRequest};
 pub use crate::model::multigrid::request::MultigridRequest;
 pub use crate::model::regions::request::RegionsRequest;
 pub use crate::model::simulate::request::SimulateRequest;
+pub use crate::model::sites::request::{ClustersRequest, GridBroadcastRequest};
 pub use crate::model::speedup::request::{SpeedupInput, SpeedupRequest};
 
 /// The JSON Schema (draft 2020-12) of `T` as it is read, standing alone (its parts under

@@ -97,9 +97,9 @@ macro_rules! calculator_table {
                 answers: "Which of my machines form clusters of like latency, and how should a broadcast cross \
                           the sites? From a measured latency matrix.",
                 seed: "seed 002: logical clusters and grid broadcasts on Grid'5000",
-                model: comm::page::SitesPage,
-                page: comm::Sites,
-                commands: [comm::CLUSTERS, comm::GRID_BROADCAST],
+                model: sites::page::SitesPage,
+                page: sites::Sites,
+                commands: [sites::CLUSTERS, sites::GRID_BROADCAST],
             },
             SIMULATE {
                 key: "simulate",

@@ -2,10 +2,12 @@
 //! validated types. Nothing here touches the DOM, yew, gloo or plotters, runs threads or does
 //! I/O; it is tested natively with `cargo test`.
 //!
-//! One folder per calculator (`multigrid`, `speedup`, `regions`, `comm`, `simulate`), each with
-//! its model and a `page` module that turns the page's input texts into what it shows; shared
-//! plumbing beside them: `calculators` (the one list of them), `input` (text to numbers), `fit` (least squares), `transfer` (the same job on another machine), `csv` (CSV records), `workspace` (catalog, saved inputs, share
-//! links), `error`, `finite`.
+//! One folder per calculator (`multigrid`, `speedup`, `bottlenecks`, `regions`, `comm`,
+//! `sites`, `simulate`), each with its model and a `page` module that turns the page's input
+//! texts into what it shows; shared plumbing beside them: `calculators` (the one list of
+//! them), `input` (text to numbers), `fit` (least squares), `transfer` (the same job on
+//! another machine), `csv` (CSV records), `workspace` (catalog, saved inputs, share links),
+//! `error`, `finite`.
 
 pub mod allocation;
 pub mod bottlenecks;
@@ -26,6 +28,7 @@ pub mod input;
 pub mod multigrid;
 pub mod regions;
 pub mod simulate;
+pub mod sites;
 pub mod speedup;
 pub mod transfer;
 pub mod validation;

@@ -2,9 +2,9 @@
 //! input as natively. Each entry's binary exports the ones of its page to
 //! `window.wasmBindings` (an export here would link the model into every entry).
 
-use crate::model::comm::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
 use crate::model::multigrid::page::benchmark_planner_input;
 use crate::model::multigrid::plan;
+use crate::model::sites::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
 
 /// Milliseconds from the page's clock; in a worker (no window), the date's.
 pub fn now_ms() -> f64 {

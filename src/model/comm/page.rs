@@ -1,11 +1,9 @@
 //! Everything the communication page shows: its input texts parsed once into typed [`Inputs`]
 //! ([`parse`]), then computed ([`evaluate`]); [`view`] does both and attaches the errors. The
-//! page only renders the [`PageView`].
-//!
-//! The page has two halves that read different inputs ([`Half`], [`Field::read_by`]): the
-//! point-to-point fits, broadcasts and Poly-adapt; the latency matrix, its logical clusters
-//! and the grid broadcast. [`view_half`] computes one of them alone, so a keystroke in one
-//! does not re-read and re-cluster the other's matrix.
+//! page only renders the [`PageView`]: the point-to-point fits, broadcasts and Poly-adapt.
+//! The latency matrix, its logical clusters and the grid broadcast are the "Broadcast across
+//! sites" page's (`model::sites::page`), which reads its numbers, sizes and latency share with
+//! this page's readers ([`number_in`], [`sizes_of`], [`latency_share`]).
 //!
 //! Inputs (field names, also the keys of share links and workspace files), with defaults:
 //! - `p2p`: point-to-point measurements: a (size, time) table with units in the header, or
@@ -20,13 +18,8 @@
 //!   `size (KB)  procs  algorithm  time (ms)` / `8  20  binomial  0.61` (default empty), or
 //!   raw osu_bcast / IMB Bcast output under a line naming the algorithm and process count
 //!   (`bcast_output`).
-//! - `matrix`: a latency matrix in µs, one row per node (default: Grid'5000, Table 2).
-//! - `symmetrise`: `yes` to replace each pair by its mean when the matrix is not symmetric.
-//! - `rho` (0.2), `root` (node index, 0), `grid_size` ("512KB"), `bandwidth_mb_s` (119,
-//!   MB = 2^20 B: the catalog's nominal 1 Gbit/s): the grid broadcast.
 
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -37,22 +30,16 @@ use crate::model::comm::collectives::{
     all_algorithms, poly_adapt1, poly_adapt2, AdaptRow, Algorithm, Broadcast, MeasuredBroadcast, ModelChoice, Split,
     DEFAULT_LATENCY_SHARE, MAX_PROCS,
 };
-use crate::model::comm::gridcast::{self, binomial_all, ecef, ClusterProcs, Coordinators, LatencyMatrix, Schedule};
-use crate::model::comm::{self, fit_all, CommFit, Format, Model, ModelKind, MAX_SIZE_BYTES};
+use crate::model::comm::{self, fit_all, CommFit, Format, ModelKind, MAX_SIZE_BYTES};
 use crate::model::input::list::{self, ListSpec};
 use crate::model::input::table::{parse_number, parse_table, ColumnSpec, Quantity, BYTES, MICROSECONDS, PLAIN};
 use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::InputError;
 
 pub const PAGE: &str = crate::model::calculators::COMM.key;
-/// The "Broadcast across sites" page: the [`Half::Grid`] of these inputs, on a page of its own
-/// (before workspace format 2 it was this page's second half).
-pub const SITES_PAGE: &str = crate::model::calculators::SITES.key;
 pub use super::bcast_output::MEASURED_FIELD;
 /// Most sizes a size list may hold.
 pub const MAX_SIZES: usize = 64;
-/// Most logical clusters the grid broadcast schedules (ECEF is cubic in them).
-pub const MAX_COORDINATORS: usize = 256;
 
 pub const MEASURED_COLUMNS: &[ColumnSpec] = &[
     ColumnSpec::new("size", Quantity::Size, BYTES).aliases(&["bytes", "m", "msg_size", "message_size"]),
@@ -71,12 +58,6 @@ pub enum Field {
     Sizes,
     BcastModel,
     Measured,
-    Matrix,
-    Symmetrise,
-    Rho,
-    Root,
-    GridSize,
-    BandwidthMbS,
 }
 
 impl PageField for Field {
@@ -88,12 +69,6 @@ impl PageField for Field {
         Field::Sizes,
         Field::BcastModel,
         Field::Measured,
-        Field::Matrix,
-        Field::Symmetrise,
-        Field::Rho,
-        Field::Root,
-        Field::GridSize,
-        Field::BandwidthMbS,
     ];
 
     fn key(self) -> &'static str {
@@ -105,56 +80,7 @@ impl PageField for Field {
             Field::Sizes => "sizes",
             Field::BcastModel => "bcast_model",
             Field::Measured => "measured",
-            Field::Matrix => "matrix",
-            Field::Symmetrise => "symmetrise",
-            Field::Rho => "rho",
-            Field::Root => "root",
-            Field::GridSize => "grid_size",
-            Field::BandwidthMbS => "bandwidth_mb_s",
         }
-    }
-}
-
-/// The two halves of the page, each computed from its own fields only.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Half {
-    /// Point-to-point fits, broadcast predictions, Poly-adapt.
-    PointToPoint,
-    /// The latency matrix, its logical clusters, the grid broadcast.
-    Grid,
-}
-
-impl Field {
-    /// Whether `half`'s results depend on this field. The latency share splits times in both;
-    /// `bcast_model` picks the model the broadcast chart is drawn in.
-    pub fn read_by(self, half: Half) -> bool {
-        match self {
-            Field::LatencyShare => true,
-            Field::P2p | Field::P2pFormat | Field::Procs | Field::Sizes | Field::Measured | Field::BcastModel => {
-                half == Half::PointToPoint
-            }
-            Field::Matrix | Field::Symmetrise | Field::Rho | Field::Root | Field::GridSize | Field::BandwidthMbS => {
-                half == Half::Grid
-            }
-        }
-    }
-}
-
-impl Half {
-    /// The fields this half reads.
-    pub fn fields(self) -> impl Iterator<Item = Field> {
-        Field::ALL.iter().copied().filter(move |f| f.read_by(self))
-    }
-
-    /// Of `inputs`, the texts of this half's page.
-    pub fn inputs_of(self, inputs: &PageInputs) -> PageInputs {
-        let mut out = PageInputs::new();
-        for f in self.fields() {
-            if let Some(t) = inputs.get(f.key()) {
-                out.insert(f.key().to_string(), t.clone());
-            }
-        }
-        out
     }
 }
 
@@ -168,51 +94,11 @@ pub struct BroadcastRow {
     pub best: Algorithm,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClustersView {
-    /// Node indices (0-based) of each group, groups ordered by their smallest index.
-    pub groups: Vec<Vec<usize>>,
-    /// Nodes in heat-map order (the groups one after another); outline groups by their sizes.
-    pub order: Vec<usize>,
-    /// The matrix clustered (symmetrised when asked), row-major, n × n, original node order;
-    /// shared with the page's stage, not copied for each ρ.
-    pub n: usize,
-    pub latency_us: Rc<Vec<f64>>,
-    /// Mean latency inside each group (0 for one node), µs.
-    pub group_latency_us: Vec<f64>,
-}
-
-impl ClustersView {
-    /// The latency from node `i` to node `j`, µs (the matrix as clustered).
-    pub fn latency(&self, i: usize, j: usize) -> f64 {
-        self.latency_us.get(i * self.n + j).copied().unwrap_or(0.0)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct GridView {
-    pub size_bytes: f64,
-    /// Coordinator (node index) of each group: its smallest index.
-    pub coordinators: Vec<usize>,
-    /// Group of the root node.
-    pub root_group: usize,
-    /// Best local algorithm and its time per group, µs (Hockney from the group's mean
-    /// latency and the bandwidth, split by `latency_share`).
-    pub local: Vec<(Algorithm, f64)>,
-    pub ecef: Schedule,
-    pub ecef_lat: Schedule,
-    /// Grid-unaware binomial tree over every node, µs.
-    pub binomial_us: Option<f64>,
-    /// The better of ECEF and ECEF-LAt, µs.
-    pub hierarchical_us: f64,
-    /// binomial_us / hierarchical_us.
-    pub speedup: Option<f64>,
-}
-
 /// Everything on the page.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageView {
-    /// Errors of single-value fields (`procs`, `sizes`, `rho`, …), keyed by field name.
+    /// Errors of single-value fields (`procs`, `sizes`, `latency_share`, …), keyed by field
+    /// name.
     pub field_errors: BTreeMap<String, String>,
     /// What the `p2p` text was read as.
     pub format: Format,
@@ -234,15 +120,10 @@ pub struct PageView {
     pub adapt1: Vec<ModelChoice>,
     /// Poly-adapt-2 (the Table 4 of the user's platform): per (size, procs), the fastest.
     pub adapt2: Vec<AdaptRow>,
-    pub matrix_error: Option<InputError>,
-    /// The matrix is square and complete but not symmetric: offer `symmetrise`.
-    pub asymmetric: bool,
-    pub clusters: Option<Rc<ClustersView>>,
-    pub grid: Option<GridView>,
     pub warnings: Vec<String>,
 }
 
-/// The point-to-point half's inputs, parsed.
+/// The point-to-point measurements and the broadcasts' inputs, parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct P2pInputs {
     /// The measurements; on a problem in the text, its error and the rows above it.
@@ -258,35 +139,20 @@ pub struct P2pInputs {
     pub chart_model: Option<ModelKind>,
 }
 
-/// The grid half's inputs, parsed; `None` where a field is wrong.
-#[derive(Debug, Clone, PartialEq)]
-pub struct GridInputs {
-    /// The matrix as read (square, complete, not negative; symmetry is checked when computing,
-    /// where `symmetrise` decides).
-    pub matrix: Result<LatencyMatrix, InputError>,
-    pub symmetrise: bool,
-    pub rho: Option<f64>,
-    /// Root node; whether it is a node of the matrix is checked when computing.
-    pub root: Option<f64>,
-    pub size_bytes: Option<f64>,
-    pub bandwidth_mb_s: Option<f64>,
-}
-
 /// Everything the page reads, parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Inputs {
     /// Share of a small message's time that is wire latency (its default when the field is
     /// wrong).
     pub latency_share: f64,
-    /// `None`: that half is not computed ([`view_half`] of the other).
-    pub p2p: Option<P2pInputs>,
-    pub grid: Option<GridInputs>,
+    pub p2p: P2pInputs,
 }
 
-/// A number in a range; a blank field takes `default`.
-fn number_in(
+/// A number of a page's field in a range; a blank field takes `default`. (Also the "Broadcast
+/// across sites" page's.)
+pub fn number_in<F: PageField>(
     texts: &PageInputs,
-    field: Field,
+    field: F,
     what: &str,
     range: (f64, f64),
     default: f64,
@@ -319,8 +185,8 @@ pub fn parse_sizes(text: &str) -> Result<Vec<f64>, InputError> {
     list::sizes("sizes", text, spec, MAX_SIZE_BYTES)
 }
 
-/// The sizes of a field, `blank` when it is blank.
-fn sizes_of(texts: &PageInputs, field: Field, blank: &str) -> Result<Vec<f64>, InputError> {
+/// The sizes of a page's field, `blank` when it is blank ([`parse_sizes`]).
+pub fn sizes_of<F: PageField>(texts: &PageInputs, field: F, blank: &str) -> Result<Vec<f64>, InputError> {
     let t = text(texts, field);
     parse_sizes(if t.trim().is_empty() { blank } else { t })
 }
@@ -421,17 +287,17 @@ fn procs(texts: &PageInputs, errors: &mut FieldErrors) -> Option<u32> {
     })
 }
 
-/// The latency share (its default when blank or wrong).
-fn latency_share(texts: &PageInputs, errors: &mut FieldErrors) -> f64 {
-    number_in(texts, Field::LatencyShare, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors)
-        .unwrap_or(DEFAULT_LATENCY_SHARE)
+/// The latency share in a page's `field` (its default when blank or wrong): this page's and
+/// the "Broadcast across sites" page's.
+pub fn latency_share<F: PageField>(texts: &PageInputs, field: F, errors: &mut FieldErrors) -> f64 {
+    number_in(texts, field, "latency share", (0.0, 1.0), DEFAULT_LATENCY_SHARE, errors).unwrap_or(DEFAULT_LATENCY_SHARE)
 }
 
 /// The process count and latency share the broadcasts are predicted at, for a page that draws
 /// more of them (`None`: the count is wrong).
 pub fn broadcast_basis(texts: &PageInputs) -> (Option<u32>, f64) {
     let mut errors = FieldErrors::new();
-    (procs(texts, &mut errors), latency_share(texts, &mut errors))
+    (procs(texts, &mut errors), latency_share(texts, Field::LatencyShare, &mut errors))
 }
 
 impl P2pInputs {
@@ -449,136 +315,17 @@ impl P2pInputs {
     }
 }
 
-impl GridInputs {
-    fn parse(texts: &PageInputs, errors: &mut FieldErrors) -> GridInputs {
-        let matrix = gridcast::parse_matrix(text(texts, Field::Matrix));
-        let symmetrise = text(texts, Field::Symmetrise).trim() == "yes";
-        let rho = number_in(texts, Field::Rho, "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, errors);
-        let (root, size_bytes, bandwidth_mb_s) = Self::broadcast_fields(texts, errors);
-        GridInputs { matrix, symmetrise, rho, root, size_bytes, bandwidth_mb_s }
-    }
-
-    /// The fields of the grid broadcast: root, message size, bandwidth.
-    fn broadcast_fields(texts: &PageInputs, errors: &mut FieldErrors) -> (Option<f64>, Option<f64>, Option<f64>) {
-        let root = number_in(texts, Field::Root, "root node", (0.0, gridcast::MAX_NODES as f64), 0.0, errors);
-        let size_bytes = match sizes_of(texts, Field::GridSize, "512KB") {
-            Ok(v) if v.len() == 1 => v.first().copied(),
-            Ok(_) => {
-                errors.push(InputError::new(Field::GridSize.key(), "message size: give one size"));
-                None
-            }
-            Err(e) => {
-                errors.push(InputError::new(Field::GridSize.key(), format!("message size: {}", e.local_text())));
-                None
-            }
-        };
-        let bandwidth_mb_s = number_in(texts, Field::BandwidthMbS, "bandwidth", (1e-3, 1e9), 119.0, errors);
-        (root, size_bytes, bandwidth_mb_s)
-    }
-}
-
-/// The latency matrix, ρ and symmetrise read and clustered: the costly part of the grid half
-/// (a 1,000-node matrix takes tens of milliseconds to read and cluster), which a keystroke in
-/// the broadcast's fields leaves as it was. [`cluster_stage`] makes it, [`grid_half`] finishes
-/// the view from it; with [`read_matrix`] they are [`view_half`] of [`Half::Grid`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ClusterStage {
-    clusters: Option<Rc<ClustersView>>,
-    matrix_error: Option<InputError>,
-    asymmetric: bool,
-    warnings: Vec<String>,
-    errors: FieldErrors,
-}
-
-/// The latency matrix and symmetrise of a page, read, checked for symmetry and its pairs sorted
-/// by latency: the part of [`ClusterStage`] that a change of ρ leaves as it was (reading and
-/// sorting 1,000 nodes takes longer than clustering them).
-#[derive(Debug, Clone, PartialEq)]
-pub struct MatrixStage {
-    /// The matrix as clustered (symmetrised when asked), its pairs by latency, and its values
-    /// to share with each [`ClustersView`].
-    matrix: Option<(LatencyMatrix, Vec<gridcast::Edge>, Rc<Vec<f64>>)>,
-    matrix_error: Option<InputError>,
-    asymmetric: bool,
-    warnings: Vec<String>,
-}
-
-/// Reads the matrix and symmetrise of `texts`.
-pub fn read_matrix(texts: &PageInputs) -> MatrixStage {
-    matrix_stage(gridcast::parse_matrix(text(texts, Field::Matrix)), text(texts, Field::Symmetrise).trim() == "yes")
-}
-
-/// The matrix read (or its error), checked for symmetry, its pairs sorted.
-fn matrix_stage(matrix: Result<LatencyMatrix, InputError>, symmetrise: bool) -> MatrixStage {
-    let mut stage = MatrixStage { matrix: None, matrix_error: None, asymmetric: false, warnings: Vec::new() };
-    let m = match matrix {
-        Err(e) => {
-            stage.matrix_error = Some(e);
-            return stage;
-        }
-        Ok(m) => match m.symmetry_error() {
-            Some(e) if !symmetrise => {
-                stage.asymmetric = true;
-                stage.matrix_error = Some(e);
-                return stage;
-            }
-            Some(_) => {
-                stage.warnings.push(
-                    "The latency matrix was not symmetric: each pair uses the mean of its two directions.".into(),
-                );
-                m.symmetrise()
-            }
-            None => m,
-        },
-    };
-    let edges = gridcast::sorted_edges(&m);
-    let values = Rc::new(m.values.clone());
-    stage.matrix = Some((m, edges, values));
-    stage
-}
-
-/// Clusters the matrix read at the ρ of `texts`.
-pub fn cluster_stage(m: &MatrixStage, texts: &PageInputs) -> ClusterStage {
-    let mut errors = FieldErrors::new();
-    let rho = number_in(texts, Field::Rho, "ρ", (0.0, 10.0), gridcast::DEFAULT_RHO, &mut errors);
-    ClusterStage { errors, ..stage_of(m, rho) }
-}
-
-/// The grid half's view from its clusters and the other fields of `texts` (latency share,
-/// root, message size, bandwidth).
-pub fn grid_half(stage: &ClusterStage, texts: &PageInputs) -> PageView {
-    let mut errors = stage.errors.clone();
-    let share = latency_share(texts, &mut errors);
-    let (root, size, bandwidth) = GridInputs::broadcast_fields(texts, &mut errors);
-    let mut view = empty_view();
-    finish_grid(stage, (root, size, bandwidth), share, &mut view);
-    with_errors(view, errors)
-}
-
-/// Parses every field of both halves once.
+/// Parses every field once.
 pub fn parse(texts: &PageInputs) -> (Inputs, FieldErrors) {
-    parse_halves(texts, &[Half::PointToPoint, Half::Grid])
-}
-
-/// Parses the latency share and the fields of `halves`.
-fn parse_halves(texts: &PageInputs, halves: &[Half]) -> (Inputs, FieldErrors) {
     let mut errors = FieldErrors::new();
-    let latency_share = latency_share(texts, &mut errors);
-    let p2p = halves.contains(&Half::PointToPoint).then(|| P2pInputs::parse(texts, &mut errors));
-    let grid = halves.contains(&Half::Grid).then(|| GridInputs::parse(texts, &mut errors));
-    (Inputs { latency_share, p2p, grid }, errors)
+    let share = latency_share(texts, Field::LatencyShare, &mut errors);
+    let p2p = P2pInputs::parse(texts, &mut errors);
+    (Inputs { latency_share: share, p2p }, errors)
 }
 
 /// The page for its input texts: parsed, computed, with each field's error.
 pub fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
     let (inputs, errors) = parse(texts);
-    with_errors(evaluate(&inputs, catalog), errors)
-}
-
-/// One half of the page from the texts of its fields ([`Half::fields`]; the others are not
-/// read); the other half's parts of the view are empty.
-pub fn view_half(texts: &PageInputs, half: Half, catalog: &Catalog) -> PageView {
-    let (inputs, errors) = parse_halves(texts, &[half]);
     with_errors(evaluate(&inputs, catalog), errors)
 }
 
@@ -590,13 +337,7 @@ fn with_errors(mut view: PageView, errors: FieldErrors) -> PageView {
 /// Computes the page from its parsed inputs.
 pub fn evaluate(inputs: &Inputs, _catalog: &Catalog) -> PageView {
     let mut view = empty_view();
-    if let Some(p) = &inputs.p2p {
-        evaluate_p2p(p, inputs.latency_share, &mut view);
-    }
-    if let Some(g) = &inputs.grid {
-        let stage = stage_of(&matrix_stage(g.matrix.clone(), g.symmetrise), g.rho);
-        finish_grid(&stage, (g.root, g.size_bytes, g.bandwidth_mb_s), inputs.latency_share, &mut view);
-    }
+    evaluate_p2p(&inputs.p2p, inputs.latency_share, &mut view);
     view
 }
 
@@ -614,10 +355,6 @@ fn empty_view() -> PageView {
         measured_error: None,
         adapt1: Vec::new(),
         adapt2: Vec::new(),
-        matrix_error: None,
-        asymmetric: false,
-        clusters: None,
-        grid: None,
         warnings: Vec::new(),
     }
 }
@@ -707,102 +444,6 @@ fn broadcast_chart(f: &CommFit, kind: ModelKind, share: f64, procs: u32, sizes: 
         .collect()
 }
 
-/// The matrix (symmetrised when asked), its logical clusters and the grid broadcast.
-/// The matrix of `m` clustered at `rho`.
-fn stage_of(m: &MatrixStage, rho: Option<f64>) -> ClusterStage {
-    let mut stage = ClusterStage {
-        clusters: None,
-        matrix_error: m.matrix_error.clone(),
-        asymmetric: m.asymmetric,
-        warnings: m.warnings.clone(),
-        errors: FieldErrors::new(),
-    };
-    let (Some((m, edges, values)), Some(rho)) = (&m.matrix, rho) else { return stage };
-    let groups = gridcast::clusters_of_edges(m, edges, rho);
-    stage.clusters = Some(Rc::new(ClustersView {
-        order: groups.iter().flatten().copied().collect(),
-        group_latency_us: gridcast::group_latency_us(m, &groups),
-        groups,
-        n: m.n,
-        latency_us: values.clone(),
-    }));
-    stage
-}
-
-/// Puts the clusters of `stage` into `view`, with the grid broadcast from `root`, of a message
-/// of `size` bytes at `bandwidth` MB/s, when those are right.
-fn finish_grid(
-    stage: &ClusterStage,
-    (root, size, bandwidth): (Option<f64>, Option<f64>, Option<f64>),
-    share: f64,
-    view: &mut PageView,
-) {
-    view.matrix_error = stage.matrix_error.clone();
-    view.asymmetric = stage.asymmetric;
-    view.warnings.extend(stage.warnings.iter().cloned());
-    let Some(cv) = &stage.clusters else { return };
-    if let (Some(root), Some(size), Some(bw)) = (root, size, bandwidth) {
-        if root.fract() != 0.0 || root as usize >= cv.n {
-            view.field_errors
-                .insert(Field::Root.key().into(), format!("root node: expected a node index from 0 to {}", cv.n - 1));
-        } else if cv.groups.len() > MAX_COORDINATORS {
-            view.warnings.push(format!(
-                "{} logical clusters: the grid broadcast is scheduled for at most {MAX_COORDINATORS}.",
-                cv.groups.len()
-            ));
-        } else {
-            view.grid = Some(grid_view(cv, root as usize, size, bw, share));
-        }
-    }
-    view.clusters = Some(cv.clone());
-}
-
-fn grid_view(cv: &ClustersView, root: usize, size: f64, bw_mb_s: f64, share: f64) -> GridView {
-    let beta = 1.0 / (bw_mb_s * 1.048576); // µs per byte
-    let coordinators: Vec<usize> = cv.groups.iter().map(|g| g.first().copied().unwrap_or(0)).collect();
-    let root_group = cv.groups.iter().position(|g| g.contains(&root)).unwrap_or(0);
-    let k = coordinators.len();
-    let mut local = Vec::with_capacity(k);
-    let mut intra_l = Vec::with_capacity(k);
-    let mut intra_g = Vec::with_capacity(k);
-    for (g, &lat) in cv.groups.iter().zip(&cv.group_latency_us) {
-        let model = Model::Hockney { alpha_us: lat, beta_us_per_byte: beta };
-        let split = Split::new(&model, share);
-        let (times, best) = all_algorithms(&split, g.len() as u32, size);
-        local.push((best, times.iter().find(|t| t.algorithm == best).map_or(0.0, |t| t.time_us)));
-        intra_l.push(split.latency_us);
-        intra_g.push(split.gap_us(size));
-    }
-    // Between clusters the wire latency is the coordinators' latency; the sender is busy
-    // while it pushes the bytes.
-    let latency_us: Vec<Vec<f64>> = coordinators
-        .iter()
-        .map(|&a| coordinators.iter().map(|&b| if a == b { 0.0 } else { cv.latency(a, b) }).collect())
-        .collect();
-    let gap_us = vec![vec![size * beta; k]; k];
-    let c = Coordinators { latency_us, gap_us, local_us: local.iter().map(|l| l.1).collect() };
-    let e = ecef(&c, root_group, false);
-    let lat = ecef(&c, root_group, true);
-    let procs = ClusterProcs {
-        procs: cv.groups.iter().map(|g| g.len() as u32).collect(),
-        latency_us: intra_l,
-        gap_us: intra_g,
-    };
-    let binomial_us = binomial_all(&c, &procs, root_group);
-    let hierarchical_us = e.completion_us.min(lat.completion_us);
-    GridView {
-        size_bytes: size,
-        coordinators,
-        root_group,
-        local,
-        speedup: binomial_us.filter(|_| hierarchical_us > 0.0).map(|b| b / hierarchical_us),
-        ecef: e,
-        ecef_lat: lat,
-        binomial_us,
-        hierarchical_us,
-    }
-}
-
 /// A fitted model as a catalog fabric, for "save to Clusters".
 pub fn fitted_fabric(view: &PageView, kind: ModelKind, name: &str) -> Option<Fabric> {
     view.fit.as_ref()?.model(kind).map(|m| comm::to_fabric(m, name))
@@ -853,12 +494,6 @@ pub fn presets() -> Vec<Preset> {
             (Field::Procs, "20".to_string()),
             (Field::Sizes, "8KB 64KB 512KB 4MB".to_string()),
             (Field::Measured, measured.to_string()),
-            (Field::Matrix, gridcast::table2_text()),
-            (Field::Symmetrise, String::new()),
-            (Field::Rho, "0.2".to_string()),
-            (Field::Root, "0".to_string()),
-            (Field::GridSize, "512KB".to_string()),
-            (Field::BandwidthMbS, "119".to_string()),
         ]
         .into_iter()
         .map(|(f, v)| (f.key().to_string(), v))
@@ -880,51 +515,15 @@ pub fn presets() -> Vec<Preset> {
     ]
 }
 
-/// Both halves' inputs before the user has touched them (the command's examples and the
-/// golden views compute both).
+/// The page's inputs before the user has touched it: the first preset's.
 pub fn default_inputs() -> PageInputs {
     presets().into_iter().next().map(|p| p.inputs).unwrap_or_default()
 }
 
-/// The communication page's inputs before the user has touched it.
-pub fn p2p_defaults() -> PageInputs {
-    Half::PointToPoint.inputs_of(&default_inputs())
-}
-
-/// The "Broadcast across sites" page's inputs before the user has touched it: Grid'5000.
-pub fn sites_defaults() -> PageInputs {
-    Half::Grid.inputs_of(&default_inputs())
-}
-
 crate::model::calculators::usual_contract!(
-    /// The communication page's row in the table of calculators. Its view computes both
-    /// halves, as the command's examples do (the page itself computes its half, [`view_half`]).
+    /// The communication page's row in the table of calculators.
     CommPage
 );
-
-/// The "Broadcast across sites" page's row: the grid half of this page model.
-pub struct SitesPage;
-
-impl crate::model::calculators::Contract for SitesPage {
-    type Inputs = (Inputs, FieldErrors);
-    type View = PageView;
-    fn fields() -> Vec<&'static str> {
-        Half::Grid.fields().map(|f| f.key()).collect()
-    }
-    fn default_inputs() -> PageInputs {
-        sites_defaults()
-    }
-    /// The presets differ in their point-to-point half only, so the page has none.
-    fn presets() -> Vec<Preset> {
-        Vec::new()
-    }
-    fn parse(texts: &PageInputs) -> Self::Inputs {
-        parse_halves(texts, &[Half::Grid])
-    }
-    fn view(texts: &PageInputs, catalog: &Catalog) -> PageView {
-        view_half(texts, Half::Grid, catalog)
-    }
-}
 
 #[cfg(test)]
 mod tests;

@@ -22,7 +22,7 @@ const EXTRAP_PREFIX: &str = "extrap_";
 /// The inputs of the communication page that format 2 moved to the "Broadcast across sites"
 /// page, and the one it copied there (read by both). Written out, not taken from the pages'
 /// fields: what a format was does not change with the pages (and the workspace, below the
-/// pages, does not depend on them; `comm::page`'s tests check these are its fields).
+/// pages, does not depend on them; `sites::page`'s tests check these are the pages' fields).
 pub const FORMAT1_GRID_KEYS: &[&str] = &["matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"];
 pub const FORMAT1_SHARED_KEY: &str = "latency_share";
 /// The pages format 2 moved inputs to (their keys in the table of calculators).

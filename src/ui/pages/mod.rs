@@ -18,6 +18,7 @@ mod multigrid;
 mod regions;
 mod simulate;
 mod simulate_timeline;
+mod sites;
 mod speedup;
 
 /// The pages of `index.html`.

@@ -5,7 +5,7 @@ use crate::model::catalog::presets as catalog;
 fn default_page_shows_everything() {
     let v = view(&default_inputs(), &catalog());
     assert_eq!(v.format, Format::OsuLatency);
-    assert!(v.p2p_error.is_none() && v.field_errors.is_empty() && v.matrix_error.is_none(), "{v:?}");
+    assert!(v.p2p_error.is_none() && v.field_errors.is_empty(), "{v:?}");
     let fit = v.fit.as_ref().expect("fits");
     assert_eq!(fit.models.len(), 4);
     assert_eq!(fit.knee.map(|k| k.size_bytes), Some(65536.0), "{:?}", fit.knee);
@@ -17,16 +17,6 @@ fn default_page_shows_everything() {
     let best = |m: f64| v.adapt2.iter().find(|r| r.size_bytes == m && r.procs == 20).map(|r| r.algorithm);
     assert_eq!(best(8192.0), Some(Algorithm::Binomial));
     assert_eq!(best(524288.0), Some(Algorithm::Pipeline));
-    let c = v.clusters.as_ref().expect("clusters");
-    assert_eq!(c.groups.iter().map(Vec::len).collect::<Vec<_>>(), vec![20, 11, 7, 1, 20, 19]);
-    assert_eq!(c.order.len(), 78);
-    let g = v.grid.as_ref().expect("grid");
-    assert_eq!(g.ecef.transfers.len(), 5);
-    assert_eq!(g.coordinators, vec![0, 20, 31, 38, 39, 59]);
-    // The seed measured the hierarchical broadcast at least twice as fast as the binomial
-    // tree; with Table 2's latencies and a nominal 1 Gbit/s everywhere the model gives 1.78×
-    // at 512 KB (sizes from 8 KB to 4 MB: see `grid_speedup_across_sizes`).
-    assert!(g.speedup.is_some_and(|s| s > 1.5), "{g:?}");
     let fabric = fitted_fabric(&v, ModelKind::Hockney, "GigE fitted").expect("fabric");
     assert!(fabric.latency_us > 0.0 && fabric.bandwidth_mb_s > 50.0, "{fabric:?}");
 }
@@ -50,95 +40,25 @@ fn bad_fields_name_themselves() {
     let mut inputs = default_inputs();
     inputs.insert(Field::Procs.key().into(), "2.5".into());
     inputs.insert(Field::Sizes.key().into(), "8 furlongs".into());
-    inputs.insert(Field::Rho.key().into(), "-1".into());
+    inputs.insert(Field::LatencyShare.key().into(), "2".into());
     inputs.insert(Field::Measured.key().into(), "size procs algorithm time\n8 4 scatter 10".into());
-    inputs.insert(Field::Matrix.key().into(), "0 1 2\n1 0 3\n2 4 0".into());
     let v = view(&inputs, &catalog());
     assert!(v.field_errors[Field::Procs.key()].contains("whole number"));
     assert!(v.field_errors[Field::Sizes.key()].contains("furlongs"), "{:?}", v.field_errors);
-    assert!(v.field_errors[Field::Rho.key()].contains("from 0 to 10"));
+    assert!(v.field_errors[Field::LatencyShare.key()].contains("from 0 to 1"), "{:?}", v.field_errors);
     let e = v.measured_error.expect("measured error");
     // Column 5: the character where "scatter" starts (not the third cell).
     assert_eq!((e.line, e.column), (Some(2), Some(5)));
     assert!(e.message.contains("unknown algorithm \"scatter\""), "{e}");
-    assert!(v.asymmetric && v.matrix_error.is_some() && v.clusters.is_none());
-    inputs.insert(Field::Symmetrise.key().into(), "yes".into());
-    inputs.insert(Field::Rho.key().into(), "0.2".into());
-    let v = view(&inputs, &catalog());
-    assert!(!v.asymmetric && v.clusters.is_some() && v.warnings.iter().any(|w| w.contains("symmetric")));
 }
 
 #[test]
-fn halves_read_their_own_fields_and_make_up_the_page() {
-    let keys = |h: Half| h.fields().map(Field::key).collect::<Vec<_>>();
-    assert_eq!(
-        keys(Half::PointToPoint),
-        ["p2p", "p2p_format", "latency_share", "procs", "sizes", "bcast_model", "measured"]
-    );
-    assert_eq!(
-        keys(Half::Grid),
-        ["latency_share", "matrix", "symmetrise", "rho", "root", "grid_size", "bandwidth_mb_s"]
-    );
-    // Each half from only its own fields, as the page evaluates them, gives the same as the
-    // whole page (one half's broken field does not reach the other).
-    let mut inputs = presets().into_iter().nth(1).expect("second preset").inputs;
-    inputs.insert(Field::Root.key().into(), "1000".into());
-    let whole = view(&inputs, &catalog());
-    let only = |h: Half| -> PageInputs {
-        h.fields().filter_map(|f| Some((f.key().to_string(), inputs.get(f.key())?.clone()))).collect()
-    };
-    let (a, b) = (
-        view_half(&only(Half::PointToPoint), Half::PointToPoint, &catalog()),
-        view_half(&only(Half::Grid), Half::Grid, &catalog()),
-    );
-    assert_eq!(
-        (&a.fit, &a.broadcast, &a.adapt2, &a.measured),
-        (&whole.fit, &whole.broadcast, &whole.adapt2, &whole.measured)
-    );
-    assert!(a.clusters.is_none() && a.matrix_error.is_none());
-    assert_eq!((&b.clusters, &b.grid, &b.matrix_error), (&whole.clusters, &whole.grid, &whole.matrix_error));
-    assert!(b.fit.is_none() && b.field_errors.contains_key("root"));
-    let mut errors = a.field_errors.clone();
-    errors.extend(b.field_errors.clone());
-    assert_eq!(errors, whole.field_errors);
-    assert_eq!([a.warnings, b.warnings].concat(), whole.warnings);
-}
-
-/// The grid half in two stages (the matrix clustered once, the broadcast for each keystroke in
-/// its fields) is the grid half in one, whichever fields are wrong; a stage serves every
-/// value of the broadcast's fields.
-#[test]
-fn the_grid_half_in_stages_is_the_grid_half() {
-    let base = presets().into_iter().nth(1).expect("second preset").inputs;
-    let cases: [&[(Field, &str)]; 5] = [
-        &[],
-        &[(Field::Root, "1000")],
-        &[(Field::Rho, "x"), (Field::GridSize, "1 2")],
-        &[(Field::Matrix, "0 1 2\n1 0 3\n2 4 0")],
-        &[(Field::Matrix, "0 1 2\n1 0 3\n2 4 0"), (Field::Symmetrise, "yes"), (Field::BandwidthMbS, "0")],
-    ];
-    for case in cases {
-        let mut inputs = base.clone();
-        for (f, t) in case {
-            inputs.insert(f.key().into(), t.to_string());
-        }
-        let stage = cluster_stage(&read_matrix(&inputs), &inputs);
-        assert_eq!(grid_half(&stage, &inputs), view_half(&inputs, Half::Grid, &catalog()), "{case:?}");
-        for root in ["0", "3", "x"] {
-            inputs.insert(Field::Root.key().into(), root.into());
-            assert_eq!(grid_half(&stage, &inputs), view_half(&inputs, Half::Grid, &catalog()), "{case:?}, root {root}");
-        }
-    }
-}
-
-#[test]
-fn grid_speedup_across_sizes() {
-    let mut inputs = default_inputs();
-    for (size, low) in [("8KB", 1.5), ("64KB", 1.5), ("512KB", 1.5), ("4MB", 1.5)] {
-        inputs.insert(Field::GridSize.key().into(), size.into());
-        let g = view(&inputs, &catalog()).grid.expect("grid");
-        let s = g.speedup.expect("speed-up");
-        assert!(s > low, "{size}: {s}");
+fn the_page_reads_the_point_to_point_fields() {
+    let keys: Vec<&str> = Field::ALL.iter().map(|f| f.key()).collect();
+    assert_eq!(keys, ["p2p", "p2p_format", "latency_share", "procs", "sizes", "bcast_model", "measured"]);
+    // The presets and defaults hold this page's fields only.
+    for p in presets() {
+        assert!(p.inputs.keys().all(|k| keys.contains(&k.as_str())), "{}: {:?}", p.key, p.inputs.keys());
     }
 }
 
@@ -175,16 +95,6 @@ fn numbers(v: &PageView) -> Vec<f64> {
     for r in &v.adapt2 {
         out.extend(r.candidates.iter().map(|c| c.1.time_us).chain([r.time_us]));
     }
-    if let Some(c) = &v.clusters {
-        out.extend(c.group_latency_us.iter().chain(c.latency_us.iter()));
-    }
-    if let Some(g) = &v.grid {
-        out.extend(g.local.iter().map(|l| l.1).chain([g.hierarchical_us]).chain(g.binomial_us).chain(g.speedup));
-        for s in [&g.ecef, &g.ecef_lat] {
-            out.extend([s.inter_us, s.completion_us]);
-            out.extend(s.transfers.iter().flat_map(|t| [t.start_us, t.arrival_us, t.local_end_us]));
-        }
-    }
     out
 }
 
@@ -199,7 +109,6 @@ proptest::proptest! {
         text in "[0-9eE.,;\\t \\n+-]{0,40}|[a-z#()µ ]{0,12}|[0-9]{1,14}|[0-9 \\n]{0,30}",
     ) {
         let mut inputs = presets().into_iter().nth(1).map(|p| p.inputs).unwrap_or_default();
-        inputs.insert(Field::Matrix.key().into(), "0 5 9\n5 0 9\n9 9 0".into());
         inputs.insert(field.key().to_string(), text);
         let v = view(&inputs, &catalog());
         for x in numbers(&v) {
@@ -268,21 +177,4 @@ fn the_table_reads_every_name_the_command_reads() {
         }
     }
     assert!(Algorithm::Binary.names().contains(&"binary-tree"));
-}
-
-/// The workspace's format-2 upgrade names this page's fields as they were (below the pages, it
-/// cannot take them from here): the keys it moves to the sites page are the grid half's, the
-/// one it copies is read by both halves, and the pages it names are these.
-#[test]
-fn the_format_2_upgrade_names_these_fields() {
-    use crate::model::workspace::migrate;
-    let grid: Vec<&str> = Half::Grid.fields().filter(|f| !f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
-    assert_eq!(grid, migrate::FORMAT1_GRID_KEYS);
-    let shared: Vec<&str> =
-        Field::ALL.iter().filter(|f| f.read_by(Half::Grid) && f.read_by(Half::PointToPoint)).map(|f| f.key()).collect();
-    assert_eq!(shared, [migrate::FORMAT1_SHARED_KEY]);
-    assert_eq!(
-        (SITES_PAGE, crate::model::bottlenecks::page::PAGE),
-        (migrate::FORMAT2_SITES_PAGE, migrate::FORMAT2_EXTRAP_PAGE)
-    );
 }

@@ -10,13 +10,15 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::{set_matrix, stale_note, table, Ctx, Shown, View};
-use crate::charts::comm::{size_text, time_text, HeatMap, Timeline};
-use crate::model::comm::page::{self as page, ClustersView, Field, GridView};
+use super::set_matrix;
+use crate::charts::comm::{size_text, time_text};
+use crate::charts::sites::{HeatMap, Timeline};
+use crate::model::sites::page::{self as page, ClustersView, Field, GridView, PageView};
 use crate::model::workspace::{self, PageField, MAX_FIELD_BYTES};
 use crate::model::{fmt_num, InputError};
 use crate::ui::components::chart::{drawing, Chart};
 use crate::ui::components::table_input::TableInput;
+use crate::ui::pages::comm::{stale_note, table, Ctx, Shown, View};
 
 /// Most blocks per side of the heat map: larger matrices are averaged into blocks.
 const HEAT_MAP_SIDE: usize = 160;
@@ -55,8 +57,8 @@ impl PartialEq for SameClusters {
 #[derive(Properties, PartialEq)]
 pub struct ClustersProps {
     pub ctx: Ctx,
-    pub current: View,
-    pub shown: Shown<View>,
+    pub current: View<PageView>,
+    pub shown: Shown<View<PageView>>,
     pub big: UseStateHandle<Option<Rc<String>>>,
 }
 
@@ -192,7 +194,7 @@ fn groups_table(c: &ClustersView) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct GridProps {
     pub ctx: Ctx,
-    pub shown: Shown<View>,
+    pub shown: Shown<View<PageView>>,
 }
 
 #[component(GridCast)]
