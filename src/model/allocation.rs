@@ -686,10 +686,15 @@ impl SpeedupRows {
 
 /// What a page's table is made from: the speed-up page's predictions or the planner's ranking.
 pub trait AllocationSource {
+    /// Whether the page asks for a node's power, the PUE and the grid's carbon intensity (the
+    /// speed-up page; the planner's come from its clusters). A constant, so that a page
+    /// without the fields carries none of their code.
+    const ENERGY_FIELDS: bool = false;
     fn allocation(&self, opts: &AllocationOptions) -> Allocation;
 }
 
 impl AllocationSource for SpeedupRows {
+    const ENERGY_FIELDS: bool = true;
     fn allocation(&self, opts: &AllocationOptions) -> Allocation {
         from_speedup(self, opts)
     }

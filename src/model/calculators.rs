@@ -46,7 +46,7 @@ macro_rules! calculator_table {
                 title: "Multi-cluster planner",
                 answers: "How long will my job take, and what will it cost, on one cluster or split over two, \
                           with which switching fabric? Calibrated from a few runs on 4 and 8 processes.",
-                seed: "seed 000: multigrid on the White Rose Grid",
+                seed: "the White Rose Grid paper: multigrid run times across clusters",
                 model: multigrid::page::MultigridPage,
                 page: multigrid::Multigrid,
                 commands: [multigrid::COMMAND],
@@ -56,7 +56,7 @@ macro_rules! calculator_table {
                 title: "Speed-up curve",
                 answers: "From speed-ups measured at a few process counts: the whole curve, where it stops \
                           paying, and how sure we are (Downey's model and its rivals).",
-                seed: "seed 004: Downey's model tuned by Levenberg–Marquardt",
+                seed: "Lan 2007: Downey's model tuned by Levenberg–Marquardt",
                 model: speedup::page::SpeedupPage,
                 page: speedup::Speedup,
                 commands: [speedup::COMMAND, transfer::COMMAND],
@@ -66,7 +66,7 @@ macro_rules! calculator_table {
                 title: "Bottlenecks at scale",
                 answers: "Which region of my program will dominate at the process count I am about to book, \
                           and which stops scaling first? From an Extra-P experiment of many regions.",
-                seed: "Extra-P experiments, each region fitted as on the speed-up page (seed 004)",
+                seed: "Extra-P experiments, each region fitted as on the speed-up page (Lan 2007)",
                 model: bottlenecks::page::BottlenecksPage,
                 page: bottlenecks::Bottlenecks,
                 commands: [bottlenecks::COMMAND],
@@ -76,7 +76,7 @@ macro_rules! calculator_table {
                 title: "Two regions",
                 answers: "Can one job span two computing centres joined by a long link; what bandwidth \
                           between them makes it worthwhile; how large should each region be?",
-                seed: "seed 003: bwGRiD Mannheim–Heidelberg",
+                seed: "Kredel et al. 2012: bwGRiD Mannheim–Heidelberg",
                 model: regions::page::RegionsPage,
                 page: regions::Regions,
                 commands: [regions::COMMAND],
@@ -86,7 +86,7 @@ macro_rules! calculator_table {
                 title: "Communication & broadcast",
                 answers: "Which communication model fits my benchmark output, and which broadcast \
                           algorithm is fastest for my message sizes and process count?",
-                seed: "seed 002: adaptive poly-models on Grid'5000",
+                seed: "Nasri et al.: adaptive poly-models on Grid'5000",
                 model: comm::page::CommPage,
                 page: comm::Comm,
                 commands: [comm::COMMAND, comm::BROADCAST],
@@ -96,7 +96,7 @@ macro_rules! calculator_table {
                 title: "Broadcast across sites",
                 answers: "Which of my machines form clusters of like latency, and how should a broadcast cross \
                           the sites? From a measured latency matrix.",
-                seed: "seed 002: logical clusters and grid broadcasts on Grid'5000",
+                seed: "Nasri et al.: logical clusters and grid broadcasts on Grid'5000",
                 model: sites::page::SitesPage,
                 page: sites::Sites,
                 commands: [sites::CLUSTERS, sites::GRID_BROADCAST],
@@ -106,7 +106,7 @@ macro_rules! calculator_table {
                 title: "Virtual parallel machine",
                 answers: "Run time and speed-up of my program's skeleton, simulated with message times drawn \
                           from measured distributions under contention.",
-                seed: "seed 001: MPIBench and PEVPM",
+                seed: "Grove & Coddington: MPIBench and PEVPM",
                 model: simulate::page::SimulatePage,
                 page: simulate::Simulate,
                 commands: [simulate::COMMAND],

@@ -445,13 +445,18 @@ fn bwgrid(id: &str, name: &str, core_gflops: f64, fabrics: Vec<Fabric>, notes: &
 
 fn bwgrid1_fabrics() -> Vec<Fabric> {
     vec![
-        fabric("InfiniBand 20 Gbit/s", 2.0, 1430.5, "seed 003: b_l = 1.5 GB/s (1430.5 MB/s); latency nominal"),
+        fabric(
+            "InfiniBand 20 Gbit/s",
+            2.0,
+            1430.5,
+            "Kredel et al. 2012: b_l = 1.5 GB/s (1430.5 MiB/s); latency nominal",
+        ),
         fabric("Gigabit Ethernet", 50.0, 119.0, "nominal: 1 Gbit/s"),
     ]
 }
 
 fn bwgrid2_fabrics() -> Vec<Fabric> {
-    vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "seed 003: planned b_l = 6 GB/s")]
+    vec![fabric("InfiniBand (planned)", 2.0, 5722.0, "Kredel et al. 2012: planned b_l = 6 GB/s")]
 }
 
 fn link(a: &str, b: &str, f: Fabric) -> Link {
@@ -463,10 +468,10 @@ fn link(a: &str, b: &str, f: Fabric) -> Link {
 /// finds them.
 pub fn presets() -> Catalog {
     let bwgrid_note = "bwGRiD: 140 blades, each two quad-core Xeon 2.8 GHz; 16 GB per blade; \
-                       Gigabit Ethernet and 20 Gbit/s InfiniBand (seed 003).";
-    let bwgrid2_note = "Planned bwGRiD 2 (seed 003): 6 GB/s between nodes, 10–16 GFlop/s per core \
+                       Gigabit Ethernet and 20 Gbit/s InfiniBand (Kredel et al. 2012).";
+    let bwgrid2_note = "Planned bwGRiD 2 (Kredel et al. 2012): 6 GB/s between nodes, 10–16 GFlop/s per core \
                         (the low end is used here); node count and memory not given, bwGRiD 1's kept.";
-    let g5k_note = "Grid'5000 site of seed 002 (Table 2). The seed counts machines, not cores, and gives \
+    let g5k_note = "Grid'5000 site of Nasri et al. (Table 2). The paper counts machines, not cores, and gives \
                     no node hardware: one process per machine, memory and peak unknown (set your own).";
     let clusters = vec![
         cluster(
@@ -479,7 +484,7 @@ pub fn presets() -> Catalog {
             1.0,
             vec![fast_ethernet(), myrinet()],
             "128 dual-processor nodes: 75 at 2.4 GHz and 53 at 2.2 GHz (Xeon), 2 GB per node, 512 KB L2 \
-             (seed 000). Include at least one slower 2.2 GHz node in every calibration run, or the \
+             (the White Rose Grid paper). Include at least one slower 2.2 GHz node in every calibration run, or the \
              prediction is optimistic. Price 1 unit per CPU-hour as in the paper's scenario 2.",
         ),
         cluster(
@@ -491,7 +496,7 @@ pub fn presets() -> Catalog {
             0.0,
             2.0,
             vec![fast_ethernet(), myrinet()],
-            "87 nodes of two dual-core 2.0 GHz AMD processors (348 cores), 8 GB per node (seed 000). Run \
+            "87 nodes of two dual-core 2.0 GHz AMD processors (348 cores), 8 GB per node (the White Rose Grid paper). Run \
              sequential calibration as four copies on one node so node-level memory contention is \
              included. Price 2 units per CPU-hour as in the paper's scenario 2.",
         ),
@@ -507,10 +512,10 @@ pub fn presets() -> Catalog {
                 "Fast Ethernet",
                 100.0,
                 9.66,
-                "seed 001: 81 Mbit/s (9.66 MB/s) achieved for 16 KB messages; latency nominal",
+                "Grove & Coddington: 81 Mbit/s (9.66 MiB/s) achieved for 16 KB messages; latency nominal",
             )],
             "116 dual-processor nodes, 500 MHz Pentium III, 256 MB; switched 100 Mbit/s Ethernet over five \
-             24-port switches joined by 2.1 Gbit/s backplane cards; MPICH 1.2.0 (seed 001). Message times \
+             24-port switches joined by 2.1 Gbit/s backplane cards; MPICH 1.2.0 (Grove & Coddington). Message times \
              have a knee at 16 KB; the backplane saturates from about 16 KB with 64 × 1 processes.",
         ),
         bwgrid("bwgrid-ma", "bwGRiD Mannheim", 8.5, bwgrid1_fabrics(), bwgrid_note),
@@ -527,7 +532,7 @@ pub fn presets() -> Catalog {
             1.0,
             vec![fabric("Myrinet G2", 3.0, 240.0, "nominal Myrinet 2G; replace with your measurements")],
             "HP cluster of 267 nodes, each one AMD 2.2 GHz dual-core CPU with 8 GB; Myrinet G2; the thesis \
-             used one core per node (seed 004).",
+             used one core per node (Lan 2007).",
         ),
         cluster("g5k-orsay", "Grid'5000 Orsay", 20, 1, 0.0, 0.0, 1.0, vec![g5k(48.39)], g5k_note),
         cluster(
@@ -539,25 +544,35 @@ pub fn presets() -> Catalog {
             0.0,
             1.0,
             vec![g5k(35.52)],
-            "Grid'5000 site of seed 002: splits into logical clusters of 11 machines (35.52 µs inside), \
+            "Grid'5000 site of Nasri et al.: splits into logical clusters of 11 machines (35.52 µs inside), \
              7 machines (60.08 µs) and 1 machine. The seed gives no node hardware: one process per machine, \
              memory and peak unknown (set your own).",
         ),
         cluster("g5k-toulouse", "Grid'5000 Toulouse", 20, 1, 0.0, 0.0, 1.0, vec![g5k(26.94)], g5k_note),
         cluster("g5k-sophia", "Grid'5000 Sophia-Antipolis", 19, 1, 0.0, 0.0, 1.0, vec![g5k(35.04)], g5k_note),
     ];
-    let wan = |us: f64| fabric("WAN", us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s");
+    let wan = |us: f64| fabric("WAN", us, 119.0, "Nasri et al. Table 2: latency; bandwidth nominal 1 Gbit/s");
     let links = vec![
         link("wrg-a", "wrg-b", fast_ethernet()),
         link(
             "bwgrid-ma",
             "bwgrid-hd",
-            fabric("InfiniBand over 28 km fibre", 145.0, 930.0, "seed 003: MPI 145 µs, 930 MB/s (B_E ≈ 1 GB/s)"),
+            fabric(
+                "InfiniBand over 28 km fibre",
+                145.0,
+                930.0,
+                "Kredel et al. 2012: MPI 145 µs, 930 MB/s (B_E ≈ 1 GB/s)",
+            ),
         ),
         link(
             "bwgrid2-ma",
             "bwgrid2-hd",
-            fabric("Planned link", 145.0, 14305.1, "seed 003: planned B_E 15–45 GB/s (the low end is used here)"),
+            fabric(
+                "Planned link",
+                145.0,
+                14305.1,
+                "Kredel et al. 2012: planned B_E 15–45 GB/s (the low end is used here)",
+            ),
         ),
         link("g5k-orsay", "g5k-grenoble", wan(6577.49)),
         link("g5k-orsay", "g5k-toulouse", wan(5211.94)),
@@ -570,7 +585,7 @@ pub fn presets() -> Catalog {
 }
 
 fn g5k(latency_us: f64) -> Fabric {
-    fabric("Site network", latency_us, 119.0, "seed 002 Table 2: latency; bandwidth nominal 1 Gbit/s")
+    fabric("Site network", latency_us, 119.0, "Nasri et al. Table 2: latency; bandwidth nominal 1 Gbit/s")
 }
 
 #[cfg(test)]

@@ -502,14 +502,14 @@ pub fn presets() -> Vec<Preset> {
     vec![
         Preset {
             key: "osu-g5k",
-            name: "Constructed OSU output, Grid'5000 (seed 002, Table 2)",
-            description: "A constructed osu_latency output (Gigabit-Ethernet-like, not a measurement) and the 78 Grid'5000 machines of seed 002, Table 2.",
+            name: "Constructed OSU output, Grid'5000 (Nasri et al., Table 2)",
+            description: "A constructed osu_latency output (Gigabit-Ethernet-like, not a measurement) and the 78 Grid'5000 machines of Nasri et al., Table 2.",
             inputs: inputs(OSU_SAMPLE, ""),
         },
         Preset {
             key: "table-bcast",
             name: "Constructed ping-pong table and broadcasts, Grid'5000",
-            description: "The same curve as a (size, time) table, constructed broadcasts on 20 processes (not measurements), and seed 002's Table 2.",
+            description: "The same curve as a (size, time) table, constructed broadcasts on 20 processes (not measurements), and Nasri et al.'s Table 2.",
             inputs: inputs(TABLE_SAMPLE, MEASURED_SAMPLE),
         },
     ]

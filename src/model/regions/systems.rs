@@ -129,7 +129,7 @@ pub const SYSTEM_PRESETS: [SystemPreset; 3] = [
     SystemPreset {
         key: "bwgrid1",
         name: "bwGRiD 1",
-        description: "bwGRiD 1 (seed 003): l_th 8.5 GFlop/s, b_l 1.5 GB/s, B_E 1 GB/s between Mannheim and Heidelberg, α = 1/20",
+        description: "bwGRiD 1 (Kredel et al. 2012): l_th 8.5 GFlop/s, b_l 1.5 GB/s, B_E 1 GB/s between Mannheim and Heidelberg, α = 1/20",
         peak_gflops_per_core: 8.5,
         node_bandwidth_gb_s: 1.5,
         region_bandwidth_gb_s: 1.0,
@@ -137,7 +137,7 @@ pub const SYSTEM_PRESETS: [SystemPreset; 3] = [
     SystemPreset {
         key: "bwgrid2-15",
         name: "bwGRiD 2 (planned, 15 GB/s)",
-        description: "The planned bwGRiD 2 (seed 003): l_th 10 GFlop/s, b_l 6 GB/s, B_E 15 GB/s (the low end of the plan), α = 1/20",
+        description: "The planned bwGRiD 2 (Kredel et al. 2012): l_th 10 GFlop/s, b_l 6 GB/s, B_E 15 GB/s (the low end of the plan), α = 1/20",
         peak_gflops_per_core: 10.0,
         node_bandwidth_gb_s: 6.0,
         region_bandwidth_gb_s: 15.0,
@@ -145,7 +145,7 @@ pub const SYSTEM_PRESETS: [SystemPreset; 3] = [
     SystemPreset {
         key: "bwgrid2-45",
         name: "bwGRiD 2 (planned, 45 GB/s)",
-        description: "The planned bwGRiD 2 (seed 003): l_th 10 GFlop/s, b_l 6 GB/s, B_E 45 GB/s (the high end of the plan), α = 1/20",
+        description: "The planned bwGRiD 2 (Kredel et al. 2012): l_th 10 GFlop/s, b_l 6 GB/s, B_E 45 GB/s (the high end of the plan), α = 1/20",
         peak_gflops_per_core: 10.0,
         node_bandwidth_gb_s: 6.0,
         region_bandwidth_gb_s: 45.0,

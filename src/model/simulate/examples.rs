@@ -18,7 +18,7 @@ pub struct Example {
 /// even processes send first, odd ones receive first; 3.24 ms of stencil work per iteration
 /// on one Perseus processor, divided among the processes.
 pub const JACOBI: &str = "\
-# Jacobi iteration (seed 001, Figure 5): 1-D decomposition, a row to each neighbour.
+# Jacobi iteration (Grove & Coddington, Figure 5): 1-D decomposition, a row to each neighbour.
 Param xsize = 256
 Param iterations = 1000
 Loop iterations = iterations {

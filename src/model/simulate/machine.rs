@@ -594,7 +594,7 @@ pub fn perseus() -> Machine {
         }
     }
     sort_configs(&mut configs);
-    Machine::Histograms { name: "Perseus-like (constructed from seed 001)".into(), configs }
+    Machine::Histograms { name: "Perseus-like (constructed from Grove & Coddington)".into(), configs }
 }
 
 /// Configurations by n·p, then p (one sort, shared, so the pages carry its code once).

@@ -446,7 +446,7 @@ pub fn benchmark_matrix(n: usize) -> LatencyMatrix {
 /// The Grid'5000 preset as text: one row per machine, Table 2's latencies without noise.
 pub fn table2_text() -> String {
     let m = table2_nodes(TABLE2_MACHINES, 0.0, 0);
-    let mut s = String::from("# Grid'5000 after seed 002, Table 2: latency (µs) between machines; rows 1-20 Orsay,\n# 21-31, 32-38 and 39 Grenoble, 40-59 Toulouse, 60-78 Sophia\n");
+    let mut s = String::from("# Grid'5000 after Nasri et al., Table 2: latency (µs) between machines; rows 1-20 Orsay,\n# 21-31, 32-38 and 39 Grenoble, 40-59 Toulouse, 60-78 Sophia\n");
     for i in 0..m.n {
         let row: Vec<String> = (0..m.n).map(|j| format!("{}", m.get(i, j))).collect();
         s.push_str(&row.join(" "));

@@ -27,10 +27,6 @@ pub struct AllocationProps<S: AllocationSource + ?Sized + PartialEq + 'static> {
     pub empty: &'static str,
     /// Start of the download's file name, e.g. "speedup" for speedup-allocation.md.
     pub file: &'static str,
-    /// Fields for a node's power, the PUE and the grid's carbon intensity (the speed-up page;
-    /// the planner's energy comes from its clusters).
-    #[prop_or_default]
-    pub energy: bool,
 }
 
 #[component(AllocationTable)]
@@ -66,7 +62,7 @@ pub fn allocation_table<S: AllocationSource + ?Sized + PartialEq + 'static>(p: &
                 { page_field(inputs, setter, KEY_PRICE, "price per core-hour (EUR, optional)", None, error(KEY_PRICE)) }
                 { page_select(inputs, setter, KEY_FORMAT, "format", &[("md", "Markdown"), ("csv", "CSV"), ("latex", "LaTeX")]) }
             </div>
-            if p.energy {
+            if S::ENERGY_FIELDS {
                 <div class="form-row">
                     { page_field(inputs, setter, KEY_POWER, "node power (W, optional)", None, error(KEY_POWER)) }
                     { page_field(inputs, setter, KEY_PUE, "PUE of the site", None, error(KEY_PUE)) }

@@ -138,7 +138,7 @@ pub fn clusters() -> Html {
             </p>
             <super::machines::MachinesTable {on_use} />
             <h2>{ "Your clusters" }</h2>
-            <p class="hint">{ "The clusters every calculator offers: the seed papers' machines (their worked examples use them), \
+            <p class="hint">{ "The clusters every calculator offers: the source papers' machines (their worked examples use them), \
                 the machines you use from the table above, and your own." }</p>
             <div class="toolbar">
                 <button id="add-cluster" onclick={add_cluster}>{ "Add a cluster" }</button>

@@ -158,7 +158,7 @@ pub fn regions() -> Html {
             <h1>{ "Two regions" }</h1>
             <p class="lead">
                 { "Can one parallel job span two computing centres joined by a long link, what bandwidth between them \
-                   makes it worthwhile, and how large should a region be? Roofline-type model of seed 003 \
+                   makes it worthwhile, and how large should a region be? Roofline-type model of Kredel et al. 2012 \
                    (bwGRiD Mannheim–Heidelberg): Sp(n) = (1 + x'z)/(1 + x'z/n) for one region of n cores; \
                    Sp2(n) = (2 + (1 + X)z')/(2p(n) + (1 + X/n)z') for two regions of n cores each, p(n) = α·n." }
             </p>

@@ -335,7 +335,7 @@ pub fn simulate() -> Html {
             <p class="lead">
                 { "Describe your program's skeleton — its loops, messages and computation times — pick a machine, and see \
                    its run time and speed-up simulated with message times drawn from measured distributions under the \
-                   contention of the moment, against the same simulation fed with averages or minimums (seed 001: \
+                   contention of the moment, against the same simulation fed with averages or minimums (Grove & Coddington: \
                    MPIBench and PEVPM)." }
             </p>
             <div class="toolbar">{ for presets }</div>
@@ -357,7 +357,7 @@ pub fn simulate() -> Html {
                 { field_set_select("from-catalog", "A cluster and fabric from the Clusters page…", machines, &setter) }
             </div>
             <div class="form-row">
-                { page_select(&inputs, &setter, Field::Machine.key(), "message times", &[("perseus", "Perseus-like preset (seed 001)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
+                { page_select(&inputs, &setter, Field::Machine.key(), "message times", &[("perseus", "Perseus-like preset (Grove & Coddington)"), ("fitted", "latency + size/bandwidth"), ("histograms", "pasted MPIBench histograms")]) }
                 { page_select(&inputs, &setter, Field::Mode.key(), "mode", &[("distribution", "sample the distributions"), ("average", "averages"), ("minimum", "minimums (ping-pong)")]) }
                 { page_select(&inputs, &setter, Field::Contention.key(), "contention", &[("moment", "of the moment"), ("configuration", "of the configuration"), ("none", "none")]) }
                 if machine.as_str() == "fitted" {

@@ -308,7 +308,7 @@ fn strong_results(
         </table>
         { csv_button("speedup-predictions.csv") }
         <p class="hint">{ "Ranges: how far this model's predictions fell from measured times at such horizons, 90 % of the time, on the validation series." }</p>
-        <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" energy=true />
+        <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows} empty="Needs run times." file="speedup" />
 
         <div class="form-row">
             { page_select(inputs, setter, Field::ChartY.key(), "chart shows", &[("speedup", "speed-up"), ("time", "run time")]) }
@@ -416,7 +416,7 @@ pub fn speedup() -> Html {
                 { "Paste run times or speed-ups measured at a few process counts; see Downey's model (A = average \
                    parallelism, σ = variance of parallelism) fitted next to Amdahl/Dowdy, Chiang, Smirni and the \
                    universal scalability law, with their uncertainty, and the curve predicted where you have not \
-                   measured (seed 004). A weak-scaling series (the work grows with n)? Choose weak scaling: its time \
+                   measured (Lan 2007). A weak-scaling series (the work grows with n)? Choose weak scaling: its time \
                    and efficiency are predicted instead." }
             </p>
             <div class="toolbar">{ for presets }</div>
@@ -449,7 +449,7 @@ pub fn speedup() -> Html {
 
             if let Some(w) = &shown.weak {
                 { weak_results(w, stale) }
-                <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" energy=true />
+                <AllocationTable<SpeedupRows> inputs={inputs.clone()} setter={setter.clone()} rows={allocation_rows.clone()} empty="Needs run times." file="speedup" />
                 if let Some(c) = (*chart).clone() { <Chart id="chart-speedup-weak" chart={drawing(c)} /> }
             } else if view.weak_pending {
                 if let Some(e) = &*failed {

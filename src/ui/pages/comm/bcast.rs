@@ -104,7 +104,7 @@ pub fn bcast(p: &Props) -> Html {
                         { adapt1(&b.view) }
                     </div>
                     <div>
-                        <p class="hint">{ "Poly-adapt-2: at each size, the fastest algorithm, each predicted in its own model (the seed's Table 4)." }</p>
+                        <p class="hint">{ "Poly-adapt-2: at each size, the fastest algorithm, each predicted in its own model (Nasri et al.'s Table 4)." }</p>
                         { adapt2(&b.view) }
                     </div>
                 </div>

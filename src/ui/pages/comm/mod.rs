@@ -157,7 +157,7 @@ pub fn comm() -> Html {
             <h1>{ "Communication & broadcast" }</h1>
             <p class="lead">
                 { "Which communication model fits your benchmark output (Hockney, LogP, LogGP, pLogP), and which broadcast \
-                   algorithm is fastest for your message sizes. Adaptive poly-models of seed 002 (Grid'5000). Across sites with \
+                   algorithm is fastest for your message sizes. Adaptive poly-models of Nasri et al. (Grid'5000). Across sites with \
                    a measured latency matrix: " }
                 <a href="sites.html">{ "Broadcast across sites" }</a>{ "." }
             </p>

@@ -139,7 +139,7 @@ pub fn multigrid() -> Html {
             <p class="lead">
                 { "Paste a few runs on one processor and on 4 and 8 processes for each cluster and switching fabric; \
                    see predicted run time and cost for large jobs on one cluster or split over two. \
-                   Method: T = Tcomp + α(np) + γ·work, α(np) = c + d·log2 np (seed 000)." }
+                   Method: T = Tcomp + α(np) + γ·work, α(np) = c + d·log2 np (the White Rose Grid paper)." }
             </p>
             <div class="toolbar">{ for preset_buttons }</div>
 

@@ -120,7 +120,7 @@ pub fn clusters(p: &ClustersProps) -> Html {
         <>
             <h2>{ "Logical clusters of a latency matrix" }</h2>
             <div class="toolbar">
-                <button id="preset-grid5000" class="secondary" onclick={grid5000}>{ "Grid'5000, 78 machines (seed 002, Table 2)" }</button>
+                <button id="preset-grid5000" class="secondary" onclick={grid5000}>{ "Grid'5000, 78 machines (Nasri et al., Table 2)" }</button>
                 <label class="button secondary">{ "Upload a CSV…" }
                     <input id="matrix-file" type="file" accept=".csv,.tsv,.txt,text/csv,text/plain" onchange={on_file} hidden=true />
                 </label>
@@ -214,7 +214,7 @@ pub fn grid_cast(p: &GridProps) -> Html {
             <div class="form-row">
                 { ctx.field(Field::Root, "root node", Some("index from 0")) }
                 { ctx.field(Field::GridSize, "message size", None) }
-                { ctx.field(Field::BandwidthMbS, "bandwidth", Some("MB/s")) }
+                { ctx.field(Field::BandwidthMbS, "bandwidth", Some("MiB/s")) }
             </div>
             { stale_note(p.shown.stale) }
             if let (Some(g), Some((e, l))) = (&p.shown.value.grid, (*charts).clone()) {

@@ -60,7 +60,7 @@ pub fn sites() -> Html {
             <p class="lead">
                 { "How a grid of machines splits into logical clusters of like latency, and how to broadcast across the \
                    sites: ECEF and ECEF-LAt schedules against a grid-unaware binomial tree, from a measured latency matrix \
-                   (seed 002, Grid'5000). Point-to-point models and broadcasts inside one network: " }
+                   (Nasri et al., Grid'5000). Point-to-point models and broadcasts inside one network: " }
                 <a href="comm.html">{ "Communication & broadcast" }</a>{ "." }
             </p>
             if !b.warnings.is_empty() {
