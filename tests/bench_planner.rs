@@ -1,5 +1,5 @@
-//! `make bench`: times the full multigrid planner natively (the same input the browser's
-//! `bench_planner` export times). Ignored in the normal test run; prints its figures.
+//! `make bench`: times the full multigrid planner natively (`benchmark_planner_input`).
+//! Ignored in the normal test run; prints its figures.
 
 mod common;
 

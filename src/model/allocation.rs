@@ -119,8 +119,8 @@ fn row(procs: u32, time_s: f64, range: Option<(f64, f64)>, efficiency: f64, opts
     // Every core of every node held is billed, busy or idle.
     let hours = |t: f64| f64::from(nodes) * f64::from(cores) * t / 3600.0 * opts.runs;
     let core_hours = hours(time_s);
-    let economics = Economics { cores_per_node: cores, ..opts.economics.clone() };
-    let b = bill(&economics, &place(u64::from(procs), cores, cores), time_s, 1.0);
+    // (`bill` takes the cores of a node from the placement.)
+    let b = bill(&opts.economics, &place(u64::from(procs), cores, cores), time_s, 1.0);
     Row {
         procs,
         nodes,
@@ -273,22 +273,11 @@ fn cells(a: &Allocation, r: &Row, i: usize, f: TableFormat) -> Vec<String> {
     if a.rows.iter().any(|r| r.cost.is_some()) {
         c.push(r.cost.map(num).unwrap_or_default());
     }
-    if price_column(a).is_some() {
-        c.push(r.price.as_ref().map(|m| num(m.amount)).unwrap_or_default());
-    }
     c.push(if a.recommended == Some(i) { "yes".into() } else { String::new() });
     if a.rows.iter().any(|r| r.measured) {
         c.push(if r.measured { "measured" } else { "forecast" }.into());
     }
     c
-}
-
-/// The currency of the rows' prices in a machine's own currency, when the rows have any and
-/// all in one currency (the planner's options on clusters billed in several have none).
-fn price_column(a: &Allocation) -> Option<&str> {
-    let mut prices = a.rows.iter().filter_map(|r| r.price.as_ref());
-    let first = prices.next()?;
-    prices.all(|m| m.currency == first.currency).then_some(first.currency.as_str())
 }
 
 fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
@@ -311,9 +300,6 @@ fn header(a: &Allocation, f: TableFormat) -> Vec<String> {
     }
     if a.rows.iter().any(|r| r.cost.is_some()) {
         h.push(format!("cost ({})", a.currency));
-    }
-    if let Some(currency) = price_column(a) {
-        h.push(format!("price ({currency})"));
     }
     h.push("recommended".into());
     if a.rows.iter().any(|r| r.measured) {
@@ -483,7 +469,7 @@ mod tests {
         assert!((price.amount - node_hours * 3.6).abs() < 1e-12 && price.currency == "USD");
         let md = render(&a, TableFormat::Markdown);
         let head = md.lines().next().unwrap_or_default();
-        assert!(head.contains("| energy (kWh) | CO2e (kg) |") && head.contains("| price (USD) |"), "{head}");
+        assert!(head.contains("| energy (kWh) | CO2e (kg) |"), "{head}");
         // Without a PUE there is no energy (and no carbon), and no column for them.
         let mut no_pue = opts.clone();
         no_pue.economics.pue = None;
@@ -607,6 +593,7 @@ pub const KEY_CARBON: &str = "alloc_carbon_g_per_kwh";
 /// default), with an error per bad field.
 pub fn options_from_texts(
     text: impl Fn(&str) -> String,
+    energy: bool,
 ) -> (AllocationOptions, Vec<(&'static str, crate::model::InputError)>) {
     use crate::model::InputError;
     let mut o = AllocationOptions::default();
@@ -641,9 +628,12 @@ pub fn options_from_texts(
     if let Some(t) = read(KEY_THRESHOLD, "efficiency threshold", 0.0, 100.0) {
         o.efficiency_threshold = t / 100.0;
     }
-    o.economics.node_power_w = read(KEY_POWER, "node power", 1.0, 1e6);
-    o.economics.pue = read(KEY_PUE, "PUE", 1.0, 10.0);
-    o.economics.carbon_g_per_kwh = read(KEY_CARBON, "carbon intensity", 0.0, 1e4);
+    // Only a page with the fields reads them (a constant: the planner's carries none of it).
+    if energy {
+        o.economics.node_power_w = read(KEY_POWER, "node power", 1.0, 1e6);
+        o.economics.pue = read(KEY_PUE, "PUE", 1.0, 10.0);
+        o.economics.carbon_g_per_kwh = read(KEY_CARBON, "carbon intensity", 0.0, 1e4);
+    }
     (o, errors)
 }
 
@@ -718,7 +708,7 @@ pub struct PageTable {
 
 /// The section from the page's texts (`text(key)` reads one of the `KEY_*` fields).
 pub fn page_table<S: AllocationSource + ?Sized>(text: impl Fn(&str) -> String, source: &S) -> PageTable {
-    let (opts, errors) = options_from_texts(&text);
+    let (opts, errors) = options_from_texts(&text, S::ENERGY_FIELDS);
     let format = TableFormat::from_name(&text(KEY_FORMAT)).unwrap_or(TableFormat::Markdown);
     let allocation = source.allocation(&opts);
     let text = render(&allocation, format);
@@ -734,26 +724,29 @@ mod page_tests {
         let texts = |pairs: &'static [(&'static str, &'static str)]| {
             move |k: &str| pairs.iter().find(|p| p.0 == k).map(|p| p.1.to_string()).unwrap_or_default()
         };
-        let (o, e) = options_from_texts(texts(&[(KEY_CORES, "48"), (KEY_PRICE, "0.02"), (KEY_THRESHOLD, "60")]));
+        let (o, e) = options_from_texts(texts(&[(KEY_CORES, "48"), (KEY_PRICE, "0.02"), (KEY_THRESHOLD, "60")]), true);
         assert!(e.is_empty());
         assert_eq!((o.cores_per_node, o.price_per_core_hour, o.efficiency_threshold), (48, Some(0.02), 0.6));
-        let (o, e) = options_from_texts(texts(&[]));
+        let (o, e) = options_from_texts(texts(&[]), true);
         assert_eq!(o, AllocationOptions::default());
         assert!(e.is_empty());
-        let (_, e) = options_from_texts(texts(&[
-            (KEY_CORES, "0"),
-            (KEY_PRICE, "x"),
-            (KEY_THRESHOLD, "150"),
-            (KEY_POWER, "-3"),
-            (KEY_PUE, "0.5"),
-            (KEY_CARBON, "inf"),
-        ]));
+        let (_, e) = options_from_texts(
+            texts(&[
+                (KEY_CORES, "0"),
+                (KEY_PRICE, "x"),
+                (KEY_THRESHOLD, "150"),
+                (KEY_POWER, "-3"),
+                (KEY_PUE, "0.5"),
+                (KEY_CARBON, "inf"),
+            ]),
+            true,
+        );
         assert_eq!(
             e.iter().map(|e| e.0).collect::<Vec<_>>(),
             [KEY_CORES, KEY_PRICE, KEY_THRESHOLD, KEY_POWER, KEY_PUE, KEY_CARBON]
         );
         assert_eq!(e[1].1.message, "expected a number from 0 to 1000000, found \"x\"");
-        let (o, e) = options_from_texts(texts(&[(KEY_POWER, "560"), (KEY_PUE, "1.18"), (KEY_CARBON, "343.48")]));
+        let (o, e) = options_from_texts(texts(&[(KEY_POWER, "560"), (KEY_PUE, "1.18"), (KEY_CARBON, "343.48")]), true);
         assert!(e.is_empty());
         assert_eq!(
             (o.economics.node_power_w, o.economics.pue, o.economics.carbon_g_per_kwh),

@@ -46,7 +46,7 @@ macro_rules! calculator_table {
                 title: "Multi-cluster planner",
                 answers: "How long will my job take, and what will it cost, on one cluster or split over two, \
                           with which switching fabric? Calibrated from a few runs on 4 and 8 processes.",
-                seed: "the White Rose Grid paper: multigrid run times across clusters",
+                seed: "White Rose Grid paper: multigrid run times across clusters",
                 model: multigrid::page::MultigridPage,
                 page: multigrid::Multigrid,
                 commands: [multigrid::COMMAND],

@@ -2,8 +2,6 @@
 //! input as natively. Each entry's binary exports the ones of its page to
 //! `window.wasmBindings` (an export here would link the model into every entry).
 
-use crate::model::multigrid::page::benchmark_planner_input;
-use crate::model::multigrid::plan;
 use crate::model::sites::gridcast::{benchmark_matrix, clusters as cluster_nodes, DEFAULT_RHO, MAX_NODES};
 
 /// Milliseconds from the page's clock; in a worker (no window), the date's.
@@ -14,25 +12,6 @@ pub fn now_ms() -> f64 {
 fn median(mut ms: Vec<f64>) -> f64 {
     ms.sort_by(f64::total_cmp);
     ms.get(ms.len() / 2).copied().unwrap_or(-1.0)
-}
-
-/// Median milliseconds of `runs` full planner runs (see `benchmark_planner_input`), or -1
-/// when the benchmark input cannot be built.
-pub fn planner(runs: u32) -> f64 {
-    let Some(input) = benchmark_planner_input() else { return -1.0 };
-    let ms: Vec<f64> = (0..runs.max(1))
-        .map(|_| {
-            let t = now_ms();
-            let n = plan(&input).map(|r| r.ranking.len()).unwrap_or(0);
-            let dt = now_ms() - t;
-            if n == 0 {
-                f64::NAN
-            } else {
-                dt
-            }
-        })
-        .collect();
-    median(ms)
 }
 
 /// Median milliseconds of `runs` clusterings (ρ = 0.2) of the `n`-node benchmark matrix

@@ -62,8 +62,10 @@ fn web_storage(session: bool) -> Option<web_sys::Storage> {
 fn explain(e: JsValue) -> String {
     let why = match e.as_string().as_deref() {
         Some("QuotaExceededError") => "the browser's storage for this site is full".into(),
-        Some("SecurityError" | "InvalidStateError" | "NotAllowedError") => {
-            "this browser does not let this site keep data (storage is turned off, or this private window keeps none)"
+        // Chromium names no error when it denies an embed on another site its storage.
+        Some("SecurityError" | "InvalidStateError" | "NotAllowedError" | "UnknownError") => {
+            "this browser does not let this page keep data (storage is turned off or blocked for pages embedded in \
+             another site, or this private window keeps none)"
                 .into()
         }
         Some(other) => format!("the browser refused ({other})"),

@@ -57,10 +57,17 @@ test("moving the bandwidth between the regions changes the verdict", async () =>
 
 test("errors name field and column, and the last good result stays, marked stale", async () => {
   const { context, page, problems } = await open();
+  // An error straight after the page's example shows no example answer (issue 63).
   await page.fill("#sizes", "10000 2O000");
   const err = page.locator("#sizes + .field-error");
   await err.waitFor();
   assert.match(await err.textContent(), /line 1, column 7: expected a number, found "2O000"/);
+  assert.equal(await page.locator(".stale").count(), 0, "no stale example");
+  // The user's own sizes, then an error: their last good result stays, marked stale.
+  await page.fill("#sizes", "1000, 4000, 16000, 64000");
+  await page.waitForFunction(() => document.querySelectorAll("#cases tbody tr").length === 4);
+  await page.fill("#sizes", "10000 2O000");
+  await err.waitFor();
   assert.ok(await page.locator(".stale").isVisible(), "stale note shown");
   assert.equal(await page.locator("#cases tbody tr").count(), 4, "last good result kept");
   await page.fill("#ops", "2/3*N^");

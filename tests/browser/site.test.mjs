@@ -46,6 +46,10 @@ test("no page scrolls sideways at 1280, 375 or 360 px, and controls are at least
       const { scrollWidth, innerWidth } = await page.evaluate(() =>
         ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
       report.push(`${name}@${width}: ${scrollWidth - innerWidth} px sideways`);
+      // Words for the reader, not the developer (issue 63): no "seed 002", no script paths,
+      // in the page's text or in the examples its boxes hold.
+      const words = await page.evaluate(() => document.body.innerText + [...document.querySelectorAll("textarea, input")].map((e) => e.value).join("\n"));
+      assert.doesNotMatch(words, /\bseed 00\d|scripts\/|tests\/data/, `${name}: developer words on the page`);
       assert.ok(scrollWidth <= innerWidth, `${name} at ${width} px: the page is ${scrollWidth} px wide`);
       if (width < 700) {
         // Every visible control a finger aims at: buttons, navigation links, fields, summaries.

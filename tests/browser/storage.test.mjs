@@ -417,7 +417,7 @@ test("a save the browser refuses says so beside the Export button, and what is o
   await off.page.goto(server.base + "speedup.html");
   await ready(off.page);
   await off.page.fill("#target", "64");
-  assert.match(await off.page.locator("[role=alert]#save-error").textContent(), /does not let this site keep data/);
+  assert.match(await off.page.locator("[role=alert]#save-error").textContent(), /does not let this page keep data/);
   assert.equal(await off.page.inputValue("#target"), "64");
   await off.context.close();
 });

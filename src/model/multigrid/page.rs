@@ -903,8 +903,7 @@ pub fn pareto_front(options: &[(f64, f64)]) -> Vec<usize> {
 
 /// The planner benchmark of issue 3: the White Rose calibrations (2 clusters × 2 fabrics),
 /// 1024 free processes on each, every np from 2 to 1024 on each cluster alone, both fabrics
-/// shared, N = 65536. Used by `make bench` natively and by the page's `bench_planner` export
-/// in the browser, so both time the same work.
+/// shared, N = 65536. Used by `make bench` (tests/bench_planner.rs).
 pub fn benchmark_planner_input() -> Option<PlannerInput> {
     let preset = PRESETS.get(1)?;
     let mut clusters: Vec<PlannerCluster> = Vec::new();

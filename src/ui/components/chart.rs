@@ -193,13 +193,11 @@ pub fn chart(p: &ChartProps) -> Html {
     };
     let export_svg = {
         let (chart, canvas, size, dark, id) = (p.chart.clone(), canvas.clone(), *size, *dark, p.id.clone());
-        let (stack, height) = (stack.clone(), p.height);
         Callback::from(move |_| {
             let Some(el) = canvas.cast::<HtmlCanvasElement>() else { return };
             // A click that comes before the size is known (a chart just drawn, on a busy
-            // machine) measures its container now rather than doing nothing.
-            let measured = || stack.cast::<web_sys::Element>().map(|s| size_for(s.client_width(), height));
-            let Some((w, h, _)) = size.or_else(measured) else { return };
+            // machine) takes the canvas's laid-out size rather than doing nothing.
+            let (w, h) = size.map_or((el.client_width() as u32, el.client_height() as u32), |s| (s.0, s.1));
             let mut svg = String::new();
             let drawn = MeasuredCanvas::svg(&mut svg, (w, h), &el).map(|b| {
                 chart.draw_on(&b.into_drawing_area(), if dark { &Theme::DARK } else { &Theme::LIGHT }).is_ok()

@@ -58,7 +58,8 @@ pub fn notices() -> Html {
         let store = store.clone();
         Callback::from(move |_| store.dispatch(a()))
     };
-    let notice = store.notice.clone().map(|n| {
+    // A refusal found on load is also the first failed save's: said once.
+    let notice = store.notice.clone().filter(|n| store.save_error.as_ref() != Some(n)).map(|n| {
         html! {
             <div class="notice" role="status">
                 <span>{ n }</span>

@@ -37,20 +37,6 @@ pub fn keep_own<T: Clone>(slot: &mut Option<T>, current: T, broken: bool, exampl
     keep(slot, current, broken)
 }
 
-/// [`keep_optional`] that does not remember a result of the page's example (see [`keep_own`]).
-pub fn keep_optional_own<T: Clone>(
-    slot: &mut Option<T>,
-    current: Option<T>,
-    broken: bool,
-    example: bool,
-) -> Shown<Option<T>> {
-    if example && !broken {
-        *slot = None;
-        return Shown { value: current, stale: false };
-    }
-    keep_optional(slot, current, broken)
-}
-
 /// [`keep`] for a section that may have nothing to show while nothing is wrong (`current` None,
 /// not `broken`): it then forgets its last result, so an error after it shows nothing rather
 /// than an older result. While `broken`, `current` is shown only when nothing good was seen.

@@ -68,10 +68,7 @@ pub fn allocation_table<S: AllocationSource + ?Sized + PartialEq + 'static>(p: &
                     { page_field(inputs, setter, KEY_PUE, "PUE of the site", None, error(KEY_PUE)) }
                     { page_field(inputs, setter, KEY_CARBON, "grid carbon (g CO2e/kWh)", None, error(KEY_CARBON)) }
                 </div>
-                <p class="hint">{ "Whole nodes are billed: core-hours count every core of the nodes held. \
-                    Energy (kWh) = node-hours × node power × PUE / 1000, carbon (kg) = energy × \
-                    grid carbon / 1000 (Green Algorithms, Lannelongue et al. 2021, at full load). \
-                    The Clusters page lists each machine's power, PUE and carbon with its sources." }</p>
+                <p class="hint">{ "Whole nodes billed. kWh = node-hours × power × PUE / 1000; kg CO2e = kWh × grid carbon / 1000 (Green Algorithms, full load). The Clusters page gives these figures per machine." }</p>
             }
             if a.rows.is_empty() {
                 <p id="allocation-empty" class="hint">{ p.empty }</p>

@@ -286,12 +286,10 @@ fn strong_results(
         </table>
         { csv_button("speedup-forecast.csv") }
         <p class="hint">
-            { "The prediction to use beyond the data: Amdahl's law read from every point, blended with the trend of \
-               the last two, both through the largest measured n; the trend weighs more where the runs scale better \
-               the further they go. Chosen among many candidates on real scaling series from many sources, each \
-               source held out in turn (VALIDATION.md). Its 90 % range widens with the distance beyond the data and \
-               with how much simple laws disagree. With nodes in the table or the cores per node, a prediction that \
-               needs more nodes than every measured run used is said, and scaled from the node's size on." }
+            { "Amdahl's law read from every point, blended with the trend of the last two, both through the largest \
+               measured n; chosen on real scaling series, each source held out in turn (VALIDATION.md). Its 90 % range \
+               widens with the distance beyond the data and with how much simple laws disagree. A prediction that needs \
+               more nodes than every measured run used is said, and scaled from the node's size on." }
         </p>
         <table id="track-record" class="results">
             { head(&["how far beyond the largest measured n", "#ranges held", "#predictions", "#median width"]) }
@@ -300,8 +298,8 @@ fn strong_results(
         { csv_button("speedup-track-record.csv") }
         <p class="hint">{ "Track record: how often the forecast's ranges held on sources left out of their setting, for as many measured counts as yours." }</p>
         <h3 id="predictions-heading">{ "An alternative: the best-fitting model alone" }</h3>
-        <p class="hint">{ "For comparison only: quote the forecast above (the allocation table uses it). On the \
-            validation series the best fit alone errs more beyond the measured counts (VALIDATION.md)." }</p>
+        <p class="hint">{ "For comparison: quote the forecast above. Alone, the best fit errs more beyond the data \
+            (VALIDATION.md)." }</p>
         <table id="predictions" class="results">
             { head(&["#n", "#speed-up (90 % range)", "#efficiency", "#time, s (90 % range)"]) }
             <tbody>{ for shown.best_predictions.iter().map(prediction_row) }</tbody>

@@ -13,7 +13,7 @@ use crate::model::multigrid::Fit;
 use crate::model::workspace::PageField;
 use crate::model::InputError;
 use crate::ui::components::share_panel::SharePanel;
-use crate::ui::components::stale::{keep_optional_own, Shown};
+use crate::ui::components::stale::{keep_optional, Shown};
 use crate::ui::store::{text, use_page, Action, Page, PageSetup};
 
 /// This page in the store.
@@ -51,11 +51,10 @@ fn section<T, E>(
     current: &ViewRef,
     result: &Option<Result<T, E>>,
     broken: bool,
-    example: bool,
 ) -> Shown<Option<ViewRef>> {
     let broken = broken || matches!(result, Some(Err(_)));
     let good = !broken && result.is_some();
-    keep_optional_own(slot, good.then(|| current.clone()), broken, example)
+    keep_optional(slot, good.then(|| current.clone()), broken)
 }
 
 /// The errors of a section's result.
@@ -73,9 +72,6 @@ pub fn multigrid() -> Html {
     let view: Rc<PageView> = use_memo((inputs.clone(), catalog.clone()), |(i, c)| page::view(i, c));
     let presets = use_memo((), |_| page::presets());
     let last: Rc<RefCell<LastGood>> = use_mut_ref(LastGood::default);
-    // The page's example is not kept to show under the user's first error.
-    let example =
-        *use_memo(inputs.clone(), |i| <page::MultigridPage as crate::model::calculators::Contract>::is_example(i));
 
     let cal_broken = view.calibrations.iter().any(|c| c.fit.is_none());
     let field_broken = |fields: &[Field]| fields.iter().any(|f| view.field_errors.contains_key(f.key()));
@@ -88,17 +84,17 @@ pub fn multigrid() -> Html {
         .calibrations
         .iter()
         .zip(lg.fits.iter_mut())
-        .map(|(c, slot)| keep_optional_own(slot, c.fit.clone(), c.fit.is_none(), example))
+        .map(|(c, slot)| keep_optional(slot, c.fit.clone(), c.fit.is_none()))
         .collect();
     let current = ViewRef(view.clone());
     let target_broken = cal_broken || problem_broken || field_broken(&[Field::Np]);
-    let target = keep_optional_own(&mut lg.target, (!target_broken).then(|| current.clone()), target_broken, example);
+    let target = keep_optional(&mut lg.target, (!target_broken).then(|| current.clone()), target_broken);
     let split_broken =
         cal_broken || problem_broken || field_broken(&[Field::NpA, Field::NpB, Field::PpnA, Field::PpnB]);
-    let split = section(&mut lg.split, &current, &view.split, split_broken, example);
+    let split = section(&mut lg.split, &current, &view.split, split_broken);
     let planner_broken =
         cal_broken || problem_broken || field_broken(&[Field::FreeA, Field::FreeB, Field::PpnA, Field::PpnB]);
-    let planner = section(&mut lg.planner, &current, &view.planner, planner_broken, example);
+    let planner = section(&mut lg.planner, &current, &view.planner, planner_broken);
     drop(lg);
     // The chart of T against np shows each calibration's current fit, or its last good one.
     let chart_fits: Vec<(String, Fit)> = view
