@@ -411,7 +411,7 @@ fn ranking_table(
     let at_last = point_label(r, last.n, &last.point);
     // Time metrics are in seconds (Extra-P's and Score-P's convention); another metric's
     // values are shown in its own units, which the file does not name.
-    let unit = if r.metric.eq_ignore_ascii_case("time") { "s".to_string() } else { r.metric.clone() };
+    let unit = if matches!(r.metric.as_str(), "time" | "Time") { "s".to_string() } else { r.metric.clone() };
     let time_fields = csv_fields(&[
         format!("time at {at_last} ({unit})"),
         format!("time low ({unit})"),
