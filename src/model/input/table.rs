@@ -670,6 +670,21 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Any line with quotes splits into the cells the `csv` crate reads from it.
+        #[test]
+        fn quoted_lines_split_as_the_csv_crate_does(l in "[a1 \",;\t]{0,24}", tab in proptest::bool::ANY) {
+            let d = if tab { b'\t' } else { b',' };
+            let fast = super::split_delimited("f", 1, &l, d).expect("splits");
+            let mut reader =
+                csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
+            let mut record = csv::StringRecord::new();
+            let slow: Vec<String> = match reader.read_record(&mut record) {
+                Ok(true) => record.iter().map(str::to_string).collect(),
+                _ => vec![String::new()],
+            };
+            proptest::prop_assert_eq!(fast, slow, "{:?}", l);
+        }
+
         /// Any pasted text gives a table or an error with a line inside the text, never a panic.
         #[test]
         fn any_text_parses_or_names_a_line(text in "[0-9a-zµ()\\[\\]_.,;\"#eE+\t \n-]{0,80}") {
