@@ -194,10 +194,7 @@ pub fn chart(p: &ChartProps) -> Html {
     let export_svg = {
         let (chart, canvas, size, dark, id) = (p.chart.clone(), canvas.clone(), *size, *dark, p.id.clone());
         Callback::from(move |_| {
-            let Some(el) = canvas.cast::<HtmlCanvasElement>() else { return };
-            // A click that comes before the size is known (a chart just drawn, on a busy
-            // machine) takes the canvas's laid-out size rather than doing nothing.
-            let (w, h) = size.map_or((el.client_width() as u32, el.client_height() as u32), |s| (s.0, s.1));
+            let (Some(el), Some((w, h, _))) = (canvas.cast::<HtmlCanvasElement>(), size) else { return };
             let mut svg = String::new();
             let drawn = MeasuredCanvas::svg(&mut svg, (w, h), &el).map(|b| {
                 chart.draw_on(&b.into_drawing_area(), if dark { &Theme::DARK } else { &Theme::LIGHT }).is_ok()

@@ -409,21 +409,14 @@ fn ranking_table(
         html! { <th class="num" data-csv-fields={csv_fields(&fields)}>{ format!("{kind} share at {at} (90 % range)") }</th> }
     });
     let at_last = point_label(r, last.n, &last.point);
-    // Time metrics are in seconds (Extra-P's and Score-P's convention); another metric's
-    // values are shown in its own units, which the file does not name.
-    let unit = if matches!(r.metric.as_str(), "time" | "Time") { "s".to_string() } else { r.metric.clone() };
-    let time_fields = csv_fields(&[
-        format!("time at {at_last} ({unit})"),
-        format!("time low ({unit})"),
-        format!("time high ({unit})"),
-    ]);
+    let time_fields = csv_fields(&[format!("time at {at_last} (s)"), "time low (s)".into(), "time high (s)".into()]);
     html! {
         <>
             if !title.is_empty() { <h4>{ title }</h4> }
             <table class={classes!("results", "extrap-ranking", tree.then_some("tree"))}>
                 <thead><tr>
                     <th class="num">{ "#" }</th><th>{ if tree { "region (call tree)" } else { "region" } }</th>{ for heads }
-                    <th class="num" data-csv-fields={time_fields}>{ format!("time at {at_last}, {unit} (90 % range)") }</th>
+                    <th class="num" data-csv-fields={time_fields}>{ format!("time at {at_last}, s (90 % range)") }</th>
                     <th>{ "model" }</th><th data-csv={format!("grows with {}", r.process_parameter)}>{ format!("with {}", r.process_parameter) }</th><th class="num">{ format!("stops scaling at {}", r.process_parameter) }</th>
                     if imbalance { <th class="num" data-csv-fields={csv_fields(&["imbalance".to_string(), "imbalance grows".to_string()])} title="the region's largest time over its mean across a run's locations, at the largest count measured">{ "imbalance" }</th> }
                 </tr></thead>
