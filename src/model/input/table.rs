@@ -177,7 +177,7 @@ enum Separator {
 
 /// Parses `text` as a table with the given columns. `field` names the input in messages.
 pub fn parse_table(field: &str, text: &str, columns: &[ColumnSpec]) -> Result<Table, InputError> {
-    records(field, text)?.table(field, columns)
+    records(text).table(field, columns)
 }
 
 /// A text split into its records once, to be read under more than one set of columns (the
@@ -201,9 +201,9 @@ impl Columns {
     }
 }
 
-/// Splits `text` into [`Records`] (errors: a quoted cell left open, with its line).
-pub fn records(field: &str, text: &str) -> Result<Records, InputError> {
-    split_records(field, text).map(|lines| Records { lines })
+/// Splits `text` into [`Records`] (a quoted cell left open runs to the end of its line).
+pub fn records(text: &str) -> Records {
+    Records { lines: split_records(text) }
 }
 
 impl Records {
@@ -281,14 +281,14 @@ impl Records {
 }
 
 /// Splits the text into non-blank, non-comment records of cells, with their 1-based lines.
-fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>, Columns)>, InputError> {
+fn split_records(text: &str) -> Vec<(usize, Vec<String>, Columns)> {
     let data_lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
     let Some((_, sample)) = data_lines.clone().next() else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     let sep = if sample.contains('\t') {
         Separator::Tab
@@ -303,13 +303,13 @@ fn split_records(field: &str, text: &str) -> Result<Vec<(usize, Vec<String>, Col
     for (line, l) in data_lines {
         let (cells, (starts, end)) = match sep {
             Separator::Whitespace => (whitespace_cells(l), whitespace_columns(l)),
-            Separator::Tab => (split_delimited(field, line, l, b'\t')?, delimited_columns(l, '\t')),
-            Separator::Comma => (split_delimited(field, line, l, b',')?, delimited_columns(l, ',')),
-            Separator::Semicolon => (split_delimited(field, line, l, b';')?, delimited_columns(l, ';')),
+            Separator::Tab => (split_delimited(l, b'\t'), delimited_columns(l, '\t')),
+            Separator::Comma => (split_delimited(l, b','), delimited_columns(l, ',')),
+            Separator::Semicolon => (split_delimited(l, b';'), delimited_columns(l, ';')),
         };
         out.push((line, cells, Columns { starts, end }));
     }
-    Ok(out)
+    out
 }
 
 /// The cells of a whitespace-separated line; a unit in brackets after a header name belongs to
@@ -346,10 +346,10 @@ fn whitespace_columns(l: &str) -> (Vec<usize>, usize) {
 /// them (a test holds the two to the same cells). Split here rather than by the crate: a line
 /// of a paste needs no reader, and the pages do not carry the crate (about 4 KB of each
 /// page's wasm before compression).
-fn split_delimited(_field: &str, _line: usize, l: &str, delimiter: u8) -> Result<Vec<String>, InputError> {
+fn split_delimited(l: &str, delimiter: u8) -> Vec<String> {
     let d = char::from(delimiter);
     if !l.contains('"') {
-        return Ok(l.split(d).map(str::to_string).collect());
+        return l.split(d).map(str::to_string).collect();
     }
     let mut cells = Vec::new();
     let mut cell = String::new();
@@ -386,7 +386,7 @@ fn split_delimited(_field: &str, _line: usize, l: &str, delimiter: u8) -> Result
         }
     }
     cells.push(cell);
-    Ok(cells)
+    cells
 }
 
 fn positional_mapping(
@@ -524,6 +524,17 @@ fn shorten(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// The cells the `csv` crate reads from one line (the reference `split_delimited` is held to).
+    fn csv_cells(l: &str, d: u8) -> Vec<String> {
+        let mut reader =
+            csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
+        let mut record = csv::StringRecord::new();
+        match reader.read_record(&mut record) {
+            Ok(true) => record.iter().map(str::to_string).collect(),
+            _ => vec![String::new()],
+        }
+    }
+
     #[test]
     fn unquoted_lines_split_as_the_csv_crate_does() {
         let quoted = [
@@ -540,15 +551,7 @@ mod tests {
         for (l, d) in
             [("1,2,3", b','), ("1\t\t3\t", b'\t'), ("a;b", b';'), ("", b','), (",", b',')].into_iter().chain(quoted)
         {
-            let fast = super::split_delimited("f", 1, l, d).expect("splits");
-            let mut reader =
-                csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
-            let mut record = csv::StringRecord::new();
-            let slow: Vec<String> = match reader.read_record(&mut record) {
-                Ok(true) => record.iter().map(str::to_string).collect(),
-                _ => vec![String::new()],
-            };
-            assert_eq!(fast, slow, "{l:?}");
+            assert_eq!(super::split_delimited(l, d), csv_cells(l, d), "{l:?}");
         }
     }
 
@@ -674,15 +677,7 @@ mod tests {
         #[test]
         fn quoted_lines_split_as_the_csv_crate_does(l in "[a1 \",;\t]{0,24}", tab in proptest::bool::ANY) {
             let d = if tab { b'\t' } else { b',' };
-            let fast = super::split_delimited("f", 1, &l, d).expect("splits");
-            let mut reader =
-                csv::ReaderBuilder::new().has_headers(false).flexible(true).delimiter(d).from_reader(l.as_bytes());
-            let mut record = csv::StringRecord::new();
-            let slow: Vec<String> = match reader.read_record(&mut record) {
-                Ok(true) => record.iter().map(str::to_string).collect(),
-                _ => vec![String::new()],
-            };
-            proptest::prop_assert_eq!(fast, slow, "{:?}", l);
+            proptest::prop_assert_eq!(split_delimited(&l, d), csv_cells(&l, d), "{:?}", l);
         }
 
         /// Any pasted text gives a table or an error with a line inside the text, never a panic.

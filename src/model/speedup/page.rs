@@ -349,7 +349,7 @@ fn guess_measure(rows: &[(f64, f64)]) -> (Measure, String) {
 pub fn parse_points(text: &str, second_column: Option<Measure>) -> Result<PointTable, InputError> {
     let field = Field::Points.key();
     // Split once; the records are read under one set of columns, two at most.
-    let records = table::records(field, text)?;
+    let records = table::records(text);
     let with_header =
         || records.table(field, POINT_COLUMNS).or_else(|e| records.table(field, NODE_COUNT_COLUMNS).map_err(|_| e));
     let (table, idx, measure, note) = if records.has_header() {
