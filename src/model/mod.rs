@@ -26,6 +26,7 @@ pub mod finite;
 pub mod fit;
 pub mod input;
 pub mod multigrid;
+pub mod profile;
 pub mod regions;
 pub mod simulate;
 pub mod sites;
