@@ -24,6 +24,7 @@ pub mod cube;
 pub mod error;
 pub mod finite;
 pub mod fit;
+pub mod hpctoolkit;
 pub mod input;
 pub mod multigrid;
 pub mod profile;
