@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("workspace", workspace),
     ("extrap", extrap),
     ("node_report", node_report),
+    ("hpctoolkit", hpctoolkit),
     ("pages", pages),
     ("cli", cli),
 ];
@@ -266,5 +267,41 @@ pub fn cli(data: &[u8]) {
     // Its answer written as the command writes it (the finite check included), to nowhere.
     if let Ok(reply) = (cmd.run)(&input.to_string(), &[]) {
         let _ = crate::cli::emit(&mut std::io::sink(), &*reply, true);
+    }
+}
+
+/// What separates the files of an HPCToolkit database in the `hpctoolkit` target's input.
+pub const HPCTOOLKIT_PART: &[u8] = b"\n--metric-db--\n";
+
+/// The files of an HPCToolkit database in one input: its parts between [`HPCTOOLKIT_PART`]s
+/// are `experiment.xml`, then the metric-db files of rank 0, 1, ... (thread 0).
+pub fn hpctoolkit_files(data: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut parts = Vec::new();
+    let mut rest = data;
+    while let Some(at) = rest.windows(HPCTOOLKIT_PART.len()).position(|w| w == HPCTOOLKIT_PART) {
+        parts.push(&rest[..at]);
+        rest = &rest[at + HPCTOOLKIT_PART.len()..];
+    }
+    parts.push(rest);
+    let name = |k: usize| match k {
+        0 => "experiment.xml".to_string(),
+        _ => format!("1.fuzz-{:06}-000-a8c00270-1-0.metric-db", k - 1),
+    };
+    parts.iter().enumerate().map(|(k, p)| (name(k), p.to_vec())).collect()
+}
+
+/// An HPCToolkit database ([`hpctoolkit_files`]) read for inclusive and exclusive values: a
+/// run read holds finite figures, none negative, no location's more than the total.
+pub fn hpctoolkit(data: &[u8]) {
+    use crate::model::profile::{Limits, Want};
+    let files = hpctoolkit_files(data);
+    let files: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let limits = Limits { max_paths: 10_000, max_locations: 64 };
+    for inclusive in [true, false] {
+        let want = Want { metric: None, inclusive };
+        let read = || crate::model::hpctoolkit::read(&files, &want, &limits);
+        let Ok(run) = timed("hpctoolkit", data.len(), read) else { continue };
+        assert_finite_debug("hpctoolkit run", &run);
+        assert!(run.paths.iter().all(|p| 0.0 <= p.max && p.max <= p.total * (1.0 + 1e-12)), "{run:?}");
     }
 }

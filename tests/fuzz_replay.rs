@@ -124,6 +124,14 @@ fn write_seeds() {
         "scontrol-oneline-head.txt",
         one_line.lines().take(2).collect::<Vec<_>>().join("\n").as_bytes(),
     );
+    // An HPCToolkit database: Hatchet's cpi test database, its files in one input.
+    let cpi = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hpctoolkit/hpctoolkit-cpi-database");
+    let mut names: Vec<String> =
+        std::fs::read_dir(&cpi).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names.sort_by_key(|n| n.as_str() != "experiment.xml");
+    let parts: Vec<Vec<u8>> = names.iter().map(|n| std::fs::read(cpi.join(n)).unwrap()).collect();
+    write("hpctoolkit", "cpi-database", &parts.join(scalewise::fuzzing::HPCTOOLKIT_PART));
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap(),

@@ -243,3 +243,37 @@ fn hpctoolkit_arbitrary_bytes_never_panic() {
         let _ = run(&[("experiment.xml".into(), junk.to_vec()), (DB2.into(), junk.to_vec())], &want(true), &LIMITS);
     }
 }
+
+#[test]
+fn hpctoolkit_fuzz_seed_is_the_cpi_database() {
+    let seed = include_bytes!("../../../fuzz/corpus/hpctoolkit/seed-cpi-database");
+    let files = crate::fuzzing::hpctoolkit_files(seed);
+    let p = run(&files, &want(true), &LIMITS).expect("the seed reads"); // ok: a test
+    assert_eq!(p, run(&database(CPI), &want(true), &LIMITS).expect("reads")); // ok: a test
+    crate::fuzzing::hpctoolkit(seed);
+}
+
+#[test]
+fn hpctoolkit_counters_units_and_header_globals() {
+    let files = database(CPI);
+    let edit = |f: &dyn Fn(&str) -> String| {
+        with(&files, "experiment.xml", |b| *b = f(std::str::from_utf8(b).unwrap()).into_bytes())
+        // ok: a test
+    };
+    let counter = edit(&|x| x.replace("n=\"CPUTIME (usec) (", "n=\"PAPI_TOT_CYC ("));
+    let p = run(&counter, &want(true), &LIMITS).expect("reads"); // ok: a test
+    assert_eq!((p.metric.as_str(), p.paths[0].total, p.paths[0].max), ("PAPI_TOT_CYC", 3998242.0, 1000306.0));
+    let header = edit(&|x| {
+        x.replace(
+            "<Header n=\"cpi\">\n  <Info/>",
+            "<Header n=\"cpi\"><Info><NV n=\"p\" v=\" 64\"/><NV n=\"x\" v=\"abc\"/></Info>",
+        )
+    });
+    let p = run(&header, &want(true), &LIMITS).expect("reads"); // ok: a test
+    assert_eq!(p.globals[0], ("p".to_string(), 64.0));
+    assert_eq!(p.globals.len(), 3);
+    assert_eq!(
+        [scale("REALTIME (sec)"), scale("CPUTIME (usec)"), scale("x (msec)"), scale("GPU (nsec)")],
+        [1.0, 1e-6, 1e-3, 1e-9]
+    );
+}
