@@ -1,7 +1,7 @@
 //! Reader of an HPCToolkit database directory as HPCToolkit's `hpcprof-mpi --metric-db yes`
-//! writes it (the `experiment.xml` format, version 2.0 of its DTD, HPCToolkit up to 2022):
-//! the call tree with its names, and one binary `.metric-db` file per rank-thread, reduced to
-//! a [`RunProfile`].
+//! writes it (the `experiment.xml` format, its DTD's version 2.0, before HPCToolkit's newer
+//! `meta.db` format): the call tree with its names, and one binary `.metric-db` file per
+//! rank-thread, reduced to a [`RunProfile`].
 //!
 //! # The format (facts from the DTD inside `experiment.xml`, Hatchet's
 //! `hatchet/readers/hpctoolkit_reader.py` and the databases in Hatchet's tests,
@@ -13,7 +13,7 @@
 //!   `<Info><NV n v>` name-value pairs.
 //! - `<SecCallPathProfileData>` is the calling context tree: `PF` (a procedure frame, a call:
 //!   `n` is an id in the procedure table, or the name itself), `C` (a call site), `Pr` (a
-//!   procedure inside a frame: inlined code), `L` (a loop), `S` (a statement), each with its
+//!   static procedure inside a frame, as inlined code), `L` (a loop), `S` (a statement), each with its
 //!   node id `i`; `M` elements carry summaries and are no nodes. Node 1 is the tree's implicit
 //!   root; the elements number 2 up.
 //! - A `.metric-db` file: 18 bytes `HPCPROF-metricdb__`, 5 of version (`00.10`), 1 of
@@ -21,14 +21,15 @@
 //!   32 bytes in all (the XML's `db-header-sz="24"` leaves out the two counts); then per node,
 //!   from node 1, its value of each metric as a big-endian f64. The file name gives the rank
 //!   and the thread: `1.cpi-000002-000-a8c00270-160445-0.metric-db` is rank 2, thread 0.
-//! - A frame's exclusive value holds its own statements', loops' and inlined code's (in
-//!   Hatchet's allgather database a frame's exclusive time equals the sum of its loops'), not
-//!   its callees'; its inclusive value holds everything below it.
+//! - A frame's exclusive value holds its own statements' and loops' (in Hatchet's databases a
+//!   frame's or loop's exclusive time is the sum of its statements' and loops'), not its
+//!   callees'; its inclusive value holds everything below it.
 //!
 //! # Choices
 //! - A call path is the names of the procedure frames (`PF`) from the root, joined with `->`.
-//!   Loops, statements, call sites and inlined procedures (`Pr`) fold into their frame, whose
-//!   values hold theirs. Frames of one path (calls from different call sites) add up. Hatchet
+//!   Loops, statements, call sites and static procedures (`Pr`) fold into their frame, whose
+//!   values hold theirs (taken to hold a `Pr`'s too, as they do a loop's: no test database has
+//!   one). Frames of one path (calls from different call sites) add up. Hatchet
 //!   makes statements and loops nodes of their own and names a callee `line:name`; the sum
 //!   over a frame's node and its statement nodes there is this reader's exclusive value
 //!   (`scripts/hpctoolkit-reference.py`; `Pr` nodes, which Hatchet shows as functions, are in
@@ -67,8 +68,8 @@ const HEADER: usize = 32;
 /// Most bytes of all the call paths' names together.
 const MAX_PATH_TEXT: usize = 64 << 20;
 const NEWER: &str = "a file of the newer HPCToolkit database format (meta.db, profile.db, cct.db: \
-     HPCToolkit 2023 and later), which this reader does not read: it reads the experiment.xml and \
-     .metric-db files that hpcprof-mpi --metric-db yes writes (HPCToolkit 2022 and earlier)";
+     HPCToolkit 2023 and later), which this reader does not read: it reads the older format's \
+     experiment.xml and .metric-db files, as hpcprof-mpi --metric-db yes writes them";
 
 fn base(name: &str) -> &str {
     name.rsplit(['/', '\\']).next().unwrap_or(name)
