@@ -367,3 +367,223 @@ fn a_region_profile_in_seconds_with_its_globals() {
     assert_eq!(g(RANKS_GLOBAL), Some(1.0));
     assert_eq!(r.globals[0].0, "mpi.world.size", "in the file's order");
 }
+
+/// A small file: regions main, main->solve, main->io (nodes 0, 1, 2), its rows as given, a
+/// time column in `unit` (or none).
+fn small(rows: &str, unit: Option<&str>) -> String {
+    let unit = unit.map_or(String::new(), |u| format!(", \"attribute.unit\": \"{u}\""));
+    format!(
+        "{{\n\"data\": [{rows}],\n\"columns\": [\"path\", \"mpi.rank\", \"sum#time.duration\"],\n\
+         \"column_metadata\": [{{\"is_value\": false}}, {{\"is_value\": true}}, {{\"is_value\": true{unit}}}],\n\
+         \"nodes\": [{{\"label\": \"main\", \"column\": \"path\"}}, {{\"label\": \"solve\", \"column\": \"path\", \"parent\": 0}},\n\
+         {{\"label\": \"io\", \"column\": \"path\", \"parent\": 0}}],\n\"problem_size\": \"64\", \"mpi.world.size\": 2\n}}"
+    )
+}
+
+fn err(text: &str, want: &Want) -> InputError {
+    read(text.as_bytes(), want, &LIMITS).unwrap_err()
+}
+
+#[test]
+fn rows_of_one_path_and_rank_add_up_and_the_largest_rank_is_the_max() {
+    let t = small("[1, 0, 2.0], [1, 0, 3.0], [1, 1, 4.0], [0, 0, 1.0], [null, 0, 9.0], [2, 1, null]", Some("sec"));
+    let r = read(t.as_bytes(), &exclusive(), &LIMITS).unwrap();
+    assert_eq!(
+        r.paths,
+        [
+            PathValue { path: "main->solve".into(), total: 9.0, max: 5.0 },
+            PathValue { path: "main".into(), total: 1.0, max: 1.0 },
+        ],
+        "a null path is outside every region, a null value adds nothing"
+    );
+    assert_eq!(r.locations, 2);
+    assert_eq!(r.globals, [("problem_size".into(), 64.0), ("mpi.world.size".into(), 2.0), (RANKS_GLOBAL.into(), 2.0)]);
+    // Inclusive, summed up the tree: main holds its own and solve's, per rank.
+    let r = read(t.as_bytes(), &inclusive(), &LIMITS).unwrap();
+    assert_eq!(
+        r.paths,
+        [
+            PathValue { path: "main".into(), total: 10.0, max: 6.0 },
+            PathValue { path: "main->solve".into(), total: 9.0, max: 5.0 },
+        ]
+    );
+}
+
+#[test]
+fn time_units_come_from_the_column_else_microseconds_for_time_duration() {
+    for (unit, factor) in
+        [(Some("sec"), 1.0), (Some("msec"), 1e-3), (Some("usec"), 1e-6), (Some("nsec"), 1e-9), (None, 1e-6)]
+    {
+        let r = read(small("[1, 0, 1000.0]", unit).as_bytes(), &exclusive(), &LIMITS).unwrap();
+        assert!(close(r.paths[0].total, 1000.0 * factor), "{unit:?}: {}", r.paths[0].total);
+    }
+    let e = err(&small("[1, 0, 1.0]", Some("furlongs")), &exclusive());
+    assert!(e.message.contains("\"furlongs\"") && e.message.contains("sum#time.duration"), "{e}");
+}
+
+#[test]
+fn a_metric_is_found_by_its_name_its_column_or_as_time() {
+    let by = |m: &str, inc: bool| read(LULESH, &Want { metric: Some(m.into()), inclusive: inc }, &LIMITS);
+    assert_eq!(by("sum#time.duration", true).unwrap().metric, "sum#time.duration");
+    let r = by("inclusive#sum#time.duration", true).unwrap();
+    assert_matches(&r, &reference("lulesh-annotation-profile.json", "inclusive"), "by column name");
+    assert_eq!(by("time", false).unwrap().metric, "sum#time.duration", "Hatchet's name for it");
+    let r = read(CPI, &Want { metric: Some("count".into()), inclusive: false }, &LIMITS).unwrap();
+    assert_eq!((r.metric.as_str(), r.paths[0].total), ("count", 62.0 + 62.0 + 62.0 + 69.0));
+    let e = by("flops", false).unwrap_err();
+    assert_eq!(e.message, "no metric \"flops\" in this file; it holds \"sum#time.duration\"");
+}
+
+#[test]
+fn exclusive_values_of_a_metric_held_only_inclusively_are_refused() {
+    let t = small("[1, 0, 1.0]", None).replace("\"sum#time.duration\"", "\"inclusive#sum#time.duration\"");
+    let e = err(&t, &exclusive());
+    assert!(e.message.contains("only inclusive"), "{e}");
+    assert_eq!(read(t.as_bytes(), &inclusive(), &LIMITS).unwrap().paths[0].total, 1e-6);
+}
+
+#[test]
+fn json_that_is_not_json_names_its_line_and_column() {
+    let e = read(b"hello", &exclusive(), &LIMITS).unwrap_err();
+    assert_eq!((e.field.as_str(), e.line, e.column), (FIELD, Some(1), Some(1)), "{e}");
+    let broken = small("[1, 0, 2.0]", None).replace("[1, 0, 2.0]", "[1, 0 2.0]");
+    let e = err(&broken, &exclusive());
+    assert_eq!((e.line, e.column), (Some(2), Some(16)), "{e}");
+    let e = read(&LULESH[..5000], &exclusive(), &LIMITS).unwrap_err();
+    assert!(e.message.contains("ends early") && e.line.is_some(), "{e}");
+    let e = err(&small("[1, 0, NaN]", None), &exclusive());
+    assert!(e.message.contains("NaN") && e.line == Some(2), "{e}");
+    let e = read(b"{\"data\": [[\"\xff\"]]}", &exclusive(), &LIMITS).unwrap_err();
+    assert_eq!(e.line, Some(1), "{e}");
+    let e = err(&small("[{}, 0, 1.0]", None), &exclusive());
+    assert!(e.message.contains("a cell of a row") && e.line == Some(2), "{e}");
+}
+
+#[test]
+fn other_json_is_told_for_what_it_looks_like() {
+    let e = err("[{\"path\": \"main\", \"sum#time.duration\": 1.0}]", &exclusive());
+    assert!(e.message.contains("Caliper's \"json\" layout"), "{e}");
+    let e = err("{\"graph\": [], \"dataframe\": [], \"exclusive_metrics\": []}", &exclusive());
+    assert!(e.message.contains("Hatchet's or Thicket's own JSON"), "{e}");
+    let e = err("{\"records\": [], \"globals\": {}}", &exclusive());
+    assert!(e.message.contains("written as an object"), "{e}");
+    let e = err("{\"data\": [], \"columns\": [], \"title\": \"x\"}", &exclusive());
+    assert_eq!(
+        e.message,
+        "no column_metadata, nodes key: a Caliper JSON file of a layout this reader does not know, or not \
+         Caliper's (json-split has \"data\", \"columns\", \"column_metadata\" and \"nodes\"); its keys include \"title\""
+    );
+    let e = err("3.5", &exclusive());
+    assert!(e.message.contains("a JSON object (Caliper's json-split)"), "{e}");
+}
+
+#[test]
+fn bad_rows_and_nodes_are_refused_naming_where() {
+    let cases = [
+        (small("[1, 0, 1.0], [1, 0]", None), "row 2 has 2 cells but there are 3 columns"),
+        (small("[7, 0, 1.0]", None), "row 1, column \"path\": expected a node index, 0 to 2, found 7"),
+        (small("[1.5, 0, 1.0]", None), "row 1, column \"path\": expected a node index, 0 to 2, found 1.5"),
+        (small("[1, -1, 1.0]", None), "row 1, column \"mpi.rank\": expected a rank (a whole number from 0), found -1"),
+        (
+            small("[1, 0, -2.5]", None),
+            "row 1, column \"sum#time.duration\": a negative value, -2.5: expected one from 0",
+        ),
+        (
+            small("[1, 0, 1.0], [2, 0, \"fast\"]", None),
+            "row 2, column \"sum#time.duration\": expected a number or null, found text",
+        ),
+        (
+            small("[1, 0, true]", None),
+            "row 1, column \"sum#time.duration\": expected a number or null, found true or false",
+        ),
+        (
+            small("[1, 0, 1.0]", None).replace("\"parent\": 0}],", "\"parent\": 9}],"),
+            "node 2: its parent 9 is not a node (there are 3, from 0)",
+        ),
+        (
+            small("[1, 0, 1.0]", None).replace("\"column\": \"path\"}", "\"column\": \"path\", \"parent\": 1}"),
+            "node 0: its parents lead back to it (a cycle)",
+        ),
+        (
+            small("[1, 0, 1.0]", None).replace("{\"is_value\": false}, ", ""),
+            "3 columns but 2 entries of column_metadata: one each",
+        ),
+        (small("[1, 0, 1.0]", None).replace("\"path\", \"mpi", "\"region\", \"mpi"), "no call-path column"),
+        (
+            small("[1, 0, 1.0]", None)
+                .replace("\"label\": \"solve\", \"column\": \"path\"", "\"label\": \"solve\", \"column\": \"module\""),
+            "row 1, column \"path\": node 1 is a node of the column \"module\", not of this one",
+        ),
+        (small("[null, 0, 1.0]", None), "no row holds a value of \"sum#time.duration\" on a call path (of 1 rows)"),
+        (small("[1, 0, 1e308], [1, 1, 1e308]", Some("sec")), "add up past the largest number"),
+    ];
+    for (text, says) in cases {
+        let e = err(&text, &exclusive());
+        assert_eq!(e.field, FIELD);
+        assert!(e.message.contains(says), "{e}\nshould say: {says}");
+    }
+}
+
+#[test]
+fn past_a_limit_the_reading_stops_naming_it() {
+    let tight = Limits { max_paths: 3, max_locations: 100 };
+    let e = read(LULESH, &exclusive(), &tight).unwrap_err();
+    assert_eq!(e.message, "more than 3 call paths (the limit of paths of one run)");
+    let tight = Limits { max_paths: 100, max_locations: 2 };
+    let e = read(CPI, &exclusive(), &tight).unwrap_err();
+    assert_eq!(e.message, "more than 2 ranks (the limit of locations of one run)");
+    let exact = Limits { max_paths: reference("lulesh-annotation-profile.json", "exclusive").len(), max_locations: 8 };
+    assert!(read(LULESH, &exclusive(), &exact).is_ok(), "a limit reached is no limit passed");
+}
+
+#[test]
+fn sniff_tells_json_split_from_what_else_it_could_be() {
+    for f in [CPI, LULESH, ORDERED] {
+        assert!(sniff(&f[..40]), "{}", String::from_utf8_lossy(&f[..40]));
+    }
+    assert!(sniff(b"  {\"columns\": [\"path\"]"));
+    assert!(sniff(b"{\"data\":[]"));
+    assert!(sniff(b"{\"cali.caliper.version\": \"2.10\", \"data\": [], \"columns\": [], \"nodes\": []}"));
+    for other in [
+        &b"[{\"path\": \"main\"}]"[..],
+        b"{\"graph\": [{\"0\": {}}]}",
+        b"{\"data\": {\"rows\": 3}}",
+        b"__rec=node,id=12,attr=8,data=path",
+        b"",
+        b"{",
+    ] {
+        assert!(!sniff(other), "{}", String::from_utf8_lossy(other));
+    }
+}
+
+#[test]
+fn arbitrary_bytes_and_broken_files_never_panic() {
+    // A fixed xorshift stream: bytes of every kind, and the test files cut and bitten.
+    let mut s: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let tight = Limits { max_paths: 5, max_locations: 3 };
+    for case in 0..3000 {
+        let base: &[u8] = [ORDERED, LULESH, CPI][case % 3];
+        let mut bytes = base[..(next() as usize % base.len())].to_vec();
+        for _ in 0..(next() % 4) {
+            let at = next() as usize % bytes.len().max(1);
+            if let Some(b) = bytes.get_mut(at) {
+                *b = b"[]{},:\"0-1e9.ntulx\\ \n"[next() as usize % 21];
+            }
+        }
+        if case % 10 == 0 {
+            bytes = (0..(next() % 64)).map(|_| next() as u8).collect();
+        }
+        let _ = sniff(&bytes);
+        for want in [exclusive(), inclusive()] {
+            if let Ok(r) = read(&bytes, &want, &tight) {
+                assert!(r.paths.iter().all(|p| p.total.is_finite() && p.max <= p.total * (1.0 + 1e-12)));
+            }
+        }
+    }
+}
