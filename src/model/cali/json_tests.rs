@@ -567,9 +567,15 @@ fn arbitrary_bytes_and_broken_files_never_panic() {
         s
     };
     let tight = Limits { max_paths: 5, max_locations: 3 };
+    for seed in [CPI, LULESH, ORDERED] {
+        crate::fuzzing::cali_json(seed);
+    }
+    let mut read_ok = 0;
     for case in 0..3000 {
         let base: &[u8] = [ORDERED, LULESH, CPI][case % 3];
-        let mut bytes = base[..(next() as usize % base.len())].to_vec();
+        // Half of them whole (bitten only), so that some still read.
+        let cut = if case % 2 == 0 { base.len() } else { next() as usize % base.len() };
+        let mut bytes = base[..cut].to_vec();
         for _ in 0..(next() % 4) {
             let at = next() as usize % bytes.len().max(1);
             if let Some(b) = bytes.get_mut(at) {
@@ -579,11 +585,10 @@ fn arbitrary_bytes_and_broken_files_never_panic() {
         if case % 10 == 0 {
             bytes = (0..(next() % 64)).map(|_| next() as u8).collect();
         }
-        let _ = sniff(&bytes);
-        for want in [exclusive(), inclusive()] {
-            if let Ok(r) = read(&bytes, &want, &tight) {
-                assert!(r.paths.iter().all(|p| p.total.is_finite() && p.max <= p.total * (1.0 + 1e-12)));
-            }
-        }
+        // The fuzz target's check (finite figures, a rank at most the total), and tight limits.
+        crate::fuzzing::cali_json(&bytes);
+        let _ = read(&bytes, &inclusive(), &tight);
+        read_ok += usize::from(read(&bytes, &exclusive(), &LIMITS).is_ok());
     }
+    assert!(read_ok > 100, "only {read_ok} of the bitten files read: the test reaches too little");
 }
