@@ -27,9 +27,10 @@
 //! # Choices
 //! - Time in seconds: a column's `"attribute.unit"` (sec, msec, usec, nsec and their short
 //!   forms) decides; without one, `time.duration` is in microseconds (Caliper's timer before
-//!   its nanosecond `time.duration.ns`, Caliper issue 530; in the CPI test file each sample of
-//!   the 200 Hz sampler counts about 5000), `time.duration.ns` in nanoseconds, and any other
-//!   metric is taken as written. A time metric of another unit is refused.
+//!   its nanosecond `time.duration.ns`, Caliper issue 530; in the CPI test file a row of one
+//!   sample, `count` 1, holds about 5000: 5 ms of a 200 Hz sampler, not 5000 s),
+//!   `time.duration.ns` in nanoseconds, and any other metric is taken as written. A time
+//!   metric of another unit is refused.
 //! - The metrics are the value columns other than `mpi.rank` and Hatchet's `Node order`, by
 //!   their exclusive name: `inclusive#X` and `X (inc)` are the inclusive values of `X`
 //!   (`time.inclusive.duration` of `time.duration`). [`Want::metric`] names one of them (or a
@@ -514,7 +515,8 @@ pub fn read(bytes: &[u8], want: &Want, limits: &Limits) -> Result<RunProfile, In
     for (i, node) in nodes.iter().enumerate() {
         match node.parent {
             None => parent.push(None),
-            Some(p) if (p as usize) < n && p <= usize::MAX as u64 => parent.push(Some(p as usize)),
+            // Compared as u64: on wasm32 a usize would cut a large index short.
+            Some(p) if p < n as u64 => parent.push(Some(p as usize)),
             Some(p) => {
                 return Err(InputError::new(
                     FIELD,

@@ -501,6 +501,10 @@ fn bad_rows_and_nodes_are_refused_naming_where() {
             "node 2: its parent 9 is not a node (there are 3, from 0)",
         ),
         (
+            small("[1, 0, 1.0]", None).replace("\"parent\": 0}],", "\"parent\": 4294967297}],"),
+            "node 2: its parent 4294967297 is not a node",
+        ),
+        (
             small("[1, 0, 1.0]", None).replace("\"column\": \"path\"}", "\"column\": \"path\", \"parent\": 1}"),
             "node 0: its parents lead back to it (a cycle)",
         ),
