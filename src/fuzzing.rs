@@ -28,6 +28,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("extrap", extrap),
     ("node_report", node_report),
     ("hpctoolkit", hpctoolkit),
+    ("cali_json", cali_json),
     ("pages", pages),
     ("cli", cli),
 ];
@@ -242,6 +243,23 @@ pub fn node_report(data: &[u8]) {
         assert_eq!(catalog.validate(), Ok(()), "{format:?}: clusters the catalog refuses");
     }
     let _ = read_sniffed(&text);
+}
+
+/// A Caliper json-split file: sniffed, then read for its default metric exclusive and
+/// inclusive (summed up the tree where the file has no inclusive column). A run read holds
+/// finite figures, each path's largest rank at most its total, and at least one location.
+pub fn cali_json(data: &[u8]) {
+    use crate::model::cali::json::{read, sniff};
+    use crate::model::profile::{Limits, Want};
+    let _ = sniff(data);
+    let limits = Limits { max_paths: 10_000, max_locations: 10_000 };
+    for inclusive in [false, true] {
+        let want = Want { metric: None, inclusive };
+        let Ok(r) = timed("cali_json", data.len(), || read(data, &want, &limits)) else { continue };
+        assert_finite_debug("cali_json", &r);
+        assert!(r.locations >= 1 && !r.paths.is_empty(), "an empty run read: {r:?}");
+        assert!(r.paths.iter().all(|p| p.max <= p.total * (1.0 + 1e-12)), "a rank above the total: {r:?}");
+    }
 }
 
 /// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.

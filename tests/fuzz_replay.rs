@@ -132,6 +132,19 @@ fn write_seeds() {
     names.sort_by_key(|n| n.as_str() != "experiment.xml");
     let parts: Vec<Vec<u8>> = names.iter().map(|n| std::fs::read(cpi.join(n)).unwrap()).collect();
     write("hpctoolkit", "cpi-database", &parts.join(scalewise::fuzzing::HPCTOOLKIT_PART));
+    // Caliper json-split: Hatchet's region profile whole, the other two cut to their first
+    // 2 KB (a file cut short is a seed too).
+    let caliper = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/caliper-json");
+    write(
+        "cali_json",
+        "region-node-order.json",
+        &std::fs::read(caliper.join("caliper-region-node-order.json")).unwrap(),
+    );
+    for name in ["cpi-callpath-profile.json", "lulesh-annotation-profile.json"] {
+        let bytes = std::fs::read(caliper.join(name)).unwrap();
+        write("cali_json", &format!("head-{name}"), &bytes[..2048]);
+    }
+    write("cali_json", "small.json", br#"{"data": [[1, 0, 2.0], [1, 1, 3.0], [0, 0, 1.0], [null, 0, 9.0]], "columns": ["path", "mpi.rank", "sum#time.duration"], "column_metadata": [{"is_value": false}, {"is_value": true}, {"is_value": true, "attribute.unit": "sec"}], "nodes": [{"label": "main", "column": "path"}, {"label": "solve", "column": "path", "parent": 0}], "jobsize": "2"}"#);
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap(),

@@ -38,6 +38,8 @@ use std::collections::HashMap;
 use crate::model::input::list::clip;
 use crate::model::InputError;
 
+pub mod json;
+
 #[cfg(test)]
 pub(crate) mod tests;
 
