@@ -31,6 +31,7 @@ pub mod regions;
 pub mod simulate;
 pub mod sites;
 pub mod speedup;
+pub mod tau;
 pub mod transfer;
 pub mod validation;
 pub mod workers;
