@@ -40,6 +40,8 @@
 //!   function as a path of one region. Names are trimmed and kept as TAU writes them (file
 //!   and line included, as in `[SAMPLE] f [{a.c} {12}]`). With `TAU_CALLPATH_DEPTH` below the
 //!   tree's depth TAU writes only each path's last regions: such paths are read as written.
+//! - Metrics are listed by name in alphabetical order; the one asked for is matched exactly,
+//!   else in any case; by default TIME, else the first whose name holds TIME, else the first.
 //! - Figures: per call path (regions joined with `->`), the sum over the files of the
 //!   exclusive (or inclusive) value and the largest file's value (a file without the path
 //!   counts 0). A time metric (TIME, or any name holding TIME in any case) is given in
@@ -128,7 +130,7 @@ fn header<'a>(path: &str, text: &'a str) -> Result<(u64, &'a str), InputError> {
             format!("expected a TAU profile: the first line `N templated_functions...`, found \"{found}\""),
         )
     };
-    let (count, kind) = first.trim_start().split_once(char::is_whitespace).ok_or_else(bad)?;
+    let (written, kind) = first.trim_start().split_once(char::is_whitespace).ok_or_else(bad)?;
     let rest = kind.trim().strip_prefix("templated_functions").ok_or_else(bad)?;
     let metric = match rest.strip_prefix("_MULTI_") {
         Some(m) if !m.is_empty() => m,
@@ -136,9 +138,10 @@ fn header<'a>(path: &str, text: &'a str) -> Result<(u64, &'a str), InputError> {
         _ => return Err(bad()),
     };
     let at = col(first, first.len() - first.trim_start().len());
-    let count = Some(count).filter(|c| c.bytes().all(|b| b.is_ascii_digit())).and_then(|c| c.parse().ok());
+    let count = Some(written).filter(|c| c.bytes().all(|b| b.is_ascii_digit())).and_then(|c| c.parse().ok());
     let count = count.ok_or_else(|| {
-        fail(path, 1, at, format!("the count of functions: expected a whole number ≥ 0, found \"{}\"", clip(first)))
+        let m = format!("the count of functions: expected a whole number ≥ 0, found \"{}\"", clip(written));
+        fail(path, 1, at, m)
     })?;
     Ok((count, metric))
 }

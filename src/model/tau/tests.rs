@@ -202,6 +202,20 @@ fn a_flat_profile_gives_each_function() {
 }
 
 #[test]
+fn paths_cut_to_the_callpath_depth_are_read_as_written() {
+    // TAU_CALLPATH_DEPTH=2: each callpath line holds a region and its caller only.
+    let lines = [
+        "\"a\" 1 1 10 100 0 GROUP=\"D\"",
+        "\"b\" 1 1 20 90 0 GROUP=\"D\"",
+        "\"c\" 1 0 70 70 0 GROUP=\"D\"",
+        "\"a => b\" 1 1 20 90 0 GROUP=\"TAU_CALLPATH\"",
+        "\"b => c\" 1 0 70 70 0 GROUP=\"TAU_CALLPATH\"",
+    ];
+    let run = one(&file(None, &[], &lines)).unwrap();
+    figures(&run, &[("a", 10e-6, 10e-6), ("a->b", 20e-6, 20e-6), ("b->c", 70e-6, 70e-6)]);
+}
+
+#[test]
 fn metadata_is_unescaped() {
     let meta =
         [("a &lt;b&gt; &amp; &quot;c&quot;", "1&#48;"), ("hex", "&#x32;.5"), ("bad &zz; &", "3"), ("text", "&lt;5")];
@@ -268,8 +282,9 @@ fn refusals_of_files_that_are_not_tau_profiles() {
         let got = at("MULTI__TIME/profile.0.0.0", text.as_bytes());
         assert!(got.starts_with(not_tau) || got.contains("expected a whole number"), "{text}: {got}");
     }
-    assert!(at("profile.0.0.0", b"-1 templated_functions\n")
-        .contains("line 1, column 1: profile.0.0.0: the count of functions: expected a whole number ≥ 0"));
+    assert!(at("profile.0.0.0", b"-1 templated_functions\n").contains(
+        "line 1, column 1: profile.0.0.0: the count of functions: expected a whole number ≥ 0, found \"-1\""
+    ));
     assert!(at("profile.0.0.0", b"1 templated_functions\n\"main\" 1 1 1 1 0\n")
         .contains("line 2, column 1: profile.0.0.0: expected the column line"));
     assert!(at("profile.0.0.0", b"0 templated_functions\n# Name\n\xff\n")
