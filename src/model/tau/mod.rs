@@ -1,8 +1,8 @@
 //! Reader of TAU profile folders (TAU 2.x, www.cs.uoregon.edu/research/tau, `TAU_PROFILE=1`
 //! output): one text file per thread, reduced to a [`RunProfile`].
 //!
-//! # The format (facts from TAU's profile writer, `Profiler::StoreData` in its
-//! `src/Profile/Profiler.cpp`, and from Hatchet's `hatchet/readers/tau_reader.py` at commit
+//! # The format (facts from TAU's own profile writer, `Profiler::StoreData` of TAU 2.x, and
+//! from Hatchet's `hatchet/readers/tau_reader.py`, github.com/LLNL/hatchet at commit
 //! 79c009bd; the code is our own)
 //! - A run folder holds one file per thread, `profile.N.C.T`: node N (the MPI rank), context C,
 //!   thread T. With several metrics measured, each metric's files are in a folder
