@@ -29,6 +29,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("node_report", node_report),
     ("hpctoolkit", hpctoolkit),
     ("cali_json", cali_json),
+    ("tau", tau),
     ("pages", pages),
     ("cli", cli),
 ];
@@ -261,6 +262,42 @@ pub fn cali_json(data: &[u8]) {
         assert!(r.paths.iter().all(|p| p.max <= p.total * (1.0 + 1e-12)), "a rank above the total: {r:?}");
     }
 }
+
+/// A TAU profile folder: the first byte picks the value asked for (bit 0: inclusive; bit 1:
+/// the metric PAPI_TOT_CYC, else the default), then files separated by 0 bytes, each a byte
+/// that picks its path (of [`TAU_PATHS`], modulo 8: a 0 byte ends a file, so 8 picks the
+/// first) and its text. A run read holds only finite numbers,
+/// within its limits, and no path's largest location is more than its total.
+pub fn tau(data: &[u8]) {
+    use crate::model::profile::{Limits, Want};
+    let Some((&ask, rest)) = data.split_first() else { return };
+    let files: Vec<(&str, &[u8])> = rest
+        .split(|&b| b == 0)
+        .filter_map(|r| r.split_first())
+        .map(|(&k, text)| (TAU_PATHS[k as usize % TAU_PATHS.len()], text))
+        .collect();
+    let want = Want { metric: (ask & 2 != 0).then(|| "PAPI_TOT_CYC".to_string()), inclusive: ask & 1 != 0 };
+    let limits = Limits { max_paths: 64, max_locations: 6 };
+    let Ok(run) = timed("tau", data.len(), || crate::model::tau::read(&files, &want, &limits)) else { return };
+    assert_finite_debug("tau run", &run);
+    assert!(run.paths.len() <= 64 && run.locations <= 6 && run.locations >= 1, "limits passed: {run:?}");
+    assert!(
+        run.paths.iter().all(|p| 0.0 <= p.max && p.max <= p.total * (1.0 + 1e-12)),
+        "a max over its total: {run:?}"
+    );
+}
+
+/// The paths the `tau` target's files take.
+pub const TAU_PATHS: [&str; 8] = [
+    "profile.0.0.0",
+    "profile.1.0.0",
+    "profile.0.0.1",
+    "MULTI__TIME/profile.0.0.0",
+    "MULTI__TIME/profile.1.0.0",
+    "MULTI__PAPI_TOT_CYC/profile.0.0.0",
+    "MULTI__PAPI_TOT_CYC/profile.1.0.0",
+    "events.0.edf",
+];
 
 /// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.
 /// An answer is never a NaN or infinity (the command refuses those, naming the key, in

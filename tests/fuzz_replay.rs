@@ -145,6 +145,28 @@ fn write_seeds() {
         write("cali_json", &format!("head-{name}"), &bytes[..2048]);
     }
     write("cali_json", "small.json", br#"{"data": [[1, 0, 2.0], [1, 1, 3.0], [0, 0, 1.0], [null, 0, 9.0]], "columns": ["path", "mpi.rank", "sum#time.duration"], "column_metadata": [{"is_value": false}, {"is_value": true}, {"is_value": true, "attribute.unit": "sec"}], "nodes": [{"label": "main", "column": "path"}, {"label": "solve", "column": "path", "parent": 0}], "jobsize": "2"}"#);
+    // TAU folders (`fuzzing::tau`): ranks 0 and 1 of Hatchet's cpi run, exclusive and
+    // inclusive; a small two-metric folder in MULTI__ folders, the counter asked for. (Path 0
+    // is picked by 8: a 0 byte ends a file.)
+    let tau = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tau-cpi-mpi");
+    for (ask, name) in [(0u8, "cpi"), (1, "cpi-inclusive")] {
+        let mut data = vec![ask];
+        for (k, file) in [(8u8, "profile.0.0.0"), (1, "profile.1.0.0")] {
+            data.push(k);
+            data.extend(std::fs::read(tau.join(file)).unwrap());
+            data.push(0);
+        }
+        write("tau", name, &data);
+    }
+    let head = "# Name Calls Subrs Excl Incl ProfileCalls # <metadata><attribute><name>CPU Cores</name><value>8</value></attribute></metadata>";
+    let lines = "\"main\" 1 1 100 300 0 GROUP=\"TAU_DEFAULT\" \n\"main => solve()  \" 2 0 200 200 0 GROUP=\"TAU_CALLPATH\" \n0 aggregates\n";
+    let mut data = vec![2u8];
+    for (k, metric) in [(3u8, "TIME"), (4, "TIME"), (5, "PAPI_TOT_CYC"), (6, "PAPI_TOT_CYC")] {
+        data.push(k);
+        data.extend(format!("2 templated_functions_MULTI_{metric}\n{head}\n{lines}").bytes());
+        data.push(0);
+    }
+    write("tau", "multi", &data);
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap(),

@@ -32,6 +32,7 @@ pub mod regions;
 pub mod simulate;
 pub mod sites;
 pub mod speedup;
+pub mod tau;
 pub mod transfer;
 pub mod validation;
 pub mod workers;
