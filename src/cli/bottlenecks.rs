@@ -250,7 +250,10 @@ fn sniff(text: &str) -> Option<&'static str> {
         bottlenecks::Format::Text
         | bottlenecks::Format::Cube
         | bottlenecks::Format::Cali
-        | bottlenecks::Format::Saved => None,
+        | bottlenecks::Format::Saved
+        | bottlenecks::Format::CaliJson
+        | bottlenecks::Format::Tau
+        | bottlenecks::Format::Hpctoolkit => None,
     }
 }
 
@@ -866,32 +869,16 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Reply, In
 /// (kept as an option with an empty value).
 pub const RUN_OPTIONS: &[&str] = &["--aggregate", "--inclusive", "--parameters"];
 
-/// What a binary input is, by its first bytes: a Cube profile (tar, gzipped or not) or a
-/// saved Extra-P experiment (zip); None for text.
-fn binary_kind(head: &[u8]) -> Option<BinaryKind> {
-    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
-        Some(BinaryKind::Saved)
-    } else if head.starts_with(&[0x1f, 0x8b]) || head.get(257..262) == Some(b"ustar".as_slice()) {
-        Some(BinaryKind::Cube)
-    } else {
-        None
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum BinaryKind {
-    Cube,
-    Saved,
-}
-
-/// Whether `path` is read by [`run_path`] rather than as text: a folder, or a file that
-/// opens as a Cube profile or a saved Extra-P experiment.
+/// Whether `path` is read by [`run_path`] rather than as text: a folder, or a file that is
+/// not an experiment as text by `bottlenecks::detect` (a profile, a saved Extra-P experiment,
+/// or a file that detector names as unreadable, so that its message is the one given).
 pub fn is_binary_path(path: &str) -> bool {
+    use bottlenecks::detect::{detect, HEAD};
     let p = std::path::Path::new(path);
     if p.is_dir() {
         return true;
     }
-    let mut head = [0u8; 512];
+    let mut head = [0u8; HEAD];
     let n = std::fs::File::open(p).and_then(|mut f| {
         use std::io::Read;
         let mut n = 0;
@@ -903,8 +890,7 @@ pub fn is_binary_path(path: &str) -> bool {
         }
         Ok(n)
     });
-    n.is_ok_and(|n| binary_kind(&head[..n]).is_some() || bottlenecks::runs::is_cali_text(&head[..n]))
-        || path.ends_with(".cali")
+    n.is_ok_and(|n| detect(path, &head[..n]) != Ok(bottlenecks::Format::Text))
 }
 
 /// The run options of the command's options.
@@ -967,6 +953,13 @@ fn read_path(
                 for (inner, inner_dir) in entries(&root.join(&name))? {
                     if !inner_dir {
                         paths.push(format!("{name}/{inner}"));
+                    } else if inner.starts_with("MULTI__") {
+                        // A TAU run of several metrics: one folder of profiles per metric.
+                        for (file, file_dir) in entries(&root.join(&name).join(&inner))? {
+                            if !file_dir {
+                                paths.push(format!("{name}/{inner}/{file}"));
+                            }
+                        }
                     }
                 }
             } else {

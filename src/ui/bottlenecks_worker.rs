@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 
 use crate::model::bottlenecks::page::{complete, fit_key, prepare_parsed, ExtrapView, KEY_TEXT};
-use crate::model::bottlenecks::runs::RunOptions;
+use crate::model::bottlenecks::runs::{RunOptions, RunsSummary};
 use crate::model::bottlenecks::worker::{FromWorker, ToWorker, WeakAnswer};
 use crate::model::bottlenecks::{fit_regions, parse, retarget, Experiment, Plan, RegionFit};
 use crate::model::workspace::PageInputs;
@@ -229,6 +229,36 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
             send(post, &FromWorker::<(), ()>::Progress { fraction: done as f64 / total.max(1) as f64, job });
         }
     };
+    // One JSON file: Caliper's, read as runs, or an experiment's text, given back as it is.
+    if let [one] = paths {
+        use crate::model::bottlenecks::{detect, Format};
+        if one.ends_with(".json") {
+            let text = match bytes_of(0) {
+                Ok(b) if detect::detect(one, &b[..b.len().min(detect::HEAD)]) == Ok(Format::Text) => {
+                    String::from_utf8(b).map_err(|_| format!("{one}: not UTF-8 text"))
+                }
+                Ok(_) => Err(String::new()),
+                Err(m) => Err(format!("{one}: {m}")),
+            };
+            let max = crate::model::workspace::MAX_FIELD_BYTES;
+            let unreadable = |message: String| send(post, &FromWorker::<(), ()>::Unreadable { message, job });
+            match text {
+                Ok(t) if t.len() > max => {
+                    return unreadable(format!(
+                        "{one}: {} KB is more than the {} KB an input keeps; nothing changed. Use `scalewise bottlenecks` for larger files.",
+                        t.len() >> 10,
+                        max >> 10
+                    ))
+                }
+                Ok(text) => {
+                    let summary = Box::new(RunsSummary { source: "text".into(), runs: 1, ..RunsSummary::default() });
+                    return send(post, &FromWorker::<(), ()>::Loaded { text, summary, job });
+                }
+                Err(m) if !m.is_empty() => return unreadable(m),
+                Err(_) => {}
+            }
+        }
+    }
     match read_set(paths, options, &LIMITS, &mut bytes_of, &mut progress) {
         Ok((e, summary)) => {
             let text = if summary.source == "saved" { to_json_text(&e) } else { to_text(&e, &summary) };

@@ -30,6 +30,7 @@
 //! (`tree.rs`; [`Experiment::times`] says whether the file's values are exclusive or
 //! inclusive, when it knows).
 
+pub mod detect;
 mod json;
 mod json_ids;
 pub mod page;
@@ -80,6 +81,12 @@ pub enum Format {
     Cali,
     /// A saved Extra-P experiment (`.extra-p`, `saved.rs`).
     Saved,
+    /// Caliper's JSON (json-split) runs (`runs.rs`, `model::cali::json`).
+    CaliJson,
+    /// TAU profile folders (`runs.rs`, `model::tau`).
+    Tau,
+    /// HPCToolkit databases (`runs.rs`, `model::hpctoolkit`).
+    Hpctoolkit,
 }
 
 impl Format {
@@ -92,6 +99,9 @@ impl Format {
             Format::Cube => "cube",
             Format::Cali => "cali",
             Format::Saved => "extra-p",
+            Format::CaliJson => "cali-json",
+            Format::Tau => "tau",
+            Format::Hpctoolkit => "hpctoolkit",
         }
     }
 }
@@ -282,10 +292,10 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         return Err(InputError::new(FIELD, what));
     }
     let e = match format {
-        Format::Cube | Format::Cali | Format::Saved => {
+        Format::Cube | Format::Cali | Format::Saved | Format::CaliJson | Format::Tau | Format::Hpctoolkit => {
             return Err(InputError::new(
                 FIELD,
-                "Cube profiles and saved Extra-P experiments are files, not text: choose or drop them",
+                "profiles and saved Extra-P experiments are files, not text: choose or drop them",
             ))
         }
         Format::Text => text::parse(text)?,
@@ -305,15 +315,20 @@ fn binary(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let how =
         "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
-    if b.starts_with(b"PK\x03\x04") || b.starts_with(b"PK\x05\x06") {
-        Some(format!("this is a zip archive, as a saved Extra-P experiment (.extra-p) is; it is read as a file: {how}"))
-    } else if b.starts_with(&[0x1f, 0x8b]) || b.get(257..262) == Some(b"ustar".as_slice()) {
-        Some(format!("this is a tar archive, as a Cube profile (.cubex) is; it is read as a file: {how}"))
-    } else if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") {
-        Some("this is Extra-P 3's binary experiment format, which is not read: open it in Extra-P and save it as an .extra-p experiment, or export it as text".into())
-    } else {
-        None
-    }
+    let what = match detect::detect("", &b[..b.len().min(detect::HEAD)]) {
+        Ok(Format::Saved) => "a zip archive, as a saved Extra-P experiment (.extra-p) is",
+        Ok(Format::Cube) => "a tar archive, as a Cube profile (.cubex) is",
+        Ok(Format::Cali) => "a Caliper profile (.cali)",
+        Ok(Format::CaliJson) => "a Caliper JSON profile",
+        Ok(Format::Tau) => "a TAU profile (one file of a profile folder)",
+        Ok(Format::Hpctoolkit) => "a part of an HPCToolkit database",
+        Err(m) => return Some(format!("this is {m}")),
+        Ok(_) if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") => {
+            return Some("this is Extra-P 3's binary experiment format, which is not read: open it in Extra-P and save it as an .extra-p experiment, or export it as text".into())
+        }
+        Ok(_) => return None,
+    };
+    Some(format!("this is {what}; it is read as a file: {how}"))
 }
 
 /// A value as Extra-P would take it, or what is wrong with it.

@@ -28,11 +28,13 @@
 
 use std::collections::HashMap;
 
+use super::detect::{self, by_name};
 use super::{Experiment, Format, Measurement, Series, TimeKind, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
-use crate::model::cali;
 use crate::model::cube::{self, Cube, Kind};
 use crate::model::input::list::clip;
+use crate::model::profile::{self, RunProfile, Want};
 use crate::model::InputError;
+use crate::model::{cali, hpctoolkit, tau};
 
 /// The limits of a set of runs, defined once: the command and the page read within them, and
 /// past one the reading stops with a message naming it.
@@ -62,6 +64,11 @@ impl Limits {
             max_nodes: self.callpaths.saturating_mul(40),
             max_records: self.callpaths.saturating_mul(40),
         }
+    }
+
+    /// The limits of one run for the readers of [`RunProfile`]s.
+    pub fn profile(&self) -> profile::Limits {
+        profile::Limits { max_paths: self.callpaths, max_locations: self.locations }
     }
 
     /// The Cube reader's limits for one profile.
@@ -212,71 +219,137 @@ fn name_values(text: &str) -> Option<Vec<(String, f64)>> {
 /// The runs of a list of paths: for each path that is a run, its index into `paths`, the
 /// point and the repetition, in the order given; the experiment's parameters (those that
 /// vary). A single run (one `.cubex` given, or a folder holding one) is a point of its own
-/// with no parameter.
+/// with no parameter. A run of a TAU profile or an HPCToolkit database is a folder of files:
+/// `files` lists each run's files (one for the other formats).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     pub parameters: Vec<String>,
     /// (index into the paths, point).
     pub runs: Vec<(usize, Vec<f64>)>,
+    /// Per run, the indices into the paths of its files.
+    pub files: Vec<Vec<usize>>,
     /// The folders that name a run but hold other files only, and the files passed over.
     pub passed_over: usize,
 }
 
-/// Whether a path (its last component) is a Cube profile as Extra-P finds one, or a Caliper
-/// profile (`.cali`).
-fn is_profile(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    (file.ends_with(".cubex") || is_cali(file)) && !file.starts_with('.')
+impl Layout {
+    /// Runs of one file each, with no parameter (their points are read from the files).
+    fn of_files(runs: Vec<usize>, passed_over: usize) -> Layout {
+        Layout {
+            parameters: Vec::new(),
+            files: runs.iter().map(|&i| vec![i]).collect(),
+            runs: runs.into_iter().map(|i| (i, Vec::new())).collect(),
+            passed_over,
+        }
+    }
 }
 
-/// Whether a path names a Caliper profile.
-fn is_cali(path: &str) -> bool {
-    path.ends_with(".cali")
+/// How a message names profiles of a format: one, and several.
+fn profile_words(f: Format) -> (&'static str, &'static str) {
+    match f {
+        Format::Cali => ("a Caliper profile", "Caliper profiles (.cali)"),
+        Format::CaliJson => ("a Caliper JSON file", "Caliper JSON files"),
+        Format::Tau => ("a TAU profile", "TAU profiles (profile.N.C.T)"),
+        Format::Hpctoolkit => ("a part of an HPCToolkit database", "HPCToolkit databases (experiment.xml)"),
+        _ => ("a Cube profile", "Cube profiles (.cubex)"),
+    }
 }
 
 /// Whether a file's first bytes are a Caliper profile's (its first record).
 pub fn is_cali_text(head: &[u8]) -> bool {
-    head.starts_with(b"__rec=")
+    detect::detect("", head) == Ok(Format::Cali)
+}
+
+/// The folder of the run a TAU or HPCToolkit file belongs to: its own folder, or for a TAU
+/// file of one of several metrics (`MULTI__TIME/profile.0.0.0`), the folder above.
+fn run_folder(parts: &[&str], kind: Format) -> String {
+    let mut dir = &parts[..parts.len().saturating_sub(1)];
+    if kind == Format::Tau {
+        if let Some((last, rest)) = dir.split_last() {
+            if last.starts_with("MULTI__") {
+                dir = rest;
+            }
+        }
+    }
+    dir.join("/")
 }
 
 /// The runs of a set of files (paths relative to the folder given, '/' between components).
 pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
     let err = |m: String| InputError::new(FIELD, m);
-    let profiles: Vec<(usize, Vec<&str>)> = paths
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| is_profile(p))
-        .map(|(i, p)| (i, p.split('/').filter(|c| !c.is_empty()).collect::<Vec<_>>()))
-        .collect();
-    let passed_over = paths.len() - profiles.len();
-    // Caliper profiles, in the folder given or one level down: each a run, its point read from
-    // its globals (RunSet::add).
-    if profiles.iter().any(|(i, _)| is_cali(&paths[*i])) {
-        if let Some((i, _)) = profiles.iter().find(|(i, _)| !is_cali(&paths[*i])) {
-            return Err(err(format!(
-                "\"{}\" is a Cube profile among Caliper profiles (.cali): give one kind of profile",
-                clip(&paths[*i])
-            )));
+    let kinds: Vec<Option<Format>> = paths.iter().map(|p| by_name(p).filter(|f| *f != Format::Saved)).collect();
+    let mut present: Vec<(usize, Format)> = Vec::new();
+    for (i, k) in kinds.iter().enumerate() {
+        if let Some(k) = *k {
+            if !present.iter().any(|p| p.1 == k) {
+                present.push((i, k));
+            }
         }
-        let runs: Vec<(usize, Vec<f64>)> =
-            profiles.iter().filter(|(_, c)| c.len() <= 2).map(|(i, _)| (*i, Vec::new())).collect();
-        if runs.len() > limits.runs {
-            return Err(err(format!(
-                "{} runs is more than the {} read at once (the limit of runs)",
-                runs.len(),
-                limits.runs
-            )));
-        }
-        let deeper = profiles.len() - runs.len();
-        return Ok(Layout { parameters: Vec::new(), runs, passed_over: passed_over + deeper });
     }
+    if let [(_, a), (j, b), ..] = present[..] {
+        return Err(err(format!(
+            "\"{}\" is {} among {}: give one kind of profile",
+            clip(&paths[j]),
+            profile_words(b).0,
+            profile_words(a).1
+        )));
+    }
+    let too_many =
+        |n: usize| err(format!("{n} runs is more than the {} read at once (the limit of runs)", limits.runs));
+    let parts = |i: usize| paths[i].split('/').filter(|c| !c.is_empty()).collect::<Vec<_>>();
+    let kind = present.first().map(|p| p.1);
+    // A run is a folder of files: grouped by their run's folder, in the order first seen.
+    if let Some(kind @ (Format::Tau | Format::Hpctoolkit)) = kind {
+        let mut folders: Vec<String> = Vec::new();
+        let mut files: Vec<Vec<usize>> = Vec::new();
+        let mut passed_over = 0;
+        for (i, k) in kinds.iter().enumerate() {
+            let c = parts(i);
+            if k.is_none() || c.len() > 3 {
+                passed_over += 1;
+                continue;
+            }
+            let folder = run_folder(&c, kind);
+            match folders.iter().position(|f| *f == folder) {
+                Some(r) => files[r].push(i),
+                None => {
+                    folders.push(folder);
+                    files.push(vec![i]);
+                }
+            }
+        }
+        if files.len() > limits.runs {
+            return Err(too_many(files.len()));
+        }
+        let runs = files.iter().map(|f| (f[0], Vec::new())).collect();
+        return Ok(Layout { parameters: Vec::new(), runs, files, passed_over });
+    }
+    // Caliper profiles (or, with no other profile, JSON files, which may be Caliper's), in the
+    // folder given or one level down: each a run, its point read from its globals
+    // (RunSet::add).
+    let json = kind.is_none() && paths.iter().any(|p| p.ends_with(".json"));
+    if kind == Some(Format::Cali) || json {
+        let runs: Vec<usize> = (0..paths.len())
+            .filter(|&i| {
+                let c = parts(i);
+                c.len() <= 2 && (kinds[i] == Some(Format::Cali) || (json && paths[i].ends_with(".json")))
+            })
+            .collect();
+        if runs.len() > limits.runs {
+            return Err(too_many(runs.len()));
+        }
+        let passed_over = paths.len() - runs.len();
+        return Ok(Layout::of_files(runs, passed_over));
+    }
+    let profiles: Vec<(usize, Vec<&str>)> =
+        (0..paths.len()).filter(|&i| kinds[i] == Some(Format::Cube)).map(|i| (i, parts(i))).collect();
+    let passed_over = paths.len() - profiles.len();
     // A profile given alone, or the folder of one run.
     if profiles.iter().all(|(_, c)| c.len() == 1) {
-        return match profiles.as_slice() {
-            [] => Err(err("no Cube profile (.cubex) found; expected a folder of runs, each a folder such as app.p64.r1 holding profile.cubex".into())),
-            [(i, _)] => Ok(Layout { parameters: Vec::new(), runs: vec![(*i, Vec::new())], passed_over }),
-            _ => Ok(Layout { parameters: Vec::new(), runs: profiles.iter().map(|(i, _)| (*i, Vec::new())).collect(), passed_over }),
-        };
+        if profiles.is_empty() {
+            return Err(err("no profile found: expected a folder of runs, each a folder such as app.p64.r1 holding profile.cubex (or Caliper, TAU or HPCToolkit profiles)".into()));
+        }
+        return Ok(Layout::of_files(profiles.iter().map(|p| p.0).collect(), passed_over));
     }
     // Runs one level down, as Extra-P's `*/[!.]*.cubex`.
     let runs: Vec<(usize, &str)> = profiles.iter().filter(|(_, c)| c.len() == 2).map(|(i, c)| (*i, c[0])).collect();
@@ -284,11 +357,7 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         return Err(err("no run found: expected folders such as app.p64.r1 directly in the folder given, each holding a .cubex profile".into()));
     }
     if runs.len() > limits.runs {
-        return Err(err(format!(
-            "{} runs is more than the {} read at once (the limit of runs)",
-            runs.len(),
-            limits.runs
-        )));
+        return Err(too_many(runs.len()));
     }
     let mut names: Vec<Vec<(String, f64)>> = Vec::with_capacity(runs.len());
     let mut first: Option<(&str, Vec<String>)> = None;
@@ -326,8 +395,14 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         )));
     }
     let parameters: Vec<String> = varying.iter().map(|&j| all[j].clone()).collect();
+    let files = runs.iter().map(|r| vec![r.0]).collect();
     let runs = runs.iter().zip(&names).map(|(&(i, _), n)| (i, varying.iter().map(|&j| n[j].1).collect())).collect();
-    Ok(Layout { parameters, runs, passed_over: passed_over + profiles.iter().filter(|(_, c)| c.len() > 2).count() })
+    Ok(Layout {
+        parameters,
+        runs,
+        files,
+        passed_over: passed_over + profiles.iter().filter(|(_, c)| c.len() > 2).count(),
+    })
 }
 
 /// One run reduced: per call path, the figure and the imbalance.
@@ -355,17 +430,27 @@ pub struct RunSet {
     seen: HashMap<String, usize>,
     /// Locations of the runs read (fewest, most).
     locations: (usize, usize),
-    /// Caliper runs, whose points are read from their globals once all are in.
+    /// Runs whose points are read from their metadata once all are in (every format but
+    /// Cube).
     cali_runs: Vec<CaliRun>,
+    /// The format of the runs read.
+    format: Option<Format>,
 }
 
-/// A Caliper run read: its file's name, its numeric globals and its figures.
+/// A run whose point comes from its metadata: its file's (or folder's) name, its numeric
+/// globals, the parameters its folder's name gives (TAU and HPCToolkit runs) and its figures.
 #[derive(Debug, Clone)]
 struct CaliRun {
     name: String,
     globals: Vec<(String, f64)>,
+    named: Vec<(String, f64)>,
     reduced: Reduced,
 }
+
+/// The globals that give a run's count of processes when no parameter is named, the first
+/// found in every run.
+const PROCESS_COUNTS: [&str; 5] =
+    ["mpi.world.size", "jobsize", cali::json::RANKS_GLOBAL, "tau.ranks", "hpctoolkit.ranks"];
 
 /// What a set of runs became: the experiment and what the reading says about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -410,6 +495,7 @@ impl RunSet {
             seen: HashMap::new(),
             locations: (usize::MAX, 0),
             cali_runs: Vec::new(),
+            format: None,
         }
     }
 
@@ -420,33 +506,121 @@ impl RunSet {
     /// Reads run `k` of the layout from its file's bytes (`name` is its path, for messages)
     /// and keeps its per-call-path figures only.
     pub fn add(&mut self, k: usize, name: &str, bytes: &[u8], limits: &Limits) -> Result<(), InputError> {
-        let at = |m: String| InputError::new(FIELD, format!("{}: {m}", clip_path(name)));
-        if bytes.len() > limits.file_bytes {
-            return Err(at(format!(
-                "{} bytes is more than the {} MB of one file read (the limit of file bytes)",
-                bytes.len(),
-                limits.file_bytes >> 20
-            )));
+        self.add_run(k, &[(name, bytes)], limits)
+    }
+
+    /// Reads run `k` of the layout from its files, (path, bytes), one for every format but a
+    /// TAU profile folder or an HPCToolkit database, and keeps its per-call-path figures only.
+    pub fn add_run(&mut self, k: usize, files: &[(&str, &[u8])], limits: &Limits) -> Result<(), InputError> {
+        let at = |name: &str, m: String| InputError::new(FIELD, format!("{}: {m}", clip_path(name)));
+        let Some(&(name, bytes)) = files.first() else { return Err(InputError::new(FIELD, "a run with no file")) };
+        for &(n, b) in files {
+            if b.len() > limits.file_bytes {
+                return Err(at(
+                    n,
+                    format!(
+                        "{} bytes is more than the {} MB of one file read (the limit of file bytes)",
+                        b.len(),
+                        limits.file_bytes >> 20
+                    ),
+                ));
+            }
         }
-        if is_cali(name) || is_cali_text(bytes) {
-            return self.add_cali(name, bytes, limits);
+        let format = detect::detect(name, &bytes[..bytes.len().min(detect::HEAD)]).map_err(|m| at(name, m))?;
+        let format = match format {
+            Format::Saved => return Err(at(name, "a saved Extra-P experiment among runs: give it alone".into())),
+            f @ (Format::Cube | Format::Cali | Format::CaliJson | Format::Tau | Format::Hpctoolkit) => f,
+            _ => {
+                return Err(at(
+                    name,
+                    "not a profile (its text would be an experiment of its own): give it alone, or leave it out of the folder".into(),
+                ))
+            }
+        };
+        match self.format {
+            Some(f) if f != format => {
+                return Err(at(
+                    name,
+                    format!("{} among {}: give one kind of profile", profile_words(format).0, profile_words(f).1),
+                ))
+            }
+            _ => self.format = Some(format),
         }
-        if !self.cali_runs.is_empty() {
-            return Err(at("a Cube profile among Caliper profiles: give one kind of profile".into()));
+        match format {
+            Format::Cali => return self.add_cali(name, bytes, limits),
+            Format::Cube => {}
+            _ => return self.add_profile(format, files, limits),
         }
-        let c = cube::read(bytes, &limits.cube()).map_err(|e| at(e.message))?;
+        let c = cube::read(bytes, &limits.cube()).map_err(|e| at(name, e.message))?;
         let point = self.layout.runs.get(k).map(|r| r.1.clone()).unwrap_or_default();
-        let reduced = self.reduce(&c).map_err(|e| at(e.message))?;
+        let reduced = self.reduce(&c).map_err(|e| at(name, e.message))?;
         let key: Vec<u64> = point.iter().map(|v| (v + 0.0).to_bits()).collect();
         let i = *self.at.entry(key).or_insert_with(|| {
             self.points.push((point, Vec::new()));
             self.points.len() - 1
         });
         if self.points[i].1.len() >= MAX_REPETITIONS {
-            return Err(at(format!("more than {MAX_REPETITIONS} repetitions of one point")));
+            return Err(at(name, format!("more than {MAX_REPETITIONS} repetitions of one point")));
         }
         self.locations = (self.locations.0.min(reduced.locations), self.locations.1.max(reduced.locations));
         self.points[i].1.push(reduced);
+        Ok(())
+    }
+
+    /// Reads a run of a format whose reader gives a [`RunProfile`] (Caliper JSON, a TAU
+    /// profile folder, an HPCToolkit database) and keeps it as a Caliper run is kept: its point
+    /// is decided in [`RunSet::finish`].
+    fn add_profile(&mut self, format: Format, files: &[(&str, &[u8])], limits: &Limits) -> Result<(), InputError> {
+        let name = files[0].0;
+        let parts: Vec<&str> = name.split('/').filter(|c| !c.is_empty()).collect();
+        let folder = if format == Format::CaliJson { String::new() } else { run_folder(&parts, format) };
+        let inner: Vec<(&str, &[u8])> = files
+            .iter()
+            .map(|&(n, b)| (n.trim_start_matches('/').strip_prefix(&format!("{folder}/")).unwrap_or(n), b))
+            .collect();
+        let want = Want {
+            metric: self.metric.clone().or_else(|| self.options.metric.clone()),
+            inclusive: self.options.inclusive,
+        };
+        let read = match format {
+            Format::CaliJson => cali::json::read(files[0].1, &want, &limits.profile()),
+            Format::Tau => tau::read(&inner, &want, &limits.profile()),
+            _ => hpctoolkit::read(&inner, &want, &limits.profile()),
+        };
+        let shown = if folder.is_empty() { name.to_string() } else { folder.clone() };
+        let p: RunProfile =
+            read.map_err(|e| InputError { message: format!("{}: {}", clip_path(&shown), e.message), ..e })?;
+        if self.metric.is_none() {
+            self.metrics = p.metrics.clone();
+            self.metric = Some(p.metric.clone());
+            self.options.inclusive = p.inclusive;
+        }
+        if p.paths.len() > limits.callpaths {
+            return Err(InputError::new(
+                FIELD,
+                format!(
+                    "{}: {} call paths is more than the {} of one profile (the limit of call paths)",
+                    clip_path(&shown),
+                    p.paths.len(),
+                    limits.callpaths
+                ),
+            ));
+        }
+        let mut paths = HashMap::with_capacity(p.paths.len());
+        for v in p.paths {
+            if !self.seen.contains_key(&v.path) {
+                self.seen.insert(v.path.clone(), self.order.len());
+                self.order.push(v.path.clone());
+            }
+            let e = paths.entry(v.path).or_insert((0.0, 0.0));
+            e.0 += v.total;
+            e.1 = f64::max(e.1, v.max);
+        }
+        let locations = p.locations.min(limits.locations);
+        self.locations = (self.locations.0.min(locations), self.locations.1.max(locations));
+        let last = folder.rsplit('/').next().unwrap_or("");
+        let named = run_name(last).map(|n| n.parameters).unwrap_or_default();
+        self.cali_runs.push(CaliRun { name: shown, globals: p.globals, named, reduced: Reduced { paths, locations } });
         Ok(())
     }
 
@@ -455,9 +629,6 @@ impl RunSet {
     fn add_cali(&mut self, name: &str, bytes: &[u8], limits: &Limits) -> Result<(), InputError> {
         let at = |e: InputError| InputError { message: format!("{}: {}", clip_path(name), e.message), ..e };
         let plain = |m: String| at(InputError::new(FIELD, m));
-        if !self.points.is_empty() {
-            return Err(plain("a Caliper profile among Cube profiles: give one kind of profile".into()));
-        }
         let p = cali::read(bytes, &limits.cali()).map_err(|e| at(InputError { field: FIELD.into(), ..e }))?;
         let metrics = p.metrics();
         if self.metrics.is_empty() {
@@ -507,36 +678,49 @@ impl RunSet {
         self.cali_runs.push(CaliRun {
             name: name.to_string(),
             globals: p.numeric_globals(),
+            named: Vec::new(),
             reduced: Reduced { paths, locations },
         });
         Ok(())
     }
 
-    /// The points of the Caliper runs read, from their globals: the parameters named in the
-    /// options (the first the process count), else the process count alone (`mpi.world.size`,
-    /// else `jobsize`, else the ranks seen); a parameter with one value over all runs dropped,
-    /// unless it is the only one.
+    /// The points of the runs read from their metadata: the parameters named in the options
+    /// (globals, or parameters of the runs' folder names; the first the process count), else
+    /// the parameters every run's folder name gives (TAU and HPCToolkit runs named as Score-P
+    /// runs are: `lulesh.p64.s30`), else the process count alone (the first of
+    /// [`PROCESS_COUNTS`] every run has, else the ranks seen); a parameter with one value over
+    /// all runs dropped, unless it is the only one.
     fn cali_points(&mut self) -> Result<(Vec<String>, CaliperParameters), InputError> {
         let runs = std::mem::take(&mut self.cali_runs);
         let named = !self.options.parameters.is_empty();
+        let keys = |r: &CaliRun| r.named.iter().map(|n| n.0.clone()).collect::<Vec<_>>();
+        let by_folder =
+            !named && !runs.is_empty() && !runs[0].named.is_empty() && runs.iter().all(|r| keys(r) == keys(&runs[0]));
         let (parameters, sources): (Vec<String>, Vec<String>) = if named {
             (self.options.parameters.clone(), self.options.parameters.clone())
+        } else if by_folder {
+            (keys(&runs[0]), vec!["the folder name".to_string(); runs[0].named.len()])
         } else {
-            let from = ["mpi.world.size", "jobsize"]
+            let from = PROCESS_COUNTS
                 .into_iter()
                 .find(|g| runs.iter().all(|r| r.globals.iter().any(|(k, _)| k == g)))
                 .unwrap_or("the ranks");
             (vec!["p".to_string()], vec![from.to_string()])
         };
         let mut coords: Vec<Vec<f64>> = Vec::with_capacity(runs.len());
-        for CaliRun { name, globals, reduced } in &runs {
+        for CaliRun { name, globals, named: folder, reduced } in &runs {
             let mut point = Vec::with_capacity(sources.len());
-            for g in &sources {
-                match globals.iter().find(|(k, _)| k == g) {
-                    Some(&(_, v)) => point.push(v),
+            for (j, g) in sources.iter().enumerate() {
+                let found = if by_folder {
+                    folder.get(j).map(|n| n.1)
+                } else {
+                    globals.iter().chain(folder).find(|(k, _)| k == g).map(|n| n.1)
+                };
+                match found {
+                    Some(v) => point.push(v),
                     None if !named && g == "the ranks" => point.push(reduced.locations as f64),
                     None => {
-                        let have: Vec<&str> = globals.iter().map(|(k, _)| k.as_str()).collect();
+                        let have: Vec<&str> = globals.iter().chain(folder).map(|(k, _)| k.as_str()).collect();
                         return Err(InputError::new(
                             FIELD,
                             format!(
@@ -566,12 +750,12 @@ impl RunSet {
         // mpi.world.size): offered to be parameters.
         let mut offered: Vec<String> = Vec::new();
         if let Some(first) = runs.first() {
-            for (k, v) in &first.globals {
+            for (k, v) in first.globals.iter().chain(&first.named) {
                 let in_all: Option<Vec<f64>> =
-                    runs.iter().map(|r| r.globals.iter().find(|g| &g.0 == k).map(|g| g.1)).collect();
+                    runs.iter().map(|r| r.globals.iter().chain(&r.named).find(|g| &g.0 == k).map(|g| g.1)).collect();
                 let Some(vs) = in_all else { continue };
                 let as_parameter = (0..sources.len()).any(|j| coords.iter().zip(&vs).all(|(c, x)| c[j] == *x));
-                if vs.iter().any(|x| x != v) && !sources.contains(k) && !as_parameter {
+                if vs.iter().any(|x| x != v) && !sources.contains(k) && !parameters.contains(k) && !as_parameter {
                     offered.push(k.clone());
                 }
             }
@@ -650,7 +834,7 @@ impl RunSet {
             if !self.options.parameters.is_empty() {
                 return Err(InputError::new(
                     "--parameters",
-                    "applies to Caliper profiles (.cali), whose globals hold the parameters; Score-P runs take theirs from folder names",
+                    "applies to runs whose metadata hold the parameters (Caliper, TAU and HPCToolkit profiles); Score-P runs take theirs from folder names",
                 ));
             }
             None
@@ -659,7 +843,7 @@ impl RunSet {
             self.layout.parameters = parameters;
             Some(c)
         };
-        let RunSet { layout, options, metric, metrics, mut points, order, locations, .. } = self;
+        let RunSet { layout, options, metric, metrics, mut points, order, locations, format, .. } = self;
         let metric = metric.ok_or_else(|| InputError::new(FIELD, "no run was read"))?;
         points.sort_by(|a, b| a.0.iter().zip(&b.0).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y))));
         let everywhere = |p: &str| points.iter().all(|(_, runs)| runs.iter().any(|r| r.paths.contains_key(p)));
@@ -766,7 +950,7 @@ impl RunSet {
             }
         }
         let times = if options.inclusive { TimeKind::Inclusive } else { TimeKind::Exclusive };
-        let format = if caliper.is_some() { Format::Cali } else { Format::Cube };
+        let format = format.unwrap_or(Format::Cube);
         let experiment = Experiment { format, parameters, series, times };
         Ok(Loaded {
             experiment,
@@ -832,8 +1016,8 @@ pub const TIMES_LINE: &str = "#scalewise times=";
 /// profile's metrics to choose from, and the call paths merged.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub struct RunsSummary {
-    /// "cube" (Score-P runs), "cali" (Caliper profiles) or "saved" (a saved Extra-P
-    /// experiment).
+    /// The format's name ([`Format::name`]): "cube" (Score-P runs), "cali" (Caliper profiles),
+    /// "cali-json", "tau", "hpctoolkit", or "saved" (a saved Extra-P experiment).
     pub source: String,
     pub runs: usize,
     pub metric: String,
@@ -856,7 +1040,7 @@ pub struct RunsSummary {
 impl RunsSummary {
     pub fn of(l: &Loaded) -> RunsSummary {
         RunsSummary {
-            source: if l.caliper.is_some() { "cali" } else { "cube" }.into(),
+            source: l.experiment.format.name().into(),
             parameters_from: l
                 .caliper
                 .iter()
@@ -883,6 +1067,9 @@ impl RunsSummary {
         }
         let (kind, one, many) = match self.source.as_str() {
             "cali" => ("Caliper", "process", "processes"),
+            "cali-json" => ("Caliper JSON", "process", "processes"),
+            "tau" => ("TAU", "location", "locations"),
+            "hpctoolkit" => ("HPCToolkit", "location", "locations"),
             _ => ("Cube 4", "location", "locations"),
         };
         let locs = match self.locations {
@@ -920,15 +1107,14 @@ pub fn read_set(
     // One file given (not one found in a folder) that is no profile by its name: a saved
     // experiment, or a profile of another name, told by its first bytes.
     if let [one] = paths {
-        if !is_profile(one) && !one.contains('/') {
+        if by_name(one).is_none_or(|f| f == Format::Saved) && !one.contains('/') {
             let bytes = bytes_of(0).map_err(|m| err(format!("{}: {m}", clip_path(one))))?;
-            if bytes.starts_with(b"PK") {
+            if detect::detect(one, &bytes[..bytes.len().min(detect::HEAD)]) == Ok(Format::Saved) {
                 let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT)
                     .map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
                 return Ok((e, RunsSummary { source: "saved".into(), runs: 1, ..RunsSummary::default() }));
             }
-            let l = Layout { parameters: Vec::new(), runs: vec![(0, Vec::new())], passed_over: 0 };
-            let mut set = RunSet::new(l, options.clone());
+            let mut set = RunSet::new(Layout::of_files(vec![0], 0), options.clone());
             set.add(0, one, &bytes, limits)?;
             let loaded = set.finish()?;
             let summary = RunsSummary::of(&loaded);
@@ -936,12 +1122,17 @@ pub fn read_set(
         }
     }
     let l = layout(paths, limits)?;
-    let runs: Vec<usize> = l.runs.iter().map(|r| r.0).collect();
+    let runs: Vec<Vec<usize>> = l.files.clone();
     let mut set = RunSet::new(l, options.clone());
-    for (k, &i) in runs.iter().enumerate() {
+    for (k, files) in runs.iter().enumerate() {
         progress(k, runs.len());
-        let bytes = bytes_of(i).map_err(|m| err(format!("{}: {m}", clip_path(&paths[i]))))?;
-        set.add(k, &paths[i], &bytes, limits)?;
+        let mut read: Vec<(&str, Vec<u8>)> = Vec::with_capacity(files.len());
+        for &i in files {
+            let bytes = bytes_of(i).map_err(|m| err(format!("{}: {m}", clip_path(&paths[i]))))?;
+            read.push((paths[i].as_str(), bytes));
+        }
+        let view: Vec<(&str, &[u8])> = read.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+        set.add_run(k, &view, limits)?;
     }
     progress(runs.len(), runs.len());
     let loaded = set.finish()?;
@@ -1148,5 +1339,162 @@ mod tests {
         let mixed = vec!["a.cali".to_string(), "x.p1/profile.cubex".to_string()];
         let e = layout(&mixed, &LIMITS).unwrap_err();
         assert!(e.message.contains("give one kind of profile"), "{e}");
+    }
+
+    /// Hatchet's four TAU profiles of a cpi run (tests/data/tau-cpi-mpi), by rank.
+    const TAU_CPI: [&[u8]; 4] = [
+        include_bytes!("../../../tests/data/tau-cpi-mpi/profile.0.0.0"),
+        include_bytes!("../../../tests/data/tau-cpi-mpi/profile.1.0.0"),
+        include_bytes!("../../../tests/data/tau-cpi-mpi/profile.2.0.0"),
+        include_bytes!("../../../tests/data/tau-cpi-mpi/profile.3.0.0"),
+    ];
+    const LULESH_JSON: &[u8] = include_bytes!("../../../tests/data/caliper-json/lulesh-annotation-profile.json");
+
+    fn named(name: &str, bytes: &[u8]) -> (String, Vec<u8>) {
+        (name.to_string(), bytes.to_vec())
+    }
+
+    fn read_files(f: &[(String, Vec<u8>)], o: &RunOptions) -> Result<(Experiment, RunsSummary), InputError> {
+        let paths: Vec<String> = f.iter().map(|p| p.0.clone()).collect();
+        read_set(&paths, o, &LIMITS, &mut |i| Ok(f[i].1.clone()), &mut |_, _| {})
+    }
+
+    /// Hatchet's four TAU profiles of one cpi run, as two runs: ranks 0 and 1 in a folder `p2`,
+    /// all four in `p4` (so a region's figure at 2 is the mean of the first two files').
+    fn tau_study(p2: &str, p4: &str) -> Vec<(String, Vec<u8>)> {
+        let mut v: Vec<(String, Vec<u8>)> =
+            (0..2).map(|r| named(&format!("{p2}/profile.{r}.0.0"), TAU_CPI[r])).collect();
+        v.extend((0..4).map(|r| named(&format!("{p4}/profile.{r}.0.0"), TAU_CPI[r])));
+        v.push(named(&format!("{p4}/README.md"), b"Hatchet's test data"));
+        v
+    }
+
+    /// The values of a call path at each point, in the order of the points.
+    fn values_of(e: &Experiment, path: &str) -> Vec<(Vec<f64>, Vec<f64>)> {
+        let s = e.series.iter().find(|s| s.callpath == path && imbalance_of(&s.metric).is_none()).unwrap();
+        s.points.iter().map(|m| (m.coords.clone(), m.values.clone())).collect()
+    }
+
+    #[test]
+    fn a_tau_study_is_one_run_a_folder_with_p_from_the_folder_names_or_else_the_ranks() {
+        let f = tau_study("cpi.p2", "cpi.p4");
+        let (e, s) = read_files(&f, &RunOptions::default()).unwrap();
+        assert_eq!(
+            (e.format, e.parameters.clone(), e.times),
+            (Format::Tau, vec!["p".to_string()], TimeKind::Exclusive)
+        );
+        assert_eq!((s.source.as_str(), s.runs, s.locations, s.passed_over), ("tau", 2, (2, 4), 1));
+        assert_eq!(s.parameters_from, "p from the folder name");
+        // Each point's figure is the mean over its files of what the TAU reader gives for them.
+        let want = Want { metric: None, inclusive: false };
+        let lim = LIMITS.profile();
+        let one = |n: usize| {
+            let run: Vec<(String, &[u8])> =
+                (0..n).map(|r| (format!("profile.{r}.0.0"), f[if n == 2 { r } else { 2 + r }].1.as_slice())).collect();
+            let view: Vec<(&str, &[u8])> = run.iter().map(|(a, b)| (a.as_str(), *b)).collect();
+            tau::read(&view, &want, &lim).unwrap()
+        };
+        let path = ".TAU application->MPI_Init()";
+        let expect: Vec<(Vec<f64>, Vec<f64>)> = [2usize, 4]
+            .iter()
+            .map(|&n| {
+                let p = one(n);
+                let v = p.paths.iter().find(|v| v.path == path).unwrap();
+                (vec![n as f64], vec![v.total / n as f64])
+            })
+            .collect();
+        assert_eq!(values_of(&e, path), expect);
+        assert!(expect[1].1[0] > 0.01, "MPI_Init takes about 20 ms a rank: {expect:?}");
+        // Folders whose names give no parameter: p is the ranks counted by the reader.
+        let (e, s) = read_files(&tau_study("first", "second"), &RunOptions::default()).unwrap();
+        assert_eq!(s.parameters_from, "p from tau.ranks");
+        assert_eq!(values_of(&e, path).iter().map(|v| v.0[0]).collect::<Vec<_>>(), [2.0, 4.0]);
+        // A global named as the parameter; one the runs lack is named in the message.
+        let o = RunOptions { parameters: vec!["tau.ranks".into()], ..RunOptions::default() };
+        assert_eq!(read_files(&f, &o).unwrap().1.parameters_from, "tau.ranks from tau.ranks");
+        let o = RunOptions { parameters: vec!["jobsize".into()], ..RunOptions::default() };
+        let m = read_files(&f, &o).unwrap_err().message;
+        assert!(
+            m.contains("no numeric global \"jobsize\"") && m.contains("tau.ranks") && m.contains("CPU Cores"),
+            "{m}"
+        );
+        // Inclusive values, and the sum over locations.
+        let o = RunOptions { inclusive: true, aggregate: Aggregate::Sum, ..RunOptions::default() };
+        let (e, _) = read_files(&f, &o).unwrap();
+        assert_eq!(e.times, TimeKind::Inclusive);
+        let root = values_of(&e, ".TAU application");
+        assert!((root[1].1[0] - 0.214047).abs() < 1e-6, "Hatchet's inclusive sum over the four ranks: {root:?}");
+    }
+
+    #[test]
+    fn runs_of_folders_group_their_files_and_several_metrics_are_one_run() {
+        let l = layout(
+            &paths(&[
+                "a.p2/MULTI__TIME/profile.0.0.0",
+                "a.p2/MULTI__PAPI_TOT_CYC/profile.0.0.0",
+                "a.p2/MULTI__TIME/profile.1.0.0",
+                "a.p4/profile.0.0.0",
+                "a.p4/events.0.edf",
+                "notes.txt",
+            ]),
+            &LIMITS,
+        )
+        .unwrap();
+        assert_eq!(l.files, vec![vec![0, 1, 2], vec![3]]);
+        assert_eq!(l.passed_over, 2);
+        let l = layout(&paths(&["db/experiment.xml", "db/1.x-000000-000-a-1-0.metric-db", "db/src/cpi.c"]), &LIMITS)
+            .unwrap();
+        assert_eq!(l.files, vec![vec![0, 1]]);
+        // Two kinds of profile in one set are refused, naming one of the second kind.
+        let e = layout(&paths(&["a.cali", "t.p2/profile.0.0.0"]), &LIMITS).unwrap_err();
+        assert_eq!(
+            e.message,
+            "\"t.p2/profile.0.0.0\" is a TAU profile among Caliper profiles (.cali): give one kind of profile"
+        );
+        let e = layout(&paths(&["t.p2/profile.0.0.0", "db/experiment.xml"]), &LIMITS).unwrap_err();
+        assert!(e.message.contains("is a part of an HPCToolkit database among TAU profiles"), "{e}");
+    }
+
+    #[test]
+    fn an_hpctoolkit_database_and_caliper_json_are_runs_with_p_from_their_ranks() {
+        let db = crate::model::hpctoolkit::tests::database(crate::model::hpctoolkit::tests::CPI);
+        let (e, s) = read_files(&db, &RunOptions::default()).unwrap();
+        assert_eq!((e.format, s.runs, s.locations, s.metric.as_str()), (Format::Hpctoolkit, 1, (4, 4), "CPUTIME (s)"));
+        assert_eq!(s.parameters_from, "p from hpctoolkit.ranks");
+        let o = RunOptions { inclusive: true, ..RunOptions::default() };
+        let (e, _) = read_files(&db, &o).unwrap();
+        // The root's inclusive CPU time over the four ranks is 3.998242 s (Hatchet's), 0.9996 s a rank.
+        let root = values_of(&e, "<program root>");
+        assert_eq!(root[0].0, [4.0]);
+        assert!((root[0].1[0] - 3.998242 / 4.0).abs() < 1e-6, "{root:?}");
+        // A Caliper JSON file given alone: its ranks are its p.
+        let f = vec![named("lulesh.json", LULESH_JSON)];
+        let (e, s) = read_files(&f, &RunOptions::default()).unwrap();
+        assert_eq!(
+            (e.format, s.runs, s.locations, s.parameters_from.as_str()),
+            (Format::CaliJson, 1, (8, 8), "p from caliper.ranks")
+        );
+        assert!(s.sentence().starts_with("1 run read (Caliper JSON profiles, 8 processes each)"), "{}", s.sentence());
+        // An experiment's text among Caliper JSON runs is no run.
+        let mut two = vec![named("a.json", LULESH_JSON)];
+        two.push(("b.json".into(), br#"{"parameters": ["p"], "measurements": {}}"#.to_vec()));
+        let m = read_files(&two, &RunOptions::default()).unwrap_err().message;
+        assert!(m.starts_with("b.json: not a profile"), "{m}");
+    }
+
+    #[test]
+    fn a_file_of_no_format_read_is_named_as_what_it_looks_like() {
+        for (name, bytes, says) in [
+            ("report.pdf", b"%PDF-1.7\n".to_vec(), "report.pdf: a PDF document, not a profile"),
+            (
+                "meta.db",
+                b"HPCTOOLKITmeta\x00\x01".to_vec(),
+                "meta.db: an HPCToolkit database of the format HPCToolkit writes since 2023",
+            ),
+            ("x.profile.cubex", b"not a tar".to_vec(), "x.profile.cubex: "),
+        ] {
+            let m = read_files(&[(name.to_string(), bytes)], &RunOptions::default()).unwrap_err().message;
+            assert!(m.starts_with(says), "{m}");
+        }
     }
 }

@@ -36,7 +36,8 @@
 //!   neither test database).
 //! - The metric asked for is named without its ` (I)`/` (E)`; by default the first whose name
 //!   holds `TIME` (`CPUTIME (usec)`, `REALTIME (sec)`), else the first. A unit in the name,
-//!   `(usec)`, `(msec)`, `(nsec)` or `(sec)`, converts to seconds; other metrics (counters:
+//!   `(usec)`, `(msec)`, `(nsec)` or `(sec)`, converts to seconds, and the metric is then
+//!   named with `(s)` (`CPUTIME (s)`; asked for by either name); other metrics (counters:
 //!   `PAPI_TOT_CYC`, ...) and a time without a unit stay as written.
 //! - Every value read must be finite and not negative; a metric-db file must have exactly the
 //!   size its header gives and as many nodes as the XML's largest node id; one rank-thread
@@ -58,7 +59,7 @@ use crate::model::profile::{Limits, PathValue, RunProfile, Want};
 use crate::model::InputError;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The field named in errors.
 pub const FIELD: &str = "HPCToolkit database";
@@ -393,18 +394,23 @@ pub fn read(files: &[(&str, &[u8])], want: &Want, limits: &Limits) -> Result<Run
         ));
     }
     let t = tree(xml, limits)?;
+    // Names as shown: a time converted to seconds says so ("CPUTIME (s)", not "(usec)").
     let mut metrics: Vec<String> = Vec::new();
     for c in &t.columns {
         if !metrics.contains(&c.name) {
             metrics.push(c.name.clone());
         }
     }
+    let shown = |n: &str| match ["(usec)", "(msec)", "(nsec)"].iter().find(|u| n.contains(*u)) {
+        Some(u) => n.replace(u, "(s)"),
+        None => n.to_string(),
+    };
     let metric = match &want.metric {
         Some(m) => {
             let m = m.trim();
             let bare = m.strip_suffix("(I)").or_else(|| m.strip_suffix("(E)")).unwrap_or(m).trim_end();
-            metrics.iter().find(|n| *n == bare).ok_or_else(|| {
-                let names: Vec<String> = metrics.iter().map(|n| format!("\"{n}\"")).collect();
+            metrics.iter().find(|n| *n == bare || shown(n) == bare).ok_or_else(|| {
+                let names: Vec<String> = metrics.iter().map(|n| format!("\"{}\"", shown(n))).collect();
                 InputError::new(FIELD, format!("no metric \"{}\": the database holds {}", clip(m), names.join(", ")))
             })?
         }
@@ -435,8 +441,8 @@ pub fn read(files: &[(&str, &[u8])], want: &Want, limits: &Limits) -> Result<Run
     globals.push(("hpctoolkit.ranks".into(), distinct(dbs.iter().map(|d| d.0).collect())));
     globals.push(("hpctoolkit.threads".into(), distinct(dbs.iter().map(|d| d.1).collect())));
     Ok(RunProfile {
-        metric: metric.clone(),
-        metrics: metrics.clone(),
+        metric: shown(metric),
+        metrics: metrics.iter().map(|n| shown(n)).collect(),
         inclusive: want.inclusive,
         paths,
         locations: dbs.len(),

@@ -1,7 +1,7 @@
 use super::*;
 
 const LIMITS: Limits = Limits { max_paths: 100_000, max_locations: 10_000 };
-const CPI: &str = "hpctoolkit-cpi-database";
+pub(crate) const CPI: &str = "hpctoolkit-cpi-database";
 const ALLGATHER: &str = "hpctoolkit-allgather-database";
 
 /// Hatchet's figures for the two databases (tests/data/hpctoolkit/, copied from Hatchet's
@@ -10,14 +10,21 @@ const ALLGATHER: &str = "hpctoolkit-allgather-database";
 /// database, per path, the inclusive total and max and the exclusive total and max, seconds.
 const HATCHET: &str = include_str!("../../../tests/data/hpctoolkit/hatchet-reference.txt");
 
+/// Builds a database's files from their names under tests/data/hpctoolkit/ (included at
+/// build time: the model's tests do no I/O).
+macro_rules! files {
+    ($dir:literal: $($f:literal),* $(,)?) => {
+        vec![$(($f.to_string(), include_bytes!(concat!("../../../tests/data/hpctoolkit/", $dir, "/", $f)).to_vec())),*]
+    };
+}
+
 /// A database's files, sorted by name.
-fn database(name: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hpctoolkit").join(name);
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .expect("the test database") // ok: a test
-        .flatten()
-        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).expect("a test file"))) // ok: a test
-        .collect();
+pub(crate) fn database(name: &str) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = if name == CPI {
+        files!("hpctoolkit-cpi-database": "1.cpi-000000-000-a8c00270-160443-0.metric-db", "1.cpi-000001-000-a8c00270-160444-0.metric-db", "1.cpi-000002-000-a8c00270-160445-0.metric-db", "1.cpi-000003-000-a8c00270-160446-0.metric-db", "experiment.xml")
+    } else {
+        files!("hpctoolkit-allgather-database": "1.osu_allgather-000000-000-a8c00471-152577-0.metric-db", "1.osu_allgather-000000-001-a8c00471-152577-0.metric-db", "1.osu_allgather-000001-000-a8c00471-152578-0.metric-db", "1.osu_allgather-000001-001-a8c00471-152578-0.metric-db", "1.osu_allgather-000002-000-a8c00471-152579-0.metric-db", "1.osu_allgather-000002-001-a8c00471-152579-0.metric-db", "1.osu_allgather-000003-000-a8c00471-152580-0.metric-db", "1.osu_allgather-000003-001-a8c00471-152580-0.metric-db", "1.osu_allgather-000004-000-a8c00471-152581-0.metric-db", "1.osu_allgather-000004-001-a8c00471-152581-0.metric-db", "1.osu_allgather-000005-000-a8c00471-152582-0.metric-db", "1.osu_allgather-000005-001-a8c00471-152582-0.metric-db", "1.osu_allgather-000006-000-a8c00471-152583-0.metric-db", "1.osu_allgather-000006-001-a8c00471-152583-0.metric-db", "1.osu_allgather-000007-000-a8c00471-152584-0.metric-db", "1.osu_allgather-000007-001-a8c00471-152584-0.metric-db", "1.osu_allgather-000008-000-a8c00471-152585-0.metric-db", "1.osu_allgather-000008-001-a8c00471-152585-0.metric-db", "1.osu_allgather-000009-000-a8c00471-152586-0.metric-db", "1.osu_allgather-000009-001-a8c00471-152586-0.metric-db", "experiment.xml")
+    };
     files.sort();
     files
 }
@@ -66,7 +73,7 @@ fn hpctoolkit_figures_are_hatchets() {
         let files = database(db);
         for (k, inclusive) in [(0, true), (2, false)] {
             let p = run(&files, &want(inclusive), &LIMITS).expect("the database reads"); // ok: a test
-            assert_eq!(p.metric, "CPUTIME (usec)");
+            assert_eq!(p.metric, "CPUTIME (s)");
             assert_eq!(p.paths.len(), reference.len(), "{db}: paths");
             for v in &p.paths {
                 let r = reference.get(&v.path).unwrap_or_else(|| panic!("{db}: {} not in Hatchet's", v.path)); // ok: a test
@@ -80,14 +87,14 @@ fn hpctoolkit_figures_are_hatchets() {
 fn hpctoolkit_cpi_run() {
     let files = database(CPI);
     let p = run(&files, &want(true), &LIMITS).expect("reads"); // ok: a test
-    assert_eq!(p.metrics, ["CPUTIME (usec)"]);
+    assert_eq!(p.metrics, ["CPUTIME (s)"]);
     assert!(p.inclusive);
     assert_eq!(p.locations, 4);
     assert_eq!(p.globals, [("hpctoolkit.ranks".to_string(), 4.0), ("hpctoolkit.threads".to_string(), 1.0)]);
     assert_eq!(p.paths[0].path, "<program root>");
     assert!(close(p.paths[0].total, 3.998242) && close(p.paths[0].max, 1.000306));
     // The metric by its name, with or without its kind.
-    for m in ["CPUTIME (usec)", "CPUTIME (usec) (I)"] {
+    for m in ["CPUTIME (usec)", "CPUTIME (usec) (I)", "CPUTIME (s)"] {
         let q = run(&files, &Want { metric: Some(m.into()), inclusive: true }, &LIMITS).expect("reads"); // ok: a test
         assert_eq!(q, p);
     }
@@ -145,7 +152,7 @@ fn hpctoolkit_refuses_what_it_cannot_read() {
     }
 
     let e = run(&files, &Want { metric: Some("PAPI_TOT_CYC".into()), inclusive: false }, &LIMITS).unwrap_err(); // ok: a test
-    assert!(e.message.contains("no metric \"PAPI_TOT_CYC\": the database holds \"CPUTIME (usec)\""), "{e}");
+    assert!(e.message.contains("no metric \"PAPI_TOT_CYC\": the database holds \"CPUTIME (s)\""), "{e}");
 
     let renamed = files.iter().map(|(n, b)| (n.replace("-000-a8c", "-x-a8c"), b.clone())).collect::<Vec<_>>();
     assert!(err(&renamed).contains("expected a metric-db name like"));

@@ -14,6 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
 
+use crate::model::bottlenecks::detect::by_name;
 use crate::model::bottlenecks::page::KEY_TEXT;
 use crate::model::bottlenecks::runs::{Aggregate, RunOptions, RunsSummary, LIMITS};
 use crate::model::bottlenecks::worker::{FromWorker, ToWorker};
@@ -30,9 +31,11 @@ pub struct Picked {
 }
 
 impl Picked {
+    /// Whether the worker reads these files (`model::bottlenecks::detect` decides what each
+    /// is): any profile or saved experiment by its name, or JSON, which may be Caliper's (the
+    /// worker gives an experiment's JSON text back as it is).
     fn is_runs(&self) -> bool {
-        self.paths.iter().any(|p| p.ends_with(".cubex") || p.ends_with(".cali"))
-            || (self.paths.len() == 1 && self.paths[0].ends_with(".extra-p"))
+        self.paths.iter().any(|p| by_name(p).is_some() || p.ends_with(".json"))
     }
 }
 
@@ -66,14 +69,15 @@ impl Job for Reader {
                 None
             }
             Ok(FromWorker::Loaded { text, summary, job }) if job == self.job => {
-                let what = if summary.source != "saved" {
+                let text_only = summary.source == "text";
+                let what = if summary.source != "saved" && !text_only {
                     format!("{} run{}", summary.runs, if summary.runs == 1 { "" } else { "s" })
                 } else {
                     self.label.clone()
                 };
                 self.setter.fill(format!("Loaded {what}"), vec![(KEY_TEXT, text)]);
                 *self.kept.borrow_mut() = Some(self.picked.clone());
-                self.read.set(Some(Rc::new(*summary)));
+                self.read.set((!text_only).then(|| Rc::new(*summary)));
                 self.status.set(Reading::Idle);
                 Some(true)
             }
@@ -300,7 +304,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
                 }
             } else {
                 status.set(Reading::Failed(format!(
-                    "{} files without a Cube (.cubex) or Caliper (.cali) profile among them: expected a folder of Score-P runs, .cubex or .cali profiles, a saved .extra-p experiment, or one experiment as text",
+                    "{} files without a profile among them: expected a folder of runs (Score-P, Caliper, TAU or HPCToolkit), a saved .extra-p experiment, or one experiment as text",
                     p.paths.len()
                 )));
             }
@@ -372,7 +376,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
                 <div id="runs-read">
                     <p class="hint" role="status">{ s.sentence() }{ " Nothing was uploaded: the files were read in this browser." }</p>
                     if !s.merged.is_empty() { <ul class="warnings">{ merged }</ul> }
-                    if s.source == "cube" && kept.borrow().is_some() {
+                    if s.source != "cali" && s.source != "saved" && kept.borrow().is_some() {
                         <div class="form-row">
                             <label>{ "metric to read " }<select id="runs-metric" onchange={choose(|o, v| o.metric = Some(v))}>{ for metrics }</select></label>
                             <label>{ "values " }<select id="runs-inclusive" onchange={choose(|o, v| o.inclusive = v == "inclusive")}>
@@ -389,14 +393,13 @@ pub fn runs_files(props: &FilesProps) -> Html {
     html! {
         <div class="runs-files">
             <div id="runs-drop" class="drop-zone" ondragover={on_drag.clone()} ondragenter={on_drag} ondrop={on_drop}>
-                { "Drop a folder of Score-P runs here (folders such as app.p64.r1 holding profile.cubex), .cubex profiles, Caliper .cali profiles (p from their globals), a saved .extra-p experiment, or an experiment as text." }
+                { "Drop a folder of runs here: Score-P runs (folders such as app.p64.r1 holding profile.cubex), Caliper .cali or JSON profiles, TAU profile folders or HPCToolkit databases (p from their metadata); or a saved .extra-p experiment, or an experiment as text." }
                 <div class="form-row">
                     <label class="button secondary">{ "Choose files" }
-                        <input id="extrap-file" type="file" multiple=true class="visually-hidden" aria-label="choose an Extra-P experiment, .cubex or .cali profiles or a saved .extra-p experiment"
-                            accept=".txt,.json,.jsonl,.cubex,.cali,.extra-p,text/plain,application/json" onchange={on_pick.clone()} />
+                        <input id="extrap-file" type="file" multiple=true class="visually-hidden" aria-label="choose profiles, a saved .extra-p experiment or an experiment as text" onchange={on_pick.clone()} />
                     </label>
                     <label class="button secondary">{ "Choose a folder of runs" }
-                        <input id="runs-folder" type="file" webkitdirectory=true multiple=true class="visually-hidden" aria-label="choose a folder of Score-P runs" onchange={on_pick} />
+                        <input id="runs-folder" type="file" webkitdirectory=true multiple=true class="visually-hidden" aria-label="choose a folder of runs" onchange={on_pick} />
                     </label>
                 </div>
             </div>
