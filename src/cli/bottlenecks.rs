@@ -80,6 +80,18 @@ inclusive (and said in runs.inclusive). The answer's runs say which global each 
 came from and which other numeric globals vary (elapsed_time and the like are results, not
 parameters: name them only if they are).
 
+TAU, HPCTOOLKIT AND CALIPER JSON: DIR may instead hold TAU profile folders (one folder a run,
+its profile.N.C.T files, one a thread, or MULTI__<METRIC> folders of them), HPCToolkit
+databases (one folder a run: experiment.xml with its .metric-db files, as written by
+`hpcprof-mpi --metric-db yes`; the newer .db format is refused, named) or Caliper json-split
+files (one file a run); FILE may be one such folder or file. A run's parameters are those its folder's name
+gives when every run's does (as Score-P folder names), else p from its metadata
+(mpi.world.size or jobsize where given, else the ranks read: caliper.ranks, tau.ranks,
+hpctoolkit.ranks); --parameters names any numeric global or folder-name parameter instead.
+Times are read in seconds (TAU's microseconds and HPCToolkit's usec converted), counters as
+counts. What a file is, is decided from its name and first bytes; a file of no format read is
+named as what it looks like.
+
 INPUT: an Extra-P experiment (github.com/extra-p/extrap, docs/file-formats.md) of one to four
 parameters in its text format (PARAMETER, POINTS, REGION, METRIC, DATA lines), its JSON
 format ({"parameters", "measurements": {callpath: {metric: [{point, values}]}}}, or the older
@@ -129,8 +141,9 @@ holding them and left out of the shares.
                        procs, ranks, … else the first)
     --aggregate A      Score-P runs: mean (default), sum or max over a run's locations
     --inclusive        Score-P runs: inclusive values instead of exclusive
-    --parameters G,..  Caliper profiles: the numeric globals that are the parameters, the
-                       first the process count (default: mpi.world.size, else jobsize)
+    --parameters G,..  Caliper, TAU, HPCToolkit runs: the numeric globals (or folder-name
+                       parameters) that are the parameters, the first the process count
+                       (default: mpi.world.size, else jobsize, else the ranks read)
     --hold V           where counts given alone hold the second parameter: at V (measured
                        or not), at its largest value (largest, the default), or at each
                        measured value in turn (per-value); further parameters at their
@@ -177,14 +190,14 @@ OUTPUT:
                       parameter names ({"p": 256, "size": 4000})
     runs              Score-P runs only: {count, metric, metrics (the profiles'), aggregate,
                       inclusive, locations [fewest, most], merged [{callpath, into}],
-                      passed_over (files and folders that hold no run); Caliper profiles
-                      also parameters_from [{parameter, global}] and globals_offered (other
+                      passed_over (files and folders that hold no run); Caliper, TAU and
+                      HPCToolkit runs also parameters_from [{parameter, global}] and globals_offered (other
                       numeric globals that vary)}; and per region
                       imbalance [{n, point, imbalance}] (median over repetitions of max/mean
                       over locations) and imbalance_grows (up 10 % or more from the smallest
                       count to the largest, over 0.02 per doubling)
-    format (text, json, jsonl, talpas; cube for Score-P runs, cali for Caliper profiles, extra-p for a saved
-    experiment), parameters, process_parameter, side_parameter (the second parameter),
+    format (text, json, jsonl, talpas; cube for Score-P runs, cali for Caliper profiles,
+    cali-json, tau and hpctoolkit for those runs, extra-p for a saved experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
     [{path, message}], path "hold" (values held, --hold), "input" (the experiment) or
     "predict" (the points asked, --predict: a count beyond 1,000,000,000 is reported as
