@@ -229,10 +229,11 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
             send(post, &FromWorker::<(), ()>::Progress { fraction: done as f64 / total.max(1) as f64, job });
         }
     };
-    // One JSON file: Caliper's, read as runs, or an experiment's text, given back as it is.
+    // One file of no profile's name: a profile of another name read as runs, or an
+    // experiment's text (JSON, say), given back as it is.
     if let [one] = paths {
         use crate::model::bottlenecks::{detect, Format};
-        if one.ends_with(".json") {
+        if detect::by_name(one).is_none() {
             let text = match bytes_of(0) {
                 Ok(b) if detect::detect(one, &b[..b.len().min(detect::HEAD)]) == Ok(Format::Text) => {
                     String::from_utf8(b).map_err(|_| format!("{one}: not UTF-8 text"))

@@ -5,7 +5,8 @@
 // gets its heat map; the runs are read again with another aggregate, inclusive values and
 // another metric; a set the runs' names refuse is named and the page keeps its experiment; a
 // saved .extra-p experiment and a single .cubex profile are read through the file picker; a
-// large set shows its progress and Cancel keeps the experiment before.
+// large set shows its progress and Cancel keeps the experiment before; TAU folders, an HPCToolkit
+// database and a Caliper JSON file are read as the command reads them.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -487,4 +488,78 @@ test("a folder of Caliper .cali profiles: p from their globals, read in the work
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.foreignRequests, []);
   await context.close();
+});
+
+const TAU = new URL("../data/tau-cpi-mpi/", import.meta.url).pathname;
+const HPC = new URL("../data/hpctoolkit/hpctoolkit-cpi-database/", import.meta.url).pathname;
+const CALI_JSON = new URL("../data/caliper-json/lulesh-annotation-profile.json", import.meta.url).pathname;
+
+test("TAU folders, an HPCToolkit database and a Caliper JSON file: read in the worker as the command reads them", async () => {
+  // Two TAU runs made of Hatchet's four cpi ranks: cpi.p2 (ranks 0 and 1) and cpi.p4.
+  const study = await mkdtemp(join(tmpdir(), "scalewise-tau-"));
+  for (const [run, ranks] of [["cpi.p2", 2], ["cpi.p4", 4]]) {
+    await mkdir(join(study, run));
+    for (let r = 0; r < ranks; r++) await writeFile(join(study, run, `profile.${r}.0.0`), await readFile(join(TAU, `profile.${r}.0.0`)));
+  }
+  const { context, page, problems } = await open();
+  try {
+    await watch(page);
+    await page.setInputFiles("#runs-folder", study);
+    await settled(page);
+    let read = await page.locator("#runs-read").textContent();
+    assert.match(read, /^2 runs read \(TAU profiles, 2 to 4 locations\): TIME, exclusive values/, read);
+    assert.match(read, /Parameters: p from the folder name\./, read);
+    const v = cli([study]);
+    assert.equal(new Set(regions(await text(page))).size, v.regions.length);
+    await sameAsCommand(page, [study]);
+
+    await watch(page);
+    await page.setInputFiles("#runs-folder", HPC);
+    await settled(page);
+    read = await page.locator("#runs-read").textContent();
+    assert.match(read, /^1 run read \(HPCToolkit profiles, 4 locations each\): CPUTIME \(s\), exclusive values/, read);
+    assert.match(read, /p from hpctoolkit\.ranks/, read);
+    await sameAsCommand(page, [HPC]);
+    // Read again inclusive: the page offers the choice for these runs as for Score-P's.
+    await watch(page);
+    await page.selectOption("#runs-inclusive", "inclusive");
+    await settled(page);
+    assert.match(await page.locator("#runs-read").textContent(), /CPUTIME \(s\), inclusive values/);
+
+    await watch(page);
+    await page.setInputFiles("#extrap-file", CALI_JSON);
+    await settled(page);
+    read = await page.locator("#runs-read").textContent();
+    assert.match(read, /^1 run read \(Caliper JSON profiles, 8 processes each\)/, read);
+    await sameAsCommand(page, [CALI_JSON]);
+    await shot(page, "runs-profilers");
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.foreignRequests, []);
+  } finally {
+    await context.close();
+    await rm(study, { recursive: true, force: true });
+  }
+});
+
+test("an experiment's JSON chosen is its text as it is; a file of no format read is named as what it looks like", async () => {
+  const { context, page, problems } = await open();
+  const file = new URL("../data/extrap/app.json", import.meta.url).pathname;
+  await page.setInputFiles("#extrap-file", file);
+  const want = await readFile(file, "utf8");
+  await page.waitForFunction((n) => document.getElementById("extrap-text")?.value.length === n || document.getElementById("extrap-text-show"), want.length);
+  assert.equal(await text(page), want);
+  const dir = await mkdtemp(join(tmpdir(), "scalewise-odd-"));
+  try {
+    const pdf = join(dir, "report.pdf");
+    await writeFile(pdf, "%PDF-1.7\n%binary");
+    await page.setInputFiles("#extrap-file", pdf);
+    await page.waitForSelector("#runs-error");
+    assert.match(await page.locator("#runs-error").textContent(), /report\.pdf: a PDF document, not a profile/);
+    // The experiment before stays.
+    assert.equal(await text(page), want);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await context.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -40,22 +40,31 @@ pub fn is_tau_name(file: &str) -> bool {
     parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The format a file's first bytes alone say it is, by their magic numbers or first record
+/// (a saved experiment's zip, a Cube profile's tar or gzip, a `.cali` record, an HPCToolkit
+/// metric-db header, a TAU profile's first line); None when they do not. Cheap, for the pages
+/// that only name what was pasted.
+pub fn by_magic(head: &[u8]) -> Option<Format> {
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        Some(Format::Saved)
+    } else if head.get(257..262) == Some(b"ustar".as_slice()) || head.starts_with(&[0x1f, 0x8b]) {
+        Some(Format::Cube)
+    } else if head.starts_with(b"__rec=") {
+        Some(Format::Cali)
+    } else if head.starts_with(b"HPCPROF-") {
+        Some(Format::Hpctoolkit)
+    } else if tau_first_line(head) {
+        Some(Format::Tau)
+    } else {
+        None
+    }
+}
+
 /// What a file is, from its name and first bytes ([`HEAD`] of them): a format read here, or
 /// a sentence naming what it looks like and why it is not read.
 pub fn detect(path: &str, head: &[u8]) -> Result<Format, String> {
-    let tar = head.get(257..262) == Some(b"ustar".as_slice());
-    let zip = head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06");
-    if zip {
-        return Ok(Format::Saved);
-    }
-    if tar || head.starts_with(&[0x1f, 0x8b]) {
-        return Ok(Format::Cube);
-    }
-    if head.starts_with(b"__rec=") {
-        return Ok(Format::Cali);
-    }
-    if head.starts_with(b"HPCPROF-metricdb") || head.starts_with(b"HPCPROF-") {
-        return Ok(Format::Hpctoolkit);
+    if let Some(f) = by_magic(head) {
+        return Ok(f);
     }
     if head.starts_with(b"HPCTOOLKIT") {
         return Err("an HPCToolkit database of the format HPCToolkit writes since 2023 (meta.db, profile.db, cct.db), which is not read: export it with hpcprof's --metric-db yes of HPCToolkit 2020–2022, or give experiment.xml with its .metric-db files".into());
@@ -81,9 +90,6 @@ pub fn detect(path: &str, head: &[u8]) -> Result<Format, String> {
     }
     if first.starts_with('[') {
         return Err("a JSON list: Caliper's \"json\" layout (a list of records) is not read; write the profile with cali-query's format json-split, or give the .cali file".into());
-    }
-    if tau_first_line(first) {
-        return Ok(Format::Tau);
     }
     if head.iter().take(HEAD).any(|&b| b == 0) {
         return Err("a binary file of no format read here (a Cube profile, a saved Extra-P experiment, a .cali, Caliper JSON, TAU or HPCToolkit profile)".into());
@@ -116,11 +122,10 @@ fn utf8_prefix(head: &[u8]) -> usize {
     }
 }
 
-/// Whether a text opens with a TAU profile's first line: `N templated_functions...`.
-fn tau_first_line(first: &str) -> bool {
-    let line = first.lines().next().unwrap_or("");
-    let mut w = line.split_whitespace();
-    matches!((w.next(), w.next()), (Some(n), Some(t)) if n.bytes().all(|b| b.is_ascii_digit()) && t.starts_with("templated_functions"))
+/// Whether bytes open with a TAU profile's first line: `N templated_functions...`.
+fn tau_first_line(head: &[u8]) -> bool {
+    let digits = head.iter().take_while(|b| b.is_ascii_digit()).count();
+    digits > 0 && head[digits..].strip_prefix(b" ").is_some_and(|r| r.starts_with(b"templated_functions"))
 }
 
 #[cfg(test)]
@@ -170,6 +175,18 @@ mod tests {
         ];
         for (head, says) in cases {
             let m = detect("f", head).unwrap_err();
+            assert!(m.contains(says), "{m}");
+        }
+    }
+
+    #[test]
+    fn a_profile_pasted_as_text_is_named_and_sent_to_be_read_as_a_file() {
+        for (text, says) in [
+            ("__rec=node,id=12,attr=8,data=163", "this is a Caliper profile (.cali); it is read as a file"),
+            ("23 templated_functions_MULTI_TIME\n# Name Calls", "this is a TAU profile"),
+            ("HPCPROF-metricdb__1.0", "HPCToolkit database"),
+        ] {
+            let m = super::super::parse(text).unwrap_err().message;
             assert!(m.contains(says), "{m}");
         }
     }

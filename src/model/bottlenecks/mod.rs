@@ -315,18 +315,16 @@ fn binary(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let how =
         "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
-    let what = match detect::detect("", &b[..b.len().min(detect::HEAD)]) {
-        Ok(Format::Saved) => "a zip archive, as a saved Extra-P experiment (.extra-p) is",
-        Ok(Format::Cube) => "a tar archive, as a Cube profile (.cubex) is",
-        Ok(Format::Cali) => "a Caliper profile (.cali)",
-        Ok(Format::CaliJson) => "a Caliper JSON profile",
-        Ok(Format::Tau) => "a TAU profile (one file of a profile folder)",
-        Ok(Format::Hpctoolkit) => "a part of an HPCToolkit database",
-        Err(m) => return Some(format!("this is {m}")),
-        Ok(_) if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") => {
+    let what = match detect::by_magic(b) {
+        Some(Format::Saved) => "a zip archive, as a saved Extra-P experiment (.extra-p) is",
+        Some(Format::Cube) => "a tar archive, as a Cube profile (.cubex) is",
+        Some(Format::Cali) => "a Caliper profile (.cali)",
+        Some(Format::Tau) => "a TAU profile (one file of a profile folder)",
+        Some(_) => "a part of an HPCToolkit database",
+        None if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") => {
             return Some("this is Extra-P 3's binary experiment format, which is not read: open it in Extra-P and save it as an .extra-p experiment, or export it as text".into())
         }
-        Ok(_) => return None,
+        None => return None,
     };
     Some(format!("this is {what}; it is read as a file: {how}"))
 }

@@ -1035,6 +1035,10 @@ pub struct RunsSummary {
     /// passed to the page.
     #[serde(skip)]
     pub caliper: Option<Box<CaliperParameters>>,
+    /// [`RunsSummary::sentence`], written by the worker so that the page shows it without the
+    /// code that words it.
+    #[serde(default)]
+    pub said: String,
 }
 
 impl RunsSummary {
@@ -1056,7 +1060,15 @@ impl RunsSummary {
             merged: l.merged.clone(),
             locations: l.locations,
             passed_over: l.passed_over,
+            said: String::new(),
         }
+        .worded()
+    }
+
+    /// The summary with its sentence written into [`RunsSummary::said`].
+    pub fn worded(mut self) -> RunsSummary {
+        self.said = self.sentence();
+        self
     }
 
     /// One sentence for the page: "40 runs read (Cube 4 profiles, 64 locations each): time,
@@ -1112,7 +1124,7 @@ pub fn read_set(
             if detect::detect(one, &bytes[..bytes.len().min(detect::HEAD)]) == Ok(Format::Saved) {
                 let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT)
                     .map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
-                return Ok((e, RunsSummary { source: "saved".into(), runs: 1, ..RunsSummary::default() }));
+                return Ok((e, RunsSummary { source: "saved".into(), runs: 1, ..RunsSummary::default() }.worded()));
             }
             let mut set = RunSet::new(Layout::of_files(vec![0], 0), options.clone());
             set.add(0, one, &bytes, limits)?;

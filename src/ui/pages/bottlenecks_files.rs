@@ -1,6 +1,6 @@
-//! The Bottlenecks page's files: drop a folder of Score-P runs or Caliper profiles on the page,
-//! pick one with the folder picker, or select `.cubex` or `.cali` profiles or a saved Extra-P
-//! experiment (`.extra-p`). The files are read in a Web Worker of the page (`ui::bottlenecks_worker`), one at a time, with
+//! The Bottlenecks page's files: drop a folder of runs (Score-P, Caliper, TAU, HPCToolkit) on
+//! the page, pick one with the folder picker, or select profiles or a saved Extra-P experiment
+//! (`.extra-p`); the worker's detector decides what each file is. The files are read in a Web Worker of the page (`ui::bottlenecks_worker`), one at a time, with
 //! progress and Cancel; the experiment they make becomes the page's text (with Undo), which
 //! the page ranks as any pasted experiment. Nothing read leaves the browser. The files are
 //! kept in the tab (not saved), so another metric, inclusive values or another aggregate can
@@ -14,7 +14,6 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{File, HtmlInputElement};
 use yew::prelude::*;
 
-use crate::model::bottlenecks::detect::by_name;
 use crate::model::bottlenecks::page::KEY_TEXT;
 use crate::model::bottlenecks::runs::{Aggregate, RunOptions, RunsSummary, LIMITS};
 use crate::model::bottlenecks::worker::{FromWorker, ToWorker};
@@ -31,11 +30,12 @@ pub struct Picked {
 }
 
 impl Picked {
-    /// Whether the worker reads these files (`model::bottlenecks::detect` decides what each
-    /// is): any profile or saved experiment by its name, or JSON, which may be Caliper's (the
-    /// worker gives an experiment's JSON text back as it is).
+    /// Whether the worker reads these files: all but one experiment's text by its name
+    /// (`.txt`, `.jsonl`), which the page reads itself. What each file is, the worker's
+    /// detector (`model::bottlenecks::detect`) decides, and it gives an experiment's JSON text
+    /// back as it is.
     fn is_runs(&self) -> bool {
-        self.paths.iter().any(|p| by_name(p).is_some() || p.ends_with(".json"))
+        !matches!(&self.paths[..], [one] if one.ends_with(".txt") || one.ends_with(".jsonl"))
     }
 }
 
@@ -297,16 +297,9 @@ pub fn runs_files(props: &FilesProps) -> Html {
                 let o = RunOptions { metric: None, ..(*options).clone() };
                 options.set(o.clone());
                 read(&p, &o);
-            } else if p.paths.len() == 1 {
-                if let Ok(f) = p.files.get(0).dyn_into::<File>() {
-                    status.set(Reading::Idle);
-                    on_text.emit(f);
-                }
-            } else {
-                status.set(Reading::Failed(format!(
-                    "{} files without a profile among them: expected a folder of runs (Score-P, Caliper, TAU or HPCToolkit), a saved .extra-p experiment, or one experiment as text",
-                    p.paths.len()
-                )));
+            } else if let Ok(f) = p.files.get(0).dyn_into::<File>() {
+                status.set(Reading::Idle);
+                on_text.emit(f);
             }
         })
     };
@@ -374,7 +367,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
             });
             html! {
                 <div id="runs-read">
-                    <p class="hint" role="status">{ s.sentence() }{ " Nothing was uploaded: the files were read in this browser." }</p>
+                    <p class="hint" role="status">{ s.said.clone() }{ " Nothing was uploaded: the files were read in this browser." }</p>
                     if !s.merged.is_empty() { <ul class="warnings">{ merged }</ul> }
                     if s.source != "cali" && s.source != "saved" && kept.borrow().is_some() {
                         <div class="form-row">
@@ -393,7 +386,7 @@ pub fn runs_files(props: &FilesProps) -> Html {
     html! {
         <div class="runs-files">
             <div id="runs-drop" class="drop-zone" ondragover={on_drag.clone()} ondragenter={on_drag} ondrop={on_drop}>
-                { "Drop a folder of runs here: Score-P runs (folders such as app.p64.r1 holding profile.cubex), Caliper .cali or JSON profiles, TAU profile folders or HPCToolkit databases (p from their metadata); or a saved .extra-p experiment, or an experiment as text." }
+                { "Drop a folder of runs here (Score-P runs such as app.p64.r1/profile.cubex; Caliper, TAU or HPCToolkit profiles, p from their metadata), a saved .extra-p experiment, or an experiment as text." }
                 <div class="form-row">
                     <label class="button secondary">{ "Choose files" }
                         <input id="extrap-file" type="file" multiple=true class="visually-hidden" aria-label="choose profiles, a saved .extra-p experiment or an experiment as text" onchange={on_pick.clone()} />
