@@ -30,6 +30,7 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("hpctoolkit", hpctoolkit),
     ("cali_json", cali_json),
     ("tau", tau),
+    ("runs", runs),
     ("pages", pages),
     ("cli", cli),
 ];
@@ -297,6 +298,71 @@ pub const TAU_PATHS: [&str; 8] = [
     "MULTI__PAPI_TOT_CYC/profile.0.0.0",
     "MULTI__PAPI_TOT_CYC/profile.1.0.0",
     "events.0.edf",
+];
+
+/// A set of files given to the Bottlenecks calculator (`bottlenecks::runs::read_set`, the
+/// detector, the layout and every reader: Cube, `.cali`, Caliper JSON, TAU, HPCToolkit): the
+/// first byte picks the options, then files separated by [`RUNS_PART`], each a byte that picks
+/// its path (of [`RUNS_PATHS`]) and its bytes. An experiment read holds only finite numbers,
+/// and its text for the page reads back.
+pub fn runs(data: &[u8]) {
+    let _ = runs_read(data);
+}
+
+/// [`runs`]'s reading: the format read and the number of runs, when the set is read.
+pub fn runs_read(data: &[u8]) -> Option<(String, usize)> {
+    use crate::model::bottlenecks::runs::{read_set, to_text, Aggregate, Limits, RunOptions, LIMITS};
+    let (&ask, mut rest) = data.split_first()?;
+    let mut parts: Vec<&[u8]> = Vec::new();
+    while let Some(at) = rest.windows(RUNS_PART.len()).position(|w| w == RUNS_PART) {
+        parts.push(&rest[..at]);
+        rest = &rest[at + RUNS_PART.len()..];
+    }
+    parts.push(rest);
+    let files: Vec<(String, &[u8])> = parts
+        .into_iter()
+        .filter_map(|r| r.split_first())
+        .map(|(&k, bytes)| (RUNS_PATHS[k as usize % RUNS_PATHS.len()].to_string(), bytes))
+        .collect();
+    let paths: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
+    let options = RunOptions {
+        inclusive: ask & 1 != 0,
+        aggregate: Aggregate::ALL[(ask as usize >> 1) % 3],
+        parameters: if ask & 8 != 0 { vec!["mpi.world.size".into()] } else { Vec::new() },
+        metric: None,
+    };
+    let limits = Limits { runs: 16, callpaths: 256, locations: 64, ..LIMITS };
+    let read = timed("runs", data.len(), || {
+        read_set(&paths, &options, &limits, &mut |i| Ok(files[i].1.to_vec()), &mut |_, _| {})
+    });
+    let (e, summary) = read.ok()?;
+    let values: Vec<f64> = e.series.iter().flat_map(|s| s.points.iter().flat_map(|m| m.values.clone())).collect();
+    assert_finite_debug("runs experiment", &values);
+    if summary.source != "saved" {
+        let text = to_text(&e, &summary);
+        crate::model::bottlenecks::parse(&text).expect("the text of runs read reads back");
+        // ok: a fuzz check, its panic is the finding
+    }
+    Some((summary.source, summary.runs))
+}
+
+/// What separates the `runs` target's files.
+pub const RUNS_PART: &[u8] = b"\n--file--\n";
+
+/// The paths the `runs` target's files take: runs of every format the detector knows.
+pub const RUNS_PATHS: [&str; 12] = [
+    "a.p2/profile.cubex",
+    "a.p4/profile.cubex",
+    "p2.cali",
+    "p4.cali",
+    "p2.json",
+    "t.p2/profile.0.0.0",
+    "t.p2/profile.1.0.0",
+    "t.p4/MULTI__TIME/profile.0.0.0",
+    "db/experiment.xml",
+    "db/1.x-000000-000-a-1-0.metric-db",
+    "db/1.x-000001-000-a-2-0.metric-db",
+    "notes.txt",
 ];
 
 /// A subcommand's JSON handler: the first byte picks the subcommand, the rest is its input.

@@ -167,6 +167,43 @@ fn write_seeds() {
         data.push(0);
     }
     write("tau", "multi", &data);
+    // Sets of files (`fuzzing::runs`): two small TAU runs, two of Thicket's LULESH .cali runs,
+    // a Caliper JSON run, Hatchet's cpi HPCToolkit database (its first two ranks), a Cube
+    // profile among text; each file its path's index (of RUNS_PATHS) and its bytes.
+    let set = |ask: u8, files: &[(u8, Vec<u8>)]| {
+        let mut data = vec![ask];
+        for (i, (k, bytes)) in files.iter().enumerate() {
+            if i > 0 {
+                data.extend_from_slice(scalewise::fuzzing::RUNS_PART);
+            }
+            data.push(*k);
+            data.extend_from_slice(bytes);
+        }
+        data
+    };
+    let tau_file = |excl: u32| {
+        format!("2 templated_functions_MULTI_TIME\n{head}\n\"main\" 1 1 100 {} 0 GROUP=\"TAU_DEFAULT\" \n\"main => solve()  \" 2 0 {excl} {excl} 0 GROUP=\"TAU_CALLPATH\" \n0 aggregates\n", 100 + excl).into_bytes()
+    };
+    write("runs", "tau", &set(0, &[(5, tau_file(200)), (6, tau_file(210)), (7, tau_file(120))]));
+    let cali = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cali/mpi_scaling_cali");
+    let lulesh = |f: &str| std::fs::read(cali.join(f)).unwrap();
+    write("runs", "cali", &set(8, &[(2, lulesh("27_cores.cali")), (3, lulesh("64_cores.cali"))]));
+    write("runs", "cali-json", &set(1, &[(4, std::fs::read(caliper.join("caliper-region-node-order.json")).unwrap())]));
+    let cpi = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hpctoolkit/hpctoolkit-cpi-database");
+    let db = |f: &str| std::fs::read(cpi.join(f)).unwrap();
+    write(
+        "runs",
+        "hpctoolkit",
+        &set(
+            2,
+            &[
+                (8, db("experiment.xml")),
+                (9, db("1.cpi-000000-000-a8c00270-160443-0.metric-db")),
+                (10, db("1.cpi-000001-000-a8c00270-160444-0.metric-db")),
+            ],
+        ),
+    );
+    write("runs", "mixed", &set(4, &[(0, b"not a tar".to_vec()), (11, b"PARAMETER p".to_vec())]));
     // The command: each golden case, its subcommand's index first.
     let cases: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/cli-cases.json")).unwrap(),
@@ -182,5 +219,23 @@ fn write_seeds() {
         let mut data = vec![i as u8];
         data.extend_from_slice(case["input"].to_string().as_bytes());
         write("cli", case["name"].as_str().unwrap(), &data);
+    }
+}
+
+/// The `runs` target's seeds are sets the run set reads (a seed refused at once would only
+/// exercise the first check), but for the one made to be refused.
+#[test]
+fn the_runs_seeds_are_read_as_their_formats() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/runs");
+    for (seed, want) in [
+        ("tau", Some(("tau", 2))),
+        ("cali", Some(("cali", 2))),
+        ("cali-json", Some(("cali-json", 1))),
+        ("hpctoolkit", Some(("hpctoolkit", 1))),
+        ("mixed", None),
+    ] {
+        let data = std::fs::read(dir.join(format!("seed-{seed}"))).unwrap();
+        let got = scalewise::fuzzing::runs_read(&data);
+        assert_eq!(got.as_ref().map(|(f, n)| (f.as_str(), *n)), want, "seed-{seed}");
     }
 }
