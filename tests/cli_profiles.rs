@@ -69,6 +69,15 @@ fn a_tau_folder_is_a_run_and_a_study_of_tau_folders_gives_p_from_their_names() {
     assert_eq!(v["runs"]["parameters_from"], serde_json::json!([{"parameter": "p", "global": "the folder name"}]));
     let init = times(region(&v, ".TAU application->MPI_Init()"));
     assert_eq!(init.iter().map(|t| t.0).collect::<Vec<_>>(), [2.0, 4.0]);
+    // A run given twice is said to be.
+    let twice = Scratch::new("tau-twice");
+    for run in ["a", "b"] {
+        let dir = twice.0.join(run);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(data("tau-cpi-mpi/profile.0.0.0"), dir.join("profile.0.0.0")).unwrap();
+    }
+    let v = answer(&["bottlenecks", twice.path(), "--compact"]);
+    assert_eq!(v["runs"]["identical"], serde_json::json!([["a", "b"]]));
     // --parameters names a global of the metadata.
     let v = answer(&["bottlenecks", study.path(), "--parameters", "tau.ranks", "--compact"]);
     assert_eq!(v["runs"]["parameters_from"], serde_json::json!([{"parameter": "tau.ranks", "global": "tau.ranks"}]));

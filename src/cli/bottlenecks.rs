@@ -190,9 +190,10 @@ OUTPUT:
                       parameter names ({"p": 256, "size": 4000})
     runs              Score-P runs only: {count, metric, metrics (the profiles'), aggregate,
                       inclusive, locations [fewest, most], merged [{callpath, into}],
-                      passed_over (files and folders that hold no run); Caliper, TAU and
-                      HPCToolkit runs also parameters_from [{parameter, global}] and globals_offered (other
-                      numeric globals that vary)}; and per region
+                      passed_over (files and folders that hold no run), identical [[run,
+                      run]] (runs of the same figures in every call path); Caliper, TAU and
+                      HPCToolkit runs also parameters_from [{parameter, global}] and
+                      globals_offered (other numeric globals that vary)}; and per region
                       imbalance [{n, point, imbalance}] (median over repetitions of max/mean
                       over locations) and imbalance_grows (up 10 % or more from the smallest
                       count to the largest, over 0.02 per doubling)
@@ -776,6 +777,10 @@ pub struct RunsOut {
     /// may name.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     globals_offered: Vec<String>,
+    /// Runs whose figures equal an earlier run's in every call path (the same profile twice?),
+    /// each [earlier, this].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    identical: Vec<[String; 2]>,
 }
 
 #[derive(serde::Serialize, JsonSchema)]
@@ -815,6 +820,7 @@ impl RunsOut {
                 .map(|(p, g)| ParameterFromOut { parameter: p.clone(), global: g.clone() })
                 .collect(),
             globals_offered: l.caliper.iter().flat_map(|c| c.offered.clone()).collect(),
+            identical: l.identical.iter().map(|(a, b)| [a.clone(), b.clone()]).collect(),
         }
     }
 }

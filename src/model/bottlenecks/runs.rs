@@ -435,6 +435,27 @@ pub struct RunSet {
     cali_runs: Vec<CaliRun>,
     /// The format of the runs read.
     format: Option<Format>,
+    /// Per run read: its name and a fingerprint of its figures, to find runs read twice.
+    prints: Vec<(String, u64)>,
+    /// Runs whose figures equal an earlier run's in every call path: (earlier, this).
+    identical: Vec<(String, String)>,
+}
+
+/// A fingerprint of a run's figures: equal for two runs of the same call paths with the same
+/// values (a profile copied, or given twice).
+fn fingerprint(r: &Reduced) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut keys: Vec<(&String, &(f64, f64))> = r.paths.iter().collect();
+    keys.sort_by(|a, b| a.0.cmp(b.0));
+    // std's SipHash with its fixed keys: the same on every platform.
+    let mut h = std::hash::DefaultHasher::new();
+    r.locations.hash(&mut h);
+    for (k, (sum, max)) in keys {
+        k.hash(&mut h);
+        sum.to_bits().hash(&mut h);
+        max.to_bits().hash(&mut h);
+    }
+    h.finish()
 }
 
 /// A run whose point comes from its metadata: its file's (or folder's) name, its numeric
@@ -471,6 +492,8 @@ pub struct Loaded {
     /// Caliper runs: where each parameter came from, and the other numeric globals that vary
     /// over the runs (which `parameters` may name).
     pub caliper: Option<CaliperParameters>,
+    /// Runs whose figures equal an earlier run's in every call path: (earlier, this).
+    pub identical: Vec<(String, String)>,
 }
 
 /// Where the parameters of Caliper runs came from.
@@ -496,6 +519,8 @@ impl RunSet {
             locations: (usize::MAX, 0),
             cali_runs: Vec::new(),
             format: None,
+            prints: Vec::new(),
+            identical: Vec::new(),
         }
     }
 
@@ -563,8 +588,21 @@ impl RunSet {
             return Err(at(name, format!("more than {MAX_REPETITIONS} repetitions of one point")));
         }
         self.locations = (self.locations.0.min(reduced.locations), self.locations.1.max(reduced.locations));
+        self.note(name, &reduced);
         self.points[i].1.push(reduced);
         Ok(())
+    }
+
+    /// Keeps a run's fingerprint, noting a run whose figures equal an earlier one's.
+    fn note(&mut self, name: &str, r: &Reduced) {
+        if r.paths.is_empty() {
+            return;
+        }
+        let f = fingerprint(r);
+        if let Some((first, _)) = self.prints.iter().find(|p| p.1 == f) {
+            self.identical.push((first.clone(), name.to_string()));
+        }
+        self.prints.push((name.to_string(), f));
     }
 
     /// Reads a run of a format whose reader gives a [`RunProfile`] (Caliper JSON, a TAU
@@ -620,7 +658,9 @@ impl RunSet {
         self.locations = (self.locations.0.min(locations), self.locations.1.max(locations));
         let last = folder.rsplit('/').next().unwrap_or("");
         let named = run_name(last).map(|n| n.parameters).unwrap_or_default();
-        self.cali_runs.push(CaliRun { name: shown, globals: p.globals, named, reduced: Reduced { paths, locations } });
+        let reduced = Reduced { paths, locations };
+        self.note(&shown, &reduced);
+        self.cali_runs.push(CaliRun { name: shown, globals: p.globals, named, reduced });
         Ok(())
     }
 
@@ -675,11 +715,13 @@ impl RunSet {
         }
         let locations = p.processes().min(limits.locations);
         self.locations = (self.locations.0.min(locations), self.locations.1.max(locations));
+        let reduced = Reduced { paths, locations };
+        self.note(name, &reduced);
         self.cali_runs.push(CaliRun {
             name: name.to_string(),
             globals: p.numeric_globals(),
             named: Vec::new(),
-            reduced: Reduced { paths, locations },
+            reduced,
         });
         Ok(())
     }
@@ -843,7 +885,7 @@ impl RunSet {
             self.layout.parameters = parameters;
             Some(c)
         };
-        let RunSet { layout, options, metric, metrics, mut points, order, locations, format, .. } = self;
+        let RunSet { layout, options, metric, metrics, mut points, order, locations, format, identical, .. } = self;
         let metric = metric.ok_or_else(|| InputError::new(FIELD, "no run was read"))?;
         points.sort_by(|a, b| a.0.iter().zip(&b.0).fold(std::cmp::Ordering::Equal, |o, (x, y)| o.then(x.total_cmp(y))));
         let everywhere = |p: &str| points.iter().all(|(_, runs)| runs.iter().any(|r| r.paths.contains_key(p)));
@@ -962,6 +1004,7 @@ impl RunSet {
             locations: (locations.0.min(locations.1), locations.1),
             passed_over: layout.passed_over,
             caliper,
+            identical,
         })
     }
 }
@@ -1035,6 +1078,10 @@ pub struct RunsSummary {
     /// passed to the page.
     #[serde(skip)]
     pub caliper: Option<Box<CaliperParameters>>,
+    /// Runs whose figures equal an earlier run's in every call path, (earlier, this): a
+    /// profile given twice, or copied; for the command and the sentence, not passed to the page.
+    #[serde(skip)]
+    pub identical: Vec<(String, String)>,
     /// [`RunsSummary::sentence`], written by the worker so that the page shows it without the
     /// code that words it.
     #[serde(default)]
@@ -1060,6 +1107,7 @@ impl RunsSummary {
             merged: l.merged.clone(),
             locations: l.locations,
             passed_over: l.passed_over,
+            identical: l.identical.clone(),
             said: String::new(),
         }
         .worded()
@@ -1099,6 +1147,17 @@ impl RunsSummary {
         );
         if !self.parameters_from.is_empty() {
             s += &format!(" Parameters: {}.", self.parameters_from);
+        }
+        if let Some((a, b)) = self.identical.first() {
+            let more = match self.identical.len() {
+                1 => String::new(),
+                n => format!(" (and {} more such pairs)", n - 1),
+            };
+            s += &format!(
+                " {} and {} hold the same figures in every call path{more}: the same profile twice? Each counts as a repetition.",
+                clip_path(a),
+                clip_path(b)
+            );
         }
         s
     }
@@ -1508,5 +1567,24 @@ mod tests {
             let m = read_files(&[(name.to_string(), bytes)], &RunOptions::default()).unwrap_err().message;
             assert!(m.starts_with(says), "{m}");
         }
+    }
+
+    #[test]
+    fn runs_of_the_same_figures_are_said_to_be_the_same_profile_twice() {
+        // The four TAU ranks of cpi as two runs of identical files, and a third that differs.
+        let mut f: Vec<(String, Vec<u8>)> = Vec::new();
+        for run in ["a", "b"] {
+            f.extend((0..2).map(|r| named(&format!("{run}/profile.{r}.0.0"), TAU_CPI[r])));
+        }
+        f.extend((0..2).map(|r| named(&format!("c/profile.{r}.0.0"), TAU_CPI[r + 2])));
+        let (_, s) = read_files(&f, &RunOptions::default()).unwrap();
+        assert_eq!(s.identical, vec![("a".to_string(), "b".to_string())]);
+        assert!(
+            s.said.contains(" a and b hold the same figures in every call path: the same profile twice?"),
+            "{}",
+            s.said
+        );
+        let (_, s) = read_files(&f[..2], &RunOptions::default()).unwrap();
+        assert!(s.identical.is_empty() && !s.said.contains("same figures"), "{}", s.said);
     }
 }
