@@ -40,6 +40,21 @@ pub mod workspace;
 
 pub use error::{fmt_num, InputError, Warning};
 
+/// Deterministic pseudo-random numbers for the readers' tests (xorshift64): the same damaged
+/// files every run.
+#[cfg(test)]
+pub(crate) struct TestRng(pub u64);
+
+#[cfg(test)]
+impl TestRng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
 /// Names for a message: "a, b or c" ("a" alone, "a or b").
 pub fn one_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
     let words: Vec<&str> = words.into_iter().collect();

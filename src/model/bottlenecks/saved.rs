@@ -1316,16 +1316,7 @@ mod tests {
         assert_eq!(m, "experiment.json: inflates to more than the 1000 bytes it declares");
     }
 
-    /// Deterministic pseudo-random numbers (xorshift64).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-    }
+    use crate::model::TestRng as Rng;
 
     /// Read, with the CRC checked and not (so that damage reaches the JSON and value parsers).
     fn no_panic(bytes: &[u8]) {

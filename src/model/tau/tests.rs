@@ -384,17 +384,7 @@ fn the_fuzz_seeds_pass_the_fuzz_check() {
     }
 }
 
-/// A small xorshift generator: the same cases every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use crate::model::TestRng as Rng;
 
 #[test]
 fn arbitrary_bytes_never_panic() {
