@@ -942,6 +942,13 @@ impl RunSet {
             })
             .collect();
         let kept: Vec<&String> = order.iter().filter(|p| !into.contains_key(p.as_str())).collect();
+        if kept.is_empty() {
+            let first = order.first().map(|p| format!(" (\"{}\" among them)", clip(p))).unwrap_or_default();
+            return Err(InputError::new(
+                FIELD,
+                format!("no call path is in every run{first}: the runs share no region to model; are they profiles of one program?"),
+            ));
+        }
         let imbalance_name = imbalance_metric(&metric);
         let mut series: Vec<Series> = Vec::with_capacity(kept.len() * 2);
         let mut imbalance: Vec<Series> = Vec::with_capacity(kept.len());
@@ -1586,5 +1593,15 @@ mod tests {
         );
         let (_, s) = read_files(&f[..2], &RunOptions::default()).unwrap();
         assert!(s.identical.is_empty() && !s.said.contains("same figures"), "{}", s.said);
+    }
+
+    #[test]
+    fn runs_that_share_no_call_path_are_refused_saying_so() {
+        let tau = |name: &str| {
+            format!("1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n\"{name}\" 1 0 100 100 0 GROUP=\"TAU_DEFAULT\" \n0 aggregates\n").into_bytes()
+        };
+        let f = vec![named("a.p1/profile.0.0.0", &tau("main")), named("a.p2/profile.0.0.0", &tau("other"))];
+        let m = read_files(&f, &RunOptions::default()).unwrap_err().message;
+        assert_eq!(m, "no call path is in every run (\"main\" among them): the runs share no region to model; are they profiles of one program?");
     }
 }
