@@ -650,3 +650,28 @@ fn the_definitions_own_docs_name_every_member() {
         assert!(missing.is_empty(), "{file}'s //! does not describe {}", missing.join(", "));
     }
 }
+
+#[test]
+fn the_bottlenecks_help_names_every_input_format() {
+    // The answer's "format" is one of these names; the help's OUTPUT lists them by hand.
+    use scalewise::model::bottlenecks::Format;
+    use strum::IntoEnumIterator;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(["bottlenecks", "--help"])
+        .output()
+        .expect("scalewise runs");
+    let help = String::from_utf8(out.stdout).expect("the help is UTF-8");
+    let word = |text: &str, name: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let ok = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            ok(text[..at].chars().next_back()) && ok(text[at + name.len()..].chars().next())
+        })
+    };
+    for f in Format::iter() {
+        assert!(
+            word(&help, f.name()),
+            "scalewise bottlenecks --help does not name the format {} (src/cli/bottlenecks.rs)",
+            f.name()
+        );
+    }
+}
