@@ -139,7 +139,7 @@ impl Algorithm {
     pub fn from_key(s: &str) -> Option<Algorithm> {
         s.trim().parse().ok()
     }
-    /// "linear, binomial, binary or pipeline": the keys, for messages.
+    /// "linear, binomial, … or pipeline": the keys, for messages.
     pub fn expected() -> String {
         crate::model::one_of(Algorithm::all().map(Algorithm::key))
     }
