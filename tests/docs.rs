@@ -1,5 +1,5 @@
-//! The docs against the tree (issue 62, "Docs that stay true"): README.md, ARCHITECTURE.md
-//! and docs/*.md.
+//! The docs against the tree (issue 62, "Docs that stay true"): README.md, ARCHITECTURE.md,
+//! CONTRIBUTING.md and docs/*.md.
 //!
 //! - README.md is at most 15,000 bytes and ARCHITECTURE.md at most 20,000;
 //! - every repository path they name exists: a link target, or a code span that starts with a
@@ -14,7 +14,11 @@
 //!   line; in a table row of docs/limits.md, a constant whose value is a plain number is that
 //!   number in the row (`4_096` as 4096 or 4,096, `64 << 20` as 64 MB);
 //! - no date in the docs but the one of README's measured set-up time (dates belong in
-//!   generated files such as VALIDATION.md).
+//!   generated files such as VALIDATION.md);
+//! - no list of speed-up models or broadcast algorithms, in the docs, VALIDATION.md or `src/`,
+//!   names some and not all (the closed lists are made from their definitions), and the
+//!   definitions' own `//!` describe every member;
+//! - `scalewise bottlenecks --help` names every input format.
 //!
 //! Code spans are read outside fenced code blocks; indented code blocks are not read for paths.
 
@@ -33,9 +37,14 @@ const ROOTS: &[&str] =
 /// or the site serves (`machines.json`).
 const EXTENSIONS: &[&str] = &[".md", ".rs", ".py", ".mjs", ".json", ".csv", ".html", ".toml", ".sh"];
 
-/// The docs this test reads: README.md, ARCHITECTURE.md and every docs/*.md, as (path from the root, text).
+/// The docs this test reads: README.md, ARCHITECTURE.md, CONTRIBUTING.md and every docs/*.md, as
+/// (path from the root, text).
 fn docs() -> Vec<(String, String)> {
-    let mut out = vec![("README.md".to_string(), read("README.md")), ("ARCHITECTURE.md".to_string(), architecture())];
+    let mut out = vec![
+        ("README.md".to_string(), read("README.md")),
+        ("ARCHITECTURE.md".to_string(), architecture()),
+        ("CONTRIBUTING.md".to_string(), read("CONTRIBUTING.md")),
+    ];
     let mut names: Vec<String> = fs::read_dir(Path::new(ROOT).join("docs"))
         .expect("docs/ exists")
         .map(|e| e.expect("docs/ is readable").file_name().to_string_lossy().into_owned())
@@ -466,4 +475,212 @@ fn no_dates_but_the_measured_set_up_time() {
     assert!(others.is_empty(), "dates in the docs (say them in a generated file instead):\n{}", others.join("\n"));
     let measured: usize = dated.iter().filter(|d| set_up(d)).map(|d| d.3).sum();
     assert!(measured <= 1, "README.md gives {measured} dated measurements: one, the cold set-up time, may stay");
+}
+
+/// One closed list: its name, each member's names (the first is the one reported), the
+/// subsets that may be named alone, and the files that list other things' names for its
+/// members, each with why.
+struct ClosedList {
+    name: &'static str,
+    members: Vec<Vec<String>>,
+    subsets: &'static [(&'static [&'static str], &'static str)],
+    foreign: &'static [(&'static str, &'static str)],
+}
+
+fn closed_lists() -> Vec<ClosedList> {
+    use scalewise::model::comm::collectives::Algorithm;
+    use scalewise::model::speedup::MODELS;
+    let models = MODELS
+        .iter()
+        .map(|m| {
+            let first = m.label().split(['/', ' ']).next().unwrap_or("");
+            vec![m.name().to_string(), m.label().to_string(), first.to_string()]
+        })
+        .collect();
+    let algorithms = Algorithm::all()
+        .map(|a| {
+            let mut names =
+                vec![a.key().to_string(), a.label().to_string(), a.name().to_string(), a.ompi_name().to_string()];
+            names.extend(a.names().iter().map(|n| n.to_string()));
+            names
+        })
+        .collect();
+    vec![
+        ClosedList {
+            name: "speed-up models (`model::fit::models`, `with_families!`)",
+            members: models,
+            subsets: &[(
+                &["downey", "smirni"],
+                "the speed-up models a region's search tries (`src/model/fit/search.rs`)",
+            )],
+            foreign: &[],
+        },
+        ClosedList {
+            name: "broadcast algorithms (`Algorithm`)",
+            members: algorithms,
+            subsets: &[],
+            foreign: &[("src/model/comm/export.rs", "Open MPI's ids of its own algorithms")],
+        },
+    ]
+}
+
+/// Where a name of a member stands in `text` (lower case), as (start, end, member), in order:
+/// whole words only, the longest name where names overlap.
+fn mentions(text: &str, list: &ClosedList) -> Vec<(usize, usize, usize)> {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut found: Vec<(usize, usize, usize)> = Vec::new();
+    for (m, names) in list.members.iter().enumerate() {
+        for name in names {
+            let name = name.to_lowercase();
+            for (at, _) in text.match_indices(&name) {
+                let end = at + name.len();
+                if !word(text[..at].chars().next_back()) && !word(text[end..].chars().next()) {
+                    found.push((at, end, m));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|&(at, end, _)| (at, std::cmp::Reverse(end)));
+    let mut kept: Vec<(usize, usize, usize)> = Vec::new();
+    for f in found {
+        if kept.last().is_none_or(|k| f.0 >= k.1) {
+            kept.push(f);
+        }
+    }
+    kept
+}
+
+/// Whether the text between two names only separates items of a list: commas, "and", "or",
+/// '/' or '|', with quotes, parentheses, possessives, numbers and spaces around them.
+fn separates(gap: &str) -> bool {
+    let gap = gap.strip_prefix("'s").unwrap_or(gap);
+    let rest: String = gap.chars().filter(|c| !c.is_whitespace() && !"\"'`*()[]0123456789".contains(*c)).collect();
+    matches!(rest.as_str(), "," | "and" | ",and" | "or" | ",or" | "/" | "|")
+}
+
+/// The lists of a closed list's members in one file that name some members but not all: a
+/// list of two or more names, one after another with only separators between them.
+fn partial_lists(file: &str, text: &str, list: &ClosedList) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let found = mentions(&lower, list);
+    let mut runs: Vec<Vec<(usize, usize, usize)>> = Vec::new();
+    for f in found {
+        match runs.last_mut() {
+            Some(run) if separates(&lower[run.last().map_or(0, |l| l.1)..f.0]) => run.push(f),
+            _ => runs.push(vec![f]),
+        }
+    }
+    let mut out = Vec::new();
+    for run in runs {
+        let named: BTreeSet<usize> = run.iter().map(|r| r.2).collect();
+        if named.len() < 2 || named.len() == list.members.len() {
+            continue;
+        }
+        // An example, not a list: followed by "…", after "e.g.", or a code span of its own.
+        let (start, end) = (run[0].0, run[run.len() - 1].1);
+        let after = lower[end..].trim_start_matches(|c: char| c.is_whitespace() || "\"'`,|".contains(c));
+        let before = &lower[lower[..start].char_indices().rev().nth(11).map_or(0, |(i, _)| i)..start];
+        let span = lower[..start].ends_with('`') && lower[end..].starts_with('`');
+        if after.starts_with('…') || after.starts_with("...") || before.contains("e.g.") || span {
+            continue;
+        }
+        if list.foreign.iter().any(|(f, _)| *f == file) {
+            continue;
+        }
+        let names: BTreeSet<&str> = named.iter().map(|&m| list.members[m][0].as_str()).collect();
+        if list.subsets.iter().any(|(subset, _)| subset.iter().copied().collect::<BTreeSet<_>>() == names) {
+            continue;
+        }
+        let missing: Vec<&str> =
+            (0..list.members.len()).filter(|m| !named.contains(m)).map(|m| list.members[m][0].as_str()).collect();
+        let line = lower[..start].lines().count().max(1);
+        let said = &lower[start..end];
+        out.push(format!("{file}:{line}: \"{said}\" lacks {}", missing.join(", ")));
+    }
+    out
+}
+
+/// Every Rust file under `src/`, as (path from the root, text).
+fn rust_sources() -> Vec<(String, String)> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in fs::read_dir(dir).expect("readable").filter_map(Result::ok) {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    walk(&Path::new(ROOT).join("src"), &mut paths);
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(ROOT).expect("under the root").to_string_lossy().into_owned();
+            let text = fs::read_to_string(&p).expect("readable");
+            (rel, text)
+        })
+        .collect()
+}
+
+#[test]
+fn every_list_of_models_or_algorithms_names_them_all() {
+    // The docs, VALIDATION.md (which `make validate` writes) and every source file: a list of
+    // speed-up models or broadcast algorithms written out by hand goes stale when one is added,
+    // so each list names them all (or is made from the definition, or names none).
+    let mut files = docs();
+    files.push(("VALIDATION.md".to_string(), read("VALIDATION.md")));
+    files.extend(rust_sources());
+    let mut partial = Vec::new();
+    for list in closed_lists() {
+        for (file, text) in &files {
+            partial.extend(partial_lists(file, text, &list).into_iter().map(|p| format!("{p} (of the {})", list.name)));
+        }
+    }
+    assert!(
+        partial.is_empty(),
+        "lists that name some but not all (make them from the definition, or name them all):\n{}",
+        partial.join("\n")
+    );
+}
+
+#[test]
+fn the_definitions_own_docs_name_every_member() {
+    // The `//!` of the file that defines a list describes each member: one added without its
+    // line fails here.
+    for (file, list) in [("src/model/fit/models.rs", 0), ("src/model/comm/collectives.rs", 1)] {
+        let list = &closed_lists()[list];
+        let header: String = read(file).lines().take_while(|l| l.starts_with("//!")).collect::<Vec<_>>().join("\n");
+        let named: BTreeSet<usize> = mentions(&header.to_lowercase(), list).into_iter().map(|m| m.2).collect();
+        let missing: Vec<&str> =
+            (0..list.members.len()).filter(|m| !named.contains(m)).map(|m| list.members[m][0].as_str()).collect();
+        assert!(missing.is_empty(), "{file}'s //! does not describe {}", missing.join(", "));
+    }
+}
+
+#[test]
+fn the_bottlenecks_help_names_every_input_format() {
+    // The answer's "format" is one of these names; the help's OUTPUT lists them by hand.
+    use scalewise::model::bottlenecks::Format;
+    use strum::IntoEnumIterator;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(["bottlenecks", "--help"])
+        .output()
+        .expect("scalewise runs");
+    let help = String::from_utf8(out.stdout).expect("the help is UTF-8");
+    let word = |text: &str, name: &str| {
+        text.match_indices(name).any(|(at, _)| {
+            let ok = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_');
+            ok(text[..at].chars().next_back()) && ok(text[at + name.len()..].chars().next())
+        })
+    };
+    for f in Format::iter() {
+        assert!(
+            word(&help, f.name()),
+            "scalewise bottlenecks --help does not name the format {} (src/cli/bottlenecks.rs)",
+            f.name()
+        );
+    }
 }

@@ -155,7 +155,8 @@ OUTPUT:
 EXAMPLE:
     {"model": "hockney", "params": {"alpha_us": 10, "beta_us_per_byte": 0.01},
      "procs": 8, "size_bytes": 1000}
-    answers linear 110, binomial 60, binary 105, pipeline 110.6 (s = 256): best binomial.
+    answers each algorithm's time (linear's 110; the pipeline's 110.6 with s = 256): best
+    binomial, 60.
 "#;
 
 /// `x` when it is from `lo` to `hi`, else the error naming `path` (also `cli::sites`').

@@ -25,7 +25,7 @@ use crate::model::Warning;
 
 pub const COMMAND: Subcommand = Subcommand {
     name: "speedup",
-    summary: "fit Downey, Amdahl, Chiang, Smirni and USL speed-up curves; predict with a range (seed 004)",
+    summary: "fit {model_words} speed-up curves; predict with a range (seed 004)",
     help: HELP,
     run,
     reads_input: true,
@@ -38,11 +38,7 @@ const HELP: &str = concat!(
 (seed 004: Lan 2007, Downey's model tuned by Levenberg–Marquardt, with its rivals).
 
 Models (all fitted by weighted least squares on the same residuals):
-    downey   A (average parallelism ≥ 1), sigma (≥ 0): low variance for sigma ≤ 1, high above
-    amdahl   Amdahl/Dowdy T(n) = c1 + c2/n; for speed-ups S = 1/(c1 + c2/n) (c in units of T(1))
-    chiang   S = (1 + beta)·n/(n + beta), beta ≥ 0
-    smirni   S = (1 − r^n)/(1 − r), 0 ≤ r ≤ 1
-    usl      S = n/(1 + sigma(n−1) + kappa·n(n−1)), sigma, kappa ≥ 0 (can fall after a peak)
+{model_lines}
 Speed-ups are fitted as given. Times with a run at n = 1 become speed-ups T(1)/T(n). Times
 without one are fitted as T(n) = T1/S(n) with T1 (seconds) a fitted parameter.
 
@@ -63,11 +59,10 @@ array is exit status 1):
                       the run used (whole, 1 to n). A repeated n is averaged (weighted) and
                       said in warnings.
     predict           optional list of whole n to predict at, e.g. [32, 64] (at most 4096)
-    models            optional list of names (default every model above): "downey", "amdahl",
-                      "chiang", "smirni", "usl"
+    models            optional list of names (default every model above)
     include_past_peak optional boolean (default false): points after the speed-up peak are
-                      left out of the downey, amdahl, chiang and smirni fits unless true;
-                      usl always fits every point
+                      left out of the fits of models that cannot fall unless true; {can_fall}
+                      always fits every point
     leave_one_out     optional boolean (default true): false skips the leave-one-out refits
     cores_per_node    optional whole number: processes one node holds. With it, or with
                       "nodes" on points that used several nodes, each prediction says how many
@@ -82,9 +77,9 @@ OUTPUT:
                       null when not computed), points_used, converged, iterations, ranked,
                       notes [..], residuals [{n, residual}], predictions [{n, speedup, low,
                       high, efficiency, and where times were given time_s, time_low_s,
-                      time_high_s, horizon}]}]; params: downey A, sigma; amdahl c1, c2;
-                      chiang beta; smirni r; usl sigma, kappa; plus T1 (s) when fitted. sse,
-                      residuals and loo are in speed-up, or in seconds when T1 is fitted.
+                      time_high_s, horizon}]}]; params: each model's, as Models above
+                      names them, plus T1 (s) when fitted. sse, residuals and loo are in
+                      speed-up, or in seconds when T1 is fitted.
                       uncertainty: standard errors from s²(JᵀWJ)⁺ (pseudo-inverse; notes say
                       which parameters the points cannot tell apart, which sit at a bound,
                       and when s² is the corpus's run-to-run noise because the curve passes
@@ -175,6 +170,30 @@ ERRORS:
     to 1e9, found 2.5". Exit status 1 (for a single object).
 "#
 );
+
+/// A help text or summary with its lists of speed-up models written out from [`MODELS`]:
+/// `{model_lines}` (a line per model: name, curve, ranges), `{model_words}` (their labels'
+/// first words, "Downey, Amdahl, …") and `{can_fall}` (the names of those that can fall).
+pub fn help_words(text: &str) -> String {
+    if !text.contains("{model_") && !text.contains("{can_fall}") {
+        return text.to_string();
+    }
+    let width = MODELS.iter().map(|m| m.name().chars().count() + 3).max().unwrap_or(0).max(9);
+    let lines: Vec<String> = MODELS
+        .iter()
+        .map(|m| {
+            let fall = if m.can_decline() { " (can fall after a peak)" } else { "" };
+            format!("    {:<width$}{}{fall}", m.name(), m.help())
+        })
+        .collect();
+    let and = |words: Vec<&str>| match words.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => words.concat(),
+    };
+    let words = and(MODELS.iter().map(|m| m.label().split(['/', ' ']).next().unwrap_or("")).collect());
+    let can_fall = and(MODELS.iter().filter(|m| m.can_decline()).map(|m| m.name()).collect());
+    text.replace("{model_lines}", &lines.join("\n")).replace("{model_words}", &words).replace("{can_fall}", &can_fall)
+}
 
 /// The points of a request as the model reads them, and what they measure (all speed-ups or
 /// all times).

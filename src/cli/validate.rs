@@ -519,10 +519,15 @@ fn method_markdown(r: &Report, fc: &[Outcome], s: &mut String) {
          last, since a code that scales better the further it goes has no serial part to read.\n\
          Where every measured run sat inside one node and the predicted count needs more nodes, the\n\
          forecast is carried to the node's size r and scaled from there as (r/n)^γ\n\
-         (`src/model/fit/forecast.rs`). How it was chosen is below. The **best-fitting model** is\n\
-         the one of the five fitted curves (Downey, Amdahl, Chiang, Smirni, USL) that the calculator\n\
-         ranks first.\n\n\
-         **Ranges** are stated at 90 %. Each is the prediction times e^(q·u), with u = 1 + d (d the\n\
+         (`src/model/fit/forecast.rs`). How it was chosen is below.",
+    );
+    let models: Vec<&str> = MODELS.iter().map(|m| m.label().split(['/', ' ']).next().unwrap_or("")).collect();
+    s.push_str(&format!(
+        " The **best-fitting model** is the one of the fitted curves\n({}) that the calculator ranks first.\n\n",
+        models.join(", ")
+    ));
+    s.push_str(
+        "**Ranges** are stated at 90 %. Each is the prediction times e^(q·u), with u = 1 + d (d the\n\
          disagreement of ideal scaling and of Amdahl through the two largest points with the forecast)\n\
          and q the 5th and 95th percentiles of ln(measured / predicted) / u, per horizon band and per\n\
          number of measured counts (3 or fewer, 4 or more), each source's predictions weighted by one\n\

@@ -63,3 +63,45 @@ pub fn one_of<'a>(words: impl IntoIterator<Item = &'a str>) -> String {
         _ => words.concat(),
     }
 }
+
+/// The `&'static str` constants given, one after another, as one `&'static str` made when
+/// compiling: text built from a list (`fit::models::RIVALS`) that costs a page nothing at run
+/// time.
+macro_rules! concat_const {
+    ($($part:expr),+ $(,)?) => {{
+        const PARTS: &[&str] = &[$($part),+];
+        const BYTES: [u8; $crate::model::concat_len(PARTS)] = $crate::model::concat_bytes(PARTS);
+        match core::str::from_utf8(&BYTES) {
+            Ok(text) => text,
+            Err(_) => panic!("the parts are whole strings"),
+        }
+    }};
+}
+pub(crate) use concat_const;
+
+/// The length of [`concat_bytes`]' text.
+pub const fn concat_len(parts: &[&str]) -> usize {
+    let (mut len, mut i) = (0, 0);
+    while i < parts.len() {
+        len += parts[i].len();
+        i += 1;
+    }
+    len
+}
+
+/// The parts' bytes one after another.
+pub const fn concat_bytes<const N: usize>(parts: &[&str]) -> [u8; N] {
+    let mut out = [0; N];
+    let (mut at, mut i) = (0, 0);
+    while i < parts.len() {
+        let bytes = parts[i].as_bytes();
+        let mut j = 0;
+        while j < bytes.len() {
+            out[at] = bytes[j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}

@@ -67,8 +67,10 @@ pub const MAX_PARAMETERS: usize = 4;
 /// Most repetitions kept per point.
 pub const MAX_REPETITIONS: usize = 10_000;
 
-/// Which of Extra-P's formats a text is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Which of Extra-P's formats a text is in, or which profiler's runs a folder holds. Every
+/// variant is listed by `Format::iter()` (`strum::IntoEnumIterator`): `tests/docs.rs` checks
+/// that `scalewise bottlenecks --help` names each one's [`Format::name`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, strum::EnumIter)]
 pub enum Format {
     Text,
     /// Either JSON layout, the newer or the older with ids.

@@ -7,9 +7,9 @@
 //!
 //! Neither output names the broadcast algorithm, and osu_bcast does not print the process
 //! count, so a line above the table says them: any line (a `#` comment, or the `mpirun`
-//! command pasted with it) holding `algorithm NAME` (linear, binomial, binary, pipeline) or
-//! Open MPI's `coll_tuned_bcast_algorithm N` (1 basic_linear, 3 pipeline, 5 binary_tree,
-//! 6 binomial: the ids of `coll_tuned_bcast_decision.c`), and `procs N`, `-np N`, `-n N` or
+//! command pasted with it) holding `algorithm NAME` (a name [`Algorithm::from_key`] reads) or
+//! Open MPI's `coll_tuned_bcast_algorithm N` (an [`Algorithm::ompi_id`]: the ids of
+//! `coll_tuned_bcast_decision.c`), and `procs N`, `-np N`, `-n N` or
 //! IMB's `#processes = N`. They hold for the rows below until another such line; several
 //! runs may be pasted one after another.
 

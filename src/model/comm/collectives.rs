@@ -135,11 +135,11 @@ impl Algorithm {
     pub fn names(self) -> &'static [&'static str] {
         strum::EnumMessage::get_serializations(&self)
     }
-    /// Reads its key or another of its names ("flat", "chain", "binomial_tree"; any case).
+    /// Reads its key or another of its names (as "chain" for the pipeline; any case).
     pub fn from_key(s: &str) -> Option<Algorithm> {
         s.trim().parse().ok()
     }
-    /// "linear, binomial, binary or pipeline": the keys, for messages.
+    /// "linear, binomial, … or pipeline": the keys, for messages.
     pub fn expected() -> String {
         crate::model::one_of(Algorithm::all().map(Algorithm::key))
     }
@@ -338,7 +338,7 @@ pub fn poly_adapt1(fit: &CommFit, share: f64, measured: &[MeasuredBroadcast]) ->
 pub struct AdaptRow {
     pub size_bytes: f64,
     pub procs: u32,
-    /// (algorithm, model used, prediction) for the four algorithms.
+    /// (algorithm, model used, prediction) for every algorithm.
     pub candidates: Vec<(ModelKind, Broadcast)>,
     pub algorithm: Algorithm,
     pub model: ModelKind,
@@ -400,9 +400,10 @@ mod tests {
         assert_eq!(Algorithm::from_key("flat_tree"), Some(Algorithm::Linear));
         assert_eq!(Algorithm::from_key("Chain"), Some(Algorithm::Pipeline));
         assert_eq!(Algorithm::from_key("ring"), None);
-        let last = Algorithm::all().last().map(Algorithm::key).unwrap_or_default();
+        let keys: Vec<&str> = Algorithm::all().map(Algorithm::key).collect();
+        let last = keys.last().copied().unwrap_or_default();
         assert!(
-            Algorithm::expected().starts_with("linear, binomial, ")
+            Algorithm::expected().starts_with(&format!("{}, ", keys[0]))
                 && Algorithm::expected().ends_with(&format!(" or {last}"))
         );
         assert_eq!(Algorithm::from_ompi_id(0), None);

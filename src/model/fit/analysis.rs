@@ -15,7 +15,9 @@
 use super::calibration;
 use super::forecast::{self, Quantiles};
 use super::lm::{fit_all, LmRun, Problem, Termination};
-use super::models::{downey, gradient, smirni, speedup_of, value, Measure, Model, Space, Start, MODELS};
+use super::models::{
+    downey, gradient, smirni, speedup_of, value, Measure, Model, Space, Start, CANNOT_FALL, CAN_FALL, MODELS,
+};
 use crate::model::{fmt_num, InputError, Warning};
 
 /// Most measured points (rows) one analysis takes.
@@ -912,9 +914,9 @@ fn flag_past_peak(points: &mut [PointView], space: Space, include: bool, warning
     }
     if !past.is_empty() {
         let list: Vec<String> = past.iter().map(|n| n.to_string()).collect();
-        // Named here, not from the list: making the sentence from it cost the speed-up page
-        // 90 bytes it does not have (a test checks the sentence against the list).
-        let (falling, monotone) = ("USL", "Downey, Amdahl, Chiang and Smirni");
+        // Made from the list when compiling: making the sentence at run time cost the page 90
+        // bytes it does not have.
+        let (falling, monotone) = (CAN_FALL, CANNOT_FALL);
         warnings.push(if include {
             format!(
                 "n = {} lie past the speed-up peak at n = {peak}; they are included in every fit as asked, though only {falling} can follow a decline",

@@ -432,8 +432,8 @@ fn ridge_point(kind: u8, n: f64, t: f64) -> (f64, f64) {
 }
 
 /// The shape parameters a search tries first, made from all the points and shared by every
-/// subset of them: for Chiang, Smirni and USL a grid over the parameters (on log scales where
-/// they span decades); for Downey a scan along each ridge.
+/// subset of them: for a family started from a grid ([`Start::Grid`]), its grid over the
+/// parameters (on log scales where they span decades); for Downey a scan along each ridge.
 struct Candidates {
     params: Vec<[f64; 4]>,
     /// Downey's ridges, (kind, n, t from, t to); the scans of the first two (σ = 1 and σ = 0)

@@ -1,11 +1,24 @@
-//! The five speed-up models of seed 004 (Lan 2007, chapter 3, eqs. 3.1–3.7; the universal
-//! scalability law beyond the thesis): their shapes S(n), the value fitted in either space
-//! (a speed-up, or a time T1/S(n)), the Jacobian of that value in closed form, and gradients
-//! by central differences for the bands' delta method.
+//! The speed-up models of seed 004 (Lan 2007, chapter 3, eqs. 3.1–3.7) and beyond it, each a
+//! unit type implementing [`Family`] and a name in [`with_families!`]'s list: their shapes S(n),
+//! the value fitted in either space (a speed-up, or a time T1/S(n)), the Jacobian of that value
+//! in closed form, and gradients by central differences for the bands' delta method.
 //!
-//! Parameters travel as `[f64; 4]`: the shape parameters first (Downey A, σ; Amdahl c1, c2;
-//! Chiang β; Smirni r; USL σ, κ), then T1 in seconds when it is fitted (times without an
-//! n = 1 run). Amdahl fitted to times is T(n) = c1 + c2/n itself, c1 and c2 in seconds.
+//! - Downey (A = average parallelism ≥ 1, σ = variance coefficient ≥ 0), low variance σ ≤ 1:
+//!   S = A·n/(A + σ/2·(n−1)) for n ≤ A, A·n/(σ(A−½) + n(1−σ/2)) for A ≤ n ≤ 2A−1, A beyond;
+//!   high variance σ ≥ 1: S = n·A(σ+1)/(σ(n+A−1) + A) for n ≤ A + Aσ − σ, A beyond
+//!   (thesis eqs. 3.5 and 3.7). The two agree at σ = 1; σ = 0 is min(n, A) and σ → ∞ is
+//!   A·n/(A + n − 1).
+//! - Amdahl/Dowdy: T(n) = c1 + c2/n (eq. 3.1), c1, c2 ≥ 0; for speed-ups S = 1/(c1 + c2/n),
+//!   c1 and c2 in units of T(1). Started by linear least squares in 1/n, then polished on the
+//!   same residuals as the others.
+//! - Chiang: S = (1+β)n/(n+β), β ≥ 0 (eq. 3.2).
+//! - Smirni: S = (1−rⁿ)/(1−r), 0 ≤ r ≤ 1 (eq. 3.3).
+//! - USL, Gunther's universal scalability law (beyond the thesis): S = n/(1 + σ(n−1) + κn(n−1)),
+//!   σ, κ ≥ 0; it can fall after its peak.
+//!
+//! Parameters travel as `[f64; 4]`: the shape parameters first (as [`Family::PARAMS`] names
+//! them), then T1 in seconds when it is fitted (times without an n = 1 run). Amdahl fitted to
+//! times is T(n) = c1 + c2/n itself, c1 and c2 in seconds.
 
 /// How a family's fit starts; the solver (`lm.rs`) follows it, the family only says which.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,8 +42,12 @@ pub enum Start {
 pub trait Family {
     /// The name used in the CLI and in field values (lower case, one word).
     const NAME: &'static str;
-    /// The name as the page shows it.
+    /// The name as the page shows it; its first word (up to a '/' or ' ') names it in
+    /// sentences (as "Amdahl" for "Amdahl/Dowdy").
     const LABEL: &'static str;
+    /// Its line in `scalewise speedup --help`, after its name: the curve and the parameters'
+    /// ranges (the parameters named as [`Family::PARAMS`] names them).
+    const HELP: &'static str;
     /// Names of the shape parameters, at most two (a fitted T1 comes after them).
     const PARAMS: &'static [&'static str];
     /// Lower and upper bounds of the shape parameters.
@@ -51,6 +68,85 @@ pub trait Family {
     fn grid() -> Vec<[f64; 4]> {
         Vec::new()
     }
+}
+
+/// "a, b and c" of the first words of the `labels` whose `chosen` is true, as a `&'static str`
+/// made when compiling (see [`list_len`] and [`list_bytes`]).
+macro_rules! and_list {
+    ($labels:expr, $chosen:expr) => {{
+        const LABELS: &[&str] = &$labels;
+        const CHOSEN: &[bool] = &$chosen;
+        const BYTES: [u8; list_len(LABELS, CHOSEN)] = list_bytes(LABELS, CHOSEN);
+        match core::str::from_utf8(&BYTES) {
+            Ok(text) => text,
+            Err(_) => panic!("a label's first word is cut inside a character"),
+        }
+    }};
+}
+
+/// A label's first word: the bytes up to its first '/' or ' '.
+const fn first_word(label: &str) -> &[u8] {
+    let bytes = label.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() && bytes[i] != b'/' && bytes[i] != b' ' {
+        i += 1;
+    }
+    bytes.split_at(i).0
+}
+
+/// Writes "a, b and c" of the chosen labels' first words into `out` (when given) and answers
+/// its length.
+const fn list_into(labels: &[&str], chosen: &[bool], mut out: Option<&mut [u8]>) -> usize {
+    let total = {
+        let mut count = 0;
+        let mut i = 0;
+        while i < labels.len() {
+            count += chosen[i] as usize;
+            i += 1;
+        }
+        count
+    };
+    let (mut at, mut written, mut i) = (0, 0, 0);
+    while i < labels.len() {
+        if chosen[i] {
+            let sep: &[u8] = match (written, total - written) {
+                (0, _) => b"",
+                (_, 1) => b" and ",
+                _ => b", ",
+            };
+            let word = first_word(labels[i]);
+            let mut j = 0;
+            while j < sep.len() + word.len() {
+                if let Some(out) = &mut out {
+                    out[at] = if j < sep.len() { sep[j] } else { word[j - sep.len()] };
+                }
+                at += 1;
+                j += 1;
+            }
+            written += 1;
+        }
+        i += 1;
+    }
+    at
+}
+
+/// The length of [`list_bytes`]'s text.
+const fn list_len(labels: &[&str], chosen: &[bool]) -> usize {
+    list_into(labels, chosen, None)
+}
+
+/// "a, b and c" of the chosen labels' first words, as bytes.
+const fn list_bytes<const N: usize>(labels: &[&str], chosen: &[bool]) -> [u8; N] {
+    let mut out = [0; N];
+    list_into(labels, chosen, Some(&mut out));
+    out
+}
+
+/// Every one but the first.
+const fn not_first<const N: usize>(_: [bool; N]) -> [bool; N] {
+    let mut out = [true; N];
+    out[0] = false;
+    out
 }
 
 /// Makes the [`Model`] enum, [`MODELS`] and the dispatch to each [`Family`] from the one list
@@ -79,6 +175,10 @@ macro_rules! families {
             pub fn param_names(self) -> &'static [&'static str] {
                 match self { $(Model::$family => $family::PARAMS),* }
             }
+            /// Its line in `scalewise speedup --help`: the curve and the parameters' ranges.
+            pub fn help(self) -> &'static str {
+                match self { $(Model::$family => $family::HELP),* }
+            }
             /// Whether the model's speed-up can fall as n grows.
             pub fn can_decline(self) -> bool {
                 match self { $(Model::$family => $family::CAN_DECLINE),* }
@@ -97,6 +197,15 @@ macro_rules! families {
                 match self { $(Model::$family => $family::grid()),* }
             }
         }
+
+        /// The families that cannot fall, by their labels' first words, as a sentence lists them
+        /// ("Downey, Amdahl, …"): made when compiling, so the page pays for the
+        /// text alone.
+        pub const CANNOT_FALL: &str = and_list!([$($family::LABEL),*], [$(!$family::CAN_DECLINE),*]);
+        /// The families that can fall, likewise ("USL").
+        pub const CAN_FALL: &str = and_list!([$($family::LABEL),*], [$($family::CAN_DECLINE),*]);
+        /// Every family but the first (Downey's, the seed's), likewise: its rivals.
+        pub const RIVALS: &str = and_list!([$($family::LABEL),*], not_first([$($family::CAN_DECLINE),*]));
 
         /// The [`Shared`] part of the model's curve at shape parameters `p`.
         #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
@@ -151,6 +260,7 @@ pub struct Downey;
 impl Family for Downey {
     const NAME: &'static str = "downey";
     const LABEL: &'static str = "Downey";
+    const HELP: &'static str = "A (average parallelism ≥ 1), sigma (≥ 0): low variance for sigma ≤ 1, high above";
     const PARAMS: &'static [&'static str] = &["A", "sigma"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([1.0, 0.0], [1e7, 1e4]);
     const START: Start = Start::Ridges;
@@ -193,6 +303,7 @@ pub struct Amdahl;
 impl Family for Amdahl {
     const NAME: &'static str = "amdahl";
     const LABEL: &'static str = "Amdahl/Dowdy";
+    const HELP: &'static str = "Amdahl/Dowdy T(n) = c1 + c2/n; for speed-ups S = 1/(c1 + c2/n) (c in units of T(1))";
     const PARAMS: &'static [&'static str] = &["c1", "c2"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e300, 1e300]);
     const START: Start = Start::Line;
@@ -214,6 +325,7 @@ pub struct Chiang;
 impl Family for Chiang {
     const NAME: &'static str = "chiang";
     const LABEL: &'static str = "Chiang";
+    const HELP: &'static str = "S = (1 + beta)·n/(n + beta), beta ≥ 0";
     const PARAMS: &'static [&'static str] = &["beta"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1e9, 0.0]);
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
@@ -236,6 +348,7 @@ pub struct Smirni;
 impl Family for Smirni {
     const NAME: &'static str = "smirni";
     const LABEL: &'static str = "Smirni";
+    const HELP: &'static str = "S = (1 − r^n)/(1 − r), 0 ≤ r ≤ 1";
     const PARAMS: &'static [&'static str] = &["r"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [1.0, 0.0]);
     /// ln r: a logarithm per point saved.
@@ -268,13 +381,13 @@ impl Family for Smirni {
     }
 }
 
-/// Gunther's universal scalability law, n/(1 + σ(n − 1) + κn(n − 1)): the one family whose
-/// speed-up can fall.
+/// Gunther's universal scalability law, n/(1 + σ(n − 1) + κn(n − 1)), whose speed-up can fall.
 pub struct Usl;
 
 impl Family for Usl {
     const NAME: &'static str = "usl";
     const LABEL: &'static str = "USL (Gunther)";
+    const HELP: &'static str = "S = n/(1 + sigma(n−1) + kappa·n(n−1)), sigma, kappa ≥ 0";
     const PARAMS: &'static [&'static str] = &["sigma", "kappa"];
     const BOUNDS: ([f64; 2], [f64; 2]) = ([0.0, 0.0], [100.0, 100.0]);
     const CAN_DECLINE: bool = true;

@@ -10,5 +10,5 @@ pub use crate::model::fit::{
     analyse, benchmark_datasets, benchmark_run, downey, downey_high, downey_low, fit_speedups, predict, quantiles,
     smirni, Analysis, Fit, Measure, Model, Options, Param, PointView, Prediction, RawPoint, Skipped, Space, Suggestion,
     Termination, MAX_ITERATIONS, MAX_LOO_POINTS, MAX_POINTS, MAX_PREDICT, MAX_SPEEDUP, MAX_TIME_S, MIN_SPEEDUP,
-    MIN_TIME_S, MODELS,
+    MIN_TIME_S, MODELS, RIVALS,
 };

@@ -34,6 +34,14 @@ use crate::model::workspace::{text, FieldErrors, PageField, PageInputs, Preset};
 use crate::model::{fmt_num, InputError, Warning};
 
 pub const PAGE: &str = crate::model::calculators::SPEEDUP.key;
+/// The page's lead, its list of models made from the list of families when compiling.
+pub const LEAD: &str = crate::model::concat_const!(
+    "Paste run times or speed-ups measured at a few process counts; see Downey's model (A = average parallelism, \
+     σ = variance of parallelism) fitted next to ",
+    crate::model::fit::RIVALS,
+    ", with their uncertainty, and the curve predicted where you have not measured (Lan 2007). A weak-scaling \
+     series (the work grows with n)? Choose weak scaling: its time and efficiency are predicted instead."
+);
 /// Most target process counts predicted at once.
 pub const MAX_TARGETS: usize = 8;
 /// Points of the chart's log-spaced n grid.

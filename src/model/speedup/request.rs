@@ -22,7 +22,14 @@ pub struct SpeedupRequest {
     /// Whole n to predict at (at most 4096).
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub predict: Option<Vec<f64>>,
-    /// Model names (default: every model): downey, amdahl, chiang, smirni, usl.
+    /// Model names (default: every model); the schema lists them from `MODELS`.
+    #[cfg_attr(
+        not(target_arch = "wasm32"),
+        schemars(description = format!(
+            "Model names (default: every model): {}.",
+            crate::model::fit::MODELS.map(crate::model::fit::Model::name).join(", ")
+        ))
+    )]
     #[serde(default, deserialize_with = "crate::model::input::request::present")]
     pub models: Option<Vec<String>>,
     #[serde(default, deserialize_with = "crate::model::input::request::present")]

@@ -411,11 +411,7 @@ pub fn speedup() -> Html {
         <section class="speedup">
             <h1>{ "Speed-up curve" }</h1>
             <p class="lead">
-                { "Paste run times or speed-ups measured at a few process counts; see Downey's model (A = average \
-                   parallelism, σ = variance of parallelism) fitted next to Amdahl/Dowdy, Chiang, Smirni and the \
-                   universal scalability law, with their uncertainty, and the curve predicted where you have not \
-                   measured (Lan 2007). A weak-scaling series (the work grows with n)? Choose weak scaling: its time \
-                   and efficiency are predicted instead." }
+                { page::LEAD }
             </p>
             <div class="toolbar">{ for presets }</div>
 

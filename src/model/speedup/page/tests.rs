@@ -18,6 +18,15 @@ fn with(key: &str, text: &str) -> PageInputs {
 }
 
 #[test]
+fn the_lead_names_every_rival_of_downey_s_model() {
+    let rivals: Vec<&str> = MODELS.iter().skip(1).map(|m| m.label().split(['/', ' ']).next().unwrap_or("")).collect();
+    for r in rivals {
+        assert!(LEAD.contains(r), "the lead does not name {r}");
+    }
+    assert!(LEAD.contains(&format!(" fitted next to {}, with their uncertainty", crate::model::fit::RIVALS)));
+}
+
+#[test]
 fn example_5_1_on_the_page() {
     let v = evaluate(&default_inputs());
     assert!(v.points_error.is_none() && v.field_errors.is_empty(), "{:?} {:?}", v.points_error, v.field_errors);
