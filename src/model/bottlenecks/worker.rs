@@ -31,6 +31,10 @@ pub enum ToWorker<I> {
     Read { options: RunOptions, paths: Vec<String>, job: u64 },
 }
 
+/// A worker's message as the Bottlenecks page reads it (its ranking and its files alike: one
+/// reader of the enum in the page's wasm), the other workers' partial fits passed over.
+pub type PageMessage = FromWorker<ExtrapView, serde::de::IgnoredAny>;
+
 /// What an Extra-P worker posts: per job, `progress` (this worker's share: 0 once the texts
 /// are read, about every 100 ms while it fits, 1 when fitted); from a worker other than 0,
 /// `partials`, which the page's pool passes to worker 0 ([`crate::model::workers::PASS_ON`]);

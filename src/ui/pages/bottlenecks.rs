@@ -13,7 +13,6 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
-use serde::de::IgnoredAny;
 use yew::prelude::*;
 
 use super::bottlenecks_files::RunsFiles;
@@ -87,8 +86,7 @@ struct Ranker {
     quick: bool,
 }
 
-/// A message of `ui::bottlenecks_worker` as this page reads it.
-pub(super) type Message = FromWorker<ExtrapView, IgnoredAny>;
+use crate::model::bottlenecks::worker::PageMessage as Message;
 
 impl Job for Ranker {
     fn on_message(&mut self, i: usize, text: &str) -> Option<bool> {

@@ -16,7 +16,7 @@ use yew::prelude::*;
 
 use crate::model::bottlenecks::page::KEY_TEXT;
 use crate::model::bottlenecks::runs::{Aggregate, RunOptions, RunsSummary, LIMITS};
-use crate::model::bottlenecks::worker::{FromWorker, ToWorker};
+use crate::model::bottlenecks::worker::{FromWorker, PageMessage, ToWorker};
 use crate::model::fmt_num;
 use crate::ui::bottlenecks_worker::LOADER as WORKER;
 use crate::ui::store::Setter;
@@ -63,7 +63,7 @@ impl Job for Reader {
     fn on_message(&mut self, _i: usize, text: &str) -> Option<bool> {
         // The page's one reader of the worker's messages (a second instance of the enum's
         // reader would cost the page's wasm a few kilobytes).
-        match serde_json::from_str::<super::bottlenecks::Message>(text) {
+        match serde_json::from_str::<PageMessage>(text) {
             Ok(FromWorker::Progress { fraction, job }) if job == self.job => {
                 self.status.set(Reading::Running(fraction));
                 None
