@@ -109,7 +109,7 @@ fn a_file_of_no_format_read_is_one_line_naming_what_it_looks_like() {
     let d = Scratch::new("unknown");
     for (name, bytes, says) in [
         ("report.pdf", b"%PDF-1.7\n%more".to_vec(), "a PDF document, not a profile"),
-        ("meta.db", b"HPCTOOLKITmeta.db\x00\x00\x00".to_vec(), "HPCToolkit writes since 2023"),
+        ("meta.db", b"HPCTOOLKITmeta.db\x00\x00\x00".to_vec(), "newer HPCToolkit database format"),
         ("records.json", br#"[{"path": "main", "time": 1.5}]"#.to_vec(), "json-split"),
     ] {
         let f = d.0.join(name);

@@ -206,7 +206,7 @@ fn finish_if_complete(post: &dyn Fn(&str)) {
 fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job: u64, post: &dyn Fn(&str)) {
     use crate::model::bottlenecks::runs::{read_set, to_json_text, to_text, LIMITS};
     let reader = web_sys::FileReaderSync::new().ok();
-    let mut bytes_of = |i: usize| -> Result<Vec<u8>, String> {
+    let bytes_of = |i: usize| -> Result<Vec<u8>, String> {
         let file: web_sys::File =
             files.get(i as u32).dyn_into().map_err(|_| "the page did not pass this file".to_string())?;
         if file.size() > LIMITS.file_bytes as f64 {
@@ -229,8 +229,9 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
             send(post, &FromWorker::<(), ()>::Progress { fraction: done as f64 / total.max(1) as f64, job });
         }
     };
-    // One file of no profile's name: a profile of another name read as runs, or an
-    // experiment's text (JSON, say), given back as it is.
+    // One file of no profile's name: a profile of another name read as runs (from the bytes
+    // read here: `kept`), or an experiment's text (JSON, say), given back as it is.
+    let mut kept: Option<Vec<u8>> = None;
     if let [one] = paths {
         use crate::model::bottlenecks::{detect, Format};
         if detect::by_name(one).is_none() {
@@ -238,7 +239,10 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
                 Ok(b) if detect::detect(one, &b[..b.len().min(detect::HEAD)]) == Ok(Format::Text) => {
                     String::from_utf8(b).map_err(|_| format!("{one}: not UTF-8 text"))
                 }
-                Ok(_) => Err(String::new()),
+                Ok(b) => {
+                    kept = Some(b);
+                    Err(String::new())
+                }
                 Err(m) => Err(format!("{one}: {m}")),
             };
             let max = crate::model::workspace::MAX_FIELD_BYTES;
@@ -260,6 +264,10 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
             }
         }
     }
+    let mut bytes_of = |i: usize| match kept.take() {
+        Some(b) if i == 0 => Ok(b),
+        _ => bytes_of(i),
+    };
     match read_set(paths, options, &LIMITS, &mut bytes_of, &mut progress) {
         Ok((e, summary)) => {
             let text = if summary.source == "saved" { to_json_text(&e) } else { to_text(&e, &summary) };

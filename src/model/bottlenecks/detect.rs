@@ -7,6 +7,7 @@
 //! [`super::sniff`] tells). What is none of these is named, as far as its first bytes tell.
 
 use super::Format;
+use crate::model::{hpctoolkit, tau};
 
 /// How many first bytes [`detect`] looks at (fewer when the file is shorter).
 pub const HEAD: usize = 512;
@@ -24,20 +25,13 @@ pub fn by_name(path: &str) -> Option<Format> {
         Some(Format::Cali)
     } else if file.ends_with(".extra-p") {
         Some(Format::Saved)
-    } else if is_tau_name(file) {
+    } else if tau::is_profile_name(file) {
         Some(Format::Tau)
-    } else if file == "experiment.xml" || file.ends_with(".metric-db") {
+    } else if hpctoolkit::is_database_file(file) {
         Some(Format::Hpctoolkit)
     } else {
         None
     }
-}
-
-/// Whether a file name is a TAU profile's: `profile.N.C.T` (node, context, thread; digits).
-pub fn is_tau_name(file: &str) -> bool {
-    let Some(rest) = file.strip_prefix("profile.") else { return false };
-    let parts: Vec<&str> = rest.split('.').collect();
-    parts.len() == 3 && parts.iter().all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The format a file's first bytes alone say it is, by their magic numbers or first record
@@ -66,8 +60,8 @@ pub fn detect(path: &str, head: &[u8]) -> Result<Format, String> {
     if let Some(f) = by_magic(head) {
         return Ok(f);
     }
-    if head.starts_with(b"HPCTOOLKIT") {
-        return Err("an HPCToolkit database of the format HPCToolkit writes since 2023 (meta.db, profile.db, cct.db), which is not read: export it with hpcprof's --metric-db yes of HPCToolkit 2020–2022, or give experiment.xml with its .metric-db files".into());
+    if let Some(newer) = hpctoolkit::newer_format(path, head) {
+        return Err(newer.into());
     }
     if let Some(what) = known_other(head) {
         return Err(what.into());
@@ -166,7 +160,7 @@ mod tests {
     #[test]
     fn what_is_not_read_is_named() {
         let cases: [(&[u8], &str); 6] = [
-            (b"HPCTOOLKITmeta", "since 2023"),
+            (b"HPCTOOLKITmeta", "newer HPCToolkit database format"),
             (b"%PDF-1.7", "PDF"),
             (b"\x89HDF\r\n", "HDF5"),
             (b"[{\"path\": \"main\"}]", "json-split"),

@@ -255,11 +255,6 @@ fn profile_words(f: Format) -> (&'static str, &'static str) {
     }
 }
 
-/// Whether a file's first bytes are a Caliper profile's (its first record).
-pub fn is_cali_text(head: &[u8]) -> bool {
-    detect::detect("", head) == Ok(Format::Cali)
-}
-
 /// The folder of the run a TAU or HPCToolkit file belongs to: its own folder, or for a TAU
 /// file of one of several metrics (`MULTI__TIME/profile.0.0.0`), the folder above.
 fn run_folder(parts: &[&str], kind: Format) -> String {
@@ -1567,7 +1562,7 @@ mod tests {
             (
                 "meta.db",
                 b"HPCTOOLKITmeta\x00\x01".to_vec(),
-                "meta.db: an HPCToolkit database of the format HPCToolkit writes since 2023",
+                "meta.db: a file of the newer HPCToolkit database format (meta.db, profile.db, cct.db: HPCToolkit 2023 and later)",
             ),
             ("x.profile.cubex", b"not a tar".to_vec(), "x.profile.cubex: "),
         ] {
