@@ -76,15 +76,17 @@ forecast-limits: setup
 	python3 scripts/forecast-limits.py all --scalewise target/release/scalewise
 
 # The bottlenecks command against Extra-P 4.2.5 (.venv-extrap/, scripts/setup-extrap.sh) on
-# generated experiments with known truth and on Extra-P's own test files with the largest
-# process count held out: one Markdown section in target/extrap-validation.md, which
-# `make validate` appends to VALIDATION.md.
+# generated experiments with known truth, on Extra-P's own test files with the largest
+# process count held out, and on real multi-parameter experiments with the largest value of
+# every parameter held out (scripts/extrap-real.py): one Markdown section in
+# target/extrap-validation.md, which `make validate` appends to VALIDATION.md.
 validate-extrap:
 	@scripts/setup-extrap.sh
 	cargo build --release --locked --quiet
 	@mkdir -p target
 	python3 scripts/extrap-compare.py --scalewise target/release/scalewise --out-dir target/extrap-compare \
 		--markdown-section > target/extrap-validation.md.new
+	python3 scripts/extrap-real.py --scalewise target/release/scalewise >> target/extrap-validation.md.new
 	mv target/extrap-validation.md.new target/extrap-validation.md
 
 # Coverage-guided fuzzing of every place text enters the model (nightly Rust and cargo-fuzz,

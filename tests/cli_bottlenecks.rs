@@ -364,7 +364,10 @@ fn relearn_is_read_as_an_indented_tree_whose_deepest_holder_dominates() {
         (&v["nesting"], &v["times"]["kind"], &v["left_out"]),
         (&json!("indentation"), &json!("inclusive"), &json!("main()"))
     );
-    assert_eq!(v["dominant"][0]["callpath"], "Find target neurons (w/ RMA)");
+    // One of Connectivity update's two leaves, within 8 % of each other at p = 512: which of
+    // them leads at 2048 is the models' call.
+    let dominant = v["dominant"][0]["callpath"].as_str().unwrap();
+    assert!(["Find target neurons (w/ RMA)", "Create synapses (w/ Alltoall)"].contains(&dominant), "{dominant}");
     let na = v["non_additive"].as_array().unwrap();
     assert_eq!(na.len(), 1);
     assert_eq!(na[0]["parent"], "Connectivity update");

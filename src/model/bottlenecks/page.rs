@@ -584,12 +584,15 @@ mod tests {
         );
         let r = v.ranking.as_ref().unwrap();
         let map = heat_map(r, None).unwrap();
+        // The top of every cell is one of Connectivity update's two large leaves (which of
+        // them leads beyond p = 512 is the models' call; they are within 8 % there).
+        let leaves = ["Find target neurons (w/ RMA)", "Create synapses (w/ Alltoall)"];
         assert!(map
             .cells
             .iter()
             .flatten()
             .flatten()
-            .all(|cell| r.regions[cell.top].callpath == "Find target neurons (w/ RMA)"));
+            .all(|cell| leaves.contains(&r.regions[cell.top].callpath.as_str())));
     }
 
     #[test]

@@ -697,8 +697,13 @@ fn relearn_nests_by_indentation_and_its_largest_leaf_dominates() {
     let na: Vec<&str> = r.tree.non_additive.iter().map(|n| r.regions[n.parent].callpath.as_str()).collect();
     assert_eq!(na, ["Connectivity update"]);
     assert!(r.tree.non_additive[0].children_s > r.tree.non_additive[0].parent_s * 1.05);
+    // The dominant region is a leaf under Connectivity update, the same at both targets:
+    // Find target neurons and Create synapses measure within 8 % of each other at p = 512,
+    // so which of the two leads at 4 and 16 times that is the models' call.
+    let leaves = ["Find target neurons (w/ RMA)", "Create synapses (w/ Alltoall)"];
     for d in &r.dominant {
-        assert_eq!(d.callpath, "Find target neurons (w/ RMA)");
+        assert!(leaves.contains(&d.callpath.as_str()), "{}", d.callpath);
+        assert_eq!(d.callpath, r.dominant[0].callpath);
         assert!(d.share > 0.95, "{}", d.share);
     }
     // One row per ranked region (main() left out), by inclusive share; none above 1.
