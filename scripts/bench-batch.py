@@ -10,9 +10,9 @@ noise (numpy's seeded generator, so the sets are the same on every run), then
   JSON array, once per request of VARIANTS: its defaults (all five models, leave-one-out,
   ranges, advice), without the leave-one-out refits, Downey's model alone with and without
   them; the last is SciPy's task, the per-fit comparison (issue 47: 300x);
-- in RUNS // 2 paired rounds (scalewise twice, SciPy once, scalewise twice: the machine's
-  speed drifts over a SciPy run), prints the median timings, the median of the rounds'
-  ratios per data set, and checks that scalewise's Downey squared error is never above
+- in RUNS paired rounds (scalewise twice, SciPy once, scalewise twice: the machine's
+  speed drifts over a SciPy run), prints the median timings, the median of the RUNS rounds'
+  ratios per data set (at least 5 rounds, whatever RUNS says), and checks that scalewise's Downey squared error is never above
   SciPy's (1e-9 relative tolerance).
 
 Usage: bench-batch.py SCALEWISE_BINARY [RUNS]   (make bench runs it; needs numpy and scipy,
@@ -73,7 +73,7 @@ VARIANTS = [
 
 def main():
     binary = sys.argv[1]
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    runs = max(5, int(sys.argv[2]) if len(sys.argv) > 2 else 5)
     sets = datasets()
     paths = []
     for _, extra in VARIANTS:
@@ -93,7 +93,7 @@ def main():
 
         # Paired rounds: the machine's speed drifts over a SciPy run's 15-20 s, so each SciPy
         # run is compared with scalewise's runs just before and just after it.
-        for _ in range(max(1, runs // 2)):
+        for _ in range(runs):
             before = [[ours(v) for _ in range(2)] for v in range(len(VARIANTS))]
             t = time.perf_counter()
             sse_scipy = [scipy_fit(y) for y in sets]
