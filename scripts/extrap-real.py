@@ -118,7 +118,7 @@ def pct(x):
 
 
 def markdown(results, detail, quantile):
-    out = ["### Real multi-parameter experiments, the largest value of every parameter held out", "",
+    out = ["", "### Real multi-parameter experiments, the largest value of every parameter held out", "",
            "`scripts/extrap-real.py` (method in its docstring): every point at which some parameter "
            "is at its largest value is held out and predicted from the others; errors over the "
            f"call paths holding at least {100 * MIN_SHARE:g} % of the largest call path's time there.", ""]

@@ -185,7 +185,7 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
     // Measurements: one value each, gathered per call path, metric and coordinate.
     let mut gathered: BTreeMap<(usize, usize, usize), Vec<f64>> = BTreeMap::new();
     // Per point, the path of its first value below 0.
-    let mut negative: BTreeMap<(usize, usize, usize), String> = BTreeMap::new();
+    let mut refused: BTreeMap<(usize, usize, usize), String> = BTreeMap::new();
     for (i, v) in
         list(top, "measurements", "{\"coordinate_id\", \"callpath_id\", \"metric_id\", \"value\"}")?.iter().enumerate()
     {
@@ -200,14 +200,14 @@ pub fn parse(top: &Map<String, Value>) -> Result<Experiment, InputError> {
             return Err(e(format!("{path}: at most {MAX_REPETITIONS} repetitions per point")));
         }
         values.push(value);
-        if value < 0.0 {
-            negative.entry((c, k, p)).or_insert_with(|| format!("{path}.value"));
+        if super::refused(value) {
+            refused.entry((c, k, p)).or_insert_with(|| format!("{path}.value"));
         }
     }
 
     let mut x = Builder::new(Format::Json, parameters.into_iter().map(|(_, name)| name).collect());
     for ((c, k, p), values) in gathered {
-        let place = negative.get(&(c, k, p)).cloned().unwrap_or_default();
+        let place = refused.get(&(c, k, p)).cloned().unwrap_or_default();
         x.add(&callpaths[c].1, &metrics[k].1, coordinates[p].1.clone(), &values, None, &|_| place.clone())
             .map_err(|m| e(m.to_string()))?;
     }

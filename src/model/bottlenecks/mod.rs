@@ -115,9 +115,19 @@ pub struct Measurement {
     pub values: Vec<f64>,
     /// 1-based line where the point's data starts (text and JSON Lines).
     pub line: Option<usize>,
-    /// Where the first value below 0 was read ("line 4, column 6", or a JSON path), when one
-    /// was: no time is below 0, so the ranking leaves the region out, naming this place.
-    pub negative: Option<String>,
+    /// Where the first value below 0 or above [`MAX_VALUE`] was read ("line 4, column 6", or
+    /// a JSON path), when one was: no time is either, so the ranking leaves the region out,
+    /// naming this place.
+    pub refused: Option<String>,
+}
+
+/// The largest value a region's model takes: beyond it no time, count or byte total is a
+/// measurement (1e100 s is 10^92 years), and the least squares' sums would overflow.
+pub const MAX_VALUE: f64 = 1e100;
+
+/// Whether a measured value is one no model takes: below 0 or above [`MAX_VALUE`].
+pub fn refused(v: f64) -> bool {
+    v < 0.0 || v > MAX_VALUE
 }
 
 /// One call path and metric, at each point measured.
@@ -201,7 +211,7 @@ impl Builder {
 
     /// Adds repetitions to (callpath, metric) at `coords`, merging with a point already there;
     /// a point keeps at most [`MAX_REPETITIONS`] values. `place(k)` says where `values[k]` was
-    /// read, kept for the first value below 0.
+    /// read, kept for the first value [`refused`].
     fn add(
         &mut self,
         callpath: &str,
@@ -211,7 +221,7 @@ impl Builder {
         line: Option<usize>,
         place: &dyn Fn(usize) -> String,
     ) -> Result<(), TooManyRepetitions> {
-        let negative = values.iter().position(|v| *v < 0.0).map(place);
+        let refused_at = values.iter().position(|v| refused(*v)).map(place);
         let key = (callpath.to_string(), metric.to_string());
         let i = match self.series.get(&key) {
             Some(&i) => i,
@@ -237,11 +247,11 @@ impl Builder {
                     return Err(TooManyRepetitions { callpath: callpath.to_string(), coords });
                 }
                 p.values.extend_from_slice(values);
-                p.negative = p.negative.take().or(negative);
+                p.refused = p.refused.take().or(refused_at);
             }
             None => {
                 self.points[i].insert(bits, s.points.len());
-                s.points.push(Measurement { coords, values: values.to_vec(), line, negative });
+                s.points.push(Measurement { coords, values: values.to_vec(), line, refused: refused_at });
             }
         }
         Ok(())

@@ -570,16 +570,15 @@ fn unfitted(e: &Experiment, series: &[&super::Series], metric: &str, pi: usize) 
             .zip(&pts)
             .map(|(p, m)| RawPoint { n: p.n, value: p.median, weight: None, nodes: None, line: m.line })
             .collect();
-        // A value below 0 is no time (nor count), whether it is a point's only value or one
-        // repetition among others: the region is reported, not ranked, naming the place.
-        let error = pts.iter().find(|m| m.values.iter().any(|v| *v < 0.0)).map(|m| {
-            let place = m.negative.clone().or_else(|| m.line.map(|l| format!("line {l}")));
-            let at = place.map_or(String::new(), |p| format!(" ({p})"));
-            format!(
-                "a value below 0 at {} processes{at}: the region is left out of the ranking",
-                fmt_num(m.coords[pi], 6)
-            )
-        });
+        // A value below 0 or above MAX_VALUE is no time (nor count), whether it is a point's
+        // only value or one repetition among others: the region is reported, not ranked,
+        // naming the place.
+        let error =
+            pts.iter().find_map(|m| m.values.iter().find(|v| super::refused(**v)).map(|&v| (m, v))).map(|(m, v)| {
+                let place = m.refused.clone().or_else(|| m.line.map(|l| format!("line {l}")));
+                let at = place.map_or(String::new(), |p| format!(" ({p})"));
+                refused_value(v, m.coords[pi], &at)
+            });
         regions.push(RegionFit {
             callpath: s.callpath.clone(),
             metric: s.metric.clone(),
@@ -650,6 +649,20 @@ pub fn fit_regions(plan: &Plan, range: Range<usize>) -> Vec<RegionFit> {
     plan.regions[start..end].iter().map(|r| fit_region(r, plan)).collect()
 }
 
+/// Why a region with the value `v` ([`super::refused`]) at n processes, read at `at`, is not
+/// ranked.
+fn refused_value(v: f64, n: f64, at: &str) -> String {
+    let n = fmt_num(n, 6);
+    if v < 0.0 {
+        format!("a value below 0 at {n} processes{at}: the region is left out of the ranking")
+    } else {
+        format!(
+            "a value of {v:e} at {n} processes{at} is more than {:e}, no measurement: the region is left out of the ranking",
+            super::MAX_VALUE
+        )
+    }
+}
+
 /// Fits one region (of the plan's, unfitted).
 fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     let (pi, d) = (plan.process_index, plan.parameters.len());
@@ -660,12 +673,9 @@ fn fit_region(r: &RegionFit, plan: &Plan) -> RegionFit {
     if fit.error.is_some() {
         return fit;
     }
-    if let Some(p) = fit.raw.iter().find(|p| p.value < 0.0) {
+    if let Some(p) = fit.raw.iter().find(|p| super::refused(p.value)) {
         let at = p.line.map_or(String::new(), |l| format!(" (line {l})"));
-        fit.error = Some(format!(
-            "a value below 0 at {} processes{at}: the region is left out of the ranking",
-            fmt_num(p.n, 6)
-        ));
+        fit.error = Some(refused_value(p.value, p.n, &at));
         return fit;
     }
     let checks: Vec<Vec<f64>> = plan.targets.iter().map(|t| t.point.clone()).chain(chart.iter().cloned()).collect();
@@ -843,11 +853,20 @@ fn ranked(plan: Plan, regions: Vec<RegionFit>) -> Ranking {
         );
         warnings.push(Warning::at(PREDICT, message));
     }
-    let failed = regions.iter().filter(|r| r.error.is_some()).count();
-    if failed > 0 {
+    // The count, and the first region's reason (a refused value names its line and column),
+    // so that a page showing the warnings alone says where to look.
+    let failed: Vec<&RegionFit> = regions.iter().filter(|r| r.error.is_some()).collect();
+    if let Some(first) = failed.first() {
+        let why = first.error.as_deref().unwrap_or_default();
+        let which = if failed.len() == 1 { "" } else { "the first, " };
         warnings.push(Warning::at(
             INPUT,
-            format!("{failed} of {} regions could not be modelled and are left out of the shares", regions.len()),
+            format!(
+                "{} of {} regions could not be modelled and are left out of the shares ({which}{}: {why})",
+                failed.len(),
+                regions.len(),
+                first.callpath
+            ),
         ));
     }
     Ranking {

@@ -971,13 +971,8 @@ impl RunSet {
                         format!("\"{}\": a value that is not a finite number", clip(p)),
                     ));
                 }
-                values_series.points.push(Measurement { coords: coords.clone(), values, line: None, negative: None });
-                imb_series.points.push(Measurement {
-                    coords: coords.clone(),
-                    values: imbs,
-                    line: None,
-                    negative: None,
-                });
+                values_series.points.push(Measurement { coords: coords.clone(), values, line: None, refused: None });
+                imb_series.points.push(Measurement { coords: coords.clone(), values: imbs, line: None, refused: None });
             }
             series.push(values_series);
             imbalance.push(imb_series);

@@ -865,15 +865,17 @@ fn build(doc: Doc, archive: &mut Archive, limits: &Limits) -> Result<Experiment,
                                 ),
                             ));
                         }
-                        if m.negative.is_none() {
-                            m.negative = values.iter().position(|v| *v < 0.0).map(|k| format!("{p_path}, value {k}"));
+                        if m.refused.is_none() {
+                            m.refused =
+                                values.iter().position(|v| super::refused(*v)).map(|k| format!("{p_path}, value {k}"));
                         }
                         m.values.extend_from_slice(&values);
                     }
                     None => {
                         seen.insert(bits, s.points.len());
-                        let negative = values.iter().position(|v| *v < 0.0).map(|k| format!("{p_path}, value {k}"));
-                        s.points.push(Measurement { coords, values, line: None, negative });
+                        let refused =
+                            values.iter().position(|v| super::refused(*v)).map(|k| format!("{p_path}, value {k}"));
+                        s.points.push(Measurement { coords, values, line: None, refused });
                     }
                 }
             }

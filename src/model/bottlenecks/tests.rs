@@ -241,10 +241,31 @@ fn a_region_that_cannot_be_fitted_is_reported_not_fatal() {
     let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
     assert!(r.regions[1].error.as_deref().unwrap().contains("line 9"), "{:?}", r.regions[1].error);
     assert_eq!(r.tables[0].rows.len(), 1);
-    assert!(r
-        .warnings
-        .iter()
-        .any(|w| w.path == super::ranking::INPUT && w.message.contains("1 of 2 regions could not be modelled")));
+    // The warning, all a page may show of it, says which region and where.
+    assert!(
+        r.warnings.iter().any(|w| w.path == super::ranking::INPUT
+            && w.message.contains("1 of 2 regions could not be modelled")
+            && w.message.contains("(bad: a value below 0 at 4 processes (line 9, column 6)")),
+        "{:?}",
+        r.warnings
+    );
+    // A value no measurement has (1e300 s) is refused alike, by line and column, not fitted.
+    for (text, line) in [
+        ("PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION huge\nDATA 1 1\nDATA 1 1e300\nDATA 1 1\n", 9),
+        ("PARAMETER p\nPOINTS 2 4 8\nREGION huge\nDATA 1\nDATA 1\nDATA 2e100\nREGION good\nDATA 4\nDATA 2\nDATA 1\n", 6),
+    ] {
+        let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
+        let huge = r.regions.iter().find(|f| f.callpath == "huge").unwrap();
+        let column = if line == 9 { 8 } else { 6 };
+        let place = format!("(line {line}, column {column}) is more than 1e100");
+        assert!(huge.error.as_deref().is_some_and(|e| e.contains(&place)), "{:?}", huge.error);
+        assert_eq!(r.tables[0].rows.len(), 1);
+        assert!(r.warnings.iter().any(|w| w.message.contains("(huge: a value of ")), "{:?}", r.warnings);
+    }
+    // Two regions refused: the first is named, and said to be the first.
+    let text = "PARAMETER p\nPOINTS 2 4 8\nREGION a\nDATA -1\nDATA 1\nDATA 1\nREGION b\nDATA 1\nDATA -1\nDATA 1\n";
+    let r = rank(&parse(text).unwrap(), &RankOptions { targets: vec![16], ..RankOptions::default() }).unwrap();
+    assert!(r.warnings.iter().any(|w| w.message.contains("2 of 2 regions could not be modelled and are left out of the shares (the first, a: a value below 0 at 2 processes (line 4, column 6)")), "{:?}", r.warnings);
     // A region that took no time at some count is held at its median and still ranked.
     let text =
         "PARAMETER p\nPOINTS 2 4 8\nREGION good\nDATA 4\nDATA 2\nDATA 1\nREGION idle\nDATA 0\nDATA 0.5\nDATA 0.5\n";
@@ -428,8 +449,8 @@ fn extrap_older_json_format_with_ids_is_read() {
     assert_eq!(
         e.series[1].points,
         [
-            Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None, negative: None },
-            Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None, negative: None },
+            Measurement { coords: vec![4.0, 10.0], values: vec![5.0, 5.5], line: None, refused: None },
+            Measurement { coords: vec![8.0, 10.0], values: vec![2.5], line: None, refused: None },
         ]
     );
     // The main series has the one coordinate it was measured at.
@@ -543,8 +564,8 @@ fn talpas_records_are_read_and_recognised_without_being_told() {
     assert_eq!(
         e.series[0].points,
         [
-            Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1), negative: None },
-            Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4), negative: None },
+            Measurement { coords: vec![4.0, 10.0], values: vec![2.5, 2.6, 2.4], line: Some(1), refused: None },
+            Measurement { coords: vec![8.0, 10.0], values: vec![1.5], line: Some(4), refused: None },
         ]
     );
     // A ';' inside a string is the name's (Extra-P would read "a,b").
