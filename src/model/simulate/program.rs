@@ -31,7 +31,8 @@ pub const MAX_PROGRAM_OPS: usize = 2_000_000;
 /// ([`Programs::estimated_steps`]), so a job's limit of steps is a limit of time, whatever
 /// its shape: measured on a machine of this project, 2e9 steps of every shape tried (ring
 /// exchanges, all-to-alls, computations of one or 1,024 processes, replications of 16,384
-/// processes, any-source receives) took at most about 20 s of one core (`tests/bench_simulate.rs`).
+/// processes, any-source receives) took 3 to 15 s of one core (docs/limits.md), where they
+/// took about 7 to 220 s counted one step an op.
 /// The answer's `steps` counts ops alone.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Costs {
