@@ -2,7 +2,10 @@
 //!     cargo test --release --test bench_simulate -- --ignored --nocapture
 //! Prints the median of five runs, on one thread and on every core: simulated message events
 //! per second, and the seed's Jacobi study (2–64 nodes × 1–2 processes per node, 1000
-//! iterations, 20 replications).
+//! iterations, 20 replications); and, as whole processes of the release `scalewise simulate`
+//! (start-up, reading, the run on every core, the answer written), the all-to-all's messages
+//! per second and the time a ring whose loop count is drawn at run time takes to its limit's
+//! error.
 
 use std::time::Instant;
 
@@ -219,5 +222,73 @@ fn bench_worker_prepare() {
             p.key
         );
         println!("prepare {}: median {us:.0} µs of 51", p.key);
+    }
+}
+
+/// `scalewise simulate FILE` as a user runs it, a whole process (start-up, reading, checking,
+/// the run on every core, the answer written): its wall time in seconds and its answer (or its
+/// error, with the exit status).
+fn whole_process(file: &str) -> (f64, std::process::Output) {
+    let path = format!("{}/tests/data/simulate/{file}", env!("CARGO_MANIFEST_DIR"));
+    let t = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_scalewise"))
+        .args(["simulate", "--compact", &path])
+        .output()
+        .expect("the scalewise command runs");
+    (t.elapsed().as_secs_f64(), out)
+}
+
+/// Issue 47's all-to-all (tests/data/simulate/alltoall-983-1000.json, 17.7 M messages) as a
+/// whole process of the release command: median of seven runs after a warm-up, messages per
+/// second (the issue's goal: at least 20 M, 0.9 s).
+#[test]
+#[ignore]
+fn bench_all_to_all_whole_process() {
+    let file = "alltoall-983-1000.json";
+    let (_, warm) = whole_process(file);
+    assert!(warm.status.success(), "{}", String::from_utf8_lossy(&warm.stderr));
+    let answer: serde_json::Value = serde_json::from_slice(&warm.stdout).expect("JSON");
+    let messages = answer["messages"].as_u64().expect("messages");
+    let times: Vec<f64> = (0..7)
+        .map(|_| {
+            let (s, out) = whole_process(file);
+            assert_eq!(out.stdout, warm.stdout, "the same answer every run");
+            s
+        })
+        .collect();
+    let s = median(times.clone());
+    println!(
+        "all-to-all, whole process (scalewise simulate {file}, {messages} messages): median {s:.3} s of 7 ({:.3} to {:.3}), {:.1} M messages/s",
+        times.iter().copied().fold(f64::INFINITY, f64::min),
+        times.iter().copied().fold(0.0, f64::max),
+        messages as f64 / s / 1e6
+    );
+}
+
+/// Issue 63's ring (1,024 processes, a loop count drawn at run time of 30,000 iterations,
+/// 10,000 replications; tests/data/simulate/ring-1024-drawn.json with MPI_Isend, MPI_Irecv and
+/// MPI_Wait, ring-1024-drawn-blocking.json with MPI_Send and MPI_Recv, which ran to the job's
+/// limit when it counted one step an op) as a whole process: the time until the simulator's
+/// limits stop it with its error (the issue's goal: within 25 s; the limits' steps are
+/// checked, untimed, by `the_job_limit_counts_steps_at_their_costs`).
+#[test]
+#[ignore]
+fn bench_ring_to_its_limit() {
+    for file in ["ring-1024-drawn.json", "ring-1024-drawn-blocking.json"] {
+        let times: Vec<f64> = (0..7)
+            .map(|_| {
+                let (s, out) = whole_process(file);
+                let err = String::from_utf8_lossy(&out.stderr);
+                assert_eq!(out.status.code(), Some(1), "{err}");
+                assert!(err.contains("steps"), "{err}");
+                s
+            })
+            .collect();
+        println!(
+            "ring of 1024 processes ({file}), loop count drawn at run time, to its error (whole process): median {:.2} s of 7 ({:.2} to {:.2})",
+            median(times.clone()),
+            times.iter().copied().fold(f64::INFINITY, f64::min),
+            times.iter().copied().fold(0.0, f64::max),
+        );
     }
 }

@@ -130,5 +130,7 @@ fn a_run_that_would_hold_more_than_its_limit_is_refused_before_it_starts() {
     let mut big = job(skeleton, 10_000);
     assert!(Simulation::check(&big).is_err());
     big.limits.max_run_bytes = 5.6e9;
+    // (And its steps: 3.4e9 at their costs, past the default job limit.)
+    big.limits.max_steps_per_job = 1e10;
     assert!(Simulation::check(&big).is_ok());
 }

@@ -86,11 +86,15 @@ INPUT (one JSON object):
                       count)
     compare           optional true: also the seed's Figure 6 series (distribution, average
                       n × p, average 2 × 1, minimum 2 × 1)
-    max_steps         optional: ops one replication may run (default 1e8, 1000 to 1e12)
-    max_job_steps     optional: ops the whole job may run (default 2e9, about 20 s on two
-                      cores; 1000 to 1e12); checked before the start where loop counts are
-                      known and counted as the job runs, so a loop count drawn at run time
-                      (floor(uniform(…))) stops it with an error saying how far it got
+    max_steps         optional: steps one replication may take (default 1e8, 1000 to 1e12); a
+                      step is an op, and a Serial time, send, receive or wait counts 4 to 21
+                      steps, as its time does (more past 4,096 processes), a process's start
+                      10: so a limit of steps is one of time, whatever the job's shape
+    max_job_steps     optional: steps the whole job may take (default 2e9, at most about 20 s
+                      of one core, 10 s on two, for every shape measured; 1000 to 1e12);
+                      checked before the start where loop counts are known and counted as
+                      the job runs, so a loop count drawn at run time (floor(uniform(…)))
+                      stops it with an error saying how far it got
     max_run_mb        optional: megabytes one replication may hold in messages waiting to be
                       matched, told before the start (default 512, 1 to 1e6): an all-to-all
                       of p processes holds up to about 56 p² bytes at its peak, so 512 MB
@@ -108,7 +112,7 @@ OUTPUT:
                       messages_per_run, unreceived_per_run}]
     sequential_s, machine ("perseus", "fitted", "histograms" or "calibration": the kind
     read), mode, contention, replications, seed (as run), messages (simulated in all),
-    steps (ops executed)
+    steps (ops executed; the limits count each at its cost, see max_steps)
     comparison        with compare: [{label, mode, contention, results: [{numprocs, mean_s,
                       ci95_s, speedup}]}]
     deadlock          when a run deadlocks, instead of the results of that count and later:

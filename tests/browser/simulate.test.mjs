@@ -376,8 +376,9 @@ test("the work a job takes is shown before Run; loop counts drawn as it runs are
   const { context, page } = await open(1);
   await page.fill("#skeleton", "Loop iterations = 10 {\n  Serial time = 1e-6\n}\n");
   await setJob(page, { numprocs: "1 2", params: "", replications: "3", compare: false });
-  // 3 programs (1 + 2 processes) of 1 + 10 × 2 ops, 3 replications.
-  await page.waitForSelector("#sim-work >> text=about 189 steps");
+  // 3 processes in all × (10 at the start + the loop + 10 × (a Serial time of 1 + 3 steps,
+  // and the loop's end)), 3 replications (program::Costs).
+  await page.waitForSelector("#sim-work >> text=about 549 steps");
   assert.match(await page.locator("#sim-work").textContent(), /of the limit of 2e9 a job may take\.$/);
   // A count drawn at run time: the estimate is a lower bound, and the run stops at the limit
   // of one run, saying so, with the page still working.

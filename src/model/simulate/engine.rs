@@ -42,7 +42,7 @@
 
 use super::machine::{Machine, RunMachine};
 use super::mailbox::{Channels, PeerList};
-use super::program::{CExpr, Env, Op, Programs, SendExprs};
+use super::program::{CExpr, Costs, Env, Op, Programs, SendExprs};
 use super::rng::{derive, Rng};
 use crate::model::InputError;
 
@@ -166,11 +166,19 @@ struct Net {
 pub struct Run {
     procs: Vec<Proc>,
     net: Net,
+    /// Steps charged: one an op, and what [`Costs`] adds (the limits count these).
     steps: u64,
+    /// What [`Costs`] added to `steps` (the ops run are the rest).
+    extra: u64,
+    costs: Costs,
     max_steps: u64,
     /// The process that was running when [`Run::advance`] last paused.
     resume: Option<usize>,
 }
+
+/// A run's steps and the part of them [`Costs`] added, and its costs: what a process that
+/// runs ahead ([`runs_ahead`]) charges.
+type Charged<'a> = (&'a mut u64, &'a mut u64, &'a Costs);
 
 /// Why a run stopped early: bad values found while running, or too many steps.
 pub type RunError = InputError;
@@ -230,7 +238,9 @@ impl Run {
             messages: 0,
             timeline: timeline.then(Timeline::default),
         };
-        Run { procs, net, steps: 0, max_steps, resume: None }
+        let costs = Costs::of(programs.numprocs);
+        let start = u64::from(programs.numprocs) * costs.process;
+        Run { procs, net, steps: start, extra: start, costs, max_steps, resume: None }
     }
 
     /// Runs until `budget` more ops have executed (returns `None`) or the run ends.
@@ -263,7 +273,8 @@ impl Run {
         let numprocs = programs.numprocs;
         // One compare per op for both the pause and the runaway bound; pausing wins a tie.
         let limit = pause_at.min(self.max_steps);
-        let Run { procs, net, steps, max_steps, resume } = self;
+        let Run { procs, net, steps, extra, costs, max_steps, resume } = self;
+        let costs = *costs;
         // The least key: read here, then carried from each walk of the tree that ends a slice.
         let mut first = net.events.first();
         'pop: loop {
@@ -319,9 +330,15 @@ impl Run {
                 // the others are evaluated and checked here.
                 match op {
                     Op::Compute { time, line } => {
+                        *steps += costs.compute;
+                        *extra += costs.compute;
                         let d = match time {
                             CExpr::Num(d) => *d,
-                            e => pr.serial_time(e, p, *line)?,
+                            e => {
+                                *steps += costs.eval;
+                                *extra += costs.eval;
+                                pr.serial_time(e, p, *line)?
+                            }
                         };
                         if let Some(next) = net.compute::<TL>(pr, p, d) {
                             first = next;
@@ -350,6 +367,8 @@ impl Run {
                     // Made into its steps above.
                     Op::Alltoall { .. } => {}
                     op @ (Op::SendTo { .. } | Op::Send { .. }) => {
+                        *steps += costs.send;
+                        *extra += costs.send;
                         let (dst, bytes, tag, blocking) = match op {
                             // Checked when the program was compiled.
                             Op::SendTo { dst, bytes, tag, blocking, .. } => (*dst as usize, *bytes, *tag, blocking),
@@ -369,7 +388,8 @@ impl Run {
                             pr.times.sending_s += arrival - now;
                             pr.clock = arrival;
                             net.record::<TL>(p, Activity::Sending, now, arrival);
-                            if let Some(next) = net.wait_until::<TL>(pr, p, ops, arrival, steps, limit) {
+                            if let Some(next) = net.wait_until::<TL>(pr, p, ops, arrival, (steps, extra, &costs), limit)
+                            {
                                 first = next;
                                 continue 'pop;
                             }
@@ -378,6 +398,8 @@ impl Run {
                         }
                     }
                     op @ (Op::RecvFrom { .. } | Op::Recv { .. }) => {
+                        *steps += costs.recv;
+                        *extra += costs.recv;
                         let (src, blocking, line) = match op {
                             // Checked when the program was compiled.
                             Op::RecvFrom { src, blocking, line } => (*src, *blocking, *line),
@@ -385,13 +407,19 @@ impl Run {
                                 (pr.source_of(from, p, numprocs, *line)?, *blocking, *line)
                             }
                             // Any source: blocking only.
-                            Op::Recv { from: None, line, .. } => match net.receive_any(pr, p, *line) {
-                                Some(next) => {
-                                    first = next;
-                                    continue 'pop;
+                            Op::Recv { from: None, line, .. } => {
+                                // Its scans of the queue (here, and when it wakes).
+                                let scans = pr.queue.len() as u64 / 2;
+                                *steps += scans;
+                                *extra += scans;
+                                match net.receive_any(pr, p, *line) {
+                                    Some(next) => {
+                                        first = next;
+                                        continue 'pop;
+                                    }
+                                    None => continue,
                                 }
-                                None => continue,
-                            },
+                            }
                             _ => continue,
                         };
                         if let Some(next) = net.receive::<TL>(pr, p, src, blocking, line) {
@@ -400,7 +428,9 @@ impl Run {
                         }
                     }
                     Op::Wait { line } => {
-                        if let Some(next) = net.wait::<TL>(pr, p, ops, *line, steps, limit) {
+                        *steps += costs.wait;
+                        *extra += costs.wait;
+                        if let Some(next) = net.wait::<TL>(pr, p, ops, *line, (steps, extra, &costs), limit) {
                             first = next;
                             continue 'pop;
                         }
@@ -445,8 +475,14 @@ impl Run {
         }
     }
 
+    /// Steps charged so far (what the limits count: [`Costs`]).
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Ops run so far (the answer's steps).
+    pub fn ops(&self) -> u64 {
+        self.steps - self.extra
     }
 
     pub fn messages(&self) -> u64 {
@@ -529,7 +565,7 @@ impl Net {
         p: usize,
         ops: &[Op],
         line: u32,
-        steps: &mut u64,
+        steps: Charged,
         limit: u64,
     ) -> Option<u64> {
         let now = pr.clock;
@@ -590,7 +626,7 @@ impl Net {
         p: usize,
         ops: &[Op],
         t: f64,
-        steps: &mut u64,
+        steps: Charged,
         limit: u64,
     ) -> Option<u64> {
         let t = if TL {
@@ -717,7 +753,8 @@ impl Net {
 /// timeline keep one event per op (its entries stay in the same order). Returns the time the
 /// process goes on, or `None` when it now waits on a receive.
 #[inline(always)]
-fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) -> Option<f64> {
+fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, charged: Charged, limit: u64) -> Option<f64> {
+    let (steps, extra, costs) = charged;
     let mut t = t;
     if pr.release != 0 {
         return Some(t);
@@ -726,6 +763,8 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
         match ops.get(pr.pc as usize) {
             // Constant times were checked when the program was compiled.
             Some(Op::Compute { time: CExpr::Num(d), .. }) => {
+                *steps += costs.compute;
+                *extra += costs.compute;
                 pr.pc += 1;
                 pr.times.computing_s += d;
                 t += d;
@@ -742,7 +781,8 @@ fn runs_ahead(pr: &mut Proc, ops: &[Op], t: f64, steps: &mut u64, limit: u64) ->
             }
             Some(Op::Jump { target }) => pr.pc = *target,
             Some(&Op::RecvFrom { src, blocking: true, line }) => {
-                *steps += 1;
+                *steps += 1 + costs.recv;
+                *extra += costs.recv;
                 pr.pc += 1;
                 let Some(m) = pr.queue.take(src) else {
                     pr.state = State::Recv(src);

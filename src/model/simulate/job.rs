@@ -37,13 +37,14 @@ pub struct Job {
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Limits {
-    /// Ops one replication may execute.
+    /// Steps one replication may take: ops at their costs ([`program::Costs`]).
     pub max_steps_per_run: u64,
-    /// Ops the whole job may execute: checked before it starts where loop counts are known,
+    /// Steps the whole job may take: checked before it starts where loop counts are known,
     /// and counted as it runs (loop counts drawn at run time, `floor(uniform(…))`), each part
     /// against its share (its replications' share of its count's ops, its count's share of
     /// the job's as estimated before the start); a part that passes its share stops with an
-    /// error saying how far it got. 2e9 ops take about 20 s on two cores.
+    /// error saying how far it got. 2e9 steps take at most about 20 s of one core, whatever the
+    /// job's shape ([`program::Costs`]).
     pub max_steps_per_job: f64,
     /// Most ops a simulation keeps compiled for all its process counts together (about 32
     /// bytes each). The programs of counts past it are compiled again by each part when it
@@ -75,7 +76,8 @@ impl Default for Limits {
 /// A job's work as the page can tell before it runs ([`Simulation::check`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Estimate {
-    /// Ops of every series, counted process count and replication.
+    /// Steps (ops at their costs, [`program::Costs`]) of every series, counted process count
+    /// and replication.
     pub steps: f64,
     /// The job's limit ([`Limits::max_steps_per_job`]).
     pub limit: f64,
@@ -146,7 +148,10 @@ pub struct Report {
     /// The time speed-ups are relative to, seconds.
     pub sequential_s: f64,
     pub messages: u64,
+    /// Ops run in all (the answer's steps).
     pub steps: u64,
+    /// Steps charged against the limits in all: the ops and what [`program::Costs`] adds.
+    pub charged: u64,
 }
 
 /// Progress of a job run in slices (for a Web Worker's progress bar and cancel button).
@@ -164,8 +169,9 @@ struct Acc {
     messages: f64,
     unreceived: f64,
     timeline: Option<Timeline>,
-    /// Ops and messages of every run, a deadlocked one too (the report's totals).
+    /// Ops, steps charged and messages of every run, a deadlocked one too (the report's totals).
     steps: u64,
+    charged: u64,
     sent: u64,
 }
 
@@ -255,10 +261,10 @@ struct Part {
     partial: Partial,
     /// The process count's index.
     c: usize,
-    /// Ops and messages of the part's finished runs.
+    /// Steps charged ([`program::Costs`]) and messages of the part's finished runs.
     steps: u64,
     sent: u64,
-    /// Its share of the job's ops.
+    /// Its share of the job's steps.
     share: f64,
     /// First replication and number of replications.
     r0: usize,
@@ -542,12 +548,13 @@ impl Simulation {
                 return Err(self.over_budget(part, spent));
             }
             let Some(outcome) = outcome else { return Ok(false) };
-            let (steps, sent) = (run.steps(), run.messages());
+            let (steps, ops, sent) = (run.steps(), run.ops(), run.messages());
             part.steps += steps;
             part.current = None;
             part.next += 1;
             let Some(a) = part.partial.acc.get_mut(s).and_then(|row| row.get_mut(c)) else { return Ok(true) };
-            a.steps += steps;
+            a.steps += ops;
+            a.charged += steps;
             a.sent += sent;
             part.sent += sent;
             match outcome {
@@ -628,7 +635,7 @@ impl Simulation {
                 *b = (*b).min(s * counts + c);
             }
         }
-        let (mut messages, mut steps) = (0u64, 0u64);
+        let (mut messages, mut steps, mut charged) = (0u64, 0u64, 0u64);
         for p in &partials {
             let b = stop.get(p.part % blocks).copied().unwrap_or(usize::MAX);
             for (s, row) in p.acc.iter().enumerate() {
@@ -636,14 +643,16 @@ impl Simulation {
                     if s * counts + c <= b {
                         messages += a.sent;
                         steps += a.steps;
+                        charged += a.charged;
                     }
                 }
             }
         }
-        self.report(&acc, deadlock, messages, steps)
+        self.report(&acc, deadlock, messages, (steps, charged))
     }
 
-    fn report(&self, acc: &[Vec<Acc>], deadlock: Option<Deadlock>, messages: u64, steps: u64) -> Report {
+    fn report(&self, acc: &[Vec<Acc>], deadlock: Option<Deadlock>, messages: u64, steps: (u64, u64)) -> Report {
+        let (steps, charged) = steps;
         let sequential_s = self.job.sequential_s.unwrap_or_else(|| {
             // Nothing finished (a deadlock at the first count): 0, not an empty sum's -0.
             let Some(a) = acc.first().and_then(|row| row.first()).filter(|a| !a.times.is_empty()) else { return 0.0 };
@@ -711,7 +720,7 @@ impl Simulation {
         } else {
             Vec::new()
         };
-        Report { main, comparison, deadlock, sequential_s, messages, steps }
+        Report { main, comparison, deadlock, sequential_s, messages, steps, charged }
     }
 }
 

@@ -23,6 +23,61 @@ pub const MAX_LOOP: f64 = 1e9;
 /// Most ops all programs of one process count may hold together (bounds memory).
 pub const MAX_PROGRAM_OPS: usize = 2_000_000;
 
+/// What a run charges against its limits beyond one step an op, in steps: a step is about
+/// the time of the cheapest op (a loop's end, a jump), and the ops that wake another process,
+/// draw a message time or match one take several times that, more on larger process counts
+/// (the processes' state no longer fits the caches). The engine adds them as it runs
+/// (`engine::Run`) and the compile where it counts a program's steps
+/// ([`Programs::estimated_steps`]), so a job's limit of steps is a limit of time, whatever
+/// its shape: measured on a machine of this project, 2e9 steps of every shape tried (ring
+/// exchanges, all-to-alls, computations of one or 1,024 processes, replications of 16,384
+/// processes, any-source receives) took 3 to 15 s of one core (docs/limits.md), where they
+/// took about 7 to 220 s counted one step an op.
+/// The answer's `steps` counts ops alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Costs {
+    /// A `Serial` time (the process usually yields to the next event).
+    pub compute: u64,
+    /// A `Serial` time evaluated as the run goes (drawn at random, or of a loop counter),
+    /// besides `compute`.
+    pub eval: u64,
+    /// A send: its time drawn, its delivery.
+    pub send: u64,
+    /// A receive (it may block: an event).
+    pub recv: u64,
+    /// An `MPI_Wait`.
+    pub wait: u64,
+    /// Each process of a run, at its start (its state made and dropped).
+    pub process: u64,
+}
+
+impl Costs {
+    /// The charges of a run of `numprocs` processes.
+    pub fn of(numprocs: u32) -> Costs {
+        let s = if numprocs <= 4096 {
+            1
+        } else if numprocs <= 8192 {
+            2
+        } else {
+            4
+        };
+        Costs { compute: 3 * s, eval: 3, send: 5 * s, recv: 3 * s, wait: 3 * s, process: 10 }
+    }
+
+    /// What `op` charges beyond its one step (an all-to-all: each of its steps).
+    pub fn of_op(&self, op: &Op, numprocs: u32) -> u64 {
+        match op {
+            Op::Compute { time: CExpr::Num(_), .. } => self.compute,
+            Op::Compute { .. } => self.compute + self.eval,
+            Op::Send { .. } | Op::SendTo { .. } => self.send,
+            Op::Recv { .. } | Op::RecvFrom { .. } => self.recv,
+            Op::Wait { .. } => self.wait,
+            Op::Alltoall { .. } => u64::from(numprocs.saturating_sub(1)) * (self.send + self.recv),
+            Op::Loop { .. } | Op::Next { .. } | Op::Branch { .. } | Op::Jump { .. } => 0,
+        }
+    }
+}
+
 /// An expression with everything known before the run folded away.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CExpr {
@@ -221,6 +276,8 @@ struct Ctx<'a> {
     breaks: Vec<Vec<usize>>,
     steps: f64,
     weight: f64,
+    /// What ops charge beyond their step ([`Costs`]).
+    costs: Costs,
     /// A loop count not known before the run was met.
     dynamic: bool,
     /// Ops this process may hold; past it the compile gives up (`over`), or, at
@@ -251,6 +308,7 @@ impl<'a> Ctx<'a> {
             breaks: Vec::new(),
             steps: 0.0,
             weight: 1.0,
+            costs: Costs::of(numprocs),
             dynamic: false,
             cap,
             over: false,
@@ -313,7 +371,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn push(&mut self, op: Op) {
-        self.steps += self.weight;
+        self.steps += self.weight * (1 + self.costs.of_op(&op, self.numprocs)) as f64;
         // A receive from a source known before the run takes one match at run time, not two.
         // The source was checked before it came here (`rank`).
         let op = match op {
@@ -626,10 +684,11 @@ impl<'a> Ctx<'a> {
                 self.alltoall |= p > 1;
                 match size {
                     CExpr::Num(bytes) if p > 1 => {
-                        let steps = 2 * (p as usize - 1);
+                        let op = Op::Alltoall { bytes, line };
+                        let steps = 2 * u64::from(p - 1) + self.costs.of_op(&op, p);
                         // As `push` counts each of them (whole numbers: the sum is exact).
                         self.steps += self.weight * steps as f64;
-                        self.ops.push(Op::Alltoall { bytes, line });
+                        self.ops.push(op);
                     }
                     size => {
                         for k in 1..p {
@@ -803,6 +862,8 @@ fn specialise(
             buffer = ctx.ops;
         }
     }
+    // Every process's start ([`Costs::process`]).
+    steps += f64::from(numprocs) * Costs::of(numprocs).process as f64;
     Ok(Some(Programs { numprocs, procs, slots, estimated_steps: steps, dynamic, total_ops, alltoall }))
 }
 

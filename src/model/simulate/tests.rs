@@ -153,15 +153,16 @@ fn runaway_loops_are_stopped_with_a_clear_error() {
 /// said as such when one is drawn at run time, and the counts it covers.
 #[test]
 fn the_work_shown_before_a_run_counts_what_it_can() {
-    // 2 processes × (10 × 2 ops + 1 loop op + ...) × 3 replications: what the run then spends.
+    // 3 processes in all × (10 + the loop + 10 × (a Serial, 1 + 3, and the loop's end)) × 3
+    // replications: what the run then charges (each process's end besides).
     let j = job("Loop iterations = 10 { Serial time = 1e-6 }", &[1, 2], fixed(1e-3), Mode::Distribution);
     let e = Simulation::check(&j).unwrap();
     assert_eq!((e.counts, e.of_counts, e.dynamic, e.limit), (2, 2, false, 2e9));
-    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
+    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().charged as f64;
     assert!(e.steps > 0.0 && (e.steps - spent).abs() <= 0.25 * spent, "estimate {} against {spent} spent", e.steps);
     let text = super::page::work_text(&e);
     assert!(
-        text.contains("about 189 steps, of the limit of 2e9 a job may take.") && !text.contains("lower bound"),
+        text.contains("about 549 steps, of the limit of 2e9 a job may take.") && !text.contains("lower bound"),
         "{text}"
     );
     // Large counts in three digits and a power of ten.
@@ -172,7 +173,7 @@ fn the_work_shown_before_a_run_counts_what_it_can() {
         job("Loop iterations = floor(uniform(100, 101)) { Serial time = 1e-6 }", &[2], fixed(1e-3), Mode::Distribution);
     let e = Simulation::check(&j).unwrap();
     assert!(e.dynamic);
-    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().steps as f64;
+    let spent = Simulation::new(j).unwrap().run_to_end().unwrap().charged as f64;
     assert!(e.steps < spent / 10.0, "{} against {spent}", e.steps);
     assert!(super::page::work_text(&e).contains("lower bound"));
     // Counts past the keystroke's compile budget are not counted, and the text says so: an
@@ -188,6 +189,46 @@ fn the_work_shown_before_a_run_counts_what_it_can() {
     let e = Simulation::check(&j).unwrap();
     assert_eq!((e.counts, e.of_counts), (19, 19), "{e:?}");
     assert!(!super::page::work_text(&e).contains("smallest"));
+}
+
+/// The ring exchange (a loop count drawn at run time), smaller: its steps are charged at
+/// their costs (an op's step and what `program::Costs` adds), the run and the estimate of a
+/// known loop count alike, and the job's limit stops it after its part's share of them, the
+/// same count whatever the machine (the time to that error is `tests/bench_simulate.rs`'s).
+#[test]
+fn the_job_limit_counts_steps_at_their_costs() {
+    use super::program::Costs;
+    let ring = |count: &str| {
+        format!(
+            "Loop iterations = {count} {{\n Message type = MPI_Isend, size = 8, to = (procnum + 1) % numprocs\n Message type = MPI_Irecv, size = 8, from = (procnum + numprocs - 1) % numprocs\n Message type = MPI_Wait\n}}"
+        )
+    };
+    let c = Costs::of(64);
+    assert_eq!(c, Costs { compute: 3, eval: 3, send: 5, recv: 3, wait: 3, process: 10 });
+    // A process: its start, the loop, 300 × (Isend, Irecv, Wait, the loop's end), its end.
+    let ops = 1 + 300 * 4 + 1;
+    let charged = c.process + ops + 300 * (c.send + c.recv + c.wait);
+    let mut j = job(&ring("floor(uniform(300, 301))"), &[64], fixed(1e-3), Mode::Distribution);
+    j.replications = 10;
+    let r = run(j.clone());
+    assert_eq!((r.steps, r.charged), (10 * 64 * ops, 10 * 64 * charged));
+    // Known before the run: the estimate is what the run charges, but for each process's end.
+    let mut known = job(&ring("300"), &[64], fixed(1e-3), Mode::Distribution);
+    known.replications = 10;
+    let e = Simulation::check(&known).unwrap();
+    assert_eq!(e.steps, (10 * 64 * (charged - 1)) as f64);
+    assert_eq!(run(known).charged, r.charged);
+    // 10 replications in 8 parts: the first holds one, so its share of a limit of 1e6 is
+    // 1e5 steps, which its first run passes (288,768 steps); the error says so.
+    j.limits.max_steps_per_job = 1e6;
+    let err = Simulation::new(j.clone()).unwrap().run_to_end().unwrap_err();
+    assert!(err.message.starts_with("stopped after 100001 steps, 0 of this part's 1 runs done"), "{err}");
+    // The per-run limit counts the same steps.
+    j.limits = Limits { max_steps_per_run: 200_000, ..Limits::default() };
+    let err = Simulation::new(j.clone()).unwrap().run_to_end().unwrap_err();
+    assert!(err.message.contains("took more than 200000 steps"), "{err}");
+    j.limits.max_steps_per_run = 64 * charged;
+    assert_eq!(run(j).charged, r.charged);
 }
 
 #[test]
