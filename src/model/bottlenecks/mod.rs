@@ -125,9 +125,9 @@ pub struct Measurement {
 /// measurement (1e100 s is 10^92 years), and the least squares' sums would overflow.
 pub const MAX_VALUE: f64 = 1e100;
 
-/// Whether a measured value is one no model takes: below 0 or above [`MAX_VALUE`].
+/// Whether a measured value is one no model takes: below 0 or above [`MAX_VALUE`] (or NaN).
 pub fn refused(v: f64) -> bool {
-    v < 0.0 || v > MAX_VALUE
+    !(0.0..=MAX_VALUE).contains(&v)
 }
 
 /// One call path and metric, at each point measured.
