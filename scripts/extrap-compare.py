@@ -666,25 +666,34 @@ def prepare_held_out(rel, reader, work_dir):
         return info
     metric = pick_metric([str(m.name) for m in exp.metrics])
     top = values[-1]
+    path = os.path.join(work_dir, rel.replace("/", "__") + ".held-out.jsonl")
+    truth, lines = write_held_out(exp, metric, lambda coord: coord[pi] == top, path)
+    info.update(metric=metric, held_value=top, reduced=path, truth=truth, lines=len(lines))
+    return info
+
+
+def write_held_out(exp, metric, held, path):
+    """Writes the measurements of `metric` at the coordinates not `held` (a predicate on a
+    coordinate tuple) as JSON Lines to `path`. Returns the truth at the held coordinates
+    ({coordinate: {callpath: median}}) and the lines written."""
+    names = [str(p.name) for p in exp.parameters]
     lines, truth = [], {}
     for (callpath, m_), measurements in exp.measurements.items():
         if str(m_.name) != metric:
             continue
         for m in measurements:
             coord = tuple(float(x) for x in m.coordinate)
-            if coord[pi] == top:
+            if held(coord):
                 truth.setdefault(coord, {})[callpath.name] = float(m.median)
                 continue
             reps = repetitions(m)
             if reps:
                 lines.append({"params": {n: json_number(v) for n, v in zip(names, coord)},
                               "callpath": callpath.name, "metric": metric, "value": reps})
-    path = os.path.join(work_dir, rel.replace("/", "__") + ".held-out.jsonl")
     with open(path, "w") as f:
         for line in lines:
             f.write(json.dumps(line) + "\n")
-    info.update(metric=metric, held_value=top, reduced=path, truth=truth, lines=len(lines))
-    return info
+    return truth, lines
 
 
 def extrap_held_out(path, metric, names, keys, negative_exponents):

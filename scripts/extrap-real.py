@@ -58,23 +58,8 @@ def held_out(cmp, rel, reader, work_dir):
     names = [str(p.name) for p in exp.parameters]
     tops = [max(float(c[i]) for c in exp.coordinates) for i in range(len(names))]
     metric = cmp.pick_metric([str(m.name) for m in exp.metrics])
-    lines, truth = [], {}
-    for (callpath, m_), measurements in exp.measurements.items():
-        if str(m_.name) != metric:
-            continue
-        for m in measurements:
-            coord = tuple(float(x) for x in m.coordinate)
-            if any(v == t for v, t in zip(coord, tops)):
-                truth.setdefault(coord, {})[callpath.name] = float(m.median)
-                continue
-            reps = cmp.repetitions(m)
-            if reps:
-                lines.append({"params": {n: cmp.json_number(v) for n, v in zip(names, coord)},
-                              "callpath": callpath.name, "metric": metric, "value": reps})
     path = os.path.join(work_dir, rel.replace("/", "__") + ".held-max.jsonl")
-    with open(path, "w") as f:
-        for line in lines:
-            f.write(json.dumps(line) + "\n")
+    truth, lines = cmp.write_held_out(exp, metric, lambda coord: any(v == t for v, t in zip(coord, tops)), path)
     return names, metric, path, truth, len({tuple(line["params"].values()) for line in lines})
 
 
