@@ -122,7 +122,7 @@ pub struct Measurement {
 }
 
 /// The largest value a region's model takes: beyond it no time, count or byte total is a
-/// measurement (1e100 s is 10^92 years), and the least squares' sums would overflow.
+/// measurement (1e100 s is about 3·10^92 years), and the least squares' sums would overflow.
 pub const MAX_VALUE: f64 = 1e100;
 
 /// Whether a measured value is one no model takes: below 0 or above [`MAX_VALUE`] (or NaN).
