@@ -222,6 +222,25 @@ function experiment(regions) {
   return lines.join("\n") + "\n";
 }
 
+test("a value no model takes is named on the page by its line and column (issue 61: negative DATA, 1e300)", async () => {
+  const { context, page, problems } = await open();
+  const warning = () => page.locator(".warnings li").allTextContents();
+  // A region with a value below 0 beside one that is ranked: the warning says which and where.
+  await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4 8 16\nREGION good\nMETRIC time\nDATA 8\nDATA 4.1\nDATA 2.2\nDATA 1.3\nREGION bad\nMETRIC time\nDATA 1\nDATA -2\nDATA 1\nDATA 1\n");
+  await page.waitForFunction(() => document.querySelectorAll("#extrap-ranking tbody tr").length === 1 && !document.querySelector(".extrap-results.is-stale"), null, { timeout: 60_000 });
+  const negative = (await warning()).join(" | ");
+  assert.match(negative, /1 of 2 regions could not be modelled/);
+  assert.match(negative, /bad: a value below 0 at 4 processes \(line 12, column 6\)/);
+  // A value of 1e300 is refused alike rather than fitted.
+  await page.fill("#extrap-text", "PARAMETER p\nPOINTS 2 4 8 16\nREGION good\nMETRIC time\nDATA 8\nDATA 4.1\nDATA 2.2\nDATA 1.3\nREGION huge\nMETRIC time\nDATA 1\nDATA 1\nDATA 1\nDATA 1e300\n");
+  await page.waitForFunction(() => [...document.querySelectorAll(".warnings li")].some((li) => li.textContent.includes("huge")), null, { timeout: 60_000 });
+  const huge = (await warning()).join(" | ");
+  assert.match(huge, /huge: a value of 1e300 at 16 processes \(line 14, column 6\) is more than 1e100/);
+  assert.equal(await page.locator("#extrap-ranking tbody tr").count(), 1);
+  assert.deepEqual(problems.consoleErrors, []);
+  await context.close();
+});
+
 test("the ranking's workers start without a console warning (issue 63: three 'deprecated parameters')", async () => {
   const { context, page, problems } = await openEntry(browser, server, "bottlenecks.html");
   const said = [];
