@@ -108,7 +108,8 @@ of the best, the one with fewest coefficients wins. Ranges at 90 % widen with th
 beyond the largest count, by the error the model makes at the largest count when fitted
 without it. With two to four parameters (process count, problem size, …) a region's model
 is a sum of products of each parameter's terms (found along lines of points where only that
-parameter varies), chosen by leave-one-out over every point; where no point is off two
+parameter varies), chosen by the mean of its leave-one-out error and its error at each
+parameter's largest value when fitted without it; where no point is off two
 parameters' axes (a cross design) their terms are added, not multiplied, one term each, as
 the design cannot tell a sum from a product (said in a warning); a range adds each parameter's
 width beyond its data in quadrature. The regions are ranked by predicted share of the run

@@ -623,7 +623,7 @@ pub fn bottlenecks() -> Html {
                 { "An experiment of " }<a href="https://github.com/extra-p/extrap">{ "Extra-P" }</a>
                 { " (text, JSON, JSON Lines or Talpas, one to four parameters) with many regions: each region's median \
                    times get a model whichever way they move (Extra-P's terms growing or falling, a power law, the speed-up \
-                   calculator's models; sums and products of terms over several parameters), chosen by leave-one-out, and \
+                   calculator's models; sums and products of terms over several parameters), chosen by points held out, and \
                    the regions are ranked by predicted share of the run time. Which region dominates at the count you plan \
                    to book, and which stops scaling first? Click a region to open its points in the speed-up calculator." }
             </p>
