@@ -95,7 +95,9 @@ test("a cluster and fabric from the Clusters page become the machine", async () 
 test("a long run shows progress and can be cancelled; the page stays responsive", async () => {
   const { context, page } = await open();
   await page.fill("#numprocs", "2 4 8 16 32 64");
-  await page.fill("#replications", "200");
+  // 100 replications: about 1.2e9 of the 2e9 steps a job may take, counted at their costs
+  // (200 would be refused before Run).
+  await page.fill("#replications", "100");
   await page.click("#run");
   await page.waitForSelector("#sim-progress progress");
   // The main thread is free while the worker runs: typing still updates the page.

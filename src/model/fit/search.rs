@@ -830,7 +830,7 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     };
     // A hypothesis' score: its leave-one-out error, averaged with its error beyond the data
     // (fitted without each parameter's largest value, at the points there) where some
-    // parameter has three values or more: a model is asked beyond its points, and the
+    // parameter has four values or more: a model is asked beyond its points, and the
     // leave-one-out error alone rewards a curve that follows the inner points.
     let try_set = |set: &[usize]| -> Option<Candidate> {
         let mut c: Vec<&[f64]> = vec![&ones];
@@ -890,10 +890,15 @@ struct Candidate {
     score: f64,
 }
 
+/// The fewest values of a parameter for its largest to be held out in [`beyond`]: three are
+/// left to fit on, so that the shape of its terms shows (from two, any term reaches the
+/// third, and which one is chosen follows the noise).
+const BEYOND_VALUES: usize = 4;
+
 /// The mean relative error of the products `set` (columns of `cols`, with a constant) fitted
 /// without each parameter's largest value, at the points there; the mean over the parameters
-/// of three values or more (None when there is none). A fit that the points left cannot
-/// hold counts as an error of 1.
+/// of [`BEYOND_VALUES`] values or more (None when there is none). A fit that the points left
+/// cannot hold counts as an error of 1.
 fn beyond(points: &[(Vec<f64>, f64, f64)], cols: &[Vec<f64>], set: &[usize]) -> Option<f64> {
     let k = points.len();
     let d = points.first().map_or(0, |p| p.0.len());
@@ -902,7 +907,7 @@ fn beyond(points: &[(Vec<f64>, f64, f64)], cols: &[Vec<f64>], set: &[usize]) -> 
         let mut v: Vec<f64> = points.iter().map(|p| p.0[j]).collect();
         v.sort_by(f64::total_cmp);
         v.dedup();
-        let Some(&max) = v.last().filter(|_| v.len() >= 3) else { continue };
+        let Some(&max) = v.last().filter(|_| v.len() >= BEYOND_VALUES) else { continue };
         let kept: Vec<usize> = (0..k).filter(|&i| points[i].0[j] < max).collect();
         let ys: Vec<f64> = kept.iter().map(|&i| points[i].1).collect();
         let hc: Vec<Vec<f64>> = set.iter().map(|&c| kept.iter().map(|&i| cols[c][i]).collect()).collect();
@@ -962,8 +967,10 @@ fn parameter_terms(points: &[(Vec<f64>, f64, f64)], crossed: &[(usize, usize)]) 
             // The line's model's terms, and the single term of the normal form that fits the
             // line best on its own (c₀ + c₁·term, by leave-one-out) where the model is not
             // that term (a power law, a speed-up model, or two terms chosen on a few points):
-            // the products are chosen again, by how they reach beyond the points.
-            let alone = if l.len() >= 3 && l[0].0 >= 1.0 { best_term(l) } else { None };
+            // the products are chosen again, by how they reach beyond the points, which
+            // [`beyond`] tells on lines of [`BEYOND_VALUES`] points or more (on fewer, more
+            // terms would only give leave-one-out more to fit the noise with).
+            let alone = if l.len() >= BEYOND_VALUES && l[0].0 >= 1.0 { best_term(l) } else { None };
             for t in found.iter().flat_map(terms_of).chain(alone) {
                 if !terms.contains(&t) && terms.len() < TERMS_PER_PARAMETER {
                     terms.push(t);
