@@ -631,6 +631,9 @@ def read_upstream(rel, reader):
         if reader == "jsonlines":
             with jsonlines_keep_values():
                 return read_jsonlines_file(path, keep_values=True)
+        if reader == "cube":
+            from extrap.fileio.file_reader.cube_file_reader2 import CubeFileReader2
+            return CubeFileReader2().read_experiment(path)
         cls = {"talpas": TalpasFileReader, "json": JsonFileReader, "text": TextFileReader}[reader]
         r = cls()
         r.keep_values = True

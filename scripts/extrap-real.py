@@ -37,6 +37,10 @@ SETS = [
     ("RELeARN", "text/mpa/relearn_data.txt", "text",
      "measurements of the RELeARN code as Extra-P 4.2.5 ships them: p = 32 .. 512 processes x "
      "n = 5000 .. 9000 (its second parameter), 25 points, 2 repetitions each, 14 call paths"),
+    ("mm", "cubeset/multi_parameter", "cube",
+     "Score-P profiles of a small matrix-multiplication program as Extra-P 4.2.5 ships them "
+     "(27 Cube runs, x, y, z each 1, 10 and 25, one repetition, 4 call paths timed in "
+     "microseconds): holding out each parameter's largest value leaves 2 x 2 x 2 points to fit"),
 ]
 MIN_SHARE = 0.001
 TOOLS = [("scalewise", "scalewise"), ("extrap", "Extra-P"), ("extrap_neg", "Extra-P -exp")]
