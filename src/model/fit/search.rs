@@ -832,11 +832,12 @@ pub fn search_multi(points: &[(Vec<f64>, f64, f64)], checks: &[Vec<f64>]) -> Res
     // (fitted without each parameter's largest value, at the points there) where some
     // parameter has four values or more: a model is asked beyond its points, and the
     // leave-one-out error alone rewards a curve that follows the inner points.
+    let splits = beyond_splits(points);
     let try_set = |set: &[usize]| -> Option<Candidate> {
         let mut c: Vec<&[f64]> = vec![&ones];
         c.extend(set.iter().map(|&i| cols[i].as_slice()));
         let (x, loo) = linear_loo(&ys, &c)?;
-        let score = beyond(points, &cols, set).map_or(loo, |e| 0.5 * (loo + e));
+        let score = beyond(points, &cols, set, &splits).map_or(loo, |e| 0.5 * (loo + e));
         positive(set, &x).then(|| Candidate { form: make(set, &x), loo, score })
     };
     let mut cands: Vec<Candidate> = try_set(&[]).into_iter().collect();
@@ -895,37 +896,55 @@ struct Candidate {
 /// third, and which one is chosen follows the noise).
 const BEYOND_VALUES: usize = 4;
 
-/// The mean relative error of the products `set` (columns of `cols`, with a constant) fitted
-/// without each parameter's largest value, at the points there; the mean over the parameters
-/// of [`BEYOND_VALUES`] values or more (None when there is none). A fit that the points left
-/// cannot hold counts as an error of 1.
-fn beyond(points: &[(Vec<f64>, f64, f64)], cols: &[Vec<f64>], set: &[usize]) -> Option<f64> {
+/// The points of one parameter's check in [`beyond`]: those fitted on (below its largest
+/// value), with their values, and those held out (at it).
+struct Beyond {
+    kept: Vec<usize>,
+    ys: Vec<f64>,
+    held: Vec<usize>,
+}
+
+/// Each parameter's [`Beyond`] split, for the parameters of [`BEYOND_VALUES`] values or more:
+/// the same for every hypothesis, so made once per region.
+fn beyond_splits(points: &[(Vec<f64>, f64, f64)]) -> Vec<Beyond> {
     let k = points.len();
     let d = points.first().map_or(0, |p| p.0.len());
-    let mut errors = Vec::new();
+    let mut splits = Vec::new();
     for j in 0..d {
         let mut v: Vec<f64> = points.iter().map(|p| p.0[j]).collect();
         v.sort_by(f64::total_cmp);
         v.dedup();
         let Some(&max) = v.last().filter(|_| v.len() >= BEYOND_VALUES) else { continue };
         let kept: Vec<usize> = (0..k).filter(|&i| points[i].0[j] < max).collect();
-        let ys: Vec<f64> = kept.iter().map(|&i| points[i].1).collect();
+        let ys = kept.iter().map(|&i| points[i].1).collect();
+        let held = (0..k).filter(|&i| points[i].0[j] == max).collect();
+        splits.push(Beyond { kept, ys, held });
+    }
+    splits
+}
+
+/// The mean relative error of the products `set` (columns of `cols`, with a constant) fitted
+/// without each parameter's largest value, at the points there; the mean over the parameters
+/// of `splits` ([`beyond_splits`]; None when there is none). A fit that the points left
+/// cannot hold counts as an error of 1.
+fn beyond(points: &[(Vec<f64>, f64, f64)], cols: &[Vec<f64>], set: &[usize], splits: &[Beyond]) -> Option<f64> {
+    let mut errors = Vec::with_capacity(splits.len());
+    for Beyond { kept, ys, held } in splits {
         let hc: Vec<Vec<f64>> = set.iter().map(|&c| kept.iter().map(|&i| cols[c][i]).collect()).collect();
         let ones = vec![1.0; kept.len()];
         let mut c: Vec<&[f64]> = vec![&ones];
         c.extend(hc.iter().map(Vec::as_slice));
-        let Some((x, _)) = linear_loo(&ys, &c) else {
+        let Some((x, _)) = linear_loo(ys, &c) else {
             errors.push(1.0);
             continue;
         };
-        let (mut sum, mut n) = (0.0, 0usize);
-        for i in (0..k).filter(|&i| points[i].0[j] == max) {
+        let mut sum = 0.0;
+        for &i in held {
             let fitted = x[0] + set.iter().enumerate().map(|(m, &c)| x[m + 1] * cols[c][i]).sum::<f64>();
             let e = (fitted - points[i].1).abs() / points[i].1;
             sum += if e.is_finite() { e } else { 1e6 };
-            n += 1;
         }
-        errors.push(sum / n.max(1) as f64);
+        errors.push(sum / held.len().max(1) as f64);
     }
     (!errors.is_empty()).then(|| errors.iter().sum::<f64>() / errors.len() as f64)
 }
