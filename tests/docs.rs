@@ -684,3 +684,28 @@ fn the_bottlenecks_help_names_every_input_format() {
         );
     }
 }
+
+#[test]
+fn formats_md_lists_every_profiler_from_its_row() {
+    // A profiler is defined once (bottlenecks::formats::PROFILERS); its line in
+    // docs/formats.md is written from that row, not by hand.
+    use scalewise::model::bottlenecks::formats::PROFILERS;
+    let path = "docs/formats.md";
+    let doc = read(path);
+    let (open, close) = ("<!-- profilers:", "<!-- /profilers -->");
+    let start = doc
+        .find(open)
+        .and_then(|a| doc[a..].find('\n').map(|n| a + n + 1))
+        .expect("docs/formats.md has its profilers block");
+    let end = doc.find(close).expect("docs/formats.md closes its profilers block");
+    let lines: String = PROFILERS.iter().map(|p| format!("- `{}`: {}\n", p.format.name(), p.help)).collect();
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, format!("{}{lines}{}", &doc[..start], &doc[end..])).expect("docs/formats.md written");
+        return;
+    }
+    assert_eq!(
+        &doc[start..end],
+        lines,
+        "docs/formats.md's list of profilers is not PROFILERS' (run UPDATE_GOLDEN=1 cargo test --test docs)"
+    );
+}

@@ -80,6 +80,9 @@ inclusive (and said in runs.inclusive). The answer's runs say which global each 
 came from and which other numeric globals vary (elapsed_time and the like are results, not
 parameters: name them only if they are).
 
+PROFILES READ (the name is the answer's format and runs.source):
+{profiler_lines}
+
 TAU, HPCTOOLKIT AND CALIPER JSON: DIR may instead hold TAU profile folders (one folder a run,
 its profile.N.C.T files, one a thread, or MULTI__<METRIC> folders of them), HPCToolkit
 databases (one folder a run: experiment.xml with its .metric-db files, as written by
@@ -198,8 +201,8 @@ OUTPUT:
                       imbalance [{n, point, imbalance}] (median over repetitions of max/mean
                       over locations) and imbalance_grows (up 10 % or more from the smallest
                       count to the largest, over 0.02 per doubling)
-    format (text, json, jsonl, talpas; cube for Score-P runs, cali for Caliper profiles,
-    cali-json, tau and hpctoolkit for those runs, extra-p for a saved experiment), parameters, process_parameter, side_parameter (the second parameter),
+    format (text, json, jsonl, talpas; a profiler's name of PROFILES READ for its runs;
+    extra-p for a saved experiment), parameters, process_parameter, side_parameter (the second parameter),
     side_values (its values held), metric, metrics, warnings; warnings_at: the same as
     [{path, message}], path "hold" (values held, --hold), "input" (the experiment) or
     "predict" (the points asked, --predict: a count beyond 1,000,000,000 is reported as
@@ -216,6 +219,12 @@ EXAMPLES:
     scalewise bottlenecks tests/data/extrap-upstream/cubeset/single_parameter --aggregate sum
     scalewise bottlenecks tests/data/cali/mpi_scaling_cali --parameters jobsize,problem_size
 "#;
+
+/// The help with its list of the profilers read, from their one definition
+/// ([`bottlenecks::formats::PROFILERS`]).
+pub fn help_words(text: &str) -> String {
+    text.replace("{profiler_lines}", &bottlenecks::formats::profiler_lines("    "))
+}
 
 /// `speedup --format extrap` (also recognised without it) and `speedup --format table`
 /// ([`super::speedup::run_table`]).
@@ -262,13 +271,7 @@ fn sniff(text: &str) -> Option<&'static str> {
             let v: Value = serde_json::from_str(text).ok()?;
             (v.get("measurements").is_some() && v.get("parameters").is_some()).then_some("extrap")
         }
-        bottlenecks::Format::Text
-        | bottlenecks::Format::Cube
-        | bottlenecks::Format::Cali
-        | bottlenecks::Format::Saved
-        | bottlenecks::Format::CaliJson
-        | bottlenecks::Format::Tau
-        | bottlenecks::Format::Hpctoolkit => None,
+        _ => None,
     }
 }
 
@@ -890,10 +893,10 @@ fn run(_format: &str, text: &str, opts: &[(String, String)]) -> Result<Reply, In
 pub const RUN_OPTIONS: &[&str] = &["--aggregate", "--inclusive", "--parameters"];
 
 /// Whether `path` is read by [`run_path`] rather than as text: a folder, or a file that is
-/// not an experiment as text by `bottlenecks::detect` (a profile, a saved Extra-P experiment,
+/// not an experiment as text by `bottlenecks::formats` (a profile, a saved Extra-P experiment,
 /// or a file that detector names as unreadable, so that its message is the one given).
 pub fn is_binary_path(path: &str) -> bool {
-    use bottlenecks::detect::{detect, HEAD};
+    use bottlenecks::formats::{detect, HEAD};
     let p = std::path::Path::new(path);
     if p.is_dir() {
         return true;

@@ -233,10 +233,10 @@ fn read_files(options: &RunOptions, paths: &[String], files: &js_sys::Array, job
     // read here: `kept`), or an experiment's text (JSON, say), given back as it is.
     let mut kept: Option<Vec<u8>> = None;
     if let [one] = paths {
-        use crate::model::bottlenecks::{detect, Format};
-        if detect::by_name(one).is_none() {
+        use crate::model::bottlenecks::{formats, Format};
+        if formats::by_name(one).is_none() {
             let text = match bytes_of(0) {
-                Ok(b) if detect::detect(one, &b[..b.len().min(detect::HEAD)]) == Ok(Format::Text) => {
+                Ok(b) if formats::detect(one, &b[..b.len().min(formats::HEAD)]) == Ok(Format::Text) => {
                     String::from_utf8(b).map_err(|_| format!("{one}: not UTF-8 text"))
                 }
                 Ok(b) => {

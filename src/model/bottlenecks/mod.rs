@@ -30,7 +30,7 @@
 //! (`tree.rs`; [`Experiment::times`] says whether the file's values are exclusive or
 //! inclusive, when it knows).
 
-pub mod detect;
+pub mod formats;
 mod json;
 mod json_ids;
 pub mod page;
@@ -44,6 +44,7 @@ mod tree;
 pub mod worker;
 
 pub use crate::model::fit::region::{region_model, with_n, PointSummary};
+pub use formats::Format;
 pub use json::kind as json_kind;
 pub use ranking::{
     finish, fit_regions, parse_targets, plan, process_index, rank, retarget, Dominant, Plan, RankOptions, Ranking,
@@ -66,47 +67,6 @@ pub const MAX_BYTES: usize = 64 << 20;
 pub const MAX_PARAMETERS: usize = 4;
 /// Most repetitions kept per point.
 pub const MAX_REPETITIONS: usize = 10_000;
-
-/// Which of Extra-P's formats a text is in, or which profiler's runs a folder holds. Every
-/// variant is listed by `Format::iter()` (`strum::IntoEnumIterator`): `tests/docs.rs` checks
-/// that `scalewise bottlenecks --help` names each one's [`Format::name`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, strum::EnumIter)]
-pub enum Format {
-    Text,
-    /// Either JSON layout, the newer or the older with ids.
-    Json,
-    JsonLines,
-    Talpas,
-    /// Score-P runs: Cube 4 profiles (`runs.rs`, `model::cube`).
-    Cube,
-    /// Caliper runs: `.cali` profiles (`runs.rs`, `model::cali`).
-    Cali,
-    /// A saved Extra-P experiment (`.extra-p`, `saved.rs`).
-    Saved,
-    /// Caliper's JSON (json-split) runs (`runs.rs`, `model::cali::json`).
-    CaliJson,
-    /// TAU profile folders (`runs.rs`, `model::tau`).
-    Tau,
-    /// HPCToolkit databases (`runs.rs`, `model::hpctoolkit`).
-    Hpctoolkit,
-}
-
-impl Format {
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Text => "text",
-            Format::Json => "json",
-            Format::JsonLines => "jsonl",
-            Format::Talpas => "talpas",
-            Format::Cube => "cube",
-            Format::Cali => "cali",
-            Format::Saved => "extra-p",
-            Format::CaliJson => "cali-json",
-            Format::Tau => "tau",
-            Format::Hpctoolkit => "hpctoolkit",
-        }
-    }
-}
 
 /// One point of one series: the parameter values and the repetitions measured there.
 #[derive(Debug, Clone, PartialEq)]
@@ -304,16 +264,16 @@ pub fn parse_as(text: &str, format: Format) -> Result<Experiment, InputError> {
         return Err(InputError::new(FIELD, what));
     }
     let e = match format {
-        Format::Cube | Format::Cali | Format::Saved | Format::CaliJson | Format::Tau | Format::Hpctoolkit => {
+        Format::Text => text::parse(text)?,
+        Format::Json => json::parse_json(text)?,
+        Format::JsonLines => json::parse_lines(text)?,
+        Format::Talpas => talpas::parse(text)?,
+        _ => {
             return Err(InputError::new(
                 FIELD,
                 "profiles and saved Extra-P experiments are files, not text: choose or drop them",
             ))
         }
-        Format::Text => text::parse(text)?,
-        Format::Json => json::parse_json(text)?,
-        Format::JsonLines => json::parse_lines(text)?,
-        Format::Talpas => talpas::parse(text)?,
     };
     if e.series.is_empty() {
         return Err(InputError::new(FIELD, "no measurements found; expected REGION and DATA lines (text), \"measurements\" (JSON), one {\"params\", \"value\"} object per line (JSON Lines) or one {\"parameters\"; \"metric\"; \"callpath\"; \"value\"} record per line (Talpas)"));
@@ -327,12 +287,10 @@ fn binary(text: &str) -> Option<String> {
     let b = text.as_bytes();
     let how =
         "choose the file or drop it on the page (the command: scalewise bottlenecks FILE), rather than pasting it";
-    let what = match detect::by_magic(b) {
-        Some(Format::Saved) => "a zip archive, as a saved Extra-P experiment (.extra-p) is",
-        Some(Format::Cube) => "a tar archive, as a Cube profile (.cubex) is",
-        Some(Format::Cali) => "a Caliper profile (.cali)",
-        Some(Format::Tau) => "a TAU profile (one file of a profile folder)",
-        Some(_) => "a part of an HPCToolkit database",
+    let what = match formats::by_magic(b) {
+        Some(Format::Saved) => "a zip archive, as a saved Extra-P experiment (.extra-p) is".to_string(),
+        Some(Format::Cube) => "a tar archive, as a Cube profile (.cubex) is".to_string(),
+        Some(f) => f.profiler().map_or(f.name(), |p| p.one).to_string(),
         None if b.windows(17).take(32).any(|w| w == b"EXTRAP_EXPERIMENT") => {
             return Some("this is Extra-P 3's binary experiment format, which is not read: open it in Extra-P and save it as an .extra-p experiment, or export it as text".into())
         }

@@ -28,59 +28,14 @@
 
 use std::collections::HashMap;
 
-use super::detect::{self, by_name};
+use super::formats::{self, by_name, Profiler, Reader, Runs, PROFILERS};
 use super::{Experiment, Format, Measurement, Series, TimeKind, FIELD, MAX_PARAMETERS, MAX_REPETITIONS};
 use crate::model::cube::{self, Cube, Kind};
 use crate::model::input::list::clip;
-use crate::model::profile::{self, RunProfile, Want};
+use crate::model::profile::{RunProfile, Want};
 use crate::model::InputError;
-use crate::model::{cali, hpctoolkit, tau};
 
-/// The limits of a set of runs, defined once: the command and the page read within them, and
-/// past one the reading stops with a message naming it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Limits {
-    /// Most runs (profiles) in a set.
-    pub runs: usize,
-    /// Most bytes of one file as stored.
-    pub file_bytes: usize,
-    /// Most bytes one profile inflates to (its members together).
-    pub inflated_bytes: usize,
-    /// Most call paths of one profile.
-    pub callpaths: usize,
-    /// Most locations (processes × threads) of one profile.
-    pub locations: usize,
-}
-
-/// The limits the command and the page read within.
-pub const LIMITS: Limits =
-    Limits { runs: 4_096, file_bytes: 1 << 30, inflated_bytes: 2 << 30, callpaths: 100_000, locations: 1 << 20 };
-
-impl Limits {
-    /// The Caliper reader's limits for one profile.
-    pub fn cali(&self) -> cali::Limits {
-        cali::Limits {
-            max_bytes: self.file_bytes,
-            max_nodes: self.callpaths.saturating_mul(40),
-            max_records: self.callpaths.saturating_mul(40),
-        }
-    }
-
-    /// The limits of one run for the readers of [`RunProfile`]s.
-    pub fn profile(&self) -> profile::Limits {
-        profile::Limits { max_paths: self.callpaths, max_locations: self.locations }
-    }
-
-    /// The Cube reader's limits for one profile.
-    pub fn cube(&self) -> cube::Limits {
-        cube::Limits {
-            max_bytes: self.inflated_bytes,
-            max_cnodes: self.callpaths,
-            max_locations: self.locations,
-            max_metrics: 4_096,
-        }
-    }
-}
+pub use super::formats::{Limits, LIMITS};
 
 /// How a region's values over the locations of a run become one figure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -246,24 +201,16 @@ impl Layout {
 
 /// How a message names profiles of a format: one, and several.
 fn profile_words(f: Format) -> (&'static str, &'static str) {
-    match f {
-        Format::Cali => ("a Caliper profile", "Caliper profiles (.cali)"),
-        Format::CaliJson => ("a Caliper JSON file", "Caliper JSON files"),
-        Format::Tau => ("a TAU profile", "TAU profiles (profile.N.C.T)"),
-        Format::Hpctoolkit => ("a part of an HPCToolkit database", "HPCToolkit databases (experiment.xml)"),
-        _ => ("a Cube profile", "Cube profiles (.cubex)"),
-    }
+    f.profiler().map_or(("a file", "files"), |p| (p.one, p.many))
 }
 
-/// The folder of the run a TAU or HPCToolkit file belongs to: its own folder, or for a TAU
-/// file of one of several metrics (`MULTI__TIME/profile.0.0.0`), the folder above.
-fn run_folder(parts: &[&str], kind: Format) -> String {
+/// The folder of the run a file of a folder-per-run profiler belongs to: its own folder, or
+/// for a file of one of several metrics (TAU's `MULTI__TIME/profile.0.0.0`), the folder above.
+fn run_folder(parts: &[&str], metric_folder: Option<&str>) -> String {
     let mut dir = &parts[..parts.len().saturating_sub(1)];
-    if kind == Format::Tau {
-        if let Some((last, rest)) = dir.split_last() {
-            if last.starts_with("MULTI__") {
-                dir = rest;
-            }
+    if let (Some(prefix), Some((last, rest))) = (metric_folder, dir.split_last()) {
+        if last.starts_with(prefix) {
+            dir = rest;
         }
     }
     dir.join("/")
@@ -293,8 +240,15 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         |n: usize| err(format!("{n} runs is more than the {} read at once (the limit of runs)", limits.runs));
     let parts = |i: usize| paths[i].split('/').filter(|c| !c.is_empty()).collect::<Vec<_>>();
     let kind = present.first().map(|p| p.1);
+    // With no file named as a profiler's, the files of a name some profiler's may have (JSON
+    // files, which may be Caliper's).
+    let maybe = match kind {
+        None => PROFILERS.iter().find_map(|p| p.maybe.filter(|m| paths.iter().any(|x| x.ends_with(m))).map(|m| (p, m))),
+        Some(_) => None,
+    };
+    let runs_of = kind.and_then(Format::profiler).or(maybe.map(|m| m.0)).map(|p| p.runs);
     // A run is a folder of files: grouped by their run's folder, in the order first seen.
-    if let Some(kind @ (Format::Tau | Format::Hpctoolkit)) = kind {
+    if let Some(Runs::Folder { metric_folder }) = runs_of {
         let mut folders: Vec<String> = Vec::new();
         let mut files: Vec<Vec<usize>> = Vec::new();
         let mut passed_over = 0;
@@ -304,7 +258,7 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
                 passed_over += 1;
                 continue;
             }
-            let folder = run_folder(&c, kind);
+            let folder = run_folder(&c, metric_folder);
             match folders.iter().position(|f| *f == folder) {
                 Some(r) => files[r].push(i),
                 None => {
@@ -319,15 +273,13 @@ pub fn layout(paths: &[String], limits: &Limits) -> Result<Layout, InputError> {
         let runs = files.iter().map(|f| (f[0], Vec::new())).collect();
         return Ok(Layout { parameters: Vec::new(), runs, files, passed_over });
     }
-    // Caliper profiles (or, with no other profile, JSON files, which may be Caliper's), in the
-    // folder given or one level down: each a run, its point read from its globals
-    // (RunSet::add).
-    let json = kind.is_none() && paths.iter().any(|p| p.ends_with(".json"));
-    if kind == Some(Format::Cali) || json {
+    // A file a run (Caliper profiles), in the folder given or one level down, its point read
+    // from its metadata (RunSet::finish).
+    if runs_of == Some(Runs::File) {
         let runs: Vec<usize> = (0..paths.len())
             .filter(|&i| {
-                let c = parts(i);
-                c.len() <= 2 && (kinds[i] == Some(Format::Cali) || (json && paths[i].ends_with(".json")))
+                let ours = kind.is_some_and(|k| kinds[i] == Some(k)) || maybe.is_some_and(|m| paths[i].ends_with(m.1));
+                parts(i).len() <= 2 && ours
             })
             .collect();
         if runs.len() > limits.runs {
@@ -464,9 +416,11 @@ struct CaliRun {
 }
 
 /// The globals that give a run's count of processes when no parameter is named, the first
-/// found in every run.
-const PROCESS_COUNTS: [&str; 5] =
-    ["mpi.world.size", "jobsize", cali::json::RANKS_GLOBAL, "tau.ranks", "hpctoolkit.ranks"];
+/// found in every run: Adiak's, then each profiler's count of the ranks its reader saw
+/// ([`Profiler::ranks_global`]).
+fn process_counts() -> impl Iterator<Item = &'static str> {
+    ["mpi.world.size", "jobsize"].into_iter().chain(PROFILERS.iter().filter_map(|p| p.ranks_global))
+}
 
 /// What a set of runs became: the experiment and what the reading says about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -546,16 +500,16 @@ impl RunSet {
                 ));
             }
         }
-        let format = detect::detect(name, &bytes[..bytes.len().min(detect::HEAD)]).map_err(|m| at(name, m))?;
-        let format = match format {
-            Format::Saved => return Err(at(name, "a saved Extra-P experiment among runs: give it alone".into())),
-            f @ (Format::Cube | Format::Cali | Format::CaliJson | Format::Tau | Format::Hpctoolkit) => f,
-            _ => {
-                return Err(at(
-                    name,
-                    "not a profile (its text would be an experiment of its own): give it alone, or leave it out of the folder".into(),
-                ))
-            }
+        let format = formats::detect(name, &bytes[..bytes.len().min(formats::HEAD)]).map_err(|m| at(name, m))?;
+        let Some(row) = format.profiler() else {
+            return Err(at(
+                name,
+                if format == Format::Saved {
+                    "a saved Extra-P experiment among runs: give it alone".into()
+                } else {
+                    "not a profile (its text would be an experiment of its own): give it alone, or leave it out of the folder".into()
+                },
+            ));
         };
         match self.format {
             Some(f) if f != format => {
@@ -566,10 +520,8 @@ impl RunSet {
             }
             _ => self.format = Some(format),
         }
-        match format {
-            Format::Cali => return self.add_cali(name, bytes, limits),
-            Format::Cube => {}
-            _ => return self.add_profile(format, files, limits),
+        if let Some(read) = row.read {
+            return self.add_profile(row, read, files, limits);
         }
         let c = cube::read(bytes, &limits.cube()).map_err(|e| at(name, e.message))?;
         let point = self.layout.runs.get(k).map(|r| r.1.clone()).unwrap_or_default();
@@ -600,13 +552,21 @@ impl RunSet {
         self.prints.push((name.to_string(), f));
     }
 
-    /// Reads a run of a format whose reader gives a [`RunProfile`] (Caliper JSON, a TAU
-    /// profile folder, an HPCToolkit database) and keeps it as a Caliper run is kept: its point
-    /// is decided in [`RunSet::finish`].
-    fn add_profile(&mut self, format: Format, files: &[(&str, &[u8])], limits: &Limits) -> Result<(), InputError> {
+    /// Reads a run of a profiler whose reader gives a [`RunProfile`] (every one but Cube) and
+    /// keeps its figures: its point is decided in [`RunSet::finish`].
+    fn add_profile(
+        &mut self,
+        row: &Profiler,
+        read: Reader,
+        files: &[(&str, &[u8])],
+        limits: &Limits,
+    ) -> Result<(), InputError> {
         let name = files[0].0;
         let parts: Vec<&str> = name.split('/').filter(|c| !c.is_empty()).collect();
-        let folder = if format == Format::CaliJson { String::new() } else { run_folder(&parts, format) };
+        let folder = match row.runs {
+            Runs::Folder { metric_folder } => run_folder(&parts, metric_folder),
+            Runs::File | Runs::NamedFolders => String::new(),
+        };
         let inner: Vec<(&str, &[u8])> = files
             .iter()
             .map(|&(n, b)| (n.trim_start_matches('/').strip_prefix(&format!("{folder}/")).unwrap_or(n), b))
@@ -615,11 +575,7 @@ impl RunSet {
             metric: self.metric.clone().or_else(|| self.options.metric.clone()),
             inclusive: self.options.inclusive,
         };
-        let read = match format {
-            Format::CaliJson => cali::json::read(files[0].1, &want, &limits.profile()),
-            Format::Tau => tau::read(&inner, &want, &limits.profile()),
-            _ => hpctoolkit::read(&inner, &want, &limits.profile()),
-        };
+        let read = read(&inner, &want, limits);
         let shown = if folder.is_empty() { name.to_string() } else { folder.clone() };
         let p: RunProfile =
             read.map_err(|e| InputError { message: format!("{}: {}", clip_path(&shown), e.message), ..e })?;
@@ -659,73 +615,11 @@ impl RunSet {
         Ok(())
     }
 
-    /// Reads a Caliper profile and keeps its per-call-path figures and its numeric globals; its
-    /// point is decided in [`RunSet::finish`], from every run's globals.
-    fn add_cali(&mut self, name: &str, bytes: &[u8], limits: &Limits) -> Result<(), InputError> {
-        let at = |e: InputError| InputError { message: format!("{}: {}", clip_path(name), e.message), ..e };
-        let plain = |m: String| at(InputError::new(FIELD, m));
-        let p = cali::read(bytes, &limits.cali()).map_err(|e| at(InputError { field: FIELD.into(), ..e }))?;
-        let metrics = p.metrics();
-        if self.metrics.is_empty() {
-            self.metrics = metrics.iter().map(|m| m.name.clone()).collect();
-        }
-        let names = || metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
-        let wanted = self.metric.clone().or_else(|| self.options.metric.clone());
-        let found = match &wanted {
-            Some(w) => metrics.iter().find(|m| &m.name == w),
-            None => metrics.iter().find(|m| m.name.contains("time")).or(metrics.first()),
-        };
-        let m = found.ok_or_else(|| match &wanted {
-            Some(w) => plain(format!("no metric \"{}\"; the profile has {}", clip(w), names())),
-            None => plain("the profile has no metric (no numeric values in its records)".into()),
-        })?;
-        if self.metric.is_none() {
-            // The kind the file holds decides when it holds one: Caliper's aggregated profiles
-            // hold inclusive or exclusive times, and the other cannot be read off the slowest
-            // process.
-            if self.options.inclusive && !m.inclusive {
-                return Err(plain(format!(
-                    "the metric \"{}\" holds exclusive values only, so --inclusive cannot be read",
-                    clip(&m.name)
-                )));
-            }
-            self.options.inclusive = m.inclusive && (self.options.inclusive || !m.exclusive);
-            self.metric = Some(m.name.clone());
-        }
-        let regions = p.regions(&m.name, self.options.inclusive).map_err(at)?;
-        if regions.len() > limits.callpaths {
-            return Err(plain(format!(
-                "{} call paths is more than the {} of one profile (the limit of call paths)",
-                regions.len(),
-                limits.callpaths
-            )));
-        }
-        let mut paths = HashMap::with_capacity(regions.len());
-        for r in regions {
-            if !self.seen.contains_key(&r.path) {
-                self.seen.insert(r.path.clone(), self.order.len());
-                self.order.push(r.path.clone());
-            }
-            paths.insert(r.path, (r.total, r.max));
-        }
-        let locations = p.processes().min(limits.locations);
-        self.locations = (self.locations.0.min(locations), self.locations.1.max(locations));
-        let reduced = Reduced { paths, locations };
-        self.note(name, &reduced);
-        self.cali_runs.push(CaliRun {
-            name: name.to_string(),
-            globals: p.numeric_globals(),
-            named: Vec::new(),
-            reduced,
-        });
-        Ok(())
-    }
-
     /// The points of the runs read from their metadata: the parameters named in the options
     /// (globals, or parameters of the runs' folder names; the first the process count), else
     /// the parameters every run's folder name gives (TAU and HPCToolkit runs named as Score-P
     /// runs are: `lulesh.p64.s30`), else the process count alone (the first of
-    /// [`PROCESS_COUNTS`] every run has, else the ranks seen); a parameter with one value over
+    /// [`process_counts`] every run has, else the ranks seen); a parameter with one value over
     /// all runs dropped, unless it is the only one.
     fn cali_points(&mut self) -> Result<(Vec<String>, CaliperParameters), InputError> {
         let runs = std::mem::take(&mut self.cali_runs);
@@ -738,8 +632,7 @@ impl RunSet {
         } else if by_folder {
             (keys(&runs[0]), vec!["the folder name".to_string(); runs[0].named.len()])
         } else {
-            let from = PROCESS_COUNTS
-                .into_iter()
+            let from = process_counts()
                 .find(|g| runs.iter().all(|r| r.globals.iter().any(|(k, _)| k == g)))
                 .unwrap_or("the ranks");
             (vec!["p".to_string()], vec![from.to_string()])
@@ -948,10 +841,10 @@ impl RunSet {
         let mut series: Vec<Series> = Vec::with_capacity(kept.len() * 2);
         let mut imbalance: Vec<Series> = Vec::with_capacity(kept.len());
         for p in &kept {
+            let callpath = shown_path(p);
             let mut values_series =
-                Series { callpath: (*p).clone(), metric: metric.clone(), points: Vec::new(), parent: None };
-            let mut imb_series =
-                Series { callpath: (*p).clone(), metric: imbalance_name.clone(), points: Vec::new(), parent: None };
+                Series { callpath: callpath.clone(), metric: metric.clone(), points: Vec::new(), parent: None };
+            let mut imb_series = Series { callpath, metric: imbalance_name.clone(), points: Vec::new(), parent: None };
             for (coords, runs) in &runs_of {
                 let mut values = Vec::with_capacity(runs.len());
                 let mut imbs = Vec::with_capacity(runs.len());
@@ -1048,6 +941,19 @@ pub fn to_text(e: &Experiment, l: &RunsSummary) -> String {
     s
 }
 
+/// A profile's call path as a region's name: on one line (a line break or other control
+/// character becomes a space) and never blank, since a profile may hold a region without a
+/// name (a Caliper node without `data=`, a TAU timer named `""`), and the text form
+/// ([`to_text`]) needs one to read back.
+fn shown_path(p: &str) -> String {
+    let one_line: String = p.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if one_line.trim().is_empty() {
+        "(no name)".to_string()
+    } else {
+        one_line
+    }
+}
+
 /// The comment line of a text written by [`to_text`] that says what its values are:
 /// `#scalewise times=exclusive` or `=inclusive`.
 pub const TIMES_LINE: &str = "#scalewise times=";
@@ -1122,13 +1028,8 @@ impl RunsSummary {
         if self.source == "saved" {
             return "A saved Extra-P experiment, read with every repetition.".into();
         }
-        let (kind, one, many) = match self.source.as_str() {
-            "cali" => ("Caliper", "process", "processes"),
-            "cali-json" => ("Caliper JSON", "process", "processes"),
-            "tau" => ("TAU", "location", "locations"),
-            "hpctoolkit" => ("HPCToolkit", "location", "locations"),
-            _ => ("Cube 4", "location", "locations"),
-        };
+        let row = PROFILERS.iter().find(|p| p.format.name() == self.source).unwrap_or(&PROFILERS[0]);
+        let (kind, (one, many)) = (row.kind, row.location);
         let locs = match self.locations {
             (1, 1) => format!("1 {one} each"),
             (a, b) if a == b => format!("{a} {many} each"),
@@ -1177,7 +1078,7 @@ pub fn read_set(
     if let [one] = paths {
         if by_name(one).is_none_or(|f| f == Format::Saved) && !one.contains('/') {
             let bytes = bytes_of(0).map_err(|m| err(format!("{}: {m}", clip_path(one))))?;
-            if detect::detect(one, &bytes[..bytes.len().min(detect::HEAD)]) == Ok(Format::Saved) {
+            if formats::detect(one, &bytes[..bytes.len().min(formats::HEAD)]) == Ok(Format::Saved) {
                 let e = super::saved::read(&bytes, &super::saved::Limits::DEFAULT)
                     .map_err(|e| err(format!("{}: {}", clip_path(one), e.message)))?;
                 return Ok((e, RunsSummary { source: "saved".into(), runs: 1, ..RunsSummary::default() }.worded()));
@@ -1460,7 +1361,7 @@ mod tests {
             let run: Vec<(String, &[u8])> =
                 (0..n).map(|r| (format!("profile.{r}.0.0"), f[if n == 2 { r } else { 2 + r }].1.as_slice())).collect();
             let view: Vec<(&str, &[u8])> = run.iter().map(|(a, b)| (a.as_str(), *b)).collect();
-            tau::read(&view, &want, &lim).unwrap()
+            crate::model::tau::read(&view, &want, &lim).unwrap()
         };
         let path = ".TAU application->MPI_Init()";
         let expect: Vec<(Vec<f64>, Vec<f64>)> = [2usize, 4]
@@ -1583,6 +1484,30 @@ mod tests {
         );
         let (_, s) = read_files(&f[..2], &RunOptions::default()).unwrap();
         assert!(s.identical.is_empty() && !s.said.contains("same figures"), "{}", s.said);
+    }
+
+    #[test]
+    fn a_region_without_a_name_is_named_so_and_its_text_reads_back() {
+        // Found by fuzzing: a Caliper node record without data= gave the call path "", and
+        // to_text wrote "REGION " with no name, which does not read back.
+        let cali = "__rec=node,id=12,attr=10,data=268,parent=3\n__rec=node,id=13,attr=8,data=region,parent=12\n\
+                    __rec=node,id=14,attr=10,data=1,parent=5\n__rec=node,id=15,attr=8,data=sum#time.duration,parent=14\n\
+                    __rec=node,id=16,attr=13\n__rec=ctx,ref=16,attr=15,data=1.5\n";
+        let tau = |name: &str| {
+            format!("1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl ProfileCalls\n\"{name}\" 1 0 100 100 0 GROUP=\"TAU_DEFAULT\" \n0 aggregates\n").into_bytes()
+        };
+        let sets = [
+            vec![named("p2.cali", cali.as_bytes()), named("p4.cali", cali.as_bytes())],
+            vec![named("a.p1/profile.0.0.0", &tau("")), named("a.p2/profile.0.0.0", &tau(""))],
+            vec![named("a.p1/profile.0.0.0", &tau(" \t")), named("a.p2/profile.0.0.0", &tau(" \t"))],
+        ];
+        for f in &sets {
+            let (e, s) = read_files(f, &RunOptions::default()).unwrap();
+            assert_eq!(e.series[0].callpath, "(no name)", "{}", f[0].0);
+            let back = crate::model::bottlenecks::parse(&to_text(&e, &s)).unwrap();
+            assert_eq!(back.series[0].callpath, "(no name)");
+        }
+        assert_eq!(shown_path("a\nb"), "a b");
     }
 
     #[test]

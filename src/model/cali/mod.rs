@@ -409,6 +409,51 @@ fn entries(line: &str) -> Result<Vec<Entry>, usize> {
     Ok(out)
 }
 
+/// Reads a `.cali` file as one run of the Bottlenecks calculator: the metric asked (else the
+/// first whose name holds "time", else the first), inclusive where asked or where the file
+/// holds inclusive values only, a figure per call path, the processes, and the numeric
+/// globals (where the run's parameters come from).
+pub fn read_run(
+    bytes: &[u8],
+    want: &crate::model::profile::Want,
+    limits: &Limits,
+) -> Result<crate::model::profile::RunProfile, InputError> {
+    use crate::model::profile::{PathValue, RunProfile};
+    let p = read(bytes, limits)?;
+    let metrics = p.metrics();
+    let names = || metrics.iter().map(|m| m.name.as_str()).collect::<Vec<_>>().join(", ");
+    let found = match &want.metric {
+        Some(w) => metrics.iter().find(|m| &m.name == w),
+        None => metrics.iter().find(|m| m.name.contains("time")).or(metrics.first()),
+    };
+    let m = found.ok_or_else(|| match &want.metric {
+        Some(w) => InputError::new(FIELD, format!("no metric \"{}\"; the profile has {}", clip(w), names())),
+        None => InputError::new(FIELD, "the profile has no metric (no numeric values in its records)"),
+    })?;
+    // The kind the file holds decides when it holds one: Caliper's aggregated profiles hold
+    // inclusive or exclusive times, and the other cannot be read off the slowest process.
+    if want.inclusive && !m.inclusive {
+        return Err(InputError::new(
+            FIELD,
+            format!("the metric \"{}\" holds exclusive values only, so --inclusive cannot be read", clip(&m.name)),
+        ));
+    }
+    let inclusive = m.inclusive && (want.inclusive || !m.exclusive);
+    let paths = p
+        .regions(&m.name, inclusive)?
+        .into_iter()
+        .map(|r| PathValue { path: r.path, total: r.total, max: r.max })
+        .collect();
+    Ok(RunProfile {
+        metrics: metrics.iter().map(|m| m.name.clone()).collect(),
+        metric: m.name.clone(),
+        inclusive,
+        paths,
+        locations: p.processes(),
+        globals: p.numeric_globals(),
+    })
+}
+
 /// Reads a `.cali` file.
 pub fn read(bytes: &[u8], limits: &Limits) -> Result<Profile, InputError> {
     if bytes.len() > limits.max_bytes {

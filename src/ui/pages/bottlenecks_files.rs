@@ -32,7 +32,7 @@ pub struct Picked {
 impl Picked {
     /// Whether the worker reads these files: all but one experiment's text by its name
     /// (`.txt`, `.jsonl`), which the page reads itself. What each file is, the worker's
-    /// detector (`model::bottlenecks::detect`) decides, and it gives an experiment's JSON text
+    /// detector (`model::bottlenecks::formats`) decides, and it gives an experiment's JSON text
     /// back as it is.
     fn is_runs(&self) -> bool {
         !matches!(&self.paths[..], [one] if one.ends_with(".txt") || one.ends_with(".jsonl"))
