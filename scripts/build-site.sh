@@ -22,11 +22,34 @@ for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
 done
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="$REMAP"
 
+# The first entry alone compiles the dependencies of both wasm profiles; the rest build two at
+# a time (cargo takes its lock on the target folder in turn, and one entry's wasm-bindgen and
+# wasm-opt, one thread each for the most part, run beside the next one's compiling). Each
+# entry's output goes to target/site/<name>.log, shown when it fails.
 rm -rf target/site dist.new
-for entry in "${ENTRIES[@]}"; do
-    name="${entry%.html}"
+mkdir -p target/site
+build() {
+    local entry="$1" name="${1%.html}"
+    shift
     echo "-- $entry"
-    trunk build "$entry" --release --dist "target/site/$name" --html-output "$entry" "$@"
+    if ! trunk build "$entry" --release --dist "target/site/$name" --html-output "$entry" "$@" > "target/site/$name.log" 2>&1; then
+        cat "target/site/$name.log"
+        echo "trunk build $entry failed" >&2
+        return 1
+    fi
+}
+build "${ENTRIES[0]}" "$@"
+pids=()
+for entry in "${ENTRIES[@]:1}"; do
+    if (( ${#pids[@]} >= 2 )); then
+        wait "${pids[0]}"
+        pids=("${pids[@]:1}")
+    fi
+    build "$entry" "$@" &
+    pids+=($!)
+done
+for pid in "${pids[@]}"; do
+    wait "$pid"
 done
 mkdir -p dist.new
 for entry in "${ENTRIES[@]}"; do

@@ -4,7 +4,9 @@
 // each build gets a new service worker and cache, and an unchanged build keeps its own.
 import { readFile, writeFile, readdir, copyFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { availableParallelism } from "node:os";
 import { minify } from "terser";
 
 const root = new URL("../", import.meta.url);
@@ -59,12 +61,17 @@ for (const f of (await readdir(dist)).filter((f) => f.endsWith(".js") && f !== "
 // lives in the lowest kilobyte of these modules' memory (Rust's wasm32 stack starts at 1 MB
 // and grows down, data sits above it; only a stack 1023 KB deep would reach it). About
 // 1.6 KB gzipped a page (the Bottlenecks page's wasm: 290,471 -> 288,804, wasm-opt 132).
+// The runs are one thread each for the most part: as many run at once as there are cores.
 const preloaded = (f) => Object.values(pages).some((text) => text.includes(f));
-for (const f of (await readdir(dist)).filter((f) => f.endsWith("_bg.wasm") && preloaded(f))) {
-  const path = new URL(f, dist).pathname;
-  execFileSync("wasm-opt", ["-Oz", "--low-memory-unused", "--strip-target-features", path, "-o", path], { stdio: "inherit" });
-  changed(f, await readFile(path));
-}
+const queue = (await readdir(dist)).filter((f) => f.endsWith("_bg.wasm") && preloaded(f));
+const optimise = async () => {
+  for (let f = queue.shift(); f; f = queue.shift()) {
+    const path = new URL(f, dist).pathname;
+    await promisify(execFile)("wasm-opt", ["-Oz", "--low-memory-unused", "--strip-target-features", path, "-o", path]);
+    changed(f, await readFile(path));
+  }
+};
+await Promise.all(Array.from({ length: availableParallelism() }, optimise));
 for (const [f, text] of Object.entries(pages)) await writeFile(new URL(f, dist), text);
 
 const files = (await readdir(dist)).filter((f) => f !== "sw.js").sort();
