@@ -86,11 +86,20 @@ test("axe-core finds no serious or critical violation on any page, in either the
         assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), theme);
         await openDetails(page);
         await page.evaluate(axe);
-        const violations = await page.evaluate(async () => {
+        const scan = () => page.evaluate(async () => {
           const r = await window.axe.run(document, { resultTypes: ["violations"] });
           return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
             .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
         });
+        // A page may still be drawing its results when the scan starts (on a loaded machine, a
+        // chart's data table was once caught between two renders, as a scrollable region with
+        // nothing to focus): what a second scan a second later still finds is a violation.
+        let violations = await scan();
+        if (violations.length) {
+          await page.waitForTimeout(1000);
+          const again = await scan();
+          violations = violations.filter((v) => again.includes(v));
+        }
         for (const v of violations) found.push(`${name} ${theme} ${width}px: ${v}`);
       }
       await context.close();
