@@ -271,7 +271,13 @@ fn main_help() -> String {
     s.push_str("\nCHECKS:\n    validate        measured accuracy of the speed-up predictions on real scaling data\n                    (--transfer: of transfers to another machine)\n");
     s.push_str("\nCONTRACT:\n    schema          the JSON Schema of every calculator's input and answer\n");
     s.push_str("\nRun 'scalewise <calculator> --help' for its input and output keys.\n");
-    bottlenecks::help_words(&speedup::help_words(&comm::help_words(&s)))
+    help_words(&s)
+}
+
+/// A help text with its lists written from their one definitions: the broadcast algorithms, the
+/// speed-up models and the profilers read.
+fn help_words(text: &str) -> String {
+    bottlenecks::help_words(&speedup::help_words(&comm::help_words(text)))
 }
 
 /// Writes to the output (see [`written`] for what a failed write means).
@@ -402,10 +408,7 @@ fn read_args<'a>(cmd: &Subcommand, raw_input: Option<&RawInput>, args: &'a [Stri
         match a.as_str() {
             "--" => options_ended = true,
             "--help" | "-h" => {
-                return Err(written(
-                    cmd.name,
-                    write_out(&bottlenecks::help_words(&speedup::help_words(&comm::help_words(cmd.help)))),
-                ));
+                return Err(written(cmd.name, write_out(&help_words(cmd.help))));
             }
             "--compact" => compact = true,
             // A flag of `bottlenecks` on Score-P runs (bottlenecks::RUN_OPTIONS).
